@@ -1,0 +1,47 @@
+import js from '@eslint/js';
+import pluginQuery from '@tanstack/eslint-plugin-query';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+/**
+ * The one-way flow of the architecture: api ← lib ← components ← features ← app.
+ * (`api` may use `lib`; `server` may use `api` and `lib`, never React code.)
+ */
+const zones = [
+  { target: './src/lib', from: ['./src/api', './src/components', './src/features', './src/app', './src/server'] },
+  { target: './src/api', from: ['./src/components', './src/features', './src/app', './src/server'] },
+  { target: './src/components', from: ['./src/features', './src/app', './src/server'] },
+  { target: './src/features', from: ['./src/app', './src/server'] },
+  { target: './src/server', from: ['./src/components', './src/features', './src/app'] },
+  { target: './src/app', from: ['./src/server'] },
+];
+const features = ['usage', 'tools', 'activity', 'productivity', 'users', 'readiness'];
+const featureZones = features.map((f) => ({
+  target: `./src/features/${f}`,
+  from: './src/features',
+  except: [`./${f}`],
+  message: 'A feature never imports another feature; move shared code to components or lib.',
+}));
+
+export default tseslint.config(
+  { ignores: ['dist', 'node_modules', 'playwright-report', 'test-results', 'bench-results'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  ...pluginQuery.configs['flat/recommended'],
+  {
+    files: ['**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser, ...globals.node } },
+    plugins: { 'react-hooks': reactHooks, 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.json'] })],
+    },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'import-x/no-restricted-paths': ['error', { zones: [...zones, ...featureZones] }],
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+    },
+  },
+);

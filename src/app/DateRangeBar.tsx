@@ -1,0 +1,88 @@
+import { useState } from 'react';
+import { useRange } from '../components/app-config';
+import { HISTORY_START, clampRange, formatDayLong, isDay, rangeLength, type Day, type DayRange } from '../lib/dates';
+import { PRESETS, presetOf } from '../lib/url-state';
+
+/** Presets and a custom range; every choice is written to the URL and clamped to the days the service answers. */
+export function DateRangeBar() {
+  const { range, setRange, latestDay } = useRange();
+  const active = presetOf(range, latestDay);
+  return (
+    <div className="flex flex-wrap items-center gap-2 text-sm" role="group" aria-label="Date range">
+      {PRESETS.map((p) => (
+        <button
+          key={p.id}
+          type="button"
+          aria-pressed={active === p.id}
+          onClick={() => setRange(p.range(latestDay))}
+          className={`rounded border px-2.5 py-1 font-medium ${
+            active === p.id
+              ? 'border-indigo-600 bg-indigo-600 text-white'
+              : 'border-slate-300 text-slate-700 hover:bg-slate-100'
+          }`}
+        >
+          {p.label}
+        </button>
+      ))}
+      {/* Keyed by the range, so the inputs start over whenever the URL changes. */}
+      <CustomRange key={`${range.start}_${range.end}`} range={range} latestDay={latestDay} onApply={setRange} />
+      <p className="text-slate-500" aria-live="polite">
+        {formatDayLong(range.start)} – {formatDayLong(range.end)} · {rangeLength(range)} days, UTC
+      </p>
+    </div>
+  );
+}
+
+function CustomRange({
+  range,
+  latestDay,
+  onApply,
+}: {
+  range: DayRange;
+  latestDay: Day;
+  onApply: (r: DayRange) => void;
+}) {
+  const [start, setStart] = useState(range.start);
+  const [end, setEnd] = useState(range.end);
+  const valid = isDay(start) && isDay(end);
+  const input = 'rounded border border-slate-300 px-2 py-0.5';
+  return (
+    <form
+      className="flex flex-wrap items-center gap-2"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (valid) onApply(clampRange({ start, end }, latestDay));
+      }}
+    >
+      <label className="flex items-center gap-1">
+        <span className="text-slate-600">From</span>
+        <input
+          type="date"
+          value={start}
+          min={HISTORY_START}
+          max={latestDay}
+          onChange={(e) => setStart(e.target.value)}
+          className={input}
+        />
+      </label>
+      <label className="flex items-center gap-1">
+        <span className="text-slate-600">to</span>
+        <input
+          type="date"
+          value={end}
+          min={HISTORY_START}
+          max={latestDay}
+          onChange={(e) => setEnd(e.target.value)}
+          className={input}
+        />
+      </label>
+      <button
+        type="submit"
+        disabled={!valid}
+        className="rounded border border-slate-300 px-2.5 py-1 font-medium text-slate-700 hover:bg-slate-100 disabled:opacity-50"
+      >
+        Apply
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,106 @@
+import { useQuery } from '@tanstack/react-query';
+import { Suspense } from 'react';
+import { NavLink, Outlet, useSearchParams } from 'react-router-dom';
+import { configQuery } from '../components/app-config';
+import { getApiKey, setApiKey } from '../components/api-client';
+import { ErrorState, Loading } from '../components/states';
+import { DateRangeBar } from './DateRangeBar';
+import { useKeyPrompt } from './key-prompt';
+import { KeyScreen } from './KeyScreen';
+import { NAV } from './routes';
+
+/** Only the range travels between pages; page-specific state stays behind. */
+function rangeSearch(params: URLSearchParams): string {
+  const keep = new URLSearchParams();
+  for (const k of ['start', 'end']) {
+    const v = params.get(k);
+    if (v) keep.set(k, v);
+  }
+  const s = keep.toString();
+  return s ? `?${s}` : '';
+}
+
+export function Shell() {
+  const config = useQuery(configQuery);
+  const { keyRejected, setKeyRejected } = useKeyPrompt();
+  const [params] = useSearchParams();
+
+  if (config.isPending) return <Loading label="Connecting to the dashboard server…" />;
+  if (config.isError) {
+    return (
+      <main className="mx-auto mt-16 max-w-lg">
+        <ErrorState error={config.error} onRetry={() => void config.refetch()} />
+      </main>
+    );
+  }
+  const needKey = config.data.keyRequired && (keyRejected || !getApiKey());
+  if (needKey) return <KeyScreen rejected={keyRejected} onDone={() => setKeyRejected(false)} />;
+
+  const search = rangeSearch(params);
+  return (
+    <div className="min-h-screen">
+      <header className="border-b border-slate-200 bg-white">
+        <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3">
+          <p className="font-semibold text-slate-900">
+            Agent usage
+            {config.data.demo && (
+              <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium text-amber-900">
+                demo data
+              </span>
+            )}
+          </p>
+          <nav aria-label="Pages" className="flex flex-wrap gap-1">
+            {NAV.map((n) => (
+              <NavLink
+                key={n.path}
+                to={{ pathname: n.path, search }}
+                end={n.path === '/'}
+                onMouseEnter={() => void n.load()}
+                onFocus={() => void n.load()}
+                className={({ isActive }) =>
+                  `rounded px-3 py-1.5 text-sm font-medium ${isActive ? 'bg-indigo-50 text-indigo-700' : 'text-slate-600 hover:bg-slate-100'}`
+                }
+              >
+                {n.label}
+              </NavLink>
+            ))}
+          </nav>
+          {config.data.keyRequired && (
+            <button
+              type="button"
+              className="ml-auto text-sm text-slate-600 underline"
+              onClick={() => {
+                setApiKey(undefined);
+                setKeyRejected(false);
+                window.location.reload();
+              }}
+            >
+              Forget key
+            </button>
+          )}
+        </div>
+        <div className="mx-auto max-w-7xl px-4 pb-3">
+          <DateRangeBar />
+        </div>
+      </header>
+      <main className="mx-auto max-w-7xl px-4 py-6">
+        <Suspense fallback={<Loading />}>
+          <Outlet />
+        </Suspense>
+      </main>
+    </div>
+  );
+}
+
+export function NotFound() {
+  return (
+    <div className="rounded-lg border border-slate-200 bg-white p-6">
+      <h1 className="text-lg font-semibold">Page not found</h1>
+      <p className="mt-1 text-sm text-slate-600">
+        <NavLink to="/" className="text-indigo-700 underline">
+          Back to usage
+        </NavLink>
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,17 @@
+import type { RouteObject } from 'react-router-dom';
+
+/** The pages, each split into its own chunk. */
+export const NAV = [
+  { path: '/', label: 'Usage', load: () => import('../features/usage/UsagePage') },
+  { path: '/tools', label: 'Tools', load: () => import('../features/tools/ToolsPage') },
+  { path: '/activity', label: 'Activity', load: () => import('../features/activity/ActivityPage') },
+  { path: '/productivity', label: 'Productivity', load: () => import('../features/productivity/ProductivityPage') },
+  { path: '/users', label: 'Users', load: () => import('../features/users/UsersPage') },
+  { path: '/readiness', label: 'Readiness', load: () => import('../features/readiness/ReadinessPage') },
+] as const;
+
+export const pageRoutes: RouteObject[] = NAV.map((n) =>
+  n.path === '/'
+    ? { index: true, lazy: async () => ({ Component: (await n.load()).default }) }
+    : { path: n.path.slice(1), lazy: async () => ({ Component: (await n.load()).default }) },
+);

@@ -1,0 +1,37 @@
+import { formatChange, formatCompact, formatExact } from '../lib/format';
+
+interface Props {
+  label: string;
+  value: number | null | undefined;
+  /** Relative change against the previous period, or null when there is none. */
+  change?: number | null;
+  /** Shown under the value, e.g. "latest day". */
+  hint?: string;
+  format?: (n: number) => string;
+}
+
+export function KpiCard({ label, value, change, hint, format = formatCompact }: Props) {
+  const up = change != null && change > 0;
+  const down = change != null && change < 0;
+  return (
+    <div className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+      <p className="text-sm text-slate-500">{label}</p>
+      <p
+        className="mt-1 text-2xl font-semibold tabular-nums text-slate-900"
+        title={value == null ? undefined : formatExact(value)}
+      >
+        {value == null ? '–' : format(value)}
+      </p>
+      <p className="mt-1 text-xs text-slate-500">
+        {change !== undefined && (
+          <span className={up ? 'text-emerald-700' : down ? 'text-red-700' : ''}>
+            {change === null
+              ? 'no earlier period'
+              : `${up ? '▲' : down ? '▼' : '■'} ${formatChange(change)} vs previous period`}
+          </span>
+        )}
+        {hint && <span className="ml-1">{hint}</span>}
+      </p>
+    </div>
+  );
+}

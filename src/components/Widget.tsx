@@ -1,0 +1,94 @@
+import type { UseQueryResult } from '@tanstack/react-query';
+import { ErrorBoundary } from 'react-error-boundary';
+import type { CsvValue } from '../lib/csv';
+import { downloadCsv } from './download';
+import { Empty, ErrorState, Loading } from './states';
+
+export interface CsvSpec {
+  filename: string;
+  header: readonly string[];
+  rows: readonly (readonly CsvValue[])[];
+}
+
+interface WidgetProps<T> {
+  title: string;
+  description?: string;
+  query: Pick<UseQueryResult<T>, 'data' | 'error' | 'isPending' | 'isPlaceholderData' | 'refetch' | 'isFetching'>;
+  isEmpty?: (data: T) => boolean;
+  emptyText?: string;
+  csv?: (data: T) => CsvSpec;
+  actions?: React.ReactNode;
+  className?: string;
+  children: (data: T) => React.ReactNode;
+}
+
+/**
+ * One dashboard widget: its own loading, empty and error states and its own
+ * error boundary, so one failure never blanks the page. While a new range
+ * loads it keeps showing the previous data, dimmed.
+ */
+export function Widget<T>({
+  title,
+  description,
+  query,
+  isEmpty,
+  emptyText = 'No data for this range.',
+  csv,
+  actions,
+  className = '',
+  children,
+}: WidgetProps<T>) {
+  const { data, error, isPending, isPlaceholderData, refetch, isFetching } = query;
+  const retry = () => void refetch();
+  let body: React.ReactNode;
+  if (data === undefined) {
+    body = error ? <ErrorState error={error} onRetry={retry} /> : isPending ? <Loading /> : <Empty>{emptyText}</Empty>;
+  } else if (isEmpty?.(data)) {
+    body = <Empty>{emptyText}</Empty>;
+  } else {
+    body = (
+      <>
+        {error && !isFetching ? <ErrorState error={error} onRetry={retry} /> : null}
+        <div
+          className={isPlaceholderData ? 'opacity-50 transition-opacity' : 'transition-opacity'}
+          aria-busy={isPlaceholderData}
+        >
+          <ErrorBoundary
+            resetKeys={[data]}
+            fallbackRender={({ error: e, resetErrorBoundary }) => <ErrorState error={e} onRetry={resetErrorBoundary} />}
+          >
+            {children(data)}
+          </ErrorBoundary>
+        </div>
+      </>
+    );
+  }
+  const spec = data !== undefined && csv && !isEmpty?.(data) ? csv(data) : undefined;
+  return (
+    <section
+      aria-label={title}
+      className={`flex min-w-0 flex-col rounded-lg border border-slate-200 bg-white p-4 shadow-sm ${className}`}
+    >
+      <header className="mb-3 flex flex-wrap items-start justify-between gap-2">
+        <div>
+          <h2 className="text-base font-semibold text-slate-900">{title}</h2>
+          {description && <p className="text-sm text-slate-500">{description}</p>}
+        </div>
+        <div className="flex flex-wrap items-center gap-2">
+          {actions}
+          {spec && (
+            <button
+              type="button"
+              onClick={() => downloadCsv(spec.filename, spec.header, spec.rows)}
+              className="rounded border border-slate-300 px-2 py-1 text-xs font-medium text-slate-700 hover:bg-slate-100"
+              aria-label={`Download CSV of ${title}`}
+            >
+              CSV
+            </button>
+          )}
+        </div>
+      </header>
+      <div className="min-h-0 flex-1">{body}</div>
+    </section>
+  );
+}

@@ -1,0 +1,35 @@
+/**
+ * The SPA's one client. It speaks relative paths to the dashboard's own
+ * server; a key the user pasted lives in session storage only (never local
+ * storage, never the URL) and travels in the Authorization header.
+ */
+import { createClient } from '../api/client';
+
+const KEY_ITEM = 'agent-dashboard.api-key';
+let memoryKey: string | undefined;
+
+function storage(): Storage | undefined {
+  try {
+    return typeof sessionStorage === 'undefined' ? undefined : sessionStorage;
+  } catch {
+    return undefined;
+  }
+}
+
+export function getApiKey(): string | undefined {
+  return memoryKey ?? storage()?.getItem(KEY_ITEM) ?? undefined;
+}
+
+export function setApiKey(key: string | undefined): void {
+  memoryKey = key || undefined;
+  const s = storage();
+  if (key) s?.setItem(KEY_ITEM, key);
+  else s?.removeItem(KEY_ITEM);
+}
+
+export const api = createClient({
+  authorization: () => {
+    const k = getApiKey();
+    return k ? `Bearer ${k}` : undefined;
+  },
+});

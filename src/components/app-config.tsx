@@ -1,0 +1,45 @@
+import { queryOptions, useSuspenseQuery } from '@tanstack/react-query';
+import { useCallback, useMemo } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { clientConfigSchema, type ClientConfig } from '../api/schemas';
+import type { DayRange } from '../lib/dates';
+import { parseRange, writeRange } from '../lib/url-state';
+import { api } from './api-client';
+
+export const configQuery = queryOptions({
+  queryKey: ['config'],
+  queryFn: ({ signal }) => api.get('/api/config', clientConfigSchema, undefined, signal),
+  // The latest queryable day moves at midnight UTC.
+  staleTime: 5 * 60_000,
+});
+
+export function useAppConfig(): ClientConfig {
+  return useSuspenseQuery(configQuery).data;
+}
+
+/** The global date range, kept in the URL. */
+export function useRange() {
+  const { latestDay } = useAppConfig();
+  const [params, setParams] = useSearchParams();
+  const range = useMemo(() => parseRange(params, latestDay), [params, latestDay]);
+  const setRange = useCallback((r: DayRange) => setParams((p) => writeRange(p, r, latestDay)), [setParams, latestDay]);
+  return { range, setRange, latestDay };
+}
+
+/** A URL search parameter restricted to a set of values, with a default. */
+export function useParamChoice<T extends string>(name: string, values: readonly T[], dflt: T) {
+  const [params, setParams] = useSearchParams();
+  const raw = params.get(name);
+  const value = (values as readonly string[]).includes(raw ?? '') ? (raw as T) : dflt;
+  const set = useCallback(
+    (v: T) =>
+      setParams((p) => {
+        const n = new URLSearchParams(p);
+        if (v === dflt) n.delete(name);
+        else n.set(name, v);
+        return n;
+      }),
+    [setParams, name, dflt],
+  );
+  return [value, set] as const;
+}

@@ -1,0 +1,23 @@
+import { queryOptions } from '@tanstack/react-query';
+import { PATHS } from '../../api/paths';
+import { toolsByNameResponseSchema, toolsResponseSchema } from '../../api/schemas';
+import { api } from '../../components/api-client';
+import type { DayRange } from '../../lib/dates';
+
+export const toolsQuery = (r: DayRange) =>
+  queryOptions({
+    queryKey: ['tools', { startDate: r.start, endDate: r.end }],
+    queryFn: ({ signal }) => api.get(PATHS.tools, toolsResponseSchema, { startDate: r.start, endDate: r.end }, signal),
+  });
+
+export const toolsByNameQuery = (r: DayRange) =>
+  queryOptions({
+    queryKey: ['tools', { startDate: r.start, endDate: r.end, groupBy: 'tool_name' }],
+    queryFn: ({ signal }) =>
+      api.get(
+        PATHS.tools,
+        toolsByNameResponseSchema,
+        { startDate: r.start, endDate: r.end, group_by: 'tool_name' },
+        signal,
+      ),
+  });

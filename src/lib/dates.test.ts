@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import {
+  addDays,
+  clampRange,
+  daysBetween,
+  eachDay,
+  formatDayLong,
+  formatDayShort,
+  isDay,
+  isWeekend,
+  lastDays,
+  previousPeriod,
+  weekStart,
+  yesterdayUtc,
+} from './dates';
+
+describe('isDay', () => {
+  it.each([
+    ['2026-01-14', true],
+    ['2024-02-29', true],
+    ['2026-02-29', false],
+    ['2026-13-01', false],
+    ['2026-1-14', false],
+    ['2026-01-14T00:00:00Z', false],
+    ['', false],
+    [null, false],
+    [20260114, false],
+  ])('%s → %s', (s, ok) => expect(isDay(s)).toBe(ok));
+});
+
+describe('day arithmetic is UTC whatever the zone', () => {
+  it.each([
+    ['2026-01-31', 1, '2026-02-01'],
+    ['2026-12-31', 1, '2027-01-01'],
+    ['2024-02-28', 1, '2024-02-29'],
+    ['2026-03-29', 1, '2026-03-30'], // a European DST change
+    ['2026-11-01', 1, '2026-11-02'], // an American DST change
+    ['2026-03-01', -1, '2026-02-28'],
+  ])('%s + %i = %s', (d, n, want) => expect(addDays(d, n)).toBe(want));
+
+  it('counts days across a DST change', () => {
+    expect(daysBetween('2026-03-01', '2026-04-01')).toBe(31);
+    expect(eachDay('2026-10-30', '2026-11-02')).toEqual(['2026-10-30', '2026-10-31', '2026-11-01', '2026-11-02']);
+  });
+
+  it('yesterday is taken in UTC', () => {
+    expect(yesterdayUtc(Date.parse('2026-03-01T00:30:00Z'))).toBe('2026-02-28');
+    expect(yesterdayUtc(Date.parse('2026-02-28T23:59:59Z'))).toBe('2026-02-27');
+    expect(yesterdayUtc(Date.parse('2027-01-01T00:00:00Z'))).toBe('2026-12-31');
+  });
+
+  it.each([
+    ['2026-01-14', '2026-01-12'], // Wednesday
+    ['2026-01-12', '2026-01-12'], // Monday
+    ['2026-01-18', '2026-01-12'], // Sunday
+    ['2027-01-01', '2026-12-28'], // across a year end
+  ])('week of %s starts %s', (d, want) => expect(weekStart(d)).toBe(want));
+
+  it('weekends', () => {
+    expect(isWeekend('2026-11-21')).toBe(true);
+    expect(isWeekend('2026-11-22')).toBe(true);
+    expect(isWeekend('2026-11-23')).toBe(false);
+  });
+
+  it('formats days in UTC', () => {
+    expect(formatDayShort('2026-01-14')).toBe('Jan 14');
+    expect(formatDayLong('2026-12-31')).toBe('Dec 31, 2026');
+  });
+});
+
+describe('ranges', () => {
+  it('clamps to history start and the latest day, and swaps reversed ends', () => {
+    expect(clampRange({ start: '2025-12-01', end: '2026-12-01' }, '2026-11-21')).toEqual({
+      start: '2026-01-14',
+      end: '2026-11-21',
+    });
+    expect(clampRange({ start: '2026-05-10', end: '2026-05-01' }, '2026-11-21')).toEqual({
+      start: '2026-05-01',
+      end: '2026-05-10',
+    });
+  });
+  it('last N days end on the latest day', () => {
+    expect(lastDays(30, '2026-11-21')).toEqual({ start: '2026-10-23', end: '2026-11-21' });
+    expect(lastDays(90, '2026-02-01')).toEqual({ start: '2026-01-14', end: '2026-02-01' });
+  });
+  it('the previous period has the same length, or is null before history', () => {
+    expect(previousPeriod({ start: '2026-03-01', end: '2026-03-07' })).toEqual({
+      start: '2026-02-22',
+      end: '2026-02-28',
+    });
+    expect(previousPeriod({ start: '2026-01-20', end: '2026-01-30' })).toBeNull();
+    expect(previousPeriod({ start: '2026-01-25', end: '2026-02-04' })).toEqual({
+      start: '2026-01-14',
+      end: '2026-01-24',
+    });
+  });
+});

@@ -1,0 +1,126 @@
+/**
+ * UTC calendar days as `YYYY-MM-DD` strings. Every computation goes through
+ * `Date.UTC` / `getUTC*`, so results never depend on the machine's time zone.
+ */
+export type Day = string;
+
+export const HISTORY_START: Day = '2026-01-14';
+const DAY_MS = 86_400_000;
+const DAY_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** True when `s` is a real calendar day written as `YYYY-MM-DD`. */
+export function isDay(s: unknown): s is Day {
+  if (typeof s !== 'string') return false;
+  const m = DAY_RE.exec(s);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const t = new Date(Date.UTC(y, mo - 1, d));
+  return t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d;
+}
+
+/** Milliseconds at 00:00 UTC of a day. */
+export function dayToMs(day: Day): number {
+  const m = DAY_RE.exec(day);
+  if (!m) throw new RangeError(`not a day: ${day}`);
+  return Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+}
+
+/** The UTC day containing an instant. */
+export function msToDay(ms: number): Day {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+export function addDays(day: Day, n: number): Day {
+  return msToDay(dayToMs(day) + n * DAY_MS);
+}
+
+/** Whole days from `a` to `b` (positive when b is later). */
+export function daysBetween(a: Day, b: Day): number {
+  return Math.round((dayToMs(b) - dayToMs(a)) / DAY_MS);
+}
+
+/** Every day from `start` to `end`, both included. */
+export function eachDay(start: Day, end: Day): Day[] {
+  const out: Day[] = [];
+  for (let t = dayToMs(start), e = dayToMs(end); t <= e; t += DAY_MS) out.push(msToDay(t));
+  return out;
+}
+
+export function todayUtc(now: number = Date.now()): Day {
+  return msToDay(now);
+}
+
+/** The latest day the service answers for: yesterday in UTC. */
+export function yesterdayUtc(now: number = Date.now()): Day {
+  return addDays(todayUtc(now), -1);
+}
+
+export const minDay = (a: Day, b: Day): Day => (a < b ? a : b);
+export const maxDay = (a: Day, b: Day): Day => (a > b ? a : b);
+
+/** Monday of the ISO week holding `day`. */
+export function weekStart(day: Day): Day {
+  const dow = new Date(dayToMs(day)).getUTCDay(); // 0 = Sunday
+  return addDays(day, -((dow + 6) % 7));
+}
+
+export function isWeekend(day: Day): boolean {
+  const dow = new Date(dayToMs(day)).getUTCDay();
+  return dow === 0 || dow === 6;
+}
+
+export interface DayRange {
+  start: Day;
+  end: Day;
+}
+
+export function rangeLength(r: DayRange): number {
+  return daysBetween(r.start, r.end) + 1;
+}
+
+/**
+ * Brings a range inside [HISTORY_START, latest]; swaps reversed ends.
+ */
+export function clampRange(r: DayRange, latest: Day): DayRange {
+  let { start, end } = r;
+  if (start > end) [start, end] = [end, start];
+  const lo = HISTORY_START;
+  const hi = maxDay(latest, lo);
+  start = minDay(maxDay(start, lo), hi);
+  end = minDay(maxDay(end, lo), hi);
+  return { start, end };
+}
+
+/** The last `days` complete days ending on `latest`, clamped to history. */
+export function lastDays(days: number, latest: Day): DayRange {
+  return clampRange({ start: addDays(latest, -(days - 1)), end: latest }, latest);
+}
+
+/**
+ * The period of the same length just before `r`, or null when any of it falls
+ * before history starts (a comparison against missing days would mislead).
+ */
+export function previousPeriod(r: DayRange): DayRange | null {
+  const len = rangeLength(r);
+  const end = addDays(r.start, -1);
+  const start = addDays(r.start, -len);
+  return start < HISTORY_START ? null : { start, end };
+}
+
+const SHORT = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+const LONG = new Intl.DateTimeFormat('en-US', {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  timeZone: 'UTC',
+});
+
+/** "Mar 4": a day for axis ticks, read in UTC whatever the viewer's zone. */
+export function formatDayShort(day: Day): string {
+  return SHORT.format(dayToMs(day));
+}
+
+/** "Mar 4, 2026". */
+export function formatDayLong(day: Day): string {
+  return LONG.format(dayToMs(day));
+}

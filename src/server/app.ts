@@ -1,0 +1,95 @@
+/**
+ * The dashboard's HTTP handler: security headers, health and configuration
+ * endpoints, the proxy, and (in production) the built SPA. The same handler
+ * runs under `npm start` and inside Vite's dev server.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ClientConfig } from '../api/schemas';
+import { HISTORY_START, yesterdayUtc } from '../lib/dates';
+import type { ServerConfig } from './config';
+import { createDemoService, errorResponse, type DemoResponse } from './demo/service';
+import { silentLogger, type Logger } from './log';
+import { forward, isProxiedPrefix } from './proxy';
+
+export type Next = () => void;
+export type Handler = (req: IncomingMessage, res: ServerResponse, next: Next) => void;
+
+export const SECURITY_HEADERS: Record<string, string> = {
+  'content-security-policy': [
+    "default-src 'self'",
+    "script-src 'self'",
+    // Chart libraries set style attributes; no inline script is ever allowed.
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "font-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; '),
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+  'cross-origin-opener-policy': 'same-origin',
+};
+
+export function send(res: ServerResponse, r: DemoResponse, head = false): void {
+  res.statusCode = r.status;
+  for (const [k, v] of Object.entries(r.headers)) res.setHeader(k, v);
+  res.setHeader('cache-control', 'no-store');
+  res.end(head ? undefined : r.body);
+}
+
+const json = (status: number, body: unknown): DemoResponse => ({
+  status,
+  headers: { 'content-type': 'application/json; charset=utf-8' },
+  body: JSON.stringify(body),
+});
+
+export function createApp(config: ServerConfig, opts: { logger?: Logger; fetch?: typeof fetch } = {}) {
+  const logger = opts.logger ?? silentLogger;
+  const demo = config.demo ? createDemoService(config.demo) : undefined;
+  const deps = { config, demo, fetch: opts.fetch };
+
+  const clientConfig = (): ClientConfig => ({
+    demo: demo !== undefined,
+    keyRequired: demo === undefined && config.apiKey === undefined,
+    historyStart: HISTORY_START,
+    latestDay: demo ? demo.latestDay() : yesterdayUtc(),
+  });
+
+  const handler: Handler = (req, res, next) => {
+    const started = performance.now();
+    const url = req.url ?? '/';
+    if (config.production) for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
+    else res.setHeader('x-content-type-options', 'nosniff');
+    res.on('finish', () => {
+      if (url.startsWith('/api/')) {
+        logger.info('request', {
+          method: req.method,
+          path: url.split('?')[0],
+          status: res.statusCode,
+          ms: Math.round(performance.now() - started),
+        });
+      }
+    });
+    const head = req.method === 'HEAD';
+    if (url === '/api/health') return send(res, json(200, { status: 'ok' }), head);
+    if (url === '/api/config') return send(res, json(200, clientConfig()), head);
+    if (isProxiedPrefix(url)) {
+      forward(req, deps).then(
+        (r) => send(res, r, head),
+        (e: unknown) => {
+          logger.error('proxy failure', { error: e instanceof Error ? e.message : String(e) });
+          send(res, errorResponse(500, 'The dashboard server failed to handle the request.'));
+        },
+      );
+      return;
+    }
+    if (url.startsWith('/api/')) return send(res, errorResponse(404, 'No such endpoint.'), head);
+    next();
+  };
+
+  return { handler, demo, clientConfig };
+}

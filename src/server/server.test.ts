@@ -1,0 +1,202 @@
+/**
+ * The dashboard's server: forwarding with key injection, the browser's key
+ * when the server has none, nothing but the documented GET paths forwarded,
+ * and the headers it adds.
+ */
+import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from './app';
+import { readServerConfig } from './config';
+import { createLogger } from './log';
+
+interface Seen {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+}
+
+function listen(server: Server): Promise<string> {
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+  );
+}
+
+/** Raw request: no client-side path normalisation. */
+function raw(base: string, path: string, opts: { method?: string; headers?: Record<string, string> } = {}) {
+  const u = new URL(base);
+  return new Promise<{ status: number; headers: IncomingHttpHeaders; body: string }>((resolve, reject) => {
+    const req = request(
+      { host: u.hostname, port: u.port, path, method: opts.method ?? 'GET', headers: opts.headers },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const servers: Server[] = [];
+afterAll(() => servers.forEach((s) => s.close()));
+
+async function startApp(env: Record<string, string>, logLines: string[] = []) {
+  const { handler } = createApp(readServerConfig(env), { logger: createLogger((l) => logLines.push(l)) });
+  const s = createServer((req, res) =>
+    handler(req, res, () => {
+      res.statusCode = 200;
+      res.end('spa');
+    }),
+  );
+  servers.push(s);
+  return listen(s);
+}
+
+let upstream: string;
+const seen: Seen[] = [];
+beforeAll(async () => {
+  const s = createServer((req, res) => {
+    seen.push({ method: req.method!, url: req.url!, headers: req.headers });
+    if (req.url!.startsWith('/api/organization/maturity-level-reports')) {
+      res.writeHead(308, { location: '/api/organization/agent-readiness-reports' + req.url!.slice(40) });
+      return res.end();
+    }
+    if (req.url!.startsWith('/api/organization/agent-readiness-reports')) {
+      res.writeHead(200, { 'content-type': 'application/json', 'set-cookie': 'a=b', 'x-request-id': 'req_up' });
+      return res.end('{"reports":[]}');
+    }
+    if (req.url!.includes('hang')) return; // never answers
+    if (req.url!.includes('elsewhere')) {
+      res.writeHead(302, { location: 'http://169.254.169.254/latest' });
+      return res.end();
+    }
+    res.writeHead(200, { 'content-type': 'application/json', 'set-cookie': 'session=1' });
+    res.end('{"data":[],"meta":{"org_id":"o","start_date":"2026-01-14","end_date":"2026-01-14"}}');
+  });
+  servers.push(s);
+  upstream = await listen(s);
+});
+
+const tokens = '/api/v1/analytics/tokens?startDate=2026-02-01&endDate=2026-02-02';
+
+describe('demo mode', () => {
+  it('answers health and config, and serves the demo service with its own owner key', async () => {
+    const base = await startApp({ DEMO_TODAY: '2026-06-01', DEMO_USERS: '20', DEMO_REPOS: '3' });
+    expect(JSON.parse((await raw(base, '/api/health')).body)).toEqual({ status: 'ok' });
+    expect(JSON.parse((await raw(base, '/api/config')).body)).toEqual({
+      demo: true,
+      keyRequired: false,
+      historyStart: '2026-01-14',
+      latestDay: '2026-05-31',
+    });
+    const r = await raw(base, tokens);
+    expect(r.status).toBe(200);
+    expect(JSON.parse(r.body).data).toHaveLength(2);
+    expect(r.headers['cache-control']).toBe('no-store');
+  });
+});
+
+describe('upstream mode', () => {
+  it('injects the server key in place of the browser key and forwards nothing else', async () => {
+    const lines: string[] = [];
+    const base = await startApp({ ANALYTICS_BASE_URL: upstream, API_KEY: 'server-secret-key' }, lines);
+    seen.length = 0;
+    const r = await raw(base, tokens, {
+      headers: {
+        authorization: 'Bearer browser-key',
+        cookie: 'sid=1',
+        'x-forwarded-for': '1.2.3.4',
+        connection: 'keep-alive, x-foo',
+        'x-foo': '1',
+      },
+    });
+    expect(r.status).toBe(200);
+    expect(r.headers['set-cookie']).toBeUndefined();
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.url).toBe(tokens);
+    expect(seen[0]!.headers.authorization).toBe('Bearer server-secret-key');
+    expect(seen[0]!.headers.cookie).toBeUndefined();
+    expect(seen[0]!.headers['x-forwarded-for']).toBeUndefined();
+    expect(seen[0]!.headers['x-foo']).toBeUndefined();
+    const cfg = JSON.parse((await raw(base, '/api/config')).body);
+    expect(cfg).toMatchObject({ demo: false, keyRequired: false });
+    expect(JSON.stringify(cfg)).not.toContain('server-secret-key');
+    expect(lines.join('\n')).not.toContain('server-secret-key');
+    expect(lines.some((l) => JSON.parse(l).path === '/api/v1/analytics/tokens')).toBe(true);
+  });
+
+  it("forwards the browser's key when the server has none, and says a key is required", async () => {
+    const base = await startApp({ ANALYTICS_BASE_URL: upstream });
+    seen.length = 0;
+    await raw(base, tokens, { headers: { authorization: 'Bearer browser-key' } });
+    expect(seen[0]!.headers.authorization).toBe('Bearer browser-key');
+    expect(JSON.parse((await raw(base, '/api/config')).body).keyRequired).toBe(true);
+  });
+
+  it.each([
+    '/api/v1/analytics/secrets',
+    '/api/v1/analytics/../admin',
+    '/api/v1/analytics/%2e%2e/admin',
+    '/api/v1/analytics//tokens',
+    '/api/v1/analytics/tokens%2f..',
+    '/api/v1/analytics\\tokens',
+    '/api/v1/analytics/tokens/../../../etc/passwd',
+    '/api/organization/members',
+    '/api/v2/analytics/tokens',
+  ])('refuses %s without calling the upstream', async (path) => {
+    const base = await startApp({ ANALYTICS_BASE_URL: upstream, API_KEY: 'k' });
+    seen.length = 0;
+    const r = await raw(base, path);
+    expect(r.status).toBe(404);
+    expect(JSON.parse(r.body)).toMatchObject({ status: 404, title: 'Not Found', requestId: expect.any(String) });
+    expect(seen).toHaveLength(0);
+  });
+
+  it.each(['POST', 'PUT', 'DELETE', 'PATCH'])('refuses %s with 405', async (method) => {
+    const base = await startApp({ ANALYTICS_BASE_URL: upstream, API_KEY: 'k' });
+    seen.length = 0;
+    const r = await raw(base, tokens, { method });
+    expect(r.status).toBe(405);
+    expect(seen).toHaveLength(0);
+  });
+
+  it('follows a redirect within the upstream, never to another host', async () => {
+    const base = await startApp({ ANALYTICS_BASE_URL: upstream, API_KEY: 'k' });
+    seen.length = 0;
+    const r = await raw(base, '/api/organization/maturity-level-reports?limit=5');
+    expect(r.status).toBe(200);
+    expect(JSON.parse(r.body)).toEqual({ reports: [] });
+    expect(r.headers['x-request-id']).toBe('req_up');
+    expect(seen.map((s) => s.url)).toEqual([
+      '/api/organization/maturity-level-reports?limit=5',
+      '/api/organization/agent-readiness-reports?limit=5',
+    ]);
+    const away = await raw(base, '/api/v1/analytics/activity?startDate=elsewhere&endDate=x');
+    expect(away.status).toBe(502);
+  });
+
+  it('answers 504 with an error body when the upstream hangs', async () => {
+    const base = await startApp({ ANALYTICS_BASE_URL: upstream, API_KEY: 'k', UPSTREAM_TIMEOUT_MS: '300' });
+    const r = await raw(base, '/api/v1/analytics/tools?startDate=hang&endDate=x');
+    expect(r.status).toBe(504);
+    expect(JSON.parse(r.body)).toMatchObject({ status: 504, title: expect.any(String), detail: expect.any(String) });
+  });
+});
+
+describe('security headers', () => {
+  it('are on every production response', async () => {
+    const base = await startApp({ NODE_ENV: 'production', DEMO_TODAY: '2026-06-01', DEMO_USERS: '5', DEMO_REPOS: '1' });
+    for (const path of ['/', '/api/health', tokens, '/api/nope']) {
+      const r = await raw(base, path);
+      const csp = String(r.headers['content-security-policy']);
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).not.toMatch(/unsafe-eval|script-src[^;]*unsafe-inline/);
+      expect(r.headers['x-content-type-options']).toBe('nosniff');
+      expect(r.headers['referrer-policy']).toBe('no-referrer');
+    }
+  });
+});
