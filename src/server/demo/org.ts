@@ -115,8 +115,9 @@ export function makePersona(seed: string, index: number, totalDays: number): Per
   const join = r() < 0.35 ? 0 : Math.floor(totalDays * Math.sqrt(r()) * 0.95);
   const leave = r() < 0.1 ? join + 14 + Math.floor(r() * Math.max(1, totalDays - join)) : Number.MAX_SAFE_INTEGER;
   const intensity = Math.exp(normal(r) * 0.7);
-  const weekdayP = between(r, 0.35, 0.95);
-  const weekendP = between(r, 0.02, 0.3);
+  // Many light users and a core of daily ones (published DAU/MAU is about a quarter).
+  const weekdayP = 0.04 + 0.86 * r() ** 2;
+  const weekendP = weekdayP * between(r, 0.05, 0.4);
   const clientP: [number, number, number] = [
     r() < 0.9 ? between(r, 0.6, 1) : 0,
     r() < 0.35 ? between(r, 0.2, 0.7) : 0,
@@ -191,10 +192,10 @@ export function userDay(seed: string, p: Persona, d: number, day: Day): UserDay 
   if (r() >= activeP) return null;
 
   const growth = 0.7 + 0.6 * Math.min(1, d / 250);
-  const sessions = Math.max(1, Math.round(p.intensity * growth * between(r, 1, 5)));
+  const sessions = Math.max(1, Math.round(p.intensity * growth * between(r, 2, 9)));
   const userMessages = Math.max(1, Math.round(sessions * between(r, 3, 11)));
   const toolCalls = Math.max(0, Math.round(userMessages * p.autonomy * between(r, 0.7, 1.3)));
-  const assistantMessages = userMessages + Math.round(toolCalls * between(r, 0.35, 0.6));
+  const assistantMessages = userMessages + Math.round(toolCalls * between(r, 0.08, 0.2));
 
   const input = Math.round(toolCalls * between(r, 1800, 4200) + userMessages * 900);
   const output = Math.round(input * between(r, 0.05, 0.12));
