@@ -9,9 +9,10 @@ test('the landing page draws the daily credits chart for the last 30 complete UT
   // The browser runs in Los Angeles; the days must still be UTC days.
   await expect(page.getByText('May 2, 2026 – May 31, 2026 · 30 days, UTC')).toBeVisible();
 
-  const chart = page.getByRole('figure', { name: /Daily standard credits from 2026-05-02 to 2026-05-31/ });
+  const chart = page.getByRole('figure', { name: 'Standard credits, per day, from 2026-05-02 to 2026-05-31.' });
   await expect(chart).toBeVisible();
   await expect(chart.locator('.recharts-area-area')).toHaveCount(1);
+  await expect(chart.locator('.recharts-area-area')).toHaveAttribute('d', /\d/);
   // Axis ticks are UTC days of the range.
   await expect.poll(() => chart.locator('text').count()).toBeGreaterThan(5);
   const ticks = (await chart.locator('text').allTextContents()).filter((t) => /^[A-Z][a-z]{2} \d+$/.test(t));
@@ -34,19 +35,29 @@ test('a preset changes the range in the URL and the CSV holds the service number
   await page.goto('/');
   await page.getByRole('button', { name: '7 days' }).click();
   await expect(page).toHaveURL(/start=2026-05-25&end=2026-05-31/);
-  await expect(page.getByRole('figure', { name: /from 2026-05-25 to 2026-05-31/ })).toBeVisible();
+  await expect(
+    page.getByRole('figure', { name: 'Standard credits, per day, from 2026-05-25 to 2026-05-31.' }),
+  ).toBeVisible();
 
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Download CSV of Daily standard credits' }).click();
   const file = await (await download).path();
   const lines = readFileSync(file, 'utf8').trim().split('\r\n');
-  expect(lines[0]).toBe('date,billable_tokens,input_tokens,output_tokens,cache_read_tokens,cache_write_tokens');
+  expect(lines[0]).toBe('date,billable_tokens');
   const body = await serviceJson<{ data: { date: string; billable_tokens: number; input_tokens: number }[] }>(
     request,
     '/api/v1/analytics/tokens?startDate=2026-05-25&endDate=2026-05-31',
   );
-  expect(lines.slice(1).map((l) => l.split(',').slice(0, 3).join(','))).toEqual(
-    body.data.map((d) => `${d.date},${d.billable_tokens},${d.input_tokens}`),
+  expect(lines.slice(1)).toEqual(body.data.map((d) => `${d.date},${d.billable_tokens}`));
+
+  const tokens = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Download CSV of Tokens by kind' }).click();
+  const tokenLines = readFileSync(await (await tokens).path(), 'utf8')
+    .trim()
+    .split('\r\n');
+  expect(tokenLines[0]).toBe('date,input_tokens,output_tokens,cache_read_tokens,cache_write_tokens');
+  expect(tokenLines.slice(1).map((l) => l.split(',').slice(0, 2).join(','))).toEqual(
+    body.data.map((d) => `${d.date},${d.input_tokens}`),
   );
 });
 
@@ -57,18 +68,20 @@ test('a custom range is clamped to history and the latest day', async ({ page })
   await page.getByLabel('to', { exact: true }).fill('2026-03-10');
   await page.getByRole('button', { name: 'Apply' }).click();
   await expect(page).toHaveURL(/start=2026-03-01&end=2026-03-10/);
-  await expect(page.getByRole('figure', { name: /from 2026-03-01 to 2026-03-10/ })).toBeVisible();
+  await expect(
+    page.getByRole('figure', { name: 'Standard credits, per day, from 2026-03-01 to 2026-03-10.' }),
+  ).toBeVisible();
 });
 
 test('every page shows real data from its endpoint', async ({ page }) => {
   await page.goto('/');
   for (const [link, heading, widget] of [
-    ['Tools', 'Tools', /Daily tool calls/],
-    ['Activity', 'Activity', /Active users per day/],
-    ['Productivity', 'Productivity', /Files created and edited per day/],
+    ['Tools', 'Tools', /^Tool calls per tool, per day/],
+    ['Activity', 'Activity', /^Daily, weekly and monthly active users, per day/],
+    ['Productivity', 'Productivity', /^Files created and edited, per day/],
   ] as const) {
     await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: link }).click();
-    await expect(page.getByRole('heading', { name: heading, exact: true })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: heading, exact: true })).toBeVisible();
     await expect(page.getByRole('figure', { name: widget })).toBeVisible();
   }
   await page.getByRole('link', { name: 'Users' }).click();

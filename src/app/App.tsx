@@ -3,11 +3,15 @@ import { useState } from 'react';
 import { RouterProvider, createBrowserRouter } from 'react-router-dom';
 import { createQueryClient } from './query-client';
 import { pageRoutes } from './routes';
-import { Shell, NotFound } from './Shell';
+import { NotFound, RouteError, Shell } from './Shell';
 import { KeyPromptContext } from './key-prompt';
 
 const router = createBrowserRouter([
-  { path: '/', Component: Shell, children: [...pageRoutes, { path: '*', Component: NotFound }] },
+  {
+    path: '/',
+    Component: Shell,
+    children: [{ ErrorBoundary: RouteError, children: [...pageRoutes, { path: '*', Component: NotFound }] }],
+  },
 ]);
 
 export function App() {

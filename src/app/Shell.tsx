@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Suspense } from 'react';
-import { NavLink, Outlet, useSearchParams } from 'react-router-dom';
+import { NavLink, Outlet, useRouteError, useSearchParams } from 'react-router-dom';
 import { configQuery } from '../components/app-config';
 import { getApiKey, setApiKey } from '../components/api-client';
 import { ErrorState, Loading } from '../components/states';
@@ -101,6 +101,19 @@ export function NotFound() {
           Back to usage
         </NavLink>
       </p>
+    </div>
+  );
+}
+
+/** A page that failed to render: the navigation and date bar stay usable. */
+export function RouteError() {
+  const error = useRouteError();
+  return (
+    <div className="rounded-lg border border-slate-200 bg-white p-6">
+      <h1 className="text-lg font-semibold">This page failed to load</h1>
+      <div className="mt-3">
+        <ErrorState error={error} onRetry={() => window.location.reload()} />
+      </div>
     </div>
   );
 }

@@ -13,6 +13,7 @@ import {
 } from 'recharts';
 import { formatDayLong, formatDayShort } from '../lib/dates';
 import { formatCompact, formatExact, formatPercent } from '../lib/format';
+import { OTHER } from '../lib/series';
 
 export interface SeriesConfig {
   key: string;
@@ -22,6 +23,11 @@ export interface SeriesConfig {
 }
 
 export const seriesColor = (i: number) => `var(--color-series-${(i % 8) + 1})`;
+
+/** Series for pivoted groups: seven colours for the top groups, grey for Other. */
+export function groupSeries(keys: readonly string[], label: (k: string) => string = (k) => k): SeriesConfig[] {
+  return keys.map((k, i) => ({ key: k, label: label(k), color: k === OTHER ? seriesColor(7) : seriesColor(i % 7) }));
+}
 
 interface Props {
   data: readonly object[];

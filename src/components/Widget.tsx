@@ -1,4 +1,3 @@
-import type { UseQueryResult } from '@tanstack/react-query';
 import { ErrorBoundary } from 'react-error-boundary';
 import type { CsvValue } from '../lib/csv';
 import { downloadCsv } from './download';
@@ -10,10 +9,20 @@ export interface CsvSpec {
   rows: readonly (readonly CsvValue[])[];
 }
 
+/** What a widget needs of a query result (any `useQuery` result fits). */
+export interface WidgetQuery<T> {
+  data: T | undefined;
+  error: unknown;
+  isPending: boolean;
+  isPlaceholderData: boolean;
+  isFetching: boolean;
+  refetch: () => unknown;
+}
+
 interface WidgetProps<T> {
   title: string;
   description?: string;
-  query: Pick<UseQueryResult<T>, 'data' | 'error' | 'isPending' | 'isPlaceholderData' | 'refetch' | 'isFetching'>;
+  query: WidgetQuery<T>;
   isEmpty?: (data: T) => boolean;
   emptyText?: string;
   csv?: (data: T) => CsvSpec;

@@ -43,3 +43,32 @@ export function useParamChoice<T extends string>(name: string, values: readonly 
   );
   return [value, set] as const;
 }
+
+export type SortDir = 'asc' | 'desc';
+export interface SortState {
+  column: string;
+  dir: SortDir;
+}
+
+/** A table's sort as `<table>Sort=column:dir` in the URL. */
+export function useSortParam(table: string, dflt: SortState) {
+  const [params, setParams] = useSearchParams();
+  const name = `${table}Sort`;
+  const raw = params.get(name);
+  const m = raw ? /^([\w.-]+):(asc|desc)$/.exec(raw) : null;
+  const sort: SortState = m ? { column: m[1]!, dir: m[2] as SortDir } : dflt;
+  const setSort = useCallback(
+    (s: SortState) =>
+      setParams(
+        (p) => {
+          const n = new URLSearchParams(p);
+          if (s.column === dflt.column && s.dir === dflt.dir) n.delete(name);
+          else n.set(name, `${s.column}:${s.dir}`);
+          return n;
+        },
+        { replace: true },
+      ),
+    [setParams, name, dflt.column, dflt.dir],
+  );
+  return [sort, setSort] as const;
+}

@@ -1,5 +1,5 @@
 /** Pure shaping of daily rows into chart series. */
-import { HISTORY_START, eachDay, maxDay, type Day, type DayRange } from './dates';
+import { HISTORY_START, eachDay, maxDay, weekStart, type Day, type DayRange } from './dates';
 
 /**
  * One point per day of the range (from history start on), taking values from
@@ -26,3 +26,146 @@ export function sumBy<T>(rows: readonly T[], f: (r: T) => number): number {
   for (const r of rows) s += f(r);
   return s;
 }
+
+export type Interval = 'day' | 'week';
+export type Rollup = 'sum' | 'last' | 'mean';
+
+/**
+ * Rolls daily points up to ISO weeks (Monday first). Additive fields are
+ * summed; levels such as weekly active users take the week's last day; ratios
+ * take the mean of the days. Each week is labelled by its Monday, and `days`
+ * says how many days of the range it covers (edge weeks can be partial).
+ */
+export function rollupWeeks<P extends { date: Day }>(
+  points: readonly P[],
+  how: Readonly<Partial<Record<keyof P, Rollup>>>,
+): (P & { days: number })[] {
+  const out: (P & { days: number })[] = [];
+  let cur: (P & { days: number }) | undefined;
+  for (const p of points) {
+    const wk = weekStart(p.date);
+    if (!cur || cur.date !== wk) {
+      if (cur) out.push(finishMeans(cur, how));
+      cur = { ...p, date: wk, days: 1 };
+      continue;
+    }
+    cur.days++;
+    for (const k of Object.keys(p) as (keyof P)[]) {
+      if (k === 'date') continue;
+      const mode = how[k] ?? 'sum';
+      const v = p[k] as unknown as number;
+      if (mode === 'last') (cur as Record<keyof P, unknown>)[k] = v;
+      else (cur as Record<keyof P, unknown>)[k] = (cur[k] as unknown as number) + v;
+    }
+  }
+  if (cur) out.push(finishMeans(cur, how));
+  return out;
+}
+
+function finishMeans<P extends { date: Day }>(
+  w: P & { days: number },
+  how: Readonly<Partial<Record<keyof P, Rollup>>>,
+): P & { days: number } {
+  for (const k of Object.keys(how) as (keyof P)[]) {
+    if (how[k] === 'mean') (w as Record<keyof P, unknown>)[k] = (w[k] as unknown as number) / w.days;
+  }
+  return w;
+}
+
+/** Totals per name over all rows of all days (e.g. `by_tool` over a range). */
+export function totalsByName<R>(
+  days: readonly R[],
+  list: (day: R) => readonly { name: string; value: number }[],
+): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const d of days) for (const { name, value } of list(d)) m.set(name, (m.get(name) ?? 0) + value);
+  return m;
+}
+
+export interface NamedTotal {
+  name: string;
+  value: number;
+  share: number;
+}
+
+/** Sorted largest first, with each entry's share of the total. */
+export function rankTotals(m: ReadonlyMap<string, number>): NamedTotal[] {
+  let total = 0;
+  for (const v of m.values()) total += v;
+  return [...m.entries()]
+    .map(([name, value]) => ({ name, value, share: total > 0 ? value / total : 0 }))
+    .sort((a, b) => b.value - a.value || a.name.localeCompare(b.name));
+}
+
+export interface CaseMerge {
+  totals: Map<string, number>;
+  /** Display name → the spellings merged into it (only where there were several). */
+  merged: Map<string, string[]>;
+}
+
+/**
+ * Merges names that differ only in letter case (a known quirk of tool-server
+ * names). The spelling with the most uses names the group.
+ */
+export function mergeCaseDuplicates(m: ReadonlyMap<string, number>): CaseMerge {
+  const groups = new Map<string, [string, number][]>();
+  for (const [name, v] of m) {
+    const k = name.toLowerCase();
+    const g = groups.get(k);
+    if (g) g.push([name, v]);
+    else groups.set(k, [[name, v]]);
+  }
+  const totals = new Map<string, number>();
+  const merged = new Map<string, string[]>();
+  for (const g of groups.values()) {
+    g.sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+    const display = g[0]![0];
+    totals.set(
+      display,
+      g.reduce((s, [, v]) => s + v, 0),
+    );
+    if (g.length > 1)
+      merged.set(
+        display,
+        g.map(([n]) => n),
+      );
+  }
+  return { totals, merged };
+}
+
+/** The series names of a pivot: its top keys, then Other when there is a rest. */
+export function pivotKeys(p: { keys: string[]; hasOther: boolean }): string[] {
+  return p.hasOther ? [...p.keys, OTHER] : p.keys;
+}
+
+/**
+ * Pivots grouped rows (`date`, `group_key`, value) into one point per day
+ * with the top `n` groups of the range as series and the rest as `other`.
+ */
+export function pivotTopN<G extends { date: string; group_key: string }>(
+  range: DayRange,
+  rows: readonly G[],
+  value: (g: G) => number,
+  n: number,
+): { keys: string[]; hasOther: boolean; points: ({ date: Day } & Record<string, number | string>)[] } {
+  const totals = new Map<string, number>();
+  for (const r of rows) totals.set(r.group_key, (totals.get(r.group_key) ?? 0) + value(r));
+  const ranked = rankTotals(totals).map((t) => t.name);
+  const keys = ranked.slice(0, n);
+  const top = new Set(keys);
+  const hasOther = ranked.length > n;
+  const byDay = new Map<string, Record<string, number>>();
+  for (const r of rows) {
+    let p = byDay.get(r.date);
+    if (!p) byDay.set(r.date, (p = {}));
+    const k = top.has(r.group_key) ? r.group_key : OTHER;
+    p[k] = (p[k] ?? 0) + value(r);
+  }
+  const zero = Object.fromEntries([...keys, ...(hasOther ? [OTHER] : [])].map((k) => [k, 0]));
+  const start = maxDay(range.start, HISTORY_START);
+  const points =
+    start > range.end ? [] : eachDay(start, range.end).map((date) => ({ ...zero, ...byDay.get(date), date }));
+  return { keys, hasOther, points };
+}
+
+export const OTHER = 'Other';

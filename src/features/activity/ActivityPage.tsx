@@ -1,50 +1,109 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { ClientRow } from '../../api/schemas';
 import { useRange } from '../../components/app-config';
-import { TimeSeriesChart, seriesColor } from '../../components/TimeSeriesChart';
-import { Widget } from '../../components/Widget';
-import { fillDays } from '../../lib/series';
-import { activityQuery } from './queries';
+import { KpiGrid } from '../../components/KpiGrid';
+import { PageHeader } from '../../components/Page';
+import { groupSeries, seriesColor } from '../../components/TimeSeriesChart';
+import { IntervalSwitch, TimeSeriesWidget } from '../../components/TimeSeriesWidget';
+import { previousPeriod } from '../../lib/dates';
+import { pivotKeys, pivotTopN } from '../../lib/series';
+import { activityByClientQuery, activityQuery } from './queries';
+import { activityPoints, activityTotals } from './shaping';
+
+const CLIENT_LABELS: Record<string, string> = {
+  'terminal-ui': 'Terminal (interactive)',
+  web: 'Web application',
+  'non-interactive-cli': 'Headless / automated CLI',
+};
 
 export default function ActivityPage() {
   const { range } = useRange();
-  const q = useQuery({
-    ...activityQuery(range),
-    placeholderData: keepPreviousData,
-    select: (res) =>
-      fillDays(
-        range,
-        res.data,
-        (r) => ({ dau: r.daily_active_users, wau: r.weekly_active_users, mau: r.monthly_active_users }),
-        { dau: 0, wau: 0, mau: 0 },
-      ),
+  const prevRange = previousPeriod(range);
+  const base = { ...activityQuery(range), placeholderData: keepPreviousData };
+  const totals = useQuery({ ...base, select: (r) => activityTotals(r.data) });
+  const prev = useQuery({
+    ...activityQuery(prevRange ?? range),
+    enabled: prevRange !== null,
+    select: (r) => activityTotals(r.data),
   });
+  const daily = useQuery({ ...base, select: (r) => activityPoints(range, r.data) });
+  const pivot = (r: { data: ClientRow[] }) => pivotTopN(range, r.data, (g) => g.daily_active_users, 10);
+  const byClient = useQuery({
+    ...activityByClientQuery(range),
+    placeholderData: keepPreviousData,
+    select: (r) => pivot(r).points,
+  });
+  const clientKeys = useQuery({
+    ...activityByClientQuery(range),
+    placeholderData: keepPreviousData,
+    select: (r) => pivotKeys(pivot(r)),
+  });
+  const t = totals.data;
+  const p = prev.data;
+  const file = (name: string) => `${name}-${range.start}-${range.end}`;
+  const oneDecimal = (n: number) => n.toFixed(1);
+
   return (
     <div className="flex flex-col gap-4">
-      <h1 className="text-xl font-semibold">Activity</h1>
-      <Widget
+      <PageHeader title="Activity">
+        <IntervalSwitch />
+      </PageHeader>
+      <KpiGrid
+        hasPrevious={prevRange !== null}
+        items={[
+          {
+            label: 'Daily active users',
+            value: t?.avgDau,
+            previous: p?.avgDau,
+            format: oneDecimal,
+            hint: 'average per day',
+          },
+          { label: 'Weekly active users', value: t?.latestWau, previous: p?.latestWau, hint: 'latest day' },
+          { label: 'Monthly active users', value: t?.latestMau, previous: p?.latestMau, hint: 'latest day' },
+          { label: 'Sessions', value: t?.sessions, previous: p?.sessions },
+          { label: 'Messages', value: t?.messages, previous: p?.messages },
+          { label: 'User messages', value: t?.userMessages, previous: p?.userMessages },
+        ]}
+      />
+      <TimeSeriesWidget
         title="Active users"
-        description="Daily, weekly (trailing 7 days) and monthly (trailing 30 days) active users."
-        query={q}
-        isEmpty={(d) => d.length === 0}
-        csv={(d) => ({
-          filename: `active-users-${range.start}-${range.end}.csv`,
-          header: ['date', 'daily_active_users', 'weekly_active_users', 'monthly_active_users'],
-          rows: d.map((p) => [p.date, p.dau, p.wau, p.mau]),
-        })}
-      >
-        {(d) => (
-          <TimeSeriesChart
-            data={d}
-            kind="line"
-            series={[
-              { key: 'dau', label: 'Daily', color: seriesColor(0) },
-              { key: 'wau', label: 'Weekly', color: seriesColor(1) },
-              { key: 'mau', label: 'Monthly', color: seriesColor(2) },
-            ]}
-            summary={`Active users per day from ${range.start} to ${range.end}.`}
-          />
-        )}
-      </Widget>
+        description="Daily active users, and distinct users over the trailing 7 and 30 days."
+        query={daily}
+        kind="line"
+        series={[
+          { key: 'dau', label: 'Daily', color: seriesColor(0), csv: 'daily_active_users' },
+          { key: 'wau', label: 'Weekly (trailing 7 days)', color: seriesColor(1), csv: 'weekly_active_users' },
+          { key: 'mau', label: 'Monthly (trailing 30 days)', color: seriesColor(2), csv: 'monthly_active_users' },
+        ]}
+        rollup={{ dau: 'mean', wau: 'last', mau: 'last' }}
+        filename={file('active-users')}
+        what="Daily, weekly and monthly active users"
+        footnote="Weekly view: daily actives are the week's average; weekly and monthly actives are the week's last day."
+      />
+      <div className="grid gap-4 lg:grid-cols-2">
+        <TimeSeriesWidget
+          title="Daily active users per client"
+          query={byClient}
+          kind="line"
+          series={groupSeries(clientKeys.data ?? [], (k) => CLIENT_LABELS[k] ?? k)}
+          rollup={Object.fromEntries((clientKeys.data ?? []).map((k) => [k, 'mean']))}
+          filename={file('active-users-per-client')}
+          what="Daily active users per client"
+          footnote="A user active on several clients counts once in each client, so the clients add up to more than the daily active users."
+        />
+        <TimeSeriesWidget
+          title="Sessions and messages"
+          query={daily}
+          kind="line"
+          series={[
+            { key: 'sessions', label: 'Sessions', color: seriesColor(3), csv: 'sessions' },
+            { key: 'messages', label: 'Messages (user and assistant)', color: seriesColor(0), csv: 'messages' },
+            { key: 'userMessages', label: 'User messages', color: seriesColor(4), csv: 'user_messages' },
+          ]}
+          filename={file('sessions-messages')}
+          what="Sessions, messages and user messages"
+        />
+      </div>
     </div>
   );
 }

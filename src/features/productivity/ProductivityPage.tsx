@@ -1,47 +1,85 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useRange } from '../../components/app-config';
-import { TimeSeriesChart, seriesColor } from '../../components/TimeSeriesChart';
-import { Widget } from '../../components/Widget';
-import { fillDays } from '../../lib/series';
+import { BreakdownWidget } from '../../components/BreakdownTable';
+import { KpiGrid } from '../../components/KpiGrid';
+import { PageHeader } from '../../components/Page';
+import { seriesColor } from '../../components/TimeSeriesChart';
+import { IntervalSwitch, TimeSeriesWidget } from '../../components/TimeSeriesWidget';
+import { previousPeriod } from '../../lib/dates';
 import { productivityQuery } from './queries';
+import { byExtension, byLanguage, productivityPoints, productivityTotals } from './shaping';
 
 export default function ProductivityPage() {
   const { range } = useRange();
-  const q = useQuery({
-    ...productivityQuery(range),
-    placeholderData: keepPreviousData,
-    select: (res) =>
-      fillDays(range, res.data, (r) => ({ created: r.files_created, edited: r.files_edited }), {
-        created: 0,
-        edited: 0,
-      }),
+  const prevRange = previousPeriod(range);
+  const base = { ...productivityQuery(range), placeholderData: keepPreviousData };
+  const totals = useQuery({ ...base, select: (r) => productivityTotals(r.data) });
+  const prev = useQuery({
+    ...productivityQuery(prevRange ?? range),
+    enabled: prevRange !== null,
+    select: (r) => productivityTotals(r.data),
   });
+  const daily = useQuery({ ...base, select: (r) => productivityPoints(range, r.data) });
+  const languages = useQuery({ ...base, select: (r) => byLanguage(r.data) });
+  const extensions = useQuery({ ...base, select: (r) => byExtension(r.data) });
+  const t = totals.data;
+  const p = prev.data;
+  const file = (name: string) => `${name}-${range.start}-${range.end}`;
   return (
     <div className="flex flex-col gap-4">
-      <h1 className="text-xl font-semibold">Productivity</h1>
-      <Widget
-        title="Files created and edited"
-        query={q}
-        isEmpty={(d) => d.length === 0}
-        csv={(d) => ({
-          filename: `files-${range.start}-${range.end}.csv`,
-          header: ['date', 'files_created', 'files_edited'],
-          rows: d.map((p) => [p.date, p.created, p.edited]),
-        })}
-      >
-        {(d) => (
-          <TimeSeriesChart
-            data={d}
-            kind="bar"
-            stacked
-            series={[
-              { key: 'edited', label: 'Edited', color: seriesColor(0) },
-              { key: 'created', label: 'Created', color: seriesColor(4) },
-            ]}
-            summary={`Files created and edited per day from ${range.start} to ${range.end}.`}
-          />
-        )}
-      </Widget>
+      <PageHeader title="Productivity">
+        <IntervalSwitch />
+      </PageHeader>
+      <KpiGrid
+        hasPrevious={prevRange !== null}
+        items={[
+          { label: 'Files created', value: t?.created, previous: p?.created },
+          { label: 'Files edited', value: t?.edited, previous: p?.edited },
+          { label: 'Commits', value: t?.commits, previous: p?.commits },
+          { label: 'Pull requests', value: t?.prs, previous: p?.prs },
+        ]}
+      />
+      <div className="grid gap-4 lg:grid-cols-2">
+        <TimeSeriesWidget
+          title="Files created and edited"
+          query={daily}
+          kind="bar"
+          stacked
+          series={[
+            { key: 'edited', label: 'Edited', color: seriesColor(0), csv: 'files_edited' },
+            { key: 'created', label: 'Created', color: seriesColor(4), csv: 'files_created' },
+          ]}
+          filename={file('files')}
+          what="Files created and edited"
+        />
+        <TimeSeriesWidget
+          title="Commits and pull requests"
+          query={daily}
+          kind="line"
+          series={[
+            { key: 'commits', label: 'Commits', color: seriesColor(2), csv: 'git_commits' },
+            { key: 'prs', label: 'Pull requests', color: seriesColor(3), csv: 'git_prs_created' },
+          ]}
+          filename={file('commits-prs')}
+          what="Commits and pull requests made through the agent"
+        />
+        <BreakdownWidget
+          id="languages"
+          title="Operations by language"
+          nameHeader="Language"
+          valueHeader="File operations"
+          query={languages}
+          filename={file('languages')}
+        />
+        <BreakdownWidget
+          id="extensions"
+          title="Operations by file extension"
+          nameHeader="Extension"
+          valueHeader="File operations"
+          query={extensions}
+          filename={file('extensions')}
+        />
+      </div>
     </div>
   );
 }

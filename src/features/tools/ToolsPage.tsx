@@ -1,39 +1,249 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useRange } from '../../components/app-config';
-import { TimeSeriesChart, seriesColor } from '../../components/TimeSeriesChart';
+import type { ToolNameRow } from '../../api/schemas';
+import { useParamChoice, useRange } from '../../components/app-config';
+import { BreakdownWidget } from '../../components/BreakdownTable';
+import { DataTable, tableCsv, type Column } from '../../components/DataTable';
+import { KpiGrid } from '../../components/KpiGrid';
+import { PageHeader } from '../../components/Page';
+import { groupSeries, seriesColor } from '../../components/TimeSeriesChart';
+import { IntervalSwitch, TimeSeriesWidget } from '../../components/TimeSeriesWidget';
 import { Widget } from '../../components/Widget';
-import { fillDays } from '../../lib/series';
-import { toolsQuery } from './queries';
+import { previousPeriod } from '../../lib/dates';
+import { formatExact } from '../../lib/format';
+import { pivotKeys, pivotTopN } from '../../lib/series';
+import { toolsByNameQuery, toolsQuery } from './queries';
+import {
+  byHook,
+  byServer,
+  bySkill,
+  bySlashCommand,
+  byTool,
+  toolDailyPoints,
+  toolTotals,
+  type HookTotal,
+} from './shaping';
+
+const HOOK_COLUMNS: Column<HookTotal>[] = [
+  { id: 'event', header: 'Event', value: (h) => h.event },
+  { id: 'matcher', header: 'Matcher', value: (h) => h.matcher || null },
+  {
+    id: 'command',
+    header: 'Command',
+    value: (h) => h.command,
+    render: (h) => <code className="text-xs">{h.command}</code>,
+  },
+  { id: 'count', header: 'Executions', value: (h) => h.count, numeric: true },
+];
+
+const ratioFormat = (n: number) => n.toFixed(1);
 
 export default function ToolsPage() {
   const { range } = useRange();
-  const q = useQuery({
-    ...toolsQuery(range),
-    placeholderData: keepPreviousData,
-    select: (res) => fillDays(range, res.data, (r) => ({ toolCalls: r.tool_calls }), { toolCalls: 0 }),
+  const prevRange = previousPeriod(range);
+  const [servers, setServers] = useParamChoice('servers', ['merged', 'split'] as const, 'merged');
+  const base = { ...toolsQuery(range), placeholderData: keepPreviousData };
+  const totals = useQuery({ ...base, select: (r) => toolTotals(r.data) });
+  const prev = useQuery({
+    ...toolsQuery(prevRange ?? range),
+    enabled: prevRange !== null,
+    select: (r) => toolTotals(r.data),
   });
+  const daily = useQuery({ ...base, select: (r) => toolDailyPoints(range, r.data) });
+  const tools = useQuery({ ...base, select: (r) => byTool(r.data) });
+  const skills = useQuery({ ...base, select: (r) => bySkill(r.data) });
+  const slash = useQuery({ ...base, select: (r) => bySlashCommand(r.data) });
+  const hooks = useQuery({ ...base, select: (r) => byHook(r.data) });
+  const split = servers === 'split';
+  const serverRows = useQuery({ ...base, select: (r) => byServer(r.data, split).rows });
+  const serverMerges = useQuery({ ...base, select: (r) => [...byServer(r.data, split).merged.entries()] });
+  const pivot = (r: { data: ToolNameRow[] }) => pivotTopN(range, r.data, (g) => g.tool_calls, 7);
+  const perTool = useQuery({
+    ...toolsByNameQuery(range),
+    placeholderData: keepPreviousData,
+    select: (r) => pivot(r).points,
+  });
+  const perToolKeys = useQuery({
+    ...toolsByNameQuery(range),
+    placeholderData: keepPreviousData,
+    select: (r) => pivotKeys(pivot(r)),
+  });
+  const t = totals.data;
+  const p = prev.data;
+  const file = (name: string) => `${name}-${range.start}-${range.end}`;
+
   return (
     <div className="flex flex-col gap-4">
-      <h1 className="text-xl font-semibold">Tools</h1>
+      <PageHeader title="Tools">
+        <IntervalSwitch />
+      </PageHeader>
+      <KpiGrid
+        hasPrevious={prevRange !== null}
+        items={[
+          { label: 'Tool calls', value: t?.toolCalls, previous: p?.toolCalls },
+          { label: 'External tool-server calls', value: t?.mcpCalls, previous: p?.mcpCalls },
+          { label: 'Skill activations', value: t?.skills, previous: p?.skills },
+          { label: 'Slash commands', value: t?.slash, previous: p?.slash },
+          { label: 'Hook executions', value: t?.hooks, previous: p?.hooks },
+          {
+            label: 'Tool calls per user turn',
+            value: t?.autonomy,
+            previous: p?.autonomy,
+            format: ratioFormat,
+            hint: 'mean of days',
+          },
+        ]}
+      />
+      <TimeSeriesWidget
+        title="Tool calls per tool"
+        description="Stacked; the seven most used tools of the range, the rest as Other."
+        query={perTool}
+        kind="area"
+        stacked
+        series={groupSeries(perToolKeys.data ?? [])}
+        filename={file('tool-calls-per-tool')}
+        what="Tool calls per tool"
+      />
+      <div className="grid gap-4 lg:grid-cols-2">
+        <BreakdownWidget
+          id="tools"
+          title="Tools"
+          nameHeader="Tool"
+          valueHeader="Calls"
+          query={tools}
+          filename={file('tools')}
+          footnote="Names are shown as the service reports them, including rare parsing artifacts."
+        />
+        <BreakdownWidget
+          id="servers"
+          title="External tool servers"
+          nameHeader="Server"
+          valueHeader="Calls"
+          query={serverRows}
+          filename={file(split ? 'tool-servers-split' : 'tool-servers')}
+          actions={
+            <label className="flex items-center gap-1 text-xs text-slate-700">
+              <input
+                type="checkbox"
+                checked={split}
+                onChange={(e) => setServers(e.target.checked ? 'split' : 'merged')}
+              />
+              Show case variants apart
+            </label>
+          }
+          footnote={
+            !split && serverMerges.data?.length
+              ? `Merged names that differ only in letter case: ${serverMerges.data.map(([name, all]) => `${name} (${all.join(', ')})`).join('; ')}.`
+              : split
+                ? 'Names are shown exactly as reported; some differ only in letter case.'
+                : undefined
+          }
+        />
+        <BreakdownWidget
+          id="skills"
+          title="Skills"
+          nameHeader="Skill"
+          valueHeader="Activations"
+          query={skills}
+          filename={file('skills')}
+        />
+        <BreakdownWidget
+          id="slash"
+          title="Slash commands"
+          nameHeader="Command"
+          valueHeader="Uses"
+          query={slash}
+          filename={file('slash-commands')}
+        />
+      </div>
       <Widget
-        title="Daily tool calls"
-        query={q}
+        title="Hooks"
+        description="Hook executions per event, matcher and command."
+        query={hooks}
         isEmpty={(d) => d.length === 0}
-        csv={(d) => ({
-          filename: `tool-calls-${range.start}-${range.end}.csv`,
-          header: ['date', 'tool_calls'],
-          rows: d.map((p) => [p.date, p.toolCalls]),
-        })}
+        emptyText="No hook ran in this range."
+        csv={(d) => ({ filename: `${file('hooks')}.csv`, ...tableCsv(HOOK_COLUMNS, d) })}
       >
         {(d) => (
-          <TimeSeriesChart
-            data={d}
-            kind="bar"
-            series={[{ key: 'toolCalls', label: 'Tool calls', color: seriesColor(1) }]}
-            summary={`Daily tool calls from ${range.start} to ${range.end}.`}
+          <DataTable
+            id="hooks"
+            caption="Hook executions"
+            columns={HOOK_COLUMNS}
+            rows={d}
+            rowKey={(h) => `${h.event}|${h.matcher}|${h.command}`}
+            defaultSort={{ column: 'count', dir: 'desc' }}
           />
         )}
       </Widget>
+      <div className="grid gap-4 lg:grid-cols-2">
+        <TimeSeriesWidget
+          title="Autonomy: tool calls per user turn"
+          description="Daily average, median and 90th percentile over users."
+          query={daily}
+          kind="line"
+          series={[
+            { key: 'ratioAvg', label: 'Average', color: seriesColor(0), csv: 'autonomy_ratio_avg' },
+            { key: 'ratioP50', label: 'Median', color: seriesColor(1), csv: 'autonomy_ratio_p50' },
+            { key: 'ratioP90', label: '90th percentile', color: seriesColor(2), csv: 'autonomy_ratio_p90' },
+          ]}
+          rollup={{ ratioAvg: 'mean', ratioP50: 'mean', ratioP90: 'mean' }}
+          filename={file('autonomy-ratio')}
+          what="Tool calls per user turn"
+          footnote="Weekly values are the mean of the week's days."
+        />
+        <TimeSeriesWidget
+          title="Autonomy levels"
+          description="Share of tool calls by autonomy level (100 % stacked)."
+          query={daily}
+          kind="area"
+          percent
+          series={[
+            { key: 'autoHigh', label: 'Auto high', color: seriesColor(0), csv: 'auto_high' },
+            { key: 'autoMedium', label: 'Auto medium', color: seriesColor(1), csv: 'auto_medium' },
+            { key: 'autoLow', label: 'Auto low', color: seriesColor(2), csv: 'auto_low' },
+            { key: 'manual', label: 'Manual', color: seriesColor(7), csv: 'manual' },
+          ]}
+          filename={file('autonomy-levels')}
+          what="Share of tool calls by autonomy level"
+        />
+        <TimeSeriesWidget
+          title="Per session"
+          description="Average tool calls and user turns per session."
+          query={daily}
+          kind="line"
+          series={[
+            {
+              key: 'callsPerSession',
+              label: 'Tool calls per session',
+              color: seriesColor(0),
+              csv: 'tool_calls_per_session_avg',
+            },
+            {
+              key: 'turnsPerSession',
+              label: 'User turns per session',
+              color: seriesColor(3),
+              csv: 'user_turns_per_session_avg',
+            },
+          ]}
+          rollup={{ callsPerSession: 'mean', turnsPerSession: 'mean' }}
+          filename={file('per-session')}
+          what="Tool calls and user turns per session"
+        />
+        <TimeSeriesWidget
+          title="Users of tool servers and of the web interface"
+          description="Distinct users per day."
+          query={daily}
+          kind="line"
+          series={[
+            { key: 'mcpUsers', label: 'External tool-server users', color: seriesColor(4), csv: 'mcp_users_with_mcp' },
+            { key: 'webUsers', label: 'Web interface users', color: seriesColor(5), csv: 'web_users' },
+          ]}
+          rollup={{ mcpUsers: 'mean', webUsers: 'mean' }}
+          filename={file('tool-server-and-web-users')}
+          what="Users of external tool servers and of the web interface"
+          footnote="Weekly values are the average users per day (users are not summed across days)."
+        />
+      </div>
+      <p className="text-xs text-slate-500">Total tool calls in the range: {formatExact(t?.toolCalls)}.</p>
     </div>
   );
 }

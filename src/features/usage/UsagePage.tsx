@@ -1,55 +1,182 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router-dom';
 import { useRange } from '../../components/app-config';
-import { KpiCard } from '../../components/KpiCard';
-import { TimeSeriesChart, seriesColor } from '../../components/TimeSeriesChart';
+import { DataTable, tableCsv, type Column } from '../../components/DataTable';
+import { KpiGrid } from '../../components/KpiGrid';
+import { PageHeader } from '../../components/Page';
+import { groupSeries, seriesColor } from '../../components/TimeSeriesChart';
+import { IntervalSwitch, TimeSeriesWidget } from '../../components/TimeSeriesWidget';
 import { Widget } from '../../components/Widget';
-import { formatCompact } from '../../lib/format';
-import { tokensQuery } from './queries';
-import { creditTotals, toDailyCredits } from './shaping';
+import { previousPeriod, rangeLength } from '../../lib/dates';
+import { formatPercent } from '../../lib/format';
+import { pivotKeys, pivotTopN } from '../../lib/series';
+import type { TokenModelRow } from '../../api/schemas';
+import { tokensByModelQuery, tokensQuery } from './queries';
+import { creditTotals, modelTotals, toDailyCredits, topUsers, type ModelTotal, type UserCredits } from './shaping';
+
+const MODEL_COLUMNS: Column<ModelTotal>[] = [
+  { id: 'model', header: 'Model', value: (m) => m.model },
+  { id: 'tier', header: 'Tier', value: (m) => m.tier },
+  { id: 'credits', header: 'Credits', value: (m) => m.credits, numeric: true },
+  { id: 'input', header: 'Input tokens', value: (m) => m.input, numeric: true },
+  { id: 'output', header: 'Output tokens', value: (m) => m.output, numeric: true },
+  { id: 'share', header: 'Share of credits', value: (m) => m.share, numeric: true, format: formatPercent },
+];
 
 export default function UsagePage() {
   const { range } = useRange();
-  const q = useQuery({
+  const prevRange = previousPeriod(range);
+  const previous = useQuery({
+    ...tokensQuery(prevRange ?? range),
+    enabled: prevRange !== null,
+    select: (r) => creditTotals(r.data),
+  });
+  const daily = useQuery({
     ...tokensQuery(range),
     placeholderData: keepPreviousData,
-    select: (res) => toDailyCredits(range, res.data),
+    select: (r) => toDailyCredits(range, r.data),
   });
-  const totals = q.data ? creditTotals(q.data) : undefined;
+  const pivot = (r: { data: TokenModelRow[] }) => pivotTopN(range, r.data, (g) => g.billable_tokens, 7);
+  const byModel = useQuery({
+    ...tokensByModelQuery(range),
+    placeholderData: keepPreviousData,
+    select: (r) => pivot(r).points,
+  });
+  const modelKeys = useQuery({
+    ...tokensByModelQuery(range),
+    placeholderData: keepPreviousData,
+    select: (r) => pivotKeys(pivot(r)),
+  });
+  const models = useQuery({
+    ...tokensQuery(range),
+    placeholderData: keepPreviousData,
+    select: (r) => modelTotals(r.data),
+  });
+  const users = useQuery({
+    ...tokensQuery(range),
+    placeholderData: keepPreviousData,
+    select: (r) => topUsers(r.data, 25),
+  });
+  const totals = useQuery({
+    ...tokensQuery(range),
+    placeholderData: keepPreviousData,
+    select: (r) => creditTotals(r.data),
+  }).data;
+  const prev = previous.data;
+  const startEnd = `start=${range.start}&end=${range.end}`;
+
+  const userColumns: Column<UserCredits>[] = [
+    {
+      id: 'user',
+      header: 'User',
+      value: (u) => u.email ?? u.userId,
+      render: (u) => (
+        <Link to={`/users/${encodeURIComponent(u.userId)}?${startEnd}`} className="text-indigo-700 underline">
+          {u.email ?? u.userId}
+        </Link>
+      ),
+    },
+    { id: 'credits', header: 'Credits', value: (u) => u.credits, numeric: true },
+    { id: 'share', header: 'Share', value: (u) => u.share, numeric: true, format: formatPercent },
+    {
+      id: 'models',
+      header: 'Model mix',
+      value: (u) => u.models.map((m) => `${m.model} ${formatPercent(m.credits / (u.credits || 1))}`).join('; '),
+    },
+  ];
+
   return (
     <div className="flex flex-col gap-4">
-      <h1 className="text-xl font-semibold">Usage</h1>
-      <div className="grid grid-cols-2 gap-3 md:grid-cols-4">
-        <KpiCard label="Standard credits" value={totals?.billable} />
-        <KpiCard label="Input tokens" value={totals?.input} />
-        <KpiCard label="Output tokens" value={totals?.output} />
-        <KpiCard label="Cache read tokens" value={totals?.cacheRead} />
-      </div>
-      <Widget
+      <PageHeader title="Usage">
+        <IntervalSwitch />
+      </PageHeader>
+      <KpiGrid
+        hasPrevious={prevRange !== null}
+        items={[
+          { label: 'Standard credits', value: totals?.billable, previous: prev?.billable },
+          { label: 'Input tokens', value: totals?.input, previous: prev?.input },
+          { label: 'Output tokens', value: totals?.output, previous: prev?.output },
+          { label: 'Cache read tokens', value: totals?.cacheRead, previous: prev?.cacheRead },
+          { label: 'Cache write tokens', value: totals?.cacheWrite, previous: prev?.cacheWrite },
+          {
+            label: 'Credits per day',
+            value: totals ? totals.billable / rangeLength(range) : undefined,
+            previous: prev && prevRange ? prev.billable / rangeLength(prevRange) : undefined,
+          },
+        ]}
+      />
+      <TimeSeriesWidget
         title="Daily standard credits"
-        description="Billable credits per UTC day, as reported by the service."
-        query={q}
-        isEmpty={(d) => d.length === 0}
-        csv={(d) => ({
-          filename: `credits-${range.start}-${range.end}.csv`,
-          header: [
-            'date',
-            'billable_tokens',
-            'input_tokens',
-            'output_tokens',
-            'cache_read_tokens',
-            'cache_write_tokens',
-          ],
-          rows: d.map((p) => [p.date, p.billable, p.input, p.output, p.cacheRead, p.cacheWrite]),
-        })}
-      >
-        {(d) => (
-          <TimeSeriesChart
-            data={d}
-            series={[{ key: 'billable', label: 'Standard credits', color: seriesColor(0) }]}
-            summary={`Daily standard credits from ${range.start} to ${range.end}; total ${formatCompact(totals?.billable)}.`}
-          />
-        )}
-      </Widget>
+        description="Billable credits as reported by the service (cached tokens are discounted upstream)."
+        query={daily}
+        series={[{ key: 'billable', label: 'Standard credits', color: seriesColor(0), csv: 'billable_tokens' }]}
+        filename={`credits-${range.start}-${range.end}`}
+        what="Standard credits"
+      />
+      <div className="grid gap-4 lg:grid-cols-2">
+        <TimeSeriesWidget
+          title="Tokens by kind"
+          description="Raw input and output tokens, and prompt-cache reads and writes."
+          query={daily}
+          kind="line"
+          series={[
+            { key: 'input', label: 'Input', color: seriesColor(0), csv: 'input_tokens' },
+            { key: 'output', label: 'Output', color: seriesColor(1), csv: 'output_tokens' },
+            { key: 'cacheRead', label: 'Cache read', color: seriesColor(2), csv: 'cache_read_tokens' },
+            { key: 'cacheWrite', label: 'Cache write', color: seriesColor(3), csv: 'cache_write_tokens' },
+          ]}
+          filename={`tokens-${range.start}-${range.end}`}
+          what="Input, output, cache read and cache write tokens"
+        />
+        <TimeSeriesWidget
+          title="Credits per model"
+          description="Stacked; the seven largest models of the range, the rest as Other."
+          query={byModel}
+          kind="area"
+          stacked
+          series={groupSeries(modelKeys.data ?? [])}
+          filename={`credits-by-model-${range.start}-${range.end}`}
+          what="Standard credits per model"
+        />
+      </div>
+      <div className="grid gap-4 lg:grid-cols-2">
+        <Widget
+          title="Models"
+          description="Credits and tokens per model over the range."
+          query={models}
+          isEmpty={(d) => d.length === 0}
+          csv={(d) => ({ filename: `models-${range.start}-${range.end}.csv`, ...tableCsv(MODEL_COLUMNS, d) })}
+        >
+          {(d) => (
+            <DataTable
+              id="models"
+              caption="Credits and tokens per model"
+              columns={MODEL_COLUMNS}
+              rows={d}
+              rowKey={(m) => m.model}
+              defaultSort={{ column: 'credits', dir: 'desc' }}
+            />
+          )}
+        </Widget>
+        <Widget
+          title="Top users by credits"
+          description="The 25 users with the most credits in the range, with the models they used."
+          query={users}
+          isEmpty={(d) => d.length === 0}
+          csv={(d) => ({ filename: `top-users-${range.start}-${range.end}.csv`, ...tableCsv(userColumns, d) })}
+        >
+          {(d) => (
+            <DataTable
+              id="topUsers"
+              caption="Top users by standard credits"
+              columns={userColumns}
+              rows={d}
+              rowKey={(u) => u.userId}
+              defaultSort={{ column: 'credits', dir: 'desc' }}
+            />
+          )}
+        </Widget>
+      </div>
     </div>
   );
 }

@@ -9,6 +9,7 @@ export interface CreditPoint {
   output: number;
   cacheRead: number;
   cacheWrite: number;
+  [k: string]: number | string;
 }
 
 const ZERO = { billable: 0, input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
@@ -28,12 +29,81 @@ export function toDailyCredits(range: DayRange, rows: readonly TokenDay[]): Cred
   );
 }
 
-export function creditTotals(points: readonly CreditPoint[]) {
+export function creditTotals(rows: readonly TokenDay[]) {
   return {
-    billable: sumBy(points, (p) => p.billable),
-    input: sumBy(points, (p) => p.input),
-    output: sumBy(points, (p) => p.output),
-    cacheRead: sumBy(points, (p) => p.cacheRead),
-    cacheWrite: sumBy(points, (p) => p.cacheWrite),
+    billable: sumBy(rows, (p) => p.billable_tokens),
+    input: sumBy(rows, (p) => p.input_tokens),
+    output: sumBy(rows, (p) => p.output_tokens),
+    cacheRead: sumBy(rows, (p) => p.cache_read_tokens),
+    cacheWrite: sumBy(rows, (p) => p.cache_write_tokens),
   };
+}
+
+export interface ModelTotal {
+  model: string;
+  tier: string;
+  credits: number;
+  input: number;
+  output: number;
+  share: number;
+}
+
+/** Per model over the range, from the days' `by_model`; shares of the credits. */
+export function modelTotals(rows: readonly TokenDay[]): ModelTotal[] {
+  const m = new Map<string, ModelTotal>();
+  for (const d of rows) {
+    for (const b of d.by_model) {
+      const t = m.get(b.model_id) ?? {
+        model: b.model_id,
+        tier: b.model_tier,
+        credits: 0,
+        input: 0,
+        output: 0,
+        share: 0,
+      };
+      t.credits += b.billable_tokens;
+      t.input += b.input_tokens;
+      t.output += b.output_tokens;
+      m.set(b.model_id, t);
+    }
+  }
+  const total = sumBy([...m.values()], (t) => t.credits);
+  return [...m.values()].map((t) => ({ ...t, share: total > 0 ? t.credits / total : 0 }));
+}
+
+export interface UserCredits {
+  userId: string;
+  email: string | null;
+  credits: number;
+  share: number;
+  /** Credits per model, largest first. */
+  models: { model: string; credits: number }[];
+}
+
+/** Users by credits over the range, from the days' `by_user`. */
+export function topUsers(rows: readonly TokenDay[], n: number): UserCredits[] {
+  const m = new Map<string, { email: string | null; credits: number; models: Map<string, number> }>();
+  let total = 0;
+  for (const d of rows) {
+    for (const u of d.by_user) {
+      let t = m.get(u.user_id);
+      if (!t) m.set(u.user_id, (t = { email: u.user_email, credits: 0, models: new Map() }));
+      if (t.email === null && u.user_email) t.email = u.user_email;
+      t.credits += u.billable_tokens;
+      total += u.billable_tokens;
+      for (const b of u.by_model) t.models.set(b.model_id, (t.models.get(b.model_id) ?? 0) + b.billable_tokens);
+    }
+  }
+  return [...m.entries()]
+    .map(([userId, t]) => ({
+      userId,
+      email: t.email,
+      credits: t.credits,
+      share: total > 0 ? t.credits / total : 0,
+      models: [...t.models.entries()]
+        .map(([model, credits]) => ({ model, credits }))
+        .sort((a, b) => b.credits - a.credits),
+    }))
+    .sort((a, b) => b.credits - a.credits || a.userId.localeCompare(b.userId))
+    .slice(0, n);
 }

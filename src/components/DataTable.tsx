@@ -1,0 +1,115 @@
+import { useMemo } from 'react';
+import type { CsvValue } from '../lib/csv';
+import { formatCompact, formatExact } from '../lib/format';
+import { useSortParam, type SortState } from './app-config';
+
+export interface Column<R> {
+  id: string;
+  header: string;
+  /** The cell's value: what sorting and the CSV use. */
+  value: (r: R) => string | number | null;
+  /** Custom cell content; by default numbers are shown compact with the exact value on hover. */
+  render?: (r: R) => React.ReactNode;
+  numeric?: boolean;
+  format?: (v: number) => string;
+}
+
+export function compareValues(a: string | number | null, b: string | number | null): number {
+  if (a === b) return 0;
+  if (a === null) return 1; // empty cells last, either direction
+  if (b === null) return -1;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  return String(a).localeCompare(String(b));
+}
+
+export function sortRows<R>(rows: readonly R[], columns: readonly Column<R>[], sort: SortState): R[] {
+  const col = columns.find((c) => c.id === sort.column) ?? columns[0];
+  if (!col) return [...rows];
+  const sign = sort.dir === 'asc' ? 1 : -1;
+  return [...rows].sort((x, y) => {
+    const a = col.value(x);
+    const b = col.value(y);
+    if (a === null || b === null) return compareValues(a, b);
+    return sign * compareValues(a, b);
+  });
+}
+
+/** The CSV of exactly what a table shows: its columns, its rows, in its order. */
+export function tableCsv<R>(columns: readonly Column<R>[], rows: readonly R[]) {
+  return {
+    header: columns.map((c) => c.id),
+    rows: rows.map((r) => columns.map((c) => c.value(r) as CsvValue)),
+  };
+}
+
+interface Props<R> {
+  /** Names the sort parameter in the URL. */
+  id: string;
+  caption: string;
+  columns: readonly Column<R>[];
+  rows: readonly R[];
+  rowKey: (r: R) => string;
+  defaultSort: SortState;
+  maxHeight?: string;
+}
+
+/** A sortable table whose sort lives in the URL. */
+export function DataTable<R>({ id, caption, columns, rows, rowKey, defaultSort, maxHeight = '28rem' }: Props<R>) {
+  const [sort, setSort] = useSortParam(id, defaultSort);
+  const sorted = useMemo(() => sortRows(rows, columns, sort), [rows, columns, sort]);
+  return (
+    <div className="overflow-auto" style={{ maxHeight }}>
+      <table className="w-full text-sm">
+        <caption className="sr-only">{caption}</caption>
+        <thead className="sticky top-0 z-10 bg-white text-left text-slate-600">
+          <tr>
+            {columns.map((c) => {
+              const active = sort.column === c.id;
+              return (
+                <th
+                  key={c.id}
+                  scope="col"
+                  aria-sort={active ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'}
+                  className={`py-2 pr-3 font-medium ${c.numeric ? 'text-right' : ''}`}
+                >
+                  <button
+                    type="button"
+                    className="inline-flex items-center gap-1 hover:text-slate-900"
+                    onClick={() =>
+                      setSort({
+                        column: c.id,
+                        dir: active ? (sort.dir === 'asc' ? 'desc' : 'asc') : c.numeric ? 'desc' : 'asc',
+                      })
+                    }
+                  >
+                    {c.header}
+                    <span aria-hidden className="text-xs">
+                      {active ? (sort.dir === 'asc' ? '▲' : '▼') : '↕'}
+                    </span>
+                  </button>
+                </th>
+              );
+            })}
+          </tr>
+        </thead>
+        <tbody>
+          {sorted.map((r) => (
+            <tr key={rowKey(r)} className="border-t border-slate-100">
+              {columns.map((c) => (
+                <td key={c.id} className={`py-1.5 pr-3 ${c.numeric ? 'text-right tabular-nums' : ''}`}>
+                  {c.render ? c.render(r) : <Cell value={c.value(r)} format={c.format} />}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function Cell({ value, format = formatCompact }: { value: string | number | null; format?: (v: number) => string }) {
+  if (value === null) return <span className="text-slate-400">–</span>;
+  if (typeof value === 'number') return <span title={formatExact(value)}>{format(value)}</span>;
+  return <>{value}</>;
+}

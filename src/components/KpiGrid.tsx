@@ -1,0 +1,38 @@
+import { relativeChange } from '../lib/format';
+import { KpiCard } from './KpiCard';
+
+export interface Kpi {
+  label: string;
+  value: number | null | undefined;
+  /** The same figure over the previous period; undefined while it loads. */
+  previous?: number | null;
+  hint?: string;
+  format?: (n: number) => string;
+}
+
+/**
+ * KPI cards with the change against the previous period of the same length,
+ * shown only when that period lies within history (`hasPrevious`).
+ */
+export function KpiGrid({ items, hasPrevious }: { items: readonly Kpi[]; hasPrevious: boolean }) {
+  return (
+    <div className="grid grid-cols-2 gap-3 md:grid-cols-3 xl:grid-cols-6">
+      {items.map((k) => (
+        <KpiCard
+          key={k.label}
+          label={k.label}
+          value={k.value}
+          hint={k.hint}
+          format={k.format}
+          change={
+            !hasPrevious
+              ? null
+              : k.value == null || k.previous == null
+                ? undefined
+                : relativeChange(k.value, k.previous)
+          }
+        />
+      ))}
+    </div>
+  );
+}

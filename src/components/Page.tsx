@@ -1,0 +1,9 @@
+/** A page title with optional controls on the right. */
+export function PageHeader({ title, children }: { title: string; children?: React.ReactNode }) {
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-3">
+      <h1 className="text-xl font-semibold text-slate-900">{title}</h1>
+      <div className="flex flex-wrap items-center gap-2">{children}</div>
+    </div>
+  );
+}

@@ -1,0 +1,121 @@
+import { useMemo } from 'react';
+import { formatDayLong, formatDayShort, type Day } from '../lib/dates';
+import { rollupWeeks, type Interval, type Rollup } from '../lib/series';
+import { useParamChoice } from './app-config';
+import { TimeSeriesChart, type SeriesConfig } from './TimeSeriesChart';
+import { Widget, type WidgetQuery } from './Widget';
+
+export const INTERVALS = ['day', 'week'] as const;
+
+/** The day/week switch, shared by every chart of a page through the URL. */
+export function useInterval() {
+  return useParamChoice<Interval>('interval', INTERVALS, 'day');
+}
+
+export function IntervalSwitch() {
+  const [interval, setInterval] = useInterval();
+  return (
+    <div role="group" aria-label="Chart interval" className="inline-flex rounded border border-slate-300 text-sm">
+      {INTERVALS.map((i) => (
+        <button
+          key={i}
+          type="button"
+          aria-pressed={interval === i}
+          onClick={() => setInterval(i)}
+          className={`px-2.5 py-1 font-medium first:rounded-l last:rounded-r ${
+            interval === i ? 'bg-slate-800 text-white' : 'text-slate-700 hover:bg-slate-100'
+          }`}
+        >
+          {i === 'day' ? 'Daily' : 'Weekly'}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+type Point = { date: Day } & Record<string, number | string>;
+
+interface Props<P extends Point> {
+  title: string;
+  description?: string;
+  query: WidgetQuery<P[]>;
+  series: readonly (SeriesConfig & { csv?: string })[];
+  kind?: 'area' | 'line' | 'bar';
+  stacked?: boolean;
+  percent?: boolean;
+  /** How each field rolls up to weeks (default: summed). */
+  rollup?: Partial<Record<string, Rollup>>;
+  filename: string;
+  /** The metric in words, for the chart's accessible name. */
+  what: string;
+  actions?: React.ReactNode;
+  className?: string;
+  footnote?: React.ReactNode;
+}
+
+function toShares<P extends Point>(p: P, keys: readonly string[]): P {
+  let total = 0;
+  for (const k of keys) total += Number(p[k]) || 0;
+  const out: Record<string, number | string> = { ...p };
+  for (const k of keys) out[k] = total > 0 ? (Number(p[k]) || 0) / total : 0;
+  return out as P;
+}
+
+/** A daily series, rolled up to weeks when the page says so, with a CSV of exactly the points drawn. */
+export function TimeSeriesWidget<P extends Point>({
+  title,
+  description,
+  query,
+  series,
+  kind,
+  stacked,
+  percent,
+  rollup = {},
+  filename,
+  what,
+  actions,
+  className,
+  footnote,
+}: Props<P>) {
+  const [interval] = useInterval();
+  const rollupKey = JSON.stringify(rollup);
+  const keys = series.map((s) => s.key).join('|');
+  const shaped = useMemo(() => {
+    const rolled = query.data && interval === 'week' ? rollupWeeks(query.data, JSON.parse(rollupKey)) : query.data;
+    // A 100 % chart takes counts, so weeks weigh each day by its volume, and shows shares.
+    return percent && rolled ? rolled.map((p) => toShares(p, keys.split('|'))) : rolled;
+  }, [query.data, interval, rollupKey, percent, keys]);
+  const q: WidgetQuery<(P & { days?: number })[]> = { ...query, data: shaped };
+  const weekly = interval === 'week';
+  return (
+    <Widget
+      title={title}
+      description={description}
+      query={q}
+      className={className}
+      actions={actions}
+      isEmpty={(d) => d.length === 0}
+      csv={(d) => ({
+        filename: `${filename}${weekly ? '-weekly' : ''}.csv`,
+        header: [weekly ? 'week_start' : 'date', ...(weekly ? ['days'] : []), ...series.map((s) => s.csv ?? s.key)],
+        rows: d.map((p) => [p.date, ...(weekly ? [p.days ?? 7] : []), ...series.map((s) => p[s.key] as number)]),
+      })}
+    >
+      {(d) => (
+        <>
+          <TimeSeriesChart
+            data={d}
+            series={series}
+            kind={kind}
+            stacked={stacked}
+            percent={percent}
+            xFormat={weekly ? (x) => `Wk ${formatDayShort(x)}` : formatDayShort}
+            xTooltipFormat={weekly ? (x) => `Week of ${formatDayLong(x)}` : formatDayLong}
+            summary={`${what}, ${weekly ? 'per week' : 'per day'}, from ${d[0]?.date} to ${d.at(-1)?.date}.`}
+          />
+          {footnote && <p className="mt-2 text-xs text-slate-500">{footnote}</p>}
+        </>
+      )}
+    </Widget>
+  );
+}

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import type { TokenDay } from '../../api/schemas';
+import { creditTotals, modelTotals, toDailyCredits, topUsers } from './shaping';
+
+const m = (model_id: string, billable: number, tier = 'standard') => ({
+  model_id,
+  model_tier: tier,
+  billable_tokens: billable,
+  input_tokens: billable * 10,
+  output_tokens: billable,
+});
+const day = (date: string, users: [string, string | null, [string, number][]][]): TokenDay => {
+  const by_user = users.map(([user_id, user_email, models]) => ({
+    user_id,
+    user_email,
+    billable_tokens: models.reduce((s, [, b]) => s + b, 0),
+    by_model: models.map(([id, b]) => m(id, b)),
+  }));
+  const total = by_user.reduce((s, u) => s + u.billable_tokens, 0);
+  const models = new Map<string, number>();
+  for (const u of by_user)
+    for (const b of u.by_model) models.set(b.model_id, (models.get(b.model_id) ?? 0) + b.billable_tokens);
+  return {
+    date,
+    billable_tokens: total,
+    input_tokens: total * 10,
+    output_tokens: total,
+    cache_read_tokens: 5,
+    cache_write_tokens: 1,
+    by_model: [...models].map(([id, b]) => m(id, b)),
+    by_user,
+  };
+};
+
+const days = [
+  day('2026-02-01', [
+    [
+      'u1',
+      'a@x',
+      [
+        ['sonnet', 60],
+        ['opus', 40],
+      ],
+    ],
+    ['u2', null, [['sonnet', 10]]],
+  ]),
+  day('2026-02-03', [['u2', 'b@x', [['opus', 90]]]]),
+];
+
+describe('usage shaping', () => {
+  it('daily credits fill the missing day with zeros', () => {
+    const pts = toDailyCredits({ start: '2026-02-01', end: '2026-02-03' }, days);
+    expect(pts.map((p) => [p.date, p.billable])).toEqual([
+      ['2026-02-01', 110],
+      ['2026-02-02', 0],
+      ['2026-02-03', 90],
+    ]);
+  });
+  it('totals', () => {
+    expect(creditTotals(days)).toEqual({ billable: 200, input: 2000, output: 200, cacheRead: 10, cacheWrite: 2 });
+  });
+  it('model totals with shares', () => {
+    const t = Object.fromEntries(modelTotals(days).map((x) => [x.model, [x.credits, x.share]]));
+    expect(t).toEqual({ sonnet: [70, 0.35], opus: [130, 0.65] });
+  });
+  it('top users merge days, keep a later email, and sort by credits', () => {
+    const u = topUsers(days, 10);
+    expect(u.map((x) => [x.userId, x.email, x.credits])).toEqual([
+      ['u1', 'a@x', 100],
+      ['u2', 'b@x', 100],
+    ]);
+    expect(u[1]!.models).toEqual([
+      { model: 'opus', credits: 90 },
+      { model: 'sonnet', credits: 10 },
+    ]);
+    expect(topUsers(days, 1)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { fillDays, mergeCaseDuplicates, pivotTopN, rankTotals, rollupWeeks, totalsByName } from './series';
+
+describe('fillDays', () => {
+  it('gives one point per day from history start, zero where the service sent none', () => {
+    const pts = fillDays(
+      { start: '2026-01-12', end: '2026-01-16' },
+      [{ date: '2026-01-15', v: 3 }],
+      (r) => ({ v: r.v }),
+      { v: 0 },
+    );
+    expect(pts).toEqual([
+      { date: '2026-01-14', v: 0 },
+      { date: '2026-01-15', v: 3 },
+      { date: '2026-01-16', v: 0 },
+    ]);
+  });
+});
+
+describe('rollupWeeks', () => {
+  const pts = (dates: string[]) => dates.map((date, i) => ({ date, calls: i + 1, wau: 10 * (i + 1), ratio: i + 1 }));
+  it.each([
+    // across a month end: Mon 2026-03-30 … Sun 2026-04-05 is one week
+    [
+      ['2026-03-29', '2026-03-30', '2026-03-31', '2026-04-01'],
+      ['2026-03-23', '2026-03-30'],
+      [1, 3],
+    ],
+    // across a year end: Mon 2026-12-28 … Sun 2027-01-03
+    [
+      ['2026-12-27', '2026-12-28', '2027-01-01', '2027-01-03', '2027-01-04'],
+      ['2026-12-21', '2026-12-28', '2027-01-04'],
+      [1, 3, 1],
+    ],
+  ])('weeks of %j start on Mondays %j', (dates, weeks, days) => {
+    const w = rollupWeeks(pts(dates), { wau: 'last', ratio: 'mean' });
+    expect(w.map((x) => x.date)).toEqual(weeks);
+    expect(w.map((x) => x.days)).toEqual(days);
+  });
+  it('sums counts, keeps the last level, averages ratios', () => {
+    const [, w] = rollupWeeks(pts(['2026-03-29', '2026-03-30', '2026-03-31', '2026-04-01']), {
+      wau: 'last',
+      ratio: 'mean',
+    });
+    expect(w).toMatchObject({ calls: 2 + 3 + 4, wau: 40, ratio: 3 });
+  });
+});
+
+describe('breakdowns', () => {
+  it('totals names over days and ranks them with shares', () => {
+    const m = totalsByName(
+      [
+        [
+          { name: 'a', value: 1 },
+          { name: 'b', value: 2 },
+        ],
+        [{ name: 'a', value: 3 }],
+      ],
+      (d) => d,
+    );
+    expect(rankTotals(m)).toEqual([
+      { name: 'a', value: 4, share: 4 / 6 },
+      { name: 'b', value: 2, share: 2 / 6 },
+    ]);
+  });
+  it('merges names that differ only in case under the most used spelling', () => {
+    const { totals, merged } = mergeCaseDuplicates(
+      new Map([
+        ['axiom', 8],
+        ['Axiom', 6],
+        ['github', 40],
+        ['AXIOM', 1],
+      ]),
+    );
+    expect(Object.fromEntries(totals)).toEqual({ axiom: 15, github: 40 });
+    expect(merged.get('axiom')).toEqual(['axiom', 'Axiom', 'AXIOM']);
+    expect(merged.has('github')).toBe(false);
+  });
+  it('pivots grouped rows into top N plus Other, zero-filled per day', () => {
+    const rows = [
+      { date: '2026-02-01', group_key: 'Read', n: 10 },
+      { date: '2026-02-01', group_key: 'Edit', n: 5 },
+      { date: '2026-02-01', group_key: 'LS', n: 1 },
+      { date: '2026-02-02', group_key: 'Grep', n: 2 },
+    ];
+    const p = pivotTopN({ start: '2026-02-01', end: '2026-02-03' }, rows, (r) => r.n, 2);
+    expect(p.keys).toEqual(['Read', 'Edit']);
+    expect(p.hasOther).toBe(true);
+    expect(p.points).toEqual([
+      { date: '2026-02-01', Read: 10, Edit: 5, Other: 1 },
+      { date: '2026-02-02', Read: 0, Edit: 0, Other: 2 },
+      { date: '2026-02-03', Read: 0, Edit: 0, Other: 0 },
+    ]);
+  });
+});
