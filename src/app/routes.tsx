@@ -10,8 +10,11 @@ export const NAV = [
   { path: '/readiness', label: 'Readiness', load: () => import('../features/readiness/ReadinessPage') },
 ] as const;
 
-export const pageRoutes: RouteObject[] = NAV.map((n) =>
-  n.path === '/'
-    ? { index: true, lazy: async () => ({ Component: (await n.load()).default }) }
-    : { path: n.path.slice(1), lazy: async () => ({ Component: (await n.load()).default }) },
-);
+export const pageRoutes: RouteObject[] = [
+  ...NAV.map((n) =>
+    n.path === '/'
+      ? { index: true, lazy: async () => ({ Component: (await n.load()).default }) }
+      : { path: n.path.slice(1), lazy: async () => ({ Component: (await n.load()).default }) },
+  ),
+  { path: 'users/:userId', lazy: async () => ({ Component: (await import('../features/users/UserPage')).default }) },
+];

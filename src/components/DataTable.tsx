@@ -61,43 +61,13 @@ export function DataTable<R>({ id, caption, columns, rows, rowKey, defaultSort, 
     <div className="overflow-auto" style={{ maxHeight }}>
       <table className="w-full text-sm">
         <caption className="sr-only">{caption}</caption>
-        <thead className="sticky top-0 z-10 bg-white text-left text-slate-600">
-          <tr>
-            {columns.map((c) => {
-              const active = sort.column === c.id;
-              return (
-                <th
-                  key={c.id}
-                  scope="col"
-                  aria-sort={active ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'}
-                  className={`py-2 pr-3 font-medium ${c.numeric ? 'text-right' : ''}`}
-                >
-                  <button
-                    type="button"
-                    className="inline-flex items-center gap-1 hover:text-slate-900"
-                    onClick={() =>
-                      setSort({
-                        column: c.id,
-                        dir: active ? (sort.dir === 'asc' ? 'desc' : 'asc') : c.numeric ? 'desc' : 'asc',
-                      })
-                    }
-                  >
-                    {c.header}
-                    <span aria-hidden className="text-xs">
-                      {active ? (sort.dir === 'asc' ? '▲' : '▼') : '↕'}
-                    </span>
-                  </button>
-                </th>
-              );
-            })}
-          </tr>
-        </thead>
+        <SortableHead columns={columns} sort={sort} onSort={setSort} />
         <tbody>
           {sorted.map((r) => (
             <tr key={rowKey(r)} className="border-t border-slate-100">
               {columns.map((c) => (
                 <td key={c.id} className={`py-1.5 pr-3 ${c.numeric ? 'text-right tabular-nums' : ''}`}>
-                  {c.render ? c.render(r) : <Cell value={c.value(r)} format={c.format} />}
+                  <CellContent column={c} row={r} />
                 </td>
               ))}
             </tr>
@@ -108,8 +78,57 @@ export function DataTable<R>({ id, caption, columns, rows, rowKey, defaultSort, 
   );
 }
 
-function Cell({ value, format = formatCompact }: { value: string | number | null; format?: (v: number) => string }) {
+/** A cell: custom content, or numbers compact with the exact value on hover. */
+export function CellContent<R>({ column, row }: { column: Column<R>; row: R }) {
+  if (column.render) return <>{column.render(row)}</>;
+  const value = column.value(row);
   if (value === null) return <span className="text-slate-400">–</span>;
-  if (typeof value === 'number') return <span title={formatExact(value)}>{format(value)}</span>;
+  if (typeof value === 'number')
+    return <span title={formatExact(value)}>{(column.format ?? formatCompact)(value)}</span>;
   return <>{value}</>;
+}
+
+/** Column headers as sort buttons; numbers sort largest first on the first click. */
+export function SortableHead<R>({
+  columns,
+  sort,
+  onSort,
+}: {
+  columns: readonly Column<R>[];
+  sort: SortState;
+  onSort: (s: SortState) => void;
+}) {
+  return (
+    <thead className="sticky top-0 z-10 bg-white text-left text-slate-600 shadow-[0_1px_0_#e2e8f0]">
+      <tr>
+        {columns.map((c) => {
+          const active = sort.column === c.id;
+          return (
+            <th
+              key={c.id}
+              scope="col"
+              aria-sort={active ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'}
+              className={`whitespace-nowrap py-2 pr-3 font-medium ${c.numeric ? 'text-right' : ''}`}
+            >
+              <button
+                type="button"
+                className="inline-flex items-center gap-1 hover:text-slate-900"
+                onClick={() =>
+                  onSort({
+                    column: c.id,
+                    dir: active ? (sort.dir === 'asc' ? 'desc' : 'asc') : c.numeric ? 'desc' : 'asc',
+                  })
+                }
+              >
+                {c.header}
+                <span aria-hidden className="text-xs">
+                  {active ? (sort.dir === 'asc' ? '▲' : '▼') : '↕'}
+                </span>
+              </button>
+            </th>
+          );
+        })}
+      </tr>
+    </thead>
+  );
 }

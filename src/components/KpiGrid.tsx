@@ -12,9 +12,10 @@ export interface Kpi {
 
 /**
  * KPI cards with the change against the previous period of the same length,
- * shown only when that period lies within history (`hasPrevious`).
+ * shown only when that period lies within history (`hasPrevious`); without
+ * `hasPrevious` the cards make no comparison at all.
  */
-export function KpiGrid({ items, hasPrevious }: { items: readonly Kpi[]; hasPrevious: boolean }) {
+export function KpiGrid({ items, hasPrevious }: { items: readonly Kpi[]; hasPrevious?: boolean }) {
   return (
     <div className="grid grid-cols-2 gap-3 md:grid-cols-3 xl:grid-cols-6">
       {items.map((k) => (
@@ -25,11 +26,13 @@ export function KpiGrid({ items, hasPrevious }: { items: readonly Kpi[]; hasPrev
           hint={k.hint}
           format={k.format}
           change={
-            !hasPrevious
-              ? null
-              : k.value == null || k.previous == null
-                ? undefined
-                : relativeChange(k.value, k.previous)
+            hasPrevious === undefined
+              ? undefined
+              : !hasPrevious
+                ? null
+                : k.value == null || k.previous == null
+                  ? undefined
+                  : relativeChange(k.value, k.previous)
           }
         />
       ))}

@@ -72,3 +72,23 @@ export function useSortParam(table: string, dflt: SortState) {
   );
   return [sort, setSort] as const;
 }
+
+/** A free-text URL search parameter ('' when absent); clearing it removes it. */
+export function useStringParam(name: string) {
+  const [params, setParams] = useSearchParams();
+  const value = params.get(name) ?? '';
+  const set = useCallback(
+    (v: string) =>
+      setParams(
+        (p) => {
+          const n = new URLSearchParams(p);
+          if (v) n.set(name, v);
+          else n.delete(name);
+          return n;
+        },
+        { replace: true },
+      ),
+    [setParams, name],
+  );
+  return [value, set] as const;
+}

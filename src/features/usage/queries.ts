@@ -1,15 +1,10 @@
 import { queryOptions } from '@tanstack/react-query';
 import { PATHS } from '../../api/paths';
-import { tokensByModelResponseSchema, tokensResponseSchema } from '../../api/schemas';
+import { tokensByModelResponseSchema } from '../../api/schemas';
 import { api } from '../../components/api-client';
 import type { DayRange } from '../../lib/dates';
 
-export const tokensQuery = (r: DayRange) =>
-  queryOptions({
-    queryKey: ['tokens', { startDate: r.start, endDate: r.end }],
-    queryFn: ({ signal }) =>
-      api.get(PATHS.tokens, tokensResponseSchema, { startDate: r.start, endDate: r.end }, signal),
-  });
+export { tokensQuery } from '../../components/shared-queries';
 
 export const tokensByModelQuery = (r: DayRange) =>
   queryOptions({

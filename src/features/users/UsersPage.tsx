@@ -1,81 +1,160 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useRange } from '../../components/app-config';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useMemo } from 'react';
+import { DELEGATION_LEVELS } from '../../api/schemas';
+import { useRange, useStringParam } from '../../components/app-config';
+import { PageHeader } from '../../components/Page';
+import { VirtualTable } from '../../components/VirtualTable';
 import { Widget } from '../../components/Widget';
-import { formatCompact, formatExact } from '../../lib/format';
-import { mergedUsersQuery } from './queries';
+import { formatExact } from '../../lib/format';
+import { DEFAULT_COLUMNS, userColumns, usersCsv } from './columns';
+import { facetValues, filterUsers } from './filter';
+import { mergedUsersQuery, type UsersWalk } from './queries';
 
 export default function UsersPage() {
   const { range } = useRange();
-  const q = useQuery({
-    ...mergedUsersQuery(range),
-    placeholderData: keepPreviousData,
-    select: (rows) => [...rows].sort((a, b) => b.credits - a.credits),
-  });
+  const qc = useQueryClient();
+  const options = mergedUsersQuery(range);
+  const walk = useQuery({ ...options, placeholderData: keepPreviousData });
+  const [search, setSearch] = useStringParam('q');
+  const [delegation, setDelegation] = useStringParam('delegation');
+  const [tier, setTier] = useStringParam('tier');
+  const [language, setLanguage] = useStringParam('lang');
+  const [colsParam, setColsParam] = useStringParam('cols');
+  const visible = colsParam ? colsParam.split(',') : DEFAULT_COLUMNS;
+
+  const users = walk.data?.users;
+  const facets = useMemo(() => facetValues(users ?? []), [users]);
+  const selectShown = useCallback(
+    (w: UsersWalk) => filterUsers(w.users, { search, delegation, tier, language }),
+    [search, delegation, tier, language],
+  );
+  const shownQuery = useQuery({ ...options, placeholderData: keepPreviousData, select: selectShown });
+  const shown = shownQuery.data ?? [];
+  const search2 = `start=${range.start}&end=${range.end}`;
+  const allColumns = useMemo(() => userColumns((u) => `/users/${encodeURIComponent(u.userId)}?${search2}`), [search2]);
+  const columns = useMemo(
+    () => allColumns.filter((c) => c.id === 'user' || visible.includes(c.id)),
+    [allColumns, visible],
+  );
+  const loading = walk.isFetching && !walk.isPlaceholderData;
+  const stopped = walk.data && !walk.data.complete && !walk.isFetching;
+
+  const select = (label: string, value: string, set: (v: string) => void, values: readonly string[]) => (
+    <label className="flex items-center gap-1 text-sm">
+      <span className="text-slate-600">{label}</span>
+      <select
+        aria-label={label}
+        value={value}
+        onChange={(e) => set(e.target.value)}
+        className="rounded border border-slate-300 px-2 py-1"
+      >
+        <option value="">All</option>
+        {values.map((v) => (
+          <option key={v} value={v}>
+            {v}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+
   return (
     <div className="flex flex-col gap-4">
-      <h1 className="text-xl font-semibold">Users</h1>
+      <PageHeader title="Users" />
+      <div className="flex flex-wrap items-end gap-3">
+        <label className="flex flex-col text-sm">
+          <span className="text-slate-600">Search by email or id</span>
+          <input
+            type="search"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            className="w-64 rounded border border-slate-300 px-2 py-1"
+            placeholder="name@company.com"
+          />
+        </label>
+        {select(
+          'Delegation',
+          delegation,
+          setDelegation,
+          facets.delegation.length ? facets.delegation : DELEGATION_LEVELS,
+        )}
+        {select('Model tier', tier, setTier, facets.tier)}
+        {select('Language', language, setLanguage, facets.language)}
+        <details className="relative text-sm">
+          <summary className="cursor-pointer rounded border border-slate-300 px-2 py-1">Columns</summary>
+          <fieldset className="absolute z-20 mt-1 grid w-64 gap-1 rounded border border-slate-200 bg-white p-3 shadow-lg">
+            <legend className="sr-only">Visible columns</legend>
+            {allColumns
+              .filter((c) => c.id !== 'user')
+              .map((c) => (
+                <label key={c.id} className="flex items-center gap-2">
+                  <input
+                    type="checkbox"
+                    checked={visible.includes(c.id)}
+                    onChange={(e) => {
+                      const next = e.target.checked ? [...visible, c.id] : visible.filter((x) => x !== c.id);
+                      const ordered = allColumns.map((x) => x.id).filter((id) => next.includes(id));
+                      setColsParam(ordered.join(',') === DEFAULT_COLUMNS.join(',') ? '' : ordered.join(','));
+                    }}
+                  />
+                  {c.header}
+                </label>
+              ))}
+          </fieldset>
+        </details>
+      </div>
+      <div role="status" aria-live="polite" className="flex flex-wrap items-center gap-3 text-sm text-slate-600">
+        {loading && (
+          <>
+            <span>
+              Loading users… {formatExact(walk.data?.users.length ?? 0)} loaded from {walk.data?.pages ?? 0} pages
+            </span>
+            <button
+              type="button"
+              className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-100"
+              onClick={() => void qc.cancelQueries({ queryKey: options.queryKey }, { revert: false })}
+            >
+              Stop
+            </button>
+          </>
+        )}
+        {stopped && (
+          <>
+            <span className="text-amber-800">
+              Stopped: a partial list of {formatExact(walk.data?.users.length)} users.
+            </span>
+            <button
+              type="button"
+              className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-100"
+              onClick={() => void walk.refetch()}
+            >
+              Load all
+            </button>
+          </>
+        )}
+        {walk.data?.complete && !loading && (
+          <span>
+            {formatExact(shown.length)} of {formatExact(walk.data.users.length)} users active in the range
+          </span>
+        )}
+      </div>
       <Widget
-        title="Users by standard credits"
-        description="One row per user over the range, merged from the per-day rows."
-        query={q}
-        isEmpty={(d) => d.length === 0}
-        emptyText="No user was active in this range."
-        csv={(d) => ({
-          filename: `users-${range.start}-${range.end}.csv`,
-          header: [
-            'user_id',
-            'user_email',
-            'billable_tokens',
-            'tool_calls',
-            'sessions',
-            'active_days',
-            'primary_model',
-          ],
-          rows: d.map((u) => [u.userId, u.email, u.credits, u.toolCalls, u.sessions, u.activeDays, u.primaryModel]),
-        })}
+        title="Users"
+        description="One row per user over the range, merged from the service's per-day rows. Tool calls per turn is weighted by user turns."
+        query={shownQuery}
+        isEmpty={() => (walk.data?.complete ?? false) && shown.length === 0}
+        emptyText={users?.length ? 'No user matches the search and filters.' : 'No user was active in this range.'}
+        csv={(d) => ({ filename: `users-${range.start}-${range.end}.csv`, ...usersCsv(d) })}
       >
         {(d) => (
-          <div className="max-h-[32rem] overflow-auto">
-            <table className="w-full text-sm">
-              <caption className="sr-only">Users active in the range, by standard credits</caption>
-              <thead className="sticky top-0 bg-white text-left text-slate-500">
-                <tr>
-                  <th scope="col" className="py-2 pr-3">
-                    User
-                  </th>
-                  <th scope="col" className="py-2 pr-3 text-right">
-                    Credits
-                  </th>
-                  <th scope="col" className="py-2 pr-3 text-right">
-                    Tool calls
-                  </th>
-                  <th scope="col" className="py-2 pr-3 text-right">
-                    Sessions
-                  </th>
-                  <th scope="col" className="py-2 pr-3 text-right">
-                    Active days
-                  </th>
-                  <th scope="col" className="py-2 pr-3">
-                    Main model
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {d.map((u) => (
-                  <tr key={u.userId} className="border-t border-slate-100">
-                    <td className="py-1.5 pr-3">{u.email ?? <span className="text-slate-500">{u.userId}</span>}</td>
-                    <td className="py-1.5 pr-3 text-right tabular-nums" title={formatExact(u.credits)}>
-                      {formatCompact(u.credits)}
-                    </td>
-                    <td className="py-1.5 pr-3 text-right tabular-nums">{formatExact(u.toolCalls)}</td>
-                    <td className="py-1.5 pr-3 text-right tabular-nums">{formatExact(u.sessions)}</td>
-                    <td className="py-1.5 pr-3 text-right tabular-nums">{u.activeDays}</td>
-                    <td className="py-1.5 pr-3">{u.primaryModel}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <VirtualTable
+            id="users"
+            caption="Users active in the range"
+            columns={columns}
+            rows={d}
+            rowKey={(u) => u.userId}
+            defaultSort={{ column: 'credits', dir: 'desc' }}
+          />
         )}
       </Widget>
     </div>

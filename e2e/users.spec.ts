@@ -1,0 +1,88 @@
+import { expect, test } from '@playwright/test';
+import { serviceJson } from './helpers';
+
+interface Row {
+  user_id: string;
+  user_email: string | null;
+  date: string;
+  billable_tokens: number;
+  tool_calls: number;
+  sessions: number;
+}
+
+async function allRows(request: Parameters<typeof serviceJson>[0], start: string, end: string): Promise<Row[]> {
+  const rows: Row[] = [];
+  let cursor = '';
+  for (;;) {
+    const page = await serviceJson<{ data: Row[]; meta: { has_more: boolean; next_cursor?: string } }>(
+      request,
+      `/api/v1/analytics/users?startDate=${start}&endDate=${end}&limit=100${cursor ? `&cursor=${cursor}` : ''}`,
+    );
+    rows.push(...page.data);
+    if (!page.meta.has_more) return rows;
+    cursor = page.meta.next_cursor!;
+  }
+}
+
+test('users: sort, search, open the top user, and the totals match the service rows', async ({ page, request }) => {
+  const start = '2026-05-02';
+  const end = '2026-05-31';
+  const rows = await allRows(request, start, end);
+  const byUser = new Map<string, Row[]>();
+  for (const r of rows) byUser.set(r.user_id, [...(byUser.get(r.user_id) ?? []), r]);
+  const credits = [...byUser.entries()].map(([id, rs]) => [id, rs.reduce((s, r) => s + r.billable_tokens, 0)] as const);
+  credits.sort((a, b) => b[1] - a[1]);
+
+  await page.goto('/users');
+  await expect(page.getByText(`${byUser.size} of ${byUser.size} users active in the range`)).toBeVisible();
+  const table = page.getByRole('table', { name: 'Users active in the range' });
+
+  // Sorted by credits, largest first, by default; a click sorts ascending and writes the URL.
+  await expect(table.getByRole('columnheader', { name: /Credits/ })).toHaveAttribute('aria-sort', 'descending');
+  await table.getByRole('button', { name: /^Credits/ }).click();
+  await expect(page).toHaveURL(/usersSort=credits%3Aasc|usersSort=credits:asc/);
+  await expect(table.getByRole('columnheader', { name: /Credits/ })).toHaveAttribute('aria-sort', 'ascending');
+  await table.getByRole('button', { name: /^Credits/ }).click();
+
+  const [topId, topCredits] = credits[0]!;
+  const top = byUser.get(topId)!;
+  const label = top[0]!.user_email ?? topId;
+  await expect(table.getByRole('row').nth(1)).toContainText(label);
+
+  // Search narrows the list, and the query is in the URL.
+  await page.getByLabel('Search by email or id').fill(label.slice(0, 12));
+  await expect(page).toHaveURL(/q=/);
+  await expect(table.getByRole('link', { name: label })).toBeVisible();
+
+  await table.getByRole('link', { name: label }).click();
+  await expect(page).toHaveURL(new RegExp(`/users/${topId}\\?start=${start}&end=${end}`));
+  await expect(page.getByRole('heading', { level: 1, name: label })).toBeVisible();
+  const kpi = (name: string) => page.getByText(name, { exact: true }).locator('..');
+  await expect(kpi('Standard credits').getByTitle(topCredits.toLocaleString('en-US'))).toBeVisible();
+  const toolCalls = top.reduce((s, r) => s + r.tool_calls, 0);
+  await expect(kpi('Tool calls').getByTitle(toolCalls.toLocaleString('en-US'))).toBeVisible();
+  await expect(kpi('Active days').getByTitle(String(top.length))).toBeVisible();
+  await expect(page.getByRole('table', { name: "The user's daily rows" }).getByRole('row')).toHaveCount(top.length + 1);
+});
+
+test('users: filters and the column chooser live in the URL', async ({ page }) => {
+  await page.goto('/users?delegation=manual');
+  await expect(page.getByRole('combobox', { name: 'Delegation' })).toHaveValue('manual');
+  const table = page.getByRole('table', { name: 'Users active in the range' });
+  await expect.poll(() => table.getByRole('row').count()).toBeGreaterThan(1);
+  const cells = await table.locator('tbody tr td:nth-child(8)').allTextContents();
+  expect(cells.filter(Boolean).every((c) => c === 'manual')).toBe(true);
+
+  await page.getByText('Columns', { exact: true }).click();
+  await page.getByRole('checkbox', { name: 'Commits' }).click();
+  await expect(page).toHaveURL(/cols=.*commits/);
+  await expect(table.getByRole('columnheader', { name: /Commits/ })).toBeVisible();
+});
+
+test('the credits page links its top users to their pages', async ({ page }) => {
+  await page.goto('/');
+  const top = page.getByRole('region', { name: 'Top users by credits' }).getByRole('link').first();
+  const name = await top.textContent();
+  await top.click();
+  await expect(page.getByRole('heading', { level: 1, name: name! })).toBeVisible();
+});

@@ -1,0 +1,256 @@
+/**
+ * `npm run bench`: builds the app, starts the server on the demo service,
+ * drives headless Chromium and loads the server, then prints a table and
+ * writes bench-results/bench.json. Targets are checked here, never in tests.
+ *
+ * BENCH_RUNS (default 5) sets the cold-load repetitions; BENCH_SKIP_BUILD=1
+ * reuses dist/.
+ */
+import { spawn, execSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { chromium, type Browser, type Page } from '@playwright/test';
+
+const TODAY = '2026-11-22';
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const executablePath = process.env.CHROMIUM_PATH || (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--enable-precise-memory-info',
+];
+
+interface Result {
+  metric: string;
+  value: number;
+  unit: string;
+  target?: number;
+  /** true when lower is better (every target here). */
+  ok?: boolean;
+}
+const results: Result[] = [];
+function record(metric: string, value: number, unit: string, target?: number) {
+  results.push({
+    metric,
+    value: Math.round(value * 10) / 10,
+    unit,
+    target,
+    ok: target === undefined ? undefined : value <= target,
+  });
+}
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const percentile = (xs: number[], q: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))]!;
+
+async function startServer(port: number, env: Record<string, string>): Promise<ChildProcess> {
+  const child = spawn('npx', ['tsx', 'src/server/main.ts'], {
+    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), DEMO_TODAY: TODAY, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+    detached: true,
+  });
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/api/health`)).ok) return child;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`server on ${port} did not start`);
+}
+const stop = (c: ChildProcess) => {
+  try {
+    process.kill(-c.pid!, 'SIGTERM');
+  } catch {
+    /* already gone */
+  }
+};
+
+/** Records when the first chart path is drawn, and long tasks, from the page's own clock. */
+const OBSERVER = `
+  window.__bench = { firstChart: null, longest: 0, tasks: 0 };
+  new MutationObserver(() => {
+    if (window.__bench.firstChart === null && document.querySelector('.recharts-area-area[d], .recharts-bar-rectangle path, .recharts-line-curve[d]'))
+      window.__bench.firstChart = performance.now();
+  }).observe(document, { subtree: true, childList: true, attributes: true });
+  try {
+    new PerformanceObserver((l) => { for (const e of l.getEntries()) { window.__bench.tasks++; window.__bench.longest = Math.max(window.__bench.longest, e.duration); } })
+      .observe({ type: 'longtask', buffered: true });
+  } catch {}
+`;
+
+async function bundle(base: string, browser: Browser) {
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  const assets = new Map<string, number>();
+  page.on('response', async (res) => {
+    const url = new URL(res.url());
+    if (/\.(js|css)$/.test(url.pathname)) {
+      try {
+        assets.set(url.pathname, gzipSync(await res.body(), { level: 9 }).length);
+      } catch {
+        /* body unavailable */
+      }
+    }
+  });
+  await page.goto(base + '/');
+  await page.waitForSelector('.recharts-area-area');
+  await page.waitForLoadState('networkidle');
+  const initial = [...assets.values()].reduce((a, b) => a + b, 0);
+  record('landing page JS+CSS (gzip)', initial / 1024, 'KB', 150);
+  let total = 0;
+  for (const f of readdirSync('dist/assets'))
+    if (/\.(js|css)$/.test(f)) total += gzipSync(readFileSync(`dist/assets/${f}`), { level: 9 }).length;
+  record('all JS+CSS (gzip)', total / 1024, 'KB');
+  await ctx.close();
+}
+
+async function coldLoad(base: string, browser: Browser) {
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const ctx = await browser.newContext();
+    const page = await ctx.newPage();
+    await page.addInitScript(OBSERVER);
+    await page.goto(base + '/');
+    await page.waitForFunction(
+      () => (window as unknown as { __bench: { firstChart: number | null } }).__bench.firstChart !== null,
+      null,
+      { timeout: 30_000 },
+    );
+    times.push(
+      await page.evaluate(() => (window as unknown as { __bench: { firstChart: number } }).__bench.firstChart),
+    );
+    await ctx.close();
+  }
+  record(`cold load to first chart (median of ${RUNS})`, median(times), 'ms', 400);
+}
+
+async function pageSwitches(base: string, browser: Browser) {
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  await page.goto(base + '/');
+  await page.waitForSelector('.recharts-area-area');
+  const pages = ['Tools', 'Activity', 'Productivity', 'Usage'];
+  const visit = async (p: Page, name: string) => {
+    const t0 = Date.now();
+    await p.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name }).click();
+    await p.getByRole('heading', { level: 1, name, exact: true }).waitFor();
+    await p.locator('figure svg').first().waitFor();
+    return Date.now() - t0;
+  };
+  for (const name of pages) await visit(page, name); // warm the cache and the chunks
+  const times: number[] = [];
+  for (let round = 0; round < 3; round++) for (const name of pages) times.push(await visit(page, name));
+  record('page switch, warm cache (median)', median(times), 'ms', 200);
+  record('page switch, warm cache (worst)', Math.max(...times), 'ms');
+  await ctx.close();
+}
+
+async function usersAtScale(base: string, browser: Browser) {
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  await page.addInitScript(OBSERVER);
+  const cdp = await ctx.newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const start = '2026-08-23';
+  const end = '2026-11-21';
+  const t0 = Date.now();
+  await page.goto(`${base}/users?start=${start}&end=${end}`);
+  await page.getByText(/^[\d,]+ of [\d,]+ users active in the range$/).waitFor({ timeout: 120_000 });
+  const elapsed = Date.now() - t0;
+  const text = await page.getByText(/users active in the range$/).textContent();
+  await page.waitForTimeout(300);
+  const b = await page.evaluate(() => (window as unknown as { __bench: { longest: number; tasks: number } }).__bench);
+  await cdp.send('HeapProfiler.collectGarbage');
+  const metrics = (await cdp.send('Performance.getMetrics')).metrics;
+  const heap = metrics.find((m) => m.name === 'JSHeapUsedSize')!.value;
+  record(`users, 5,000 × 90 days: full table (${text})`, elapsed / 1000, 's', 10);
+  record('users: longest main-thread task while loading', b.longest, 'ms', 200);
+  record('users: JS heap at the end', heap / 1024 / 1024, 'MB', 300);
+  // Scrolling the virtual table stays cheap.
+  await page.getByRole('table', { name: 'Users active in the range' }).waitFor();
+  await ctx.close();
+}
+
+async function serverLoad(base: string) {
+  const endpoints = [
+    '/api/v1/analytics/tokens?startDate=2026-10-23&endDate=2026-11-21',
+    '/api/v1/analytics/tools?startDate=2026-10-23&endDate=2026-11-21',
+    '/api/v1/analytics/activity?startDate=2026-10-23&endDate=2026-11-21&group_by=client',
+    '/api/v1/analytics/productivity?startDate=2026-10-23&endDate=2026-11-21',
+    '/api/v1/analytics/users?startDate=2026-10-23&endDate=2026-11-21&limit=100',
+    '/api/organization/maturity-level-reports?limit=100',
+  ];
+  const CONCURRENCY = 50;
+  const PER_ENDPOINT = 1000;
+  for (const path of endpoints) {
+    await fetch(base + path).then((r) => r.arrayBuffer()); // warm
+    const lat: number[] = [];
+    let errors = 0;
+    let next = 0;
+    const t0 = performance.now();
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < PER_ENDPOINT) {
+          next++;
+          const s = performance.now();
+          try {
+            const r = await fetch(base + path, { headers: { 'accept-encoding': 'gzip' } });
+            await r.arrayBuffer();
+            if (!r.ok) errors++;
+          } catch {
+            errors++;
+          }
+          lat.push(performance.now() - s);
+        }
+      }),
+    );
+    const secs = (performance.now() - t0) / 1000;
+    const name = path.split('?')[0]!.split('/').pop();
+    record(`server ${name}: requests/s (50 clients)`, PER_ENDPOINT / secs, 'req/s');
+    record(`server ${name}: p50`, percentile(lat, 0.5), 'ms');
+    record(`server ${name}: p99`, percentile(lat, 0.99), 'ms', 50);
+    record(`server ${name}: errors`, errors, 'count', 0);
+  }
+}
+
+async function main() {
+  if (!process.env.BENCH_SKIP_BUILD) execSync('npx vite build', { stdio: 'ignore' });
+  const browser = await chromium.launch({ executablePath, args: ARGS });
+  const small = await startServer(5411, {});
+  try {
+    await bundle('http://127.0.0.1:5411', browser);
+    await coldLoad('http://127.0.0.1:5411', browser);
+    await pageSwitches('http://127.0.0.1:5411', browser);
+    await serverLoad('http://127.0.0.1:5411');
+  } finally {
+    stop(small);
+  }
+  const large = await startServer(5412, { DEMO_USERS: '5000', DEMO_REPOS: '500' });
+  try {
+    await usersAtScale('http://127.0.0.1:5412', browser);
+  } finally {
+    stop(large);
+  }
+  await browser.close();
+
+  const width = Math.max(...results.map((r) => r.metric.length));
+  console.log(`${'metric'.padEnd(width)}  ${'value'.padStart(10)}  unit    target   ok`);
+  for (const r of results) {
+    console.log(
+      `${r.metric.padEnd(width)}  ${String(r.value).padStart(10)}  ${r.unit.padEnd(6)}  ${r.target === undefined ? '' : `≤ ${r.target}`.padEnd(7)}  ${r.ok === undefined ? '' : r.ok ? 'yes' : 'NO'}`,
+    );
+  }
+  mkdirSync('bench-results', { recursive: true });
+  writeFileSync('bench-results/bench.json', JSON.stringify({ date: new Date().toISOString(), results }, null, 2));
+  console.log('\nwritten to bench-results/bench.json');
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

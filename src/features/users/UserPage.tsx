@@ -1,0 +1,170 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { Link, useParams } from 'react-router-dom';
+import type { TokenDay, UserRow } from '../../api/schemas';
+import { useRange } from '../../components/app-config';
+import { BreakdownWidget } from '../../components/BreakdownTable';
+import { DataTable, tableCsv, type Column } from '../../components/DataTable';
+import { KpiGrid } from '../../components/KpiGrid';
+import { PageHeader } from '../../components/Page';
+import { tokensQuery } from '../../components/shared-queries';
+import { seriesColor } from '../../components/TimeSeriesChart';
+import { IntervalSwitch, TimeSeriesWidget } from '../../components/TimeSeriesWidget';
+import { Widget } from '../../components/Widget';
+import { formatDayLong } from '../../lib/dates';
+import { formatPercent } from '../../lib/format';
+import { mergeUserRows } from './merge';
+import { userRowsQuery } from './queries';
+import { userCredits, userDailyPoints } from './user-shaping';
+
+const ROW_COLUMNS: Column<UserRow>[] = [
+  { id: 'date', header: 'Day (UTC)', value: (r) => r.date, render: (r) => formatDayLong(r.date) },
+  { id: 'billable_tokens', header: 'Credits', value: (r) => r.billable_tokens, numeric: true },
+  { id: 'tool_calls', header: 'Tool calls', value: (r) => r.tool_calls, numeric: true },
+  { id: 'sessions', header: 'Sessions', value: (r) => r.sessions, numeric: true },
+  { id: 'messages', header: 'Messages', value: (r) => r.messages, numeric: true },
+  { id: 'user_messages', header: 'User messages', value: (r) => r.user_messages, numeric: true },
+  {
+    id: 'autonomy_ratio',
+    header: 'Tool calls per turn',
+    value: (r) => r.autonomy_ratio,
+    numeric: true,
+    format: (n) => n.toFixed(2),
+  },
+  { id: 'files_created', header: 'Files created', value: (r) => r.files_created, numeric: true },
+  { id: 'files_edited', header: 'Files edited', value: (r) => r.files_edited, numeric: true },
+  { id: 'git_commits', header: 'Commits', value: (r) => r.git_commits, numeric: true },
+  { id: 'git_prs_created', header: 'Pull requests', value: (r) => r.git_prs_created, numeric: true },
+  { id: 'primary_model', header: 'Main model', value: (r) => r.primary_model },
+  { id: 'delegation_level', header: 'Delegation', value: (r) => r.delegation_level },
+  { id: 'languages', header: 'Languages', value: (r) => r.languages.join(', ') },
+];
+
+export default function UserPage() {
+  const { userId = '' } = useParams();
+  const { range } = useRange();
+  const rows = useQuery({ ...userRowsQuery(userId, range), placeholderData: keepPreviousData });
+  const merged = useQuery({
+    ...userRowsQuery(userId, range),
+    placeholderData: keepPreviousData,
+    select: (r) => mergeUserRows(r)[0] ?? null,
+  });
+  const daily = useQuery({
+    ...userRowsQuery(userId, range),
+    placeholderData: keepPreviousData,
+    select: (r) => userDailyPoints(range, r),
+  });
+  const selectCredits = useCallback((r: { data: TokenDay[] }) => userCredits(userId, r.data), [userId]);
+  const credits = useQuery({ ...tokensQuery(range), placeholderData: keepPreviousData, select: selectCredits });
+  const models = useQuery({
+    ...tokensQuery(range),
+    placeholderData: keepPreviousData,
+    select: (r) => selectCredits(r).models,
+  });
+  const u = merged.data;
+  const name = u?.email ?? (rows.data?.length === 0 ? userId : (u?.userId ?? userId));
+  const file = (n: string) => `${n}-${userId}-${range.start}-${range.end}`;
+
+  return (
+    <div className="flex flex-col gap-4">
+      <p className="text-sm">
+        <Link to={`/users?start=${range.start}&end=${range.end}`} className="text-indigo-700 underline">
+          ← All users
+        </Link>
+      </p>
+      <PageHeader title={name}>
+        <IntervalSwitch />
+      </PageHeader>
+      {u && (
+        <p className="text-sm text-slate-600">
+          User id <code className="select-all">{u.userId}</code> · delegation <strong>{u.delegationLevel}</strong> ·
+          main model <strong>{u.primaryModel}</strong> ({u.primaryModelTier}) · languages{' '}
+          <strong>{u.languages.join(', ') || '–'}</strong> · active {formatDayLong(u.firstDay)} –{' '}
+          {formatDayLong(u.lastDay)}
+        </p>
+      )}
+      {rows.data?.length === 0 && !rows.isFetching && (
+        <p role="status" className="rounded bg-amber-50 p-3 text-sm text-amber-900">
+          This user had no activity from {formatDayLong(range.start)} to {formatDayLong(range.end)}.
+        </p>
+      )}
+      {rows.isFetching && !rows.data && (
+        <p role="status" className="text-sm text-slate-600">
+          Reading the per-user pages for this range…
+        </p>
+      )}
+      <KpiGrid
+        items={[
+          { label: 'Standard credits', value: u?.credits },
+          { label: 'Share of organization credits', value: credits.data?.share, format: formatPercent },
+          { label: 'Tool calls', value: u?.toolCalls },
+          { label: 'Sessions', value: u?.sessions },
+          { label: 'Active days', value: u?.activeDays },
+          {
+            label: 'Tool calls per turn',
+            value: u?.autonomyRatio,
+            format: (n) => n.toFixed(1),
+            hint: 'weighted by turns',
+          },
+        ]}
+      />
+      <div className="grid gap-4 lg:grid-cols-2">
+        <TimeSeriesWidget
+          title="Daily credits"
+          query={daily}
+          series={[{ key: 'credits', label: 'Standard credits', color: seriesColor(0), csv: 'billable_tokens' }]}
+          filename={file('credits')}
+          what="The user's standard credits"
+        />
+        <TimeSeriesWidget
+          title="Tool calls"
+          query={daily}
+          kind="bar"
+          series={[{ key: 'toolCalls', label: 'Tool calls', color: seriesColor(1), csv: 'tool_calls' }]}
+          filename={file('tool-calls')}
+          what="The user's tool calls"
+        />
+        <TimeSeriesWidget
+          title="Sessions and messages"
+          query={daily}
+          kind="line"
+          series={[
+            { key: 'sessions', label: 'Sessions', color: seriesColor(3), csv: 'sessions' },
+            { key: 'messages', label: 'Messages', color: seriesColor(0), csv: 'messages' },
+            { key: 'userMessages', label: 'User messages', color: seriesColor(4), csv: 'user_messages' },
+          ]}
+          filename={file('sessions-messages')}
+          what="The user's sessions and messages"
+        />
+        <BreakdownWidget
+          id="userModels"
+          title="Credits by model"
+          description="From the credits endpoint's per-user breakdown."
+          nameHeader="Model"
+          valueHeader="Credits"
+          query={models}
+          filename={file('credits-by-model')}
+        />
+      </div>
+      <Widget
+        title="Daily rows"
+        description="The service's per-day rows for this user."
+        query={rows}
+        isEmpty={(d) => d.length === 0}
+        emptyText="No activity in this range."
+        csv={(d) => ({ filename: `${file('daily-rows')}.csv`, ...tableCsv(ROW_COLUMNS, d) })}
+      >
+        {(d) => (
+          <DataTable
+            id="rows"
+            caption="The user's daily rows"
+            columns={ROW_COLUMNS}
+            rows={d}
+            rowKey={(r) => r.date}
+            defaultSort={{ column: 'date', dir: 'desc' }}
+          />
+        )}
+      </Widget>
+    </div>
+  );
+}
