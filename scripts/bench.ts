@@ -176,6 +176,38 @@ async function usersAtScale(base: string, browser: Browser) {
   await ctx.close();
 }
 
+async function readinessAtScale(base: string, browser: Browser) {
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  await page.addInitScript(OBSERVER);
+  const cdp = await ctx.newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const t0 = Date.now();
+  await page.goto(`${base}/readiness`);
+  await page.getByText(/^[\d,]+ reports of [\d,]+ repositories/).waitFor({ timeout: 120_000 });
+  await page.getByRole('table', { name: 'Repositories and their latest readiness' }).waitFor();
+  const elapsed = Date.now() - t0;
+  const text = (await page.getByText(/reports of [\d,]+ repositories/).textContent())!.split('.')[0];
+  await page.waitForTimeout(300);
+  const b = await page.evaluate(() => (window as unknown as { __bench: { longest: number } }).__bench);
+  // Responsiveness once loaded: typing a search.
+  const s0 = Date.now();
+  await page.getByLabel('Search repositories').fill('payments');
+  await page
+    .getByRole('table', { name: 'Repositories and their latest readiness' })
+    .getByRole('link')
+    .first()
+    .waitFor();
+  const searchMs = Date.now() - s0;
+  await cdp.send('HeapProfiler.collectGarbage');
+  const heap = (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'JSHeapUsedSize')!.value;
+  record(`readiness, 500 repositories: all loaded (${text})`, elapsed / 1000, 's', 10);
+  record('readiness: longest main-thread task while loading', b.longest, 'ms', 200);
+  record('readiness: search once loaded', searchMs, 'ms', 200);
+  record('readiness: JS heap at the end', heap / 1024 / 1024, 'MB', 300);
+  await ctx.close();
+}
+
 async function serverLoad(base: string) {
   const endpoints = [
     '/api/v1/analytics/tokens?startDate=2026-10-23&endDate=2026-11-21',
@@ -221,18 +253,21 @@ async function serverLoad(base: string) {
 async function main() {
   if (!process.env.BENCH_SKIP_BUILD) execSync('npx vite build', { stdio: 'ignore' });
   const browser = await chromium.launch({ executablePath, args: ARGS });
-  const small = await startServer(5411, {});
-  try {
-    await bundle('http://127.0.0.1:5411', browser);
-    await coldLoad('http://127.0.0.1:5411', browser);
-    await pageSwitches('http://127.0.0.1:5411', browser);
-    await serverLoad('http://127.0.0.1:5411');
-  } finally {
-    stop(small);
-  }
+  const only = process.env.BENCH_ONLY;
+  const small = only === 'scale' ? undefined : await startServer(5411, {});
+  if (small)
+    try {
+      await bundle('http://127.0.0.1:5411', browser);
+      await coldLoad('http://127.0.0.1:5411', browser);
+      await pageSwitches('http://127.0.0.1:5411', browser);
+      await serverLoad('http://127.0.0.1:5411');
+    } finally {
+      stop(small);
+    }
   const large = await startServer(5412, { DEMO_USERS: '5000', DEMO_REPOS: '500' });
   try {
     await usersAtScale('http://127.0.0.1:5412', browser);
+    await readinessAtScale('http://127.0.0.1:5412', browser);
   } finally {
     stop(large);
   }

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Suspense } from 'react';
-import { NavLink, Outlet, useRouteError, useSearchParams } from 'react-router-dom';
+import { NavLink, Outlet, useLocation, useRouteError, useSearchParams } from 'react-router-dom';
 import { configQuery } from '../components/app-config';
 import { getApiKey, setApiKey } from '../components/api-client';
 import { ErrorState, Loading } from '../components/states';
@@ -24,6 +24,8 @@ export function Shell() {
   const config = useQuery(configQuery);
   const { keyRejected, setKeyRejected } = useKeyPrompt();
   const [params] = useSearchParams();
+  // Readiness reports are not bound to the analytics date range.
+  const dated = !useLocation().pathname.startsWith('/readiness');
 
   if (config.isPending) return <Loading label="Connecting to the dashboard server…" />;
   if (config.isError) {
@@ -79,9 +81,11 @@ export function Shell() {
             </button>
           )}
         </div>
-        <div className="mx-auto max-w-7xl px-4 pb-3">
-          <DateRangeBar />
-        </div>
+        {dated && (
+          <div className="mx-auto max-w-7xl px-4 pb-3">
+            <DateRangeBar />
+          </div>
+        )}
       </header>
       <main className="mx-auto max-w-7xl px-4 py-6">
         <Suspense fallback={<Loading />}>

@@ -17,4 +17,8 @@ export const pageRoutes: RouteObject[] = [
       : { path: n.path.slice(1), lazy: async () => ({ Component: (await n.load()).default }) },
   ),
   { path: 'users/:userId', lazy: async () => ({ Component: (await import('../features/users/UserPage')).default }) },
+  {
+    path: 'readiness/:repo',
+    lazy: async () => ({ Component: (await import('../features/readiness/RepoPage')).default }),
+  },
 ];

@@ -34,8 +34,10 @@ interface Props {
   series: readonly SeriesConfig[];
   kind?: 'area' | 'line' | 'bar';
   stacked?: boolean;
-  /** Values are fractions that sum to 1 per day. */
+  /** Values are fractions that sum to 1 per day (a 100 % stacked chart). */
   percent?: boolean;
+  /** Values are fractions shown as percentages, not stacked. */
+  fractions?: boolean;
   xKey?: string;
   /** Labels the x values (days by default). */
   xFormat?: (x: string) => string;
@@ -55,6 +57,7 @@ export function TimeSeriesChart({
   kind = 'area',
   stacked = false,
   percent = false,
+  fractions = false,
   xKey = 'date',
   xFormat = formatDayShort,
   xTooltipFormat = formatDayLong,
@@ -62,7 +65,8 @@ export function TimeSeriesChart({
   summary,
 }: Props) {
   const stackId = stacked || percent ? 'stack' : undefined;
-  const yFormat = percent ? (v: number) => formatPercent(v) : (v: number) => formatCompact(v);
+  const asPercent = percent || fractions;
+  const yFormat = asPercent ? (v: number) => formatPercent(v) : (v: number) => formatCompact(v);
   const common = {
     data: data as Record<string, unknown>[],
     responsive: true,
@@ -77,12 +81,12 @@ export function TimeSeriesChart({
         tickFormatter={yFormat}
         width={56}
         tick={{ fontSize: 12, fill: '#475569' }}
-        domain={percent ? [0, 1] : [0, 'auto']}
-        allowDataOverflow={percent}
+        domain={asPercent ? [0, 1] : [0, 'auto']}
+        allowDataOverflow={asPercent}
       />
       <Tooltip
         labelFormatter={(l) => xTooltipFormat(String(l))}
-        formatter={(v, name) => [percent ? formatPercent(Number(v)) : formatExact(Number(v)), name]}
+        formatter={(v, name) => [asPercent ? formatPercent(Number(v)) : formatExact(Number(v)), name]}
       />
       {series.length > 1 && <Legend wrapperStyle={{ fontSize: 12 }} />}
     </>

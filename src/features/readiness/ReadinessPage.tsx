@@ -1,99 +1,333 @@
 import { useQuery } from '@tanstack/react-query';
+import { useCallback, useDeferredValue, useMemo } from 'react';
+import { Link } from 'react-router-dom';
 import { LEVEL_NAMES } from '../../api/criteria';
-import { KpiCard } from '../../components/KpiCard';
+import { useParamChoice, useStringParam } from '../../components/app-config';
+import { CategoryBarChart } from '../../components/CategoryBarChart';
+import { DataTable, tableCsv, type Column } from '../../components/DataTable';
+import { KpiGrid } from '../../components/KpiGrid';
+import { PageHeader } from '../../components/Page';
+import { TimeSeriesChart, seriesColor } from '../../components/TimeSeriesChart';
+import { VirtualTable } from '../../components/VirtualTable';
 import { Widget } from '../../components/Widget';
-import { formatDayLong, msToDay } from '../../lib/dates';
-import { formatPercent } from '../../lib/format';
-import { groupByRepo, organizationScore } from './history';
-import { repoName, safeHref } from './levels';
-import { allReportsQuery } from './queries';
+import { HISTORY_START, addDays, formatDayLong, maxDay, msToDay, todayUtc } from '../../lib/dates';
+import { formatExact, formatPercent } from '../../lib/format';
+import {
+  failingCriteria,
+  histories,
+  levelDistribution,
+  organizationLevelSeries,
+  organizationScore,
+  pillarPassRates,
+  repoPath,
+  summarize,
+  type FailingCriterion,
+  type RepoHistory,
+  type RepoSummary,
+} from './history';
+import { allReportsQuery, type ReportsWalk } from './queries';
+
+export const LEVEL_COLORS = ['#dc2626', '#d97706', '#ca8a04', '#16a34a', '#4f46e5'];
+
+const PERIODS = [
+  { id: '7d', label: '7 days', days: 7 },
+  { id: '1m', label: '1 month', days: 30 },
+  { id: '6m', label: '6 months', days: 182 },
+  { id: '1y', label: '1 year', days: 365 },
+  { id: 'all', label: 'All', days: 0 },
+] as const;
+type PeriodId = (typeof PERIODS)[number]['id'];
+
+const signed = (n: number | null, f: (n: number) => string) =>
+  n === null ? '–' : `${n > 0 ? '+' : n < 0 ? '−' : '±'}${f(Math.abs(n))}`;
+
+const REPO_COLUMNS: Column<RepoSummary>[] = [
+  {
+    id: 'name',
+    header: 'Repository',
+    value: (r) => r.name,
+    render: (r) => (
+      <Link to={repoPath(r.key)} className="text-indigo-700 underline">
+        {r.name}
+      </Link>
+    ),
+  },
+  {
+    id: 'level',
+    header: 'Level',
+    value: (r) => r.level,
+    numeric: true,
+    render: (r) => `${r.level} · ${LEVEL_NAMES[r.level]}`,
+  },
+  { id: 'passRate', header: 'Pass rate', value: (r) => r.passRate, numeric: true, format: formatPercent },
+  {
+    id: 'progress',
+    header: 'To next level',
+    value: (r) => (r.level >= 5 ? null : r.progress),
+    numeric: true,
+    render: (r) =>
+      r.level >= 5 ? (
+        <span className="text-slate-500">top level</span>
+      ) : (
+        <span className="inline-flex items-center gap-2">
+          <span className="h-1.5 w-16 rounded bg-slate-200" aria-hidden>
+            <span className="block h-1.5 rounded bg-indigo-500" style={{ width: `${Math.round(r.progress * 100)}%` }} />
+          </span>
+          {formatPercent(r.progress)}
+        </span>
+      ),
+  },
+  {
+    id: 'change',
+    header: 'Change',
+    value: (r) => r.change,
+    numeric: true,
+    render: (r) =>
+      r.change === null ? (
+        <span className="text-slate-400">first report</span>
+      ) : (
+        <span className={r.change > 0.0005 ? 'text-emerald-700' : r.change < -0.0005 ? 'text-red-700' : ''}>
+          {r.change > 0.0005 ? '▲' : r.change < -0.0005 ? '▼' : '■'}{' '}
+          {signed(r.change * 100, (n) => `${n.toFixed(1)} pts`)}
+          {r.levelChange ? ` (level ${signed(r.levelChange, String)})` : ''}
+        </span>
+      ),
+  },
+  {
+    id: 'lastEvaluated',
+    header: 'Last evaluated (UTC)',
+    value: (r) => r.lastEvaluated,
+    render: (r) => formatDayLong(msToDay(r.lastEvaluated)),
+  },
+  { id: 'reports', header: 'Reports', value: (r) => r.reports, numeric: true },
+];
+
+const FAILING_COLUMNS: Column<FailingCriterion>[] = [
+  { id: 'name', header: 'Criterion', value: (f) => f.name },
+  { id: 'level', header: 'Level', value: (f) => f.level, numeric: true, format: String },
+  { id: 'pillar', header: 'Pillar', value: (f) => f.pillar },
+  {
+    id: 'failing',
+    header: 'Failing in',
+    value: (f) => f.failing,
+    numeric: true,
+    render: (f) => `${f.failing} of ${f.evaluated}`,
+  },
+];
 
 export default function ReadinessPage() {
-  const q = useQuery({
-    ...allReportsQuery(),
-    select: (reports) =>
-      groupByRepo(reports).sort((a, b) => a.latest.score.level - b.latest.score.level || a.key.localeCompare(b.key)),
-  });
-  const repos = q.data;
-  const score = repos ? organizationScore(repos) : null;
-  const lastUpdated = repos?.length ? Math.max(...repos.map((r) => r.latest.report.createdAt)) : undefined;
+  const walk = useQuery(allReportsQuery());
+  const selectRepos = useCallback((w: ReportsWalk) => histories(w.byRepo), []);
+  const repos = useQuery({ ...allReportsQuery(), select: selectRepos });
+  const [period, setPeriod] = useParamChoice<PeriodId>(
+    'period',
+    PERIODS.map((p) => p.id),
+    '6m',
+  );
+  const [search, setSearch] = useStringParam('q');
+  // Rendering from a deferred value lets React split the work while pages keep arriving.
+  const list = useDeferredValue(repos.data);
+  const summaries = useMemo(() => list?.map(summarize) ?? [], [list]);
+  // Organization-wide charts are drawn once every report is in; the table and cards fill in as pages arrive.
+  const settled = walk.data?.complete === true || !walk.isFetching;
+  const shown = useMemo(() => {
+    const q = search.trim().toLowerCase();
+    return q ? summaries.filter((s) => s.name.includes(q) || s.key.includes(q)) : summaries;
+  }, [summaries, search]);
+  const lastUpdated = list?.length ? Math.max(...list.map((r) => r.latest.report.createdAt)) : undefined;
+  const end = lastUpdated ? msToDay(lastUpdated) : todayUtc();
+  const days = PERIODS.find((p) => p.id === period)!.days;
+  const from = days ? maxDay(addDays(end, -(days - 1)), HISTORY_START) : HISTORY_START;
+  const levelSeries = useCallback((l: RepoHistory[]) => organizationLevelSeries(l, from, end), [from, end]);
+  // Deferred too, so the final render of every chart is time-sliced rather than one long task.
+  const settledList = useDeferredValue(settled ? list : undefined);
+  const loading = walk.isFetching;
+  const status = { error: repos.error, isFetching: walk.isFetching, refetch: repos.refetch };
   return (
     <div className="flex flex-col gap-4">
-      <h1 className="text-xl font-semibold">Readiness</h1>
-      <div className="grid grid-cols-2 gap-3 md:grid-cols-3">
-        <KpiCard label="Organization level" value={score} format={(n) => `${n} · ${LEVEL_NAMES[n] ?? ''}`} />
-        <KpiCard label="Repositories tracked" value={repos?.length} />
-        <KpiCard label="Last updated" value={lastUpdated} format={(ms) => formatDayLong(msToDay(ms))} />
+      <PageHeader title="Readiness" />
+      <p role="status" aria-live="polite" className="text-sm text-slate-600">
+        {loading
+          ? `Loading reports… ${formatExact(walk.data?.reports ?? 0)} from ${walk.data?.pages ?? 0} pages`
+          : walk.data
+            ? `${formatExact(walk.data.reports)} reports of ${formatExact(list?.length ?? 0)} repositories. Levels: 1 below 20 % pass rate, 2 from 20 %, 3 from 40 %, 4 from 60 %, 5 from 80 %.`
+            : ''}
+      </p>
+      <KpiGrid
+        items={[
+          {
+            label: 'Organization level',
+            value: list ? organizationScore(list) : undefined,
+            format: (n) => `${n} · ${LEVEL_NAMES[n] ?? ''}`,
+            hint: 'mean of latest levels, rounded down',
+          },
+          { label: 'Repositories tracked', value: list?.length },
+          { label: 'Last updated (UTC)', value: lastUpdated, format: (ms) => formatDayLong(msToDay(ms)) },
+          {
+            label: 'At level 3 or above',
+            value: list?.length ? list.filter((r) => r.latest.score.level >= 3).length / list.length : undefined,
+            format: formatPercent,
+            hint: 'the usual target',
+          },
+        ]}
+      />
+      <div className="grid gap-4 lg:grid-cols-2">
+        <DerivedWidget
+          title="Organization level over time"
+          description="Mean of each repository's latest level on each day; the level is its floor."
+          list={settledList}
+          compute={levelSeries}
+          status={status}
+          isEmpty={(d) => d.length === 0}
+          actions={
+            <div role="group" aria-label="Period" className="inline-flex rounded border border-slate-300 text-xs">
+              {PERIODS.map((p) => (
+                <button
+                  key={p.id}
+                  type="button"
+                  aria-pressed={period === p.id}
+                  onClick={() => setPeriod(p.id)}
+                  className={`px-2 py-1 font-medium ${period === p.id ? 'bg-slate-800 text-white' : 'text-slate-700 hover:bg-slate-100'}`}
+                >
+                  {p.label}
+                </button>
+              ))}
+            </div>
+          }
+          csv={(d) => ({
+            filename: `organization-level-${period}.csv`,
+            header: ['date', 'level', 'mean_level', 'repositories'],
+            rows: d.map((p) => [p.date, p.level, p.mean, p.repositories]),
+          })}
+        >
+          {(d) => (
+            <TimeSeriesChart
+              data={d}
+              kind="line"
+              series={[
+                { key: 'level', label: 'Organization level', color: seriesColor(0) },
+                { key: 'mean', label: 'Mean level', color: seriesColor(1) },
+              ]}
+              summary={`Organization readiness level per day from ${from} to ${end}.`}
+            />
+          )}
+        </DerivedWidget>
+        <DerivedWidget
+          title="Repositories per level"
+          list={settledList}
+          compute={levelDistribution}
+          status={status}
+          csv={(d) => ({
+            filename: 'repositories-per-level.csv',
+            header: ['level', 'repositories'],
+            rows: d.map((x) => [x.level, x.repositories]),
+          })}
+        >
+          {(d) => (
+            <CategoryBarChart
+              data={d.map((x) => ({
+                label: `${x.level} ${LEVEL_NAMES[x.level]}`,
+                value: x.repositories,
+                color: LEVEL_COLORS[x.level - 1],
+              }))}
+              valueName="Repositories"
+              summary={`Repositories per level: ${d.map((x) => `level ${x.level}: ${x.repositories}`).join(', ')}.`}
+            />
+          )}
+        </DerivedWidget>
+        <DerivedWidget
+          title="Pass rate per pillar"
+          description="Over every repository's latest report; the pillars at the top hold the organization back."
+          list={settledList}
+          compute={pillarPassRates}
+          status={status}
+          csv={(d) => ({
+            filename: 'pillar-pass-rates.csv',
+            header: ['pillar', 'pass_rate', 'evaluations'],
+            rows: d.map((p) => [p.pillar, p.passRate, p.evaluated]),
+          })}
+        >
+          {(d) => (
+            <CategoryBarChart
+              horizontal
+              data={d.map((p) => ({ label: p.pillar, value: p.passRate }))}
+              format={formatPercent}
+              domain={[0, 1]}
+              valueName="Pass rate"
+              summary={`Pass rate per pillar: ${d.map((p) => `${p.pillar} ${formatPercent(p.passRate)}`).join(', ')}.`}
+            />
+          )}
+        </DerivedWidget>
+        <DerivedWidget
+          title="Criteria failing in the most repositories"
+          description="Latest reports; skipped and absent criteria do not count."
+          list={settledList}
+          compute={topFailing}
+          status={status}
+          isEmpty={(d) => d.length === 0}
+          emptyText="No criterion fails in any repository."
+          csv={(d) => ({ filename: 'failing-criteria.csv', ...tableCsv(FAILING_COLUMNS, d) })}
+        >
+          {(d) => (
+            <DataTable
+              id="failing"
+              caption="Criteria failing in the most repositories"
+              columns={FAILING_COLUMNS}
+              rows={d}
+              rowKey={(f) => f.id}
+              defaultSort={{ column: 'failing', dir: 'desc' }}
+              maxHeight="20rem"
+            />
+          )}
+        </DerivedWidget>
       </div>
       <Widget
         title="Repositories"
-        description="Each repository's latest report. The level follows the pass rate: 20 %, 40 %, 60 % and 80 % unlock levels 2 to 5."
-        query={q}
+        description="Each repository's latest report, with the change against its previous report."
+        query={{ ...status, data: list ? shown : undefined, isPending: !list, isPlaceholderData: false }}
         isEmpty={(d) => d.length === 0}
-        emptyText="No readiness report yet."
-        csv={(d) => ({
-          filename: 'readiness-repositories.csv',
-          header: ['repository', 'level', 'pass_rate', 'last_evaluated'],
-          rows: d.map((r) => [
-            r.latest.report.repoUrl,
-            r.latest.score.level,
-            r.latest.score.passRate,
-            new Date(r.latest.report.createdAt).toISOString(),
-          ]),
-        })}
+        emptyText={summaries.length ? 'No repository matches the search.' : 'No readiness report yet.'}
+        actions={
+          <input
+            type="search"
+            aria-label="Search repositories"
+            placeholder="Search repositories"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            className="w-56 rounded border border-slate-300 px-2 py-1 text-sm"
+          />
+        }
+        csv={(d) => ({ filename: 'readiness-repositories.csv', ...tableCsv(REPO_COLUMNS, d) })}
       >
         {(d) => (
-          <div className="max-h-[32rem] overflow-auto">
-            <table className="w-full text-sm">
-              <caption className="sr-only">Repositories with their latest readiness level</caption>
-              <thead className="sticky top-0 bg-white text-left text-slate-500">
-                <tr>
-                  <th scope="col" className="py-2 pr-3">
-                    Repository
-                  </th>
-                  <th scope="col" className="py-2 pr-3">
-                    Level
-                  </th>
-                  <th scope="col" className="py-2 pr-3 text-right">
-                    Pass rate
-                  </th>
-                  <th scope="col" className="py-2 pr-3">
-                    Last evaluated (UTC)
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {d.map((r) => {
-                  const href = safeHref(r.latest.report.repoUrl);
-                  return (
-                    <tr key={r.key} className="border-t border-slate-100">
-                      <td className="py-1.5 pr-3">
-                        {href ? (
-                          <a
-                            href={href}
-                            rel="noreferrer noopener"
-                            target="_blank"
-                            className="text-indigo-700 underline"
-                          >
-                            {repoName(r.key)}
-                          </a>
-                        ) : (
-                          repoName(r.key)
-                        )}
-                      </td>
-                      <td className="py-1.5 pr-3">
-                        {r.latest.score.level} · {LEVEL_NAMES[r.latest.score.level]}
-                      </td>
-                      <td className="py-1.5 pr-3 text-right tabular-nums">{formatPercent(r.latest.score.passRate)}</td>
-                      <td className="py-1.5 pr-3">{formatDayLong(msToDay(r.latest.report.createdAt))}</td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
+          <VirtualTable
+            id="repos"
+            caption="Repositories and their latest readiness"
+            columns={REPO_COLUMNS}
+            rows={d}
+            rowKey={(r) => r.key}
+            defaultSort={{ column: 'level', dir: 'asc' }}
+            height="32rem"
+          />
         )}
       </Widget>
     </div>
   );
+}
+
+const topFailing = (l: RepoHistory[]) => failingCriteria(l).slice(0, 15);
+
+interface DerivedProps<T> extends Omit<React.ComponentProps<typeof Widget<T>>, 'query'> {
+  list: RepoHistory[] | undefined;
+  compute: (list: RepoHistory[]) => T;
+  status: { error: unknown; isFetching: boolean; refetch: () => unknown };
+}
+
+/**
+ * A widget whose data is computed from the repositories in its own render,
+ * so React can yield between widgets instead of computing them all at once.
+ */
+function DerivedWidget<T>({ list, compute, status, ...props }: DerivedProps<T>) {
+  const data = useMemo(() => (list ? compute(list) : undefined), [list, compute]);
+  return <Widget {...props} query={{ ...status, data, isPending: data === undefined, isPlaceholderData: false }} />;
 }

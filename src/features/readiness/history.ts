@@ -1,26 +1,48 @@
-import type { ReadinessReport } from '../../api/schemas';
-import { normalizeRepoUrl, scoreReport, type ReportScore } from './levels';
+/** Repository histories and organization views over readiness reports: pure functions. */
+import { CRITERIA_BY_ID, KNOWN_CRITERIA } from '../../api/criteria';
+import type { CriterionResult, ReadinessReport } from '../../api/schemas';
+import { addDays, eachDay, msToDay, type Day } from '../../lib/dates';
+import {
+  criterionState,
+  normalizeRepoUrl,
+  passRate,
+  progressToNext,
+  repoName,
+  scoreReport,
+  type ReportScore,
+} from './levels';
+
+export interface ScoredReport {
+  report: ReadinessReport;
+  score: ReportScore;
+}
 
 export interface RepoHistory {
   key: string;
   /** Oldest first. */
-  reports: { report: ReadinessReport; score: ReportScore }[];
-  latest: { report: ReadinessReport; score: ReportScore };
+  reports: ScoredReport[];
+  latest: ScoredReport;
 }
 
 /** Groups reports by normalized repository URL; order of the input does not matter. */
 export function groupByRepo(reports: readonly ReadinessReport[]): RepoHistory[] {
-  const map = new Map<string, ReadinessReport[]>();
-  for (const r of reports) {
-    const k = normalizeRepoUrl(r.repoUrl);
+  const map = new Map<string, ScoredReport[]>();
+  for (const report of reports) {
+    const k = normalizeRepoUrl(report.repoUrl);
+    const scored = { report, score: scoreReport(report) };
     const list = map.get(k);
-    if (list) list.push(r);
-    else map.set(k, [r]);
+    if (list) list.push(scored);
+    else map.set(k, [scored]);
   }
-  return [...map.entries()].map(([key, list]) => {
-    const sorted = list
-      .sort((a, b) => a.createdAt - b.createdAt || a.reportId.localeCompare(b.reportId))
-      .map((report) => ({ report, score: scoreReport(report) }));
+  return histories(map);
+}
+
+/** Repository histories from scored reports grouped by repository, each sorted oldest first. */
+export function histories(byRepo: ReadonlyMap<string, readonly ScoredReport[]>): RepoHistory[] {
+  return [...byRepo.entries()].map(([key, list]) => {
+    const sorted = [...list].sort(
+      (a, b) => a.report.createdAt - b.report.createdAt || a.report.reportId.localeCompare(b.report.reportId),
+    );
     return { key, reports: sorted, latest: sorted.at(-1)! };
   });
 }
@@ -30,3 +52,193 @@ export function organizationScore(repos: readonly RepoHistory[]): number | null 
   if (repos.length === 0) return null;
   return Math.floor(repos.reduce((s, r) => s + r.latest.score.level, 0) / repos.length);
 }
+
+/** How many repositories stand at each level 1–5. */
+export function levelDistribution(repos: readonly RepoHistory[]): { level: number; repositories: number }[] {
+  const counts = [0, 0, 0, 0, 0];
+  for (const r of repos) counts[r.latest.score.level - 1]!++;
+  return counts.map((repositories, i) => ({ level: i + 1, repositories }));
+}
+
+/**
+ * The organization score on each day from `from` to `to`: the mean of each
+ * repository's latest level as of that day's end (UTC), rounded down, over
+ * the repositories evaluated by then. Also the unrounded mean.
+ */
+export function organizationLevelSeries(repos: readonly RepoHistory[], from: Day, to: Day) {
+  const events = repos
+    .flatMap((r, i) =>
+      r.reports.map((s) => ({
+        day: msToDay(s.report.createdAt),
+        repo: i,
+        level: s.score.level,
+        at: s.report.createdAt,
+      })),
+    )
+    .sort((a, b) => a.at - b.at);
+  const current = new Map<number, number>();
+  let sum = 0;
+  let k = 0;
+  const out: { date: Day; level: number; mean: number; repositories: number }[] = [];
+  const apply = (until: Day) => {
+    while (k < events.length && events[k]!.day <= until) {
+      const e = events[k++]!;
+      sum += e.level - (current.get(e.repo) ?? 0);
+      current.set(e.repo, e.level);
+    }
+  };
+  apply(addDays(from, -1));
+  for (const date of eachDay(from, to)) {
+    apply(date);
+    if (current.size === 0) continue;
+    const mean = sum / current.size;
+    out.push({ date, level: Math.floor(mean), mean: Math.round(mean * 100) / 100, repositories: current.size });
+  }
+  return out;
+}
+
+export const OTHER_PILLAR = 'Other';
+
+export function pillarOf(id: string): string {
+  return CRITERIA_BY_ID.get(id)?.pillar ?? OTHER_PILLAR;
+}
+
+/** Pass rate per pillar over every repository's latest report (each repository-criterion weighs the same). */
+export function pillarPassRates(
+  repos: readonly RepoHistory[],
+): { pillar: string; passRate: number; evaluated: number }[] {
+  const by = new Map<string, CriterionResult[]>();
+  for (const r of repos) {
+    for (const [id, c] of Object.entries(r.latest.report.report)) {
+      const p = pillarOf(id);
+      const list = by.get(p);
+      if (list) list.push(c);
+      else by.set(p, [c]);
+    }
+  }
+  return [...by.entries()]
+    .map(([pillar, list]) => ({
+      pillar,
+      passRate: passRate(list) ?? 0,
+      evaluated: list.filter((c) => c.numerator !== null).length,
+    }))
+    .filter((p) => p.evaluated > 0)
+    .sort((a, b) => a.passRate - b.passRate);
+}
+
+export interface FailingCriterion {
+  id: string;
+  name: string;
+  level: number | null;
+  pillar: string;
+  failing: number;
+  evaluated: number;
+}
+
+/** Criteria failing in the most repositories' latest reports; skipped or absent criteria do not count. */
+export function failingCriteria(repos: readonly RepoHistory[]): FailingCriterion[] {
+  const m = new Map<string, FailingCriterion>();
+  for (const r of repos) {
+    for (const [id, c] of Object.entries(r.latest.report.report)) {
+      const s = criterionState(c);
+      if (s === 'skipped') continue;
+      const known = CRITERIA_BY_ID.get(id);
+      const f = m.get(id) ?? {
+        id,
+        name: known?.name ?? id,
+        level: known?.level ?? null,
+        pillar: pillarOf(id),
+        failing: 0,
+        evaluated: 0,
+      };
+      f.evaluated++;
+      if (s === 'failed') f.failing++;
+      m.set(id, f);
+    }
+  }
+  return [...m.values()].filter((f) => f.failing > 0).sort((a, b) => b.failing - a.failing || a.id.localeCompare(b.id));
+}
+
+export interface RepoSummary {
+  key: string;
+  name: string;
+  url: string;
+  level: number;
+  passRate: number | null;
+  progress: number;
+  lastEvaluated: number;
+  reports: number;
+  /** Pass-rate change against the previous report, or null for a first report. */
+  change: number | null;
+  levelChange: number | null;
+}
+
+export function summarize(r: RepoHistory): RepoSummary {
+  const prev = r.reports.at(-2);
+  const s = r.latest.score;
+  return {
+    key: r.key,
+    name: repoName(r.key),
+    url: r.latest.report.repoUrl,
+    level: s.level,
+    passRate: s.passRate,
+    progress: progressToNext(s.passRate),
+    lastEvaluated: r.latest.report.createdAt,
+    reports: r.reports.length,
+    change: prev && s.passRate !== null && prev.score.passRate !== null ? s.passRate - prev.score.passRate : null,
+    levelChange: prev ? s.level - prev.score.level : null,
+  };
+}
+
+export interface ReportDiff {
+  started: string[];
+  stopped: string[];
+  /** Same state, different score (e.g. 2/4 → 3/4). */
+  changed: { id: string; before: CriterionResult; after: CriterionResult }[];
+  added: string[];
+  removed: string[];
+}
+
+/** What changed from one report to the next. Criteria absent from either side are listed, never counted as failures. */
+export function diffReports(before: ReadinessReport, after: ReadinessReport): ReportDiff {
+  const d: ReportDiff = { started: [], stopped: [], changed: [], added: [], removed: [] };
+  for (const [id, a] of Object.entries(after.report)) {
+    const b = before.report[id];
+    if (!b) {
+      d.added.push(id);
+      continue;
+    }
+    const sb = criterionState(b);
+    const sa = criterionState(a);
+    if (sa === 'passed' && sb !== 'passed') d.started.push(id);
+    else if (sb === 'passed' && sa !== 'passed') d.stopped.push(id);
+    else if (a.numerator !== b.numerator || a.denominator !== b.denominator)
+      d.changed.push({ id, before: b, after: a });
+  }
+  for (const id of Object.keys(before.report)) if (!(id in after.report)) d.removed.push(id);
+  for (const k of ['started', 'stopped', 'added', 'removed'] as const) d[k].sort();
+  return d;
+}
+
+export interface CriterionRow {
+  id: string;
+  name: string;
+  level: number | null;
+  pillar: string;
+  result: CriterionResult;
+}
+
+/** The report's criteria in the known order, unknown ids last (under Other). */
+export function criterionRows(report: ReadinessReport): CriterionRow[] {
+  const order = new Map(KNOWN_CRITERIA.map((c, i) => [c.id, i]));
+  return Object.entries(report.report)
+    .map(([id, result]) => {
+      const k = CRITERIA_BY_ID.get(id);
+      return { id, name: k?.name ?? id, level: k?.level ?? null, pillar: k?.pillar ?? OTHER_PILLAR, result };
+    })
+    .sort((a, b) => (order.get(a.id) ?? 1e9) - (order.get(b.id) ?? 1e9) || a.id.localeCompare(b.id));
+}
+
+/** The address segment of a repository page. */
+export const repoPath = (key: string) => `/readiness/${encodeURIComponent(key.replace(/^https:\/\//, ''))}`;
+export const keyFromParam = (param: string) => `https://${param}`;

@@ -1,17 +1,45 @@
-import { queryOptions } from '@tanstack/react-query';
+import { experimental_streamedQuery as streamedQuery, queryOptions } from '@tanstack/react-query';
 import { walkReadinessReports } from '../../api/paginate';
 import type { ReadinessReport } from '../../api/schemas';
 import { api } from '../../components/api-client';
+import { normalizeRepoUrl, scoreReport } from './levels';
+import type { ScoredReport } from './history';
 
-/** Every report of the organization, all pages. */
+export interface ReportsWalk {
+  /** Scored reports per normalized repository URL, in arrival order. */
+  byRepo: Map<string, ScoredReport[]>;
+  reports: number;
+  pages: number;
+  complete: boolean;
+}
+
+const PAGE = 100;
+const EMPTY: ReportsWalk = { byRepo: new Map(), reports: 0, pages: 0, complete: false };
+
+/** Each page is grouped and scored once, as it arrives; nothing is recomputed for earlier pages. */
+function addPage(acc: ReportsWalk, page: ReadinessReport[]): ReportsWalk {
+  const byRepo = acc.pages === 0 ? new Map<string, ScoredReport[]>() : acc.byRepo;
+  for (const report of page) {
+    const key = normalizeRepoUrl(report.repoUrl);
+    const scored = { report, score: scoreReport(report) };
+    const list = byRepo.get(key);
+    if (list) list.push(scored);
+    else byRepo.set(key, [scored]);
+  }
+  return { byRepo, reports: acc.reports + page.length, pages: acc.pages + 1, complete: page.length < PAGE };
+}
+
+/** Every report of the organization, page by page, so progress shows while they load. */
 export const allReportsQuery = () =>
   queryOptions({
     queryKey: ['readiness', 'all'],
-    queryFn: async ({ signal }) => {
-      const all: ReadinessReport[] = [];
-      for await (const page of walkReadinessReports(api, { limit: 100 }, { signal })) all.push(...page);
-      return all;
-    },
-    // Reports arrive during the day: re-read them after a few minutes.
+    queryFn: streamedQuery({
+      streamFn: ({ signal }) => walkReadinessReports(api, { limit: PAGE }, { signal }),
+      reducer: addPage,
+      initialValue: EMPTY,
+    }),
+    // The walk's state is rebuilt page by page; comparing it deeply on every page would cost more than it saves.
+    structuralSharing: false,
+    // Reports arrive during the day: read them again after a few minutes.
     staleTime: 5 * 60_000,
   });

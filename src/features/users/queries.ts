@@ -35,6 +35,8 @@ export const mergedUsersQuery = (r: DayRange) =>
       reducer: addPage,
       initialValue: EMPTY_WALK,
     }),
+    // Rebuilt page by page; a deep comparison on every page would cost more than it saves.
+    structuralSharing: false,
   });
 
 /**

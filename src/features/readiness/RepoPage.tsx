@@ -1,0 +1,423 @@
+import { useQuery } from '@tanstack/react-query';
+import { useCallback, useMemo } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router-dom';
+import { LEVEL_NAMES } from '../../api/criteria';
+import { useParamChoice } from '../../components/app-config';
+import { CategoryBarChart } from '../../components/CategoryBarChart';
+import { KpiGrid } from '../../components/KpiGrid';
+import { PageHeader } from '../../components/Page';
+import { Empty, ErrorState, Loading } from '../../components/states';
+import { TimeSeriesChart, seriesColor } from '../../components/TimeSeriesChart';
+import { Widget, type WidgetQuery } from '../../components/Widget';
+import { msToDay } from '../../lib/dates';
+import { formatPercent } from '../../lib/format';
+import {
+  criterionRows,
+  diffReports,
+  histories,
+  keyFromParam,
+  OTHER_PILLAR,
+  type CriterionRow,
+  type RepoHistory,
+} from './history';
+import { criterionState, passRate, progressToNext, repoName, safeHref, type CriterionState } from './levels';
+import { allReportsQuery, type ReportsWalk } from './queries';
+
+const STATE_STYLE: Record<CriterionState, [string, string]> = {
+  passed: ['✓ Passed', 'bg-emerald-50 text-emerald-800'],
+  failed: ['✗ Failed', 'bg-red-50 text-red-800'],
+  skipped: ['– Skipped', 'bg-slate-100 text-slate-700'],
+};
+const GROUPS = ['level', 'pillar'] as const;
+const fmtTime = (ms: number) => `${new Date(ms).toISOString().replace('T', ' ').slice(0, 16)} UTC`;
+
+export default function RepoPage() {
+  const { repo = '' } = useParams();
+  const key = keyFromParam(repo);
+  const [params, setParams] = useSearchParams();
+  const [group, setGroup] = useParamChoice('group', GROUPS, 'level');
+  const select = useCallback(
+    (w: ReportsWalk): RepoHistory | null => {
+      const list = w.byRepo.get(key);
+      return list ? histories(new Map([[key, list]]))[0]! : null;
+    },
+    [key],
+  );
+  const q = useQuery({ ...allReportsQuery(), select });
+  const history = q.data;
+  const reportId = params.get('report');
+  const index = history
+    ? reportId
+      ? history.reports.findIndex((s) => s.report.reportId === reportId)
+      : history.reports.length - 1
+    : -1;
+  const current = history && index >= 0 ? history.reports[index] : undefined;
+  const previous = history && index > 0 ? history.reports[index - 1] : undefined;
+  const diff = useMemo(
+    () => (current && previous ? diffReports(previous.report, current.report) : null),
+    [current, previous],
+  );
+
+  if (!history) {
+    if (q.error && !q.isFetching) return <ErrorState error={q.error} onRetry={() => void q.refetch()} />;
+    if (q.isFetching || q.isPending) return <Loading label="Loading readiness reports…" />;
+    return <Empty>No report for {repoName(key)}.</Empty>;
+  }
+  if (!current) return <Empty>That report is not one of this repository&apos;s reports.</Empty>;
+
+  const r = current.report;
+  const s = current.score;
+  const href = safeHref(r.repoUrl);
+  const rows = criterionRows(r);
+  const previousRows = previous ? criterionRows(previous.report) : [];
+  const openReport = (id: string) =>
+    setParams((p) => {
+      const n = new URLSearchParams(p);
+      if (id === history.latest.report.reportId) n.delete('report');
+      else n.set('report', id);
+      return n;
+    });
+  const overTime = history.reports.map((x) => ({
+    date: msToDay(x.report.createdAt),
+    passRate: x.score.passRate ?? 0,
+    level: x.score.level,
+  }));
+  const ready = <T,>(data: T): WidgetQuery<T> => ({
+    data,
+    error: null,
+    isPending: false,
+    isPlaceholderData: false,
+    isFetching: false,
+    refetch: () => q.refetch(),
+  });
+
+  return (
+    <div className="flex flex-col gap-4">
+      <p className="text-sm">
+        <Link to="/readiness" className="text-indigo-700 underline">
+          ← All repositories
+        </Link>
+      </p>
+      <PageHeader title={repoName(key)}>
+        <label className="flex items-center gap-2 text-sm">
+          <span className="text-slate-600">Report</span>
+          <select
+            aria-label="Report"
+            value={r.reportId}
+            onChange={(e) => openReport(e.target.value)}
+            className="rounded border border-slate-300 px-2 py-1"
+          >
+            {[...history.reports].reverse().map((x, i) => (
+              <option key={x.report.reportId} value={x.report.reportId}>
+                {fmtTime(x.report.createdAt)} · level {x.score.level}
+                {i === 0 ? ' (latest)' : ''}
+              </option>
+            ))}
+          </select>
+        </label>
+      </PageHeader>
+      <p className="text-sm text-slate-600">
+        {href ? (
+          <a href={href} target="_blank" rel="noreferrer noopener" className="text-indigo-700 underline">
+            {r.repoUrl}
+          </a>
+        ) : (
+          <span>{r.repoUrl}</span>
+        )}
+        {index < history.reports.length - 1 && (
+          <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-900">an earlier report</span>
+        )}
+      </p>
+      {(r.hasLocalChanges || r.hasNonRemoteCommits) && (
+        <p role="note" className="rounded border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
+          ⚠ Caveat: this report was made on a working copy with{' '}
+          {[r.hasLocalChanges && 'uncommitted changes', r.hasNonRemoteCommits && 'commits not pushed to the remote']
+            .filter(Boolean)
+            .join(' and ')}
+          ; its result may not match the branch as others see it.
+        </p>
+      )}
+      <KpiGrid
+        items={[
+          { label: 'Level', value: s.level, format: (n) => `${n} · ${LEVEL_NAMES[n]}` },
+          { label: 'Pass rate', value: s.passRate, format: formatPercent },
+          {
+            label: 'To next level',
+            value: s.level >= 5 ? null : progressToNext(s.passRate),
+            format: formatPercent,
+            hint: s.level >= 5 ? 'top level' : `of the way to ${s.level + 1}`,
+          },
+          { label: 'Passed', value: s.passed },
+          { label: 'Failed', value: s.failed },
+          { label: 'Skipped', value: s.skipped, hint: 'not counted' },
+        ]}
+      />
+      <div className="grid gap-4 lg:grid-cols-2">
+        <section
+          aria-label="Report details"
+          className="rounded-lg border border-slate-200 bg-white p-4 text-sm shadow-sm"
+        >
+          <h2 className="mb-2 text-base font-semibold">Report details</h2>
+          <dl className="grid grid-cols-[10rem_1fr] gap-x-3 gap-y-1">
+            <dt className="text-slate-500">Evaluated</dt>
+            <dd>{fmtTime(r.createdAt)}</dd>
+            <dt className="text-slate-500">Commit</dt>
+            <dd className="font-mono text-xs">{r.commitHash ?? 'not reported'}</dd>
+            <dt className="text-slate-500">Branch</dt>
+            <dd>{r.branch ?? 'not reported'}</dd>
+            <dt className="text-slate-500">Uncommitted changes</dt>
+            <dd>{r.hasLocalChanges === undefined ? 'not reported' : r.hasLocalChanges ? 'yes' : 'no'}</dd>
+            <dt className="text-slate-500">Unpushed commits</dt>
+            <dd>{r.hasNonRemoteCommits === undefined ? 'not reported' : r.hasNonRemoteCommits ? 'yes' : 'no'}</dd>
+            <dt className="text-slate-500">Model</dt>
+            <dd>
+              {r.modelUsed?.id
+                ? `${r.modelUsed.id}${r.modelUsed.reasoningEffort ? `, reasoning effort ${r.modelUsed.reasoningEffort}` : ''}`
+                : 'not reported'}
+            </dd>
+            <dt className="text-slate-500">Agent version</dt>
+            <dd>{r.agentVersion ?? 'not reported'}</dd>
+            <dt className="text-slate-500">Report id</dt>
+            <dd className="font-mono text-xs">{r.reportId}</dd>
+          </dl>
+          <h3 className="mt-4 mb-1 font-semibold">Applications ({Object.keys(r.apps).length})</h3>
+          <ul className="list-disc pl-5">
+            {Object.entries(r.apps).map(([path, app]) => (
+              <li key={path}>
+                <code className="text-xs">{path}</code>
+                {app.description ? ` — ${app.description}` : ''}
+              </li>
+            ))}
+          </ul>
+        </section>
+        <section
+          aria-label="Changes since the previous report"
+          className="rounded-lg border border-slate-200 bg-white p-4 text-sm shadow-sm"
+        >
+          <h2 className="mb-2 text-base font-semibold">Changes since the previous report</h2>
+          {!previous || !diff ? (
+            <p className="text-slate-500">This is the repository&apos;s first report.</p>
+          ) : (
+            <>
+              <p className="mb-2 text-slate-600">
+                Against {fmtTime(previous.report.createdAt)}: pass rate {formatPercent(previous.score.passRate)} →{' '}
+                {formatPercent(s.passRate)}, level {previous.score.level} → {s.level}.
+              </p>
+              <DiffList
+                title="Started passing"
+                ids={diff.started}
+                tone="text-emerald-800"
+                mark="▲"
+                name={(id) => nameOf(rows, id)}
+              />
+              <DiffList
+                title="Stopped passing"
+                ids={diff.stopped}
+                tone="text-red-800"
+                mark="▼"
+                name={(id) => nameOf(rows, id)}
+              />
+              {diff.changed.length > 0 && (
+                <div className="mt-2">
+                  <h3 className="font-medium">Score changed</h3>
+                  <ul className="pl-1">
+                    {diff.changed.map((c) => (
+                      <li key={c.id}>
+                        {nameOf(rows, c.id)}: {fmtScore(c.before)} → {fmtScore(c.after)}
+                      </li>
+                    ))}
+                  </ul>
+                </div>
+              )}
+              <DiffList
+                title="Newly evaluated"
+                ids={diff.added}
+                tone="text-slate-700"
+                mark="+"
+                name={(id) => nameOf(rows, id)}
+              />
+              <DiffList
+                title="No longer evaluated (not counted as failures)"
+                ids={diff.removed}
+                tone="text-slate-700"
+                mark="−"
+                name={(id) => nameOf(previousRows, id)}
+              />
+              {diff.started.length +
+                diff.stopped.length +
+                diff.changed.length +
+                diff.added.length +
+                diff.removed.length ===
+                0 && <p className="text-slate-500">No criterion changed.</p>}
+            </>
+          )}
+        </section>
+      </div>
+      <div className="grid gap-4 lg:grid-cols-2">
+        <Widget
+          title="Pass rate and level over reports"
+          query={ready(overTime)}
+          csv={(d) => ({
+            filename: `readiness-history-${repo}.csv`,
+            header: ['date', 'pass_rate', 'level'],
+            rows: d.map((p) => [p.date, p.passRate, p.level]),
+          })}
+        >
+          {(d) => (
+            <>
+              <TimeSeriesChart
+                data={d}
+                kind="line"
+                series={[{ key: 'passRate', label: 'Pass rate', color: seriesColor(0) }]}
+                percent={false}
+                summary={`Pass rate over ${d.length} reports of ${repoName(key)}.`}
+                height={200}
+              />
+              <p className="mt-1 text-xs text-slate-500">Levels over reports: {d.map((p) => p.level).join(' → ')}</p>
+            </>
+          )}
+        </Widget>
+        <Widget
+          title="Score per criterion"
+          description="Each bar is one criterion's share of passing applications; skipped criteria have no bar."
+          query={ready(rows.filter((c) => c.result.numerator !== null))}
+          csv={(d) => ({
+            filename: `criterion-scores-${r.reportId}.csv`,
+            header: ['criterion', 'numerator', 'denominator'],
+            rows: d.map((c) => [c.id, c.result.numerator, c.result.denominator]),
+          })}
+        >
+          {(d) => (
+            <CategoryBarChart
+              hideLabels
+              data={d.map((c) => ({
+                label: c.name,
+                value: (c.result.numerator ?? 0) / c.result.denominator,
+                color: criterionState(c.result) === 'passed' ? '#16a34a' : '#dc2626',
+              }))}
+              format={formatPercent}
+              domain={[0, 1]}
+              valueName="Score"
+              summary={`Scores of ${d.length} evaluated criteria; ${d.filter((c) => criterionState(c.result) === 'passed').length} pass.`}
+              height={200}
+            />
+          )}
+        </Widget>
+      </div>
+      <section aria-label="Scorecard" className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+        <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
+          <h2 className="text-base font-semibold">Scorecard</h2>
+          <div
+            role="group"
+            aria-label="Group criteria by"
+            className="inline-flex rounded border border-slate-300 text-sm"
+          >
+            {GROUPS.map((g) => (
+              <button
+                key={g}
+                type="button"
+                aria-pressed={group === g}
+                onClick={() => setGroup(g)}
+                className={`px-2.5 py-1 font-medium ${group === g ? 'bg-slate-800 text-white' : 'text-slate-700 hover:bg-slate-100'}`}
+              >
+                By {g}
+              </button>
+            ))}
+          </div>
+        </div>
+        {groupRows(rows, group).map(([title, list]) => {
+          const completion = passRate(list.map((c) => c.result));
+          return (
+            <section key={title} aria-label={title} className="mb-4">
+              <h3 className="flex flex-wrap items-baseline justify-between gap-2 border-b border-slate-200 pb-1 font-semibold">
+                <span>{title}</span>
+                <span className="text-sm font-normal text-slate-600">
+                  {completion === null ? 'all skipped' : `${formatPercent(completion)} complete`} · {list.length}{' '}
+                  criteria
+                </span>
+              </h3>
+              <ul>
+                {list.map((c) => (
+                  <CriterionItem key={c.id} c={c} />
+                ))}
+              </ul>
+            </section>
+          );
+        })}
+      </section>
+    </div>
+  );
+}
+
+function groupRows(rows: readonly CriterionRow[], by: 'level' | 'pillar'): [string, CriterionRow[]][] {
+  const m = new Map<string, CriterionRow[]>();
+  for (const c of rows) {
+    const k = by === 'level' ? (c.level ? `Level ${c.level} · ${LEVEL_NAMES[c.level]}` : OTHER_PILLAR) : c.pillar;
+    const list = m.get(k);
+    if (list) list.push(c);
+    else m.set(k, [c]);
+  }
+  return [...m.entries()].sort(([a], [b]) => (a === OTHER_PILLAR ? 1 : b === OTHER_PILLAR ? -1 : a.localeCompare(b)));
+}
+
+const fmtScore = (c: { numerator: number | null; denominator: number }) =>
+  c.numerator === null ? `skipped (of ${c.denominator})` : `${c.numerator}/${c.denominator}`;
+const nameOf = (rows: readonly CriterionRow[], id: string) => rows.find((r) => r.id === id)?.name ?? id;
+
+function CriterionItem({ c }: { c: CriterionRow }) {
+  const state = criterionState(c.result);
+  const [label, style] = STATE_STYLE[state];
+  return (
+    <li className="border-b border-slate-100 py-1.5 text-sm">
+      <details>
+        <summary className="flex cursor-pointer flex-wrap items-center gap-3">
+          <span className="min-w-48 flex-1">{c.name}</span>
+          <span className="w-20 text-right tabular-nums">
+            {c.result.numerator === null
+              ? `–/${c.result.denominator}`
+              : `${c.result.numerator}/${c.result.denominator}`}
+          </span>
+          <span className={`w-24 rounded px-1.5 py-0.5 text-center text-xs font-medium ${style}`}>{label}</span>
+        </summary>
+        <p className="mt-1 whitespace-pre-wrap rounded bg-slate-50 p-2 text-slate-700">
+          {c.result.rationale || 'No rationale given.'}
+        </p>
+        <p className="text-xs text-slate-500">
+          Criterion id <code>{c.id}</code>
+          {c.level ? ` · level ${c.level} · ${c.pillar}` : ' · not in the known list'}
+        </p>
+      </details>
+    </li>
+  );
+}
+
+function DiffList({
+  title,
+  ids,
+  tone,
+  mark,
+  name,
+}: {
+  title: string;
+  ids: readonly string[];
+  tone: string;
+  mark: string;
+  name: (id: string) => string;
+}) {
+  if (ids.length === 0) return null;
+  return (
+    <div className="mt-2">
+      <h3 className="font-medium">
+        {title} ({ids.length})
+      </h3>
+      <ul className={tone}>
+        {ids.map((id) => (
+          <li key={id}>
+            <span aria-hidden>{mark} </span>
+            {name(id)}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

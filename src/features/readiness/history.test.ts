@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import type { CriterionResult, ReadinessReport } from '../../api/schemas';
+import {
+  criterionRows,
+  diffReports,
+  failingCriteria,
+  groupByRepo,
+  levelDistribution,
+  organizationLevelSeries,
+  pillarPassRates,
+  summarize,
+} from './history';
+
+const c = (numerator: number | null, denominator = 1): CriterionResult => ({ numerator, denominator, rationale: '' });
+const at = (day: string) => Date.parse(`${day}T12:00:00Z`);
+const rep = (id: string, url: string, day: string, report: Record<string, CriterionResult>): ReadinessReport => ({
+  reportId: id,
+  createdAt: at(day),
+  repoUrl: url,
+  apps: {},
+  report,
+});
+
+// lint_config, formatter: Style & Validation L1; unit_tests_exist: Testing L1 (from the known list)
+const A = 'https://github.com/acme/a';
+const B = 'git@github.com:acme/b.git';
+const reports = [
+  rep('a1', A, '2026-03-01', { lint_config: c(0), formatter: c(0) }), // 0 % → 1
+  rep('a2', A, '2026-03-03', { lint_config: c(1), formatter: c(0), unknown_x: c(1) }), // 2/3 → 4
+  rep('b1', B, '2026-03-02', { lint_config: c(1), formatter: c(1), unit_tests_exist: c(null) }), // 100 % → 5
+];
+
+describe('organization views', () => {
+  const repos = groupByRepo(reports);
+  it('level over time uses each repository’s latest report as of each day', () => {
+    expect(
+      organizationLevelSeries(repos, '2026-02-28', '2026-03-04').map((p) => [p.date, p.level, p.repositories]),
+    ).toEqual([
+      ['2026-03-01', 1, 1],
+      ['2026-03-02', 3, 2], // (1 + 5) / 2
+      ['2026-03-03', 4, 2], // (4 + 5) / 2 = 4.5
+      ['2026-03-04', 4, 2],
+    ]);
+  });
+  it('a window that starts after the first reports still counts them', () => {
+    expect(organizationLevelSeries(repos, '2026-03-04', '2026-03-04')).toEqual([
+      { date: '2026-03-04', level: 4, mean: 4.5, repositories: 2 },
+    ]);
+  });
+  it('distribution over levels', () => {
+    expect(levelDistribution(repos).map((d) => d.repositories)).toEqual([0, 0, 0, 1, 1]);
+  });
+  it('pass rate per pillar, unknown criteria under Other, skipped left out', () => {
+    expect(pillarPassRates(repos)).toEqual([
+      { pillar: 'Style & Validation', passRate: 0.75, evaluated: 4 },
+      { pillar: 'Other', passRate: 1, evaluated: 1 },
+    ]);
+  });
+  it('criteria failing in the most repositories; skipped ones do not count', () => {
+    expect(failingCriteria(repos).map((f) => [f.id, f.failing, f.evaluated])).toEqual([['formatter', 1, 2]]);
+  });
+  it('summaries carry the change against the previous report', () => {
+    const a = summarize(repos.find((r) => r.key.endsWith('/a'))!);
+    expect(a.change).toBeCloseTo(2 / 3);
+    expect(a.levelChange).toBe(3);
+    expect(summarize(repos.find((r) => r.key.endsWith('/b'))!).change).toBeNull();
+  });
+});
+
+describe('diffReports', () => {
+  it('lists criteria that started or stopped passing, score changes, and added or removed ids', () => {
+    const before = rep('x', A, '2026-03-01', { a: c(1), b: c(0), d: c(1, 4), e: c(null), gone: c(0) });
+    const after = rep('y', A, '2026-03-02', { a: c(0), b: c(1), d: c(2, 4), e: c(1), fresh: c(0) });
+    expect(diffReports(before, after)).toEqual({
+      started: ['b', 'e'],
+      stopped: ['a'],
+      changed: [{ id: 'd', before: c(1, 4), after: c(2, 4) }],
+      added: ['fresh'],
+      removed: ['gone'],
+    });
+  });
+});
+
+describe('criterionRows', () => {
+  it('orders known criteria as the list does and puts unknown ids last under Other', () => {
+    const rows = criterionRows(rep('x', A, '2026-03-01', { zzz: c(1), formatter: c(1), lint_config: c(0) }));
+    expect(rows.map((r) => [r.id, r.pillar, r.level])).toEqual([
+      ['lint_config', 'Style & Validation', 1],
+      ['formatter', 'Style & Validation', 1],
+      ['zzz', 'Other', null],
+    ]);
+  });
+});
