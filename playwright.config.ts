@@ -8,19 +8,42 @@ import { defineConfig, devices } from '@playwright/test';
 const systemChromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
 const executablePath = process.env.CHROMIUM_PATH || systemChromium;
 
-const PORT = Number(process.env.E2E_PORT || 5310);
 /** A pinned demo clock makes every number on screen reproducible. */
 export const E2E_TODAY = '2026-06-01';
+export const PORTS = { main: 5310, faults: 5311, hostile: 5312, keyless: 5313, upstream: 5314 };
+
+/**
+ * Each test server must be reached only by the spec written for it: the
+ * faults server counts requests to decide which ones fail.
+ */
+export const FAULTS = [
+  'tokens.model=500x3',
+  'activity.client=429x3',
+  // Six: the page asks for the range and for the previous period, three attempts each.
+  'productivity=malformedx6',
+  'tools.tool_name=truncatedx3',
+  'users=schemax3',
+  'readiness=hangx3',
+].join(',');
+
+const base = { DEMO_TODAY: E2E_TODAY, DEMO_SEED: 'acme', TZ: 'Pacific/Kiritimati', NODE_ENV: 'production' };
+const dashboard = (port: number, env: Record<string, string> = {}) => ({
+  command: 'npx tsx src/server/main.ts',
+  url: `http://127.0.0.1:${port}/api/health`,
+  reuseExistingServer: false,
+  timeout: 60_000,
+  env: { ...base, PORT: String(port), ...env },
+});
 
 export default defineConfig({
   testDir: 'e2e',
   fullyParallel: true,
-  workers: process.env.CI ? 2 : undefined,
+  workers: 2,
   retries: 0,
   reporter: [['list']],
   timeout: 60_000,
   use: {
-    baseURL: `http://127.0.0.1:${PORT}`,
+    baseURL: `http://127.0.0.1:${PORTS.main}`,
     // A zone behind UTC, where a day parsed as UTC midnight shows as the day before.
     timezoneId: 'America/Los_Angeles',
     locale: 'en-US',
@@ -47,11 +70,18 @@ export default defineConfig({
       },
     },
   ],
-  webServer: {
-    command: 'NODE_ENV=production npx tsx src/server/main.ts',
-    url: `http://127.0.0.1:${PORT}/api/health`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    env: { PORT: String(PORT), DEMO_TODAY: E2E_TODAY, DEMO_SEED: 'acme', TZ: 'Pacific/Kiritimati' },
-  },
+  webServer: [
+    dashboard(PORTS.main),
+    dashboard(PORTS.faults, { DEMO_FAULTS: FAULTS, UPSTREAM_TIMEOUT_MS: '800' }),
+    dashboard(PORTS.hostile, { DEMO_HOSTILE: '1' }),
+    {
+      command: 'npx tsx src/server/demo/main.ts',
+      url: `http://127.0.0.1:${PORTS.upstream}/api/v1/analytics/tokens`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      // A real clock, as a real service has: the keyless dashboard asks for yesterday UTC.
+      env: { ...base, DEMO_TODAY: '', PORT: String(PORTS.upstream) },
+    },
+    dashboard(PORTS.keyless, { ANALYTICS_BASE_URL: `http://127.0.0.1:${PORTS.upstream}` }),
+  ],
 });

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Suspense } from 'react';
+import { Suspense, useReducer } from 'react';
 import { NavLink, Outlet, useLocation, useRouteError, useSearchParams } from 'react-router-dom';
 import { configQuery } from '../components/app-config';
 import { getApiKey, setApiKey } from '../components/api-client';
@@ -23,6 +23,8 @@ function rangeSearch(params: URLSearchParams): string {
 export function Shell() {
   const config = useQuery(configQuery);
   const { keyRejected, setKeyRejected } = useKeyPrompt();
+  // The key lives outside React (session storage); this re-renders once it is set.
+  const [, keyChanged] = useReducer((n: number) => n + 1, 0);
   const [params] = useSearchParams();
   // Readiness reports are not bound to the analytics date range.
   const dated = !useLocation().pathname.startsWith('/readiness');
@@ -36,7 +38,17 @@ export function Shell() {
     );
   }
   const needKey = config.data.keyRequired && (keyRejected || !getApiKey());
-  if (needKey) return <KeyScreen rejected={keyRejected} onDone={() => setKeyRejected(false)} />;
+  if (needKey) {
+    return (
+      <KeyScreen
+        rejected={keyRejected}
+        onDone={() => {
+          setKeyRejected(false);
+          keyChanged();
+        }}
+      />
+    );
+  }
 
   const search = rangeSearch(params);
   return (

@@ -1,9 +1,12 @@
 import { QueryCache, QueryClient } from '@tanstack/react-query';
 import { ApiError } from '../api/errors';
 
-/** Client errors other than rate limits will not change on retry. */
+/**
+ * Client errors will not change on retry; rate limits were already retried by
+ * the server as the service asked, so the widget says when to try again.
+ */
 export function shouldRetry(failureCount: number, error: unknown): boolean {
-  if (error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 429) return false;
+  if (error instanceof ApiError && error.status >= 400 && error.status < 500) return false;
   return failureCount < 2;
 }
 

@@ -9,7 +9,7 @@ import { HISTORY_START, yesterdayUtc } from '../lib/dates';
 import type { ServerConfig } from './config';
 import { createDemoService, errorResponse, type DemoResponse } from './demo/service';
 import { silentLogger, type Logger } from './log';
-import { forward, isProxiedPrefix } from './proxy';
+import { Limiter, forward, isProxiedPrefix } from './proxy';
 
 export type Next = () => void;
 export type Handler = (req: IncomingMessage, res: ServerResponse, next: Next) => void;
@@ -38,6 +38,13 @@ export function send(res: ServerResponse, r: DemoResponse, head = false): void {
   res.statusCode = r.status;
   for (const [k, v] of Object.entries(r.headers)) res.setHeader(k, v);
   res.setHeader('cache-control', 'no-store');
+  if (r.fault === 'truncated' && !head) {
+    // An injected fault: promise the whole body, send half, drop the connection.
+    const bytes = Buffer.from(r.body);
+    res.setHeader('content-length', bytes.length);
+    res.write(bytes.subarray(0, bytes.length >> 1), () => res.destroy());
+    return;
+  }
   res.end(head ? undefined : r.body);
 }
 
@@ -50,7 +57,7 @@ const json = (status: number, body: unknown): DemoResponse => ({
 export function createApp(config: ServerConfig, opts: { logger?: Logger; fetch?: typeof fetch } = {}) {
   const logger = opts.logger ?? silentLogger;
   const demo = config.demo ? createDemoService(config.demo) : undefined;
-  const deps = { config, demo, fetch: opts.fetch };
+  const deps = { config, demo, fetch: opts.fetch, limiter: new Limiter(config.upstreamConcurrency) };
 
   const clientConfig = (): ClientConfig => ({
     demo: demo !== undefined,

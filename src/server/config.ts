@@ -10,6 +10,10 @@ export interface ServerConfig {
   /** A server-held key; it replaces whatever the browser sends and never reaches it. */
   apiKey: string | undefined;
   upstreamTimeoutMs: number;
+  /** Retries of 429, 502, 503 and 504 answers (honouring Retry-After). */
+  upstreamRetries: number;
+  /** Upstream requests in flight at once, at most. */
+  upstreamConcurrency: number;
   demo: DemoConfig | undefined;
   production: boolean;
 }
@@ -43,6 +47,8 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     readinessBaseUrl,
     apiKey: env.API_KEY || undefined,
     upstreamTimeoutMs: Number(env.UPSTREAM_TIMEOUT_MS || 30_000),
+    upstreamRetries: Number(env.UPSTREAM_RETRIES ?? 2),
+    upstreamConcurrency: Number(env.UPSTREAM_CONCURRENCY || 8),
     demo: upstream ? undefined : readDemoConfig(env),
     production: env.NODE_ENV === 'production',
   };

@@ -241,4 +241,5 @@ export function criterionRows(report: ReadinessReport): CriterionRow[] {
 
 /** The address segment of a repository page. */
 export const repoPath = (key: string) => `/readiness/${encodeURIComponent(key.replace(/^https:\/\//, ''))}`;
-export const keyFromParam = (param: string) => `https://${param}`;
+/** Keys of https repositories travel without their scheme; any other key travels whole. */
+export const keyFromParam = (param: string) => (/^[a-z][a-z0-9+.-]*:/i.test(param) ? param : `https://${param}`);

@@ -20,6 +20,7 @@ import {
 import { buildOrg, type Org } from './org';
 import { buildReadiness, type ReadinessData } from './readiness';
 import { hashSeed } from './rng';
+import { breakSchema, makeHostile, parseFaults, pickFault, type FaultRule } from './faults';
 
 export type Role = 'owner' | 'manager' | 'member' | 'guest';
 
@@ -32,6 +33,10 @@ export interface DemoConfig {
   /** Pinned "today" (YYYY-MM-DD); undefined follows the real UTC clock. */
   today: Day | undefined;
   keys: ReadonlyMap<string, Role>;
+  /** Fault injection (faults.ts); none by default. */
+  faults?: FaultRule[];
+  latencyMs?: number;
+  hostile?: boolean;
 }
 
 export const DEFAULT_KEYS: ReadonlyMap<string, Role> = new Map([
@@ -51,6 +56,10 @@ export interface DemoResponse {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /** Injected transport faults: send half the body then drop the connection, or never answer. */
+  fault?: 'truncated' | 'hang';
+  /** Injected latency before answering. */
+  delayMs?: number;
 }
 
 const READINESS_PATHS = new Set([PATHS.readiness, '/api/organization/agent-readiness-reports']);
@@ -72,7 +81,11 @@ const TITLES: Record<number, string> = {
   403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
+  429: 'Too Many Requests',
   500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
 };
 
 /** `req_` and 26 Crockford base-32 characters, like the service's request ids. */
@@ -127,6 +140,9 @@ export function readDemoConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig
     reportsPerRepo: int('DEMO_REPORTS_PER_REPO', 20, 1, 500),
     today,
     keys,
+    faults: parseFaults(env.DEMO_FAULTS),
+    latencyMs: int('DEMO_LATENCY_MS', 0, 0, 600_000),
+    hostile: env.DEMO_HOSTILE === '1' || env.DEMO_HOSTILE === 'true',
   };
 }
 
@@ -313,6 +329,28 @@ export function createDemoService(config: DemoConfig, clock: () => number = Date
     return { reports: list.slice(start, start + limit).map((m) => w.readiness.body(m)) };
   }
 
+  /** Applies an injected fault, if one is configured for this request. */
+  function withFault(ok: DemoResponse, path: string, group: string | null): DemoResponse {
+    const delayed = (r: DemoResponse): DemoResponse => (config.latencyMs ? { ...r, delayMs: config.latencyMs } : r);
+    const endpoint = READINESS_PATHS.has(path) ? 'readiness' : path.split('/').pop()!;
+    switch (config.faults?.length ? pickFault(config.faults, endpoint, group) : undefined) {
+      case '500':
+        return delayed(errorResponse(500, 'Injected fault: the service failed.'));
+      case '429':
+        return delayed(errorResponse(429, 'Injected fault: too many requests.', { 'retry-after': '1' }));
+      case 'malformed':
+        return delayed({ ...ok, body: `${ok.body.slice(0, 40)}<html><body>Proxy error</body></html>` });
+      case 'truncated':
+        return delayed({ ...ok, fault: 'truncated' });
+      case 'hang':
+        return { ...ok, fault: 'hang' };
+      case 'schema':
+        return delayed({ ...ok, body: breakSchema(ok.body) });
+      default:
+        return delayed(ok);
+    }
+  }
+
   function handle(req: DemoRequest): DemoResponse {
     let url: URL;
     try {
@@ -338,14 +376,16 @@ export function createDemoService(config: DemoConfig, clock: () => number = Date
       const key = `${w.today}|${path}|${[...url.searchParams].sort().join('&')}`;
       let body = cache.get(key);
       if (body === undefined) {
-        body = JSON.stringify(isAnalytics ? analytics(path, url.searchParams, w) : readiness(url.searchParams, w));
+        const result = isAnalytics ? analytics(path, url.searchParams, w) : readiness(url.searchParams, w);
+        body = JSON.stringify(config.hostile ? makeHostile(result) : result);
         cache.set(key, body);
       }
-      return {
+      const ok: DemoResponse = {
         status: 200,
         headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': newRequestId() },
         body,
       };
+      return withFault(ok, path, url.searchParams.get('group_by'));
     } catch (e) {
       if (e instanceof HttpError) return errorResponse(e.status, e.detail, e.extraHeaders);
       return errorResponse(500, 'Internal error in the demo service.');
