@@ -22,7 +22,7 @@ async function expectContained(page: Page, failing: string, healthy: string) {
 
 test('500 on one grouped query: only that chart fails, with the request id; Retry recovers', async ({ page }) => {
   await page.goto('/');
-  const w = await expectContained(page, 'Credits per model', 'Daily standard credits');
+  const w = await expectContained(page, 'Credits per model', 'Tokens by kind');
   await expect(w.getByRole('alert')).toContainText('500 Internal Server Error');
   await expect(w.getByRole('alert')).toContainText('Injected fault: the service failed.');
   await expect(w.getByRole('alert')).toContainText(/Request id: req_[0-9A-Z]{26}/);

@@ -8,6 +8,7 @@
  */
 import { spawn, execSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { Agent, request as httpRequest } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from '@playwright/test';
 
@@ -91,6 +92,7 @@ async function bundle(base: string, browser: Browser) {
     const url = new URL(res.url());
     if (/\.(js|css)$/.test(url.pathname)) {
       try {
+        // gzip size of each asset, whatever encoding the server chose on the wire
         assets.set(url.pathname, gzipSync(await res.body(), { level: 9 }).length);
       } catch {
         /* body unavailable */
@@ -219,8 +221,20 @@ async function serverLoad(base: string) {
   ];
   const CONCURRENCY = 50;
   const PER_ENDPOINT = 1000;
+  // A lean client (keep-alive, bytes counted, not decompressed) so the figures are the server's, not the load generator's.
+  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const { hostname, port } = new URL(base);
+  const hit = (path: string) =>
+    new Promise<number>((resolve) => {
+      const req = httpRequest({ host: hostname, port, path, agent, headers: { 'accept-encoding': 'gzip' } }, (res) => {
+        res.on('data', () => {});
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.on('error', () => resolve(0));
+      req.end();
+    });
   for (const path of endpoints) {
-    await fetch(base + path).then((r) => r.arrayBuffer()); // warm
+    await hit(path); // warm
     const lat: number[] = [];
     let errors = 0;
     let next = 0;
@@ -230,13 +244,8 @@ async function serverLoad(base: string) {
         while (next < PER_ENDPOINT) {
           next++;
           const s = performance.now();
-          try {
-            const r = await fetch(base + path, { headers: { 'accept-encoding': 'gzip' } });
-            await r.arrayBuffer();
-            if (!r.ok) errors++;
-          } catch {
-            errors++;
-          }
+          const status = await hit(path);
+          if (status !== 200) errors++;
           lat.push(performance.now() - s);
         }
       }),
@@ -251,7 +260,7 @@ async function serverLoad(base: string) {
 }
 
 async function main() {
-  if (!process.env.BENCH_SKIP_BUILD) execSync('npx vite build', { stdio: 'ignore' });
+  if (!process.env.BENCH_SKIP_BUILD) execSync('npm run build', { stdio: 'ignore' });
   const browser = await chromium.launch({ executablePath, args: ARGS });
   const only = process.env.BENCH_ONLY;
   const small = only === 'scale' ? undefined : await startServer(5411, {});

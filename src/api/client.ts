@@ -3,7 +3,7 @@
  * an abort signal, parses the body with a schema, and turns every failure into
  * an ApiError. Framework-free: the SPA and tests use it alike.
  */
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { ApiError, NETWORK_ERROR, describeZodError, parseRetryAfter } from './errors';
 import { errorBodySchema } from './schemas';
 
@@ -43,7 +43,7 @@ export function createClient(opts: ClientOptions = {}) {
   const base = opts.baseUrl ?? '';
   const doFetch = opts.fetch ?? ((...a: Parameters<typeof fetch>) => fetch(...a));
 
-  async function get<S extends z.ZodType>(
+  async function get<S extends z.ZodMiniType>(
     path: string,
     schema: S,
     query?: Query,

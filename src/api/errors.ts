@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 
 /** The one error type every request can throw. */
 export class ApiError extends Error {
@@ -32,16 +32,25 @@ export class ApiError extends Error {
 /** Status 0 marks failures that never got an HTTP answer or got an unreadable one. */
 export const NETWORK_ERROR = 0;
 
-/** "data[3].by_model[0].billable_tokens: expected number, received string" */
-export function describeZodError(error: z.ZodError): string {
+/** "data[3].by_model[0].billable_tokens: expected number" */
+export function describeZodError(error: z.core.$ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'the response did not match the expected shape';
   const path = issue.path.reduce<string>(
     (acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : acc ? `${acc}.${String(p)}` : String(p)),
     '',
   );
+  // zod/mini ships no message locale: say what was expected from the issue itself.
+  const what =
+    issue.code === 'invalid_type'
+      ? `expected ${issue.expected}`
+      : issue.code === 'invalid_format' || issue.code === 'too_small'
+        ? issue.message && issue.message !== 'Invalid input'
+          ? issue.message
+          : issue.code.replace('_', ' ')
+        : issue.message || issue.code;
   const more = error.issues.length > 1 ? ` (and ${error.issues.length - 1} more)` : '';
-  return `${path || '(root)'}: ${issue.message}${more}`;
+  return `${path || '(root)'}: ${what}${more}`;
 }
 
 /** Parses a `Retry-After` header (seconds or HTTP date) into seconds. */

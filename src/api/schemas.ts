@@ -4,10 +4,11 @@
  * Objects accept unknown fields (they are dropped), and nulls are tolerated
  * where the service is known to send them.
  */
-import { z } from 'zod';
+// zod/mini: the same validation with a tree-shakable functional API, a small part of classic zod's size.
+import * as z from 'zod/mini';
 
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a YYYY-MM-DD day');
-const count = z.number().finite();
+const day = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a YYYY-MM-DD day'));
+const count = z.number();
 
 export const analyticsMetaSchema = z.object({
   org_id: z.string(),
@@ -16,7 +17,7 @@ export const analyticsMetaSchema = z.object({
 });
 
 /** §2.1 envelope around a row schema. */
-export function envelope<T extends z.ZodType>(row: T) {
+export function envelope<T extends z.ZodMiniType>(row: T) {
   return z.object({ data: z.array(row), meta: analyticsMetaSchema });
 }
 
@@ -32,9 +33,9 @@ export const modelUsageSchema = z.object({
 
 export const userTokensSchema = z.object({
   user_id: z.string(),
-  user_email: z.string().nullable().optional().default(null),
+  user_email: z._default(z.optional(z.nullable(z.string())), null),
   billable_tokens: count,
-  by_model: z.array(modelUsageSchema).default([]),
+  by_model: z._default(z.optional(z.array(modelUsageSchema)), []),
 });
 
 /** §2.2 */
@@ -126,7 +127,7 @@ export const DELEGATION_LEVELS = ['auto-high', 'auto-medium', 'auto-low', 'spec'
 /** §2.6 */
 export const userRowSchema = z.object({
   user_id: z.string(),
-  user_email: z.string().nullable().optional().default(null),
+  user_email: z._default(z.optional(z.nullable(z.string())), null),
   date: day,
   tool_calls: count,
   billable_tokens: count,
@@ -146,14 +147,14 @@ export const userRowSchema = z.object({
   assistant_messages: count,
   autonomy_ratio: count,
   delegation_level: z.string(),
-  languages: z.array(z.string()).default([]),
+  languages: z._default(z.optional(z.array(z.string())), []),
 });
 
 export const usersResponseSchema = z.object({
   data: z.array(userRowSchema),
-  meta: analyticsMetaSchema.extend({
+  meta: z.extend(analyticsMetaSchema, {
     has_more: z.boolean(),
-    next_cursor: z.string().nullable().optional(),
+    next_cursor: z.optional(z.nullable(z.string())),
   }),
 });
 
@@ -167,36 +168,36 @@ export const productivityResponseSchema = envelope(productivityDaySchema);
 
 /** §2.8 */
 export const criterionResultSchema = z.object({
-  numerator: count.nullable(),
-  denominator: count.min(1),
-  rationale: z.string().optional().default(''),
+  numerator: z.nullable(count),
+  denominator: count.check(z.minimum(1)),
+  rationale: z._default(z.optional(z.string()), ''),
 });
 
 export const readinessReportSchema = z.object({
   reportId: z.string(),
   createdAt: count,
   repoUrl: z.string(),
-  apps: z.record(z.string(), z.object({ description: z.string().optional().default('') })),
+  apps: z.record(z.string(), z.object({ description: z._default(z.optional(z.string()), '') })),
   report: z.record(z.string(), criterionResultSchema),
-  commitHash: z.string().optional(),
-  branch: z.string().optional(),
-  hasLocalChanges: z.boolean().optional(),
-  hasNonRemoteCommits: z.boolean().optional(),
-  modelUsed: z.object({ id: z.string().optional(), reasoningEffort: z.string().optional() }).optional(),
-  agentVersion: z.string().optional(),
+  commitHash: z.optional(z.string()),
+  branch: z.optional(z.string()),
+  hasLocalChanges: z.optional(z.boolean()),
+  hasNonRemoteCommits: z.optional(z.boolean()),
+  modelUsed: z.optional(z.object({ id: z.optional(z.string()), reasoningEffort: z.optional(z.string()) })),
+  agentVersion: z.optional(z.string()),
 });
 
 export const readinessResponseSchema = z.object({
   reports: z.array(readinessReportSchema),
-  nextStartAfter: z.string().nullable().optional(),
+  nextStartAfter: z.optional(z.nullable(z.string())),
 });
 
 /** §7: the error body. */
 export const errorBodySchema = z.object({
-  title: z.string().optional(),
-  detail: z.string().optional(),
-  status: z.number().optional(),
-  requestId: z.string().optional(),
+  title: z.optional(z.string()),
+  detail: z.optional(z.string()),
+  status: z.optional(z.number()),
+  requestId: z.optional(z.string()),
 });
 
 export type ModelUsage = z.infer<typeof modelUsageSchema>;

@@ -1,8 +1,10 @@
 import type { RouteObject } from 'react-router-dom';
+// The landing page is in the first bundle: no lazy-chunk round trip before the first chart.
+import UsagePage from '../features/usage/UsagePage';
 
 /** The pages, each split into its own chunk. */
 export const NAV = [
-  { path: '/', label: 'Usage', load: () => import('../features/usage/UsagePage') },
+  { path: '/', label: 'Usage', load: () => Promise.resolve({ default: UsagePage }) },
   { path: '/tools', label: 'Tools', load: () => import('../features/tools/ToolsPage') },
   { path: '/activity', label: 'Activity', load: () => import('../features/activity/ActivityPage') },
   { path: '/productivity', label: 'Productivity', load: () => import('../features/productivity/ProductivityPage') },
@@ -13,7 +15,7 @@ export const NAV = [
 export const pageRoutes: RouteObject[] = [
   ...NAV.map((n) =>
     n.path === '/'
-      ? { index: true, lazy: async () => ({ Component: (await n.load()).default }) }
+      ? { index: true, Component: UsagePage }
       : { path: n.path.slice(1), lazy: async () => ({ Component: (await n.load()).default }) },
   ),
   { path: 'users/:userId', lazy: async () => ({ Component: (await import('../features/users/UserPage')).default }) },

@@ -6,9 +6,26 @@ import type { DayRange } from '../lib/dates';
 import { parseRange, writeRange } from '../lib/url-state';
 import { api } from './api-client';
 
+/** The configuration the server inlined in the page, if it did (it does in production). */
+function configFromPage(): ClientConfig | undefined {
+  if (typeof document === 'undefined') return undefined;
+  const raw = document.querySelector('meta[name="dashboard-config"]')?.getAttribute('content');
+  if (!raw) return undefined;
+  try {
+    const parsed = clientConfigSchema.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const loadedAt = Date.now();
+
 export const configQuery = queryOptions({
   queryKey: ['config'],
   queryFn: ({ signal }) => api.get('/api/config', clientConfigSchema, undefined, signal),
+  initialData: configFromPage,
+  initialDataUpdatedAt: loadedAt,
   // The latest queryable day moves at midnight UTC.
   staleTime: 5 * 60_000,
 });

@@ -4,6 +4,7 @@
  * runs under `npm start` and inside Vite's dev server.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import type { ClientConfig } from '../api/schemas';
 import { HISTORY_START, yesterdayUtc } from '../lib/dates';
 import type { ServerConfig } from './config';
@@ -34,10 +35,32 @@ export const SECURITY_HEADERS: Record<string, string> = {
   'cross-origin-opener-policy': 'same-origin',
 };
 
-export function send(res: ServerResponse, r: DemoResponse, head = false): void {
+/** Compressed bodies of recent answers: the demo service hands out the same body strings again. */
+const gzipped = new Map<string, Buffer>();
+const GZIP_MIN = 1024;
+
+function gzipOf(body: string): Buffer {
+  let z = gzipped.get(body);
+  if (!z) {
+    z = gzipSync(body, { level: 4 });
+    gzipped.set(body, z);
+    if (gzipped.size > 64) gzipped.delete(gzipped.keys().next().value!);
+  }
+  return z;
+}
+
+export function send(res: ServerResponse, r: DemoResponse, head = false, acceptEncoding = ''): void {
   res.statusCode = r.status;
   for (const [k, v] of Object.entries(r.headers)) res.setHeader(k, v);
   res.setHeader('cache-control', 'no-store');
+  res.setHeader('vary', 'accept-encoding');
+  if (!r.fault && r.body.length >= GZIP_MIN && /\bgzip\b/.test(acceptEncoding)) {
+    const z = gzipOf(r.body);
+    res.setHeader('content-encoding', 'gzip');
+    res.setHeader('content-length', z.length);
+    res.end(head ? undefined : z);
+    return;
+  }
   if (r.fault === 'truncated' && !head) {
     // An injected fault: promise the whole body, send half, drop the connection.
     const bytes = Buffer.from(r.body);
@@ -86,7 +109,7 @@ export function createApp(config: ServerConfig, opts: { logger?: Logger; fetch?:
     if (url === '/api/config') return send(res, json(200, clientConfig()), head);
     if (isProxiedPrefix(url)) {
       forward(req, deps).then(
-        (r) => send(res, r, head),
+        (r) => send(res, r, head, String(req.headers['accept-encoding'] ?? '')),
         (e: unknown) => {
           logger.error('proxy failure', { error: e instanceof Error ? e.message : String(e) });
           send(res, errorResponse(500, 'The dashboard server failed to handle the request.'));
@@ -98,5 +121,16 @@ export function createApp(config: ServerConfig, opts: { logger?: Logger; fetch?:
     next();
   };
 
-  return { handler, demo, clientConfig };
+  /** The page with the client configuration in a meta tag, so the app needs no request before its first query. */
+  const renderIndex = (html: string) =>
+    html.replace(
+      '</head>',
+      `<meta name="dashboard-config" content="${escapeAttr(JSON.stringify(clientConfig()))}" />\n  </head>`,
+    );
+
+  return { handler, demo, clientConfig, renderIndex };
+}
+
+function escapeAttr(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }

@@ -1,5 +1,6 @@
 /** `npm start`: serves the built SPA and the API on one port. */
-import { createServer } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import sirv from 'sirv';
 import { createApp } from './app';
@@ -8,7 +9,7 @@ import { createLogger } from './log';
 
 const config = readServerConfig();
 const logger = createLogger();
-const { handler, demo } = createApp(config, { logger });
+const { handler, demo, renderIndex } = createApp(config, { logger });
 
 const dist = fileURLToPath(new URL('../../dist', import.meta.url));
 const statics = sirv(dist, {
@@ -25,13 +26,26 @@ const statics = sirv(dist, {
   },
 });
 
+const indexHtml = readFileSync(`${dist}/index.html`, 'utf8');
+
+/** Page addresses (no file extension) get the page itself, with the configuration inlined. */
+function servePage(req: IncomingMessage, res: ServerResponse): boolean {
+  const path = (req.url ?? '/').split('?')[0]!;
+  if ((req.method !== 'GET' && req.method !== 'HEAD') || /\.[a-z0-9]+$/i.test(path)) return false;
+  res.setHeader('content-type', 'text/html; charset=utf-8');
+  res.setHeader('cache-control', 'no-cache');
+  res.end(req.method === 'HEAD' ? undefined : renderIndex(indexHtml));
+  return true;
+}
+
 const server = createServer((req, res) =>
-  handler(req, res, () =>
+  handler(req, res, () => {
+    if (servePage(req, res)) return;
     statics(req, res, () => {
       res.statusCode = 404;
       res.end('Not found');
-    }),
-  ),
+    });
+  }),
 );
 
 if (demo) demo.world(); // build the data set before the first request

@@ -12,7 +12,15 @@ import { formatPercent } from '../../lib/format';
 import { pivotKeys, pivotTopN } from '../../lib/series';
 import type { TokenModelRow } from '../../api/schemas';
 import { tokensByModelQuery, tokensQuery } from './queries';
-import { creditTotals, modelTotals, toDailyCredits, topUsers, type ModelTotal, type UserCredits } from './shaping';
+import {
+  creditTotals,
+  dailyCreditsFromModels,
+  modelTotals,
+  toDailyCredits,
+  topUsers,
+  type ModelTotal,
+  type UserCredits,
+} from './shaping';
 
 const MODEL_COLUMNS: Column<ModelTotal>[] = [
   { id: 'model', header: 'Model', value: (m) => m.model },
@@ -26,14 +34,22 @@ const MODEL_COLUMNS: Column<ModelTotal>[] = [
 export default function UsagePage() {
   const { range } = useRange();
   const prevRange = previousPeriod(range);
+  const dailyCredits = useQuery({
+    ...tokensByModelQuery(range),
+    placeholderData: keepPreviousData,
+    select: (r) => dailyCreditsFromModels(range, r.data),
+  });
+  // The days with every user are large: ask for them once the small grouped answer is in (or failed),
+  // so the first chart is drawn without waiting for them.
+  const firstDone = !dailyCredits.isPending;
+  const full = { ...tokensQuery(range), placeholderData: keepPreviousData, enabled: firstDone };
   const previous = useQuery({
     ...tokensQuery(prevRange ?? range),
-    enabled: prevRange !== null,
+    enabled: prevRange !== null && firstDone,
     select: (r) => creditTotals(r.data),
   });
   const daily = useQuery({
-    ...tokensQuery(range),
-    placeholderData: keepPreviousData,
+    ...full,
     select: (r) => toDailyCredits(range, r.data),
   });
   const pivot = (r: { data: TokenModelRow[] }) => pivotTopN(range, r.data, (g) => g.billable_tokens, 7);
@@ -48,18 +64,15 @@ export default function UsagePage() {
     select: (r) => pivotKeys(pivot(r)),
   });
   const models = useQuery({
-    ...tokensQuery(range),
-    placeholderData: keepPreviousData,
+    ...full,
     select: (r) => modelTotals(r.data),
   });
   const users = useQuery({
-    ...tokensQuery(range),
-    placeholderData: keepPreviousData,
+    ...full,
     select: (r) => topUsers(r.data, 25),
   });
   const totals = useQuery({
-    ...tokensQuery(range),
-    placeholderData: keepPreviousData,
+    ...full,
     select: (r) => creditTotals(r.data),
   }).data;
   const prev = previous.data;
@@ -108,7 +121,7 @@ export default function UsagePage() {
       <TimeSeriesWidget
         title="Daily standard credits"
         description="Billable credits as reported by the service (cached tokens are discounted upstream)."
-        query={daily}
+        query={dailyCredits}
         series={[{ key: 'billable', label: 'Standard credits', color: seriesColor(0), csv: 'billable_tokens' }]}
         filename={`credits-${range.start}-${range.end}`}
         what="Standard credits"

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TokenDay } from '../../api/schemas';
-import { creditTotals, modelTotals, toDailyCredits, topUsers } from './shaping';
+import { creditTotals, dailyCreditsFromModels, modelTotals, toDailyCredits, topUsers } from './shaping';
 
 const m = (model_id: string, billable: number, tier = 'standard') => ({
   model_id,
@@ -74,5 +74,20 @@ describe('usage shaping', () => {
       { model: 'sonnet', credits: 10 },
     ]);
     expect(topUsers(days, 1)).toHaveLength(1);
+  });
+});
+
+describe('daily credits from the grouped rows', () => {
+  it('sums the models of each day and fills missing days', () => {
+    const rows = [
+      { date: '2026-02-01', group_key: 'a', billable_tokens: 5, input_tokens: 0, output_tokens: 0 },
+      { date: '2026-02-01', group_key: 'b', billable_tokens: 7, input_tokens: 0, output_tokens: 0 },
+      { date: '2026-02-03', group_key: 'a', billable_tokens: 1, input_tokens: 0, output_tokens: 0 },
+    ];
+    expect(dailyCreditsFromModels({ start: '2026-02-01', end: '2026-02-03' }, rows)).toEqual([
+      { date: '2026-02-01', billable: 12 },
+      { date: '2026-02-02', billable: 0 },
+      { date: '2026-02-03', billable: 1 },
+    ]);
   });
 });

@@ -1,4 +1,4 @@
-import type { TokenDay } from '../../api/schemas';
+import type { TokenDay, TokenModelRow } from '../../api/schemas';
 import type { DayRange } from '../../lib/dates';
 import { fillDays, sumBy } from '../../lib/series';
 
@@ -106,4 +106,19 @@ export function topUsers(rows: readonly TokenDay[], n: number): UserCredits[] {
     }))
     .sort((a, b) => b.credits - a.credits || a.userId.localeCompare(b.userId))
     .slice(0, n);
+}
+
+/**
+ * Daily credits from the rows grouped by model, which sum to the day totals:
+ * a far smaller answer than the days with every user, so the first chart
+ * does not wait for the per-user breakdown.
+ */
+export function dailyCreditsFromModels(range: DayRange, rows: readonly TokenModelRow[]) {
+  const byDay = new Map<string, { date: string; billable: number }>();
+  for (const r of rows) {
+    const d = byDay.get(r.date) ?? { date: r.date, billable: 0 };
+    d.billable += r.billable_tokens;
+    byDay.set(r.date, d);
+  }
+  return fillDays(range, [...byDay.values()], (d) => ({ billable: d.billable }), { billable: 0 });
 }
