@@ -1,14 +1,34 @@
 /**
- * Screenshots of every page against a running dashboard:
- *   tsx scripts/screenshot.ts [baseUrl] [outDir]
+ * Screenshots of every page from the demo service, for the README:
+ *   npm run screenshots                 starts its own server (after `npm run build`), writes docs/
+ *   npm run screenshots -- <url> <dir>  against a running dashboard
+ * WIDTH, COLOR_SCHEME (light|dark), PAGES (comma list) and SUFFIX adjust a run.
  */
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { chromium } from '@playwright/test';
 
-const base = process.argv[2] ?? 'http://127.0.0.1:5173';
+const own = !process.argv[2];
+const base = process.argv[2] ?? 'http://127.0.0.1:5420';
 const out = process.argv[3] ?? 'docs';
 const pages = (process.env.PAGES ?? '/,/tools,/activity,/productivity,/users,/readiness').split(',');
 mkdirSync(out, { recursive: true });
+
+const server = own
+  ? spawn('npx', ['tsx', 'src/server/main.ts'], {
+      env: { ...process.env, NODE_ENV: 'production', PORT: '5420', DEMO_TODAY: '2026-11-22' },
+      stdio: 'ignore',
+      detached: true,
+    })
+  : undefined;
+for (let i = 0; own && i < 100; i++) {
+  try {
+    if ((await fetch(`${base}/api/health`)).ok) break;
+  } catch {
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 const executablePath = process.env.CHROMIUM_PATH || (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
 const browser = await chromium.launch({
   executablePath,
@@ -20,13 +40,36 @@ const browser = await chromium.launch({
     '--disable-sync',
   ],
 });
-const page = await browser.newPage({ viewport: { width: Number(process.env.WIDTH ?? 1440), height: 900 } });
-for (const p of pages) {
-  await page.goto(base + p);
-  await page.waitForLoadState('networkidle');
-  await page.waitForTimeout(400);
-  const name = p === '/' ? 'usage' : p.replace(/^\//, '').replace(/[/?=&]/g, '-');
-  await page.screenshot({ path: `${out}/${name}.png`, fullPage: true });
-  console.log(`${out}/${name}.png`);
+const variants = process.env.WIDTH
+  ? [
+      {
+        width: Number(process.env.WIDTH),
+        scheme: process.env.COLOR_SCHEME === 'dark' ? 'dark' : 'light',
+        suffix: process.env.SUFFIX ?? '',
+      },
+    ]
+  : [
+      { width: 1440, scheme: 'light', suffix: '' },
+      { width: 1440, scheme: 'dark', suffix: '-dark' },
+      { width: 375, scheme: 'light', suffix: '-phone' },
+    ];
+try {
+  for (const v of variants) {
+    const page = await browser.newPage({
+      viewport: { width: v.width, height: 900 },
+      colorScheme: v.scheme as 'light' | 'dark',
+    });
+    for (const p of pages) {
+      await page.goto(base + p);
+      await page.waitForLoadState('networkidle');
+      await page.waitForTimeout(400);
+      const name = (p === '/' ? 'usage' : p.replace(/^\//, '').replace(/[/?=&%]/g, '-')) + v.suffix;
+      await page.screenshot({ path: `${out}/${name}.png`, fullPage: v.width > 500 });
+      console.log(`${out}/${name}.png`);
+    }
+    await page.close();
+  }
+} finally {
+  await browser.close();
+  if (server) process.kill(-server.pid!);
 }
-await browser.close();

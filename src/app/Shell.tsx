@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Suspense, useReducer } from 'react';
+import { Suspense, useReducer, useState } from 'react';
 import { NavLink, Outlet, useLocation, useRouteError, useSearchParams } from 'react-router-dom';
 import { configQuery } from '../components/app-config';
 import { getApiKey, setApiKey } from '../components/api-client';
@@ -7,6 +7,7 @@ import { ErrorState, Loading } from '../components/states';
 import { DateRangeBar } from './DateRangeBar';
 import { useKeyPrompt } from './key-prompt';
 import { KeyScreen } from './KeyScreen';
+import { getThemeChoice, setThemeChoice, type ThemeChoice } from './theme';
 import { NAV } from './routes';
 
 /** Only the range travels between pages; page-specific state stays behind. */
@@ -25,6 +26,7 @@ export function Shell() {
   const { keyRejected, setKeyRejected } = useKeyPrompt();
   // The key lives outside React (session storage); this re-renders once it is set.
   const [, keyChanged] = useReducer((n: number) => n + 1, 0);
+  const [menuOpen, setMenuOpen] = useState(false);
   const [params] = useSearchParams();
   // Readiness reports are not bound to the analytics date range.
   const dated = !useLocation().pathname.startsWith('/readiness');
@@ -63,7 +65,20 @@ export function Shell() {
               </span>
             )}
           </p>
-          <nav aria-label="Pages" className="flex flex-wrap gap-1">
+          <button
+            type="button"
+            className="ml-auto rounded border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-700 md:hidden"
+            aria-expanded={menuOpen}
+            aria-controls="page-nav"
+            onClick={() => setMenuOpen((o) => !o)}
+          >
+            {menuOpen ? 'Close menu' : 'Menu'}
+          </button>
+          <nav
+            id="page-nav"
+            aria-label="Pages"
+            className={`${menuOpen ? 'flex' : 'hidden'} w-full flex-col gap-1 md:flex md:w-auto md:flex-row md:flex-wrap`}
+          >
             {NAV.map((n) => (
               <NavLink
                 key={n.path}
@@ -71,6 +86,7 @@ export function Shell() {
                 end={n.path === '/'}
                 onMouseEnter={() => void n.load()}
                 onFocus={() => void n.load()}
+                onClick={() => setMenuOpen(false)}
                 className={({ isActive }) =>
                   `rounded px-3 py-1.5 text-sm font-medium ${isActive ? 'bg-indigo-50 text-indigo-700' : 'text-slate-600 hover:bg-slate-100'}`
                 }
@@ -79,10 +95,11 @@ export function Shell() {
               </NavLink>
             ))}
           </nav>
+          <ThemeSelect />
           {config.data.keyRequired && (
             <button
               type="button"
-              className="ml-auto text-sm text-slate-600 underline"
+              className="text-sm text-slate-600 underline"
               onClick={() => {
                 setApiKey(undefined);
                 setKeyRejected(false);
@@ -99,7 +116,7 @@ export function Shell() {
           </div>
         )}
       </header>
-      <main className="mx-auto max-w-7xl px-4 py-6">
+      <main id="main" tabIndex={-1} className="mx-auto max-w-7xl px-4 py-6 focus:outline-none">
         <Suspense fallback={<Loading />}>
           <Outlet />
         </Suspense>
@@ -131,5 +148,28 @@ export function RouteError() {
         <ErrorState error={error} onRetry={() => window.location.reload()} />
       </div>
     </div>
+  );
+}
+
+/** Light, dark, or as the system says; the choice persists. */
+function ThemeSelect() {
+  const [choice, setChoice] = useState<ThemeChoice>(getThemeChoice);
+  return (
+    <label className="flex items-center gap-1 text-sm md:ml-auto">
+      <span className="text-slate-600">Theme</span>
+      <select
+        value={choice}
+        onChange={(e) => {
+          const c = e.target.value as ThemeChoice;
+          setChoice(c);
+          setThemeChoice(c);
+        }}
+        className="rounded border border-slate-300 bg-white px-2 py-1"
+      >
+        <option value="system">System</option>
+        <option value="light">Light</option>
+        <option value="dark">Dark</option>
+      </select>
+    </label>
   );
 }

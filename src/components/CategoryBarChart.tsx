@@ -1,5 +1,6 @@
 import { Bar, BarChart, CartesianGrid, Cell, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatExact } from '../lib/format';
+import { TOOLTIP_STYLE } from './TimeSeriesChart';
 
 interface Props {
   data: readonly { label: string; value: number; color?: string }[];
@@ -28,7 +29,7 @@ export function CategoryBarChart({
   hideLabels = false,
 }: Props) {
   const h = height ?? (horizontal ? Math.max(120, data.length * 26 + 40) : 240);
-  const tick = { fontSize: 12, fill: '#475569' };
+  const tick = { fontSize: 12, fill: 'var(--color-slate-600)' };
   return (
     <figure role="figure" aria-label={summary} className="m-0">
       <BarChart
@@ -38,7 +39,12 @@ export function CategoryBarChart({
         style={{ width: '100%', height: h }}
         margin={{ top: 8, right: 16, bottom: 0, left: 0 }}
       >
-        <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" horizontal={!horizontal} vertical={horizontal} />
+        <CartesianGrid
+          strokeDasharray="3 3"
+          stroke="var(--color-slate-200)"
+          horizontal={!horizontal}
+          vertical={horizontal}
+        />
         {horizontal ? (
           <>
             <XAxis type="number" tickFormatter={format} domain={domain ?? [0, 'auto']} tick={tick} />
@@ -55,7 +61,7 @@ export function CategoryBarChart({
             <YAxis tickFormatter={format} domain={domain ?? [0, 'auto']} tick={tick} width={48} allowDecimals={false} />
           </>
         )}
-        <Tooltip formatter={(v) => [format(Number(v)), valueName]} />
+        <Tooltip contentStyle={TOOLTIP_STYLE} formatter={(v) => [format(Number(v)), valueName]} />
         <Bar dataKey="value" name={valueName} isAnimationActive={false} fill="var(--color-series-1)">
           {data.map((d) => (
             <Cell key={d.label} fill={d.color ?? 'var(--color-series-1)'} />

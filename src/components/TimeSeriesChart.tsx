@@ -22,6 +22,13 @@ export interface SeriesConfig {
   color: string;
 }
 
+/** Tooltip colours from the theme, so it reads in light and dark alike. */
+export const TOOLTIP_STYLE = {
+  background: 'var(--color-white)',
+  borderColor: 'var(--color-slate-200)',
+  color: 'var(--color-slate-900)',
+};
+
 export const seriesColor = (i: number) => `var(--color-series-${(i % 8) + 1})`;
 
 /** Series for pivoted groups: seven colours for the top groups, grey for Other. */
@@ -75,16 +82,22 @@ export function TimeSeriesChart({
   };
   const axes = (
     <>
-      <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" vertical={false} />
-      <XAxis dataKey={xKey} tickFormatter={xFormat} minTickGap={24} tick={{ fontSize: 12, fill: '#475569' }} />
+      <CartesianGrid strokeDasharray="3 3" stroke="var(--color-slate-200)" vertical={false} />
+      <XAxis
+        dataKey={xKey}
+        tickFormatter={xFormat}
+        minTickGap={24}
+        tick={{ fontSize: 12, fill: 'var(--color-slate-600)' }}
+      />
       <YAxis
         tickFormatter={yFormat}
         width={56}
-        tick={{ fontSize: 12, fill: '#475569' }}
+        tick={{ fontSize: 12, fill: 'var(--color-slate-600)' }}
         domain={asPercent ? [0, 1] : [0, 'auto']}
         allowDataOverflow={asPercent}
       />
       <Tooltip
+        contentStyle={TOOLTIP_STYLE}
         labelFormatter={(l) => xTooltipFormat(String(l))}
         formatter={(v, name) => [asPercent ? formatPercent(Number(v)) : formatExact(Number(v)), name]}
       />

@@ -1,5 +1,6 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { formatDayLong, formatDayShort, type Day } from '../lib/dates';
+import { formatExact, formatPercent } from '../lib/format';
 import { rollupWeeks, type Interval, type Rollup } from '../lib/series';
 import { useParamChoice } from './app-config';
 import { TimeSeriesChart, type SeriesConfig } from './TimeSeriesChart';
@@ -78,6 +79,7 @@ export function TimeSeriesWidget<P extends Point>({
   footnote,
 }: Props<P>) {
   const [interval] = useInterval();
+  const [asTable, setAsTable] = useState(false);
   const rollupKey = JSON.stringify(rollup);
   const keys = series.map((s) => s.key).join('|');
   const shaped = useMemo(() => {
@@ -93,7 +95,20 @@ export function TimeSeriesWidget<P extends Point>({
       description={description}
       query={q}
       className={className}
-      actions={actions}
+      actions={
+        <>
+          {actions}
+          <button
+            type="button"
+            aria-pressed={asTable}
+            onClick={() => setAsTable((t) => !t)}
+            className="rounded border border-slate-300 px-2 py-1 text-xs font-medium text-slate-700 hover:bg-slate-100"
+            aria-label={`Show ${title} as a table`}
+          >
+            Table
+          </button>
+        </>
+      }
       isEmpty={(d) => d.length === 0}
       csv={(d) => ({
         filename: `${filename}${weekly ? '-weekly' : ''}.csv`,
@@ -101,21 +116,81 @@ export function TimeSeriesWidget<P extends Point>({
         rows: d.map((p) => [p.date, ...(weekly ? [p.days ?? 7] : []), ...series.map((s) => p[s.key] as number)]),
       })}
     >
-      {(d) => (
-        <>
-          <TimeSeriesChart
-            data={d}
+      {(d) =>
+        asTable ? (
+          <PointsTable
+            caption={`${what}, ${weekly ? 'per week' : 'per day'}`}
+            points={d}
             series={series}
-            kind={kind}
-            stacked={stacked}
+            weekly={weekly}
             percent={percent}
-            xFormat={weekly ? (x) => `Wk ${formatDayShort(x)}` : formatDayShort}
-            xTooltipFormat={weekly ? (x) => `Week of ${formatDayLong(x)}` : formatDayLong}
-            summary={`${what}, ${weekly ? 'per week' : 'per day'}, from ${d[0]?.date} to ${d.at(-1)?.date}.`}
           />
-          {footnote && <p className="mt-2 text-xs text-slate-500">{footnote}</p>}
-        </>
-      )}
+        ) : (
+          <>
+            <TimeSeriesChart
+              data={d}
+              series={series}
+              kind={kind}
+              stacked={stacked}
+              percent={percent}
+              xFormat={weekly ? (x) => `Wk ${formatDayShort(x)}` : formatDayShort}
+              xTooltipFormat={weekly ? (x) => `Week of ${formatDayLong(x)}` : formatDayLong}
+              summary={`${what}, ${weekly ? 'per week' : 'per day'}, from ${d[0]?.date} to ${d.at(-1)?.date}.`}
+            />
+            {footnote && <p className="mt-2 text-xs text-slate-500">{footnote}</p>}
+          </>
+        )
+      }
     </Widget>
+  );
+}
+
+/** The table alternative of a chart: the same points, exact values. */
+function PointsTable<P extends Point>({
+  caption,
+  points,
+  series,
+  weekly,
+  percent,
+}: {
+  caption: string;
+  points: readonly P[];
+  series: readonly SeriesConfig[];
+  weekly: boolean;
+  percent?: boolean;
+}) {
+  const fmt = percent ? formatPercent : formatExact;
+  return (
+    <div className="max-h-80 overflow-auto">
+      <table className="w-full text-sm">
+        <caption className="sr-only">{caption}</caption>
+        <thead className="sticky top-0 bg-white text-left text-slate-600">
+          <tr>
+            <th scope="col" className="py-1.5 pr-3 font-medium">
+              {weekly ? 'Week of' : 'Day (UTC)'}
+            </th>
+            {series.map((s) => (
+              <th key={s.key} scope="col" className="py-1.5 pr-3 text-right font-medium">
+                {s.label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {points.map((p) => (
+            <tr key={p.date} className="border-t border-slate-100">
+              <th scope="row" className="py-1 pr-3 text-left font-normal">
+                {formatDayLong(p.date)}
+              </th>
+              {series.map((s) => (
+                <td key={s.key} className="py-1 pr-3 text-right tabular-nums">
+                  {fmt(Number(p[s.key]))}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

@@ -1,0 +1,51 @@
+/** Accessibility of every page, in light and dark: axe finds nothing serious, keys reach everything. */
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+
+const PAGES = [
+  ['usage', '/'],
+  ['tools', '/tools'],
+  ['activity', '/activity'],
+  ['productivity', '/productivity'],
+  ['users', '/users'],
+  ['readiness', '/readiness'],
+] as const;
+
+async function settle(page: Page) {
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  await expect(page.getByText('Drawing chart…')).toHaveCount(0);
+  await expect(page.locator('[role="status"]:has-text("Loading")')).toHaveCount(0);
+}
+
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  // The checks did run, colour contrast included.
+  expect(results.passes.map((p) => p.id)).toContain('color-contrast');
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.length} × ${v.nodes[0]?.target.join(' ')} — ${v.help}`);
+}
+
+for (const scheme of ['light', 'dark'] as const) {
+  for (const [name, path] of PAGES) {
+    test(`axe: ${name} page, ${scheme} theme`, async ({ page }) => {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.goto(path);
+      await settle(page);
+      expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(scheme === 'dark');
+      expect(await seriousViolations(page)).toEqual([]);
+    });
+  }
+}
+
+test('axe: a user page and a repository page', async ({ page }) => {
+  await page.goto('/users');
+  await page.getByRole('table', { name: 'Users active in the range' }).getByRole('link').first().click();
+  await settle(page);
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.goto('/readiness');
+  await page.getByRole('table', { name: 'Repositories and their latest readiness' }).getByRole('link').first().click();
+  await settle(page);
+  expect(await seriousViolations(page)).toEqual([]);
+});

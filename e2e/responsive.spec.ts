@@ -1,0 +1,90 @@
+/** Layout at phone, tablet and desktop widths; keyboard journeys; the theme switch. */
+import { expect, test } from '@playwright/test';
+
+for (const width of [375, 768, 1440]) {
+  test(`every page fits ${width} px wide (screenshots attached)`, async ({ page }, info) => {
+    await page.setViewportSize({ width, height: 900 });
+    for (const path of ['/', '/tools', '/activity', '/productivity', '/users', '/readiness']) {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await page.waitForLoadState('networkidle');
+      // The page itself never scrolls sideways; wide tables scroll inside their own box.
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, `${path} at ${width}px`).toBeLessThanOrEqual(0);
+      const menu = page.getByRole('button', { name: 'Menu' });
+      if (width < 768) {
+        await expect(menu).toBeVisible();
+        await expect(page.getByRole('navigation', { name: 'Pages' })).toBeHidden();
+      } else {
+        await expect(menu).toBeHidden();
+        await expect(page.getByRole('navigation', { name: 'Pages' })).toBeVisible();
+      }
+      await info.attach(`${path.replace(/\//g, '_') || 'root'}-${width}.png`, {
+        body: await page.screenshot({ fullPage: true }),
+        contentType: 'image/png',
+      });
+    }
+  });
+}
+
+test('the phone menu opens, navigates and closes', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await expect(page.getByRole('button', { name: 'Close menu' })).toHaveAttribute('aria-expanded', 'true');
+  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Activity' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Activity' })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Pages' })).toBeHidden();
+});
+
+test('keyboard: skip link, navigation, a preset, sorting and a chart as a table, with visible focus', async ({
+  page,
+}) => {
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1, name: 'Usage' })).toBeVisible();
+  await page.keyboard.press('Tab');
+  const skip = page.getByRole('link', { name: 'Skip to content' });
+  await expect(skip).toBeFocused();
+  await page.keyboard.press('Tab');
+  // Focus is visible: the focused control draws an outline.
+  const outline = await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle);
+  expect(outline).not.toBe('none');
+
+  // Reach the Tools link by keyboard alone.
+  for (let i = 0; i < 15; i++) {
+    const name = await page.evaluate(() => document.activeElement?.textContent ?? '');
+    if (name === 'Tools') break;
+    await page.keyboard.press('Tab');
+  }
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { level: 1, name: 'Tools' })).toBeVisible();
+
+  await page.getByRole('button', { name: '7 days' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/start=/);
+
+  const tools = page.getByRole('region', { name: 'Tools', exact: true });
+  await tools.getByRole('button', { name: /^Tool/ }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/toolsSort=name/);
+
+  const perTool = page.getByRole('region', { name: 'Tool calls per tool' });
+  await perTool.getByRole('button', { name: 'Show Tool calls per tool as a table' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(perTool.getByRole('table')).toBeVisible();
+  await expect(perTool.getByRole('row')).toHaveCount(8); // header + 7 days
+});
+
+test('the theme follows the system, and a chosen theme persists', async ({ page }) => {
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.goto('/');
+  const isDark = () => page.evaluate(() => document.documentElement.classList.contains('dark'));
+  expect(await isDark()).toBe(true);
+  await page.getByLabel('Theme').selectOption('light');
+  expect(await isDark()).toBe(false);
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1, name: 'Usage' })).toBeVisible();
+  expect(await isDark()).toBe(false);
+  await page.getByLabel('Theme').selectOption('system');
+  expect(await isDark()).toBe(true);
+});
