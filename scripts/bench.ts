@@ -4,7 +4,8 @@
  * writes bench-results/bench.json. Targets are checked here, never in tests.
  *
  * BENCH_RUNS (default 5) sets the cold-load repetitions; BENCH_SKIP_BUILD=1
- * reuses dist/.
+ * reuses dist/; BENCH_ONLY=small (150 users) or BENCH_ONLY=scale (5,000 users,
+ * 500 repositories) runs one half.
  */
 import { spawn, execSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -273,13 +274,14 @@ async function main() {
     } finally {
       stop(small);
     }
-  const large = await startServer(5412, { DEMO_USERS: '5000', DEMO_REPOS: '500' });
-  try {
-    await usersAtScale('http://127.0.0.1:5412', browser);
-    await readinessAtScale('http://127.0.0.1:5412', browser);
-  } finally {
-    stop(large);
-  }
+  const large = only === 'small' ? undefined : await startServer(5412, { DEMO_USERS: '5000', DEMO_REPOS: '500' });
+  if (large)
+    try {
+      await usersAtScale('http://127.0.0.1:5412', browser);
+      await readinessAtScale('http://127.0.0.1:5412', browser);
+    } finally {
+      stop(large);
+    }
   await browser.close();
 
   const width = Math.max(...results.map((r) => r.metric.length));

@@ -5,8 +5,11 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
+import { buildQuery } from '../api/client';
+import { PATHS } from '../api/paths';
 import type { ClientConfig } from '../api/schemas';
 import { HISTORY_START, yesterdayUtc } from '../lib/dates';
+import { parseRange } from '../lib/url-state';
 import type { ServerConfig } from './config';
 import { createDemoService, errorResponse, type DemoResponse } from './demo/service';
 import { silentLogger, type Logger } from './log';
@@ -121,12 +124,23 @@ export function createApp(config: ServerConfig, opts: { logger?: Logger; fetch?:
     next();
   };
 
-  /** The page with the client configuration in a meta tag, so the app needs no request before its first query. */
-  const renderIndex = (html: string) =>
-    html.replace(
-      '</head>',
-      `<meta name="dashboard-config" content="${escapeAttr(JSON.stringify(clientConfig()))}" />\n  </head>`,
-    );
+  /**
+   * The page with the client configuration in a meta tag, so the app needs no
+   * request before its first query; on the landing page, the first chart's
+   * data is preloaded while the scripts load (only when the browser sends no
+   * key: a preload cannot carry one).
+   */
+  const renderIndex = (html: string, url = '/') => {
+    const cfg = clientConfig();
+    const [path, query = ''] = url.split('?');
+    let head = `<meta name="dashboard-config" content="${escapeAttr(JSON.stringify(cfg))}" />`;
+    if (path === '/' && !cfg.keyRequired) {
+      const r = parseRange(new URLSearchParams(query), cfg.latestDay);
+      const href = `${PATHS.tokens}${buildQuery({ startDate: r.start, endDate: r.end, group_by: 'model' })}`;
+      head += `\n    <link rel="preload" as="fetch" crossorigin="anonymous" href="${escapeAttr(href)}" />`;
+    }
+    return html.replace('</head>', `${head}\n  </head>`);
+  };
 
   return { handler, demo, clientConfig, renderIndex };
 }

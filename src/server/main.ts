@@ -34,7 +34,7 @@ function servePage(req: IncomingMessage, res: ServerResponse): boolean {
   if ((req.method !== 'GET' && req.method !== 'HEAD') || /\.[a-z0-9]+$/i.test(path)) return false;
   res.setHeader('content-type', 'text/html; charset=utf-8');
   res.setHeader('cache-control', 'no-cache');
-  res.end(req.method === 'HEAD' ? undefined : renderIndex(indexHtml));
+  res.end(req.method === 'HEAD' ? undefined : renderIndex(indexHtml, req.url));
   return true;
 }
 

@@ -200,3 +200,22 @@ describe('security headers', () => {
     }
   });
 });
+
+describe('the page', () => {
+  const html = '<html><head><title>x</title></head><body></body></html>';
+  it('inlines the configuration and preloads the first chart’s data for the landing range', () => {
+    const { renderIndex } = createApp(readServerConfig({ DEMO_TODAY: '2026-06-01', DEMO_USERS: '5', DEMO_REPOS: '1' }));
+    const page = renderIndex(html, '/?start=2026-05-01&end=2026-05-07');
+    expect(page).toContain('<meta name="dashboard-config" content="{&quot;demo&quot;:true');
+    expect(page).toContain(
+      'href="/api/v1/analytics/tokens?startDate=2026-05-01&amp;endDate=2026-05-07&amp;group_by=model"',
+    );
+    expect(renderIndex(html, '/tools')).not.toContain('rel="preload"');
+  });
+  it('preloads nothing when the browser must bring the key, and never inlines a server key', () => {
+    const keyless = createApp(readServerConfig({ ANALYTICS_BASE_URL: 'http://127.0.0.1:9' }));
+    expect(keyless.renderIndex(html, '/')).not.toContain('rel="preload"');
+    const keyed = createApp(readServerConfig({ ANALYTICS_BASE_URL: 'http://127.0.0.1:9', API_KEY: 'top-secret-key' }));
+    expect(keyed.renderIndex(html, '/')).not.toContain('top-secret-key');
+  });
+});
