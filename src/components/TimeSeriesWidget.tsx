@@ -3,6 +3,7 @@ import { formatDayLong, formatDayShort, type Day } from '../lib/dates';
 import { formatExact, formatPercent } from '../lib/format';
 import { rollupWeeks, type Interval, type Rollup } from '../lib/series';
 import { useParamChoice } from './app-config';
+import { Segmented } from './Segmented';
 import { TimeSeriesChart, type SeriesConfig } from './TimeSeriesChart';
 import { Widget, type WidgetQuery } from './Widget';
 
@@ -16,21 +17,15 @@ export function useInterval() {
 export function IntervalSwitch() {
   const [interval, setInterval] = useInterval();
   return (
-    <div role="group" aria-label="Chart interval" className="inline-flex rounded border border-slate-300 text-sm">
-      {INTERVALS.map((i) => (
-        <button
-          key={i}
-          type="button"
-          aria-pressed={interval === i}
-          onClick={() => setInterval(i)}
-          className={`px-2.5 py-1 font-medium first:rounded-l last:rounded-r ${
-            interval === i ? 'bg-slate-800 text-white' : 'text-slate-700 hover:bg-slate-100'
-          }`}
-        >
-          {i === 'day' ? 'Daily' : 'Weekly'}
-        </button>
-      ))}
-    </div>
+    <Segmented
+      label="Chart interval"
+      options={[
+        { id: 'day', label: 'Daily' },
+        { id: 'week', label: 'Weekly' },
+      ]}
+      value={interval}
+      onChange={setInterval}
+    />
   );
 }
 

@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useRange } from '../../components/app-config';
-import { BreakdownWidget } from '../../components/BreakdownTable';
+import { BreakdownWidget } from '../../components/TableWidget';
 import { KpiGrid } from '../../components/KpiGrid';
 import { PageHeader } from '../../components/Page';
 import { seriesColor } from '../../components/TimeSeriesChart';

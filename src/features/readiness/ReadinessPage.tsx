@@ -7,6 +7,7 @@ import { CategoryBarChart } from '../../components/CategoryBarChart';
 import { DataTable, tableCsv, type Column } from '../../components/DataTable';
 import { KpiGrid } from '../../components/KpiGrid';
 import { PageHeader } from '../../components/Page';
+import { Segmented } from '../../components/Segmented';
 import { TimeSeriesChart, seriesColor } from '../../components/TimeSeriesChart';
 import { VirtualTable } from '../../components/VirtualTable';
 import { Widget } from '../../components/Widget';
@@ -180,19 +181,13 @@ export default function ReadinessPage() {
           status={status}
           isEmpty={(d) => d.length === 0}
           actions={
-            <div role="group" aria-label="Period" className="inline-flex rounded border border-slate-300 text-xs">
-              {PERIODS.map((p) => (
-                <button
-                  key={p.id}
-                  type="button"
-                  aria-pressed={period === p.id}
-                  onClick={() => setPeriod(p.id)}
-                  className={`px-2 py-1 font-medium ${period === p.id ? 'bg-slate-800 text-white' : 'text-slate-700 hover:bg-slate-100'}`}
-                >
-                  {p.label}
-                </button>
-              ))}
-            </div>
+            <Segmented
+              label="Period"
+              size="xs"
+              options={PERIODS.map((p) => ({ id: p.id, label: p.label }))}
+              value={period}
+              onChange={setPeriod}
+            />
           }
           csv={(d) => ({
             filename: `organization-level-${period}.csv`,

@@ -6,6 +6,7 @@ import { useParamChoice } from '../../components/app-config';
 import { CategoryBarChart } from '../../components/CategoryBarChart';
 import { KpiGrid } from '../../components/KpiGrid';
 import { PageHeader } from '../../components/Page';
+import { Segmented } from '../../components/Segmented';
 import { Empty, ErrorState, Loading } from '../../components/states';
 import { TimeSeriesChart, seriesColor } from '../../components/TimeSeriesChart';
 import { Widget, type WidgetQuery } from '../../components/Widget';
@@ -307,23 +308,12 @@ export default function RepoPage() {
       <section aria-label="Scorecard" className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
         <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
           <h2 className="text-base font-semibold">Scorecard</h2>
-          <div
-            role="group"
-            aria-label="Group criteria by"
-            className="inline-flex rounded border border-slate-300 text-sm"
-          >
-            {GROUPS.map((g) => (
-              <button
-                key={g}
-                type="button"
-                aria-pressed={group === g}
-                onClick={() => setGroup(g)}
-                className={`px-2.5 py-1 font-medium ${group === g ? 'bg-slate-800 text-white' : 'text-slate-700 hover:bg-slate-100'}`}
-              >
-                By {g}
-              </button>
-            ))}
-          </div>
+          <Segmented
+            label="Group criteria by"
+            options={GROUPS.map((g) => ({ id: g, label: `By ${g}` }))}
+            value={group}
+            onChange={setGroup}
+          />
         </div>
         {groupRows(rows, group).map(([title, list]) => {
           const completion = passRate(list.map((c) => c.result));

@@ -1,13 +1,12 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { ToolNameRow } from '../../api/schemas';
 import { useParamChoice, useRange } from '../../components/app-config';
-import { BreakdownWidget } from '../../components/BreakdownTable';
-import { DataTable, tableCsv, type Column } from '../../components/DataTable';
+import { BreakdownWidget, TableWidget } from '../../components/TableWidget';
+import type { Column } from '../../components/DataTable';
 import { KpiGrid } from '../../components/KpiGrid';
 import { PageHeader } from '../../components/Page';
 import { groupSeries, seriesColor } from '../../components/TimeSeriesChart';
 import { IntervalSwitch, TimeSeriesWidget } from '../../components/TimeSeriesWidget';
-import { Widget } from '../../components/Widget';
 import { previousPeriod } from '../../lib/dates';
 import { formatExact } from '../../lib/format';
 import { pivotKeys, pivotTopN } from '../../lib/series';
@@ -155,25 +154,17 @@ export default function ToolsPage() {
           filename={file('slash-commands')}
         />
       </div>
-      <Widget
+      <TableWidget
+        id="hooks"
         title="Hooks"
         description="Hook executions per event, matcher and command."
         query={hooks}
-        isEmpty={(d) => d.length === 0}
+        columns={HOOK_COLUMNS}
+        rowKey={(h) => `${h.event}|${h.matcher}|${h.command}`}
+        defaultSort={{ column: 'count', dir: 'desc' }}
+        filename={`${file('hooks')}`}
         emptyText="No hook ran in this range."
-        csv={(d) => ({ filename: `${file('hooks')}.csv`, ...tableCsv(HOOK_COLUMNS, d) })}
-      >
-        {(d) => (
-          <DataTable
-            id="hooks"
-            caption="Hook executions"
-            columns={HOOK_COLUMNS}
-            rows={d}
-            rowKey={(h) => `${h.event}|${h.matcher}|${h.command}`}
-            defaultSort={{ column: 'count', dir: 'desc' }}
-          />
-        )}
-      </Widget>
+      />
       <div className="grid gap-4 lg:grid-cols-2">
         <TimeSeriesWidget
           title="Autonomy: tool calls per user turn"

@@ -1,12 +1,12 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { useRange } from '../../components/app-config';
-import { DataTable, tableCsv, type Column } from '../../components/DataTable';
+import type { Column } from '../../components/DataTable';
 import { KpiGrid } from '../../components/KpiGrid';
 import { PageHeader } from '../../components/Page';
 import { groupSeries, seriesColor } from '../../components/TimeSeriesChart';
 import { IntervalSwitch, TimeSeriesWidget } from '../../components/TimeSeriesWidget';
-import { Widget } from '../../components/Widget';
+import { TableWidget } from '../../components/TableWidget';
 import { previousPeriod, rangeLength } from '../../lib/dates';
 import { formatPercent } from '../../lib/format';
 import { pivotKeys, pivotTopN } from '../../lib/series';
@@ -153,42 +153,26 @@ export default function UsagePage() {
         />
       </div>
       <div className="grid gap-4 lg:grid-cols-2">
-        <Widget
+        <TableWidget
+          id="models"
           title="Models"
           description="Credits and tokens per model over the range."
           query={models}
-          isEmpty={(d) => d.length === 0}
-          csv={(d) => ({ filename: `models-${range.start}-${range.end}.csv`, ...tableCsv(MODEL_COLUMNS, d) })}
-        >
-          {(d) => (
-            <DataTable
-              id="models"
-              caption="Credits and tokens per model"
-              columns={MODEL_COLUMNS}
-              rows={d}
-              rowKey={(m) => m.model}
-              defaultSort={{ column: 'credits', dir: 'desc' }}
-            />
-          )}
-        </Widget>
-        <Widget
+          columns={MODEL_COLUMNS}
+          rowKey={(m) => m.model}
+          defaultSort={{ column: 'credits', dir: 'desc' }}
+          filename={`models-${range.start}-${range.end}`}
+        />
+        <TableWidget
+          id="topUsers"
           title="Top users by credits"
           description="The 25 users with the most credits in the range, with the models they used."
           query={users}
-          isEmpty={(d) => d.length === 0}
-          csv={(d) => ({ filename: `top-users-${range.start}-${range.end}.csv`, ...tableCsv(userColumns, d) })}
-        >
-          {(d) => (
-            <DataTable
-              id="topUsers"
-              caption="Top users by standard credits"
-              columns={userColumns}
-              rows={d}
-              rowKey={(u) => u.userId}
-              defaultSort={{ column: 'credits', dir: 'desc' }}
-            />
-          )}
-        </Widget>
+          columns={userColumns}
+          rowKey={(u) => u.userId}
+          defaultSort={{ column: 'credits', dir: 'desc' }}
+          filename={`top-users-${range.start}-${range.end}`}
+        />
       </div>
     </div>
   );

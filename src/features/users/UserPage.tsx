@@ -3,14 +3,13 @@ import { useCallback } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import type { TokenDay, UserRow } from '../../api/schemas';
 import { useRange } from '../../components/app-config';
-import { BreakdownWidget } from '../../components/BreakdownTable';
-import { DataTable, tableCsv, type Column } from '../../components/DataTable';
+import { BreakdownWidget, TableWidget } from '../../components/TableWidget';
+import type { Column } from '../../components/DataTable';
 import { KpiGrid } from '../../components/KpiGrid';
 import { PageHeader } from '../../components/Page';
 import { tokensQuery } from '../../components/shared-queries';
 import { seriesColor } from '../../components/TimeSeriesChart';
 import { IntervalSwitch, TimeSeriesWidget } from '../../components/TimeSeriesWidget';
-import { Widget } from '../../components/Widget';
 import { formatDayLong } from '../../lib/dates';
 import { formatPercent } from '../../lib/format';
 import { mergeUserRows } from './merge';
@@ -146,25 +145,17 @@ export default function UserPage() {
           filename={file('credits-by-model')}
         />
       </div>
-      <Widget
+      <TableWidget
+        id="rows"
         title="Daily rows"
         description="The service's per-day rows for this user."
         query={rows}
-        isEmpty={(d) => d.length === 0}
+        columns={ROW_COLUMNS}
+        rowKey={(r) => r.date}
+        defaultSort={{ column: 'date', dir: 'desc' }}
+        filename={`${file('daily-rows')}`}
         emptyText="No activity in this range."
-        csv={(d) => ({ filename: `${file('daily-rows')}.csv`, ...tableCsv(ROW_COLUMNS, d) })}
-      >
-        {(d) => (
-          <DataTable
-            id="rows"
-            caption="The user's daily rows"
-            columns={ROW_COLUMNS}
-            rows={d}
-            rowKey={(r) => r.date}
-            defaultSort={{ column: 'date', dir: 'desc' }}
-          />
-        )}
-      </Widget>
+      />
     </div>
   );
 }

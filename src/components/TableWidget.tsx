@@ -1,0 +1,90 @@
+import type { SortState } from './app-config';
+import { formatPercent } from '../lib/format';
+import type { NamedTotal } from '../lib/series';
+import { DataTable, tableCsv, type Column } from './DataTable';
+import { Widget, type WidgetQuery } from './Widget';
+
+interface TableWidgetProps<R> {
+  /** Names the table's sort parameter in the URL. */
+  id: string;
+  title: string;
+  description?: string;
+  columns: readonly Column<R>[];
+  rowKey: (r: R) => string;
+  defaultSort: SortState;
+  query: WidgetQuery<R[]>;
+  filename: string;
+  emptyText?: string;
+  actions?: React.ReactNode;
+  footnote?: React.ReactNode;
+  maxHeight?: string;
+}
+
+/** A sortable table in its own widget, with a CSV of exactly its columns and rows. */
+export function TableWidget<R>({
+  id,
+  title,
+  description,
+  columns,
+  rowKey,
+  defaultSort,
+  query,
+  filename,
+  emptyText = 'None in this range.',
+  actions,
+  footnote,
+  maxHeight,
+}: TableWidgetProps<R>) {
+  return (
+    <Widget
+      title={title}
+      description={description}
+      query={query}
+      actions={actions}
+      isEmpty={(d) => d.length === 0}
+      emptyText={emptyText}
+      csv={(d) => ({ filename: `${filename}.csv`, ...tableCsv(columns, d) })}
+    >
+      {(d) => (
+        <>
+          <DataTable
+            id={id}
+            caption={title}
+            columns={columns}
+            rows={d}
+            rowKey={rowKey}
+            defaultSort={defaultSort}
+            maxHeight={maxHeight}
+          />
+          {footnote && <p className="mt-2 text-xs text-slate-500">{footnote}</p>}
+        </>
+      )}
+    </Widget>
+  );
+}
+
+export function breakdownColumns(nameHeader: string, valueHeader: string): Column<NamedTotal>[] {
+  return [
+    { id: 'name', header: nameHeader, value: (r) => r.name },
+    { id: 'value', header: valueHeader, value: (r) => r.value, numeric: true },
+    { id: 'share', header: 'Share', value: (r) => r.share, numeric: true, format: formatPercent },
+  ];
+}
+
+interface BreakdownProps extends Omit<TableWidgetProps<NamedTotal>, 'columns' | 'rowKey' | 'defaultSort'> {
+  nameHeader: string;
+  valueHeader: string;
+}
+
+/** A name / count / share table, largest first. */
+export function BreakdownWidget({ nameHeader, valueHeader, ...props }: BreakdownProps) {
+  return (
+    <TableWidget
+      {...props}
+      columns={breakdownColumns(nameHeader, valueHeader)}
+      rowKey={(r) => r.name}
+      defaultSort={{ column: 'value', dir: 'desc' }}
+      maxHeight={props.maxHeight ?? '20rem'}
+    />
+  );
+}
