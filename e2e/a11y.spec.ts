@@ -49,3 +49,34 @@ test('axe: a user page and a repository page', async ({ page }) => {
   await settle(page);
   expect(await seriousViolations(page)).toEqual([]);
 });
+
+for (const scheme of ['light', 'dark'] as const) {
+  for (const [name, path] of PAGES) {
+    test(`keyboard: ${name} page, ${scheme} theme — every stop shows focus, and Tab reaches the content`, async ({
+      page,
+    }) => {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.goto(path);
+      await settle(page);
+      let reachedMain = false;
+      for (let i = 0; i < 40; i++) {
+        await page.keyboard.press('Tab');
+        const stop = await page.evaluate(() => {
+          const el = document.activeElement as HTMLElement | null;
+          if (!el || el === document.body) return null;
+          const cs = getComputedStyle(el);
+          return {
+            tag: el.tagName,
+            label: (el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 40),
+            visible: cs.outlineStyle !== 'none' && cs.outlineWidth !== '0px',
+            inMain: !!el.closest('main'),
+          };
+        });
+        if (!stop) continue;
+        expect(stop.visible, `focus ring on ${stop.tag} “${stop.label}”`).toBe(true);
+        if (stop.inMain) reachedMain = true;
+      }
+      expect(reachedMain).toBe(true);
+    });
+  }
+}

@@ -62,7 +62,7 @@ test('users: sort, search, open the top user, and the totals match the service r
   const toolCalls = top.reduce((s, r) => s + r.tool_calls, 0);
   await expect(kpi('Tool calls').getByTitle(toolCalls.toLocaleString('en-US'))).toBeVisible();
   await expect(kpi('Active days').getByTitle(String(top.length))).toBeVisible();
-  await expect(page.getByRole('table', { name: "The user's daily rows" }).getByRole('row')).toHaveCount(top.length + 1);
+  await expect(page.getByRole('table', { name: 'Daily rows' }).getByRole('row')).toHaveCount(top.length + 1);
 });
 
 test('users: filters and the column chooser live in the URL', async ({ page }) => {

@@ -23,6 +23,7 @@ const ROW_COLUMNS: Column<UserRow>[] = [
   { id: 'sessions', header: 'Sessions', value: (r) => r.sessions, numeric: true },
   { id: 'messages', header: 'Messages', value: (r) => r.messages, numeric: true },
   { id: 'user_messages', header: 'User messages', value: (r) => r.user_messages, numeric: true },
+  { id: 'assistant_messages', header: 'Assistant messages', value: (r) => r.assistant_messages, numeric: true },
   {
     id: 'autonomy_ratio',
     header: 'Tool calls per turn',
@@ -34,7 +35,12 @@ const ROW_COLUMNS: Column<UserRow>[] = [
   { id: 'files_edited', header: 'Files edited', value: (r) => r.files_edited, numeric: true },
   { id: 'git_commits', header: 'Commits', value: (r) => r.git_commits, numeric: true },
   { id: 'git_prs_created', header: 'Pull requests', value: (r) => r.git_prs_created, numeric: true },
+  { id: 'mcp_calls', header: 'Tool-server calls', value: (r) => r.mcp_calls, numeric: true },
+  { id: 'skill_calls', header: 'Skills', value: (r) => r.skill_calls, numeric: true },
+  { id: 'slash_commands', header: 'Slash commands', value: (r) => r.slash_commands, numeric: true },
+  { id: 'hooks', header: 'Hooks', value: (r) => r.hooks, numeric: true },
   { id: 'primary_model', header: 'Main model', value: (r) => r.primary_model },
+  { id: 'primary_model_tier', header: 'Tier', value: (r) => r.primary_model_tier },
   { id: 'delegation_level', header: 'Delegation', value: (r) => r.delegation_level },
   { id: 'languages', header: 'Languages', value: (r) => r.languages.join(', ') },
 ];

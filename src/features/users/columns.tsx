@@ -23,6 +23,7 @@ export function userColumns(link: (u: MergedUser) => string): Column<MergedUser>
     { id: 'sessions', header: 'Sessions', value: (u) => u.sessions, numeric: true },
     { id: 'messages', header: 'Messages', value: (u) => u.messages, numeric: true },
     { id: 'userMessages', header: 'User messages', value: (u) => u.userMessages, numeric: true },
+    { id: 'assistantMessages', header: 'Assistant messages', value: (u) => u.assistantMessages, numeric: true },
     { id: 'activeDays', header: 'Active days', value: (u) => u.activeDays, numeric: true },
     { id: 'firstDay', header: 'First active', value: (u) => u.firstDay, render: (u) => formatDayLong(u.firstDay) },
     { id: 'lastDay', header: 'Last active', value: (u) => u.lastDay, render: (u) => formatDayLong(u.lastDay) },
