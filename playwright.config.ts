@@ -42,6 +42,8 @@ export default defineConfig({
   retries: 0,
   reporter: [['list']],
   timeout: 60_000,
+  // The suite runs two workers and five servers on a 2-core machine: allow for load.
+  expect: { timeout: 10_000 },
   use: {
     baseURL: `http://127.0.0.1:${PORTS.main}`,
     // A zone behind UTC, where a day parsed as UTC midnight shows as the day before.

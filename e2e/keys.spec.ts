@@ -21,7 +21,7 @@ test('asks for a key, says when it is refused, explains the Manager/Owner role, 
   await expect(alert).toContainText('Manager or Owner role');
   // Readiness is open to any valid key.
   await page.getByRole('link', { name: 'Readiness' }).click();
-  await expect(page.getByText(/^\d+ reports of \d+ repositories/)).toBeVisible();
+  await expect(page.getByText(/^[\d,]+ reports of [\d,]+ repositories/)).toBeVisible({ timeout: 20_000 });
 
   await page.getByRole('button', { name: 'Forget key' }).click();
   await page.getByLabel('API key').fill('demo-manager');
