@@ -20,6 +20,7 @@ import {
   OTHER_PILLAR,
   type CriterionRow,
   type RepoHistory,
+  type ReportDiff,
 } from './history';
 import { criterionState, passRate, progressToNext, repoName, safeHref, type CriterionState } from './levels';
 import { allReportsQuery, type ReportsWalk } from './queries';
@@ -204,46 +205,13 @@ export default function RepoPage() {
                 Against {fmtTime(previous.report.createdAt)}: pass rate {formatPercent(previous.score.passRate)} →{' '}
                 {formatPercent(s.passRate)}, level {previous.score.level} → {s.level}.
               </p>
-              <DiffList
-                title="Started passing"
-                ids={diff.started}
-                tone="text-emerald-800"
-                mark="▲"
-                name={(id) => nameOf(rows, id)}
-              />
-              <DiffList
-                title="Stopped passing"
-                ids={diff.stopped}
-                tone="text-red-800"
-                mark="▼"
-                name={(id) => nameOf(rows, id)}
-              />
-              {diff.changed.length > 0 && (
-                <div className="mt-2">
-                  <h3 className="font-medium">Score changed</h3>
-                  <ul className="pl-1">
-                    {diff.changed.map((c) => (
-                      <li key={c.id}>
-                        {nameOf(rows, c.id)}: {fmtScore(c.before)} → {fmtScore(c.after)}
-                      </li>
-                    ))}
-                  </ul>
-                </div>
-              )}
-              <DiffList
-                title="Newly evaluated"
-                ids={diff.added}
-                tone="text-slate-700"
-                mark="+"
-                name={(id) => nameOf(rows, id)}
-              />
-              <DiffList
-                title="No longer evaluated (not counted as failures)"
-                ids={diff.removed}
-                tone="text-slate-700"
-                mark="−"
-                name={(id) => nameOf(previousRows, id)}
-              />
+              {diffSections(
+                diff,
+                (id) => nameOf(rows, id),
+                (id) => nameOf(previousRows, id),
+              ).map((sec) => (
+                <DiffList key={sec.title} {...sec} />
+              ))}
               {diff.started.length +
                 diff.stopped.length +
                 diff.changed.length +
@@ -381,30 +349,47 @@ function CriterionItem({ c }: { c: CriterionRow }) {
   );
 }
 
-function DiffList({
-  title,
-  ids,
-  tone,
-  mark,
-  name,
-}: {
+interface DiffSection {
   title: string;
-  ids: readonly string[];
   tone: string;
   mark: string;
-  name: (id: string) => string;
-}) {
-  if (ids.length === 0) return null;
+  items: { id: string; text: string }[];
+}
+
+/** The changes since the previous report, as titled lists (empty ones are not shown). */
+function diffSections(d: ReportDiff, name: (id: string) => string, oldName: (id: string) => string): DiffSection[] {
+  const named = (ids: readonly string[], n = name) => ids.map((id) => ({ id, text: n(id) }));
+  return [
+    { title: 'Started passing', tone: 'text-emerald-800', mark: '▲', items: named(d.started) },
+    { title: 'Stopped passing', tone: 'text-red-800', mark: '▼', items: named(d.stopped) },
+    {
+      title: 'Score changed',
+      tone: 'text-slate-700',
+      mark: '≠',
+      items: d.changed.map((c) => ({ id: c.id, text: `${name(c.id)}: ${fmtScore(c.before)} → ${fmtScore(c.after)}` })),
+    },
+    { title: 'Newly evaluated', tone: 'text-slate-700', mark: '+', items: named(d.added) },
+    {
+      title: 'No longer evaluated (not counted as failures)',
+      tone: 'text-slate-700',
+      mark: '−',
+      items: named(d.removed, oldName),
+    },
+  ];
+}
+
+function DiffList({ title, items, tone, mark }: DiffSection) {
+  if (items.length === 0) return null;
   return (
     <div className="mt-2">
       <h3 className="font-medium">
-        {title} ({ids.length})
+        {title} ({items.length})
       </h3>
       <ul className={tone}>
-        {ids.map((id) => (
-          <li key={id}>
+        {items.map((it) => (
+          <li key={it.id}>
             <span aria-hidden>{mark} </span>
-            {name(id)}
+            {it.text}
           </li>
         ))}
       </ul>
