@@ -4,7 +4,7 @@
  * an ApiError. Framework-free: the SPA and tests use it alike.
  */
 import type * as z from 'zod/mini';
-import { ApiError, NETWORK_ERROR, describeZodError, parseRetryAfter } from './errors';
+import { ApiError, NETWORK_ERROR, STATUS_TITLES, describeZodError, parseRetryAfter } from './errors';
 import { errorBodySchema } from './schemas';
 
 export type QueryValue = string | number | undefined | null;
@@ -26,18 +26,6 @@ export function buildQuery(query: Query = {}): string {
   const s = params.toString();
   return s ? `?${s}` : '';
 }
-
-const STATUS_TITLES: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-  502: 'Bad Gateway',
-  503: 'Service Unavailable',
-  504: 'Gateway Timeout',
-};
 
 export function createClient(opts: ClientOptions = {}) {
   const base = opts.baseUrl ?? '';

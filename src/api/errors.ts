@@ -29,6 +29,20 @@ export class ApiError extends Error {
   }
 }
 
+/** The status phrases the service and this dashboard use in error bodies. */
+export const STATUS_TITLES: Readonly<Record<number, string>> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
 /** Status 0 marks failures that never got an HTTP answer or got an unreadable one. */
 export const NETWORK_ERROR = 0;
 

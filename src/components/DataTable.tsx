@@ -42,7 +42,7 @@ export function tableCsv<R>(columns: readonly Column<R>[], rows: readonly R[]) {
   };
 }
 
-interface Props<R> {
+export interface TableProps<R> {
   /** Names the sort parameter in the URL. */
   id: string;
   caption: string;
@@ -53,10 +53,21 @@ interface Props<R> {
   maxHeight?: string;
 }
 
-/** A sortable table whose sort lives in the URL. */
-export function DataTable<R>({ id, caption, columns, rows, rowKey, defaultSort, maxHeight = '28rem' }: Props<R>) {
+/** The rows in the order the URL's sort parameter asks for, with the setter for the headers. */
+export function useSortedRows<R>(
+  id: string,
+  rows: readonly R[],
+  columns: readonly Column<R>[],
+  defaultSort: SortState,
+) {
   const [sort, setSort] = useSortParam(id, defaultSort);
   const sorted = useMemo(() => sortRows(rows, columns, sort), [rows, columns, sort]);
+  return { sorted, sort, setSort };
+}
+
+/** A sortable table whose sort lives in the URL. */
+export function DataTable<R>({ id, caption, columns, rows, rowKey, defaultSort, maxHeight = '28rem' }: TableProps<R>) {
+  const { sorted, sort, setSort } = useSortedRows(id, rows, columns, defaultSort);
   return (
     <div className="overflow-auto" style={{ maxHeight }}>
       <table className="w-full text-sm">
@@ -65,16 +76,36 @@ export function DataTable<R>({ id, caption, columns, rows, rowKey, defaultSort, 
         <tbody>
           {sorted.map((r) => (
             <tr key={rowKey(r)} className="border-t border-slate-100">
-              {columns.map((c) => (
-                <td key={c.id} className={`py-1.5 pr-3 ${c.numeric ? 'text-right tabular-nums' : ''}`}>
-                  <CellContent column={c} row={r} />
-                </td>
-              ))}
+              <RowCells columns={columns} row={r} />
             </tr>
           ))}
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** One row's cells; `nowrap` keeps fixed-height rows (virtual tables) on one line. */
+export function RowCells<R>({
+  columns,
+  row,
+  nowrap = false,
+}: {
+  columns: readonly Column<R>[];
+  row: R;
+  nowrap?: boolean;
+}) {
+  return (
+    <>
+      {columns.map((c) => (
+        <td
+          key={c.id}
+          className={`${nowrap ? 'whitespace-nowrap ' : ''}py-1.5 pr-3 ${c.numeric ? 'text-right tabular-nums' : ''}`}
+        >
+          <CellContent column={c} row={row} />
+        </td>
+      ))}
+    </>
   );
 }
 

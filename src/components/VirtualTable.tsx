@@ -1,27 +1,23 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useMemo, useRef } from 'react';
-import { useSortParam, type SortState } from './app-config';
-import { CellContent, SortableHead, sortRows, type Column } from './DataTable';
+import { useRef } from 'react';
+import { RowCells, SortableHead, useSortedRows, type TableProps } from './DataTable';
 
 const ROW_HEIGHT = 36;
-
-interface Props<R> {
-  id: string;
-  caption: string;
-  columns: readonly Column<R>[];
-  rows: readonly R[];
-  rowKey: (r: R) => string;
-  defaultSort: SortState;
-  height?: string;
-}
 
 /**
  * A sortable table that renders only the rows in view, for lists of
  * thousands. Sort lives in the URL like every other table's.
  */
-export function VirtualTable<R>({ id, caption, columns, rows, rowKey, defaultSort, height = '65vh' }: Props<R>) {
-  const [sort, setSort] = useSortParam(id, defaultSort);
-  const sorted = useMemo(() => sortRows(rows, columns, sort), [rows, columns, sort]);
+export function VirtualTable<R>({
+  id,
+  caption,
+  columns,
+  rows,
+  rowKey,
+  defaultSort,
+  maxHeight = '65vh',
+}: TableProps<R>) {
+  const { sorted, sort, setSort } = useSortedRows(id, rows, columns, defaultSort);
   const scroller = useRef<HTMLDivElement>(null);
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is meant to be used this way
   const virtual = useVirtualizer({
@@ -37,7 +33,7 @@ export function VirtualTable<R>({ id, caption, columns, rows, rowKey, defaultSor
     <div
       ref={scroller}
       className="overflow-auto"
-      style={{ maxHeight: height }}
+      style={{ maxHeight }}
       tabIndex={0}
       aria-label={`${caption}, scrollable`}
     >
@@ -59,14 +55,7 @@ export function VirtualTable<R>({ id, caption, columns, rows, rowKey, defaultSor
                 className="border-t border-slate-100"
                 style={{ height: ROW_HEIGHT }}
               >
-                {columns.map((c) => (
-                  <td
-                    key={c.id}
-                    className={`whitespace-nowrap py-1.5 pr-3 ${c.numeric ? 'text-right tabular-nums' : ''}`}
-                  >
-                    <CellContent column={c} row={r} />
-                  </td>
-                ))}
+                <RowCells columns={columns} row={r} nowrap />
               </tr>
             );
           })}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fillDays, mergeCaseDuplicates, pivotTopN, rankTotals, rollupWeeks, totalsByName } from './series';
+import { fillDays, mergeCaseDuplicates, pivotTopN, pointKeys, rankTotals, rollupWeeks, totalsByName } from './series';
 
 describe('fillDays', () => {
   it('gives one point per day from history start, zero where the service sent none', () => {
@@ -85,6 +85,8 @@ describe('breakdowns', () => {
     ];
     const p = pivotTopN({ start: '2026-02-01', end: '2026-02-03' }, rows, (r) => r.n, 2);
     expect(p.keys).toEqual(['Read', 'Edit']);
+    expect(pointKeys(p.points)).toEqual(['Read', 'Edit', 'Other']);
+    expect(pointKeys([])).toEqual([]);
     expect(p.hasOther).toBe(true);
     expect(p.points).toEqual([
       { date: '2026-02-01', Read: 10, Edit: 5, Other: 1 },

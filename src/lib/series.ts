@@ -133,9 +133,9 @@ export function mergeCaseDuplicates(m: ReadonlyMap<string, number>): CaseMerge {
   return { totals, merged };
 }
 
-/** The series names of a pivot: its top keys, then Other when there is a rest. */
-export function pivotKeys(p: { keys: string[]; hasOther: boolean }): string[] {
-  return p.hasOther ? [...p.keys, OTHER] : p.keys;
+/** The series of pivoted points: every point has the same keys, top groups first, then Other. */
+export function pointKeys(points: readonly Record<string, unknown>[] | undefined): string[] {
+  return points?.[0] ? Object.keys(points[0]).filter((k) => k !== 'date') : [];
 }
 
 /**

@@ -2,7 +2,7 @@
  * The date range as URL search parameters (`start`, `end`), parsed once with
  * defaults: the last 30 complete UTC days, clamped to [history start, latest].
  */
-import { HISTORY_START, clampRange, isDay, lastDays, rangeLength, type Day, type DayRange } from './dates';
+import { HISTORY_START, clampRange, isDay, lastDays, type Day, type DayRange } from './dates';
 
 export const DEFAULT_DAYS = 30;
 
@@ -43,5 +43,3 @@ export function presetOf(r: DayRange, latest: Day): string | undefined {
     return x.start === r.start && x.end === r.end;
   })?.id;
 }
-
-export { rangeLength };

@@ -1,12 +1,11 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { ClientRow } from '../../api/schemas';
 import { useRange } from '../../components/app-config';
 import { KpiGrid } from '../../components/KpiGrid';
 import { PageHeader } from '../../components/Page';
 import { groupSeries, seriesColor } from '../../components/TimeSeriesChart';
 import { IntervalSwitch, TimeSeriesWidget } from '../../components/TimeSeriesWidget';
 import { previousPeriod } from '../../lib/dates';
-import { pivotKeys, pivotTopN } from '../../lib/series';
+import { pivotTopN, pointKeys } from '../../lib/series';
 import { activityByClientQuery, activityQuery } from './queries';
 import { activityPoints, activityTotals } from './shaping';
 
@@ -27,17 +26,12 @@ export default function ActivityPage() {
     select: (r) => activityTotals(r.data),
   });
   const daily = useQuery({ ...base, select: (r) => activityPoints(range, r.data) });
-  const pivot = (r: { data: ClientRow[] }) => pivotTopN(range, r.data, (g) => g.daily_active_users, 10);
   const byClient = useQuery({
     ...activityByClientQuery(range),
     placeholderData: keepPreviousData,
-    select: (r) => pivot(r).points,
+    select: (r) => pivotTopN(range, r.data, (g) => g.daily_active_users, 10).points,
   });
-  const clientKeys = useQuery({
-    ...activityByClientQuery(range),
-    placeholderData: keepPreviousData,
-    select: (r) => pivotKeys(pivot(r)),
-  });
+  const clientKeys = pointKeys(byClient.data);
   const t = totals.data;
   const p = prev.data;
   const file = (name: string) => `${name}-${range.start}-${range.end}`;
@@ -85,8 +79,8 @@ export default function ActivityPage() {
           title="Daily active users per client"
           query={byClient}
           kind="line"
-          series={groupSeries(clientKeys.data ?? [], (k) => CLIENT_LABELS[k] ?? k)}
-          rollup={Object.fromEntries((clientKeys.data ?? []).map((k) => [k, 'mean']))}
+          series={groupSeries(clientKeys, (k) => CLIENT_LABELS[k] ?? k)}
+          rollup={Object.fromEntries(clientKeys.map((k) => [k, 'mean']))}
           filename={file('active-users-per-client')}
           what="Daily active users per client"
           footnote="A user active on several clients counts once in each client, so the clients add up to more than the daily active users."

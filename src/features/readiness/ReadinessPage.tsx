@@ -302,7 +302,7 @@ export default function ReadinessPage() {
             rows={d}
             rowKey={(r) => r.key}
             defaultSort={{ column: 'level', dir: 'asc' }}
-            height="32rem"
+            maxHeight="32rem"
           />
         )}
       </Widget>

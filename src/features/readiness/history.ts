@@ -24,17 +24,24 @@ export interface RepoHistory {
   latest: ScoredReport;
 }
 
-/** Groups reports by normalized repository URL; order of the input does not matter. */
-export function groupByRepo(reports: readonly ReadinessReport[]): RepoHistory[] {
-  const map = new Map<string, ScoredReport[]>();
+/** Scores reports and files them under their normalized repository URL, in the given map. */
+export function addReports(
+  byRepo: Map<string, ScoredReport[]>,
+  reports: readonly ReadinessReport[],
+): Map<string, ScoredReport[]> {
   for (const report of reports) {
     const k = normalizeRepoUrl(report.repoUrl);
     const scored = { report, score: scoreReport(report) };
-    const list = map.get(k);
+    const list = byRepo.get(k);
     if (list) list.push(scored);
-    else map.set(k, [scored]);
+    else byRepo.set(k, [scored]);
   }
-  return histories(map);
+  return byRepo;
+}
+
+/** Groups reports by normalized repository URL; order of the input does not matter. */
+export function groupByRepo(reports: readonly ReadinessReport[]): RepoHistory[] {
+  return histories(addReports(new Map(), reports));
 }
 
 /** Repository histories from scored reports grouped by repository, each sorted oldest first. */

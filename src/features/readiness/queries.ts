@@ -2,8 +2,7 @@ import { experimental_streamedQuery as streamedQuery, queryOptions } from '@tans
 import { walkReadinessReports } from '../../api/paginate';
 import type { ReadinessReport } from '../../api/schemas';
 import { api } from '../../components/api-client';
-import { normalizeRepoUrl, scoreReport } from './levels';
-import type { ScoredReport } from './history';
+import { addReports, type ScoredReport } from './history';
 
 export interface ReportsWalk {
   /** Scored reports per normalized repository URL, in arrival order. */
@@ -18,14 +17,7 @@ const EMPTY: ReportsWalk = { byRepo: new Map(), reports: 0, pages: 0, complete: 
 
 /** Each page is grouped and scored once, as it arrives; nothing is recomputed for earlier pages. */
 function addPage(acc: ReportsWalk, page: ReadinessReport[]): ReportsWalk {
-  const byRepo = acc.pages === 0 ? new Map<string, ScoredReport[]>() : acc.byRepo;
-  for (const report of page) {
-    const key = normalizeRepoUrl(report.repoUrl);
-    const scored = { report, score: scoreReport(report) };
-    const list = byRepo.get(key);
-    if (list) list.push(scored);
-    else byRepo.set(key, [scored]);
-  }
+  const byRepo = addReports(acc.pages === 0 ? new Map() : acc.byRepo, page);
   return { byRepo, reports: acc.reports + page.length, pages: acc.pages + 1, complete: page.length < PAGE };
 }
 

@@ -1,5 +1,4 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { ToolNameRow } from '../../api/schemas';
 import { useParamChoice, useRange } from '../../components/app-config';
 import { BreakdownWidget, TableWidget } from '../../components/TableWidget';
 import type { Column } from '../../components/DataTable';
@@ -8,8 +7,7 @@ import { PageHeader } from '../../components/Page';
 import { groupSeries, seriesColor } from '../../components/TimeSeriesChart';
 import { IntervalSwitch, TimeSeriesWidget } from '../../components/TimeSeriesWidget';
 import { previousPeriod } from '../../lib/dates';
-import { formatExact } from '../../lib/format';
-import { pivotKeys, pivotTopN } from '../../lib/series';
+import { pivotTopN, pointKeys } from '../../lib/series';
 import { toolsByNameQuery, toolsQuery } from './queries';
 import {
   byHook,
@@ -55,17 +53,12 @@ export default function ToolsPage() {
   const split = servers === 'split';
   const serverRows = useQuery({ ...base, select: (r) => byServer(r.data, split).rows });
   const serverMerges = useQuery({ ...base, select: (r) => [...byServer(r.data, split).merged.entries()] });
-  const pivot = (r: { data: ToolNameRow[] }) => pivotTopN(range, r.data, (g) => g.tool_calls, 7);
   const perTool = useQuery({
     ...toolsByNameQuery(range),
     placeholderData: keepPreviousData,
-    select: (r) => pivot(r).points,
+    select: (r) => pivotTopN(range, r.data, (g) => g.tool_calls, 7).points,
   });
-  const perToolKeys = useQuery({
-    ...toolsByNameQuery(range),
-    placeholderData: keepPreviousData,
-    select: (r) => pivotKeys(pivot(r)),
-  });
+  const perToolKeys = pointKeys(perTool.data);
   const t = totals.data;
   const p = prev.data;
   const file = (name: string) => `${name}-${range.start}-${range.end}`;
@@ -98,7 +91,7 @@ export default function ToolsPage() {
         query={perTool}
         kind="area"
         stacked
-        series={groupSeries(perToolKeys.data ?? [])}
+        series={groupSeries(perToolKeys)}
         filename={file('tool-calls-per-tool')}
         what="Tool calls per tool"
       />
@@ -234,7 +227,6 @@ export default function ToolsPage() {
           footnote="Weekly values are the average users per day (users are not summed across days)."
         />
       </div>
-      <p className="text-xs text-slate-500">Total tool calls in the range: {formatExact(t?.toolCalls)}.</p>
     </div>
   );
 }

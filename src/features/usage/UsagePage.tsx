@@ -9,8 +9,7 @@ import { IntervalSwitch, TimeSeriesWidget } from '../../components/TimeSeriesWid
 import { TableWidget } from '../../components/TableWidget';
 import { previousPeriod, rangeLength } from '../../lib/dates';
 import { formatPercent } from '../../lib/format';
-import { pivotKeys, pivotTopN } from '../../lib/series';
-import type { TokenModelRow } from '../../api/schemas';
+import { pivotTopN, pointKeys } from '../../lib/series';
 import { tokensByModelQuery, tokensQuery } from './queries';
 import {
   creditTotals,
@@ -52,17 +51,12 @@ export default function UsagePage() {
     ...full,
     select: (r) => toDailyCredits(range, r.data),
   });
-  const pivot = (r: { data: TokenModelRow[] }) => pivotTopN(range, r.data, (g) => g.billable_tokens, 7);
   const byModel = useQuery({
     ...tokensByModelQuery(range),
     placeholderData: keepPreviousData,
-    select: (r) => pivot(r).points,
+    select: (r) => pivotTopN(range, r.data, (g) => g.billable_tokens, 7).points,
   });
-  const modelKeys = useQuery({
-    ...tokensByModelQuery(range),
-    placeholderData: keepPreviousData,
-    select: (r) => pivotKeys(pivot(r)),
-  });
+  const modelKeys = pointKeys(byModel.data);
   const models = useQuery({
     ...full,
     select: (r) => modelTotals(r.data),
@@ -147,7 +141,7 @@ export default function UsagePage() {
           query={byModel}
           kind="area"
           stacked
-          series={groupSeries(modelKeys.data ?? [])}
+          series={groupSeries(modelKeys)}
           filename={`credits-by-model-${range.start}-${range.end}`}
           what="Standard credits per model"
         />

@@ -17,7 +17,7 @@ import {
   SKILLS,
   SLASH_COMMANDS,
 } from './catalog';
-import { between, hashSeed, normal, rng, weighted, type Rng } from './rng';
+import { between, hashSeed, normal, rng, splitInteger, weighted, type Rng } from './rng';
 
 export interface Persona {
   index: number;
@@ -165,17 +165,6 @@ const AUTONOMY_MIX: Readonly<Record<string, readonly number[]>> = {
   manual: [0.02, 0.08, 0.2, 0.7],
 };
 
-function split(total: number, weights: readonly number[]): number[] {
-  // Integer split with the remainder on the largest share: exact and cheap.
-  const sum = weights.reduce((a, b) => a + b, 0);
-  if (sum <= 0 || total <= 0) return weights.map(() => 0);
-  const parts = weights.map((w) => Math.floor((total * w) / sum));
-  let maxI = 0;
-  for (let i = 1; i < weights.length; i++) if (weights[i]! > weights[maxI]!) maxI = i;
-  parts[maxI]! += total - parts.reduce((a, b) => a + b, 0);
-  return parts;
-}
-
 /** How ramped up the organization is on day `d` (adoption grows over the year). */
 function adoption(d: number): number {
   return 0.55 + 0.45 * Math.min(1, d / 200);
@@ -242,14 +231,14 @@ export function userDay(seed: string, p: Persona, d: number, day: Day): UserDay 
   const prs = Math.round(commits * between(r, 0.1, 0.35));
 
   const todaysLangs = p.languages.filter((_, i) => i === 0 || r() < 0.6);
-  const langParts = split(
+  const langParts = splitInteger(
     fileOps,
     todaysLangs.map((li, k) => LANG_W[li]! * (k === 0 ? 3 : 1)),
   );
   const langOps: [number, number][] = todaysLangs.map((li, k) => [li, langParts[k]!]);
 
   const mcpTotal = p.mcpServers.length ? Math.round(toolCalls * between(r, 0.02, 0.09)) : 0;
-  const mcpParts = split(
+  const mcpParts = splitInteger(
     mcpTotal,
     p.mcpServers.map((i) => MCP_W[i]!),
   );
@@ -279,7 +268,7 @@ export function userDay(seed: string, p: Persona, d: number, day: Day): UserDay 
 
   const delegation = r() < 0.1 ? weighted(r, DELEG_W) : p.delegation;
   const mix = AUTONOMY_MIX[DELEGATION[delegation]![0]]!;
-  const lc = split(toolCalls, mix);
+  const lc = splitInteger(toolCalls, mix);
 
   return {
     sessions,

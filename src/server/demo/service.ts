@@ -5,6 +5,7 @@
  * own HTTP server, inside the dashboard's server, or be called by tests.
  */
 import { randomBytes } from 'node:crypto';
+import { STATUS_TITLES } from '../../api/errors';
 import { GROUP_BY, PATHS } from '../../api/paths';
 import { HISTORY_START, addDays, dayToMs, isDay, maxDay, minDay, todayUtc, type Day } from '../../lib/dates';
 import {
@@ -75,19 +76,6 @@ class HttpError extends Error {
   }
 }
 
-const TITLES: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-  502: 'Bad Gateway',
-  503: 'Service Unavailable',
-  504: 'Gateway Timeout',
-};
-
 /** `req_` and 26 Crockford base-32 characters, like the service's request ids. */
 export function newRequestId(): string {
   const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
@@ -102,7 +90,7 @@ export function errorResponse(status: number, detail: string, headers: Record<st
   return {
     status,
     headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId, ...headers },
-    body: JSON.stringify({ title: TITLES[status] ?? 'Error', detail, status, requestId }),
+    body: JSON.stringify({ title: STATUS_TITLES[status] ?? 'Error', detail, status, requestId }),
   };
 }
 
