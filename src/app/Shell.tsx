@@ -1,6 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Suspense, useReducer, useState } from 'react';
-import { NavLink, Outlet, useLocation, useRouteError, useSearchParams } from 'react-router-dom';
+import { ErrorBoundary, type FallbackProps } from 'react-error-boundary';
+import { NavLink, Outlet, useLocation, useSearchParams } from 'react-router-dom';
 import { configQuery } from '../components/app-config';
 import { getApiKey, setApiKey } from '../components/api-client';
 import { ErrorState, Loading } from '../components/states';
@@ -9,6 +10,7 @@ import { useKeyPrompt } from './key-prompt';
 import { KeyScreen } from './KeyScreen';
 import { getThemeChoice, setThemeChoice, type ThemeChoice } from './theme';
 import { NAV } from './routes';
+import { parseRange } from '../lib/url-state';
 
 /** Only the range travels between pages; page-specific state stays behind. */
 function rangeSearch(params: URLSearchParams): string {
@@ -23,13 +25,15 @@ function rangeSearch(params: URLSearchParams): string {
 
 export function Shell() {
   const config = useQuery(configQuery);
+  const client = useQueryClient();
   const { keyRejected, setKeyRejected } = useKeyPrompt();
   // The key lives outside React (session storage); this re-renders once it is set.
   const [, keyChanged] = useReducer((n: number) => n + 1, 0);
   const [menuOpen, setMenuOpen] = useState(false);
   const [params] = useSearchParams();
   // Readiness reports are not bound to the analytics date range.
-  const dated = !useLocation().pathname.startsWith('/readiness');
+  const { pathname } = useLocation();
+  const dated = !pathname.startsWith('/readiness');
 
   if (config.isPending) return <Loading label="Connecting to the dashboard server…" />;
   if (config.isError) {
@@ -53,6 +57,10 @@ export function Shell() {
   }
 
   const search = rangeSearch(params);
+  const prefetch = (n: (typeof NAV)[number]) => {
+    void n.load();
+    n.prefetch?.(client, parseRange(params, config.data.latestDay));
+  };
   return (
     <div className="min-h-screen">
       <header className="border-b border-slate-200 bg-white">
@@ -84,8 +92,8 @@ export function Shell() {
                 key={n.path}
                 to={{ pathname: n.path, search }}
                 end={n.path === '/'}
-                onMouseEnter={() => void n.load()}
-                onFocus={() => void n.load()}
+                onMouseEnter={() => prefetch(n)}
+                onFocus={() => prefetch(n)}
                 onClick={() => setMenuOpen(false)}
                 className={({ isActive }) =>
                   `rounded px-3 py-1.5 text-sm font-medium ${isActive ? 'bg-indigo-50 text-indigo-700' : 'text-slate-600 hover:bg-slate-100'}`
@@ -117,9 +125,12 @@ export function Shell() {
         )}
       </header>
       <main id="main" tabIndex={-1} className="mx-auto max-w-7xl px-4 py-6 focus:outline-none">
-        <Suspense fallback={<Loading />}>
-          <Outlet />
-        </Suspense>
+        {/* A page that throws (or whose chunk fails to load) is replaced by an error; leaving it resets. */}
+        <ErrorBoundary FallbackComponent={RouteError} resetKeys={[pathname]}>
+          <Suspense fallback={<Loading />}>
+            <Outlet />
+          </Suspense>
+        </ErrorBoundary>
       </main>
     </div>
   );
@@ -139,8 +150,7 @@ export function NotFound() {
 }
 
 /** A page that failed to render: the navigation and date bar stay usable. */
-export function RouteError() {
-  const error = useRouteError();
+function RouteError({ error }: FallbackProps) {
   return (
     <div className="rounded-lg border border-slate-200 bg-white p-6">
       <h1 className="text-lg font-semibold">This page failed to load</h1>

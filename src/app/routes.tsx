@@ -1,26 +1,60 @@
-import type { RouteObject } from 'react-router-dom';
+import type { QueryClient } from '@tanstack/react-query';
+import { lazy } from 'react';
+import { getApiKey } from '../components/api-client';
+import type { ClientConfig } from '../api/schemas';
+import { prefetchActivityPage } from '../features/activity/queries';
+import { prefetchProductivityPage } from '../features/productivity/queries';
+import { prefetchToolsPage } from '../features/tools/queries';
+import { prefetchUsagePage } from '../features/usage/queries';
 // The landing page is in the first bundle: no lazy-chunk round trip before the first chart.
 import UsagePage from '../features/usage/UsagePage';
+import type { DayRange } from '../lib/dates';
+import { parseRange } from '../lib/url-state';
 
-/** The pages, each split into its own chunk. */
-export const NAV = [
-  { path: '/', label: 'Usage', load: () => Promise.resolve({ default: UsagePage }) },
-  { path: '/tools', label: 'Tools', load: () => import('../features/tools/ToolsPage') },
-  { path: '/activity', label: 'Activity', load: () => import('../features/activity/ActivityPage') },
-  { path: '/productivity', label: 'Productivity', load: () => import('../features/productivity/ProductivityPage') },
+type Prefetch = (client: QueryClient, r: DayRange) => void;
+
+/**
+ * The pages, each but the landing one split into its own chunk. Hovering or focusing a link loads the
+ * chunk and the page's first queries; the page opened first gets its queries asked for before React
+ * renders anything. (The users and readiness pages stream many pages of rows: they start on arrival.)
+ */
+export const NAV: readonly { path: string; label: string; load: () => Promise<unknown>; prefetch?: Prefetch }[] = [
+  { path: '/', label: 'Usage', load: () => Promise.resolve(), prefetch: prefetchUsagePage },
+  { path: '/tools', label: 'Tools', load: () => import('../features/tools/ToolsPage'), prefetch: prefetchToolsPage },
+  {
+    path: '/activity',
+    label: 'Activity',
+    load: () => import('../features/activity/ActivityPage'),
+    prefetch: prefetchActivityPage,
+  },
+  {
+    path: '/productivity',
+    label: 'Productivity',
+    load: () => import('../features/productivity/ProductivityPage'),
+    prefetch: prefetchProductivityPage,
+  },
   { path: '/users', label: 'Users', load: () => import('../features/users/UsersPage') },
   { path: '/readiness', label: 'Readiness', load: () => import('../features/readiness/ReadinessPage') },
-] as const;
+];
 
-export const pageRoutes: RouteObject[] = [
-  ...NAV.map((n) =>
-    n.path === '/'
-      ? { index: true, Component: UsagePage }
-      : { path: n.path.slice(1), lazy: async () => ({ Component: (await n.load()).default }) },
-  ),
-  { path: 'users/:userId', lazy: async () => ({ Component: (await import('../features/users/UserPage')).default }) },
-  {
-    path: 'readiness/:repo',
-    lazy: async () => ({ Component: (await import('../features/readiness/RepoPage')).default }),
-  },
+/** Asks for the first queries of the page at `location`, when the server gave its configuration and a key is at hand. */
+export function prefetchPage(
+  client: QueryClient,
+  config: ClientConfig | undefined,
+  location: { pathname: string; search: string },
+): void {
+  if (!config || (config.keyRequired && !getApiKey())) return;
+  const page = NAV.find((n) => n.path === location.pathname);
+  page?.prefetch?.(client, parseRange(new URLSearchParams(location.search), config.latestDay));
+}
+
+export const PAGES: { path: string; Component: React.ComponentType }[] = [
+  { path: '/', Component: UsagePage },
+  { path: '/tools', Component: lazy(() => import('../features/tools/ToolsPage')) },
+  { path: '/activity', Component: lazy(() => import('../features/activity/ActivityPage')) },
+  { path: '/productivity', Component: lazy(() => import('../features/productivity/ProductivityPage')) },
+  { path: '/users', Component: lazy(() => import('../features/users/UsersPage')) },
+  { path: '/readiness', Component: lazy(() => import('../features/readiness/ReadinessPage')) },
+  { path: '/users/:userId', Component: lazy(() => import('../features/users/UserPage')) },
+  { path: '/readiness/:repo', Component: lazy(() => import('../features/readiness/RepoPage')) },
 ];

@@ -1,19 +1,11 @@
-import {
-  Area,
-  AreaChart,
-  Bar,
-  BarChart,
-  CartesianGrid,
-  Legend,
-  Line,
-  LineChart,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from 'recharts';
+import { useMemo } from 'react';
 import { formatDayLong, formatDayShort } from '../lib/dates';
 import { formatCompact, formatExact, formatPercent } from '../lib/format';
 import { OTHER } from '../lib/series';
+import { timeSeriesFrame, type RenderProps } from './chart-frame';
+import { useChartEngine } from './chart-engine';
+import { StaticTimeSeries } from './StaticTimeSeries';
+import { useWidth } from './use-width';
 
 export interface SeriesConfig {
   key: string;
@@ -56,7 +48,8 @@ interface Props {
 
 /**
  * The one chart wrapper: series config → label and colour; exact values in
- * the tooltip, compact ones on the axis; days read in UTC.
+ * the tooltip, compact ones on the axis; days read in UTC. It paints first as
+ * plain SVG and becomes interactive once the chart library has loaded.
  */
 export function TimeSeriesChart({
   data,
@@ -71,83 +64,57 @@ export function TimeSeriesChart({
   height = 280,
   summary,
 }: Props) {
-  const stackId = stacked || percent ? 'stack' : undefined;
+  const [ref, width] = useWidth<HTMLDivElement>();
+  const engine = useChartEngine();
   const asPercent = percent || fractions;
-  const yFormat = asPercent ? (v: number) => formatPercent(v) : (v: number) => formatCompact(v);
-  const common = {
-    data: data as Record<string, unknown>[],
-    responsive: true,
-    style: { width: '100%', height },
-    margin: { top: 8, right: 8, bottom: 0, left: 0 },
-  };
-  const axes = (
-    <>
-      <CartesianGrid strokeDasharray="3 3" stroke="var(--color-slate-200)" vertical={false} />
-      <XAxis
-        dataKey={xKey}
-        tickFormatter={xFormat}
-        minTickGap={24}
-        tick={{ fontSize: 12, fill: 'var(--color-slate-600)' }}
-      />
-      <YAxis
-        tickFormatter={yFormat}
-        width={56}
-        tick={{ fontSize: 12, fill: 'var(--color-slate-600)' }}
-        domain={asPercent ? [0, 1] : [0, 'auto']}
-        allowDataOverflow={asPercent}
-      />
-      <Tooltip
-        contentStyle={TOOLTIP_STYLE}
-        labelFormatter={(l) => xTooltipFormat(String(l))}
-        formatter={(v, name) => [asPercent ? formatPercent(Number(v)) : formatExact(Number(v)), name]}
-      />
-      {series.length > 1 && <Legend wrapperStyle={{ fontSize: 12 }} />}
-    </>
+  const stack = stacked || percent;
+  const points = data as readonly Record<string, unknown>[];
+  const keys = series.map((s) => s.key).join('|');
+  const frame = useMemo(
+    () =>
+      width > 0
+        ? timeSeriesFrame({
+            data: points,
+            keys: keys.split('|'),
+            xKey,
+            xFormat,
+            band: kind === 'bar',
+            stacked: stack,
+            fractions: asPercent,
+            width,
+            height,
+          })
+        : null,
+    [points, keys, xKey, xFormat, kind, stack, asPercent, width, height],
   );
-  const chart =
-    kind === 'bar' ? (
-      <BarChart {...common}>
-        {axes}
-        {series.map((s) => (
-          <Bar key={s.key} dataKey={s.key} name={s.label} fill={s.color} stackId={stackId} isAnimationActive={false} />
-        ))}
-      </BarChart>
-    ) : kind === 'line' ? (
-      <LineChart {...common}>
-        {axes}
-        {series.map((s) => (
-          <Line
-            key={s.key}
-            dataKey={s.key}
-            name={s.label}
-            stroke={s.color}
-            dot={false}
-            strokeWidth={2}
-            isAnimationActive={false}
-          />
-        ))}
-      </LineChart>
-    ) : (
-      <AreaChart {...common}>
-        {axes}
-        {series.map((s) => (
-          <Area
-            key={s.key}
-            dataKey={s.key}
-            name={s.label}
-            stroke={s.color}
-            fill={s.color}
-            fillOpacity={stackId ? 0.75 : 0.15}
-            stackId={stackId}
-            type="monotone"
-            isAnimationActive={false}
-          />
-        ))}
-      </AreaChart>
-    );
+  const render: Omit<RenderProps, 'frame'> = {
+    data: points,
+    series,
+    kind,
+    stacked: stack,
+    fractions: asPercent,
+    xKey,
+    xFormat,
+    xTooltipFormat,
+    yFormat: asPercent ? formatPercent : formatCompact,
+    valueFormat: asPercent ? formatPercent : formatExact,
+  };
+  const Renderer = engine?.RechartsTimeSeries ?? StaticTimeSeries;
   return (
     <figure role="figure" aria-label={summary} className="m-0">
-      {chart}
+      <div ref={ref} style={{ height }}>
+        {frame && <Renderer {...render} frame={frame} />}
+      </div>
+      {series.length > 1 && (
+        <ul className="mt-1 flex flex-wrap justify-center gap-x-4 gap-y-1 text-xs text-slate-700">
+          {series.map((s) => (
+            <li key={s.key} className="flex items-center gap-1.5">
+              <span aria-hidden="true" className="inline-block size-2.5 rounded-sm" style={{ background: s.color }} />
+              {s.label}
+            </li>
+          ))}
+        </ul>
+      )}
     </figure>
   );
 }

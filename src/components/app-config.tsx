@@ -7,7 +7,7 @@ import { parseRange, writeRange } from '../lib/url-state';
 import { api } from './api-client';
 
 /** The configuration the server inlined in the page, if it did (it does in production). */
-function configFromPage(): ClientConfig | undefined {
+export function configFromPage(): ClientConfig | undefined {
   if (typeof document === 'undefined') return undefined;
   const raw = document.querySelector('meta[name="dashboard-config"]')?.getAttribute('content');
   if (!raw) return undefined;

@@ -1,8 +1,8 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { PATHS } from '../../api/paths';
 import { activityByClientResponseSchema, activityResponseSchema } from '../../api/schemas';
 import { api } from '../../components/api-client';
-import type { DayRange } from '../../lib/dates';
+import { previousPeriod, type DayRange } from '../../lib/dates';
 
 export const activityQuery = (r: DayRange) =>
   queryOptions({
@@ -22,3 +22,11 @@ export const activityByClientQuery = (r: DayRange) =>
         signal,
       ),
   });
+
+/** What the page asks for first: prefetched on hover of its link, or at start when it is the landing page. */
+export function prefetchActivityPage(client: QueryClient, r: DayRange): void {
+  const prev = previousPeriod(r);
+  void client.prefetchQuery(activityQuery(r));
+  void client.prefetchQuery(activityByClientQuery(r));
+  if (prev) void client.prefetchQuery(activityQuery(prev));
+}

@@ -1,8 +1,8 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { PATHS } from '../../api/paths';
 import { productivityResponseSchema } from '../../api/schemas';
 import { api } from '../../components/api-client';
-import type { DayRange } from '../../lib/dates';
+import { previousPeriod, type DayRange } from '../../lib/dates';
 
 export const productivityQuery = (r: DayRange) =>
   queryOptions({
@@ -10,3 +10,10 @@ export const productivityQuery = (r: DayRange) =>
     queryFn: ({ signal }) =>
       api.get(PATHS.productivity, productivityResponseSchema, { startDate: r.start, endDate: r.end }, signal),
   });
+
+/** What the page asks for first: prefetched on hover of its link, or at start when it is the landing page. */
+export function prefetchProductivityPage(client: QueryClient, r: DayRange): void {
+  const prev = previousPeriod(r);
+  void client.prefetchQuery(productivityQuery(r));
+  if (prev) void client.prefetchQuery(productivityQuery(prev));
+}

@@ -1,8 +1,8 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { PATHS } from '../../api/paths';
 import { toolsByNameResponseSchema, toolsResponseSchema } from '../../api/schemas';
 import { api } from '../../components/api-client';
-import type { DayRange } from '../../lib/dates';
+import { previousPeriod, type DayRange } from '../../lib/dates';
 
 export const toolsQuery = (r: DayRange) =>
   queryOptions({
@@ -21,3 +21,11 @@ export const toolsByNameQuery = (r: DayRange) =>
         signal,
       ),
   });
+
+/** What the page asks for first: prefetched on hover of its link, or at start when it is the landing page. */
+export function prefetchToolsPage(client: QueryClient, r: DayRange): void {
+  const prev = previousPeriod(r);
+  void client.prefetchQuery(toolsQuery(r));
+  void client.prefetchQuery(toolsByNameQuery(r));
+  if (prev) void client.prefetchQuery(toolsQuery(prev));
+}

@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { PATHS } from '../../api/paths';
 import { tokensByModelResponseSchema } from '../../api/schemas';
 import { api } from '../../components/api-client';
@@ -17,3 +17,11 @@ export const tokensByModelQuery = (r: DayRange) =>
         signal,
       ),
   });
+
+/**
+ * What the page asks for first: the small grouped answer its first chart is drawn from (the days with
+ * every user follow once it is in).
+ */
+export function prefetchUsagePage(client: QueryClient, r: DayRange): void {
+  void client.prefetchQuery(tokensByModelQuery(r));
+}
