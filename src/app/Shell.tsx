@@ -59,7 +59,7 @@ export function Shell() {
   const search = rangeSearch(params);
   const prefetch = (n: (typeof NAV)[number]) => {
     void n.load();
-    n.prefetch?.(client, parseRange(params, config.data.latestDay));
+    void n.prefetch?.(client, parseRange(params, config.data.latestDay));
   };
   return (
     <div className="min-h-screen">

@@ -11,7 +11,7 @@ import UsagePage from '../features/usage/UsagePage';
 import type { DayRange } from '../lib/dates';
 import { parseRange } from '../lib/url-state';
 
-type Prefetch = (client: QueryClient, r: DayRange) => void;
+type Prefetch = (client: QueryClient, r: DayRange) => Promise<unknown>;
 
 /**
  * The pages, each but the landing one split into its own chunk. Hovering or focusing a link loads the
@@ -37,15 +37,17 @@ export const NAV: readonly { path: string; label: string; load: () => Promise<un
   { path: '/readiness', label: 'Readiness', load: () => import('../features/readiness/ReadinessPage') },
 ];
 
-/** Asks for the first queries of the page at `location`, when the server gave its configuration and a key is at hand. */
+/** Asks for the first queries of the page at `location` (settles when they have), when the server gave its configuration and a key is at hand. */
 export function prefetchPage(
   client: QueryClient,
   config: ClientConfig | undefined,
   location: { pathname: string; search: string },
-): void {
-  if (!config || (config.keyRequired && !getApiKey())) return;
+): Promise<unknown> {
+  if (!config || (config.keyRequired && !getApiKey())) return Promise.resolve();
   const page = NAV.find((n) => n.path === location.pathname);
-  page?.prefetch?.(client, parseRange(new URLSearchParams(location.search), config.latestDay));
+  return (
+    page?.prefetch?.(client, parseRange(new URLSearchParams(location.search), config.latestDay)) ?? Promise.resolve()
+  );
 }
 
 export const PAGES: { path: string; Component: React.ComponentType }[] = [

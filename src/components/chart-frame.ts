@@ -45,11 +45,8 @@ export interface Frame {
 
 export function timeSeriesFrame(f: FrameInput): Frame {
   const labels = f.data.map((p) => f.xFormat(String(p[f.xKey])));
-  // Points reach the right edge: leave room for half of the last day's label.
-  const margin = {
-    ...MARGIN,
-    right: f.band ? MARGIN.right : Math.max(MARGIN.right, labelWidth(labels.at(-1) ?? '') / 2),
-  };
+  // The last label is centred on the last point (or bar): leave room for its right half.
+  const margin = { ...MARGIN, right: Math.max(MARGIN.right, labelWidth(labels.at(-1) ?? '') / 2) };
   const left = margin.left + Y_AXIS_WIDTH;
   const right = Math.max(left + 1, f.width - margin.right);
   const top = MARGIN.top;

@@ -3,6 +3,7 @@ import {
   addDays,
   clampRange,
   daysBetween,
+  dayToMs,
   eachDay,
   formatDayLong,
   formatDayShort,
@@ -93,5 +94,16 @@ describe('ranges', () => {
       start: '2026-01-14',
       end: '2026-01-24',
     });
+  });
+});
+
+describe('day labels match Intl en-US in UTC', () => {
+  it('for every day of the year and any viewer time zone', () => {
+    const short = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+    const long = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' });
+    for (const d of eachDay('2026-01-01', '2027-12-31')) {
+      expect(formatDayShort(d)).toBe(short.format(dayToMs(d)));
+      expect(formatDayLong(d)).toBe(long.format(dayToMs(d)));
+    }
   });
 });

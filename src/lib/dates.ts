@@ -107,20 +107,17 @@ export function previousPeriod(r: DayRange): DayRange | null {
   return start < HISTORY_START ? null : { start, end };
 }
 
-const SHORT = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
-const LONG = new Intl.DateTimeFormat('en-US', {
-  year: 'numeric',
-  month: 'short',
-  day: 'numeric',
-  timeZone: 'UTC',
-});
+// Written out rather than through Intl.DateTimeFormat: no ICU start-up on the first paint (see format.ts).
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
-/** "Mar 4": a day for axis ticks, read in UTC whatever the viewer's zone. */
+/** "Mar 4": a day for axis ticks; a day string is a UTC day, so no time zone enters. */
 export function formatDayShort(day: Day): string {
-  return SHORT.format(dayToMs(day));
+  if (!isDay(day)) return String(day);
+  return `${MONTHS[Number(day.slice(5, 7)) - 1]} ${Number(day.slice(8))}`;
 }
 
 /** "Mar 4, 2026". */
 export function formatDayLong(day: Day): string {
-  return LONG.format(dayToMs(day));
+  if (!isDay(day)) return String(day);
+  return `${formatDayShort(day)}, ${Number(day.slice(0, 4))}`;
 }

@@ -1,23 +1,86 @@
-const COMPACT = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
-const EXACT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
-const PERCENT = new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: 1 });
+/*
+ * Numbers written the way Intl.NumberFormat('en-US') writes them, without
+ * Intl: the first Intl formatter a tab creates loads ICU data, 10–75 ms of
+ * main thread on a cold page, right on the path to the first chart. A
+ * property test holds these to Intl's output.
+ */
+
+type Digits = [int: string, frac: string];
+
+/** The decimal digits of |x| from its shortest round-trip representation (what Intl rounds, too). */
+function digitsOf(x: number): Digits {
+  const s = String(Math.abs(x));
+  const [mantissa, exp] = s.split('e') as [string, string | undefined];
+  const [i, f = ''] = mantissa.split('.') as [string, string | undefined];
+  if (exp === undefined) return [i, f];
+  const all = i + f;
+  const point = i.length + Number(exp);
+  if (point <= 0) return ['0', '0'.repeat(-point) + all];
+  if (point >= all.length) return [all + '0'.repeat(point - all.length), ''];
+  return [all.slice(0, point), all.slice(point)];
+}
+
+/** × 10^k, moving the decimal point. */
+function shift([i, f]: Digits, k: number): Digits {
+  if (k >= 0) {
+    const g = f.padEnd(k, '0');
+    return [(i + g.slice(0, k)).replace(/^0+(?=\d)/, ''), g.slice(k)];
+  }
+  const j = i.padStart(1 - k, '0');
+  return [j.slice(0, j.length + k).replace(/^0+(?=\d)/, ''), j.slice(j.length + k) + f];
+}
+
+/** Rounded half away from zero to at most `d` fraction digits; trailing zeros dropped. */
+function round([i, f]: Digits, d: number): Digits {
+  if (f.length > d) {
+    const kept = (i + f.slice(0, d)).split('');
+    if (f[d]! >= '5') {
+      let k = kept.length - 1;
+      for (; k >= 0 && kept[k] === '9'; k--) kept[k] = '0';
+      if (k >= 0) kept[k] = String(Number(kept[k]) + 1);
+      else kept.unshift('1');
+    }
+    i = kept.slice(0, kept.length - d).join('') || '0';
+    f = kept.slice(kept.length - d).join('');
+  }
+  return [i, f.replace(/0+$/, '')];
+}
+
+const sign = (x: number) => (x < 0 || Object.is(x, -0) ? '-' : '');
+const group = (i: string) => i.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+const join = ([i, f]: Digits) => group(i) + (f ? `.${f}` : '');
+
+const SUFFIXES = ['', 'K', 'M', 'B', 'T'];
+
+/** 45_210_000 → "45.2M" (one decimal at most; 999,960 → "1M"). */
+function compact(x: number): string {
+  const digits = digitsOf(x);
+  let m = Math.min(Math.floor((digits[0].replace(/^0$/, '').length - 1) / 3), SUFFIXES.length - 1);
+  if (m <= 0) return sign(x) + join(round(digits, 1));
+  let r = round(shift(digits, -3 * m), 1);
+  if (r[0].length > 3 && m < SUFFIXES.length - 1) r = round(shift(digits, -3 * ++m), 1);
+  return `${sign(x)}${m === SUFFIXES.length - 1 ? join(r) : r[0] + (r[1] ? `.${r[1]}` : '')}${SUFFIXES[m]}`;
+}
+
+const exact = (x: number) => sign(x) + join(round(digitsOf(x), 2));
+const percent = (x: number) => `${sign(x)}${join(round(shift(digitsOf(x), 2), 1))}%`;
 
 /** 1234567 → "1.2M"; small numbers stay exact. */
 export function formatCompact(n: number | null | undefined): string {
   if (n == null || !Number.isFinite(n)) return '–';
-  return Math.abs(n) < 10_000 ? EXACT.format(n) : COMPACT.format(n);
+  return Math.abs(n) < 10_000 ? exact(n) : compact(n);
 }
 
 /** 1234567 → "1,234,567". */
 export function formatExact(n: number | null | undefined): string {
   if (n == null || !Number.isFinite(n)) return '–';
-  return EXACT.format(n);
+  return exact(n);
 }
 
 /** 0.1234 → "12.3%". */
 export function formatPercent(fraction: number | null | undefined): string {
   if (fraction == null || !Number.isFinite(fraction)) return '–';
-  return PERCENT.format(fraction);
+  return percent(fraction);
 }
 
 /** Relative change from `before` to `now`, or null when there is no base. */
@@ -29,6 +92,6 @@ export function relativeChange(now: number, before: number): number | null {
 /** "+12.3%" / "−4%" for a change, with an explicit sign. */
 export function formatChange(fraction: number | null): string {
   if (fraction == null) return '–';
-  const s = PERCENT.format(Math.abs(fraction));
+  const s = percent(Math.abs(fraction));
   return fraction > 0 ? `+${s}` : fraction < 0 ? `−${s}` : s;
 }

@@ -24,9 +24,11 @@ export const activityByClientQuery = (r: DayRange) =>
   });
 
 /** What the page asks for first: prefetched on hover of its link, or at start when it is the landing page. */
-export function prefetchActivityPage(client: QueryClient, r: DayRange): void {
+export function prefetchActivityPage(client: QueryClient, r: DayRange): Promise<unknown> {
   const prev = previousPeriod(r);
-  void client.prefetchQuery(activityQuery(r));
-  void client.prefetchQuery(activityByClientQuery(r));
-  if (prev) void client.prefetchQuery(activityQuery(prev));
+  return Promise.all([
+    client.prefetchQuery(activityQuery(r)),
+    client.prefetchQuery(activityByClientQuery(r)),
+    ...(prev ? [client.prefetchQuery(activityQuery(prev))] : []),
+  ]);
 }

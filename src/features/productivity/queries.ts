@@ -12,8 +12,10 @@ export const productivityQuery = (r: DayRange) =>
   });
 
 /** What the page asks for first: prefetched on hover of its link, or at start when it is the landing page. */
-export function prefetchProductivityPage(client: QueryClient, r: DayRange): void {
+export function prefetchProductivityPage(client: QueryClient, r: DayRange): Promise<unknown> {
   const prev = previousPeriod(r);
-  void client.prefetchQuery(productivityQuery(r));
-  if (prev) void client.prefetchQuery(productivityQuery(prev));
+  return Promise.all([
+    client.prefetchQuery(productivityQuery(r)),
+    ...(prev ? [client.prefetchQuery(productivityQuery(prev))] : []),
+  ]);
 }

@@ -23,9 +23,11 @@ export const toolsByNameQuery = (r: DayRange) =>
   });
 
 /** What the page asks for first: prefetched on hover of its link, or at start when it is the landing page. */
-export function prefetchToolsPage(client: QueryClient, r: DayRange): void {
+export function prefetchToolsPage(client: QueryClient, r: DayRange): Promise<unknown> {
   const prev = previousPeriod(r);
-  void client.prefetchQuery(toolsQuery(r));
-  void client.prefetchQuery(toolsByNameQuery(r));
-  if (prev) void client.prefetchQuery(toolsQuery(prev));
+  return Promise.all([
+    client.prefetchQuery(toolsQuery(r)),
+    client.prefetchQuery(toolsByNameQuery(r)),
+    ...(prev ? [client.prefetchQuery(toolsQuery(prev))] : []),
+  ]);
 }

@@ -22,6 +22,6 @@ export const tokensByModelQuery = (r: DayRange) =>
  * What the page asks for first: the small grouped answer its first chart is drawn from (the days with
  * every user follow once it is in).
  */
-export function prefetchUsagePage(client: QueryClient, r: DayRange): void {
-  void client.prefetchQuery(tokensByModelQuery(r));
+export function prefetchUsagePage(client: QueryClient, r: DayRange): Promise<unknown> {
+  return Promise.all([client.prefetchQuery(tokensByModelQuery(r))]);
 }
