@@ -1,3 +1,5 @@
+import { useDeferredValue } from 'react';
+
 /** A page title with optional controls on the right. */
 export function PageHeader({ title, children }: { title: string; children?: React.ReactNode }) {
   return (
@@ -6,4 +8,13 @@ export function PageHeader({ title, children }: { title: string; children?: Reac
       <div className="flex flex-wrap items-center gap-2">{children}</div>
     </div>
   );
+}
+
+/**
+ * What lies below the fold: rendered right after the first paint (a deferred,
+ * interruptible render), so the page's first chart is not held up by it.
+ */
+export function BelowTheFold({ children }: { children: React.ReactNode }) {
+  const ready = useDeferredValue(true, false);
+  return ready ? children : null;
 }

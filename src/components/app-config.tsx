@@ -26,8 +26,11 @@ export const configQuery = queryOptions({
   queryFn: ({ signal }) => api.get('/api/config', clientConfigSchema, undefined, signal),
   initialData: configFromPage,
   initialDataUpdatedAt: loadedAt,
-  // The latest queryable day moves at midnight UTC.
+  // The latest queryable day moves at midnight UTC: a page left open picks up the new day (and with it
+  // the default range) within minutes, or when its tab is shown again.
   staleTime: 5 * 60_000,
+  refetchInterval: 5 * 60_000,
+  refetchOnWindowFocus: true,
 });
 
 export function useAppConfig(): ClientConfig {

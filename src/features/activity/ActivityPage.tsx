@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useRange } from '../../components/app-config';
 import { KpiGrid } from '../../components/KpiGrid';
-import { PageHeader } from '../../components/Page';
+import { BelowTheFold, PageHeader } from '../../components/Page';
 import { groupSeries, seriesColor } from '../../components/TimeSeriesChart';
 import { IntervalSwitch, TimeSeriesWidget } from '../../components/TimeSeriesWidget';
 import { previousPeriod } from '../../lib/dates';
@@ -74,30 +74,32 @@ export default function ActivityPage() {
         what="Daily, weekly and monthly active users"
         footnote="Weekly view: daily actives are the week's average; weekly and monthly actives are the week's last day."
       />
-      <div className="grid gap-4 lg:grid-cols-2">
-        <TimeSeriesWidget
-          title="Daily active users per client"
-          query={byClient}
-          kind="line"
-          series={groupSeries(clientKeys, (k) => CLIENT_LABELS[k] ?? k)}
-          rollup={Object.fromEntries(clientKeys.map((k) => [k, 'mean']))}
-          filename={file('active-users-per-client')}
-          what="Daily active users per client"
-          footnote="A user active on several clients counts once in each client, so the clients add up to more than the daily active users."
-        />
-        <TimeSeriesWidget
-          title="Sessions and messages"
-          query={daily}
-          kind="line"
-          series={[
-            { key: 'sessions', label: 'Sessions', color: seriesColor(3), csv: 'sessions' },
-            { key: 'messages', label: 'Messages (user and assistant)', color: seriesColor(0), csv: 'messages' },
-            { key: 'userMessages', label: 'User messages', color: seriesColor(4), csv: 'user_messages' },
-          ]}
-          filename={file('sessions-messages')}
-          what="Sessions, messages and user messages"
-        />
-      </div>
+      <BelowTheFold>
+        <div className="grid gap-4 lg:grid-cols-2">
+          <TimeSeriesWidget
+            title="Daily active users per client"
+            query={byClient}
+            kind="line"
+            series={groupSeries(clientKeys, (k) => CLIENT_LABELS[k] ?? k)}
+            rollup={Object.fromEntries(clientKeys.map((k) => [k, 'mean']))}
+            filename={file('active-users-per-client')}
+            what="Daily active users per client"
+            footnote="A user active on several clients counts once in each client, so the clients add up to more than the daily active users."
+          />
+          <TimeSeriesWidget
+            title="Sessions and messages"
+            query={daily}
+            kind="line"
+            series={[
+              { key: 'sessions', label: 'Sessions', color: seriesColor(3), csv: 'sessions' },
+              { key: 'messages', label: 'Messages (user and assistant)', color: seriesColor(0), csv: 'messages' },
+              { key: 'userMessages', label: 'User messages', color: seriesColor(4), csv: 'user_messages' },
+            ]}
+            filename={file('sessions-messages')}
+            what="Sessions, messages and user messages"
+          />
+        </div>
+      </BelowTheFold>
     </div>
   );
 }

@@ -3,7 +3,7 @@ import { useParamChoice, useRange } from '../../components/app-config';
 import { BreakdownWidget, TableWidget } from '../../components/TableWidget';
 import type { Column } from '../../components/DataTable';
 import { KpiGrid } from '../../components/KpiGrid';
-import { PageHeader } from '../../components/Page';
+import { BelowTheFold, PageHeader } from '../../components/Page';
 import { groupSeries, seriesColor } from '../../components/TimeSeriesChart';
 import { IntervalSwitch, TimeSeriesWidget } from '../../components/TimeSeriesWidget';
 import { previousPeriod } from '../../lib/dates';
@@ -95,138 +95,145 @@ export default function ToolsPage() {
         filename={file('tool-calls-per-tool')}
         what="Tool calls per tool"
       />
-      <div className="grid gap-4 lg:grid-cols-2">
-        <BreakdownWidget
-          id="tools"
-          title="Tools"
-          nameHeader="Tool"
-          valueHeader="Calls"
-          query={tools}
-          filename={file('tools')}
-          footnote="Names are shown as the service reports them, including rare parsing artifacts."
+      <BelowTheFold>
+        <div className="grid gap-4 lg:grid-cols-2">
+          <BreakdownWidget
+            id="tools"
+            title="Tools"
+            nameHeader="Tool"
+            valueHeader="Calls"
+            query={tools}
+            filename={file('tools')}
+            footnote="Names are shown as the service reports them, including rare parsing artifacts."
+          />
+          <BreakdownWidget
+            id="servers"
+            title="External tool servers"
+            nameHeader="Server"
+            valueHeader="Calls"
+            query={serverRows}
+            filename={file(split ? 'tool-servers-split' : 'tool-servers')}
+            actions={
+              <label className="flex items-center gap-1 text-xs text-slate-700">
+                <input
+                  type="checkbox"
+                  checked={split}
+                  onChange={(e) => setServers(e.target.checked ? 'split' : 'merged')}
+                />
+                Show case variants apart
+              </label>
+            }
+            footnote={
+              !split && serverMerges.data?.length
+                ? `Merged names that differ only in letter case: ${serverMerges.data.map(([name, all]) => `${name} (${all.join(', ')})`).join('; ')}.`
+                : split
+                  ? 'Names are shown exactly as reported; some differ only in letter case.'
+                  : undefined
+            }
+          />
+          <BreakdownWidget
+            id="skills"
+            title="Skills"
+            nameHeader="Skill"
+            valueHeader="Activations"
+            query={skills}
+            filename={file('skills')}
+          />
+          <BreakdownWidget
+            id="slash"
+            title="Slash commands"
+            nameHeader="Command"
+            valueHeader="Uses"
+            query={slash}
+            filename={file('slash-commands')}
+          />
+        </div>
+        <TableWidget
+          id="hooks"
+          title="Hooks"
+          description="Hook executions per event, matcher and command."
+          query={hooks}
+          columns={HOOK_COLUMNS}
+          rowKey={(h) => `${h.event}|${h.matcher}|${h.command}`}
+          defaultSort={{ column: 'count', dir: 'desc' }}
+          filename={`${file('hooks')}`}
+          emptyText="No hook ran in this range."
         />
-        <BreakdownWidget
-          id="servers"
-          title="External tool servers"
-          nameHeader="Server"
-          valueHeader="Calls"
-          query={serverRows}
-          filename={file(split ? 'tool-servers-split' : 'tool-servers')}
-          actions={
-            <label className="flex items-center gap-1 text-xs text-slate-700">
-              <input
-                type="checkbox"
-                checked={split}
-                onChange={(e) => setServers(e.target.checked ? 'split' : 'merged')}
-              />
-              Show case variants apart
-            </label>
-          }
-          footnote={
-            !split && serverMerges.data?.length
-              ? `Merged names that differ only in letter case: ${serverMerges.data.map(([name, all]) => `${name} (${all.join(', ')})`).join('; ')}.`
-              : split
-                ? 'Names are shown exactly as reported; some differ only in letter case.'
-                : undefined
-          }
-        />
-        <BreakdownWidget
-          id="skills"
-          title="Skills"
-          nameHeader="Skill"
-          valueHeader="Activations"
-          query={skills}
-          filename={file('skills')}
-        />
-        <BreakdownWidget
-          id="slash"
-          title="Slash commands"
-          nameHeader="Command"
-          valueHeader="Uses"
-          query={slash}
-          filename={file('slash-commands')}
-        />
-      </div>
-      <TableWidget
-        id="hooks"
-        title="Hooks"
-        description="Hook executions per event, matcher and command."
-        query={hooks}
-        columns={HOOK_COLUMNS}
-        rowKey={(h) => `${h.event}|${h.matcher}|${h.command}`}
-        defaultSort={{ column: 'count', dir: 'desc' }}
-        filename={`${file('hooks')}`}
-        emptyText="No hook ran in this range."
-      />
-      <div className="grid gap-4 lg:grid-cols-2">
-        <TimeSeriesWidget
-          title="Autonomy: tool calls per user turn"
-          description="Daily average, median and 90th percentile over users."
-          query={daily}
-          kind="line"
-          series={[
-            { key: 'ratioAvg', label: 'Average', color: seriesColor(0), csv: 'autonomy_ratio_avg' },
-            { key: 'ratioP50', label: 'Median', color: seriesColor(1), csv: 'autonomy_ratio_p50' },
-            { key: 'ratioP90', label: '90th percentile', color: seriesColor(2), csv: 'autonomy_ratio_p90' },
-          ]}
-          rollup={{ ratioAvg: 'mean', ratioP50: 'mean', ratioP90: 'mean' }}
-          filename={file('autonomy-ratio')}
-          what="Tool calls per user turn"
-          footnote="Weekly values are the mean of the week's days."
-        />
-        <TimeSeriesWidget
-          title="Autonomy levels"
-          description="Share of tool calls by autonomy level (100 % stacked)."
-          query={daily}
-          kind="area"
-          percent
-          series={[
-            { key: 'autoHigh', label: 'Auto high', color: seriesColor(0), csv: 'auto_high' },
-            { key: 'autoMedium', label: 'Auto medium', color: seriesColor(1), csv: 'auto_medium' },
-            { key: 'autoLow', label: 'Auto low', color: seriesColor(2), csv: 'auto_low' },
-            { key: 'manual', label: 'Manual', color: seriesColor(7), csv: 'manual' },
-          ]}
-          filename={file('autonomy-levels')}
-          what="Share of tool calls by autonomy level"
-        />
-        <TimeSeriesWidget
-          title="Per session"
-          description="Average tool calls and user turns per session."
-          query={daily}
-          kind="line"
-          series={[
-            {
-              key: 'callsPerSession',
-              label: 'Tool calls per session',
-              color: seriesColor(0),
-              csv: 'tool_calls_per_session_avg',
-            },
-            {
-              key: 'turnsPerSession',
-              label: 'User turns per session',
-              color: seriesColor(3),
-              csv: 'user_turns_per_session_avg',
-            },
-          ]}
-          rollup={{ callsPerSession: 'mean', turnsPerSession: 'mean' }}
-          filename={file('per-session')}
-          what="Tool calls and user turns per session"
-        />
-        <TimeSeriesWidget
-          title="Users of tool servers and of the web interface"
-          description="Distinct users per day."
-          query={daily}
-          kind="line"
-          series={[
-            { key: 'mcpUsers', label: 'External tool-server users', color: seriesColor(4), csv: 'mcp_users_with_mcp' },
-            { key: 'webUsers', label: 'Web interface users', color: seriesColor(5), csv: 'web_users' },
-          ]}
-          rollup={{ mcpUsers: 'mean', webUsers: 'mean' }}
-          filename={file('tool-server-and-web-users')}
-          what="Users of external tool servers and of the web interface"
-          footnote="Weekly values are the average users per day (users are not summed across days)."
-        />
-      </div>
+        <div className="grid gap-4 lg:grid-cols-2">
+          <TimeSeriesWidget
+            title="Autonomy: tool calls per user turn"
+            description="Daily average, median and 90th percentile over users."
+            query={daily}
+            kind="line"
+            series={[
+              { key: 'ratioAvg', label: 'Average', color: seriesColor(0), csv: 'autonomy_ratio_avg' },
+              { key: 'ratioP50', label: 'Median', color: seriesColor(1), csv: 'autonomy_ratio_p50' },
+              { key: 'ratioP90', label: '90th percentile', color: seriesColor(2), csv: 'autonomy_ratio_p90' },
+            ]}
+            rollup={{ ratioAvg: 'mean', ratioP50: 'mean', ratioP90: 'mean' }}
+            filename={file('autonomy-ratio')}
+            what="Tool calls per user turn"
+            footnote="Weekly values are the mean of the week's days."
+          />
+          <TimeSeriesWidget
+            title="Autonomy levels"
+            description="Share of tool calls by autonomy level (100 % stacked)."
+            query={daily}
+            kind="area"
+            percent
+            series={[
+              { key: 'autoHigh', label: 'Auto high', color: seriesColor(0), csv: 'auto_high' },
+              { key: 'autoMedium', label: 'Auto medium', color: seriesColor(1), csv: 'auto_medium' },
+              { key: 'autoLow', label: 'Auto low', color: seriesColor(2), csv: 'auto_low' },
+              { key: 'manual', label: 'Manual', color: seriesColor(7), csv: 'manual' },
+            ]}
+            filename={file('autonomy-levels')}
+            what="Share of tool calls by autonomy level"
+          />
+          <TimeSeriesWidget
+            title="Per session"
+            description="Average tool calls and user turns per session."
+            query={daily}
+            kind="line"
+            series={[
+              {
+                key: 'callsPerSession',
+                label: 'Tool calls per session',
+                color: seriesColor(0),
+                csv: 'tool_calls_per_session_avg',
+              },
+              {
+                key: 'turnsPerSession',
+                label: 'User turns per session',
+                color: seriesColor(3),
+                csv: 'user_turns_per_session_avg',
+              },
+            ]}
+            rollup={{ callsPerSession: 'mean', turnsPerSession: 'mean' }}
+            filename={file('per-session')}
+            what="Tool calls and user turns per session"
+          />
+          <TimeSeriesWidget
+            title="Users of tool servers and of the web interface"
+            description="Distinct users per day."
+            query={daily}
+            kind="line"
+            series={[
+              {
+                key: 'mcpUsers',
+                label: 'External tool-server users',
+                color: seriesColor(4),
+                csv: 'mcp_users_with_mcp',
+              },
+              { key: 'webUsers', label: 'Web interface users', color: seriesColor(5), csv: 'web_users' },
+            ]}
+            rollup={{ mcpUsers: 'mean', webUsers: 'mean' }}
+            filename={file('tool-server-and-web-users')}
+            what="Users of external tool servers and of the web interface"
+            footnote="Weekly values are the average users per day (users are not summed across days)."
+          />
+        </div>
+      </BelowTheFold>
     </div>
   );
 }

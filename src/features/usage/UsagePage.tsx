@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom';
 import { useRange } from '../../components/app-config';
 import type { Column } from '../../components/DataTable';
 import { KpiGrid } from '../../components/KpiGrid';
-import { PageHeader } from '../../components/Page';
+import { BelowTheFold, PageHeader } from '../../components/Page';
 import { groupSeries, seriesColor } from '../../components/TimeSeriesChart';
 import { IntervalSwitch, TimeSeriesWidget } from '../../components/TimeSeriesWidget';
 import { TableWidget } from '../../components/TableWidget';
@@ -120,54 +120,56 @@ export default function UsagePage() {
         filename={`credits-${range.start}-${range.end}`}
         what="Standard credits"
       />
-      <div className="grid gap-4 lg:grid-cols-2">
-        <TimeSeriesWidget
-          title="Tokens by kind"
-          description="Raw input and output tokens, and prompt-cache reads and writes."
-          query={daily}
-          kind="line"
-          series={[
-            { key: 'input', label: 'Input', color: seriesColor(0), csv: 'input_tokens' },
-            { key: 'output', label: 'Output', color: seriesColor(1), csv: 'output_tokens' },
-            { key: 'cacheRead', label: 'Cache read', color: seriesColor(2), csv: 'cache_read_tokens' },
-            { key: 'cacheWrite', label: 'Cache write', color: seriesColor(3), csv: 'cache_write_tokens' },
-          ]}
-          filename={`tokens-${range.start}-${range.end}`}
-          what="Input, output, cache read and cache write tokens"
-        />
-        <TimeSeriesWidget
-          title="Credits per model"
-          description="Stacked; the seven largest models of the range, the rest as Other."
-          query={byModel}
-          kind="area"
-          stacked
-          series={groupSeries(modelKeys)}
-          filename={`credits-by-model-${range.start}-${range.end}`}
-          what="Standard credits per model"
-        />
-      </div>
-      <div className="grid gap-4 lg:grid-cols-2">
-        <TableWidget
-          id="models"
-          title="Models"
-          description="Credits and tokens per model over the range."
-          query={models}
-          columns={MODEL_COLUMNS}
-          rowKey={(m) => m.model}
-          defaultSort={{ column: 'credits', dir: 'desc' }}
-          filename={`models-${range.start}-${range.end}`}
-        />
-        <TableWidget
-          id="topUsers"
-          title="Top users by credits"
-          description="The 25 users with the most credits in the range, with the models they used."
-          query={users}
-          columns={userColumns}
-          rowKey={(u) => u.userId}
-          defaultSort={{ column: 'credits', dir: 'desc' }}
-          filename={`top-users-${range.start}-${range.end}`}
-        />
-      </div>
+      <BelowTheFold>
+        <div className="grid gap-4 lg:grid-cols-2">
+          <TimeSeriesWidget
+            title="Tokens by kind"
+            description="Raw input and output tokens, and prompt-cache reads and writes."
+            query={daily}
+            kind="line"
+            series={[
+              { key: 'input', label: 'Input', color: seriesColor(0), csv: 'input_tokens' },
+              { key: 'output', label: 'Output', color: seriesColor(1), csv: 'output_tokens' },
+              { key: 'cacheRead', label: 'Cache read', color: seriesColor(2), csv: 'cache_read_tokens' },
+              { key: 'cacheWrite', label: 'Cache write', color: seriesColor(3), csv: 'cache_write_tokens' },
+            ]}
+            filename={`tokens-${range.start}-${range.end}`}
+            what="Input, output, cache read and cache write tokens"
+          />
+          <TimeSeriesWidget
+            title="Credits per model"
+            description="Stacked; the seven largest models of the range, the rest as Other."
+            query={byModel}
+            kind="area"
+            stacked
+            series={groupSeries(modelKeys)}
+            filename={`credits-by-model-${range.start}-${range.end}`}
+            what="Standard credits per model"
+          />
+        </div>
+        <div className="grid gap-4 lg:grid-cols-2">
+          <TableWidget
+            id="models"
+            title="Models"
+            description="Credits and tokens per model over the range."
+            query={models}
+            columns={MODEL_COLUMNS}
+            rowKey={(m) => m.model}
+            defaultSort={{ column: 'credits', dir: 'desc' }}
+            filename={`models-${range.start}-${range.end}`}
+          />
+          <TableWidget
+            id="topUsers"
+            title="Top users by credits"
+            description="The 25 users with the most credits in the range, with the models they used."
+            query={users}
+            columns={userColumns}
+            rowKey={(u) => u.userId}
+            defaultSort={{ column: 'credits', dir: 'desc' }}
+            filename={`top-users-${range.start}-${range.end}`}
+          />
+        </div>
+      </BelowTheFold>
     </div>
   );
 }
