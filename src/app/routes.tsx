@@ -18,8 +18,10 @@ type Prefetch = (client: QueryClient, r: DayRange) => Promise<unknown>;
  * chunk and the page's first queries; the page opened first gets its queries asked for before React
  * renders anything. (The users and readiness pages stream many pages of rows: they start on arrival.)
  */
-export const NAV: readonly { path: string; label: string; load: () => Promise<unknown>; prefetch?: Prefetch }[] = [
-  { path: '/', label: 'Usage', load: () => Promise.resolve(), prefetch: prefetchUsagePage },
+type Page = { default: React.ComponentType };
+
+export const NAV: readonly { path: string; label: string; load: () => Promise<Page>; prefetch?: Prefetch }[] = [
+  { path: '/', label: 'Usage', load: () => Promise.resolve({ default: UsagePage }), prefetch: prefetchUsagePage },
   { path: '/tools', label: 'Tools', load: () => import('../features/tools/ToolsPage'), prefetch: prefetchToolsPage },
   {
     path: '/activity',
@@ -37,7 +39,10 @@ export const NAV: readonly { path: string; label: string; load: () => Promise<un
   { path: '/readiness', label: 'Readiness', load: () => import('../features/readiness/ReadinessPage') },
 ];
 
-/** Asks for the first queries of the page at `location` (settles when they have), when the server gave its configuration and a key is at hand. */
+/**
+ * Asks for the first queries of the page at `location` (settles when they have), when the server gave
+ * its configuration and a key is at hand.
+ */
 export function prefetchPage(
   client: QueryClient,
   config: ClientConfig | undefined,
@@ -52,11 +57,7 @@ export function prefetchPage(
 
 export const PAGES: { path: string; Component: React.ComponentType }[] = [
   { path: '/', Component: UsagePage },
-  { path: '/tools', Component: lazy(() => import('../features/tools/ToolsPage')) },
-  { path: '/activity', Component: lazy(() => import('../features/activity/ActivityPage')) },
-  { path: '/productivity', Component: lazy(() => import('../features/productivity/ProductivityPage')) },
-  { path: '/users', Component: lazy(() => import('../features/users/UsersPage')) },
-  { path: '/readiness', Component: lazy(() => import('../features/readiness/ReadinessPage')) },
+  ...NAV.slice(1).map((n) => ({ path: n.path, Component: lazy(n.load) })),
   { path: '/users/:userId', Component: lazy(() => import('../features/users/UserPage')) },
   { path: '/readiness/:repo', Component: lazy(() => import('../features/readiness/RepoPage')) },
 ];
