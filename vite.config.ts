@@ -20,5 +20,27 @@ function dashboardServer(): Plugin {
 export default defineConfig({
   plugins: [react(), tailwindcss(), dashboardServer()],
   server: { port: Number(process.env.PORT || 5173), strictPort: true },
-  build: { target: 'es2022', sourcemap: false },
+  build: {
+    target: 'es2022',
+    sourcemap: false,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            {
+              // What every page needs, in one file rather than a dozen small ones on the landing path.
+              name: 'app',
+              test: (id: string) =>
+                /node_modules\/(react|react-dom|scheduler|react-router|react-router-dom|@tanstack\/(query-core|react-query)|zod|d3-array|d3-shape|d3-path|react-error-boundary)\//.test(
+                  id,
+                ) ||
+                (/\/src\/(api|lib|components|app)\//.test(id) &&
+                  !/(RechartsTimeSeries|CategoryBarChart|VirtualTable|criteria|paginate)\.(tsx?|json)$/.test(id)) ||
+                /\/src\/features\/[^/]+\/queries\.ts$/.test(id),
+            },
+          ],
+        },
+      },
+    },
+  },
 });
