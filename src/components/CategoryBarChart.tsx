@@ -1,5 +1,6 @@
 import { Bar, BarChart, CartesianGrid, Cell, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatExact } from '../lib/format';
+import { TICK } from './chart-frame';
 import { TOOLTIP_STYLE } from './TimeSeriesChart';
 
 interface Props {
@@ -29,7 +30,6 @@ export function CategoryBarChart({
   hideLabels = false,
 }: Props) {
   const h = height ?? (horizontal ? Math.max(120, data.length * 26 + 40) : 240);
-  const tick = { fontSize: 12, fill: 'var(--color-slate-600)' };
   return (
     <figure role="figure" aria-label={summary} className="m-0">
       <BarChart
@@ -47,18 +47,18 @@ export function CategoryBarChart({
         />
         {horizontal ? (
           <>
-            <XAxis type="number" tickFormatter={format} domain={domain ?? [0, 'auto']} tick={tick} />
-            <YAxis type="category" dataKey="label" width={labelWidth} tick={tick} interval={0} />
+            <XAxis type="number" tickFormatter={format} domain={domain ?? [0, 'auto']} tick={TICK} />
+            <YAxis type="category" dataKey="label" width={labelWidth} tick={TICK} interval={0} />
           </>
         ) : (
           <>
             <XAxis
               dataKey="label"
-              tick={hideLabels ? false : tick}
+              tick={hideLabels ? false : TICK}
               interval={hideLabels ? 'preserveStartEnd' : 0}
               height={hideLabels ? 8 : 30}
             />
-            <YAxis tickFormatter={format} domain={domain ?? [0, 'auto']} tick={tick} width={48} allowDecimals={false} />
+            <YAxis tickFormatter={format} domain={domain ?? [0, 'auto']} tick={TICK} width={48} allowDecimals={false} />
           </>
         )}
         <Tooltip contentStyle={TOOLTIP_STYLE} formatter={(v) => [format(Number(v)), valueName]} />

@@ -1,8 +1,6 @@
 import { Area, AreaChart, Bar, BarChart, CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
-import { X_AXIS_HEIGHT, Y_AXIS_WIDTH, type RenderProps } from './chart-frame';
+import { areaOpacity, TICK, X_AXIS_HEIGHT, Y_AXIS_WIDTH, type RenderProps } from './chart-frame';
 import { TOOLTIP_STYLE } from './TimeSeriesChart';
-
-const TICK = { fontSize: 12, fill: 'var(--color-slate-600)' };
 
 /** The interactive chart (tooltips), drawn on the frame the first paint used. */
 export function RechartsTimeSeries({
@@ -87,7 +85,7 @@ export function RechartsTimeSeries({
           name={s.label}
           stroke={s.color}
           fill={s.color}
-          fillOpacity={stackId ? 0.75 : 0.15}
+          fillOpacity={areaOpacity(stacked)}
           stackId={stackId}
           type="monotone"
           isAnimationActive={false}

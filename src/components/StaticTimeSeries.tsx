@@ -1,8 +1,7 @@
 import { area, curveLinear, curveMonotoneX, line } from 'd3-shape';
-import { barSlot, type RenderProps } from './chart-frame';
+import { areaOpacity, barSlot, TICK, type RenderProps } from './chart-frame';
 
 const AXIS = '#666';
-const TICK = { fontSize: 12, fill: 'var(--color-slate-600)' };
 
 /**
  * The first paint of a time-series chart: the same axes, grid and marks as
@@ -24,71 +23,46 @@ export function StaticTimeSeries({ data, series, kind, stacked, xKey, xFormat, y
   });
   const index = new Map(data.map((p, i) => [String(p[xKey]), i]));
   const curve = kind === 'area' ? curveMonotoneX : curveLinear;
+  const topLine = line<number>(
+    (_, i) => x(i),
+    (h) => y(h),
+  ).curve(curve);
+  const marks = layers.map(({ s, low, high }, si) => {
+    if (kind === 'bar') {
+      const slot = barSlot(frame, stacked, si, series.length);
+      return (
+        <g key={s.key} fill={s.color}>
+          {high.map((h, i) => {
+            const y1 = y(h);
+            const y0 = y(low[i]!);
+            return y0 - y1 > 0 ? (
+              <rect key={i} className="chart-mark" x={x(i) + slot.offset} y={y1} width={slot.width} height={y0 - y1} />
+            ) : null;
+          })}
+        </g>
+      );
+    }
+    const edge = topLine(high) ?? '';
+    if (kind === 'line')
+      return <path key={s.key} className="chart-mark" d={edge} fill="none" stroke={s.color} strokeWidth={2} />;
+    const fill = area<number>()
+      .x((_, i) => x(i))
+      .y0((_, i) => y(low[i]!))
+      .y1((h) => y(h))
+      .curve(curve)(high);
+    return (
+      <g key={s.key}>
+        <path className="chart-mark" d={fill ?? ''} fill={s.color} fillOpacity={areaOpacity(stacked)} />
+        <path d={edge} fill="none" stroke={s.color} />
+      </g>
+    );
+  });
   return (
     <svg width={frame.width} height={frame.height} className="block" aria-hidden="true" data-chart="static">
       {frame.yTicks.map((t) => (
         <line key={t} x1={left} x2={right} y1={y(t)} y2={y(t)} stroke="var(--color-slate-200)" strokeDasharray="3 3" />
       ))}
-      {layers.map(({ s, low, high }, si) =>
-        kind === 'bar' ? (
-          <g key={s.key} fill={s.color}>
-            {high.map((h, i) => {
-              const slot = barSlot(frame, stacked, si, series.length);
-              const y1 = y(h);
-              const y0 = y(low[i]!);
-              return y0 - y1 > 0 ? (
-                <rect
-                  key={i}
-                  className="chart-mark"
-                  x={x(i) + slot.offset}
-                  y={y1}
-                  width={slot.width}
-                  height={y0 - y1}
-                />
-              ) : null;
-            })}
-          </g>
-        ) : kind === 'line' ? (
-          <path
-            key={s.key}
-            className="chart-mark"
-            d={
-              line<number>(
-                (_, i) => x(i),
-                (h) => y(h),
-              ).curve(curve)(high) ?? ''
-            }
-            fill="none"
-            stroke={s.color}
-            strokeWidth={2}
-          />
-        ) : (
-          <g key={s.key}>
-            <path
-              className="chart-mark"
-              d={
-                area<number>()
-                  .x((_, i) => x(i))
-                  .y0((_, i) => y(low[i]!))
-                  .y1((h) => y(h))
-                  .curve(curve)(high) ?? ''
-              }
-              fill={s.color}
-              fillOpacity={stacked ? 0.75 : 0.15}
-            />
-            <path
-              d={
-                line<number>(
-                  (_, i) => x(i),
-                  (h) => y(h),
-                ).curve(curve)(high) ?? ''
-              }
-              fill="none"
-              stroke={s.color}
-            />
-          </g>
-        ),
-      )}
+      {marks}
       <g>
         <line x1={left} x2={right} y1={bottom} y2={bottom} stroke={AXIS} />
         {frame.xTicks.map((v) => {

@@ -1,4 +1,5 @@
-import { useEffect, useSyncExternalStore } from 'react';
+import { useEffect } from 'react';
+import { externalValue } from './external-value';
 
 /**
  * The interactive charts (recharts, ~115 KB gzip) are not on the landing
@@ -7,16 +8,12 @@ import { useEffect, useSyncExternalStore } from 'react';
  */
 type Engine = typeof import('./RechartsTimeSeries');
 
-let engine: Engine | null = null;
+const engine = externalValue<Engine | null>(null);
 let loading: Promise<void> | null = null;
-const listeners = new Set<() => void>();
 
 export function loadChartEngine(): Promise<void> {
   loading ??= import('./RechartsTimeSeries').then(
-    (m) => {
-      engine = m;
-      for (const l of listeners) l();
-    },
+    (m) => engine.set(m),
     () => {
       // The chunk could not be fetched (offline, a new deployment): the charts stay drawn as they are,
       // and the next chart to mount tries again.
@@ -26,17 +23,11 @@ export function loadChartEngine(): Promise<void> {
   return loading;
 }
 
-const subscribe = (l: () => void) => {
-  listeners.add(l);
-  return () => listeners.delete(l);
-};
-const current = () => engine;
-
 /** The interactive renderer once loaded, else null; a mounted chart asks for it once its first paint is on screen. */
 export function useChartEngine(): Engine | null {
-  const e = useSyncExternalStore(subscribe, current, current);
+  const e = engine.useValue();
   useEffect(() => {
-    if (engine) return;
+    if (engine.get()) return;
     // The next frame is the one with the chart in it; the task after it runs once that frame is painted.
     let timer: ReturnType<typeof setTimeout> | undefined;
     const frame = requestAnimationFrame(() => (timer = setTimeout(() => void loadChartEngine())));

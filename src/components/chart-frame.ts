@@ -12,6 +12,10 @@ export const X_AXIS_HEIGHT = 30;
 /** Recharts' default gap around the bars of one category (10 % of the band on each side). */
 export const BAR_CATEGORY_GAP = 0.1;
 export const BAR_GAP = 4;
+/** Axis labels, in the theme's colours. */
+export const TICK = { fontSize: 12, fill: 'var(--color-slate-600)' };
+/** Stacked areas are solid enough to read as parts; overlapping ones stay see-through. */
+export const areaOpacity = (stacked: boolean) => (stacked ? 0.75 : 0.15);
 
 export interface FrameInput {
   data: readonly Record<string, unknown>[];
@@ -49,8 +53,8 @@ export function timeSeriesFrame(f: FrameInput): Frame {
   const margin = { ...MARGIN, right: Math.max(MARGIN.right, labelWidth(labels.at(-1) ?? '') / 2) };
   const left = margin.left + Y_AXIS_WIDTH;
   const right = Math.max(left + 1, f.width - margin.right);
-  const top = MARGIN.top;
-  const bottom = Math.max(top + 1, f.height - MARGIN.bottom - X_AXIS_HEIGHT);
+  const top = margin.top;
+  const bottom = Math.max(top + 1, f.height - margin.bottom - X_AXIS_HEIGHT);
   const yTicks = f.fractions ? FRACTION_TICKS : valueTicks(maxValue(f.data, f.keys, f.stacked));
   const yMax = yTicks.at(-1)!;
   const n = f.data.length;
