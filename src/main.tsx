@@ -1,11 +1,11 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
-import { setKeyRejected } from './app/key-prompt';
-import { createQueryClient } from './app/query-client';
+import { setKeyRejected } from './data/client';
+import { createQueryClient } from './data/query-client';
 import { prefetchPage } from './app/routes';
 import { applyTheme, watchSystemTheme } from './app/theme';
-import { configFromPage } from './components/app-config';
+import { configFromPage } from './data/config';
 import './index.css';
 
 applyTheme();

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useRange } from '../components/app-config';
+import { useRange } from '../data/search';
 import { HISTORY_START, clampRange, formatDayLong, isDay, rangeLength, type Day, type DayRange } from '../lib/dates';
 import { PRESETS, presetOf } from '../lib/url-state';
 

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { setApiKey } from '../components/api-client';
+import { setApiKey } from '../data/client';
 
 /** Asks for an API key when the server holds none and runs no demo service. */
 export function KeyScreen({ rejected, onDone }: { rejected: boolean; onDone: () => void }) {

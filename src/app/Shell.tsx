@@ -2,26 +2,16 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Suspense, useReducer, useState } from 'react';
 import { ErrorBoundary, type FallbackProps } from 'react-error-boundary';
 import { NavLink, Outlet, useLocation, useSearchParams } from 'react-router-dom';
-import { configQuery } from '../components/app-config';
-import { getApiKey, setApiKey } from '../components/api-client';
+import { configQuery } from '../data/config';
+import { useLinkTo } from '../data/search';
+import { parseRange } from '../lib/url-state';
+import { getApiKey, setApiKey } from '../data/client';
 import { ErrorState, Loading } from '../components/states';
 import { DateRangeBar } from './DateRangeBar';
-import { useKeyPrompt } from './key-prompt';
+import { useKeyPrompt } from '../data/client';
 import { KeyScreen } from './KeyScreen';
 import { getThemeChoice, setThemeChoice, type ThemeChoice } from './theme';
 import { NAV } from './routes';
-import { parseRange } from '../lib/url-state';
-
-/** Only the range travels between pages; page-specific state stays behind. */
-function rangeSearch(params: URLSearchParams): string {
-  const keep = new URLSearchParams();
-  for (const k of ['start', 'end']) {
-    const v = params.get(k);
-    if (v) keep.set(k, v);
-  }
-  const s = keep.toString();
-  return s ? `?${s}` : '';
-}
 
 export function Shell() {
   const config = useQuery(configQuery);
@@ -30,6 +20,7 @@ export function Shell() {
   // The key lives outside React (session storage); this re-renders once it is set.
   const [, keyChanged] = useReducer((n: number) => n + 1, 0);
   const [menuOpen, setMenuOpen] = useState(false);
+  const linkTo = useLinkTo();
   const [params] = useSearchParams();
   // Readiness reports are not bound to the analytics date range.
   const { pathname } = useLocation();
@@ -56,7 +47,6 @@ export function Shell() {
     );
   }
 
-  const search = rangeSearch(params);
   const prefetch = (n: (typeof NAV)[number]) => {
     void n.load();
     void n.prefetch?.(client, parseRange(params, config.data.latestDay));
@@ -90,7 +80,7 @@ export function Shell() {
             {NAV.map((n) => (
               <NavLink
                 key={n.path}
-                to={{ pathname: n.path, search }}
+                to={linkTo(n.path)}
                 end={n.path === '/'}
                 onMouseEnter={() => prefetch(n)}
                 onFocus={() => prefetch(n)}

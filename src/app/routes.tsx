@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { lazy } from 'react';
-import { getApiKey } from '../components/api-client';
+import { getApiKey } from '../data/client';
 import type { ClientConfig } from '../api/schemas';
 import { prefetchActivityPage } from '../features/activity/queries';
 import { prefetchProductivityPage } from '../features/productivity/queries';

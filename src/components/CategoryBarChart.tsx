@@ -1,7 +1,6 @@
 import { Bar, BarChart, CartesianGrid, Cell, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatExact } from '../lib/format';
-import { TICK } from './chart-frame';
-import { TOOLTIP_STYLE } from './TimeSeriesChart';
+import { TICK, TOOLTIP_STYLE } from './chart-frame';
 
 interface Props {
   data: readonly { label: string; value: number; color?: string }[];

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import type { CsvValue } from '../lib/csv';
 import { formatCompact, formatExact } from '../lib/format';
-import { useSortParam, type SortState } from './app-config';
+import { useSortParam, type SortState } from '../data/search';
 
 export interface Column<R> {
   id: string;

@@ -1,6 +1,5 @@
 import { Area, AreaChart, Bar, BarChart, CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
-import { areaOpacity, TICK, X_AXIS_HEIGHT, Y_AXIS_WIDTH, type RenderProps } from './chart-frame';
-import { TOOLTIP_STYLE } from './TimeSeriesChart';
+import { areaOpacity, TICK, TOOLTIP_STYLE, X_AXIS_HEIGHT, Y_AXIS_WIDTH, type RenderProps } from './chart-frame';
 
 /** The interactive chart (tooltips), drawn on the frame the first paint used. */
 export function RechartsTimeSeries({

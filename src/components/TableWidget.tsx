@@ -1,8 +1,8 @@
-import type { SortState } from './app-config';
+import type { SortState } from '../data/search';
 import { formatPercent } from '../lib/format';
 import type { NamedTotal } from '../lib/series';
 import { DataTable, tableCsv, type Column } from './DataTable';
-import { Widget, type WidgetQuery } from './Widget';
+import { Widget, type WidgetSource } from './Widget';
 
 interface TableWidgetProps<R> {
   /** Names the table's sort parameter in the URL. */
@@ -12,7 +12,7 @@ interface TableWidgetProps<R> {
   columns: readonly Column<R>[];
   rowKey: (r: R) => string;
   defaultSort: SortState;
-  query: WidgetQuery<R[]>;
+  query: WidgetSource<R[]>;
   filename: string;
   emptyText?: string;
   actions?: React.ReactNode;

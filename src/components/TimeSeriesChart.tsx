@@ -14,13 +14,6 @@ export interface SeriesConfig {
   color: string;
 }
 
-/** Tooltip colours from the theme, so it reads in light and dark alike. */
-export const TOOLTIP_STYLE = {
-  background: 'var(--color-white)',
-  borderColor: 'var(--color-slate-200)',
-  color: 'var(--color-slate-900)',
-};
-
 export const seriesColor = (i: number) => `var(--color-series-${(i % 8) + 1})`;
 
 /** Series for pivoted groups: seven colours for the top groups, grey for Other. */

@@ -1,21 +1,19 @@
 import { useMemo, useState } from 'react';
 import { formatDayLong, formatDayShort, type Day } from '../lib/dates';
 import { formatExact, formatPercent } from '../lib/format';
-import { rollupWeeks, type Interval, type Rollup } from '../lib/series';
-import { useParamChoice } from './app-config';
+import { rollupWeeks, type Rollup } from '../lib/series';
+import { useSearchParam } from '../data/search';
 import { Segmented } from './Segmented';
 import { TimeSeriesChart, type SeriesConfig } from './TimeSeriesChart';
-import { Widget, type WidgetQuery } from './Widget';
-
-export const INTERVALS = ['day', 'week'] as const;
+import { Widget, type WidgetSource } from './Widget';
 
 /** The day/week switch, shared by every chart of a page through the URL. */
 export function useInterval() {
-  return useParamChoice<Interval>('interval', INTERVALS, 'day');
+  return useSearchParam('interval');
 }
 
 export function IntervalSwitch() {
-  const [interval, setInterval] = useInterval();
+  const [interval, setChartInterval] = useInterval();
   return (
     <Segmented
       label="Chart interval"
@@ -24,7 +22,7 @@ export function IntervalSwitch() {
         { id: 'week', label: 'Weekly' },
       ]}
       value={interval}
-      onChange={setInterval}
+      onChange={setChartInterval}
     />
   );
 }
@@ -34,7 +32,7 @@ type Point = { date: Day } & Record<string, number | string>;
 interface Props<P extends Point> {
   title: string;
   description?: string;
-  query: WidgetQuery<P[]>;
+  query: WidgetSource<P[]>;
   series: readonly (SeriesConfig & { csv?: string })[];
   kind?: 'area' | 'line' | 'bar';
   stacked?: boolean;
@@ -82,7 +80,7 @@ export function TimeSeriesWidget<P extends Point>({
     // A 100 % chart takes counts, so weeks weigh each day by its volume, and shows shares.
     return percent && rolled ? rolled.map((p) => toShares(p, keys.split('|'))) : rolled;
   }, [query.data, interval, rollupKey, percent, keys]);
-  const q: WidgetQuery<(P & { days?: number })[]> = { ...query, data: shaped };
+  const q: WidgetSource<(P & { days?: number })[]> = { ...query, data: shaped };
   const weekly = interval === 'week';
   return (
     <Widget

@@ -9,20 +9,28 @@ export interface CsvSpec {
   rows: readonly (readonly CsvValue[])[];
 }
 
-/** What a widget needs of a query result (any `useQuery` result fits). */
-export interface WidgetQuery<T> {
+/**
+ * What a widget shows, from any source: a `useQuery` result fits as it is, and
+ * data computed in place is just `{ data }`.
+ */
+export interface WidgetSource<T> {
   data: T | undefined;
-  error: unknown;
-  isPending: boolean;
-  isPlaceholderData: boolean;
-  isFetching: boolean;
-  refetch: () => unknown;
+  /** 'pending' with no data shows the loading state (default: 'success'). */
+  status?: 'pending' | 'error' | 'success';
+  /** Shown with the service's request id; with data, above the data that is still shown. */
+  error?: unknown;
+  /** Data of a previous range, shown dimmed while the new one loads. */
+  isPlaceholderData?: boolean;
+  /** A refresh is under way: a stale error is not shown meanwhile. */
+  isFetching?: boolean;
+  /** What the Retry button does; without it the error has no Retry button. */
+  refetch?: () => unknown;
 }
 
 interface WidgetProps<T> {
   title: string;
   description?: string;
-  query: WidgetQuery<T>;
+  query: WidgetSource<T>;
   isEmpty?: (data: T) => boolean;
   emptyText?: string;
   csv?: (data: T) => CsvSpec;
@@ -47,11 +55,17 @@ export function Widget<T>({
   className = '',
   children,
 }: WidgetProps<T>) {
-  const { data, error, isPending, isPlaceholderData, refetch, isFetching } = query;
-  const retry = () => void refetch();
+  const { data, error, status = 'success', isPlaceholderData = false, refetch, isFetching = false } = query;
+  const retry = refetch ? () => void refetch() : undefined;
   let body: React.ReactNode;
   if (data === undefined) {
-    body = error ? <ErrorState error={error} onRetry={retry} /> : isPending ? <Loading /> : <Empty>{emptyText}</Empty>;
+    body = error ? (
+      <ErrorState error={error} onRetry={retry} />
+    ) : status === 'pending' ? (
+      <Loading />
+    ) : (
+      <Empty>{emptyText}</Empty>
+    );
   } else if (isEmpty?.(data)) {
     body = <Empty>{emptyText}</Empty>;
   } else {

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { externalValue } from './external-value';
+import { externalValue } from '../data/external-value';
 
 /**
  * The interactive charts (recharts, ~115 KB gzip) are not on the landing

@@ -99,3 +99,10 @@ export function barSlot(frame: Frame, stacked: boolean, i: number, m: number): {
   const width = Math.max(1, (inner - (m - 1) * BAR_GAP) / m);
   return { offset: -inner / 2 + i * (width + BAR_GAP), width };
 }
+
+/** Tooltip colours from the theme, so it reads in light and dark alike. */
+export const TOOLTIP_STYLE = {
+  background: 'var(--color-white)',
+  borderColor: 'var(--color-slate-200)',
+  color: 'var(--color-slate-900)',
+};

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HISTORY_START, addDays, clampRange, dayToMs, daysBetween, isDay, msToDay } from './dates';
-import { parseRange, writeRange } from './url-state';
+import { parseRange, rangeParams } from './url-state';
 
 const day = fc
   .date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2100-12-31T00:00:00Z'), noInvalidDate: true })
@@ -17,11 +17,11 @@ describe('codecs round-trip (property-based)', () => {
   it('a range written to the URL reads back the same, clamped once', () => {
     const latest = '2026-11-21';
     fc.assert(
-      fc.property(day, day, fc.string(), (a, b, other) => {
+      fc.property(day, day, (a, b) => {
         const r = clampRange({ start: a, end: b }, latest);
-        const params = writeRange(new URLSearchParams({ other }), r, latest);
+        const { start, end } = rangeParams(r, latest);
+        const params = new URLSearchParams(start && end ? { start, end } : {});
         expect(parseRange(params, latest)).toEqual(r);
-        expect(params.get('other')).toBe(other);
         expect(r.start >= HISTORY_START && r.end <= latest && r.start <= r.end).toBe(true);
       }),
     );

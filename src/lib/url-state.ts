@@ -6,25 +6,20 @@ import { HISTORY_START, clampRange, isDay, lastDays, type Day, type DayRange } f
 
 export const DEFAULT_DAYS = 30;
 
-export function parseRange(params: URLSearchParams, latest: Day): DayRange {
-  const start = params.get('start');
-  const end = params.get('end');
+/** The range the `start` and `end` parameters ask for: both valid days, clamped; otherwise the default. */
+export function rangeFrom(start: string | null | undefined, end: string | null | undefined, latest: Day): DayRange {
   if (!isDay(start) || !isDay(end)) return lastDays(DEFAULT_DAYS, latest);
   return clampRange({ start, end }, latest);
 }
 
-/** Writes a range into a copy of the params; the default range leaves the URL clean. */
-export function writeRange(params: URLSearchParams, r: DayRange, latest: Day): URLSearchParams {
-  const next = new URLSearchParams(params);
+export function parseRange(params: URLSearchParams, latest: Day): DayRange {
+  return rangeFrom(params.get('start'), params.get('end'), latest);
+}
+
+/** The `start` and `end` parameters of a range; the default range leaves both out, keeping the URL clean. */
+export function rangeParams(r: DayRange, latest: Day): { start?: Day; end?: Day } {
   const d = lastDays(DEFAULT_DAYS, latest);
-  if (r.start === d.start && r.end === d.end) {
-    next.delete('start');
-    next.delete('end');
-  } else {
-    next.set('start', r.start);
-    next.set('end', r.end);
-  }
-  return next;
+  return r.start === d.start && r.end === d.end ? { start: undefined, end: undefined } : { start: r.start, end: r.end };
 }
 
 export type Preset = { id: string; label: string; range: (latest: Day) => DayRange };

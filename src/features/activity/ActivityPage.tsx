@@ -1,12 +1,12 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useRange } from '../../components/app-config';
+import { analyticsQuery } from '../../data/analytics';
+import { useRange } from '../../data/search';
 import { KpiGrid } from '../../components/KpiGrid';
 import { BelowTheFold, PageHeader } from '../../components/Page';
 import { groupSeries, seriesColor } from '../../components/TimeSeriesChart';
 import { IntervalSwitch, TimeSeriesWidget } from '../../components/TimeSeriesWidget';
 import { previousPeriod } from '../../lib/dates';
 import { pivotTopN, pointKeys } from '../../lib/series';
-import { activityByClientQuery, activityQuery } from './queries';
 import { activityPoints, activityTotals } from './shaping';
 
 const CLIENT_LABELS: Record<string, string> = {
@@ -18,16 +18,16 @@ const CLIENT_LABELS: Record<string, string> = {
 export default function ActivityPage() {
   const { range } = useRange();
   const prevRange = previousPeriod(range);
-  const base = { ...activityQuery(range), placeholderData: keepPreviousData };
+  const base = { ...analyticsQuery('activity', range), placeholderData: keepPreviousData };
   const totals = useQuery({ ...base, select: (r) => activityTotals(r.data) });
   const prev = useQuery({
-    ...activityQuery(prevRange ?? range),
+    ...analyticsQuery('activity', prevRange ?? range),
     enabled: prevRange !== null,
     select: (r) => activityTotals(r.data),
   });
   const daily = useQuery({ ...base, select: (r) => activityPoints(range, r.data) });
   const byClient = useQuery({
-    ...activityByClientQuery(range),
+    ...analyticsQuery('activity', range, 'client'),
     placeholderData: keepPreviousData,
     select: (r) => pivotTopN(range, r.data, (g) => g.daily_active_users, 10).points,
   });

@@ -1,21 +1,21 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useRange } from '../../components/app-config';
+import { analyticsQuery } from '../../data/analytics';
+import { useRange } from '../../data/search';
 import { BreakdownWidget } from '../../components/TableWidget';
 import { KpiGrid } from '../../components/KpiGrid';
 import { PageHeader } from '../../components/Page';
 import { seriesColor } from '../../components/TimeSeriesChart';
 import { IntervalSwitch, TimeSeriesWidget } from '../../components/TimeSeriesWidget';
 import { previousPeriod } from '../../lib/dates';
-import { productivityQuery } from './queries';
 import { byExtension, byLanguage, productivityPoints, productivityTotals } from './shaping';
 
 export default function ProductivityPage() {
   const { range } = useRange();
   const prevRange = previousPeriod(range);
-  const base = { ...productivityQuery(range), placeholderData: keepPreviousData };
+  const base = { ...analyticsQuery('productivity', range), placeholderData: keepPreviousData };
   const totals = useQuery({ ...base, select: (r) => productivityTotals(r.data) });
   const prev = useQuery({
-    ...productivityQuery(prevRange ?? range),
+    ...analyticsQuery('productivity', prevRange ?? range),
     enabled: prevRange !== null,
     select: (r) => productivityTotals(r.data),
   });

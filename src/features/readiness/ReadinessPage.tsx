@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useCallback, useDeferredValue, useMemo } from 'react';
 import { Link } from 'react-router-dom';
 import { LEVEL_NAMES } from '../../api/criteria';
-import { useParamChoice, useStringParam } from '../../components/app-config';
+import { useSearchParam, type ReadinessPeriod } from '../../data/search';
 import { CategoryBarChart } from '../../components/CategoryBarChart';
 import { DataTable, tableCsv, type Column } from '../../components/DataTable';
 import { KpiGrid } from '../../components/KpiGrid';
@@ -36,8 +36,7 @@ const PERIODS = [
   { id: '6m', label: '6 months', days: 182 },
   { id: '1y', label: '1 year', days: 365 },
   { id: 'all', label: 'All', days: 0 },
-] as const;
-type PeriodId = (typeof PERIODS)[number]['id'];
+] as const satisfies readonly { id: ReadinessPeriod; label: string; days: number }[];
 
 const signed = (n: number | null, f: (n: number) => string) =>
   n === null ? '–' : `${n > 0 ? '+' : n < 0 ? '−' : '±'}${f(Math.abs(n))}`;
@@ -120,12 +119,8 @@ export default function ReadinessPage() {
   const walk = useQuery(allReportsQuery());
   const selectRepos = useCallback((w: ReportsWalk) => histories(w.byRepo), []);
   const repos = useQuery({ ...allReportsQuery(), select: selectRepos });
-  const [period, setPeriod] = useParamChoice<PeriodId>(
-    'period',
-    PERIODS.map((p) => p.id),
-    '6m',
-  );
-  const [search, setSearch] = useStringParam('q');
+  const [period, setPeriod] = useSearchParam('period');
+  const [search, setSearch] = useSearchParam('q');
   // Rendering from a deferred value lets React split the work while pages keep arriving.
   const list = useDeferredValue(repos.data);
   const summaries = useMemo(() => list?.map(summarize) ?? [], [list]);
@@ -279,7 +274,7 @@ export default function ReadinessPage() {
       <Widget
         title="Repositories"
         description="Each repository's latest report, with the change against its previous report."
-        query={{ ...status, data: list ? shown : undefined, isPending: !list, isPlaceholderData: false }}
+        query={{ ...status, data: list ? shown : undefined, status: list ? 'success' : 'pending' }}
         isEmpty={(d) => d.length === 0}
         emptyText={summaries.length ? 'No repository matches the search.' : 'No readiness report yet.'}
         actions={
@@ -324,5 +319,5 @@ interface DerivedProps<T> extends Omit<React.ComponentProps<typeof Widget<T>>, '
  */
 function DerivedWidget<T>({ list, compute, status, ...props }: DerivedProps<T>) {
   const data = useMemo(() => (list ? compute(list) : undefined), [list, compute]);
-  return <Widget {...props} query={{ ...status, data, isPending: data === undefined, isPlaceholderData: false }} />;
+  return <Widget {...props} query={{ ...status, data, status: data === undefined ? 'pending' : 'success' }} />;
 }

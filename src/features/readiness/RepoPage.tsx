@@ -1,15 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
-import { Link, useParams, useSearchParams } from 'react-router-dom';
+import { Link, useParams } from 'react-router-dom';
 import { LEVEL_NAMES } from '../../api/criteria';
-import { useParamChoice } from '../../components/app-config';
+import { useSearch } from '../../data/search';
 import { CategoryBarChart } from '../../components/CategoryBarChart';
 import { KpiGrid } from '../../components/KpiGrid';
 import { PageHeader } from '../../components/Page';
 import { Segmented } from '../../components/Segmented';
 import { Empty, ErrorState, Loading } from '../../components/states';
 import { TimeSeriesChart, seriesColor } from '../../components/TimeSeriesChart';
-import { Widget, type WidgetQuery } from '../../components/Widget';
+import { Widget } from '../../components/Widget';
 import { msToDay } from '../../lib/dates';
 import { formatPercent } from '../../lib/format';
 import {
@@ -36,8 +36,8 @@ const fmtTime = (ms: number) => `${new Date(ms).toISOString().replace('T', ' ').
 export default function RepoPage() {
   const { repo = '' } = useParams();
   const key = keyFromParam(repo);
-  const [params, setParams] = useSearchParams();
-  const [group, setGroup] = useParamChoice('group', GROUPS, 'level');
+  const [{ group, report: reportId }, patchSearch] = useSearch();
+  const setGroup = (g: (typeof GROUPS)[number]) => patchSearch({ group: g });
   const select = useCallback(
     (w: ReportsWalk): RepoHistory | null => {
       const list = w.byRepo.get(key);
@@ -47,7 +47,6 @@ export default function RepoPage() {
   );
   const q = useQuery({ ...allReportsQuery(), select });
   const history = q.data;
-  const reportId = params.get('report');
   const index = history
     ? reportId
       ? history.reports.findIndex((s) => s.report.reportId === reportId)
@@ -72,26 +71,12 @@ export default function RepoPage() {
   const href = safeHref(r.repoUrl);
   const rows = criterionRows(r);
   const previousRows = previous ? criterionRows(previous.report) : [];
-  const openReport = (id: string) =>
-    setParams((p) => {
-      const n = new URLSearchParams(p);
-      if (id === history.latest.report.reportId) n.delete('report');
-      else n.set('report', id);
-      return n;
-    });
+  const openReport = (id: string) => patchSearch({ report: id === history.latest.report.reportId ? '' : id });
   const overTime = history.reports.map((x) => ({
     date: msToDay(x.report.createdAt),
     passRate: x.score.passRate ?? 0,
     level: x.score.level,
   }));
-  const ready = <T,>(data: T): WidgetQuery<T> => ({
-    data,
-    error: null,
-    isPending: false,
-    isPlaceholderData: false,
-    isFetching: false,
-    refetch: () => q.refetch(),
-  });
 
   return (
     <div className="flex flex-col gap-4">
@@ -225,7 +210,7 @@ export default function RepoPage() {
       <div className="grid gap-4 lg:grid-cols-2">
         <Widget
           title="Pass rate and level over reports"
-          query={ready(overTime)}
+          query={{ data: overTime }}
           csv={(d) => ({
             filename: `readiness-history-${repo}.csv`,
             header: ['date', 'pass_rate', 'level'],
@@ -249,7 +234,7 @@ export default function RepoPage() {
         <Widget
           title="Score per criterion"
           description="Each bar is one criterion's share of passing applications; skipped criteria have no bar."
-          query={ready(rows.filter((c) => c.result.numerator !== null))}
+          query={{ data: rows.filter((c) => c.result.numerator !== null) }}
           csv={(d) => ({
             filename: `criterion-scores-${r.reportId}.csv`,
             header: ['criterion', 'numerator', 'denominator'],

@@ -1,7 +1,7 @@
 import { experimental_streamedQuery as streamedQuery, queryOptions } from '@tanstack/react-query';
 import { walkReadinessReports } from '../../api/paginate';
 import type { ReadinessReport } from '../../api/schemas';
-import { api } from '../../components/api-client';
+import { api } from '../../data/client';
 import { addReports, type ScoredReport } from './history';
 
 export interface ReportsWalk {

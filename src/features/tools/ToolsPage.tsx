@@ -1,5 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useParamChoice, useRange } from '../../components/app-config';
+import { analyticsQuery } from '../../data/analytics';
+import { useRange, useSearchParam } from '../../data/search';
 import { BreakdownWidget, TableWidget } from '../../components/TableWidget';
 import type { Column } from '../../components/DataTable';
 import { KpiGrid } from '../../components/KpiGrid';
@@ -8,7 +9,6 @@ import { groupSeries, seriesColor } from '../../components/TimeSeriesChart';
 import { IntervalSwitch, TimeSeriesWidget } from '../../components/TimeSeriesWidget';
 import { previousPeriod } from '../../lib/dates';
 import { pivotTopN, pointKeys } from '../../lib/series';
-import { toolsByNameQuery, toolsQuery } from './queries';
 import {
   byHook,
   byServer,
@@ -37,11 +37,11 @@ const ratioFormat = (n: number) => n.toFixed(1);
 export default function ToolsPage() {
   const { range } = useRange();
   const prevRange = previousPeriod(range);
-  const [servers, setServers] = useParamChoice('servers', ['merged', 'split'] as const, 'merged');
-  const base = { ...toolsQuery(range), placeholderData: keepPreviousData };
+  const [servers, setServers] = useSearchParam('servers');
+  const base = { ...analyticsQuery('tools', range), placeholderData: keepPreviousData };
   const totals = useQuery({ ...base, select: (r) => toolTotals(r.data) });
   const prev = useQuery({
-    ...toolsQuery(prevRange ?? range),
+    ...analyticsQuery('tools', prevRange ?? range),
     enabled: prevRange !== null,
     select: (r) => toolTotals(r.data),
   });
@@ -54,7 +54,7 @@ export default function ToolsPage() {
   const serverRows = useQuery({ ...base, select: (r) => byServer(r.data, split).rows });
   const serverMerges = useQuery({ ...base, select: (r) => [...byServer(r.data, split).merged.entries()] });
   const perTool = useQuery({
-    ...toolsByNameQuery(range),
+    ...analyticsQuery('tools', range, 'tool_name'),
     placeholderData: keepPreviousData,
     select: (r) => pivotTopN(range, r.data, (g) => g.tool_calls, 7).points,
   });

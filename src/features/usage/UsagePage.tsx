@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { analyticsQuery } from '../../data/analytics';
 import { Link } from 'react-router-dom';
-import { useRange } from '../../components/app-config';
+import { useLinkTo, useRange } from '../../data/search';
 import type { Column } from '../../components/DataTable';
 import { KpiGrid } from '../../components/KpiGrid';
 import { BelowTheFold, PageHeader } from '../../components/Page';
@@ -10,7 +11,6 @@ import { TableWidget } from '../../components/TableWidget';
 import { previousPeriod, rangeLength } from '../../lib/dates';
 import { formatPercent } from '../../lib/format';
 import { pivotTopN, pointKeys } from '../../lib/series';
-import { tokensByModelQuery, tokensQuery } from './queries';
 import {
   creditTotals,
   dailyCreditsFromModels,
@@ -34,16 +34,16 @@ export default function UsagePage() {
   const { range } = useRange();
   const prevRange = previousPeriod(range);
   const dailyCredits = useQuery({
-    ...tokensByModelQuery(range),
+    ...analyticsQuery('tokens', range, 'model'),
     placeholderData: keepPreviousData,
     select: (r) => dailyCreditsFromModels(range, r.data),
   });
   // The days with every user are large: ask for them once the small grouped answer is in (or failed),
   // so the first chart is drawn without waiting for them.
   const firstDone = !dailyCredits.isPending;
-  const full = { ...tokensQuery(range), placeholderData: keepPreviousData, enabled: firstDone };
+  const full = { ...analyticsQuery('tokens', range), placeholderData: keepPreviousData, enabled: firstDone };
   const previous = useQuery({
-    ...tokensQuery(prevRange ?? range),
+    ...analyticsQuery('tokens', prevRange ?? range),
     enabled: prevRange !== null && firstDone,
     select: (r) => creditTotals(r.data),
   });
@@ -52,7 +52,7 @@ export default function UsagePage() {
     select: (r) => toDailyCredits(range, r.data),
   });
   const byModel = useQuery({
-    ...tokensByModelQuery(range),
+    ...analyticsQuery('tokens', range, 'model'),
     placeholderData: keepPreviousData,
     select: (r) => pivotTopN(range, r.data, (g) => g.billable_tokens, 7).points,
   });
@@ -70,7 +70,7 @@ export default function UsagePage() {
     select: (r) => creditTotals(r.data),
   }).data;
   const prev = previous.data;
-  const startEnd = `start=${range.start}&end=${range.end}`;
+  const linkTo = useLinkTo();
 
   const userColumns: Column<UserCredits>[] = [
     {
@@ -78,7 +78,7 @@ export default function UsagePage() {
       header: 'User',
       value: (u) => u.email ?? u.userId,
       render: (u) => (
-        <Link to={`/users/${encodeURIComponent(u.userId)}?${startEnd}`} className="text-indigo-700 underline">
+        <Link to={linkTo(`/users/${encodeURIComponent(u.userId)}`)} className="text-indigo-700 underline">
           {u.email ?? u.userId}
         </Link>
       ),

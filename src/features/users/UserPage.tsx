@@ -1,19 +1,19 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { analyticsQuery } from '../../data/analytics';
+import { userRowsQuery } from './queries';
 import { useCallback } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import type { TokenDay, UserRow } from '../../api/schemas';
-import { useRange } from '../../components/app-config';
+import { useLinkTo, useRange } from '../../data/search';
 import { BreakdownWidget, TableWidget } from '../../components/TableWidget';
 import type { Column } from '../../components/DataTable';
 import { KpiGrid } from '../../components/KpiGrid';
 import { PageHeader } from '../../components/Page';
-import { tokensQuery } from '../../components/shared-queries';
 import { seriesColor } from '../../components/TimeSeriesChart';
 import { IntervalSwitch, TimeSeriesWidget } from '../../components/TimeSeriesWidget';
 import { formatDayLong } from '../../lib/dates';
 import { formatPercent } from '../../lib/format';
 import { mergeUserRows } from './merge';
-import { userRowsQuery } from './queries';
 import { userCredits, userDailyPoints } from './user-shaping';
 
 const ROW_COLUMNS: Column<UserRow>[] = [
@@ -48,6 +48,7 @@ const ROW_COLUMNS: Column<UserRow>[] = [
 export default function UserPage() {
   const { userId = '' } = useParams();
   const { range } = useRange();
+  const linkTo = useLinkTo();
   const rows = useQuery({ ...userRowsQuery(userId, range), placeholderData: keepPreviousData });
   const merged = useQuery({
     ...userRowsQuery(userId, range),
@@ -60,9 +61,13 @@ export default function UserPage() {
     select: (r) => userDailyPoints(range, r),
   });
   const selectCredits = useCallback((r: { data: TokenDay[] }) => userCredits(userId, r.data), [userId]);
-  const credits = useQuery({ ...tokensQuery(range), placeholderData: keepPreviousData, select: selectCredits });
+  const credits = useQuery({
+    ...analyticsQuery('tokens', range),
+    placeholderData: keepPreviousData,
+    select: selectCredits,
+  });
   const models = useQuery({
-    ...tokensQuery(range),
+    ...analyticsQuery('tokens', range),
     placeholderData: keepPreviousData,
     select: (r) => selectCredits(r).models,
   });
@@ -73,7 +78,7 @@ export default function UserPage() {
   return (
     <div className="flex flex-col gap-4">
       <p className="text-sm">
-        <Link to={`/users?start=${range.start}&end=${range.end}`} className="text-indigo-700 underline">
+        <Link to={linkTo('/users')} className="text-indigo-700 underline">
           ← All users
         </Link>
       </p>

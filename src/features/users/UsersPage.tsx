@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
 import { DELEGATION_LEVELS } from '../../api/schemas';
-import { useRange, useStringParam } from '../../components/app-config';
+import { useLinkTo, useRange, useSearchParam } from '../../data/search';
 import { PageHeader } from '../../components/Page';
 import { VirtualTable } from '../../components/VirtualTable';
 import { Widget } from '../../components/Widget';
@@ -15,11 +15,11 @@ export default function UsersPage() {
   const qc = useQueryClient();
   const options = mergedUsersQuery(range);
   const walk = useQuery({ ...options, placeholderData: keepPreviousData });
-  const [search, setSearch] = useStringParam('q');
-  const [delegation, setDelegation] = useStringParam('delegation');
-  const [tier, setTier] = useStringParam('tier');
-  const [language, setLanguage] = useStringParam('lang');
-  const [colsParam, setColsParam] = useStringParam('cols');
+  const [search, setSearch] = useSearchParam('q');
+  const [delegation, setDelegation] = useSearchParam('delegation');
+  const [tier, setTier] = useSearchParam('tier');
+  const [language, setLanguage] = useSearchParam('lang');
+  const [colsParam, setColsParam] = useSearchParam('cols');
   const visible = colsParam ? colsParam.split(',') : DEFAULT_COLUMNS;
 
   const users = walk.data?.users;
@@ -30,8 +30,8 @@ export default function UsersPage() {
   );
   const shownQuery = useQuery({ ...options, placeholderData: keepPreviousData, select: selectShown });
   const shown = shownQuery.data ?? [];
-  const search2 = `start=${range.start}&end=${range.end}`;
-  const allColumns = useMemo(() => userColumns((u) => `/users/${encodeURIComponent(u.userId)}?${search2}`), [search2]);
+  const linkTo = useLinkTo();
+  const allColumns = useMemo(() => userColumns((u) => linkTo(`/users/${encodeURIComponent(u.userId)}`)), [linkTo]);
   const columns = useMemo(
     () => allColumns.filter((c) => c.id === 'user' || visible.includes(c.id)),
     [allColumns, visible],

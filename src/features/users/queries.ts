@@ -1,7 +1,7 @@
 import { experimental_streamedQuery as streamedQuery, queryOptions } from '@tanstack/react-query';
 import { walkUsers } from '../../api/paginate';
 import type { UserRow, UsersResponse } from '../../api/schemas';
-import { api } from '../../components/api-client';
+import { api } from '../../data/client';
 import type { DayRange } from '../../lib/dates';
 import { UserMerger, type MergedUser } from './merge';
 

@@ -1,9 +1,10 @@
 /**
- * The SPA's one client. It speaks relative paths to the dashboard's own
- * server; a key the user pasted lives in session storage only (never local
- * storage, never the URL) and travels in the Authorization header.
+ * The SPA's one client and its key session. It speaks relative paths to the
+ * dashboard's own server; a key the user pasted lives in session storage only
+ * (never local storage, never the URL) and travels in the Authorization header.
  */
 import { createClient } from '../api/client';
+import { externalValue } from './external-value';
 
 const KEY_ITEM = 'agent-dashboard.api-key';
 let memoryKey: string | undefined;
@@ -33,3 +34,15 @@ export const api = createClient({
     return k ? `Bearer ${k}` : undefined;
   },
 });
+
+/**
+ * Whether the service refused the key (a 401). Kept outside React so the query
+ * client, created before the first render, can report it.
+ */
+const rejected = externalValue(false);
+
+export const setKeyRejected = rejected.set;
+
+export function useKeyPrompt() {
+  return { keyRejected: rejected.useValue(), setKeyRejected };
+}

@@ -1,13 +1,15 @@
 import { QueryCache, QueryClient } from '@tanstack/react-query';
-import { ApiError } from '../api/errors';
+import { ApiError, NETWORK_ERROR } from '../api/errors';
 
 /**
- * Client errors will not change on retry; rate limits were already retried by
- * the server as the service asked, so the widget says when to try again.
+ * One retry policy: the dashboard's server retries the service's 429, 502, 503
+ * and 504 answers (within bounds, honouring Retry-After), so an answer that
+ * reaches the browser is final and retrying it would multiply upstream calls.
+ * The browser retries only what never got an answer from our server: a
+ * network failure or a body cut off in transit.
  */
 export function shouldRetry(failureCount: number, error: unknown): boolean {
-  if (error instanceof ApiError && error.status >= 400 && error.status < 500) return false;
-  return failureCount < 2;
+  return error instanceof ApiError && error.status === NETWORK_ERROR && failureCount < 2;
 }
 
 export function createQueryClient(onUnauthorized: () => void): QueryClient {

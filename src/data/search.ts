@@ -1,0 +1,167 @@
+/**
+ * The URL is the dashboard's state. Its search parameters are parsed once, by
+ * one schema with defaults (a missing or malformed value falls back to its
+ * default, so a hand-edited link never breaks a page), and every link is built
+ * by `linkTo`, which carries the parameters that follow the reader from page
+ * to page. A new parameter is one line in `searchSchema` (and one in
+ * `CARRIED` if it travels).
+ */
+import { useCallback, useMemo } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import * as z from 'zod/mini';
+import { isDay, type Day, type DayRange } from '../lib/dates';
+import type { Interval } from '../lib/series';
+import { rangeFrom, rangeParams } from '../lib/url-state';
+import { useAppConfig } from './config';
+
+const text = z.catch(z.string(), '');
+const choice = <const T extends readonly [string, ...string[]]>(values: T, dflt: T[number]) =>
+  z.catch(z.enum(values), dflt);
+const day = z.catch(z.optional(z.custom<Day>(isDay)), undefined);
+
+export const INTERVALS = ['day', 'week'] as const satisfies readonly Interval[];
+export const READINESS_PERIODS = ['7d', '1m', '6m', '1y', 'all'] as const;
+export type ReadinessPeriod = (typeof READINESS_PERIODS)[number];
+
+export const searchSchema = z.object({
+  // The analytics range (defaults and clamping need the latest day: see `useRange`).
+  start: day,
+  end: day,
+  /** Daily or weekly points, shared by every chart of a page. */
+  interval: choice(INTERVALS, 'day'),
+  /** Tool servers whose names differ only in case: merged or as the service spells them. */
+  servers: choice(['merged', 'split'], 'merged'),
+  /** A repository's scorecard grouped by level or by pillar. */
+  group: choice(['level', 'pillar'], 'level'),
+  /** The readiness overview's period. */
+  period: choice(READINESS_PERIODS, '6m'),
+  /** A repository's earlier report. */
+  report: text,
+  /** Free-text search and the users page's filters and columns. */
+  q: text,
+  delegation: text,
+  tier: text,
+  lang: text,
+  cols: text,
+});
+
+export type Search = z.infer<typeof searchSchema>;
+export type SearchKey = keyof Search;
+
+/** What every link keeps from the current URL: the reader's range follows them from page to page. */
+export const CARRIED: readonly SearchKey[] = ['start', 'end'];
+
+export function parseSearch(params: URLSearchParams): Search {
+  const raw: Record<string, string> = {};
+  for (const k of Object.keys(searchSchema.def.shape)) {
+    const v = params.get(k);
+    if (v !== null) raw[k] = v;
+  }
+  return searchSchema.parse(raw);
+}
+
+export const SEARCH_DEFAULTS: Search = parseSearch(new URLSearchParams());
+
+/** A copy of the parameters with the patch applied; a default value leaves its parameter out. */
+export function writeSearch(params: URLSearchParams, patch: Partial<Search>): URLSearchParams {
+  const next = new URLSearchParams(params);
+  for (const [k, v] of Object.entries(patch) as [SearchKey, Search[SearchKey]][]) {
+    if (v === undefined || v === '' || v === SEARCH_DEFAULTS[k]) next.delete(k);
+    else next.set(k, v);
+  }
+  return next;
+}
+
+/** The link to a page: the carried parameters of the current URL, then the given ones. */
+export function linkTo(path: string, current: URLSearchParams, extra: Partial<Search> = {}): string {
+  const keep = new URLSearchParams();
+  for (const k of CARRIED) {
+    const v = current.get(k);
+    if (v) keep.set(k, v);
+  }
+  const s = writeSearch(keep, extra).toString();
+  return s ? `${path}?${s}` : path;
+}
+
+/** The parsed search parameters, and a setter that patches them. */
+export function useSearch() {
+  const [params, setParams] = useSearchParams();
+  const search = useMemo(() => parseSearch(params), [params]);
+  const patch = useCallback(
+    (p: Partial<Search>, opts?: { replace?: boolean }) => setParams((cur) => writeSearch(cur, p), opts),
+    [setParams],
+  );
+  return [search, patch, params] as const;
+}
+
+/**
+ * One parameter and its setter. Choices (interval, grouping) add a history
+ * entry; free text and filters replace the current one, so Back does not step
+ * through every keystroke.
+ */
+export function useSearchParam<K extends SearchKey>(name: K) {
+  const [search, patch] = useSearch();
+  const set = useCallback(
+    (v: Search[K]) => patch({ [name]: v } as Partial<Search>, { replace: TYPED.has(name) }),
+    [patch, name],
+  );
+  return [search[name], set] as const;
+}
+const TYPED = new Set<SearchKey>(['q', 'delegation', 'tier', 'lang', 'cols']);
+
+/** A link builder bound to the current URL. */
+export function useLinkTo() {
+  const [params] = useSearchParams();
+  return useCallback((path: string, extra?: Partial<Search>) => linkTo(path, params, extra), [params]);
+}
+
+/** The global date range, kept in the URL. */
+export function useRange() {
+  const { latestDay } = useAppConfig();
+  const [search, patch] = useSearch();
+  const range = useMemo(() => rangeFrom(search.start, search.end, latestDay), [search.start, search.end, latestDay]);
+  const setRange = useCallback((r: DayRange) => patch(rangeParams(r, latestDay)), [patch, latestDay]);
+  return { range, setRange, latestDay };
+}
+
+export type SortDir = 'asc' | 'desc';
+export interface SortState {
+  column: string;
+  dir: SortDir;
+}
+
+const sortSchema = z.catch(
+  z.nullable(
+    z.pipe(
+      z.string().check(z.regex(/^[\w.-]+:(asc|desc)$/)),
+      z.transform((s): SortState => {
+        const i = s.lastIndexOf(':');
+        return { column: s.slice(0, i), dir: s.slice(i + 1) as SortDir };
+      }),
+    ),
+  ),
+  null,
+);
+
+/** A table's sort as `<table>Sort=column:dir` in the URL (one parameter per table, named by its id). */
+export function useSortParam(table: string, dflt: SortState) {
+  const [params, setParams] = useSearchParams();
+  const name = `${table}Sort`;
+  const raw = params.get(name);
+  const parsed = useMemo(() => sortSchema.parse(raw), [raw]);
+  const sort = parsed ?? dflt;
+  const setSort = useCallback(
+    (s: SortState) =>
+      setParams(
+        (p) => {
+          const n = new URLSearchParams(p);
+          if (s.column === dflt.column && s.dir === dflt.dir) n.delete(name);
+          else n.set(name, `${s.column}:${s.dir}`);
+          return n;
+        },
+        { replace: true },
+      ),
+    [setParams, name, dflt.column, dflt.dir],
+  );
+  return [sort, setSort] as const;
+}
