@@ -17,9 +17,10 @@ export const PORTS = { main: 5310, faults: 5311, hostile: 5312, keyless: 5313, u
  * faults server counts requests to decide which ones fail.
  */
 export const FAULTS = [
-  // The browser does not retry an answer of our server (one retry policy: the server's), so a fault
-  // injected once is what the first request sees and Retry recovers; the server itself retries a 429
-  // twice, and the browser retries a body cut off in transit twice.
+  // The browser does not retry an answer of our server, nor ask again for a query that failed before
+  // its widget mounted (one retry policy: the server's), so a fault injected once is what the page sees
+  // and Retry recovers. The server itself retries a 429 twice; the browser retries a body cut off in
+  // transit twice.
   'tokens.model=500x1',
   'activity.client=429x3',
   // Two: the page asks for the range and for the previous period.

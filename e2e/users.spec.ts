@@ -33,7 +33,8 @@ test('users: sort, search, open the top user, and the totals match the service r
   const credits = [...byUser.entries()].map(([id, rs]) => [id, rs.reduce((s, r) => s + r.billable_tokens, 0)] as const);
   credits.sort((a, b) => b[1] - a[1]);
 
-  await page.goto('/users');
+  // The range written out (it is the default one): links carry it to the user page.
+  await page.goto(`/users?start=${start}&end=${end}`);
   await expect(page.getByText(`${byUser.size} of ${byUser.size} users active in the range`)).toBeVisible();
   const table = page.getByRole('table', { name: 'Users active in the range' });
 

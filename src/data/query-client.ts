@@ -25,6 +25,9 @@ export function createQueryClient(onUnauthorized: () => void): QueryClient {
         staleTime: Infinity,
         gcTime: 30 * 60_000,
         retry: shouldRetry,
+        // A query that failed (in a prefetch, say) is not asked again just because a widget mounted:
+        // its error is shown with a Retry button.
+        retryOnMount: false,
         refetchOnWindowFocus: false,
       },
     },
