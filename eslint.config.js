@@ -18,6 +18,7 @@ const zones = [
   { target: './src/features', from: ['./src/app', './src/server'] },
   { target: './src/server', from: SPA },
   { target: './src/app', from: ['./src/server'] },
+  { target: './src/server/core', from: './src/server/demo', message: 'The server core never imports the demo.' },
 ];
 const features = ['usage', 'tools', 'activity', 'productivity', 'users', 'readiness'];
 const featureZones = features.map((f) => ({

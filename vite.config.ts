@@ -10,7 +10,7 @@ function dashboardServer(): Plugin {
     async configureServer(server) {
       const { createApp } = await server.ssrLoadModule('/src/server/app.ts');
       const { readServerConfig } = await server.ssrLoadModule('/src/server/config.ts');
-      const { createLogger } = await server.ssrLoadModule('/src/server/log.ts');
+      const { createLogger } = await server.ssrLoadModule('/src/server/core/log.ts');
       const app = createApp(readServerConfig(), { logger: createLogger() });
       server.middlewares.use((req, res, next) => app.handler(req, res, next));
     },

@@ -1,89 +1,56 @@
 /**
- * The dashboard's HTTP handler: security headers, health and configuration
- * endpoints, the proxy, and (in production) the built SPA. The same handler
- * runs under `npm start` and inside Vite's dev server.
+ * The dashboard's HTTP handler, and the composition root of the server: the
+ * core (responses, security headers), the upstream proxy, and the embedded
+ * demo service when no upstream is configured. It is the one module that
+ * knows both the proxy and the demo. The same handler runs under `npm start`
+ * and inside Vite's dev server.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { gzipSync } from 'node:zlib';
 import { buildQuery } from '../api/client';
 import { PATHS } from '../api/paths';
 import type { ClientConfig } from '../api/schemas';
 import { HISTORY_START, yesterdayUtc } from '../lib/dates';
 import { parseRange } from '../lib/url-state';
 import type { ServerConfig } from './config';
-import { createDemoService, errorResponse, type DemoResponse } from './demo/service';
-import { silentLogger, type Logger } from './log';
-import { Limiter, forward, isProxiedPrefix } from './proxy';
+import { errorResponse } from './core/errors';
+import { silentLogger, type Logger } from './core/log';
+import { json, send, type HttpResponse } from './core/response';
+import { setSecurityHeaders } from './core/security';
+import { embeddedOrigin } from './demo/embedded';
+import { createDemoService } from './demo/service';
+import { writeDemoResponse } from './demo/transport';
+import { httpOrigin } from './upstream/client';
+import { forward, isProxiedPrefix, type Origin } from './upstream/proxy';
 
-export type Next = () => void;
-export type Handler = (req: IncomingMessage, res: ServerResponse, next: Next) => void;
+type Handler = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
+/** Check failures (404, 405) come from the proxy itself, so a writer gets those plain responses too. */
+type Writer<R extends HttpResponse> = (
+  res: ServerResponse,
+  r: R | HttpResponse,
+  head: boolean,
+  acceptEncoding: string,
+) => void;
 
-export const SECURITY_HEADERS: Record<string, string> = {
-  'content-security-policy': [
-    "default-src 'self'",
-    "script-src 'self'",
-    // Chart libraries set style attributes; no inline script is ever allowed.
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
-    "connect-src 'self'",
-    "font-src 'self'",
-    "object-src 'none'",
-    "base-uri 'none'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-  ].join('; '),
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
-  'x-frame-options': 'DENY',
-  'cross-origin-opener-policy': 'same-origin',
-};
-
-/** Compressed bodies of recent answers: the demo service hands out the same body strings again. */
-const gzipped = new Map<string, Buffer>();
-const GZIP_MIN = 1024;
-
-function gzipOf(body: string): Buffer {
-  let z = gzipped.get(body);
-  if (!z) {
-    z = gzipSync(body, { level: 4 });
-    gzipped.set(body, z);
-    if (gzipped.size > 64) gzipped.delete(gzipped.keys().next().value!);
-  }
-  return z;
-}
-
-export function send(res: ServerResponse, r: DemoResponse, head = false, acceptEncoding = ''): void {
-  res.statusCode = r.status;
-  for (const [k, v] of Object.entries(r.headers)) res.setHeader(k, v);
-  res.setHeader('cache-control', 'no-store');
-  res.setHeader('vary', 'accept-encoding');
-  if (!r.fault && r.body.length >= GZIP_MIN && /\bgzip\b/.test(acceptEncoding)) {
-    const z = gzipOf(r.body);
-    res.setHeader('content-encoding', 'gzip');
-    res.setHeader('content-length', z.length);
-    res.end(head ? undefined : z);
-    return;
-  }
-  if (r.fault === 'truncated' && !head) {
-    // An injected fault: promise the whole body, send half, drop the connection.
-    const bytes = Buffer.from(r.body);
-    res.setHeader('content-length', bytes.length);
-    res.write(bytes.subarray(0, bytes.length >> 1), () => res.destroy());
-    return;
-  }
-  res.end(head ? undefined : r.body);
-}
-
-const json = (status: number, body: unknown): DemoResponse => ({
-  status,
-  headers: { 'content-type': 'application/json; charset=utf-8' },
-  body: JSON.stringify(body),
-});
-
-export function createApp(config: ServerConfig, opts: { logger?: Logger; fetch?: typeof fetch } = {}) {
+export function createApp(config: ServerConfig, opts: { logger?: Logger } = {}) {
   const logger = opts.logger ?? silentLogger;
   const demo = config.demo ? createDemoService(config.demo) : undefined;
-  const deps = { config, demo, fetch: opts.fetch, limiter: new Limiter(config.upstreamConcurrency) };
+
+  /** Forwards to an origin and writes its answers with the writer that understands them. */
+  const proxyTo =
+    <R extends HttpResponse>(origin: Origin<R>, write: Writer<R>): Handler =>
+    (req, res) => {
+      forward(req, { origin, apiKey: config.apiKey, retries: config.upstreamRetries }).then(
+        (r) => write(res, r, req.method === 'HEAD', String(req.headers['accept-encoding'] ?? '')),
+        (e: unknown) => {
+          logger.error('proxy failure', { error: e instanceof Error ? e.message : String(e) });
+          send(res, errorResponse(500, 'The dashboard server failed to handle the request.'));
+        },
+      );
+    };
+  // The demo's answers may carry transport faults that only its own writer carries out.
+  const proxy = demo
+    ? proxyTo(embeddedOrigin(demo, config.upstreamTimeoutMs), writeDemoResponse)
+    : proxyTo(httpOrigin(config), send);
 
   const clientConfig = (): ClientConfig => ({
     demo: demo !== undefined,
@@ -95,8 +62,7 @@ export function createApp(config: ServerConfig, opts: { logger?: Logger; fetch?:
   const handler: Handler = (req, res, next) => {
     const started = performance.now();
     const url = req.url ?? '/';
-    if (config.production) for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
-    else res.setHeader('x-content-type-options', 'nosniff');
+    setSecurityHeaders(res, config.production);
     res.on('finish', () => {
       if (url.startsWith('/api/')) {
         logger.info('request', {
@@ -110,16 +76,7 @@ export function createApp(config: ServerConfig, opts: { logger?: Logger; fetch?:
     const head = req.method === 'HEAD';
     if (url === '/api/health') return send(res, json(200, { status: 'ok' }), head);
     if (url === '/api/config') return send(res, json(200, clientConfig()), head);
-    if (isProxiedPrefix(url)) {
-      forward(req, deps).then(
-        (r) => send(res, r, head, String(req.headers['accept-encoding'] ?? '')),
-        (e: unknown) => {
-          logger.error('proxy failure', { error: e instanceof Error ? e.message : String(e) });
-          send(res, errorResponse(500, 'The dashboard server failed to handle the request.'));
-        },
-      );
-      return;
-    }
+    if (isProxiedPrefix(url)) return proxy(req, res, next);
     if (url.startsWith('/api/')) return send(res, errorResponse(404, 'No such endpoint.'), head);
     next();
   };

@@ -1,55 +1,16 @@
-/** The dashboard server's configuration, read once from the environment. */
-import { readDemoConfig, type DemoConfig } from './demo/service';
+/**
+ * The whole server's configuration: the core's settings, plus the demo
+ * service's when no upstream is configured. It lives here, beside app.ts,
+ * because only the composition root may know the demo exists.
+ */
+import { readCoreConfig, usesDemo, type CoreConfig } from './core/config';
+import { readDemoConfig, type DemoConfig } from './demo/config';
 
-export interface ServerConfig {
-  port: number;
-  host: string;
-  /** Upstream bases; both undefined means the embedded demo service. */
-  analyticsBaseUrl: URL | undefined;
-  readinessBaseUrl: URL | undefined;
-  /** A server-held key; it replaces whatever the browser sends and never reaches it. */
-  apiKey: string | undefined;
-  upstreamTimeoutMs: number;
-  /** Retries of 429, 502, 503 and 504 answers (honouring Retry-After). */
-  upstreamRetries: number;
-  /** Upstream requests in flight at once, at most. */
-  upstreamConcurrency: number;
+export interface ServerConfig extends CoreConfig {
   demo: DemoConfig | undefined;
-  production: boolean;
-}
-
-function baseUrl(env: NodeJS.ProcessEnv, name: string): URL | undefined {
-  const raw = env[name];
-  if (!raw) return undefined;
-  let u: URL;
-  try {
-    u = new URL(raw);
-  } catch {
-    throw new Error(`${name} must be an absolute http(s) URL`);
-  }
-  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new Error(`${name} must be an http(s) URL`);
-  if (u.search || u.hash || u.username || u.password)
-    throw new Error(`${name} must not carry a query, fragment or credentials`);
-  return u;
 }
 
 export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
-  const analyticsBaseUrl = baseUrl(env, 'ANALYTICS_BASE_URL');
-  // The readiness host is often the same as the analytics one.
-  const readinessBaseUrl = baseUrl(env, 'READINESS_BASE_URL') ?? analyticsBaseUrl;
-  const upstream = analyticsBaseUrl !== undefined || readinessBaseUrl !== undefined;
-  const port = Number(env.PORT || 5173);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error('PORT must be a port number');
-  return {
-    port,
-    host: env.HOST || '127.0.0.1',
-    analyticsBaseUrl,
-    readinessBaseUrl,
-    apiKey: env.API_KEY || undefined,
-    upstreamTimeoutMs: Number(env.UPSTREAM_TIMEOUT_MS || 30_000),
-    upstreamRetries: Number(env.UPSTREAM_RETRIES ?? 2),
-    upstreamConcurrency: Number(env.UPSTREAM_CONCURRENCY || 8),
-    demo: upstream ? undefined : readDemoConfig(env),
-    production: env.NODE_ENV === 'production',
-  };
+  const core = readCoreConfig(env);
+  return { ...core, demo: usesDemo(core) ? readDemoConfig(env) : undefined };
 }

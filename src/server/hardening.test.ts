@@ -9,11 +9,13 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from './app';
 import { readServerConfig } from './config';
-import { breakSchema, makeHostile, parseFaults, pickFault } from './demo/faults';
-import { DEFAULT_KEYS, createDemoService } from './demo/service';
-import { createLogger } from './log';
-import { demoListener } from './node-adapter';
-import { Limiter, retryDelay } from './proxy';
+import { createLogger } from './core/log';
+import { DEFAULT_KEYS } from './demo/auth';
+import { breakSchema, parseFaults, pickFault } from './demo/faults';
+import { makeHostile } from './demo/hostile';
+import { createDemoService } from './demo/service';
+import { demoListener } from './demo/transport';
+import { Limiter, retryDelay } from './upstream/retry';
 
 const servers: Server[] = [];
 afterAll(() => servers.forEach((s) => s.close()));
@@ -214,6 +216,30 @@ describe('demo fault injection', () => {
     expect(() => JSON.parse(malformed.body)).toThrow();
     await expect(get(base, `/api/v1/analytics/users${q}`, auth)).rejects.toThrow();
     expect((await get(base, `/api/v1/analytics/tokens${q}`, auth)).body).toMatch(/"billable_tokens":"\d+"/);
+  });
+  it('delays its answers and hangs over HTTP too', async () => {
+    const demo = createDemoService({
+      seed: 'acme',
+      users: 5,
+      repos: 2,
+      reportsPerRepo: 3,
+      today: '2026-03-01',
+      keys: DEFAULT_KEYS,
+      faults: parseFaults('readiness=hangx1'),
+      latencyMs: 150,
+    });
+    const server = createServer(demoListener(demo));
+    const base = await listen(server);
+    const auth = { authorization: 'Bearer demo-owner' };
+    const hung = await Promise.race([
+      get(base, '/api/organization/maturity-level-reports', auth),
+      new Promise((r) => setTimeout(() => r('no answer'), 400)),
+    ]);
+    expect(hung).toBe('no answer');
+    server.closeAllConnections(); // lets go of the hung request
+    const t0 = Date.now();
+    expect((await get(base, '/api/organization/maturity-level-reports', auth)).status).toBe(200);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(140);
   });
 });
 

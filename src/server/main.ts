@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import sirv from 'sirv';
 import { createApp } from './app';
 import { readServerConfig } from './config';
-import { createLogger } from './log';
+import { createLogger } from './core/log';
 
 const config = readServerConfig();
 const logger = createLogger();

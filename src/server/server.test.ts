@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from './app';
 import { readServerConfig } from './config';
-import { createLogger } from './log';
+import { createLogger } from './core/log';
 
 interface Seen {
   method: string;

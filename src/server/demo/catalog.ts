@@ -1,6 +1,6 @@
 /** Names the simulated organization uses (from service-facts.md where given). */
 
-export interface ModelInfo {
+interface ModelInfo {
   id: string;
   tier: 'standard' | 'thinking';
   /** Credit multiplier against the standard model. */
@@ -62,7 +62,7 @@ export const SLASH_COMMANDS: readonly (readonly [string, number])[] = [
   ['explain', 2],
 ];
 
-export interface HookConfig {
+interface HookConfig {
   event: string;
   matcher: string;
   command: string;

@@ -17,7 +17,8 @@ import {
   type UserRow,
 } from '../../api/schemas';
 import { addDays, eachDay } from '../../lib/dates';
-import { DEFAULT_KEYS, createDemoService, type DemoService } from './service';
+import { DEFAULT_KEYS } from './auth';
+import { createDemoService, type DemoService } from './service';
 
 const TODAY = '2026-06-01';
 const YESTERDAY = '2026-05-31';

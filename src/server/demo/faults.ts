@@ -8,9 +8,25 @@
  * 500, 429, malformed, truncated, hang, schema; and an optional suffix says
  * how often: `xN` for the first N matching requests, `:0.25` for a share.
  * Example: `tokens.model=500x3,activity=429:0.5,readiness=hang`.
+ *
+ * Faults that are answers (500, 429, malformed, schema) are made here; the
+ * transport faults (truncated, hang) and DEMO_LATENCY_MS ride on the answer
+ * as instructions that only the demo's own writers carry out (transport.ts,
+ * embedded.ts), so the dashboard's `send` knows nothing of them.
  */
-export const FAULT_MODES = ['500', '429', 'malformed', 'truncated', 'hang', 'schema'] as const;
-export type FaultMode = (typeof FAULT_MODES)[number];
+import { errorResponse } from '../core/errors';
+import type { HttpResponse } from '../core/response';
+
+/** An answer of the demo service, with the transport instructions only the demo's writers read. */
+export interface DemoResponse extends HttpResponse {
+  /** Send half the body then drop the connection, or never answer. */
+  fault?: 'truncated' | 'hang';
+  /** Wait this long before answering. */
+  delayMs?: number;
+}
+
+const FAULT_MODES = ['500', '429', 'malformed', 'truncated', 'hang', 'schema'] as const;
+type FaultMode = (typeof FAULT_MODES)[number];
 
 export interface FaultRule {
   endpoint: string;
@@ -64,41 +80,28 @@ export function breakSchema(body: string): string {
   );
 }
 
-/** Markup and script that must only ever be shown as text. */
-export const HOSTILE_PREFIX = '<img src=x onerror="window.__xss=1"><script>window.__xss=1</script>';
-const HOSTILE_FIELDS = new Set([
-  'user_email',
-  'tool',
-  'server',
-  'name',
-  'event',
-  'matcher',
-  'command',
-  'rationale',
-  'description',
-  'model_id',
-  'primary_model',
-  'language',
-  'extension',
-  'branch',
-  'agentVersion',
-]);
-
-/** Hostile-content mode: markup in every free-text field, and `javascript:` repository URLs. */
-export function makeHostile(value: unknown, key = ''): unknown {
-  if (Array.isArray(value)) return value.map((v) => makeHostile(v, key));
-  if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) {
-      // Free-text map keys (application paths) get the same treatment.
-      const kk = key === 'apps' ? `${HOSTILE_PREFIX}${k}` : k;
-      out[kk] = makeHostile(v, k);
-    }
-    return out;
+/** The answer with the fault configured for this request, if any, and the configured latency. */
+export function injectFault(
+  ok: DemoResponse,
+  { faults, latencyMs }: { faults?: FaultRule[]; latencyMs?: number },
+  endpoint: string,
+  group: string | null,
+): DemoResponse {
+  const delayed = (r: DemoResponse): DemoResponse => (latencyMs ? { ...r, delayMs: latencyMs } : r);
+  switch (faults?.length ? pickFault(faults, endpoint, group) : undefined) {
+    case '500':
+      return delayed(errorResponse(500, 'Injected fault: the service failed.'));
+    case '429':
+      return delayed(errorResponse(429, 'Injected fault: too many requests.', { 'retry-after': '1' }));
+    case 'malformed':
+      return delayed({ ...ok, body: `${ok.body.slice(0, 40)}<html><body>Proxy error</body></html>` });
+    case 'truncated':
+      return delayed({ ...ok, fault: 'truncated' });
+    case 'hang':
+      return { ...ok, fault: 'hang' };
+    case 'schema':
+      return delayed({ ...ok, body: breakSchema(ok.body) });
+    default:
+      return delayed(ok);
   }
-  if (typeof value === 'string') {
-    if (key === 'repoUrl') return `javascript:window.__xss=1//${value}`;
-    if (key === 'group_key' || HOSTILE_FIELDS.has(key)) return `${HOSTILE_PREFIX}${value}`;
-  }
-  return value;
 }

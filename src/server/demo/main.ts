@@ -1,8 +1,9 @@
 /** `npm run demo-service`: the demo service on its own, on PORT (default 8787). */
 import { createServer } from 'node:http';
-import { createLogger } from '../log';
-import { demoListener } from '../node-adapter';
-import { createDemoService, readDemoConfig } from './service';
+import { createLogger } from '../core/log';
+import { readDemoConfig } from './config';
+import { createDemoService } from './service';
+import { demoListener } from './transport';
 
 const logger = createLogger();
 const config = readDemoConfig();

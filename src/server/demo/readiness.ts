@@ -9,7 +9,7 @@ import { HISTORY_START, dayToMs } from '../../lib/dates';
 import { APP_KINDS, REPO_WORDS_A, REPO_WORDS_B, UNKNOWN_CRITERIA } from './catalog';
 import { between, hashSeed, hex, normal, rng, uuid } from './rng';
 
-export interface DemoRepo {
+interface DemoRepo {
   index: number;
   /** Canonical web URL; reports sometimes spell it differently. */
   url: string;
@@ -36,7 +36,7 @@ export interface ReadinessData {
   body(meta: ReportMeta): Record<string, unknown>;
 }
 
-export interface ReadinessOptions {
+interface ReadinessOptions {
   seed: string;
   repos: number;
   /** Reports per repository at most (default 20). */

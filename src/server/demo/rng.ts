@@ -33,8 +33,6 @@ export function rng(seed: number): Rng {
 }
 
 export const between = (r: Rng, lo: number, hi: number) => lo + (hi - lo) * r();
-export const intBetween = (r: Rng, lo: number, hi: number) => Math.floor(between(r, lo, hi + 1));
-export const pick = <T>(r: Rng, items: readonly T[]): T => items[Math.floor(r() * items.length)]!;
 
 /** Standard normal by Box–Muller. */
 export function normal(r: Rng): number {

@@ -4,9 +4,9 @@
  */
 const SECRET = /authorization|api[-_]?key|cookie|token|secret/i;
 
-export type LogFields = Record<string, unknown>;
+type LogFields = Record<string, unknown>;
 
-export function redact(fields: LogFields): LogFields {
+function redact(fields: LogFields): LogFields {
   const out: LogFields = {};
   for (const [k, v] of Object.entries(fields)) out[k] = SECRET.test(k) ? '[redacted]' : v;
   return out;

@@ -1,0 +1,55 @@
+/** The dashboard server's own settings, read once from the environment. */
+
+export interface CoreConfig {
+  port: number;
+  host: string;
+  /** Upstream bases; both undefined means the embedded demo service. */
+  analyticsBaseUrl: URL | undefined;
+  readinessBaseUrl: URL | undefined;
+  /** A server-held key; it replaces whatever the browser sends and never reaches it. */
+  apiKey: string | undefined;
+  upstreamTimeoutMs: number;
+  /** Retries of 429, 502, 503 and 504 answers (honouring Retry-After). */
+  upstreamRetries: number;
+  /** Upstream requests in flight at once, at most. */
+  upstreamConcurrency: number;
+  production: boolean;
+}
+
+function baseUrl(env: NodeJS.ProcessEnv, name: string): URL | undefined {
+  const raw = env[name];
+  if (!raw) return undefined;
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new Error(`${name} must be an absolute http(s) URL`);
+  }
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new Error(`${name} must be an http(s) URL`);
+  if (u.search || u.hash || u.username || u.password)
+    throw new Error(`${name} must not carry a query, fragment or credentials`);
+  return u;
+}
+
+export function readCoreConfig(env: NodeJS.ProcessEnv = process.env): CoreConfig {
+  const analyticsBaseUrl = baseUrl(env, 'ANALYTICS_BASE_URL');
+  // The readiness host is often the same as the analytics one.
+  const readinessBaseUrl = baseUrl(env, 'READINESS_BASE_URL') ?? analyticsBaseUrl;
+  const port = Number(env.PORT || 5173);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error('PORT must be a port number');
+  return {
+    port,
+    host: env.HOST || '127.0.0.1',
+    analyticsBaseUrl,
+    readinessBaseUrl,
+    apiKey: env.API_KEY || undefined,
+    upstreamTimeoutMs: Number(env.UPSTREAM_TIMEOUT_MS || 30_000),
+    upstreamRetries: Number(env.UPSTREAM_RETRIES ?? 2),
+    upstreamConcurrency: Number(env.UPSTREAM_CONCURRENCY || 8),
+    production: env.NODE_ENV === 'production',
+  };
+}
+
+/** No upstream configured: the server answers from the embedded demo service instead. */
+export const usesDemo = (c: CoreConfig): boolean =>
+  c.analyticsBaseUrl === undefined && c.readinessBaseUrl === undefined;

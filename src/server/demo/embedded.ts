@@ -1,0 +1,29 @@
+/**
+ * The demo service as the dashboard's origin, called in-process instead of
+ * over HTTP. Its injected latency and hangs are bounded by the same timeout
+ * as a real upstream, so they end in the same 504; a truncated answer goes
+ * on to `writeDemoResponse`, which the composition root (app.ts) uses to
+ * write the demo's answers.
+ */
+import { timeoutAnswer, type Origin } from '../upstream/proxy';
+import type { DemoResponse } from './faults';
+import type { DemoService } from './service';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export function embeddedOrigin(demo: DemoService, timeoutMs: number): Origin<DemoResponse> {
+  return async ({ method, path, search, authorization }) => {
+    // Without a key from the server or the browser, the demo's own owner key: the demo needs no setup.
+    const r = demo.handle({
+      method,
+      url: path + search,
+      headers: { authorization: authorization ?? 'Bearer demo-owner' },
+    });
+    if (r.fault === 'hang' || (r.delayMs ?? 0) >= timeoutMs) {
+      await sleep(timeoutMs);
+      return timeoutAnswer(timeoutMs);
+    }
+    if (r.delayMs) await sleep(r.delayMs);
+    return r;
+  };
+}
