@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildQuery, createClient } from './client';
 import { ApiError } from './errors';
 import { readinessResponseSchema, tokensResponseSchema, usersResponseSchema } from './schemas';
+import { userRow } from '../test/fixtures';
 
 function fakeFetch(status: number, body: string, headers: Record<string, string> = {}) {
   const calls: { url: string; init?: RequestInit }[] = [];
@@ -96,33 +97,7 @@ describe('client', () => {
 
   it('is tolerant: unknown fields, null emails, skipped criteria, absent optional fields', async () => {
     const users = {
-      data: [
-        {
-          user_id: 'u1',
-          user_email: null,
-          date: '2026-02-01',
-          tool_calls: 1,
-          billable_tokens: 2,
-          primary_model: 'm',
-          primary_model_tier: 'standard',
-          files_created: 0,
-          files_edited: 0,
-          git_commits: 0,
-          git_prs_created: 0,
-          mcp_calls: 0,
-          skill_calls: 0,
-          slash_commands: 0,
-          hooks: 0,
-          sessions: 1,
-          messages: 2,
-          user_messages: 1,
-          assistant_messages: 1,
-          autonomy_ratio: 1,
-          delegation_level: 'auto-high',
-          languages: ['Go'],
-          brand_new_field: { x: 1 },
-        },
-      ],
+      data: [{ ...userRow({ user_email: null }), brand_new_field: { x: 1 } }],
       meta: { ...meta, has_more: false, extra: true },
     };
     const u = await createClient({ fetch: fakeFetch(200, JSON.stringify(users)).f }).get('/u', usersResponseSchema);

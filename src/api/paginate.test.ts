@@ -1,32 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createClient } from './client';
 import { walkReadinessReports, walkUsers } from './paginate';
+import { userRow } from '../test/fixtures';
 
 const meta = { org_id: 'o', start_date: '2026-02-01', end_date: '2026-02-02' };
-const row = (user_id: string) => ({
-  user_id,
-  user_email: null,
-  date: '2026-02-01',
-  tool_calls: 1,
-  billable_tokens: 1,
-  primary_model: 'm',
-  primary_model_tier: 'standard',
-  files_created: 0,
-  files_edited: 0,
-  git_commits: 0,
-  git_prs_created: 0,
-  mcp_calls: 0,
-  skill_calls: 0,
-  slash_commands: 0,
-  hooks: 0,
-  sessions: 1,
-  messages: 2,
-  user_messages: 1,
-  assistant_messages: 1,
-  autonomy_ratio: 1,
-  delegation_level: 'manual',
-  languages: [],
-});
+const row = (user_id: string) => userRow({ user_id, user_email: null });
 
 function pagedFetch(pages: Record<string, unknown>) {
   const seen: string[] = [];
@@ -84,7 +62,7 @@ describe('walkUsers', () => {
         ac.abort();
       }
     };
-    await expect(walk()).rejects.toThrow();
+    await expect(walk()).rejects.toMatchObject({ name: 'AbortError' });
     expect(pages).toHaveLength(1);
   });
 });

@@ -90,9 +90,6 @@ export const toolDaySchema = z.object({
 
 export const toolNameRowSchema = z.object({ date: day, group_key: z.string(), tool_calls: count });
 
-export const CLIENTS = ['terminal-ui', 'web', 'non-interactive-cli'] as const;
-export type Client = (typeof CLIENTS)[number];
-
 /** §2.4; client keys beyond the documented three pass through. */
 export const activityDaySchema = z.object({
   date: day,
@@ -200,21 +197,15 @@ export const errorBodySchema = z.object({
   requestId: z.optional(z.string()),
 });
 
-export type ModelUsage = z.infer<typeof modelUsageSchema>;
-export type UserTokens = z.infer<typeof userTokensSchema>;
 export type TokenDay = z.infer<typeof tokenDaySchema>;
 export type TokenModelRow = z.infer<typeof tokenModelRowSchema>;
 export type ToolDay = z.infer<typeof toolDaySchema>;
-export type ToolNameRow = z.infer<typeof toolNameRowSchema>;
 export type ActivityDay = z.infer<typeof activityDaySchema>;
-export type ClientRow = z.infer<typeof clientRowSchema>;
 export type ProductivityDay = z.infer<typeof productivityDaySchema>;
 export type UserRow = z.infer<typeof userRowSchema>;
 export type UsersResponse = z.infer<typeof usersResponseSchema>;
 export type CriterionResult = z.infer<typeof criterionResultSchema>;
 export type ReadinessReport = z.infer<typeof readinessReportSchema>;
-export type ReadinessResponse = z.infer<typeof readinessResponseSchema>;
-export type AnalyticsMeta = z.infer<typeof analyticsMetaSchema>;
 
 /** The dashboard server's `/api/config` answer. */
 export const clientConfigSchema = z.object({

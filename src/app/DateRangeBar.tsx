@@ -17,8 +17,8 @@ export function DateRangeBar() {
           onClick={() => setRange(p.range(latestDay))}
           className={`rounded border px-2.5 py-1 font-medium ${
             active === p.id
-              ? 'border-indigo-600 bg-indigo-600 text-white'
-              : 'border-slate-300 text-slate-700 hover:bg-slate-100'
+              ? 'border-accent bg-accent text-fg-inverse'
+              : 'border-line-strong text-fg-soft hover:bg-surface-muted'
           }`}
         >
           {p.label}
@@ -26,7 +26,7 @@ export function DateRangeBar() {
       ))}
       {/* Keyed by the range, so the inputs start over whenever the URL changes. */}
       <CustomRange key={`${range.start}_${range.end}`} range={range} latestDay={latestDay} onApply={setRange} />
-      <p className="text-slate-500" aria-live="polite">
+      <p className="text-fg-subtle" aria-live="polite">
         {formatDayLong(range.start)} – {formatDayLong(range.end)} · {rangeLength(range)} days, UTC
       </p>
     </div>
@@ -45,7 +45,7 @@ function CustomRange({
   const [start, setStart] = useState(range.start);
   const [end, setEnd] = useState(range.end);
   const valid = isDay(start) && isDay(end);
-  const input = 'rounded border border-slate-300 px-2 py-0.5';
+  const input = 'rounded border border-line-strong px-2 py-0.5';
   return (
     <form
       className="flex flex-wrap items-center gap-2"
@@ -55,7 +55,7 @@ function CustomRange({
       }}
     >
       <label className="flex items-center gap-1">
-        <span className="text-slate-600">From</span>
+        <span className="text-fg-muted">From</span>
         <input
           type="date"
           value={start}
@@ -66,7 +66,7 @@ function CustomRange({
         />
       </label>
       <label className="flex items-center gap-1">
-        <span className="text-slate-600">to</span>
+        <span className="text-fg-muted">to</span>
         <input
           type="date"
           value={end}
@@ -79,7 +79,7 @@ function CustomRange({
       <button
         type="submit"
         disabled={!valid}
-        className="rounded border border-slate-300 px-2.5 py-1 font-medium text-slate-700 hover:bg-slate-100 disabled:opacity-50"
+        className="rounded border border-line-strong px-2.5 py-1 font-medium text-fg-soft hover:bg-surface-muted disabled:opacity-50"
       >
         Apply
       </button>

@@ -53,19 +53,19 @@ export function Shell() {
   };
   return (
     <div className="min-h-screen">
-      <header className="border-b border-slate-200 bg-white">
+      <header className="border-b border-line bg-surface">
         <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3">
-          <p className="font-semibold text-slate-900">
+          <p className="font-semibold text-fg">
             Agent usage
             {config.data.demo && (
-              <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium text-amber-900">
+              <span className="ml-2 rounded bg-warning-surface-strong px-1.5 py-0.5 text-xs font-medium text-warning-fg">
                 demo data
               </span>
             )}
           </p>
           <button
             type="button"
-            className="ml-auto rounded border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-700 md:hidden"
+            className="ml-auto rounded border border-line-strong px-3 py-1.5 text-sm font-medium text-fg-soft md:hidden"
             aria-expanded={menuOpen}
             aria-controls="page-nav"
             onClick={() => setMenuOpen((o) => !o)}
@@ -86,7 +86,7 @@ export function Shell() {
                 onFocus={() => prefetch(n)}
                 onClick={() => setMenuOpen(false)}
                 className={({ isActive }) =>
-                  `rounded px-3 py-1.5 text-sm font-medium ${isActive ? 'bg-indigo-50 text-indigo-700' : 'text-slate-600 hover:bg-slate-100'}`
+                  `rounded px-3 py-1.5 text-sm font-medium ${isActive ? 'bg-accent-muted text-accent-strong' : 'text-fg-muted hover:bg-surface-muted'}`
                 }
               >
                 {n.label}
@@ -97,7 +97,7 @@ export function Shell() {
           {config.data.keyRequired && (
             <button
               type="button"
-              className="text-sm text-slate-600 underline"
+              className="text-sm text-fg-muted underline"
               onClick={() => {
                 setApiKey(undefined);
                 setKeyRejected(false);
@@ -128,10 +128,10 @@ export function Shell() {
 
 export function NotFound() {
   return (
-    <div className="rounded-lg border border-slate-200 bg-white p-6">
+    <div className="rounded-lg border border-line bg-surface p-6">
       <h1 className="text-lg font-semibold">Page not found</h1>
-      <p className="mt-1 text-sm text-slate-600">
-        <NavLink to="/" className="text-indigo-700 underline">
+      <p className="mt-1 text-sm text-fg-muted">
+        <NavLink to="/" className="text-accent-strong underline">
           Back to usage
         </NavLink>
       </p>
@@ -142,7 +142,7 @@ export function NotFound() {
 /** A page that failed to render: the navigation and date bar stay usable. */
 function RouteError({ error }: FallbackProps) {
   return (
-    <div className="rounded-lg border border-slate-200 bg-white p-6">
+    <div className="rounded-lg border border-line bg-surface p-6">
       <h1 className="text-lg font-semibold">This page failed to load</h1>
       <div className="mt-3">
         <ErrorState error={error} onRetry={() => window.location.reload()} />
@@ -156,7 +156,7 @@ function ThemeSelect() {
   const [choice, setChoice] = useState<ThemeChoice>(getThemeChoice);
   return (
     <label className="flex items-center gap-1 text-sm md:ml-auto">
-      <span className="text-slate-600">Theme</span>
+      <span className="text-fg-muted">Theme</span>
       <select
         value={choice}
         onChange={(e) => {
@@ -164,7 +164,7 @@ function ThemeSelect() {
           setChoice(c);
           setThemeChoice(c);
         }}
-        className="rounded border border-slate-300 bg-white px-2 py-1"
+        className="rounded border border-line-strong bg-surface px-2 py-1"
       >
         <option value="system">System</option>
         <option value="light">Light</option>

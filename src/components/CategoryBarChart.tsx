@@ -1,6 +1,6 @@
 import { Bar, BarChart, CartesianGrid, Cell, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatExact } from '../lib/format';
-import { TICK, TOOLTIP_STYLE } from './chart-frame';
+import { CHART_STYLE, markProps, rechartsParts } from './chart-style';
 
 interface Props {
   data: readonly { label: string; value: number; color?: string }[];
@@ -16,7 +16,7 @@ interface Props {
   hideLabels?: boolean;
 }
 
-/** Bars per category, from the same theme colours as the time series. */
+/** Bars per category, in the same chart style (colours, axes, grid, tooltip) as the time series. */
 export function CategoryBarChart({
   data,
   horizontal = false,
@@ -28,7 +28,15 @@ export function CategoryBarChart({
   labelWidth = 160,
   hideLabels = false,
 }: Props) {
-  const h = height ?? (horizontal ? Math.max(120, data.length * 26 + 40) : 240);
+  const style = CHART_STYLE;
+  const { category } = style;
+  const parts = rechartsParts(style);
+  const bar = markProps(style, false, data.length).bar;
+  const h =
+    height ??
+    (horizontal
+      ? Math.max(category.minHeight, data.length * category.rowHeight + category.rowsExtra)
+      : category.height);
   return (
     <figure role="figure" aria-label={summary} className="m-0">
       <BarChart
@@ -36,34 +44,37 @@ export function CategoryBarChart({
         layout={horizontal ? 'vertical' : 'horizontal'}
         responsive
         style={{ width: '100%', height: h }}
-        margin={{ top: 8, right: 16, bottom: 0, left: 0 }}
+        margin={category.margin}
+        {...parts.chart}
       >
-        <CartesianGrid
-          strokeDasharray="3 3"
-          stroke="var(--color-slate-200)"
-          horizontal={!horizontal}
-          vertical={horizontal}
-        />
+        <CartesianGrid {...parts.grid(horizontal ? 'x' : 'y')} />
         {horizontal ? (
           <>
-            <XAxis type="number" tickFormatter={format} domain={domain ?? [0, 'auto']} tick={TICK} />
-            <YAxis type="category" dataKey="label" width={labelWidth} tick={TICK} interval={0} />
+            <XAxis {...parts.axis} type="number" tickFormatter={format} domain={domain ?? [0, 'auto']} />
+            <YAxis {...parts.axis} type="category" dataKey="label" width={labelWidth} interval={0} />
           </>
         ) : (
           <>
             <XAxis
+              {...parts.xAxis}
               dataKey="label"
-              tick={hideLabels ? false : TICK}
+              tick={hideLabels ? false : style.tick}
               interval={hideLabels ? 'preserveStartEnd' : 0}
-              height={hideLabels ? 8 : 30}
+              height={hideLabels ? category.hiddenLabelsHeight : style.xAxisHeight}
             />
-            <YAxis tickFormatter={format} domain={domain ?? [0, 'auto']} tick={TICK} width={48} allowDecimals={false} />
+            <YAxis
+              {...parts.axis}
+              tickFormatter={format}
+              domain={domain ?? [0, 'auto']}
+              width={category.valueAxisWidth}
+              allowDecimals={false}
+            />
           </>
         )}
-        <Tooltip contentStyle={TOOLTIP_STYLE} formatter={(v) => [format(Number(v)), valueName]} />
-        <Bar dataKey="value" name={valueName} isAnimationActive={false} fill="var(--color-series-1)">
+        <Tooltip {...parts.tooltip} formatter={(v) => [format(Number(v)), valueName]} />
+        <Bar dataKey="value" name={valueName} isAnimationActive={false} {...bar(style.series[0]!)}>
           {data.map((d) => (
-            <Cell key={d.label} fill={d.color ?? 'var(--color-series-1)'} />
+            <Cell key={d.label} fill={d.color ?? style.series[0]!} />
           ))}
         </Bar>
       </BarChart>

@@ -75,7 +75,7 @@ export function DataTable<R>({ id, caption, columns, rows, rowKey, defaultSort, 
         <SortableHead columns={columns} sort={sort} onSort={setSort} />
         <tbody>
           {sorted.map((r) => (
-            <tr key={rowKey(r)} className="border-t border-slate-100">
+            <tr key={rowKey(r)} className="border-t border-line-subtle">
               <RowCells columns={columns} row={r} />
             </tr>
           ))}
@@ -113,7 +113,7 @@ export function RowCells<R>({
 export function CellContent<R>({ column, row }: { column: Column<R>; row: R }) {
   if (column.render) return <>{column.render(row)}</>;
   const value = column.value(row);
-  if (value === null) return <span className="text-slate-400">–</span>;
+  if (value === null) return <span className="text-fg-subtle">–</span>;
   if (typeof value === 'number')
     return <span title={formatExact(value)}>{(column.format ?? formatCompact)(value)}</span>;
   return <>{value}</>;
@@ -130,7 +130,7 @@ export function SortableHead<R>({
   onSort: (s: SortState) => void;
 }) {
   return (
-    <thead className="sticky top-0 z-10 bg-white text-left text-slate-600 shadow-[0_1px_0_#e2e8f0]">
+    <thead className="sticky top-0 z-10 bg-surface text-left text-fg-muted shadow-[0_1px_0_var(--line)]">
       <tr>
         {columns.map((c) => {
           const active = sort.column === c.id;
@@ -143,7 +143,7 @@ export function SortableHead<R>({
             >
               <button
                 type="button"
-                className="inline-flex items-center gap-1 hover:text-slate-900"
+                className="inline-flex items-center gap-1 hover:text-fg"
                 onClick={() =>
                   onSort({
                     column: c.id,

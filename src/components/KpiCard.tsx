@@ -14,17 +14,17 @@ export function KpiCard({ label, value, change, hint, format = formatCompact }: 
   const up = change != null && change > 0;
   const down = change != null && change < 0;
   return (
-    <div className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
-      <p className="text-sm text-slate-500">{label}</p>
+    <div className="rounded-lg border border-line bg-surface p-4 shadow-sm">
+      <p className="text-sm text-fg-subtle">{label}</p>
       <p
-        className="mt-1 text-2xl font-semibold tabular-nums text-slate-900"
+        className="mt-1 text-2xl font-semibold tabular-nums text-fg"
         title={value == null ? undefined : formatExact(value)}
       >
         {value == null ? '–' : format(value)}
       </p>
-      <p className="mt-1 text-xs text-slate-500">
+      <p className="mt-1 text-xs text-fg-subtle">
         {change !== undefined && (
-          <span className={up ? 'text-emerald-700' : down ? 'text-red-700' : ''}>
+          <span className={up ? 'text-success' : down ? 'text-danger' : ''}>
             {change === null
               ? 'no earlier period'
               : `${up ? '▲' : down ? '▼' : '■'} ${formatChange(change)} vs previous period`}

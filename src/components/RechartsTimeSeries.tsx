@@ -1,7 +1,8 @@
 import { Area, AreaChart, Bar, BarChart, CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
-import { areaOpacity, TICK, TOOLTIP_STYLE, X_AXIS_HEIGHT, Y_AXIS_WIDTH, type RenderProps } from './chart-frame';
+import type { RenderProps } from './chart-frame';
+import { markProps, rechartsParts } from './chart-style';
 
-/** The interactive chart (tooltips), drawn on the frame the first paint used. */
+/** The interactive chart (tooltips), drawn on the frame and in the style the first paint used. */
 export function RechartsTimeSeries({
   data,
   series,
@@ -13,9 +14,12 @@ export function RechartsTimeSeries({
   xTooltipFormat,
   yFormat,
   valueFormat,
+  chartStyle,
   frame,
 }: RenderProps) {
+  const parts = rechartsParts(chartStyle);
   const stackId = stacked ? 'stack' : undefined;
+  const marks = markProps(chartStyle, stacked, data.length);
   const common = {
     data: data as Record<string, unknown>[],
     width: frame.width,
@@ -24,25 +28,17 @@ export function RechartsTimeSeries({
   };
   const axes = (
     <>
-      <CartesianGrid strokeDasharray="3 3" stroke="var(--color-slate-200)" vertical={false} />
-      <XAxis
-        dataKey={xKey}
-        tickFormatter={xFormat}
-        ticks={frame.xTicks}
-        interval={0}
-        height={X_AXIS_HEIGHT}
-        tick={TICK}
-      />
+      <CartesianGrid {...parts.grid('y')} />
+      <XAxis {...parts.xAxis} dataKey={xKey} tickFormatter={xFormat} ticks={frame.xTicks} />
       <YAxis
+        {...parts.yAxis}
         tickFormatter={yFormat}
-        width={Y_AXIS_WIDTH}
-        tick={TICK}
         ticks={frame.yTicks}
         domain={[0, frame.yTicks.at(-1)!]}
         allowDataOverflow={fractions}
       />
       <Tooltip
-        contentStyle={TOOLTIP_STYLE}
+        {...parts.tooltip}
         labelFormatter={(l) => xTooltipFormat(String(l))}
         formatter={(v, name) => [valueFormat(Number(v)), name]}
       />
@@ -50,10 +46,17 @@ export function RechartsTimeSeries({
   );
   if (kind === 'bar')
     return (
-      <BarChart {...common}>
+      <BarChart {...common} {...parts.chart}>
         {axes}
         {series.map((s) => (
-          <Bar key={s.key} dataKey={s.key} name={s.label} fill={s.color} stackId={stackId} isAnimationActive={false} />
+          <Bar
+            key={s.key}
+            dataKey={s.key}
+            name={s.label}
+            {...marks.bar(s.color)}
+            stackId={stackId}
+            isAnimationActive={false}
+          />
         ))}
       </BarChart>
     );
@@ -62,15 +65,7 @@ export function RechartsTimeSeries({
       <LineChart {...common}>
         {axes}
         {series.map((s) => (
-          <Line
-            key={s.key}
-            dataKey={s.key}
-            name={s.label}
-            stroke={s.color}
-            dot={false}
-            strokeWidth={2}
-            isAnimationActive={false}
-          />
+          <Line key={s.key} dataKey={s.key} name={s.label} {...marks.line(s.color)} isAnimationActive={false} />
         ))}
       </LineChart>
     );
@@ -82,11 +77,8 @@ export function RechartsTimeSeries({
           key={s.key}
           dataKey={s.key}
           name={s.label}
-          stroke={s.color}
-          fill={s.color}
-          fillOpacity={areaOpacity(stacked)}
+          {...marks.area(s.color)}
           stackId={stackId}
-          type="monotone"
           isAnimationActive={false}
         />
       ))}

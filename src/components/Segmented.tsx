@@ -16,7 +16,7 @@ export function Segmented<T extends string>({
     <div
       role="group"
       aria-label={label}
-      className={`inline-flex rounded border border-slate-300 ${size === 'xs' ? 'text-xs' : 'text-sm'}`}
+      className={`inline-flex rounded border border-line-strong ${size === 'xs' ? 'text-xs' : 'text-sm'}`}
     >
       {options.map((o) => (
         <button
@@ -25,7 +25,7 @@ export function Segmented<T extends string>({
           aria-pressed={value === o.id}
           onClick={() => onChange(o.id)}
           className={`px-2.5 py-1 font-medium first:rounded-l last:rounded-r ${
-            value === o.id ? 'bg-slate-800 text-white' : 'text-slate-700 hover:bg-slate-100'
+            value === o.id ? 'bg-surface-inverse text-fg-inverse' : 'text-fg-soft hover:bg-surface-muted'
           }`}
         >
           {o.label}

@@ -56,7 +56,7 @@ export function TableWidget<R>({
             defaultSort={defaultSort}
             maxHeight={maxHeight}
           />
-          {footnote && <p className="mt-2 text-xs text-slate-500">{footnote}</p>}
+          {footnote && <p className="mt-2 text-xs text-fg-subtle">{footnote}</p>}
         </>
       )}
     </Widget>

@@ -3,6 +3,7 @@ import { formatDayLong, formatDayShort } from '../lib/dates';
 import { formatCompact, formatExact, formatPercent } from '../lib/format';
 import { OTHER } from '../lib/series';
 import { timeSeriesFrame, type RenderProps } from './chart-frame';
+import { CHART_STYLE } from './chart-style';
 import { useChartEngine } from './chart-engine';
 import { StaticTimeSeries } from './StaticTimeSeries';
 import { useWidth } from './use-width';
@@ -10,15 +11,17 @@ import { useWidth } from './use-width';
 export interface SeriesConfig {
   key: string;
   label: string;
-  /** A theme colour variable, e.g. `var(--color-series-1)`. */
+  /** A theme colour, e.g. `seriesColor(0)` (`var(--chart-1)`). */
   color: string;
 }
 
-export const seriesColor = (i: number) => `var(--color-series-${(i % 8) + 1})`;
+/** The i-th series colour of the chart style. */
+export const seriesColor = (i: number) => CHART_STYLE.series[i % CHART_STYLE.series.length]!;
 
-/** Series for pivoted groups: seven colours for the top groups, grey for Other. */
+/** Series for pivoted groups: the first colours for the top groups, the last (grey) for Other. */
 export function groupSeries(keys: readonly string[], label: (k: string) => string = (k) => k): SeriesConfig[] {
-  return keys.map((k, i) => ({ key: k, label: label(k), color: k === OTHER ? seriesColor(7) : seriesColor(i % 7) }));
+  const grey = CHART_STYLE.series.length - 1;
+  return keys.map((k, i) => ({ key: k, label: label(k), color: seriesColor(k === OTHER ? grey : i % grey) }));
 }
 
 interface Props {
@@ -66,17 +69,20 @@ export function TimeSeriesChart({
   const frame = useMemo(
     () =>
       width > 0
-        ? timeSeriesFrame({
-            data: points,
-            keys: keys.split('|'),
-            xKey,
-            xFormat,
-            band: kind === 'bar',
-            stacked: stack,
-            fractions: asPercent,
-            width,
-            height,
-          })
+        ? timeSeriesFrame(
+            {
+              data: points,
+              keys: keys.split('|'),
+              xKey,
+              xFormat,
+              band: kind === 'bar',
+              stacked: stack,
+              fractions: asPercent,
+              width,
+              height,
+            },
+            CHART_STYLE,
+          )
         : null,
     [points, keys, xKey, xFormat, kind, stack, asPercent, width, height],
   );
@@ -91,6 +97,7 @@ export function TimeSeriesChart({
     xTooltipFormat,
     yFormat: asPercent ? formatPercent : formatCompact,
     valueFormat: asPercent ? formatPercent : formatExact,
+    chartStyle: CHART_STYLE,
   };
   const Renderer = engine?.RechartsTimeSeries ?? StaticTimeSeries;
   return (
@@ -99,7 +106,7 @@ export function TimeSeriesChart({
         {frame && <Renderer {...render} frame={frame} />}
       </div>
       {series.length > 1 && (
-        <ul className="mt-1 flex flex-wrap justify-center gap-x-4 gap-y-1 text-xs text-slate-700">
+        <ul className="mt-1 flex flex-wrap justify-center gap-x-4 gap-y-1 text-xs text-fg-soft">
           {series.map((s) => (
             <li key={s.key} className="flex items-center gap-1.5">
               <span aria-hidden="true" className="inline-block size-2.5 rounded-sm" style={{ background: s.color }} />

@@ -95,7 +95,7 @@ export function TimeSeriesWidget<P extends Point>({
             type="button"
             aria-pressed={asTable}
             onClick={() => setAsTable((t) => !t)}
-            className="rounded border border-slate-300 px-2 py-1 text-xs font-medium text-slate-700 hover:bg-slate-100"
+            className="rounded border border-line-strong px-2 py-1 text-xs font-medium text-fg-soft hover:bg-surface-muted"
             aria-label={`Show ${title} as a table`}
           >
             Table
@@ -130,7 +130,7 @@ export function TimeSeriesWidget<P extends Point>({
               xTooltipFormat={weekly ? (x) => `Week of ${formatDayLong(x)}` : formatDayLong}
               summary={`${what}, ${weekly ? 'per week' : 'per day'}, from ${d[0]?.date} to ${d.at(-1)?.date}.`}
             />
-            {footnote && <p className="mt-2 text-xs text-slate-500">{footnote}</p>}
+            {footnote && <p className="mt-2 text-xs text-fg-subtle">{footnote}</p>}
           </>
         )
       }
@@ -157,7 +157,7 @@ function PointsTable<P extends Point>({
     <div className="max-h-80 overflow-auto">
       <table className="w-full text-sm">
         <caption className="sr-only">{caption}</caption>
-        <thead className="sticky top-0 bg-white text-left text-slate-600">
+        <thead className="sticky top-0 bg-surface text-left text-fg-muted">
           <tr>
             <th scope="col" className="py-1.5 pr-3 font-medium">
               {weekly ? 'Week of' : 'Day (UTC)'}
@@ -171,7 +171,7 @@ function PointsTable<P extends Point>({
         </thead>
         <tbody>
           {points.map((p) => (
-            <tr key={p.date} className="border-t border-slate-100">
+            <tr key={p.date} className="border-t border-line-subtle">
               <th scope="row" className="py-1 pr-3 text-left font-normal">
                 {formatDayLong(p.date)}
               </th>

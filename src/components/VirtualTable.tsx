@@ -52,7 +52,7 @@ export function VirtualTable<R>({
               <tr
                 key={rowKey(r)}
                 aria-rowindex={v.index + 2}
-                className="border-t border-slate-100"
+                className="border-t border-line-subtle"
                 style={{ height: ROW_HEIGHT }}
               >
                 <RowCells columns={columns} row={r} nowrap />

@@ -39,6 +39,11 @@ interface WidgetProps<T> {
   children: (data: T) => React.ReactNode;
 }
 
+/** Calls a widget's render function in a component of its own, so the widget's error boundary catches what it throws. */
+function Rendered<T>({ render, data }: { render: (data: T) => React.ReactNode; data: T }) {
+  return render(data);
+}
+
 /**
  * One dashboard widget: its own loading, empty and error states and its own
  * error boundary, so one failure never blanks the page. While a new range
@@ -80,7 +85,7 @@ export function Widget<T>({
             resetKeys={[data]}
             fallbackRender={({ error: e, resetErrorBoundary }) => <ErrorState error={e} onRetry={resetErrorBoundary} />}
           >
-            {children(data)}
+            <Rendered render={children} data={data} />
           </ErrorBoundary>
         </div>
       </>
@@ -90,12 +95,12 @@ export function Widget<T>({
   return (
     <section
       aria-label={title}
-      className={`flex min-w-0 flex-col rounded-lg border border-slate-200 bg-white p-4 shadow-sm ${className}`}
+      className={`flex min-w-0 flex-col rounded-lg border border-line bg-surface p-4 shadow-sm ${className}`}
     >
       <header className="mb-3 flex flex-wrap items-start justify-between gap-2">
         <div>
-          <h2 className="text-base font-semibold text-slate-900">{title}</h2>
-          {description && <p className="text-sm text-slate-500">{description}</p>}
+          <h2 className="text-base font-semibold text-fg">{title}</h2>
+          {description && <p className="text-sm text-fg-subtle">{description}</p>}
         </div>
         <div className="flex flex-wrap items-center gap-2">
           {actions}
@@ -103,7 +108,7 @@ export function Widget<T>({
             <button
               type="button"
               onClick={() => downloadCsv(spec.filename, spec.header, spec.rows)}
-              className="rounded border border-slate-300 px-2 py-1 text-xs font-medium text-slate-700 hover:bg-slate-100"
+              className="rounded border border-line-strong px-2 py-1 text-xs font-medium text-fg-soft hover:bg-surface-muted"
               aria-label={`Download CSV of ${title}`}
             >
               CSV

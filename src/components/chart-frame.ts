@@ -1,21 +1,12 @@
 import { categoryTickIndexes, FRACTION_TICKS, labelWidth, maxValue, valueTicks } from '../lib/axis';
+import { CHART_STYLE, type ChartStyle, type Margin, type MarkKind } from './chart-style';
 
 /**
  * The geometry of a time-series chart at a given size: plot box, ticks and
- * scales. The first-paint SVG draws from it and the interactive chart is
- * given the same ticks, margins and domain, so swapping one for the other
- * moves nothing.
+ * scales, from the chart style's margins and axis sizes. The first-paint SVG
+ * draws from it and the interactive chart is given the same ticks, margins
+ * and domain, so swapping one for the other moves nothing.
  */
-export const MARGIN = { top: 8, right: 8, bottom: 0, left: 0 };
-export const Y_AXIS_WIDTH = 56;
-export const X_AXIS_HEIGHT = 30;
-/** Recharts' default gap around the bars of one category (10 % of the band on each side). */
-export const BAR_CATEGORY_GAP = 0.1;
-export const BAR_GAP = 4;
-/** Axis labels, in the theme's colours. */
-export const TICK = { fontSize: 12, fill: 'var(--color-slate-600)' };
-/** Stacked areas are solid enough to read as parts; overlapping ones stay see-through. */
-export const areaOpacity = (stacked: boolean) => (stacked ? 0.75 : 0.15);
 
 export interface FrameInput {
   data: readonly Record<string, unknown>[];
@@ -31,7 +22,7 @@ export interface FrameInput {
 }
 
 export interface Frame {
-  margin: typeof MARGIN;
+  margin: Margin;
   width: number;
   height: number;
   left: number;
@@ -47,14 +38,14 @@ export interface Frame {
   y: (v: number) => number;
 }
 
-export function timeSeriesFrame(f: FrameInput): Frame {
+export function timeSeriesFrame(f: FrameInput, style: ChartStyle = CHART_STYLE): Frame {
   const labels = f.data.map((p) => f.xFormat(String(p[f.xKey])));
   // The last label is centred on the last point (or bar): leave room for its right half.
-  const margin = { ...MARGIN, right: Math.max(MARGIN.right, labelWidth(labels.at(-1) ?? '') / 2) };
-  const left = margin.left + Y_AXIS_WIDTH;
+  const margin = { ...style.margin, right: Math.max(style.margin.right, labelWidth(labels.at(-1) ?? '') / 2) };
+  const left = margin.left + style.yAxisWidth;
   const right = Math.max(left + 1, f.width - margin.right);
   const top = margin.top;
-  const bottom = Math.max(top + 1, f.height - margin.bottom - X_AXIS_HEIGHT);
+  const bottom = Math.max(top + 1, f.height - margin.bottom - style.xAxisHeight);
   const yTicks = f.fractions ? FRACTION_TICKS : valueTicks(maxValue(f.data, f.keys, f.stacked));
   const yMax = yTicks.at(-1)!;
   const n = f.data.length;
@@ -76,11 +67,11 @@ export interface SeriesStyle {
   color: string;
 }
 
-/** What either renderer needs: resolved options and the frame. */
+/** What either renderer needs: resolved options, the chart style and the frame built with it. */
 export interface RenderProps {
   data: readonly Record<string, unknown>[];
   series: readonly SeriesStyle[];
-  kind: 'area' | 'line' | 'bar';
+  kind: MarkKind;
   stacked: boolean;
   fractions: boolean;
   xKey: string;
@@ -89,20 +80,27 @@ export interface RenderProps {
   yFormat: (v: number) => string;
   /** Tooltip values. */
   valueFormat: (v: number) => string;
+  chartStyle: ChartStyle;
   frame: Frame;
 }
 
-/** Bars of one category: left edge offset from the band centre and width of the i-th of m series. */
-export function barSlot(frame: Frame, stacked: boolean, i: number, m: number): { offset: number; width: number } {
-  const inner = frame.bandWidth * (1 - 2 * BAR_CATEGORY_GAP);
-  if (stacked || m <= 1) return { offset: -inner / 2, width: inner };
-  const width = Math.max(1, (inner - (m - 1) * BAR_GAP) / m);
-  return { offset: -inner / 2 + i * (width + BAR_GAP), width };
+/**
+ * Bars of one category: left edge offset from the band centre and width of the i-th of m series,
+ * as recharts places them: a category gap on each side, the bar gap between side-by-side bars
+ * (none when they leave no room), widths rounded to whole pixels once wider than one.
+ */
+export function barSlot(
+  frame: Frame,
+  stacked: boolean,
+  i: number,
+  m: number,
+  bar: ChartStyle['bar'] = CHART_STYLE.bar,
+): { offset: number; width: number } {
+  const band = frame.bandWidth;
+  const [n, j] = stacked ? [1, 0] : [Math.max(1, m), i];
+  const side = band * bar.categoryGap;
+  const gap = band - 2 * side - (n - 1) * bar.gap <= 0 ? 0 : bar.gap;
+  const raw = (band - 2 * side - (n - 1) * gap) / n;
+  const width = raw > 1 ? Math.round(raw) : raw;
+  return { offset: -band / 2 + side + j * (width + gap), width };
 }
-
-/** Tooltip colours from the theme, so it reads in light and dark alike. */
-export const TOOLTIP_STYLE = {
-  background: 'var(--color-white)',
-  borderColor: 'var(--color-slate-200)',
-  color: 'var(--color-slate-900)',
-};

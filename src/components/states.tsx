@@ -2,8 +2,8 @@ import { ApiError } from '../api/errors';
 
 export function Loading({ label = 'Loading…' }: { label?: string }) {
   return (
-    <div role="status" className="flex h-full min-h-32 items-center justify-center text-sm text-slate-500">
-      <span className="mr-2 inline-block size-3 animate-pulse rounded-full bg-indigo-400" aria-hidden />
+    <div role="status" className="flex h-full min-h-32 items-center justify-center text-sm text-fg-subtle">
+      <span className="mr-2 inline-block size-3 animate-pulse rounded-full bg-accent" aria-hidden />
       {label}
     </div>
   );
@@ -11,7 +11,7 @@ export function Loading({ label = 'Loading…' }: { label?: string }) {
 
 export function Empty({ children }: { children: React.ReactNode }) {
   return (
-    <div className="flex h-full min-h-32 items-center justify-center px-4 text-center text-sm text-slate-500">
+    <div className="flex h-full min-h-32 items-center justify-center px-4 text-center text-sm text-fg-subtle">
       {children}
     </div>
   );
@@ -33,13 +33,13 @@ export function ErrorState({ error, onRetry }: { error: unknown; onRetry?: () =>
   return (
     <div
       role="alert"
-      className="flex h-full min-h-32 flex-col items-start justify-center gap-1 rounded-md bg-red-50 p-4 text-sm text-red-900"
+      className="flex h-full min-h-32 flex-col items-start justify-center gap-1 rounded-md bg-danger-surface p-4 text-sm text-danger-fg"
     >
       <p className="font-semibold">{e ? `${e.status ? `${e.status} ` : ''}${e.title}` : 'Something went wrong'}</p>
       <p>{e ? e.detail : error instanceof Error ? error.message : String(error)}</p>
       {e && explain(e) && <p>{explain(e)}</p>}
       {e?.requestId && (
-        <p className="text-xs text-red-800">
+        <p className="text-xs text-danger-fg">
           Request id: <code className="select-all">{e.requestId}</code>
         </p>
       )}
@@ -47,7 +47,7 @@ export function ErrorState({ error, onRetry }: { error: unknown; onRetry?: () =>
         <button
           type="button"
           onClick={onRetry}
-          className="mt-2 rounded border border-red-300 bg-white px-3 py-1 font-medium hover:bg-red-100"
+          className="mt-2 rounded border border-danger-line bg-surface px-3 py-1 font-medium hover:bg-danger-surface-strong"
         >
           Retry
         </button>

@@ -28,7 +28,7 @@ import {
 } from './history';
 import { allReportsQuery, type ReportsWalk } from './queries';
 
-export const LEVEL_COLORS = ['#dc2626', '#d97706', '#ca8a04', '#16a34a', '#4f46e5'];
+export const LEVEL_COLORS = ['var(--level-1)', 'var(--level-2)', 'var(--level-3)', 'var(--level-4)', 'var(--level-5)'];
 
 const PERIODS = [
   { id: '7d', label: '7 days', days: 7 },
@@ -47,7 +47,7 @@ const REPO_COLUMNS: Column<RepoSummary>[] = [
     header: 'Repository',
     value: (r) => r.name,
     render: (r) => (
-      <Link to={repoPath(r.key)} className="text-indigo-700 underline">
+      <Link to={repoPath(r.key)} className="text-accent-strong underline">
         {r.name}
       </Link>
     ),
@@ -67,11 +67,11 @@ const REPO_COLUMNS: Column<RepoSummary>[] = [
     numeric: true,
     render: (r) =>
       r.level >= 5 ? (
-        <span className="text-slate-500">top level</span>
+        <span className="text-fg-subtle">top level</span>
       ) : (
         <span className="inline-flex items-center gap-2">
-          <span className="h-1.5 w-16 rounded bg-slate-200" aria-hidden>
-            <span className="block h-1.5 rounded bg-indigo-500" style={{ width: `${Math.round(r.progress * 100)}%` }} />
+          <span className="h-1.5 w-16 rounded bg-line" aria-hidden>
+            <span className="block h-1.5 rounded bg-accent" style={{ width: `${Math.round(r.progress * 100)}%` }} />
           </span>
           {formatPercent(r.progress)}
         </span>
@@ -84,9 +84,9 @@ const REPO_COLUMNS: Column<RepoSummary>[] = [
     numeric: true,
     render: (r) =>
       r.change === null ? (
-        <span className="text-slate-400">first report</span>
+        <span className="text-fg-subtle">first report</span>
       ) : (
-        <span className={r.change > 0.0005 ? 'text-emerald-700' : r.change < -0.0005 ? 'text-red-700' : ''}>
+        <span className={r.change > 0.0005 ? 'text-success' : r.change < -0.0005 ? 'text-danger' : ''}>
           {r.change > 0.0005 ? '▲' : r.change < -0.0005 ? '▼' : '■'}{' '}
           {signed(r.change * 100, (n) => `${n.toFixed(1)} pts`)}
           {r.levelChange ? ` (level ${signed(r.levelChange, String)})` : ''}
@@ -142,7 +142,7 @@ export default function ReadinessPage() {
   return (
     <div className="flex flex-col gap-4">
       <PageHeader title="Readiness" />
-      <p role="status" aria-live="polite" className="text-sm text-slate-600">
+      <p role="status" aria-live="polite" className="text-sm text-fg-muted">
         {loading
           ? `Loading reports… ${formatExact(walk.data?.reports ?? 0)} from ${walk.data?.pages ?? 0} pages`
           : walk.data
@@ -284,7 +284,7 @@ export default function ReadinessPage() {
             placeholder="Search repositories"
             value={search}
             onChange={(e) => setSearch(e.target.value)}
-            className="w-56 rounded border border-slate-300 px-2 py-1 text-sm"
+            className="w-56 rounded border border-line-strong px-2 py-1 text-sm"
           />
         }
         csv={(d) => ({ filename: 'readiness-repositories.csv', ...tableCsv(REPO_COLUMNS, d) })}

@@ -26,9 +26,9 @@ import { criterionState, passRate, progressToNext, repoName, safeHref, type Crit
 import { allReportsQuery, type ReportsWalk } from './queries';
 
 const STATE_STYLE: Record<CriterionState, [string, string]> = {
-  passed: ['✓ Passed', 'bg-emerald-50 text-emerald-800'],
-  failed: ['✗ Failed', 'bg-red-50 text-red-800'],
-  skipped: ['– Skipped', 'bg-slate-100 text-slate-700'],
+  passed: ['✓ Passed', 'bg-success-surface text-success-fg'],
+  failed: ['✗ Failed', 'bg-danger-surface text-danger-fg'],
+  skipped: ['– Skipped', 'bg-surface-muted text-fg-soft'],
 };
 const GROUPS = ['level', 'pillar'] as const;
 const fmtTime = (ms: number) => `${new Date(ms).toISOString().replace('T', ' ').slice(0, 16)} UTC`;
@@ -81,18 +81,18 @@ export default function RepoPage() {
   return (
     <div className="flex flex-col gap-4">
       <p className="text-sm">
-        <Link to="/readiness" className="text-indigo-700 underline">
+        <Link to="/readiness" className="text-accent-strong underline">
           ← All repositories
         </Link>
       </p>
       <PageHeader title={repoName(key)}>
         <label className="flex items-center gap-2 text-sm">
-          <span className="text-slate-600">Report</span>
+          <span className="text-fg-muted">Report</span>
           <select
             aria-label="Report"
             value={r.reportId}
             onChange={(e) => openReport(e.target.value)}
-            className="rounded border border-slate-300 px-2 py-1"
+            className="rounded border border-line-strong px-2 py-1"
           >
             {[...history.reports].reverse().map((x, i) => (
               <option key={x.report.reportId} value={x.report.reportId}>
@@ -103,20 +103,22 @@ export default function RepoPage() {
           </select>
         </label>
       </PageHeader>
-      <p className="text-sm text-slate-600">
+      <p className="text-sm text-fg-muted">
         {href ? (
-          <a href={href} target="_blank" rel="noreferrer noopener" className="text-indigo-700 underline">
+          <a href={href} target="_blank" rel="noreferrer noopener" className="text-accent-strong underline">
             {r.repoUrl}
           </a>
         ) : (
           <span>{r.repoUrl}</span>
         )}
         {index < history.reports.length - 1 && (
-          <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-900">an earlier report</span>
+          <span className="ml-2 rounded bg-warning-surface-strong px-1.5 py-0.5 text-xs text-warning-fg">
+            an earlier report
+          </span>
         )}
       </p>
       {(r.hasLocalChanges || r.hasNonRemoteCommits) && (
-        <p role="note" className="rounded border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
+        <p role="note" className="rounded border border-warning-line bg-warning-surface p-3 text-sm text-warning-fg">
           ⚠ Caveat: this report was made on a working copy with{' '}
           {[r.hasLocalChanges && 'uncommitted changes', r.hasNonRemoteCommits && 'commits not pushed to the remote']
             .filter(Boolean)
@@ -140,31 +142,28 @@ export default function RepoPage() {
         ]}
       />
       <div className="grid gap-4 lg:grid-cols-2">
-        <section
-          aria-label="Report details"
-          className="rounded-lg border border-slate-200 bg-white p-4 text-sm shadow-sm"
-        >
+        <section aria-label="Report details" className="rounded-lg border border-line bg-surface p-4 text-sm shadow-sm">
           <h2 className="mb-2 text-base font-semibold">Report details</h2>
           <dl className="grid grid-cols-[10rem_1fr] gap-x-3 gap-y-1">
-            <dt className="text-slate-500">Evaluated</dt>
+            <dt className="text-fg-subtle">Evaluated</dt>
             <dd>{fmtTime(r.createdAt)}</dd>
-            <dt className="text-slate-500">Commit</dt>
+            <dt className="text-fg-subtle">Commit</dt>
             <dd className="font-mono text-xs">{r.commitHash ?? 'not reported'}</dd>
-            <dt className="text-slate-500">Branch</dt>
+            <dt className="text-fg-subtle">Branch</dt>
             <dd>{r.branch ?? 'not reported'}</dd>
-            <dt className="text-slate-500">Uncommitted changes</dt>
+            <dt className="text-fg-subtle">Uncommitted changes</dt>
             <dd>{r.hasLocalChanges === undefined ? 'not reported' : r.hasLocalChanges ? 'yes' : 'no'}</dd>
-            <dt className="text-slate-500">Unpushed commits</dt>
+            <dt className="text-fg-subtle">Unpushed commits</dt>
             <dd>{r.hasNonRemoteCommits === undefined ? 'not reported' : r.hasNonRemoteCommits ? 'yes' : 'no'}</dd>
-            <dt className="text-slate-500">Model</dt>
+            <dt className="text-fg-subtle">Model</dt>
             <dd>
               {r.modelUsed?.id
                 ? `${r.modelUsed.id}${r.modelUsed.reasoningEffort ? `, reasoning effort ${r.modelUsed.reasoningEffort}` : ''}`
                 : 'not reported'}
             </dd>
-            <dt className="text-slate-500">Agent version</dt>
+            <dt className="text-fg-subtle">Agent version</dt>
             <dd>{r.agentVersion ?? 'not reported'}</dd>
-            <dt className="text-slate-500">Report id</dt>
+            <dt className="text-fg-subtle">Report id</dt>
             <dd className="font-mono text-xs">{r.reportId}</dd>
           </dl>
           <h3 className="mt-4 mb-1 font-semibold">Applications ({Object.keys(r.apps).length})</h3>
@@ -179,14 +178,14 @@ export default function RepoPage() {
         </section>
         <section
           aria-label="Changes since the previous report"
-          className="rounded-lg border border-slate-200 bg-white p-4 text-sm shadow-sm"
+          className="rounded-lg border border-line bg-surface p-4 text-sm shadow-sm"
         >
           <h2 className="mb-2 text-base font-semibold">Changes since the previous report</h2>
           {!previous || !diff ? (
-            <p className="text-slate-500">This is the repository&apos;s first report.</p>
+            <p className="text-fg-subtle">This is the repository&apos;s first report.</p>
           ) : (
             <>
-              <p className="mb-2 text-slate-600">
+              <p className="mb-2 text-fg-muted">
                 Against {fmtTime(previous.report.createdAt)}: pass rate {formatPercent(previous.score.passRate)} →{' '}
                 {formatPercent(s.passRate)}, level {previous.score.level} → {s.level}.
               </p>
@@ -202,7 +201,7 @@ export default function RepoPage() {
                 diff.changed.length +
                 diff.added.length +
                 diff.removed.length ===
-                0 && <p className="text-slate-500">No criterion changed.</p>}
+                0 && <p className="text-fg-subtle">No criterion changed.</p>}
             </>
           )}
         </section>
@@ -227,7 +226,7 @@ export default function RepoPage() {
                 summary={`Pass rate over ${d.length} reports of ${repoName(key)}.`}
                 height={200}
               />
-              <p className="mt-1 text-xs text-slate-500">Levels over reports: {d.map((p) => p.level).join(' → ')}</p>
+              <p className="mt-1 text-xs text-fg-subtle">Levels over reports: {d.map((p) => p.level).join(' → ')}</p>
             </>
           )}
         </Widget>
@@ -247,7 +246,7 @@ export default function RepoPage() {
               data={d.map((c) => ({
                 label: c.name,
                 value: (c.result.numerator ?? 0) / c.result.denominator,
-                color: criterionState(c.result) === 'passed' ? '#16a34a' : '#dc2626',
+                color: criterionState(c.result) === 'passed' ? 'var(--pass)' : 'var(--fail)',
               }))}
               format={formatPercent}
               domain={[0, 1]}
@@ -258,7 +257,7 @@ export default function RepoPage() {
           )}
         </Widget>
       </div>
-      <section aria-label="Scorecard" className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+      <section aria-label="Scorecard" className="rounded-lg border border-line bg-surface p-4 shadow-sm">
         <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
           <h2 className="text-base font-semibold">Scorecard</h2>
           <Segmented
@@ -272,9 +271,9 @@ export default function RepoPage() {
           const completion = passRate(list.map((c) => c.result));
           return (
             <section key={title} aria-label={title} className="mb-4">
-              <h3 className="flex flex-wrap items-baseline justify-between gap-2 border-b border-slate-200 pb-1 font-semibold">
+              <h3 className="flex flex-wrap items-baseline justify-between gap-2 border-b border-line pb-1 font-semibold">
                 <span>{title}</span>
-                <span className="text-sm font-normal text-slate-600">
+                <span className="text-sm font-normal text-fg-muted">
                   {completion === null ? 'all skipped' : `${formatPercent(completion)} complete`} · {list.length}{' '}
                   criteria
                 </span>
@@ -311,7 +310,7 @@ function CriterionItem({ c }: { c: CriterionRow }) {
   const state = criterionState(c.result);
   const [label, style] = STATE_STYLE[state];
   return (
-    <li className="border-b border-slate-100 py-1.5 text-sm">
+    <li className="border-b border-line-subtle py-1.5 text-sm">
       <details>
         <summary className="flex cursor-pointer flex-wrap items-center gap-3">
           <span className="min-w-48 flex-1">{c.name}</span>
@@ -322,10 +321,10 @@ function CriterionItem({ c }: { c: CriterionRow }) {
           </span>
           <span className={`w-24 rounded px-1.5 py-0.5 text-center text-xs font-medium ${style}`}>{label}</span>
         </summary>
-        <p className="mt-1 whitespace-pre-wrap rounded bg-slate-50 p-2 text-slate-700">
+        <p className="mt-1 whitespace-pre-wrap rounded bg-canvas p-2 text-fg-soft">
           {c.result.rationale || 'No rationale given.'}
         </p>
-        <p className="text-xs text-slate-500">
+        <p className="text-xs text-fg-subtle">
           Criterion id <code>{c.id}</code>
           {c.level ? ` · level ${c.level} · ${c.pillar}` : ' · not in the known list'}
         </p>
@@ -345,18 +344,18 @@ interface DiffSection {
 function diffSections(d: ReportDiff, name: (id: string) => string, oldName: (id: string) => string): DiffSection[] {
   const named = (ids: readonly string[], n = name) => ids.map((id) => ({ id, text: n(id) }));
   return [
-    { title: 'Started passing', tone: 'text-emerald-800', mark: '▲', items: named(d.started) },
-    { title: 'Stopped passing', tone: 'text-red-800', mark: '▼', items: named(d.stopped) },
+    { title: 'Started passing', tone: 'text-success-fg', mark: '▲', items: named(d.started) },
+    { title: 'Stopped passing', tone: 'text-danger-fg', mark: '▼', items: named(d.stopped) },
     {
       title: 'Score changed',
-      tone: 'text-slate-700',
+      tone: 'text-fg-soft',
       mark: '≠',
       items: d.changed.map((c) => ({ id: c.id, text: `${name(c.id)}: ${fmtScore(c.before)} → ${fmtScore(c.after)}` })),
     },
-    { title: 'Newly evaluated', tone: 'text-slate-700', mark: '+', items: named(d.added) },
+    { title: 'Newly evaluated', tone: 'text-fg-soft', mark: '+', items: named(d.added) },
     {
       title: 'No longer evaluated (not counted as failures)',
-      tone: 'text-slate-700',
+      tone: 'text-fg-soft',
       mark: '−',
       items: named(d.removed, oldName),
     },

@@ -1,4 +1,8 @@
-/** Repository histories and organization views over readiness reports: pure functions. */
+/**
+ * Repository histories and organization views over readiness reports. All pure
+ * but `addReports`, which adds to the map it is given (the streaming walk adds
+ * each page to what it has, instead of copying every earlier page).
+ */
 import { CRITERIA_BY_ID, KNOWN_CRITERIA } from '../../api/criteria';
 import type { CriterionResult, ReadinessReport } from '../../api/schemas';
 import { addDays, eachDay, msToDay, type Day } from '../../lib/dates';

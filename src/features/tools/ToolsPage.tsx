@@ -114,7 +114,7 @@ export default function ToolsPage() {
             query={serverRows}
             filename={file(split ? 'tool-servers-split' : 'tool-servers')}
             actions={
-              <label className="flex items-center gap-1 text-xs text-slate-700">
+              <label className="flex items-center gap-1 text-xs text-fg-soft">
                 <input
                   type="checkbox"
                   checked={split}

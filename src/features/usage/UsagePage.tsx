@@ -78,7 +78,7 @@ export default function UsagePage() {
       header: 'User',
       value: (u) => u.email ?? u.userId,
       render: (u) => (
-        <Link to={linkTo(`/users/${encodeURIComponent(u.userId)}`)} className="text-indigo-700 underline">
+        <Link to={linkTo(`/users/${encodeURIComponent(u.userId)}`)} className="text-accent-strong underline">
           {u.email ?? u.userId}
         </Link>
       ),

@@ -78,7 +78,7 @@ export default function UserPage() {
   return (
     <div className="flex flex-col gap-4">
       <p className="text-sm">
-        <Link to={linkTo('/users')} className="text-indigo-700 underline">
+        <Link to={linkTo('/users')} className="text-accent-strong underline">
           ← All users
         </Link>
       </p>
@@ -86,7 +86,7 @@ export default function UserPage() {
         <IntervalSwitch />
       </PageHeader>
       {u && (
-        <p className="text-sm text-slate-600">
+        <p className="text-sm text-fg-muted">
           User id <code className="select-all">{u.userId}</code> · delegation <strong>{u.delegationLevel}</strong> ·
           main model <strong>{u.primaryModel}</strong> ({u.primaryModelTier}) · languages{' '}
           <strong>{u.languages.join(', ') || '–'}</strong> · active {formatDayLong(u.firstDay)} –{' '}
@@ -94,12 +94,12 @@ export default function UserPage() {
         </p>
       )}
       {rows.data?.length === 0 && !rows.isFetching && (
-        <p role="status" className="rounded bg-amber-50 p-3 text-sm text-amber-900">
+        <p role="status" className="rounded bg-warning-surface p-3 text-sm text-warning-fg">
           This user had no activity from {formatDayLong(range.start)} to {formatDayLong(range.end)}.
         </p>
       )}
       {rows.isFetching && !rows.data && (
-        <p role="status" className="text-sm text-slate-600">
+        <p role="status" className="text-sm text-fg-muted">
           Reading the per-user pages for this range…
         </p>
       )}

@@ -41,12 +41,12 @@ export default function UsersPage() {
 
   const select = (label: string, value: string, set: (v: string) => void, values: readonly string[]) => (
     <label className="flex items-center gap-1 text-sm">
-      <span className="text-slate-600">{label}</span>
+      <span className="text-fg-muted">{label}</span>
       <select
         aria-label={label}
         value={value}
         onChange={(e) => set(e.target.value)}
-        className="rounded border border-slate-300 px-2 py-1"
+        className="rounded border border-line-strong px-2 py-1"
       >
         <option value="">All</option>
         {values.map((v) => (
@@ -63,12 +63,12 @@ export default function UsersPage() {
       <PageHeader title="Users" />
       <div className="flex flex-wrap items-end gap-3">
         <label className="flex flex-col text-sm">
-          <span className="text-slate-600">Search by email or id</span>
+          <span className="text-fg-muted">Search by email or id</span>
           <input
             type="search"
             value={search}
             onChange={(e) => setSearch(e.target.value)}
-            className="w-64 rounded border border-slate-300 px-2 py-1"
+            className="w-64 rounded border border-line-strong px-2 py-1"
             placeholder="name@company.com"
           />
         </label>
@@ -81,8 +81,8 @@ export default function UsersPage() {
         {select('Model tier', tier, setTier, facets.tier)}
         {select('Language', language, setLanguage, facets.language)}
         <details className="relative text-sm">
-          <summary className="cursor-pointer rounded border border-slate-300 px-2 py-1">Columns</summary>
-          <fieldset className="absolute z-20 mt-1 grid w-64 gap-1 rounded border border-slate-200 bg-white p-3 shadow-lg">
+          <summary className="cursor-pointer rounded border border-line-strong px-2 py-1">Columns</summary>
+          <fieldset className="absolute z-20 mt-1 grid w-64 gap-1 rounded border border-line bg-surface p-3 shadow-lg">
             <legend className="sr-only">Visible columns</legend>
             {allColumns
               .filter((c) => c.id !== 'user')
@@ -103,7 +103,7 @@ export default function UsersPage() {
           </fieldset>
         </details>
       </div>
-      <div role="status" aria-live="polite" className="flex flex-wrap items-center gap-3 text-sm text-slate-600">
+      <div role="status" aria-live="polite" className="flex flex-wrap items-center gap-3 text-sm text-fg-muted">
         {loading && (
           <>
             <span>
@@ -111,7 +111,7 @@ export default function UsersPage() {
             </span>
             <button
               type="button"
-              className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-100"
+              className="rounded border border-line-strong px-2 py-0.5 hover:bg-surface-muted"
               onClick={() => void qc.cancelQueries({ queryKey: options.queryKey }, { revert: false })}
             >
               Stop
@@ -120,12 +120,12 @@ export default function UsersPage() {
         )}
         {stopped && (
           <>
-            <span className="text-amber-800">
+            <span className="text-warning">
               Stopped: a partial list of {formatExact(walk.data?.users.length)} users.
             </span>
             <button
               type="button"
-              className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-100"
+              className="rounded border border-line-strong px-2 py-0.5 hover:bg-surface-muted"
               onClick={() => void walk.refetch()}
             >
               Load all

@@ -13,7 +13,7 @@ export function userColumns(link: (u: MergedUser) => string): Column<MergedUser>
       header: 'User',
       value: (u) => u.email ?? u.userId,
       render: (u) => (
-        <Link to={link(u)} className="text-indigo-700 underline">
+        <Link to={link(u)} className="text-accent-strong underline">
           {u.email ?? <span className="font-mono text-xs">{u.userId}</span>}
         </Link>
       ),

@@ -123,10 +123,6 @@ export class UserMerger {
     }
   }
 
-  get size(): number {
-    return this.accs.size;
-  }
-
   result(): MergedUser[] {
     return [...this.accs.values()].map((a) => {
       const primaryModel = mostFrequent(a.models);

@@ -1,0 +1,150 @@
+// @vitest-environment jsdom
+import { fireEvent, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { captureDownloads, renderWithApp } from '../test/render';
+import { IntervalSwitch, TimeSeriesWidget } from './TimeSeriesWidget';
+
+// Thursday 2026-05-07 to Tuesday 2026-05-12: two ISO weeks (Mon 4 May, Mon 11 May).
+const POINTS = [
+  { date: '2026-05-07', sessions: 1234, messages: 10 },
+  { date: '2026-05-08', sessions: 6, messages: 20 },
+  { date: '2026-05-09', sessions: 0, messages: 30 },
+  { date: '2026-05-10', sessions: 10, messages: 40 },
+  { date: '2026-05-11', sessions: 2000, messages: 50 },
+  { date: '2026-05-12', sessions: 500.5, messages: 60 },
+];
+
+const SERIES = [
+  { key: 'sessions', label: 'Sessions', color: 'var(--chart-1)' },
+  { key: 'messages', label: 'Messages', color: 'var(--chart-2)', csv: 'message_count' },
+];
+
+function renderSeries(url = '/', percent = false) {
+  return renderWithApp(
+    <>
+      <IntervalSwitch />
+      <TimeSeriesWidget
+        title="Sessions and messages"
+        query={{ data: POINTS }}
+        series={SERIES}
+        filename="activity"
+        what="Sessions and messages"
+        percent={percent}
+      />
+    </>,
+    { url },
+  );
+}
+
+const tableButton = () => screen.getByRole('button', { name: 'Show Sessions and messages as a table' });
+
+/** Each body row as [row header, ...cells]. */
+function tableRows(t: HTMLElement): string[][] {
+  return within(t)
+    .getAllByRole('row')
+    .slice(1)
+    .map((r) => [within(r).getByRole('rowheader'), ...within(r).getAllByRole('cell')].map((c) => c.textContent ?? ''));
+}
+
+describe('TimeSeriesWidget', () => {
+  it('shows a chart described in words, and the same points as a table on demand', () => {
+    renderSeries();
+    expect(
+      screen.getByRole('figure', { name: 'Sessions and messages, per day, from 2026-05-07 to 2026-05-12.' }),
+    ).toBeTruthy();
+    expect(screen.queryByRole('table')).toBeNull();
+    expect(tableButton().getAttribute('aria-pressed')).toBe('false');
+
+    fireEvent.click(tableButton());
+    expect(tableButton().getAttribute('aria-pressed')).toBe('true');
+    expect(screen.queryByRole('figure')).toBeNull();
+    const t = screen.getByRole('table', { name: 'Sessions and messages, per day' });
+    expect(
+      within(t)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Day (UTC)', 'Sessions', 'Messages']);
+    expect(tableRows(t)).toEqual([
+      ['May 7, 2026', '1,234', '10'],
+      ['May 8, 2026', '6', '20'],
+      ['May 9, 2026', '0', '30'],
+      ['May 10, 2026', '10', '40'],
+      ['May 11, 2026', '2,000', '50'],
+      ['May 12, 2026', '500.5', '60'],
+    ]);
+
+    fireEvent.click(tableButton());
+    expect(screen.queryByRole('table')).toBeNull();
+    expect(screen.getByRole('figure')).toBeTruthy();
+  });
+
+  it('downloads a CSV of the same points the table shows, with the CSV names of the series', async () => {
+    const downloads = captureDownloads();
+    renderSeries();
+    fireEvent.click(screen.getByRole('button', { name: 'Download CSV of Sessions and messages' }));
+    expect(downloads.files.map((f) => f.name)).toEqual(['activity.csv']);
+    const csv = await downloads.text();
+    expect(csv.split('\r\n')).toEqual([
+      'date,sessions,message_count',
+      '2026-05-07,1234,10',
+      '2026-05-08,6,20',
+      '2026-05-09,0,30',
+      '2026-05-10,10,40',
+      '2026-05-11,2000,50',
+      '2026-05-12,500.5,60',
+      '',
+    ]);
+  });
+
+  it('rolls up to ISO weeks when the interval switch says so, in the URL, table and CSV alike', async () => {
+    const downloads = captureDownloads();
+    const r = renderSeries('/?start=2026-05-07&end=2026-05-12');
+    const weekly = within(screen.getByRole('group', { name: 'Chart interval' })).getByRole('button', {
+      name: 'Weekly',
+    });
+    fireEvent.click(weekly);
+    expect(r.params().get('interval')).toBe('week');
+    expect(r.params().get('start')).toBe('2026-05-07');
+    expect(weekly.getAttribute('aria-pressed')).toBe('true');
+
+    fireEvent.click(tableButton());
+    const t = screen.getByRole('table', { name: 'Sessions and messages, per week' });
+    expect(within(t).getAllByRole('columnheader')[0]!.textContent).toBe('Week of');
+    expect(tableRows(t)).toEqual([
+      ['May 4, 2026', '1,250', '100'],
+      ['May 11, 2026', '2,500.5', '110'],
+    ]);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Download CSV of Sessions and messages' }));
+    expect(downloads.files.map((f) => f.name)).toEqual(['activity-weekly.csv']);
+    expect((await downloads.text()).split('\r\n')).toEqual([
+      'week_start,days,sessions,message_count',
+      '2026-05-04,4,1250,100',
+      '2026-05-11,2,2500.5,110',
+      '',
+    ]);
+
+    // Back to days: the parameter leaves the URL (its default).
+    fireEvent.click(screen.getByRole('button', { name: 'Daily' }));
+    expect(r.params().has('interval')).toBe(false);
+    expect(screen.getByRole('table', { name: 'Sessions and messages, per day' })).toBeTruthy();
+  });
+
+  it('shows shares of each day in a 100 % widget', () => {
+    renderSeries('/', true);
+    fireEvent.click(tableButton());
+    const rows = tableRows(screen.getByRole('table', { name: 'Sessions and messages, per day' }));
+    expect(rows[0]).toEqual(['May 7, 2026', '99.2%', '0.8%']);
+    expect(rows[2]).toEqual(['May 9, 2026', '0%', '100%']);
+  });
+
+  it('shows the empty state, and no table or CSV button, for no points', () => {
+    renderWithApp(
+      <TimeSeriesWidget title="Nothing" query={{ data: [] }} series={SERIES} filename="x" what="Nothing" />,
+    );
+    expect(screen.getByText('No data for this range.')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /CSV/ })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Show Nothing as a table' }));
+    expect(screen.queryByRole('table')).toBeNull();
+  });
+});

@@ -1,0 +1,222 @@
+// @vitest-environment jsdom
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import type { UserRow, UsersResponse } from '../../api/schemas';
+import { captureDownloads, renderWithApp } from '../../test/render';
+import { userRow } from '../../test/fixtures';
+import UsersPage from './UsersPage';
+
+const row = (over: Partial<UserRow>) => userRow({ date: '2026-05-10', ...over });
+
+const alice = { user_id: 'u-alice', user_email: 'alice@acme.com' };
+const bob = { user_id: 'u-bob', user_email: 'bob@acme.com' };
+const carol = { user_id: 'u-carol', user_email: 'carol@other.org' };
+const anon = { user_id: 'u-9f2c', user_email: null };
+
+// Two pages; bob's days are split across them (12,000 credits in all).
+const PAGES: UserRow[][] = [
+  [
+    row({
+      ...alice,
+      billable_tokens: 5_000,
+      primary_model: 'opus',
+      primary_model_tier: 'thinking',
+      languages: ['TypeScript'],
+    }),
+    row({ ...bob, billable_tokens: 7_000, delegation_level: 'manual', sessions: 3 }),
+    row({ ...carol, billable_tokens: 800, languages: ['Go', 'Rust'], sessions: 9 }),
+  ],
+  [
+    row({ ...bob, date: '2026-05-11', billable_tokens: 5_000, delegation_level: 'manual', sessions: 4 }),
+    row({ ...anon, billable_tokens: 3_000, delegation_level: 'spec', languages: [] }),
+  ],
+];
+
+/** Answers `/api/v1/analytics/users` like the service: cursor pages, then `has_more: false`. */
+function stubUsersService(pages = PAGES) {
+  const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
+    const url = new URL(String(input), 'http://dashboard.test');
+    if (url.pathname !== '/api/v1/analytics/users') return new Response('{}', { status: 404 });
+    const i = Number(url.searchParams.get('cursor') ?? 0);
+    const body: UsersResponse = {
+      data: pages[i] ?? [],
+      meta: {
+        org_id: 'org-1',
+        start_date: url.searchParams.get('startDate') ?? '',
+        end_date: url.searchParams.get('endDate') ?? '',
+        has_more: i + 1 < pages.length,
+        next_cursor: i + 1 < pages.length ? String(i + 1) : null,
+      },
+    };
+    return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return fetchMock;
+}
+
+/**
+ * jsdom lays nothing out, and the virtual table renders only the rows that fit its scroller's
+ * height: give every element a viewport-sized box so all rows of these small lists are rendered.
+ */
+function stubLayout() {
+  vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(720);
+  vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(1200);
+}
+
+async function renderUsers(url = '/users') {
+  stubLayout();
+  const fetchMock = stubUsersService();
+  const r = renderWithApp(<UsersPage />, { url });
+  // The walk is done once the count of all users is shown.
+  await screen.findByText(/ of 4 users active in the range$/);
+  return { ...r, fetchMock };
+}
+
+const table = () => screen.getByRole('table', { name: 'Users active in the range' });
+/** The User column, top to bottom. */
+const users = () =>
+  within(table())
+    .getAllByRole('row')
+    .slice(1)
+    .map((r) => within(r).getAllByRole('cell')[0]!.textContent);
+const status = () => screen.getByText(/users active in the range$/).textContent;
+
+describe('UsersPage', () => {
+  it('walks every page for the URL range and shows one row per user, most credits first', async () => {
+    const { fetchMock } = await renderUsers('/users?start=2026-05-01&end=2026-05-14');
+    const asked = fetchMock.mock.calls.map(([u]) => new URL(String(u), 'http://dashboard.test'));
+    expect(asked.map((u) => u.searchParams.get('cursor'))).toEqual([null, '1']);
+    expect(asked[0]!.searchParams.get('startDate')).toBe('2026-05-01');
+    expect(asked[0]!.searchParams.get('endDate')).toBe('2026-05-14');
+
+    expect(users()).toEqual(['bob@acme.com', 'alice@acme.com', 'u-9f2c', 'carol@other.org']);
+    expect(status()).toBe('4 of 4 users active in the range');
+    // bob's two days, merged: 12,000 credits, 7 sessions, 2 active days.
+    const bobRow = within(table()).getAllByRole('row')[1]!;
+    expect(within(bobRow).getByText('12K').getAttribute('title')).toBe('12,000');
+    expect(
+      within(bobRow)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toContain('7');
+    // A user is a link to their page, keeping the range.
+    expect(within(bobRow).getByRole('link', { name: 'bob@acme.com' }).getAttribute('href')).toBe(
+      '/users/u-bob?start=2026-05-01&end=2026-05-14',
+    );
+  });
+
+  it('filters by a search on email or id, kept in the URL', async () => {
+    const r = await renderUsers();
+    const search = screen.getByRole('searchbox', { name: 'Search by email or id' });
+    fireEvent.change(search, { target: { value: 'ACME' } });
+    await waitFor(() => expect(users()).toEqual(['bob@acme.com', 'alice@acme.com']));
+    expect(r.params().get('q')).toBe('ACME');
+    expect(status()).toBe('2 of 4 users active in the range');
+
+    fireEvent.change(search, { target: { value: '9f2' } });
+    await waitFor(() => expect(users()).toEqual(['u-9f2c']));
+
+    fireEvent.change(search, { target: { value: 'nobody' } });
+    await screen.findByText('No user matches the search and filters.');
+    expect(screen.queryByRole('table')).toBeNull();
+
+    fireEvent.change(search, { target: { value: '' } });
+    await waitFor(() => expect(users()).toHaveLength(4));
+    expect(r.params().has('q')).toBe(false);
+  });
+
+  it('narrows the rows with the filter selects, whose options are the values present', async () => {
+    const r = await renderUsers();
+    const delegation = screen.getByRole('combobox', { name: 'Delegation' });
+    expect(
+      within(delegation)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['All', 'auto-high', 'manual', 'spec']);
+    fireEvent.change(delegation, { target: { value: 'auto-high' } });
+    await waitFor(() => expect(users()).toEqual(['alice@acme.com', 'carol@other.org']));
+    expect(r.params().get('delegation')).toBe('auto-high');
+
+    fireEvent.change(screen.getByRole('combobox', { name: 'Language' }), { target: { value: 'Rust' } });
+    await waitFor(() => expect(users()).toEqual(['carol@other.org']));
+    expect(r.params().get('lang')).toBe('Rust');
+
+    fireEvent.change(delegation, { target: { value: '' } });
+    fireEvent.change(screen.getByRole('combobox', { name: 'Language' }), { target: { value: '' } });
+    fireEvent.change(screen.getByRole('combobox', { name: 'Model tier' }), { target: { value: 'thinking' } });
+    await waitFor(() => expect(users()).toEqual(['alice@acme.com']));
+    expect(r.location().search).toBe('?tier=thinking');
+  });
+
+  it('applies the filters of the URL it opens with', async () => {
+    await renderUsers('/users?q=acme&delegation=manual');
+    expect(users()).toEqual(['bob@acme.com']);
+    expect(screen.getByRole<HTMLInputElement>('searchbox', { name: 'Search by email or id' }).value).toBe('acme');
+    expect(screen.getByRole<HTMLSelectElement>('combobox', { name: 'Delegation' }).value).toBe('manual');
+  });
+
+  it('sorts by a column header, in the URL', async () => {
+    const r = await renderUsers();
+    const header = (name: RegExp) => within(table()).getByRole('columnheader', { name });
+    expect(header(/^Credits/).getAttribute('aria-sort')).toBe('descending');
+
+    fireEvent.click(within(header(/^Credits/)).getByRole('button'));
+    expect(users()).toEqual(['carol@other.org', 'u-9f2c', 'alice@acme.com', 'bob@acme.com']);
+    expect(r.params().get('usersSort')).toBe('credits:asc');
+    expect(header(/^Credits/).getAttribute('aria-sort')).toBe('ascending');
+
+    fireEvent.click(within(header(/^Sessions/)).getByRole('button'));
+    expect(users()).toEqual(['carol@other.org', 'bob@acme.com', 'alice@acme.com', 'u-9f2c']);
+    expect(r.params().get('usersSort')).toBe('sessions:desc');
+
+    fireEvent.click(within(header(/^User/)).getByRole('button'));
+    expect(users()).toEqual(['alice@acme.com', 'bob@acme.com', 'carol@other.org', 'u-9f2c']);
+    expect(r.params().get('usersSort')).toBe('user:asc');
+  });
+
+  it('sorts the filtered rows', async () => {
+    await renderUsers('/users?delegation=auto-high&usersSort=credits:asc');
+    expect(users()).toEqual(['carol@other.org', 'alice@acme.com']);
+  });
+
+  it('shows and hides columns from the Columns menu, in the URL', async () => {
+    const r = await renderUsers();
+    expect(within(table()).queryByRole('columnheader', { name: /^Commits/ })).toBeNull();
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Commits' }));
+    expect(within(table()).getByRole('columnheader', { name: /^Commits/ })).toBeTruthy();
+    expect(r.params().get('cols')?.split(',')).toContain('commits');
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Commits' }));
+    expect(r.params().has('cols')).toBe(false);
+  });
+
+  it('downloads a CSV of the filtered users with every column, id beside email', async () => {
+    const downloads = captureDownloads();
+    await renderUsers('/users?q=acme');
+    fireEvent.click(screen.getByRole('button', { name: 'Download CSV of Users' }));
+    expect(downloads.files.map((f) => f.name)).toEqual(['users-2026-05-02-2026-05-31.csv']);
+    const lines = (await downloads.text()).trimEnd().split('\r\n');
+    expect(lines[0]!.startsWith('user_id,user_email,credits,toolCalls,sessions,')).toBe(true);
+    expect(lines).toHaveLength(3);
+    expect(lines.some((l) => l.startsWith('u-bob,bob@acme.com,12000,20,7,'))).toBe(true);
+    expect(lines.some((l) => l.startsWith('u-carol'))).toBe(false);
+  });
+
+  it('shows the service error with its request id, and Retry asks again', async () => {
+    const fetchMock = vi.fn(
+      async () =>
+        new Response(
+          JSON.stringify({ title: 'Forbidden', detail: 'The key lacks the analytics scope.', requestId: 'req-42' }),
+          { status: 403, headers: { 'content-type': 'application/json' } },
+        ),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    renderWithApp(<UsersPage />, { url: '/users' });
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('403 Forbidden');
+    expect(alert.textContent).toContain('The key lacks the analytics scope.');
+    expect(alert.textContent).toContain('req-42');
+    const calls = fetchMock.mock.calls.length;
+    fireEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
+    await waitFor(() => expect(fetchMock.mock.calls.length).toBeGreaterThan(calls));
+  });
+});
