@@ -30,7 +30,14 @@ export const FAULTS = [
   'readiness=hangx1',
 ].join(',');
 
-const base = { DEMO_TODAY: E2E_TODAY, DEMO_SEED: 'acme', TZ: 'Pacific/Kiritimati', NODE_ENV: 'production' };
+// Every dashboard server answers from a store of its own (in memory: nothing left behind).
+const base = {
+  DEMO_TODAY: E2E_TODAY,
+  DEMO_SEED: 'acme',
+  TZ: 'Pacific/Kiritimati',
+  NODE_ENV: 'production',
+  DATA_DIR: ':memory:',
+};
 const dashboard = (port: number, env: Record<string, string> = {}) => ({
   command: 'npx tsx src/server/main.ts',
   url: `http://127.0.0.1:${port}/api/health`,
@@ -78,7 +85,8 @@ export default defineConfig({
   ],
   webServer: [
     dashboard(PORTS.main),
-    dashboard(PORTS.faults, { DEMO_FAULTS: FAULTS, UPSTREAM_TIMEOUT_MS: '800' }),
+    // No background sync here: the faults count requests, and only the specs' own may meet them.
+    dashboard(PORTS.faults, { DEMO_FAULTS: FAULTS, UPSTREAM_TIMEOUT_MS: '800', SYNC_BACKGROUND: '0' }),
     dashboard(PORTS.hostile, { DEMO_HOSTILE: '1' }),
     {
       command: 'npx tsx src/server/demo/main.ts',

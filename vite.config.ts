@@ -8,10 +8,15 @@ function dashboardServer(): Plugin {
     name: 'dashboard-server',
     apply: 'serve',
     async configureServer(server) {
-      const { createApp } = await server.ssrLoadModule('/src/server/app.ts');
+      const { createApp, openAppStore } = await server.ssrLoadModule('/src/server/app.ts');
       const { readServerConfig } = await server.ssrLoadModule('/src/server/config.ts');
+      const { readStoreConfig } = await server.ssrLoadModule('/src/server/store/config.ts');
       const { createLogger } = await server.ssrLoadModule('/src/server/core/log.ts');
-      const app = createApp(readServerConfig(), { logger: createLogger() });
+      const config = readServerConfig();
+      const storeConfig = readStoreConfig();
+      const store = await openAppStore(config, storeConfig);
+      const app = createApp(config, { logger: createLogger(), store, storeConfig });
+      app.scheduler?.start();
       server.middlewares.use((req, res, next) => app.handler(req, res, next));
     },
   };

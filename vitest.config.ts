@@ -5,5 +5,7 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     environment: 'node',
     testTimeout: 30_000,
+    // One real, throwaway PostgreSQL per run (skipped with a notice when not installed): see src/test/postgres.ts.
+    globalSetup: ['./src/test/postgres-setup.ts'],
   },
 });

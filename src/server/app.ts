@@ -19,9 +19,18 @@ import { setSecurityHeaders } from './core/security';
 import { embeddedOrigin } from './demo/embedded';
 import { createDemoService } from './demo/service';
 import { writeDemoResponse } from './demo/transport';
+import { createHash } from 'node:crypto';
+import { openStore, type StoreDb } from './store/db';
+import { claimStore } from './store/queries';
+import type { StoreConfig } from './store/config';
+import { createSyncEngine, type Fetched } from './sync/engine';
+import { createScheduler, type Scheduler } from './sync/scheduler';
+import { createStoreAnswerer } from './sync/serve';
+import { syncStatus } from './sync/status';
 import { httpOrigin } from './upstream/client';
-import { forward, isProxiedPrefix, type Origin } from './upstream/proxy';
+import { ask, forward, isProxiedPrefix, splitTarget, type Origin } from './upstream/proxy';
 
+type StoreRoute = (path: string, search: string) => Promise<HttpResponse | null>;
 type Handler = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 /** Check failures (404, 405) come from the proxy itself, so a writer gets those plain responses too. */
 type Writer<R extends HttpResponse> = (
@@ -31,32 +40,102 @@ type Writer<R extends HttpResponse> = (
   acceptEncoding: string,
 ) => void;
 
-export function createApp(config: ServerConfig, opts: { logger?: Logger } = {}) {
+/** Which upstream a store holds: its hosts, or the demo's seed and size (and whatever changes its data). */
+export function upstreamIdentity(config: ServerConfig): string {
+  const d = config.demo;
+  if (d) {
+    const extra = `${d.today ? ` today=${d.today}` : ''}${d.hostile ? ' hostile' : ''}`;
+    return `demo seed=${d.seed} users=${d.users} repos=${d.repos} reports=${d.reportsPerRepo}${extra}`;
+  }
+  return `service analytics=${config.analyticsBaseUrl?.href ?? '-'} readiness=${config.readinessBaseUrl?.href ?? '-'}`;
+}
+
+/**
+ * The store, when the server holds the key (`API_KEY`, or the demo's own): with
+ * keys pasted by each user the server stays a pass-through and stores nothing,
+ * so one key's answers are never served to another. The embedded store keeps
+ * one file per upstream; a shared PostgreSQL refuses a second upstream.
+ */
+export async function openAppStore(config: ServerConfig, store: StoreConfig): Promise<StoreDb | undefined> {
+  if (!config.demo && !config.apiKey) return undefined;
+  const identity = upstreamIdentity(config);
+  const file = `store-${createHash('sha256').update(identity).digest('hex').slice(0, 12)}.sqlite`;
+  const db = await openStore({ databaseUrl: store.databaseUrl, dataDir: store.dataDir, file });
+  try {
+    await claimStore(db.db, identity);
+  } catch (e) {
+    await db.close();
+    throw e;
+  }
+  return db;
+}
+
+interface AppOptions {
+  logger?: Logger;
+  /** An open store (see `openAppStore`): the documented paths are answered from it. */
+  store?: StoreDb;
+  storeConfig?: StoreConfig;
+}
+
+export function createApp(config: ServerConfig, opts: AppOptions = {}) {
   const logger = opts.logger ?? silentLogger;
   const demo = config.demo ? createDemoService(config.demo) : undefined;
+  const latestDay = () => (demo ? demo.latestDay() : yesterdayUtc());
 
   /** Forwards to an origin and writes its answers with the writer that understands them. */
   const proxyTo =
-    <R extends HttpResponse>(origin: Origin<R>, write: Writer<R>): Handler =>
+    <R extends HttpResponse>(origin: Origin<R>, write: Writer<R>, fromStore: StoreRoute | undefined): Handler =>
     (req, res) => {
-      forward(req, { origin, apiKey: config.apiKey, retries: config.upstreamRetries }).then(
-        (r) => write(res, r, req.method === 'HEAD', String(req.headers['accept-encoding'] ?? '')),
-        (e: unknown) => {
-          logger.error('proxy failure', { error: e instanceof Error ? e.message : String(e) });
-          send(res, errorResponse(500, 'The dashboard server failed to handle the request.'));
-        },
-      );
+      const head = req.method === 'HEAD';
+      const encoding = String(req.headers['accept-encoding'] ?? '');
+      const fail = (e: unknown) => {
+        logger.error('proxy failure', { error: e instanceof Error ? e.message : String(e) });
+        send(res, errorResponse(500, 'The dashboard server failed to handle the request.'));
+      };
+      const target = fromStore && (req.method === 'GET' || head) ? splitTarget(req.url ?? '/') : null;
+      const forwarded = () =>
+        forward(req, { origin, apiKey: config.apiKey, retries: config.upstreamRetries }).then(
+          (r) => write(res, r, head, encoding),
+          fail,
+        );
+      if (!target) return void forwarded();
+      fromStore!(target.path, target.search).then((r) => (r ? write(res, r, head, encoding) : forwarded()), fail);
     };
+
   // The demo's answers may carry transport faults that only its own writer carries out.
-  const proxy = demo
-    ? proxyTo(embeddedOrigin(demo, config.upstreamTimeoutMs), writeDemoResponse)
-    : proxyTo(httpOrigin(config), send);
+  const origin: Origin<HttpResponse> = demo ? embeddedOrigin(demo, config.upstreamTimeoutMs) : httpOrigin(config);
+  const write: Writer<HttpResponse> = demo ? writeDemoResponse : send;
+
+  let fromStore: StoreRoute | undefined;
+  let status: (() => Promise<unknown>) | undefined;
+  let scheduler: Scheduler | undefined;
+  if (opts.store) {
+    const store = opts.store;
+    const sc = opts.storeConfig;
+    const authorization = config.apiKey ? `Bearer ${config.apiKey}` : undefined;
+    const fetcher = async (path: string, search: string): Promise<Fetched> => {
+      const r = await ask(origin, { method: 'GET', path, search, authorization }, config.upstreamRetries);
+      // A demo answer cut off on its way is relayed as it is, never stored.
+      return { ...r, incomplete: 'fault' in r && r.fault === 'truncated' };
+    };
+    const engine = createSyncEngine(store, fetcher, {
+      latestDay,
+      refreshDays: sc?.refreshDays ?? 2,
+      maxSpanDays: sc?.maxSpanDays ?? 31,
+      usersPageSize: 100,
+      reportsPageSize: 100,
+    });
+    fromStore = createStoreAnswerer(store, engine, latestDay);
+    if (sc?.background) scheduler = createScheduler(engine, latestDay, logger);
+    status = () => syncStatus(store, engine, scheduler);
+  }
+  const proxy = proxyTo(origin, write, fromStore);
 
   const clientConfig = (): ClientConfig => ({
     demo: demo !== undefined,
     keyRequired: demo === undefined && config.apiKey === undefined,
     historyStart: HISTORY_START,
-    latestDay: demo ? demo.latestDay() : yesterdayUtc(),
+    latestDay: latestDay(),
   });
 
   const handler: Handler = (req, res, next) => {
@@ -76,6 +155,15 @@ export function createApp(config: ServerConfig, opts: { logger?: Logger } = {}) 
     const head = req.method === 'HEAD';
     if (url === '/api/health') return send(res, json(200, { status: 'ok' }), head);
     if (url === '/api/config') return send(res, json(200, clientConfig()), head);
+    if (url === '/api/sync') {
+      if (!status)
+        return send(res, json(200, { store: null, reason: 'Each user brings a key: nothing is stored.' }), head);
+      status().then(
+        (body) => send(res, json(200, body), head),
+        (e: unknown) => send(res, errorResponse(500, `The store could not be read: ${String(e)}`)),
+      );
+      return;
+    }
     if (isProxiedPrefix(url)) return proxy(req, res, next);
     if (url.startsWith('/api/')) return send(res, errorResponse(404, 'No such endpoint.'), head);
     next();
@@ -99,7 +187,7 @@ export function createApp(config: ServerConfig, opts: { logger?: Logger } = {}) 
     return html.replace('</head>', `${head}\n  </head>`);
   };
 
-  return { handler, demo, clientConfig, renderIndex };
+  return { handler, demo, clientConfig, renderIndex, scheduler };
 }
 
 function escapeAttr(s: string): string {

@@ -3,13 +3,16 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import sirv from 'sirv';
-import { createApp } from './app';
+import { createApp, openAppStore } from './app';
 import { readServerConfig } from './config';
 import { createLogger } from './core/log';
+import { readStoreConfig } from './store/config';
 
 const config = readServerConfig();
+const storeConfig = readStoreConfig();
 const logger = createLogger();
-const { handler, demo, renderIndex } = createApp(config, { logger });
+const store = await openAppStore(config, storeConfig);
+const { handler, demo, renderIndex, scheduler } = createApp(config, { logger, store, storeConfig });
 
 const dist = fileURLToPath(new URL('../../dist', import.meta.url));
 const statics = sirv(dist, {
@@ -56,7 +59,16 @@ server.listen(config.port, config.host, () => {
     url: `http://${config.host}:${port}/`,
     mode: demo ? 'demo' : 'upstream',
     serverKey: config.apiKey ? 'configured' : 'none',
+    store: store ? `${store.engine} ${store.location}` : 'none (each user brings a key)',
   });
+  scheduler?.start();
 });
 
-for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => server.close(() => process.exit(0)));
+for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(sig, () => {
+    scheduler?.stop();
+    server.close(() => void (store?.close() ?? Promise.resolve()).finally(() => process.exit(0)));
+    // Open keep-alive connections must not hold the exit back.
+    server.closeAllConnections();
+  });
+}

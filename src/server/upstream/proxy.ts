@@ -12,7 +12,7 @@ import { retryDelay } from './retry';
 /** An answer, marked `local` when this server made it itself (timeouts, unreachable upstream): never retried. */
 export type Answer<R extends HttpResponse = HttpResponse> = R & { local?: boolean };
 
-interface OriginRequest {
+export interface OriginRequest {
   method: string;
   /** A documented path, and the query exactly as the browser sent it. */
   path: string;
@@ -75,6 +75,11 @@ export async function forward<R extends HttpResponse>(
     search: rawUrl.slice(path.length),
     authorization: authorizationFor(req, apiKey),
   };
+  return ask(origin, target, retries);
+}
+
+/** One request to an origin under the retry policy: the server's own requests (the store's sync) go through it too. */
+export async function ask<R extends HttpResponse>(origin: Origin<R>, target: OriginRequest, retries: number) {
   for (let attempt = 0; ; attempt++) {
     const r = await origin(target);
     const wait = retryDelay(r, attempt, retries);
@@ -82,3 +87,12 @@ export async function forward<R extends HttpResponse>(
     await sleep(wait);
   }
 }
+
+/** The documented path a request names (null when it names none), and its query string as sent. */
+export function splitTarget(rawUrl: string): { path: string; search: string } | null {
+  const path = documentedPath(rawUrl);
+  return path ? { path, search: rawUrl.slice(path.length) } : null;
+}
+
+/** The key the upstream is asked with for this request. */
+export const upstreamAuthorization = authorizationFor;

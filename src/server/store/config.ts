@@ -1,0 +1,38 @@
+/** Where the store lives and how the sync behaves, from the environment. */
+
+export interface StoreConfig {
+  /** PostgreSQL (`postgres://…`), shared by replicas; undefined for the embedded store. */
+  databaseUrl: string | undefined;
+  /** The embedded store's folder (`:memory:` for a throwaway one, as the browser tests use). */
+  dataDir: string;
+  /** The latest days asked for again on each sync (they may still be completed upstream). */
+  refreshDays: number;
+  /** Backfill on start and sync daily after the UTC day ends. */
+  background: boolean;
+  /** Longest span asked for in one request. */
+  maxSpanDays: number;
+}
+
+function int(env: NodeJS.ProcessEnv, name: string, dflt: number, lo: number, hi: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return dflt;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < lo || n > hi) throw new Error(`${name} must be an integer from ${lo} to ${hi}`);
+  return n;
+}
+
+export function readStoreConfig(env: NodeJS.ProcessEnv = process.env): StoreConfig {
+  const databaseUrl = env.DATABASE_URL || undefined;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new Error('DATABASE_URL must be a PostgreSQL URL (postgres://user:password@host:port/database)');
+  }
+  const background = env.SYNC_BACKGROUND ?? '1';
+  if (background !== '0' && background !== '1') throw new Error('SYNC_BACKGROUND must be 0 or 1');
+  return {
+    databaseUrl,
+    dataDir: env.DATA_DIR || './data',
+    refreshDays: int(env, 'SYNC_REFRESH_DAYS', 2, 0, 30),
+    background: background === '1',
+    maxSpanDays: int(env, 'SYNC_MAX_SPAN_DAYS', 31, 1, 366),
+  };
+}

@@ -1,0 +1,68 @@
+/**
+ * The store's tables, as Kysely sees them. Bodies are kept as the service sent
+ * them (JSON text of one day's rows), so an answer served from the store is the
+ * service's own answer, whatever fields it carries.
+ */
+export interface UpstreamTable {
+  /** Always 1: the store holds one upstream. */
+  id: number;
+  /** Which upstream: its base URLs, or the demo's seed and size. */
+  identity: string;
+  /** The `org_id` of the service's `meta`, once an answer has told it. */
+  org_id: string | null;
+  created_at: string;
+}
+
+/** One endpoint's rows of one day: `endpoint` is the path's last segment, `grouping` the group_by ('' for none). */
+export interface DayAnswerTable {
+  endpoint: string;
+  grouping: string;
+  day: string;
+  /** A JSON array: the rows of that day, in the service's order. */
+  body: string;
+  /** 1 once the day is before the refresh window: never asked again. */
+  final: number;
+  synced_at: string;
+}
+
+/** One `/users` row: one user's activity on one day. */
+export interface UserDayTable {
+  day: string;
+  user_id: string;
+  user_email: string | null;
+  /** The row as the service sent it (JSON). */
+  row: string;
+}
+
+/** Days whose `/users` walk is complete: only these are served from the store. */
+export interface UsersDayTable {
+  day: string;
+  final: number;
+  synced_at: string;
+}
+
+/** A `/users` walk under way over a span of days: the cursor after the last page written. */
+export interface UsersWalkTable {
+  start_day: string;
+  end_day: string;
+  cursor: string | null;
+  pages: number;
+  updated_at: string;
+}
+
+export interface ReadinessReportTable {
+  report_id: string;
+  /** Arrival order in the service's own walk, so pages are served in its order. */
+  seq: number;
+  created_at: string;
+  body: string;
+}
+
+export interface Schema {
+  upstream: UpstreamTable;
+  day_answer: DayAnswerTable;
+  user_day: UserDayTable;
+  users_day: UsersDayTable;
+  users_walk: UsersWalkTable;
+  readiness_report: ReadinessReportTable;
+}

@@ -1,0 +1,263 @@
+/**
+ * Fills the store from the service. Day-based answers: one request per span of
+ * missing days and endpoint. `/users`: walked per span, each page written with
+ * the cursor after it, so a crash resumes where it stopped. Readiness: new
+ * reports after the newest one stored. Fills of one kind are serialised behind
+ * a lock and recompute what is missing once they hold it, so concurrent
+ * requests for overlapping ranges share one fill.
+ */
+import type * as z from 'zod/mini';
+import { GROUP_BY, PATHS } from '../../api/paths';
+import {
+  activityByClientResponseSchema,
+  activityResponseSchema,
+  productivityResponseSchema,
+  readinessResponseSchema,
+  tokensByModelResponseSchema,
+  tokensResponseSchema,
+  toolsByNameResponseSchema,
+  toolsResponseSchema,
+  usersResponseSchema,
+} from '../../api/schemas';
+import { eachDay, type Day, type DayRange } from '../../lib/dates';
+import type { HttpResponse } from '../core/response';
+import type { StoreDb } from '../store/db';
+import * as q from '../store/queries';
+import { isFinal, spansToFetch } from './spans';
+
+/** An upstream answer; `incomplete` when its body did not arrive whole (it is relayed, never stored). */
+export type Fetched = HttpResponse & { incomplete?: boolean };
+/** What the sync needs of the upstream: one GET under the server's retry policy and key. */
+export type Fetcher = (path: string, search: string) => Promise<Fetched>;
+
+/** The day-based endpoints and the groupings the pages use ('' = not grouped). */
+export const DAY_ENDPOINTS = {
+  tokens: ['', 'model'],
+  tools: ['', 'tool_name'],
+  activity: ['', 'client'],
+  productivity: [''],
+} as const satisfies Record<string, readonly string[]>;
+export type DayEndpoint = keyof typeof DAY_ENDPOINTS;
+
+const SCHEMAS: Record<string, z.ZodMiniType> = {
+  'tokens:': tokensResponseSchema,
+  'tokens:model': tokensByModelResponseSchema,
+  'tools:': toolsResponseSchema,
+  'tools:tool_name': toolsByNameResponseSchema,
+  'activity:': activityResponseSchema,
+  'activity:client': activityByClientResponseSchema,
+  'productivity:': productivityResponseSchema,
+};
+
+export interface SyncOptions {
+  /** The latest queryable day (yesterday, UTC; the demo's pinned clock in demo mode). */
+  latestDay: () => Day;
+  refreshDays: number;
+  /** Longest span asked for in one request (bounds the size of one answer). */
+  maxSpanDays: number;
+  /** Users per `/users` page. */
+  usersPageSize: number;
+  /** Reports per readiness page. */
+  reportsPageSize: number;
+}
+
+/** An upstream answer that could not be stored: it goes back to whoever asked, as the service gave it. */
+export class FillFailed extends Error {
+  constructor(readonly answer: HttpResponse) {
+    super(`The service answered ${answer.status}`);
+  }
+}
+
+interface Parsed {
+  data: Record<string, unknown>[];
+  meta: { org_id: string; has_more?: boolean; next_cursor?: string };
+}
+
+/** The answer's JSON when it is a complete success of the expected shape; otherwise the fill fails with it. */
+function accept(r: Fetched, schema: z.ZodMiniType): unknown {
+  if (r.status !== 200 || r.incomplete) throw new FillFailed(r);
+  let body: unknown;
+  try {
+    body = JSON.parse(r.body);
+  } catch {
+    throw new FillFailed(r);
+  }
+  // The stored body is the raw JSON (every field the service sent); the schema only vouches for it.
+  if (!schema.safeParse(body).success) throw new FillFailed(r);
+  return body;
+}
+
+/** A lock per key: the next holder starts when the previous one is done, whatever its outcome. */
+function keyedLock() {
+  const tails = new Map<string, Promise<unknown>>();
+  return async <T>(key: string, fn: () => Promise<T>): Promise<T> => {
+    const prev = tails.get(key) ?? Promise.resolve();
+    const run = prev.then(fn, fn);
+    const tail = run.catch(() => undefined);
+    tails.set(key, tail);
+    try {
+      return await run;
+    } finally {
+      if (tails.get(key) === tail) tails.delete(key);
+    }
+  };
+}
+
+export interface SyncActivity {
+  /** What is being filled right now, e.g. `users 2026-05-01…2026-05-31 (page 12)`. */
+  running: Map<number, string>;
+  upstreamRequests: number;
+  lastError: { at: string; message: string } | undefined;
+}
+
+export function createSyncEngine(store: StoreDb, fetcher: Fetcher, opts: SyncOptions) {
+  const { db } = store;
+  const lock = keyedLock();
+  const activity: SyncActivity = { running: new Map(), upstreamRequests: 0, lastError: undefined };
+  let nextTask = 0;
+
+  async function tracked<T>(label: string, fn: () => Promise<T>): Promise<T> {
+    const id = nextTask++;
+    activity.running.set(id, label);
+    try {
+      return await fn();
+    } catch (e) {
+      const message =
+        e instanceof FillFailed ? `${label}: the service answered ${e.answer.status}` : `${label}: ${String(e)}`;
+      activity.lastError = { at: new Date().toISOString(), message };
+      throw e;
+    } finally {
+      activity.running.delete(id);
+    }
+  }
+
+  const get = (path: string, params: Record<string, string | undefined>) => {
+    const search = new URLSearchParams();
+    for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') search.set(k, v);
+    activity.upstreamRequests++;
+    return fetcher(path, `?${search}`);
+  };
+
+  const storedMap = (days: q.StoredDay[]) => new Map(days.map((d) => [d.day, d.final]));
+  const finalOf = (day: Day) => isFinal(day, opts.latestDay(), opts.refreshDays);
+
+  /** One span of one endpoint: one request, split by day, written in one transaction. */
+  async function fetchSpan(endpoint: DayEndpoint, grouping: string, span: DayRange) {
+    const schema = SCHEMAS[`${endpoint}:${grouping}`]!;
+    const r = await get(PATHS[endpoint], { startDate: span.start, endDate: span.end, group_by: grouping });
+    const body = accept(r, schema) as Parsed;
+    const byDay = new Map<string, unknown[]>();
+    for (const row of body.data) {
+      const day = String(row.date);
+      const list = byDay.get(day);
+      if (list) list.push(row);
+      else byDay.set(day, [row]);
+    }
+    const days = eachDay(span.start, span.end).map((day) => ({
+      day,
+      body: JSON.stringify(byDay.get(day) ?? []),
+      final: finalOf(day),
+    }));
+    await q.writeDays(db, endpoint, grouping, days, body.meta.org_id);
+  }
+
+  /**
+   * Makes every day of the range stored for one endpoint and grouping. With
+   * `refresh`, days stored before they were final are asked for again (a sync);
+   * without, a stored day is served as it is (a page view).
+   */
+  function fillDays(endpoint: DayEndpoint, grouping: string, range: DayRange, refresh: boolean): Promise<void> {
+    return lock(`${endpoint}:${grouping}`, async () => {
+      const stored = storedMap(await q.storedDays(db, endpoint, grouping, range.start, range.end));
+      for (const span of spansToFetch(range, stored, { refresh, maxDays: opts.maxSpanDays })) {
+        await tracked(`${endpoint}${grouping ? ` by ${grouping}` : ''} ${span.start}…${span.end}`, () =>
+          fetchSpan(endpoint, grouping, span),
+        );
+      }
+    });
+  }
+
+  /** One span's `/users` walk, resumed from its saved cursor when an earlier one stopped midway. */
+  async function walkUsers(span: DayRange) {
+    const days = eachDay(span.start, span.end).map((day) => ({ day, final: finalOf(day) }));
+    let walk = await q.unfinishedWalk(db, span.start, span.end);
+    if (!walk) {
+      // Rows of days asked for again are replaced, not merged: a row the service no longer sends must go.
+      await q.clearUserDays(db, span.start, span.end);
+      walk = { cursor: null, pages: 0 };
+    }
+    let { cursor, pages } = walk;
+    const label = `users ${span.start}…${span.end}`;
+    await tracked(label, async () => {
+      for (;;) {
+        activity.running.set(-1, `${label} (page ${pages + 1})`);
+        const r = await get(PATHS.users, {
+          startDate: span.start,
+          endDate: span.end,
+          limit: String(opts.usersPageSize),
+          cursor: cursor ?? undefined,
+        });
+        const body = accept(r, usersResponseSchema) as Parsed;
+        const rows = body.data.map((row) => ({
+          day: String(row.date),
+          user_id: String(row.user_id),
+          user_email: typeof row.user_email === 'string' ? row.user_email : null,
+          row: JSON.stringify(row),
+        }));
+        const next = body.meta.has_more && body.meta.next_cursor ? body.meta.next_cursor : null;
+        pages++;
+        await q.writeUsersPage(db, { ...span, days }, rows, next, pages, body.meta.org_id);
+        if (next === null) return;
+        cursor = next;
+      }
+    }).finally(() => activity.running.delete(-1));
+  }
+
+  function fillUsers(range: DayRange, refresh: boolean): Promise<void> {
+    return lock('users', async () => {
+      const stored = storedMap(await q.storedUserDays(db, range.start, range.end));
+      for (const span of spansToFetch(range, stored, { refresh, maxDays: opts.maxSpanDays })) await walkUsers(span);
+    });
+  }
+
+  let readinessSyncedAt = 0;
+
+  /**
+   * Reports newer than the newest one stored, page by page. With `maxAgeMs`, only
+   * when the last look is older than that: reports arrive during the day, but a
+   * page walking the stored reports must not ask the service once per page.
+   */
+  function syncReadiness(maxAgeMs = 0): Promise<void> {
+    return lock('readiness', async () => {
+      if (maxAgeMs > 0 && Date.now() - readinessSyncedAt < maxAgeMs) return;
+      await tracked('readiness reports', async () => {
+        let after = await q.newestReportId(db);
+        for (;;) {
+          const r = await get(PATHS.readiness, { limit: String(opts.reportsPageSize), startAfter: after });
+          const body = accept(r, readinessResponseSchema) as { reports: Record<string, unknown>[] };
+          await q.writeReports(
+            db,
+            body.reports.map((rep) => ({
+              report_id: String(rep.reportId),
+              created_at: String(rep.createdAt ?? ''),
+              body: JSON.stringify(rep),
+            })),
+          );
+          if (body.reports.length < opts.reportsPageSize) break;
+          after = String(body.reports[body.reports.length - 1]!.reportId);
+        }
+        readinessSyncedAt = Date.now();
+      });
+    });
+  }
+
+  return { fillDays, fillUsers, syncReadiness, activity };
+}
+
+export type SyncEngine = ReturnType<typeof createSyncEngine>;
+
+/** The grouping a request names, when it is one the store keeps for that endpoint. */
+export function groupingOf(endpoint: DayEndpoint, groupBy: string | null): string | undefined {
+  if (groupBy === null) return '';
+  return GROUP_BY[PATHS[endpoint]] === groupBy ? groupBy : undefined;
+}

@@ -1,0 +1,86 @@
+/**
+ * The background sync: on start a backfill from the history start, newest
+ * first (so recent ranges are ready first), and again each day shortly after
+ * the UTC day ends. Each run asks again for the refresh window's days. A
+ * failure is logged and recorded; the run goes on with the next range.
+ */
+import { HISTORY_START, type Day, type DayRange } from '../../lib/dates';
+import type { Logger } from '../core/log';
+import { DAY_ENDPOINTS, type DayEndpoint, type SyncEngine } from './engine';
+import { newestFirst } from './spans';
+
+/** Days per backfill step: a month of every endpoint, then the month before. */
+const STEP_DAYS = 30;
+/** After midnight UTC, wait this long: the service's day may take a moment to close. */
+const AFTER_MIDNIGHT_MS = 15 * 60_000;
+
+export interface SyncRun {
+  range: DayRange;
+  startedAt: string;
+  finishedAt: string | undefined;
+  failures: number;
+}
+
+export function createScheduler(engine: SyncEngine, latestDay: () => Day, logger: Logger) {
+  let current: SyncRun | undefined;
+  let last: SyncRun | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let stopped = false;
+
+  /** Every endpoint, `/users` and readiness over the range, newest step first. */
+  async function run(range: DayRange): Promise<SyncRun> {
+    const r: SyncRun = { range, startedAt: new Date().toISOString(), finishedAt: undefined, failures: 0 };
+    current = r;
+    const attempt = async (p: Promise<void>) =>
+      p.catch((e: unknown) => {
+        r.failures++;
+        logger.error('sync step failed', { error: e instanceof Error ? e.message : String(e) });
+      });
+    try {
+      for (const step of newestFirst(range, STEP_DAYS)) {
+        if (stopped) break;
+        const fills = Object.entries(DAY_ENDPOINTS).flatMap(([endpoint, groupings]) =>
+          groupings.map((g) => attempt(engine.fillDays(endpoint as DayEndpoint, g, step, true))),
+        );
+        await Promise.all([...fills, attempt(engine.fillUsers(step, true))]);
+      }
+      if (!stopped) await attempt(engine.syncReadiness());
+    } finally {
+      r.finishedAt = new Date().toISOString();
+      current = undefined;
+      last = r;
+      logger.info('sync finished', { start: range.start, end: range.end, failures: r.failures });
+    }
+    return r;
+  }
+
+  const everything = (): DayRange => ({ start: HISTORY_START, end: latestDay() });
+
+  function scheduleNext() {
+    if (stopped) return;
+    const now = Date.now();
+    const nextMidnight = Math.floor(now / 86_400_000 + 1) * 86_400_000;
+    timer = setTimeout(
+      () => {
+        void run(everything()).finally(scheduleNext);
+      },
+      nextMidnight + AFTER_MIDNIGHT_MS - now,
+    );
+    timer.unref?.();
+  }
+
+  return {
+    run,
+    /** Backfill now, then daily. */
+    start() {
+      void run(everything()).finally(scheduleNext);
+    },
+    stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+    },
+    status: () => ({ current, last }),
+  };
+}
+
+export type Scheduler = ReturnType<typeof createScheduler>;

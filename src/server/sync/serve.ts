@@ -1,0 +1,138 @@
+/**
+ * Answers the documented paths from the store, as the service would answer
+ * them. A request the store cannot answer faithfully (a parameter it does not
+ * model, a day not yet stored for `/users`, an unknown cursor) returns null
+ * and goes to the service as before; day-based answers fill their missing
+ * spans first, and an upstream answer that could not be stored goes back to
+ * the browser as the service gave it.
+ */
+import { PATHS } from '../../api/paths';
+import { eachDay, isDay, type Day } from '../../lib/dates';
+import { json, type HttpResponse } from '../core/response';
+import type { StoreDb } from '../store/db';
+import * as q from '../store/queries';
+import { FillFailed, groupingOf, type DayEndpoint, type SyncEngine } from './engine';
+
+/** How old the store's reports may be before a readiness request looks for new ones. */
+const READINESS_MAX_AGE_MS = 5 * 60_000;
+
+const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8' };
+
+const DAY_PATHS = new Map<string, DayEndpoint>([
+  [PATHS.tokens, 'tokens'],
+  [PATHS.tools, 'tools'],
+  [PATHS.activity, 'activity'],
+  [PATHS.productivity, 'productivity'],
+]);
+
+/** The query's parameters when each is given once and all are among `allowed`; else null. */
+function params(search: string, allowed: readonly string[]): Map<string, string> | null {
+  const sp = new URLSearchParams(search);
+  const out = new Map<string, string>();
+  for (const [k, v] of sp) {
+    if (!allowed.includes(k) || out.has(k)) return null;
+    out.set(k, v);
+  }
+  return out;
+}
+
+/** A valid range the service would answer (not today, start before end); else null. */
+function rangeOf(p: Map<string, string>, latest: Day) {
+  const start = p.get('startDate');
+  const end = p.get('endDate');
+  if (!isDay(start) || !isDay(end) || end < start || end > latest) return null;
+  return { start, end };
+}
+
+/** Joins stored day bodies (JSON arrays) into one array without parsing them. */
+function joinArrays(bodies: readonly string[]): string {
+  const parts = bodies.map((b) => b.slice(1, -1)).filter((b) => b.length > 0);
+  return `[${parts.join(',')}]`;
+}
+
+const envelope = (data: string, meta: Record<string, unknown>): HttpResponse => ({
+  status: 200,
+  headers: { ...JSON_TYPE },
+  body: `{"data":${data},"meta":${JSON.stringify(meta)}}`,
+});
+
+export function createStoreAnswerer(store: StoreDb, engine: SyncEngine, latestDay: () => Day) {
+  const { db } = store;
+
+  async function dayAnswer(endpoint: DayEndpoint, search: string): Promise<HttpResponse | null> {
+    const p = params(search, ['startDate', 'endDate', 'group_by']);
+    const range = p && rangeOf(p, latestDay());
+    if (!p || !range) return null;
+    const grouping = groupingOf(endpoint, p.get('group_by') ?? null);
+    if (grouping === undefined) return null;
+    await engine.fillDays(endpoint, grouping, range, false);
+    const [rows, orgId] = await Promise.all([
+      q.readDays(db, endpoint, grouping, range.start, range.end),
+      q.storedOrgId(db),
+    ]);
+    // A day written by another replica between the fill and this read is still there; a missing one is not served.
+    if (rows.length !== eachDay(range.start, range.end).length || orgId === null) return null;
+    return envelope(joinArrays(rows.map((r) => r.body)), {
+      org_id: orgId,
+      start_date: range.start,
+      end_date: range.end,
+    });
+  }
+
+  async function usersAnswer(search: string): Promise<HttpResponse | null> {
+    const p = params(search, ['startDate', 'endDate', 'limit', 'cursor']);
+    const range = p && rangeOf(p, latestDay());
+    if (!p || !range) return null;
+    const rawLimit = p.get('limit') ?? '20';
+    if (!/^\d+$/.test(rawLimit) || Number(rawLimit) < 1 || Number(rawLimit) > 100) return null;
+    const stored = await q.storedUserDays(db, range.start, range.end);
+    if (stored.length !== eachDay(range.start, range.end).length) {
+      // Served by the service meanwhile; the walk fills the store for the next visit.
+      engine.fillUsers(range, false).catch(() => undefined);
+      return null;
+    }
+    const cursor = p.get('cursor');
+    if (cursor !== undefined && !(await q.knownUser(db, cursor))) return null;
+    const [page, orgId] = await Promise.all([
+      q.readUsersPage(db, range.start, range.end, Number(rawLimit), cursor),
+      q.storedOrgId(db),
+    ]);
+    if (orgId === null) return null;
+    const meta = {
+      org_id: orgId,
+      start_date: range.start,
+      end_date: range.end,
+      has_more: page.hasMore,
+      ...(page.hasMore ? { next_cursor: page.last } : {}),
+    };
+    return envelope(joinArrays(page.rows.map((r) => `[${r}]`)), meta);
+  }
+
+  async function readinessAnswer(search: string): Promise<HttpResponse | null> {
+    const p = params(search, ['limit', 'startAfter']);
+    const rawLimit = p?.get('limit');
+    // The service's default limit is not documented: without one, the service answers.
+    if (!p || !rawLimit || !/^\d+$/.test(rawLimit) || Number(rawLimit) < 1) return null;
+    await engine.syncReadiness(READINESS_MAX_AGE_MS);
+    const reports = await q.readReports(db, Number(rawLimit), p.get('startAfter'));
+    if (!reports) return null;
+    return { status: 200, headers: { ...JSON_TYPE }, body: `{"reports":[${reports.join(',')}]}` };
+  }
+
+  /** The store's answer to a documented GET, or null for the service to answer. */
+  return async function answer(path: string, search: string): Promise<HttpResponse | null> {
+    try {
+      const endpoint = DAY_PATHS.get(path);
+      if (endpoint) return await dayAnswer(endpoint, search);
+      if (path === PATHS.users) return await usersAnswer(search);
+      if (path === PATHS.readiness) return await readinessAnswer(search);
+      return null;
+    } catch (e) {
+      if (e instanceof FillFailed) return e.answer;
+      if (e instanceof q.StoreMismatchError) return json(502, { title: 'Bad Gateway', detail: e.message, status: 502 });
+      throw e;
+    }
+  };
+}
+
+export type StoreAnswerer = ReturnType<typeof createStoreAnswerer>;

@@ -1,0 +1,264 @@
+/**
+ * The store and its sync, against both engines: the embedded SQLite store and a
+ * real PostgreSQL (a throwaway cluster the test run starts). The demo service
+ * is the upstream, called in-process, so its answers are the reference.
+ */
+import fc from 'fast-check';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PATHS } from '../../api/paths';
+import { addDays, daysBetween, HISTORY_START, type Day } from '../../lib/dates';
+import { freshDatabase, pgAvailable, pgSkipReason } from '../../test/postgres';
+import { DEFAULT_KEYS } from '../demo/auth';
+import { createDemoService } from '../demo/service';
+import { openStore, type StoreDb } from '../store/db';
+import { MIGRATION_NAMES, migrateToLatest } from '../store/migrations';
+import { claimStore, StoreMismatchError } from '../store/queries';
+import { createSyncEngine, DAY_ENDPOINTS, type DayEndpoint, type Fetched } from './engine';
+import { createStoreAnswerer } from './serve';
+
+const TODAY = '2026-03-20';
+const demo = createDemoService({
+  seed: 'store-test',
+  users: 40,
+  repos: 6,
+  reportsPerRepo: 8,
+  today: TODAY,
+  keys: DEFAULT_KEYS,
+});
+const LATEST = demo.latestDay();
+
+/** The demo's own answer: the reference every store answer is held to. */
+const direct = (path: string, search: string) =>
+  demo.handle({ method: 'GET', url: path + search, headers: { authorization: 'Bearer demo-owner' } });
+
+/** An upstream that counts what it is asked, and can be made to fail. */
+function upstream() {
+  const asked: string[] = [];
+  let fail: ((path: string, search: string) => Fetched | undefined) | undefined;
+  const fetcher = async (path: string, search: string): Promise<Fetched> => {
+    asked.push(path + search);
+    return fail?.(path, search) ?? direct(path, search);
+  };
+  return {
+    asked,
+    fetcher,
+    failWith: (f: typeof fail) => (fail = f),
+  };
+}
+
+function setup(store: StoreDb) {
+  const up = upstream();
+  const engine = createSyncEngine(store, up.fetcher, {
+    latestDay: () => LATEST,
+    refreshDays: 2,
+    maxSpanDays: 31,
+    usersPageSize: 7,
+    reportsPageSize: 10,
+  });
+  const answer = createStoreAnswerer(store, engine, () => LATEST);
+  return { up, engine, answer };
+}
+
+const day = fc.integer({ min: 0, max: daysBetween(HISTORY_START, LATEST) }).map((n) => addDays(HISTORY_START, n));
+const range = fc.tuple(day, day).map(([a, b]) => (a <= b ? { start: a, end: b } : { start: b, end: a }));
+const endpointAndGrouping = fc.constantFrom(
+  ...Object.entries(DAY_ENDPOINTS).flatMap(([e, gs]) => gs.map((g) => [e as DayEndpoint, g] as const)),
+);
+const q = (p: Record<string, string | undefined>) => {
+  const s = new URLSearchParams();
+  for (const [k, v] of Object.entries(p)) if (v) s.set(k, v);
+  return `?${s}`;
+};
+
+async function walkUsers(get: (search: string) => Promise<{ body: string } | null>, start: Day, end: Day, limit = 9) {
+  const rows: unknown[] = [];
+  let cursor: string | undefined;
+  for (let i = 0; i < 100; i++) {
+    const r = await get(q({ startDate: start, endDate: end, limit: String(limit), cursor }));
+    if (!r) return null;
+    const body = JSON.parse(r.body) as { data: unknown[]; meta: { has_more: boolean; next_cursor?: string } };
+    rows.push(...body.data);
+    if (!body.meta.has_more) return rows;
+    cursor = body.meta.next_cursor;
+  }
+  throw new Error('walk did not end');
+}
+
+const engines = [
+  {
+    name: 'embedded SQLite',
+    available: true,
+    open: async () => ({ store: await openStore({ dataDir: ':memory:' }), drop: async () => {} }),
+  },
+  {
+    name: 'PostgreSQL',
+    available: pgAvailable(),
+    open: async () => {
+      const d = (await freshDatabase())!;
+      return { store: await openStore({ databaseUrl: d.url }), drop: d.drop, url: d.url };
+    },
+  },
+];
+
+describe.each(engines)('the store on $name', ({ available, open }) => {
+  let store: StoreDb;
+  let url: string | undefined;
+  const cleanups: (() => Promise<void>)[] = [];
+  /** Each test starts from an empty store of its own. */
+  beforeEach(async () => {
+    if (!available) return;
+    const opened = (await open()) as { store: StoreDb; drop: () => Promise<void>; url?: string };
+    ({ store, url } = opened);
+    await claimStore(store.db, 'demo seed=store-test');
+    cleanups.push(async () => {
+      await opened.store.close();
+      await opened.drop();
+    });
+  });
+  afterEach(async () => {
+    for (const c of cleanups.splice(0)) await c();
+  });
+
+  it.skipIf(!available)(
+    `migrates an empty store, then finds nothing to do on an existing one${available ? '' : ` (${pgSkipReason})`}`,
+    async () => {
+      // openStore migrated it; a second run on the same store applies nothing and keeps what is there.
+      expect(await migrateToLatest(store.db as never)).toEqual([]);
+      const tables = await store.db.introspection.getTables();
+      expect(tables.map((t) => t.name)).toEqual(
+        expect.arrayContaining(['upstream', 'day_answer', 'user_day', 'users_day', 'users_walk', 'readiness_report']),
+      );
+      expect(MIGRATION_NAMES).toContain('0001_initial');
+      if (url) {
+        const again = await openStore({ databaseUrl: url });
+        await claimStore(again.db, 'demo seed=store-test');
+        await again.close();
+      }
+    },
+  );
+
+  it.skipIf(!available)('answers the day-based paths exactly as the service does, for random ranges', async () => {
+    const { answer } = setup(store);
+    await fc.assert(
+      fc.asyncProperty(endpointAndGrouping, range, async ([endpoint, grouping], r) => {
+        const search = q({ startDate: r.start, endDate: r.end, group_by: grouping });
+        const fromStore = await answer(PATHS[endpoint], search);
+        const reference = direct(PATHS[endpoint], search);
+        expect(fromStore?.status).toBe(200);
+        expect(JSON.parse(fromStore!.body)).toEqual(JSON.parse(reference.body));
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it.skipIf(!available)(
+    'asks for a stored final range never again, and for missing days one request per span',
+    async () => {
+      const { answer, up } = setup(store);
+      const search = q({ startDate: '2026-02-01', endDate: '2026-02-10' });
+      await answer(PATHS.productivity, search);
+      up.asked.length = 0;
+      await answer(PATHS.productivity, search);
+      expect(up.asked).toEqual([]);
+      // Two overlapping ranges at once, around the stored one: one fill each side, shared.
+      await Promise.all([
+        answer(PATHS.productivity, q({ startDate: '2026-01-25', endDate: '2026-02-15' })),
+        answer(PATHS.productivity, q({ startDate: '2026-01-28', endDate: '2026-02-12' })),
+      ]);
+      const spans = up.asked.filter((a) => a.startsWith(PATHS.productivity)).sort();
+      expect(spans).toHaveLength(2);
+    },
+  );
+
+  it.skipIf(!available)(
+    'relays a failed or broken answer, stores nothing of it, and fills the span on the next try',
+    async () => {
+      const { answer, up } = setup(store);
+      const search = q({ startDate: '2026-03-01', endDate: '2026-03-05', group_by: 'tool_name' });
+      for (const broken of [
+        { status: 500, headers: {}, body: '{"title":"Internal Server Error","status":500}' },
+        { status: 200, headers: {}, body: '{"data":[{"date":"2026-03-01","group_key":"Read","tool_calls":"12"}]' },
+        { ...direct(PATHS.tools, search), incomplete: true },
+      ]) {
+        up.failWith(() => broken);
+        const r = await answer(PATHS.tools, search);
+        expect(r).toEqual(broken);
+      }
+      up.failWith(undefined);
+      const ok = await answer(PATHS.tools, search);
+      expect(JSON.parse(ok!.body)).toEqual(JSON.parse(direct(PATHS.tools, search).body));
+    },
+  );
+
+  it.skipIf(!available)(
+    'walks /users page by page, resumes a broken walk from its cursor, and stores each row once',
+    async () => {
+      const { engine, answer, up } = setup(store);
+      const r = { start: '2026-02-01', end: '2026-02-28' };
+      // Not stored yet: the service answers, and a walk starts behind it.
+      let pages = 0;
+      up.failWith((path) =>
+        path === PATHS.users && ++pages === 3 ? { status: 503, headers: {}, body: '{}' } : undefined,
+      );
+      await expect(engine.fillUsers(r, false)).rejects.toThrow('The service answered 503');
+      const resumedFrom = up.asked.filter((a) => a.startsWith(PATHS.users)).at(-1)!;
+      up.failWith(undefined);
+      up.asked.length = 0;
+      await engine.fillUsers(r, false);
+      // The walk went on from the cursor of the last page written, not from the start.
+      expect(up.asked[0]).toBe(resumedFrom);
+      const fromStore = await walkUsers((s) => answer(PATHS.users, s), r.start, r.end);
+      const reference = await walkUsers(async (s) => direct(PATHS.users, s), r.start, r.end);
+      expect(fromStore).toEqual(reference);
+      const count = await store.db
+        .selectFrom('user_day')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('day', '>=', r.start)
+        .where('day', '<=', r.end)
+        .executeTakeFirstOrThrow();
+      expect(Number(count.n)).toBe(reference!.length);
+    },
+  );
+
+  it.skipIf(!available)(
+    'serves /users only for days whose walk is complete; meanwhile the service answers',
+    async () => {
+      const { answer } = setup(store);
+      const r = await answer(PATHS.users, q({ startDate: '2026-01-14', endDate: '2026-01-31' }));
+      expect(r).toBeNull();
+    },
+  );
+
+  it.skipIf(!available)('keeps readiness reports in the service order and fetches only newer ones', async () => {
+    const { answer, up } = setup(store);
+    const page = async (search: string) => answer(PATHS.readiness, search);
+    const all: unknown[] = [];
+    const ref: unknown[] = [];
+    let after: string | undefined;
+    let refAfter: string | undefined;
+    for (;;) {
+      const mine = JSON.parse((await page(q({ limit: '25', startAfter: after })))!.body) as {
+        reports: { reportId: string }[];
+      };
+      const theirs = JSON.parse(direct(PATHS.readiness, q({ limit: '25', startAfter: refAfter })).body) as {
+        reports: { reportId: string }[];
+      };
+      all.push(...mine.reports);
+      ref.push(...theirs.reports);
+      if (mine.reports.length < 25) break;
+      after = mine.reports.at(-1)!.reportId;
+      refAfter = theirs.reports.at(-1)!.reportId;
+    }
+    expect(all).toEqual(ref);
+    up.asked.length = 0;
+    await page(q({ limit: '25' }));
+    expect(up.asked).toEqual([]);
+  });
+
+  it.skipIf(!available)('refuses to serve another organization than the one it holds', async () => {
+    await expect(claimStore(store.db, 'demo seed=another')).rejects.toThrow(StoreMismatchError);
+    await expect(claimStore(store.db, 'demo seed=another')).rejects.toThrow(
+      /holds the history of demo seed=store-test/,
+    );
+  });
+});
