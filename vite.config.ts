@@ -16,7 +16,7 @@ function dashboardServer(): Plugin {
       const storeConfig = readStoreConfig();
       const store = await openAppStore(config, storeConfig);
       const app = createApp(config, { logger: createLogger(), store, storeConfig });
-      app.scheduler?.start();
+      if (storeConfig.background) app.scheduler?.start();
       server.middlewares.use((req, res, next) => app.handler(req, res, next));
     },
   };

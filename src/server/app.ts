@@ -23,7 +23,7 @@ import { createHash } from 'node:crypto';
 import { openStore, type StoreDb } from './store/db';
 import { claimStore } from './store/queries';
 import type { StoreConfig } from './store/config';
-import { createSyncEngine, type Fetched } from './sync/engine';
+import { createSyncEngine, type Fetched, type SyncEngine } from './sync/engine';
 import { createScheduler, type Scheduler } from './sync/scheduler';
 import { createStoreAnswerer } from './sync/serve';
 import { syncStatus } from './sync/status';
@@ -109,6 +109,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
   let fromStore: StoreRoute | undefined;
   let status: (() => Promise<unknown>) | undefined;
   let scheduler: Scheduler | undefined;
+  let sync: SyncEngine | undefined;
   if (opts.store) {
     const store = opts.store;
     const sc = opts.storeConfig;
@@ -125,8 +126,10 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
       usersPageSize: 100,
       reportsPageSize: 100,
     });
+    sync = engine;
     fromStore = createStoreAnswerer(store, engine, latestDay);
-    if (sc?.background) scheduler = createScheduler(engine, latestDay, logger);
+    // Started by main.ts when SYNC_BACKGROUND allows; `npm run sync` runs it once.
+    scheduler = createScheduler(engine, latestDay, logger);
     status = () => syncStatus(store, engine, scheduler);
   }
   const proxy = proxyTo(origin, write, fromStore);
@@ -187,7 +190,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     return html.replace('</head>', `${head}\n  </head>`);
   };
 
-  return { handler, demo, clientConfig, renderIndex, scheduler };
+  return { handler, demo, clientConfig, renderIndex, scheduler, sync };
 }
 
 function escapeAttr(s: string): string {

@@ -61,7 +61,7 @@ server.listen(config.port, config.host, () => {
     serverKey: config.apiKey ? 'configured' : 'none',
     store: store ? `${store.engine} ${store.location}` : 'none (each user brings a key)',
   });
-  scheduler?.start();
+  if (storeConfig.background) scheduler?.start();
 });
 
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {

@@ -7,7 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { migrateToLatest } from './migrations';
 import type { Schema } from './schema';
@@ -19,6 +19,11 @@ export interface StoreDb {
   engine: Engine;
   /** Where it is, for logs: a file path, or the database URL without its password. */
   location: string;
+  /**
+   * Runs `fn` while holding a lock named `key` across every server sharing this
+   * store (a PostgreSQL advisory lock); the embedded store has one server.
+   */
+  exclusive<T>(key: string, fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -45,12 +50,22 @@ export async function openStore(where: StoreLocation): Promise<StoreDb> {
   let store: StoreDb;
   if (where.databaseUrl) {
     // Day strings and counts only: bigint columns are not used, so pg's default parsing is right.
-    const pool = new pg.Pool({ connectionString: where.databaseUrl, max: 10 });
+    const pool = new pg.Pool({ connectionString: where.databaseUrl, max: 20 });
     // An idle connection the server drops (a restart, a failover) is replaced on the next query; unhandled,
     // its error would end the process.
     pool.on('error', () => undefined);
     const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
-    store = { db, engine: 'postgres', location: redact(where.databaseUrl), close: () => db.destroy() };
+    const exclusive = <T>(key: string, fn: () => Promise<T>) =>
+      // One pooled connection holds the lock for the duration; the work itself uses the others.
+      db.connection().execute(async (conn) => {
+        await sql`select pg_advisory_lock(hashtext(${key}))`.execute(conn);
+        try {
+          return await fn();
+        } finally {
+          await sql`select pg_advisory_unlock(hashtext(${key}))`.execute(conn);
+        }
+      });
+    store = { db, engine: 'postgres', location: redact(where.databaseUrl), exclusive, close: () => db.destroy() };
   } else {
     const dir = where.dataDir ?? './data';
     let path = ':memory:';
@@ -64,7 +79,7 @@ export async function openStore(where: StoreLocation): Promise<StoreDb> {
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('busy_timeout = 5000');
     const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) });
-    store = { db, engine: 'sqlite', location: path, close: () => db.destroy() };
+    store = { db, engine: 'sqlite', location: path, exclusive: (_key, fn) => fn(), close: () => db.destroy() };
   }
   try {
     await migrateToLatest(store.db as Kysely<unknown>);

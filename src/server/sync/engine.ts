@@ -107,13 +107,17 @@ export interface SyncActivity {
   /** What is being filled right now, e.g. `users 2026-05-01…2026-05-31 (page 12)`. */
   running: Map<number, string>;
   upstreamRequests: number;
+  /** Walks taken up again from the cursor an earlier (crashed, failed) walk saved. */
+  resumedWalks: number;
   lastError: { at: string; message: string } | undefined;
 }
 
 export function createSyncEngine(store: StoreDb, fetcher: Fetcher, opts: SyncOptions) {
   const { db } = store;
-  const lock = keyedLock();
-  const activity: SyncActivity = { running: new Map(), upstreamRequests: 0, lastError: undefined };
+  const local = keyedLock();
+  /** One fill of a kind at a time, in this process and across the replicas sharing the store. */
+  const lock = <T>(key: string, fn: () => Promise<T>) => local(key, () => store.exclusive(`sync:${key}`, fn));
+  const activity: SyncActivity = { running: new Map(), upstreamRequests: 0, resumedWalks: 0, lastError: undefined };
   let nextTask = 0;
 
   async function tracked<T>(label: string, fn: () => Promise<T>): Promise<T> {
@@ -181,7 +185,8 @@ export function createSyncEngine(store: StoreDb, fetcher: Fetcher, opts: SyncOpt
   async function walkUsers(span: DayRange) {
     const days = eachDay(span.start, span.end).map((day) => ({ day, final: finalOf(day) }));
     let walk = await q.unfinishedWalk(db, span.start, span.end);
-    if (!walk) {
+    if (walk) activity.resumedWalks++;
+    else {
       // Rows of days asked for again are replaced, not merged: a row the service no longer sends must go.
       await q.clearUserDays(db, span.start, span.end);
       walk = { cursor: null, pages: 0 };

@@ -262,3 +262,52 @@ describe.each(engines)('the store on $name', ({ available, open }) => {
     );
   });
 });
+
+describe.skipIf(!pgAvailable())('two servers on one PostgreSQL', () => {
+  it('syncing the same range at once, store each day once and ask the service for it once', async () => {
+    const d = (await freshDatabase())!;
+    const a = await openStore({ databaseUrl: d.url });
+    const b = await openStore({ databaseUrl: d.url });
+    try {
+      await claimStore(a.db, 'demo seed=store-test');
+      await claimStore(b.db, 'demo seed=store-test');
+      const one = setup(a);
+      const two = setup(b);
+      const r = { start: '2026-02-01', end: '2026-03-10' };
+      const both = (s: ReturnType<typeof setup>) =>
+        Promise.all([
+          s.engine.fillDays('tokens', '', r, true),
+          s.engine.fillDays('tools', 'tool_name', r, true),
+          s.engine.fillUsers(r, true),
+          s.engine.syncReadiness(),
+        ]);
+      await Promise.all([both(one), both(two)]);
+      const asked = [...one.up.asked, ...two.up.asked];
+      const tokens = asked.filter((x) => x.startsWith(`${PATHS.tokens}?`));
+      // 38 days in spans of at most 31: two requests for the pair of servers, not four.
+      expect(tokens).toHaveLength(2);
+      const rows = await a.db
+        .selectFrom('day_answer')
+        .select(['endpoint', 'grouping', (eb) => eb.fn.countAll<number>().as('n')])
+        .groupBy(['endpoint', 'grouping'])
+        .execute();
+      expect(rows.map((x) => [x.endpoint, x.grouping, Number(x.n)]).sort()).toEqual([
+        ['tokens', '', 38],
+        ['tools', 'tool_name', 38],
+      ]);
+      const users = await walkUsers((s) => one.answer(PATHS.users, s), r.start, r.end);
+      const reference = await walkUsers(async (s) => direct(PATHS.users, s), r.start, r.end);
+      expect(users).toEqual(reference);
+      const reports = await a.db
+        .selectFrom('readiness_report')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      const all = JSON.parse(direct(PATHS.readiness, '?limit=100000').body) as { reports: unknown[] };
+      expect(Number(reports.n)).toBe(all.reports.length);
+    } finally {
+      await a.close();
+      await b.close();
+      await d.drop();
+    }
+  });
+});

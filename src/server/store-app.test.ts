@@ -1,0 +1,115 @@
+/**
+ * The dashboard server with its store, over HTTP: the documented paths come
+ * from the store, identical to the demo service's own answers, a second visit
+ * asks the service nothing, and a faulty upstream (the demo's injected faults)
+ * never leaves a half-stored day.
+ */
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createApp, openAppStore } from './app';
+import { readServerConfig } from './config';
+import { readStoreConfig } from './store/config';
+import type { StoreDb } from './store/db';
+
+const servers: Server[] = [];
+const stores: StoreDb[] = [];
+afterAll(async () => {
+  servers.forEach((s) => s.close());
+  await Promise.all(stores.map((s) => s.close()));
+});
+
+function get(base: string, path: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve) => {
+    const req = request(`${base}${path}`, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode!, body }));
+      res.on('error', () => resolve({ status: -1, body }));
+      res.on('aborted', () => resolve({ status: -1, body }));
+    });
+    req.on('error', () => resolve({ status: -1, body: '' }));
+    req.end();
+  });
+}
+
+async function start(env: Record<string, string>) {
+  const full = { DEMO_TODAY: '2026-04-01', DEMO_SEED: 'app-store', DEMO_USERS: '60', DATA_DIR: ':memory:', ...env };
+  const config = readServerConfig(full);
+  const storeConfig = readStoreConfig(full);
+  const store = (await openAppStore(config, storeConfig))!;
+  stores.push(store);
+  const app = createApp(config, { store, storeConfig });
+  const reference = createApp(readServerConfig({ ...full, DEMO_FAULTS: '' }));
+  const s = createServer((req, res) => app.handler(req, res, () => res.end()));
+  const r = createServer((req, res) => reference.handler(req, res, () => res.end()));
+  servers.push(s, r);
+  const base = await new Promise<string>((ok) =>
+    s.listen(0, '127.0.0.1', () => ok(`http://127.0.0.1:${(s.address() as AddressInfo).port}`)),
+  );
+  const ref = await new Promise<string>((ok) =>
+    r.listen(0, '127.0.0.1', () => ok(`http://127.0.0.1:${(r.address() as AddressInfo).port}`)),
+  );
+  const sync = async () =>
+    JSON.parse((await get(base, '/api/sync')).body) as {
+      upstreamRequests: number;
+      stored: { analytics: { endpoint: string; groupBy: string | null; days: number }[] };
+    };
+  return { base, ref, sync, app };
+}
+
+const march = '?startDate=2026-03-01&endDate=2026-03-31';
+
+describe('the server with its store', () => {
+  it('answers from the store as the service does, and asks the service nothing on a second visit', async () => {
+    const { base, ref, sync } = await start({});
+    const paths = [
+      `/api/v1/analytics/tokens${march}`,
+      `/api/v1/analytics/tokens${march}&group_by=model`,
+      `/api/v1/analytics/tools${march}&group_by=tool_name`,
+      `/api/v1/analytics/activity${march}`,
+      `/api/v1/analytics/productivity${march}`,
+    ];
+    for (const p of paths) {
+      const [mine, theirs] = await Promise.all([get(base, p), get(ref, p)]);
+      expect(mine.status).toBe(200);
+      expect(JSON.parse(mine.body)).toEqual(JSON.parse(theirs.body));
+    }
+    const before = (await sync()).upstreamRequests;
+    for (const p of paths) expect((await get(base, p)).status).toBe(200);
+    expect((await sync()).upstreamRequests).toBe(before);
+    // Parameters the store does not model go to the service, which answers with its documented 400.
+    const bad = await get(base, '/api/v1/analytics/tokens?startDate=2026-03-01&endDate=2026-02-01');
+    expect(bad.status).toBe(400);
+    expect(JSON.parse(bad.body).detail).toContain('is before startDate');
+  });
+
+  it('relays injected faults as the service gave them and stores a day only once it arrived whole', async () => {
+    const { base, ref, sync } = await start({
+      DEMO_FAULTS: 'tokens=truncatedx1,tools=schemax1,activity=malformedx1,productivity=500x1',
+      UPSTREAM_RETRIES: '0',
+    });
+    const cases = [
+      ['tokens', ''],
+      ['tools', ''],
+      ['activity', ''],
+      ['productivity', ''],
+    ] as const;
+    for (const [endpoint] of cases) {
+      const first = await get(base, `/api/v1/analytics/${endpoint}${march}`);
+      const stored = (await sync()).stored.analytics.find((a) => a.endpoint === endpoint && a.groupBy === null);
+      expect(stored, `${endpoint}: nothing stored after a fault`).toBeUndefined();
+      if (endpoint === 'tokens') expect(first.status).toBe(-1); // cut off on the wire, as the service's was
+      if (endpoint === 'tools') expect(first.body).toMatch(/"tool_calls":"\d+"/); // the broken field, relayed
+      if (endpoint === 'activity') expect(() => JSON.parse(first.body)).toThrow(SyntaxError);
+      if (endpoint === 'productivity') expect(first.status).toBe(500);
+      const second = await get(base, `/api/v1/analytics/${endpoint}${march}`);
+      const theirs = await get(ref, `/api/v1/analytics/${endpoint}${march}`);
+      expect(second.status).toBe(200);
+      expect(JSON.parse(second.body)).toEqual(JSON.parse(theirs.body));
+      const after = (await sync()).stored.analytics.find((a) => a.endpoint === endpoint && a.groupBy === null);
+      expect(after?.days).toBe(31);
+    }
+  });
+});
