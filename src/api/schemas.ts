@@ -215,3 +215,10 @@ export const clientConfigSchema = z.object({
   latestDay: day,
 });
 export type ClientConfig = z.infer<typeof clientConfigSchema>;
+
+/** The dashboard server's `/api/sync` answer, as far as the SPA reads it. */
+export const syncStatusSchema = z.object({
+  store: z.nullable(z.string()),
+  running: z.optional(z.array(z.string())),
+});
+export type SyncStatus = z.infer<typeof syncStatusSchema>;

@@ -10,6 +10,7 @@ import { ErrorState, Loading } from '../components/states';
 import { DateRangeBar } from './DateRangeBar';
 import { useKeyPrompt } from '../data/client';
 import { KeyScreen } from './KeyScreen';
+import { SyncProgress } from './SyncProgress';
 import { getThemeChoice, setThemeChoice, type ThemeChoice } from './theme';
 import { NAV } from './routes';
 
@@ -109,8 +110,13 @@ export function Shell() {
           )}
         </div>
         {dated && (
-          <div className="mx-auto max-w-7xl px-4 pb-3">
+          <div className="mx-auto max-w-7xl px-4 pb-1">
             <DateRangeBar />
+          </div>
+        )}
+        {!config.data.keyRequired && (
+          <div className="mx-auto max-w-7xl px-4 pb-1">
+            <SyncProgress />
           </div>
         )}
       </header>

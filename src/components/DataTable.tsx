@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useCallback, useMemo } from 'react';
 import type { CsvValue } from '../lib/csv';
 import { formatCompact, formatExact } from '../lib/format';
 import { useSortParam, type SortState } from '../data/search';
@@ -34,12 +34,18 @@ export function sortRows<R>(rows: readonly R[], columns: readonly Column<R>[], s
   });
 }
 
-/** The CSV of exactly what a table shows: its columns, its rows, in its order. */
+/** The CSV of a table's columns and rows, in the order given. */
 export function tableCsv<R>(columns: readonly Column<R>[], rows: readonly R[]) {
   return {
     header: columns.map((c) => c.id),
     rows: rows.map((r) => columns.map((c) => c.value(r) as CsvValue)),
   };
+}
+
+/** The CSV of exactly what a table shows: its columns and rows, in the order its sort in the URL puts them. */
+export function useTableCsv<R>(id: string, columns: readonly Column<R>[], defaultSort: SortState) {
+  const [sort] = useSortParam(id, defaultSort);
+  return useCallback((rows: readonly R[]) => tableCsv(columns, sortRows(rows, columns, sort)), [columns, sort]);
 }
 
 export interface TableProps<R> {

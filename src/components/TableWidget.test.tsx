@@ -112,6 +112,19 @@ describe('BreakdownWidget / DataTable', () => {
     expect(lines).toContain('Ada,5,0.0006');
     expect(lines).toHaveLength(LANGS.length + 2); // header, rows, and the empty string after the last CRLF
   });
+
+  it('downloads the rows in the order the table shows them', async () => {
+    const downloads = captureDownloads();
+    renderBreakdown('/?langSort=name:asc');
+    expect(firstColumn(table())).toEqual(['Ada', 'Go', 'Rust']);
+    fireEvent.click(screen.getByRole('button', { name: 'Download CSV of Languages' }));
+    const names = (await downloads.text())
+      .trimEnd()
+      .split('\r\n')
+      .slice(1)
+      .map((l) => l.split(',')[0]);
+    expect(names).toEqual(['Ada', 'Go', 'Rust']);
+  });
 });
 
 type Repo = { repo: string; score: number | null };

@@ -1,7 +1,7 @@
 import type { SortState } from '../data/search';
 import { formatPercent } from '../lib/format';
 import type { NamedTotal } from '../lib/series';
-import { DataTable, tableCsv, type Column } from './DataTable';
+import { DataTable, useTableCsv, type Column } from './DataTable';
 import { Widget, type WidgetSource } from './Widget';
 
 interface TableWidgetProps<R> {
@@ -35,6 +35,7 @@ export function TableWidget<R>({
   footnote,
   maxHeight,
 }: TableWidgetProps<R>) {
+  const csvOf = useTableCsv(id, columns, defaultSort);
   return (
     <Widget
       title={title}
@@ -43,7 +44,7 @@ export function TableWidget<R>({
       actions={actions}
       isEmpty={(d) => d.length === 0}
       emptyText={emptyText}
-      csv={(d) => ({ filename: `${filename}.csv`, ...tableCsv(columns, d) })}
+      csv={(d) => ({ filename: `${filename}.csv`, ...csvOf(d) })}
     >
       {(d) => (
         <>

@@ -2,9 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useCallback, useDeferredValue, useMemo } from 'react';
 import { Link } from 'react-router-dom';
 import { LEVEL_NAMES } from '../../api/criteria';
-import { useSearchParam, type ReadinessPeriod } from '../../data/search';
+import { useSearchParam, type ReadinessPeriod, type SortState } from '../../data/search';
 import { CategoryBarChart } from '../../components/CategoryBarChart';
-import { DataTable, tableCsv, type Column } from '../../components/DataTable';
+import { DataTable, useTableCsv, type Column } from '../../components/DataTable';
 import { KpiGrid } from '../../components/KpiGrid';
 import { PageHeader } from '../../components/Page';
 import { Segmented } from '../../components/Segmented';
@@ -37,6 +37,9 @@ const PERIODS = [
   { id: '1y', label: '1 year', days: 365 },
   { id: 'all', label: 'All', days: 0 },
 ] as const satisfies readonly { id: ReadinessPeriod; label: string; days: number }[];
+
+const FAILING_SORT: SortState = { column: 'failing', dir: 'desc' };
+const REPOS_SORT: SortState = { column: 'level', dir: 'asc' };
 
 const signed = (n: number | null, f: (n: number) => string) =>
   n === null ? '–' : `${n > 0 ? '+' : n < 0 ? '−' : '±'}${f(Math.abs(n))}`;
@@ -121,6 +124,8 @@ export default function ReadinessPage() {
   const repos = useQuery({ ...allReportsQuery(), select: selectRepos });
   const [period, setPeriod] = useSearchParam('period');
   const [search, setSearch] = useSearchParam('q');
+  const failingCsv = useTableCsv('failing', FAILING_COLUMNS, FAILING_SORT);
+  const reposCsv = useTableCsv('repos', REPO_COLUMNS, REPOS_SORT);
   // Rendering from a deferred value lets React split the work while pages keep arriving.
   const list = useDeferredValue(repos.data);
   const summaries = useMemo(() => list?.map(summarize) ?? [], [list]);
@@ -256,7 +261,7 @@ export default function ReadinessPage() {
           status={status}
           isEmpty={(d) => d.length === 0}
           emptyText="No criterion fails in any repository."
-          csv={(d) => ({ filename: 'failing-criteria.csv', ...tableCsv(FAILING_COLUMNS, d) })}
+          csv={(d) => ({ filename: 'failing-criteria.csv', ...failingCsv(d) })}
         >
           {(d) => (
             <DataTable
@@ -265,7 +270,7 @@ export default function ReadinessPage() {
               columns={FAILING_COLUMNS}
               rows={d}
               rowKey={(f) => f.id}
-              defaultSort={{ column: 'failing', dir: 'desc' }}
+              defaultSort={FAILING_SORT}
               maxHeight="20rem"
             />
           )}
@@ -287,7 +292,7 @@ export default function ReadinessPage() {
             className="w-56 rounded border border-line-strong px-2 py-1 text-sm"
           />
         }
-        csv={(d) => ({ filename: 'readiness-repositories.csv', ...tableCsv(REPO_COLUMNS, d) })}
+        csv={(d) => ({ filename: 'readiness-repositories.csv', ...reposCsv(d) })}
       >
         {(d) => (
           <VirtualTable
@@ -296,7 +301,7 @@ export default function ReadinessPage() {
             columns={REPO_COLUMNS}
             rows={d}
             rowKey={(r) => r.key}
-            defaultSort={{ column: 'level', dir: 'asc' }}
+            defaultSort={REPOS_SORT}
             maxHeight="32rem"
           />
         )}
