@@ -13,11 +13,15 @@
  * The server half runs in scripts/load.ts, a process of its own.
  *
  * BENCH_RUNS (default 9) sets the cold-load repetitions; BENCH_SKIP_BUILD=1
- * reuses dist/; BENCH_ONLY=small (150 users) or BENCH_ONLY=scale (5,000 users,
- * 500 repositories) runs one half.
+ * reuses dist/; BENCH_ONLY=small (150 users), BENCH_ONLY=scale (5,000 users,
+ * 500 repositories) or BENCH_ONLY=store (50,000 users × 90 days) runs one part.
+ * Every server starts on an empty store of its own and is measured once its
+ * start-up backfill has finished.
  */
 import { spawn, execFileSync, execSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from '@playwright/test';
 
@@ -54,13 +58,18 @@ function record(metric: string, value: number, unit: string, target?: number) {
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
+/** Each server gets an empty store of its own, removed at the end. */
+const dataDirs: string[] = [];
+
 async function startServer(port: number, env: Record<string, string>): Promise<ChildProcess> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-store-'));
+  dataDirs.push(dataDir);
   const child = spawn('npx', ['tsx', 'src/server/main.ts'], {
-    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), DEMO_TODAY: TODAY, ...env },
+    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), DEMO_TODAY: TODAY, DATA_DIR: dataDir, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
     detached: true,
   });
-  for (let i = 0; i < 300; i++) {
+  for (let i = 0; i < 600; i++) {
     try {
       if ((await fetch(`http://127.0.0.1:${port}/api/health`)).ok) return child;
     } catch {
@@ -70,6 +79,39 @@ async function startServer(port: number, env: Record<string, string>): Promise<C
   }
   throw new Error(`server on ${port} did not start`);
 }
+
+interface SyncState {
+  running: string[];
+  lastRun: { startedAt: string; finishedAt: string; failures: number } | null;
+  upstreamRequests: number;
+  upstreamByPath: Record<string, number>;
+}
+const syncState = async (base: string) => (await (await fetch(`${base}/api/sync`)).json()) as SyncState;
+
+/** Waits for the start-up backfill to finish; the largest resident size of the server's processes meanwhile. */
+async function awaitBackfill(base: string, server: ChildProcess, timeoutMs = 600_000) {
+  let peakKb = 0;
+  const t0 = Date.now();
+  for (;;) {
+    peakKb = Math.max(peakKb, residentKb(server.pid!));
+    const s = await syncState(base);
+    if (s.lastRun?.finishedAt) return { ...s.lastRun, peakKb };
+    if (Date.now() - t0 > timeoutMs) throw new Error('the backfill did not finish');
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** The resident size of the largest process in the server's process group (npx → node). */
+function residentKb(pgid: number): number {
+  const out = execFileSync('ps', ['-eo', 'pgid=,rss='], { encoding: 'utf8' });
+  let max = 0;
+  for (const line of out.trim().split('\n')) {
+    const [g, rss] = line.trim().split(/\s+/).map(Number);
+    if (g === pgid && rss! > max) max = rss!;
+  }
+  return max;
+}
+
 const stop = (c: ChildProcess) => {
   try {
     process.kill(-c.pid!, 'SIGTERM');
@@ -285,8 +327,63 @@ function serverLoad(base: string) {
   for (const r of rows) {
     record(`server ${r.name}: requests/s (50 clients)`, r.rps, 'req/s');
     record(`server ${r.name}: p50`, r.p50, 'ms');
-    record(`server ${r.name}: p99`, r.p99, 'ms', 50);
+    record(`server ${r.name}: p99 (from the store)`, r.p99, 'ms', 20);
     record(`server ${r.name}: errors`, r.errors, 'count', 0);
+  }
+}
+
+/** Server time of one request: the median of five, after one to warm up. */
+async function serverTime(url: string): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < 6; i++) {
+    const t0 = performance.now();
+    const r = await fetch(url, { headers: { 'accept-encoding': 'gzip' } });
+    await r.arrayBuffer();
+    if (!r.ok) throw new Error(`${url} answered ${r.status}`);
+    if (i > 0) times.push(performance.now() - t0);
+  }
+  return median(times);
+}
+
+/**
+ * 50,000 users × 90 days (the demo's clock set 90 days after the history start): the full sync into
+ * the embedded store and the server's memory meanwhile, then the users pages against the synced store.
+ */
+async function storeAtScale(browser: Browser) {
+  const server = await startServer(5413, { DEMO_USERS: '50000', DEMO_REPOS: '25', DEMO_TODAY: '2026-04-14' });
+  const base = 'http://127.0.0.1:5413';
+  try {
+    const backfill = await awaitBackfill(base, server);
+    const seconds = (Date.parse(backfill.finishedAt) - Date.parse(backfill.startedAt)) / 1000;
+    record('store, 50,000 users × 90 days: full sync into the embedded store', seconds, 's', 120);
+    record(
+      'store, 50,000 users: server memory during the sync (largest resident size)',
+      backfill.peakKb / 1024,
+      'MB',
+      1024,
+    );
+    record('store, 50,000 users: sync failures', backfill.failures, 'count', 0);
+    const range = 'start=2026-01-14&end=2026-04-13';
+    const sorted = await serverTime(`${base}/api/users?${range}&sort=credits&dir=desc&offset=0&limit=100`);
+    record('store, 50,000 users: a sorted page of the merged table (server)', sorted, 'ms', 300);
+    const first = (await (await fetch(`${base}/api/users?${range}&sort=credits&dir=desc&limit=1`)).json()) as {
+      users: { userId: string }[];
+    };
+    const user = await serverTime(`${base}/api/users/${encodeURIComponent(first.users[0]!.userId)}?${range}`);
+    record("store, 50,000 users: one user's days (server)", user, 'ms', 300);
+    const ctx = await browser.newContext();
+    const page = await ctx.newPage();
+    const t0 = Date.now();
+    await page.goto(`${base}/users?${range}`);
+    await page
+      .getByRole('table', { name: 'Users active in the range' })
+      .getByRole('link')
+      .first()
+      .waitFor({ timeout: 60_000 });
+    record('store, 50,000 users: users page, first rows from a cold browser', Date.now() - t0, 'ms', 1000);
+    await ctx.close();
+  } finally {
+    stop(server);
   }
 }
 
@@ -306,24 +403,51 @@ async function main() {
   if (!process.env.BENCH_SKIP_BUILD) execSync('npm run build', { stdio: 'ignore' });
   const browser = await chromium.launch({ executablePath, args: ARGS });
   const only = process.env.BENCH_ONLY;
-  const small = only === 'scale' ? undefined : await startServer(5411, {});
+  const small = only === 'scale' || only === 'store' ? undefined : await startServer(5411, {});
   if (small)
     try {
-      await bundle('http://127.0.0.1:5411', browser);
-      await coldLoad('http://127.0.0.1:5411', browser);
-      await pageSwitches('http://127.0.0.1:5411', browser);
-      serverLoad('http://127.0.0.1:5411');
+      const base = 'http://127.0.0.1:5411';
+      const backfill = await awaitBackfill(base, small);
+      record(
+        'store: backfill on start, 150 users × 313 days',
+        (Date.parse(backfill.finishedAt) - Date.parse(backfill.startedAt)) / 1000,
+        's',
+      );
+      const analytics = (s: SyncState) =>
+        Object.entries(s.upstreamByPath)
+          .filter(([p]) => p.startsWith('/api/v1/analytics/'))
+          .reduce((n, [, c]) => n + c, 0);
+      const readiness = (s: SyncState) => s.upstreamByPath['/api/organization/maturity-level-reports'] ?? 0;
+      const before = await syncState(base);
+      await bundle(base, browser);
+      await coldLoad(base, browser);
+      await pageSwitches(base, browser);
+      serverLoad(base);
+      const after = await syncState(base);
+      record(
+        'store: upstream analytics requests for visits to synced ranges',
+        analytics(after) - analytics(before),
+        'count',
+        0,
+      );
+      // Pages look for new readiness reports at most every five minutes.
+      record('store: upstream readiness look-ups meanwhile', readiness(after) - readiness(before), 'count');
     } finally {
       stop(small);
     }
-  const large = only === 'small' ? undefined : await startServer(5412, { DEMO_USERS: '5000', DEMO_REPOS: '500' });
+  const large =
+    only === 'small' || only === 'store'
+      ? undefined
+      : await startServer(5412, { DEMO_USERS: '5000', DEMO_REPOS: '500' });
   if (large)
     try {
+      await awaitBackfill('http://127.0.0.1:5412', large);
       await usersAtScale('http://127.0.0.1:5412', browser);
       await readinessAtScale('http://127.0.0.1:5412', browser);
     } finally {
       stop(large);
     }
+  if (!only || only === 'store') await storeAtScale(browser);
   await browser.close();
   reference('end');
 
@@ -336,6 +460,7 @@ async function main() {
   }
   mkdirSync('bench-results', { recursive: true });
   writeFileSync('bench-results/bench.json', JSON.stringify({ date: new Date().toISOString(), results }, null, 2));
+  for (const d of dataDirs) rmSync(d, { recursive: true, force: true });
   console.log('\nwritten to bench-results/bench.json');
 }
 

@@ -79,7 +79,10 @@ interface AppOptions {
 
 export function createApp(config: ServerConfig, opts: AppOptions = {}) {
   const logger = opts.logger ?? silentLogger;
-  const demo = config.demo ? createDemoService(config.demo) : undefined;
+  // With a store in front, the store is the cache: the demo keeps no bodies of its own (each span is asked once).
+  const demo = config.demo
+    ? createDemoService(opts.store ? { ...config.demo, cacheChars: 0 } : config.demo)
+    : undefined;
   const latestDay = () => (demo ? demo.latestDay() : yesterdayUtc());
 
   /** Forwards to an origin and writes its answers with the writer that understands them. */

@@ -16,6 +16,8 @@ export interface DemoConfig {
   faults?: FaultRule[];
   latencyMs?: number;
   hostile?: boolean;
+  /** Finished bodies kept for repeated requests, in characters (default 256 Mi); 0 keeps none. */
+  cacheChars?: number;
 }
 
 export function readDemoConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {

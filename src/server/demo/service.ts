@@ -39,7 +39,7 @@ const ROUTES = new Map<string, Route>([
 
 export function createDemoService(config: DemoConfig, clock: () => number = Date.now) {
   let world: World | undefined;
-  const cache = new BodyCache(256 * 1024 * 1024);
+  const cache = new BodyCache(config.cacheChars ?? 256 * 1024 * 1024);
 
   function currentWorld(): World {
     const today = config.today ?? todayUtc(clock());

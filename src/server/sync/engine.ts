@@ -23,6 +23,7 @@ import { eachDay, type Day, type DayRange } from '../../lib/dates';
 import type { HttpResponse } from '../core/response';
 import type { StoreDb } from '../store/db';
 import * as q from '../store/queries';
+import { userDayFacts } from '../store/users-queries';
 import { isFinal, spansToFetch } from './spans';
 
 /** An upstream answer; `incomplete` when its body did not arrive whole (it is relayed, never stored). */
@@ -107,6 +108,8 @@ export interface SyncActivity {
   /** What is being filled right now, e.g. `users 2026-05-01…2026-05-31 (page 12)`. */
   running: Map<number, string>;
   upstreamRequests: number;
+  /** The same, per documented path. */
+  upstreamByPath: Record<string, number>;
   /** Walks taken up again from the cursor an earlier (crashed, failed) walk saved. */
   resumedWalks: number;
   lastError: { at: string; message: string } | undefined;
@@ -117,7 +120,13 @@ export function createSyncEngine(store: StoreDb, fetcher: Fetcher, opts: SyncOpt
   const local = keyedLock();
   /** One fill of a kind at a time, in this process and across the replicas sharing the store. */
   const lock = <T>(key: string, fn: () => Promise<T>) => local(key, () => store.exclusive(`sync:${key}`, fn));
-  const activity: SyncActivity = { running: new Map(), upstreamRequests: 0, resumedWalks: 0, lastError: undefined };
+  const activity: SyncActivity = {
+    running: new Map(),
+    upstreamRequests: 0,
+    upstreamByPath: {},
+    resumedWalks: 0,
+    lastError: undefined,
+  };
   let nextTask = 0;
 
   async function tracked<T>(label: string, fn: () => Promise<T>): Promise<T> {
@@ -139,6 +148,7 @@ export function createSyncEngine(store: StoreDb, fetcher: Fetcher, opts: SyncOpt
     const search = new URLSearchParams();
     for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') search.set(k, v);
     activity.upstreamRequests++;
+    activity.upstreamByPath[path] = (activity.upstreamByPath[path] ?? 0) + 1;
     return fetcher(path, `?${search}`);
   };
 
@@ -170,10 +180,16 @@ export function createSyncEngine(store: StoreDb, fetcher: Fetcher, opts: SyncOpt
    * `refresh`, days stored before they were final are asked for again (a sync);
    * without, a stored day is served as it is (a page view).
    */
-  function fillDays(endpoint: DayEndpoint, grouping: string, range: DayRange, refresh: boolean): Promise<void> {
+  async function fillDays(endpoint: DayEndpoint, grouping: string, range: DayRange, refresh: boolean): Promise<void> {
+    const missing = async () =>
+      spansToFetch(range, storedMap(await q.storedDays(db, endpoint, grouping, range.start, range.end)), {
+        refresh,
+        maxDays: opts.maxSpanDays,
+      });
+    // A range already stored is the common case: it takes no lock, so page views never queue behind a sync.
+    if ((await missing()).length === 0) return;
     return lock(`${endpoint}:${grouping}`, async () => {
-      const stored = storedMap(await q.storedDays(db, endpoint, grouping, range.start, range.end));
-      for (const span of spansToFetch(range, stored, { refresh, maxDays: opts.maxSpanDays })) {
+      for (const span of await missing()) {
         await tracked(`${endpoint}${grouping ? ` by ${grouping}` : ''} ${span.start}…${span.end}`, () =>
           fetchSpan(endpoint, grouping, span),
         );
@@ -208,6 +224,8 @@ export function createSyncEngine(store: StoreDb, fetcher: Fetcher, opts: SyncOpt
           user_id: String(row.user_id),
           user_email: typeof row.user_email === 'string' ? row.user_email : null,
           row: JSON.stringify(row),
+          // The users table's columns (src/server/users): summed, sorted and filtered without parsing rows.
+          ...userDayFacts(row),
         }));
         const next = body.meta.has_more && body.meta.next_cursor ? body.meta.next_cursor : null;
         pages++;
@@ -218,10 +236,15 @@ export function createSyncEngine(store: StoreDb, fetcher: Fetcher, opts: SyncOpt
     }).finally(() => activity.running.delete(-1));
   }
 
-  function fillUsers(range: DayRange, refresh: boolean): Promise<void> {
+  async function fillUsers(range: DayRange, refresh: boolean): Promise<void> {
+    const missing = async () =>
+      spansToFetch(range, storedMap(await q.storedUserDays(db, range.start, range.end)), {
+        refresh,
+        maxDays: opts.maxSpanDays,
+      });
+    if ((await missing()).length === 0) return;
     return lock('users', async () => {
-      const stored = storedMap(await q.storedUserDays(db, range.start, range.end));
-      for (const span of spansToFetch(range, stored, { refresh, maxDays: opts.maxSpanDays })) await walkUsers(span);
+      for (const span of await missing()) await walkUsers(span);
     });
   }
 

@@ -9,8 +9,8 @@ import type { Logger } from '../core/log';
 import { DAY_ENDPOINTS, type DayEndpoint, type SyncEngine } from './engine';
 import { newestFirst } from './spans';
 
-/** Days per backfill step: a month of every endpoint, then the month before. */
-const STEP_DAYS = 30;
+/** Days per backfill step: two weeks of every endpoint, then the two weeks before (bounds the memory one step holds). */
+const STEP_DAYS = 14;
 /** After midnight UTC, wait this long: the service's day may take a moment to close. */
 const AFTER_MIDNIGHT_MS = 15 * 60_000;
 

@@ -13,6 +13,7 @@ export async function syncStatus(store: StoreDb, engine: SyncEngine, scheduler: 
     currentRun: current ?? null,
     lastRun: last ?? null,
     upstreamRequests: engine.activity.upstreamRequests,
+    upstreamByPath: engine.activity.upstreamByPath,
     lastError: engine.activity.lastError ?? null,
   };
 }
