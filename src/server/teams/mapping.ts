@@ -1,0 +1,510 @@
+/**
+ * The organization's team mapping, read from the file it gives us (CSV or JSON): who is in which
+ * team, and who manages each team. A bad file is refused whole, with every problem named by its
+ * line, in words a manager understands; the caller keeps the mapping in force.
+ *
+ * CSV: a header row, then one row per user. Columns (any order, names case-insensitive):
+ *   email     the user's email (matched case-insensitively)
+ *   user_id   the service's user id (matched first, exactly)
+ *   team      the team path, parts separated by "/": Engineering/Platform/Infra (required)
+ *   manager   optional: the emails of that team's managers, separated by ";"
+ * The header has email or user_id or both; each row fills at least one of them.
+ *
+ * JSON: one array of entries with the same keys, one entry per user:
+ *   [{ "email": "ann@acme.com", "team": "Engineering/Platform", "manager": ["bo@acme.com"] },
+ *    { "user_id": "usr_42", "team": "Data" }]
+ * where "manager" is a list of emails or one text with ";" between emails.
+ *
+ * A team's managers are every email listed in its rows (rows of one team may repeat them or leave
+ * them out). A row with a team and managers but no email or user_id only names that team's managers
+ * (for a team whose people all sit in its sub-teams). A user listed twice in the same team is taken
+ * once; in two teams, the file is refused. A file that names no user is refused: it is far more
+ * likely a truncated export than an organization without people, and taking it would put everyone
+ * in Unassigned.
+ */
+import { CsvError, parse } from 'csv-parse/sync';
+import { formatExact } from '../../lib/format';
+import { SEPARATOR, UNASSIGNED, ancestors, withAncestors } from './tree';
+
+export type MappingFormat = 'csv' | 'json';
+
+export interface MemberKey {
+  /** Lowercased and trimmed. */
+  email?: string;
+  userId?: string;
+}
+
+export interface Member {
+  key: MemberKey;
+  /** The team path, parts trimmed: `Engineering/Platform/Infra`. */
+  team: string;
+  /** The file's line of the row (CSV, header = line 1) or where the entry starts (JSON). */
+  line: number;
+  /** JSON only: the entry's position in the array, from 1. */
+  entry?: number;
+}
+
+export interface Mapping {
+  /** One per user, in the file's order. */
+  members: Member[];
+  /** Team path → its managers' emails (lowercased); only teams with managers listed. */
+  managers: Map<string, Set<string>>;
+  /** Every team named and every team above them, in tree order. */
+  teams: string[];
+}
+
+export interface MappingError {
+  /** The file's line, from 1 (CSV: the header is line 1); null for the file as a whole. */
+  line: number | null;
+  /** JSON only: the entry's position in the array, from 1. */
+  entry?: number;
+  /** The whole sentence, place first: `line 7: "bob@acme" is not a valid email`. */
+  message: string;
+}
+
+export type MappingResult = { ok: true; mapping: Mapping } | { ok: false; errors: MappingError[] };
+
+export const MAX_ROWS = 200_000;
+export const MAX_BYTES = 20 * 1024 * 1024;
+/** Problems listed at most; the rest are counted in one last line. */
+export const MAX_ERRORS = 100;
+
+const EXPECTED = 'expected email or user_id, team, manager';
+const COLUMNS = ['email', 'user_id', 'team', 'manager'] as const;
+type Column = (typeof COLUMNS)[number];
+const isColumn = (s: string): s is Column => (COLUMNS as readonly string[]).includes(s);
+
+/** Pragmatic, not RFC 5322: one "@", no spaces or separators, a dot in the domain, no empty labels. */
+const EMAIL = /^[^\s@;,"'<>()[\]\\]+@[^\s@;,"'<>()[\]\\.]+(\.[^\s@;,"'<>()[\]\\.]+)+$/;
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+export function parseMapping(text: string, format: MappingFormat): MappingResult {
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes > MAX_BYTES) {
+    const mb = (bytes / (1024 * 1024)).toFixed(1);
+    return refuse(`the file is ${mb} MB; the limit is ${MAX_BYTES / (1024 * 1024)} MB`);
+  }
+  return format === 'csv' ? parseCsv(text) : parseJson(text);
+}
+
+function refuse(message: string, line: number | null = null): MappingResult {
+  return { ok: false, errors: [{ line, message: line === null ? message : `line ${line}: ${message}` }] };
+}
+
+const TOO_MANY_ROWS = `the file has more than ${formatExact(MAX_ROWS)} rows; the limit is ${formatExact(MAX_ROWS)}`;
+const NO_USERS =
+  'the file names no users: a mapping needs at least one (to stop showing teams, remove the file instead)';
+
+/** Where a row is, for messages: `line 7` (CSV) or `entry 3 (line 12)` (JSON). */
+interface Where {
+  line: number;
+  entry?: number;
+}
+const place = (w: Where) => (w.entry === undefined ? `line ${w.line}` : `entry ${w.entry} (line ${w.line})`);
+
+/** A row's values as read, before any check; `undefined` = absent. */
+interface RawRow {
+  email?: string;
+  userId?: string;
+  team?: string;
+  managers: string[];
+}
+
+/** Checks rows one by one and builds the mapping; shared by both formats. */
+class Builder {
+  private readonly errors: MappingError[] = [];
+  private more = 0;
+  private readonly members: Member[] = [];
+  private readonly byEmail = new Map<string, Member>();
+  private readonly byId = new Map<string, Member>();
+  /** Lowercased path → the first spelling seen, so "engineering" and "Engineering" are not two teams. */
+  private readonly spelling = new Map<string, { path: string; where: Where }>();
+  private readonly managers = new Map<string, Set<string>>();
+  /** Every team a row names, members or not. */
+  private readonly named = new Set<string>();
+
+  fail(where: Where | null, problem: string): void {
+    if (this.errors.length >= MAX_ERRORS) {
+      this.more++;
+      return;
+    }
+    this.errors.push({
+      line: where?.line ?? null,
+      ...(where?.entry !== undefined ? { entry: where.entry } : {}),
+      message: where ? `${place(where)}: ${problem}` : problem,
+    });
+  }
+
+  add(where: Where, row: RawRow): void {
+    const problems: string[] = [];
+    let email: string | undefined;
+    if (row.email) {
+      email = row.email.toLowerCase();
+      if (!EMAIL.test(email)) problems.push(`${quote(row.email)} is not a valid email`);
+    }
+    const userId = row.userId || undefined;
+    if (userId !== undefined && CONTROL.test(userId)) problems.push(`user_id ${quote(userId)} contains a line break`);
+    // A row with a team and managers but no user only names the team's managers.
+    if (!email && !userId && row.managers.length === 0) problems.push('no email or user_id');
+    const team = this.team(where, row.team ?? '', problems);
+    const managers: string[] = [];
+    for (const m of row.managers) {
+      const e = m.toLowerCase();
+      if (EMAIL.test(e)) managers.push(e);
+      else {
+        const hint = /[,\s]/.test(m) ? ' (separate several managers with ";")' : '';
+        problems.push(`manager ${quote(m)} is not a valid email${hint}`);
+      }
+    }
+    if (problems.length > 0 || team === null) {
+      for (const p of problems) this.fail(where, p);
+      return;
+    }
+
+    // A user in two teams is refused, naming the row that came first.
+    const byEmail = email === undefined ? undefined : this.byEmail.get(email);
+    const byId = userId === undefined ? undefined : this.byId.get(userId);
+    if (byEmail && byEmail.team !== team) return this.fail(where, `${email} is already in ${inTeam(byEmail)}`);
+    if (byId && byId.team !== team) return this.fail(where, `user_id ${userId} is already in ${inTeam(byId)}`);
+    this.named.add(team);
+    if (managers.length > 0) {
+      const set = this.managers.get(team) ?? new Set<string>();
+      for (const m of managers) set.add(m);
+      this.managers.set(team, set);
+    }
+    // Listed again in the same team: taken once (a row adding a user_id to an email is kept).
+    if ((email === undefined || byEmail) && (userId === undefined || byId)) return;
+    const key: MemberKey = {};
+    if (email !== undefined) key.email = email;
+    if (userId !== undefined) key.userId = userId;
+    const member: Member = { key, team, line: where.line };
+    if (where.entry !== undefined) member.entry = where.entry;
+    this.members.push(member);
+    if (email !== undefined && !byEmail) this.byEmail.set(email, member);
+    if (userId !== undefined && !byId) this.byId.set(userId, member);
+  }
+
+  /** Each team text once: its path, or the problem with it (the same every time it comes back). */
+  private readonly teamCache = new Map<string, { path: string } | { problem: string }>();
+
+  private team(where: Where, raw: string, problems: string[]): string | null {
+    let t = this.teamCache.get(raw);
+    if (!t) {
+      const found: string[] = [];
+      const path = teamPath(raw, found);
+      if (path !== null) this.checkSpelling(where, path, found);
+      t = found.length > 0 || path === null ? { problem: found[0]! } : { path };
+      this.teamCache.set(raw, t);
+    }
+    if ('problem' in t) {
+      problems.push(t.problem);
+      return null;
+    }
+    return t.path;
+  }
+
+  /** One spelling per team: "engineering/platform" after "Engineering/Platform" is refused. */
+  private checkSpelling(where: Where, team: string, problems: string[]): void {
+    for (const path of ancestors(team)) {
+      const low = path.toLowerCase();
+      const first = this.spelling.get(low);
+      if (!first) this.spelling.set(low, { path, where });
+      else if (first.path !== path) {
+        problems.push(
+          `team ${quote(path)} is written ${quote(first.path)} on ${placeRef(first.where)}; write each team the same way`,
+        );
+        return;
+      }
+    }
+  }
+
+  finish(): MappingResult {
+    if (this.errors.length === 0 && this.members.length === 0) this.fail(null, NO_USERS);
+    if (this.errors.length > 0) {
+      const errors = [...this.errors];
+      if (this.more > 0) errors.push({ line: null, message: `and ${formatExact(this.more)} more problems` });
+      return { ok: false, errors };
+    }
+    return {
+      ok: true,
+      mapping: {
+        members: this.members,
+        managers: this.managers,
+        teams: withAncestors(this.named),
+      },
+    };
+  }
+}
+
+const inTeam = (m: Member) =>
+  `${m.team} (${m.entry === undefined ? `line ${m.line}` : `entry ${m.entry}, line ${m.line}`})`;
+const placeRef = (w: Where) => (w.entry === undefined ? `line ${w.line}` : `entry ${w.entry}`);
+
+/** Quoted for a message, cut when long. */
+function quote(s: string): string {
+  const t = s.length > 80 ? `${s.slice(0, 77)}…` : s;
+  return JSON.stringify(t);
+}
+
+/** The team path with its parts trimmed, or null with the problem said. */
+function teamPath(raw: string, problems: string[]): string | null {
+  const trimmed = raw.trim();
+  if (trimmed === '') {
+    problems.push('empty team name');
+    return null;
+  }
+  if (CONTROL.test(trimmed)) {
+    problems.push(`team ${quote(trimmed)} contains a line break or a control character`);
+    return null;
+  }
+  const parts = trimmed.split(SEPARATOR).map((p) => p.trim());
+  if (parts.some((p) => p === '')) {
+    problems.push(`team ${quote(trimmed)} has an empty part`);
+    return null;
+  }
+  if (parts[0]!.toLowerCase() === UNASSIGNED.toLowerCase()) {
+    problems.push(`${quote(parts[0]!)} is kept for the users the mapping does not name; choose another team name`);
+    return null;
+  }
+  return parts.join(SEPARATOR);
+}
+
+/** Splits a manager cell: `a@x.com; b@x.com` → two emails; blanks dropped. */
+const splitManagers = (cell: string): string[] =>
+  cell
+    .split(';')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+
+// ---------------------------------------------------------------- CSV
+
+const LINE_BREAK = /\r\n|\r|\n/g;
+const hasBreak = (s: string) => s.includes('\n') || s.includes('\r');
+const countBreaks = (s: string) => (hasBreak(s) ? (s.match(LINE_BREAK)?.length ?? 0) : 0);
+
+/** Every line end ends a record; each record is then one line plus the line breaks inside its quoted values. */
+const CSV_OPTIONS = { bom: true, relax_column_count: true, record_delimiter: ['\r\n', '\n', '\r'] };
+
+function parseCsv(text: string): MappingResult {
+  let records: string[][];
+  try {
+    records = parse(text, CSV_OPTIONS);
+  } catch (e) {
+    if (!(e instanceof CsvError)) throw e;
+    return csvSyntaxError(e, text);
+  }
+  // Lines counted as an editor counts them (csv-parse's own count costs a third of the time when
+  // asked for each record, and counts a CRLF inside quotes twice).
+  const rows: { fields: string[]; line: number }[] = [];
+  let tooMany = false;
+  let next = 1;
+  for (const record of records) {
+    const line = next;
+    next += 1 + record.reduce((n, f) => n + countBreaks(f), 0);
+    const fields = record.map((f) => f.trim());
+    if (fields.every((f) => f === '')) continue; // a blank line (or spaces, or commas only)
+    if (rows.length > MAX_ROWS) {
+      tooMany = true;
+      break;
+    }
+    rows.push({ fields, line });
+  }
+  if (tooMany) return refuse(TOO_MANY_ROWS);
+  const header = rows[0];
+  if (!header) return refuse('the file is empty');
+
+  const b = new Builder();
+  const at = readHeader(header.fields, (problem) => b.fail({ line: header.line }, problem));
+  if (!at) return b.finish();
+  const named = header.fields.length;
+  for (let r = 1; r < rows.length; r++) {
+    const { fields, line } = rows[r]!;
+    const where = { line };
+    const extra = fields.findIndex((f, i) => f !== '' && (i >= named || header.fields[i] === ''));
+    if (extra >= 0) {
+      b.fail(where, `a value in column ${extra + 1}, which the header does not name (${quote(fields[extra]!)})`);
+      continue;
+    }
+    const get = (c: Column) => {
+      const i = at.get(c);
+      return i === undefined ? undefined : fields[i];
+    };
+    b.add(where, {
+      email: get('email'),
+      userId: get('user_id'),
+      team: get('team'),
+      managers: splitManagers(get('manager') ?? ''),
+    });
+  }
+  return b.finish();
+}
+
+/** The column of each known name, or null after saying what is wrong with the header. */
+function readHeader(names: string[], fail: (problem: string) => void): Map<Column, number> | null {
+  const at = new Map<Column, number>();
+  let bad = false;
+  names.forEach((raw, i) => {
+    const name = raw.toLowerCase();
+    if (name === '') return; // an unnamed column (a trailing comma) is fine while its values are empty
+    if (!isColumn(name)) {
+      let hint = '';
+      if (/[;\t]/.test(raw)) hint = '; columns are separated by commas';
+      else if (raw.includes('@')) hint = '; the first line must be the header: email, team, manager';
+      fail(`unknown column ${quote(raw)} (${EXPECTED}${hint})`);
+      bad = true;
+    } else if (at.has(name)) {
+      fail(`column ${quote(name)} appears twice`);
+      bad = true;
+    } else at.set(name, i);
+  });
+  if (bad) return null;
+  if (!at.has('email') && !at.has('user_id')) {
+    fail(`no "email" or "user_id" column (${EXPECTED})`);
+    bad = true;
+  }
+  if (!at.has('team')) {
+    fail(`no "team" column (${EXPECTED})`);
+    bad = true;
+  }
+  return bad ? null : at;
+}
+
+/** A file csv-parse cannot read, named by the line where the record it stopped in begins. */
+function csvSyntaxError(e: CsvError, text: string): MappingResult {
+  // Read again up to the error, counting lines (the error's own count is where it noticed).
+  let line = 1;
+  try {
+    parse(text, {
+      ...CSV_OPTIONS,
+      on_record: (record: string[]) => {
+        line += 1 + record.reduce((n, f) => n + countBreaks(f), 0);
+        return undefined;
+      },
+    });
+  } catch {
+    // the same error, now with `line` at the record it is in
+  }
+  switch (e.code) {
+    case 'CSV_QUOTE_NOT_CLOSED':
+      return refuse('a quote (") opens a value that is never closed', line);
+    case 'INVALID_OPENING_QUOTE':
+      return refuse('a quote (") inside a value: put the whole value in quotes and double the quotes inside it', line);
+    case 'CSV_INVALID_CLOSING_QUOTE':
+      return refuse('text right after a closing quote (")', line);
+    default:
+      return refuse(`this line cannot be read as CSV (${e.message})`, line);
+  }
+}
+
+// ---------------------------------------------------------------- JSON
+
+const JSON_SHAPE = 'the file must be a JSON array of entries like [{"email": "ann@acme.com", "team": "Engineering"}]';
+
+function parseJson(input: string): MappingResult {
+  const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
+  if (text.trim() === '') return refuse('the file is empty');
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    const pos = /at position (\d+)/.exec(msg);
+    const lineCol = /\(line (\d+) column \d+\)/.exec(msg);
+    const line = lineCol ? Number(lineCol[1]) : pos ? lineAt(lineStarts(text), Number(pos[1])) : null;
+    const why = msg
+      .replace(/\s*in JSON at position \d+.*$/s, '')
+      .replace(/\s*\(line \d+ column \d+\)/, '')
+      .trim();
+    return refuse(`not valid JSON (${why})`, line);
+  }
+  if (!Array.isArray(data)) return refuse(JSON_SHAPE);
+  if (data.length > MAX_ROWS) return refuse(TOO_MANY_ROWS);
+
+  const starts = lineStarts(text);
+  const offsets = elementOffsets(text);
+  const b = new Builder();
+  data.forEach((entry: unknown, i) => {
+    const where: Where = { line: lineAt(starts, offsets[i] ?? 0), entry: i + 1 };
+    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
+      b.fail(where, 'not an object like {"email": "ann@acme.com", "team": "Engineering"}');
+      return;
+    }
+    const obj = entry as Record<string, unknown>;
+    const problems: string[] = [];
+    for (const k of Object.keys(obj)) if (!isColumn(k)) problems.push(`unknown field ${quote(k)} (${EXPECTED})`);
+    const textOf = (k: Column): string | undefined => {
+      const v = obj[k];
+      if (v === undefined || v === null) return undefined;
+      if (typeof v === 'string') return v.trim();
+      problems.push(`"${k}" must be text`);
+      return undefined;
+    };
+    const email = textOf('email');
+    const userId = textOf('user_id');
+    const team = textOf('team');
+    let managers: string[] = [];
+    const m = obj.manager;
+    if (typeof m === 'string') managers = splitManagers(m);
+    else if (Array.isArray(m) && m.every((x) => typeof x === 'string')) managers = m.flatMap(splitManagers);
+    else if (m !== undefined && m !== null) problems.push('"manager" must be a list of emails or one text');
+    if (problems.length > 0) {
+      for (const p of problems) b.fail(where, p);
+      return;
+    }
+    b.add(where, { email, userId, team, managers });
+  });
+  return b.finish();
+}
+
+/** Offsets where each line starts (a line ends at CRLF, LF or a lone CR). */
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) starts.push(i + 1);
+  }
+  return starts;
+}
+
+/** The line, from 1, of an offset. */
+function lineAt(starts: number[], offset: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo + 1;
+}
+
+/**
+ * Where each element of the top-level array starts, in text JSON.parse has already accepted
+ * (so only strings and nesting need following: this finds positions, it does not parse).
+ */
+function elementOffsets(text: string): number[] {
+  const out: number[] = [];
+  let depth = 0;
+  let inString = false;
+  let expecting = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+      continue;
+    }
+    if (expecting && depth === 1 && c !== ']' && !/\s/.test(c)) {
+      out.push(i);
+      expecting = false;
+    }
+    if (c === '"') inString = true;
+    else if (c === '[' || c === '{') {
+      depth++;
+      if (depth === 1) expecting = true;
+    } else if (c === ']' || c === '}') depth--;
+    else if (c === ',' && depth === 1) expecting = true;
+  }
+  return out;
+}

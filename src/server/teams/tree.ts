@@ -1,0 +1,167 @@
+/**
+ * Teams as paths (`Engineering/Platform/Infra`) and the pure functions over them: the tree, who is in
+ * which team, and roll-ups where a team's figure is its own plus its sub-teams'. Users the mapping
+ * does not name are {@link UNASSIGNED}, a top-level "team" of its own, so the top-level teams plus
+ * Unassigned always add up to the organization.
+ */
+
+/** Where users the mapping does not name are counted; never a team name in a mapping (the parser refuses it). */
+export const UNASSIGNED = 'Unassigned';
+
+export const SEPARATOR = '/';
+
+/** The team itself and every team above it, outermost first: `A/B/C` → `A`, `A/B`, `A/B/C`. */
+export function ancestors(path: string): string[] {
+  const parts = path.split(SEPARATOR);
+  return parts.map((_, i) => parts.slice(0, i + 1).join(SEPARATOR));
+}
+
+/** `A/B/C` → `A/B`; a top-level team has no parent. */
+export function parentOf(path: string): string | null {
+  const i = path.lastIndexOf(SEPARATOR);
+  return i < 0 ? null : path.slice(0, i);
+}
+
+/** The last part of the path: `A/B/C` → `C`. */
+export const nameOf = (path: string): string => path.slice(path.lastIndexOf(SEPARATOR) + 1);
+
+/** 1 for a top-level team. */
+export const depthOf = (path: string): number => path.split(SEPARATOR).length;
+
+/** Whether `path` is `team` or one of its sub-teams (`A/B` is within `A`; `AB` is not). */
+export const isWithin = (path: string, team: string): boolean => path === team || path.startsWith(team + SEPARATOR);
+
+/** Names in reading order: case-insensitively, then by code unit (the same on every machine, no locale). */
+export function compareNames(a: string, b: string): number {
+  const x = a.toLowerCase();
+  const y = b.toLowerCase();
+  if (x !== y) return x < y ? -1 : 1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Paths in tree order: a team right before its sub-teams, siblings by name. */
+export function comparePaths(a: string, b: string): number {
+  const pa = a.split(SEPARATOR);
+  const pb = b.split(SEPARATOR);
+  for (let i = 0; i < Math.min(pa.length, pb.length); i++) {
+    const c = compareNames(pa[i]!, pb[i]!);
+    if (c !== 0) return c;
+  }
+  return pa.length - pb.length;
+}
+
+/** Every team named and every team above them, in tree order, once each. */
+export function withAncestors(paths: Iterable<string>): string[] {
+  const all = new Set<string>();
+  for (const p of paths) for (const a of ancestors(p)) all.add(a);
+  return [...all].sort(comparePaths);
+}
+
+/** The top-level teams among the paths (and above them), by name. */
+export function topLevel(paths: Iterable<string>): string[] {
+  const tops = new Set<string>();
+  for (const p of paths) tops.add(p.split(SEPARATOR, 1)[0]!);
+  return [...tops].sort(compareNames);
+}
+
+export interface TeamNode {
+  /** The full path, the team's identity: `Engineering/Platform`. */
+  path: string;
+  /** The last part: `Platform`. */
+  name: string;
+  /** 1 for a top-level team. */
+  depth: number;
+  /** Sub-teams by name. */
+  children: TeamNode[];
+}
+
+/** The teams as a tree (ancestors filled in), each level sorted by name. */
+export function teamTree(paths: Iterable<string>): TeamNode[] {
+  const roots: TeamNode[] = [];
+  const nodes = new Map<string, TeamNode>();
+  // Tree order puts every parent before its children, and siblings already sorted.
+  for (const path of withAncestors(paths)) {
+    const node: TeamNode = { path, name: nameOf(path), depth: depthOf(path), children: [] };
+    nodes.set(path, node);
+    const parent = parentOf(path);
+    (parent === null ? roots : nodes.get(parent)!.children).push(node);
+  }
+  return roots;
+}
+
+/** What assigning users needs of a mapping (`Mapping` from mapping.ts fits). */
+export interface MemberList {
+  members: readonly { key: { email?: string; userId?: string }; team: string }[];
+}
+
+export interface UserRef {
+  userId: string;
+  email: string | null;
+}
+
+/**
+ * Each user's team: by user_id first, then by email (case-insensitively); users the mapping does
+ * not name are {@link UNASSIGNED}, never dropped. Every user given has an entry.
+ */
+export function assignUsers(mapping: MemberList, users: Iterable<UserRef>): Map<string, string> {
+  const byId = new Map<string, string>();
+  const byEmail = new Map<string, string>();
+  for (const m of mapping.members) {
+    // The parser refuses a user in two teams, so the first entry is the only team.
+    if (m.key.userId !== undefined && !byId.has(m.key.userId)) byId.set(m.key.userId, m.team);
+    if (m.key.email !== undefined) {
+      const e = m.key.email.toLowerCase();
+      if (!byEmail.has(e)) byEmail.set(e, m.team);
+    }
+  }
+  const out = new Map<string, string>();
+  for (const u of users) {
+    const team = byId.get(u.userId) ?? (u.email ? byEmail.get(u.email.trim().toLowerCase()) : undefined);
+    out.set(u.userId, team ?? UNASSIGNED);
+  }
+  return out;
+}
+
+/** The users of a team and of its sub-teams, in the assignment's order (`UNASSIGNED` works too). */
+export function membersOf(team: string, assignment: ReadonlyMap<string, string>): string[] {
+  const out: string[] = [];
+  for (const [userId, path] of assignment) if (isWithin(path, team)) out.push(userId);
+  return out;
+}
+
+/**
+ * Per-user figures added up per team, each user counted in their own team only (no roll-up yet).
+ * A user missing from the assignment counts in {@link UNASSIGNED}: a figure is never dropped.
+ */
+export function directByTeam<T>(
+  assignment: ReadonlyMap<string, string>,
+  perUser: Iterable<readonly [userId: string, value: T]>,
+  add: (a: T, b: T) => T,
+  zero: T,
+): Map<string, T> {
+  const out = new Map<string, T>();
+  for (const [userId, value] of perUser) {
+    const team = assignment.get(userId) ?? UNASSIGNED;
+    out.set(team, add(out.get(team) ?? zero, value));
+  }
+  return out;
+}
+
+/**
+ * Each team's figure over itself and all its sub-teams, for every team given and every team above
+ * them. `add` must not change its arguments (`zero` is shared) and should be associative and
+ * commutative: a sum, or a set union for distinct counts (active users), never an average.
+ * Each team's value is added to its parent's once, deepest teams first.
+ */
+export function rollUp<T>(perTeamDirect: ReadonlyMap<string, T>, add: (a: T, b: T) => T, zero: T): Map<string, T> {
+  const paths = withAncestors(perTeamDirect.keys());
+  const out = new Map<string, T>();
+  for (const p of paths) out.set(p, perTeamDirect.has(p) ? perTeamDirect.get(p)! : zero);
+  // Reverse tree order visits every sub-team before its parent.
+  for (let i = paths.length - 1; i >= 0; i--) {
+    const p = paths[i]!;
+    const parent = parentOf(p);
+    if (parent !== null) out.set(parent, add(out.get(parent)!, out.get(p)!));
+  }
+  return out;
+}
