@@ -28,6 +28,7 @@ import { createScheduler, type Scheduler } from './sync/scheduler';
 import { createStoreAnswerer } from './sync/serve';
 import { syncStatus } from './sync/status';
 import { httpOrigin } from './upstream/client';
+import { createUsersRoutes, isUsersPath, type UsersRoutes } from './users/routes';
 import { ask, forward, isProxiedPrefix, splitTarget, type Origin } from './upstream/proxy';
 
 type StoreRoute = (path: string, search: string) => Promise<HttpResponse | null>;
@@ -113,6 +114,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
   let status: (() => Promise<unknown>) | undefined;
   let scheduler: Scheduler | undefined;
   let sync: SyncEngine | undefined;
+  let usersRoutes: UsersRoutes | undefined;
   if (opts.store) {
     const store = opts.store;
     const sc = opts.storeConfig;
@@ -131,6 +133,9 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     });
     sync = engine;
     fromStore = createStoreAnswerer(store, engine, latestDay);
+    // The users pages' endpoints (src/server/users): the merged table and one user's days, from the store.
+    const refreshDays = sc?.refreshDays ?? 2;
+    usersRoutes = createUsersRoutes({ store, engine, latestDay, refreshDays, logger, prewarm: sc?.background });
     // Started by main.ts when SYNC_BACKGROUND allows; `npm run sync` runs it once.
     scheduler = createScheduler(engine, latestDay, logger);
     status = () => syncStatus(store, engine, scheduler);
@@ -170,6 +175,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
       );
       return;
     }
+    if (usersRoutes && isUsersPath(url)) return usersRoutes.handle(req, res);
     if (isProxiedPrefix(url)) return proxy(req, res, next);
     if (url.startsWith('/api/')) return send(res, errorResponse(404, 'No such endpoint.'), head);
     next();

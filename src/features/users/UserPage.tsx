@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { analyticsQuery } from '../../data/analytics';
-import { userRowsQuery } from './queries';
+import { useAppConfig } from '../../data/config';
+import { userDaysQuery, type UserDays } from './queries';
 import { useCallback } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import type { TokenDay, UserRow } from '../../api/schemas';
@@ -13,7 +14,6 @@ import { seriesColor } from '../../components/TimeSeriesChart';
 import { IntervalSwitch, TimeSeriesWidget } from '../../components/TimeSeriesWidget';
 import { formatDayLong } from '../../lib/dates';
 import { formatPercent } from '../../lib/format';
-import { mergeUserRows } from './merge';
 import { userCredits, userDailyPoints } from './user-shaping';
 
 const ROW_COLUMNS: Column<UserRow>[] = [
@@ -45,21 +45,25 @@ const ROW_COLUMNS: Column<UserRow>[] = [
   { id: 'languages', header: 'Languages', value: (r) => r.languages.join(', ') },
 ];
 
+const selectDays = (d: UserDays) => d.days;
+const selectUser = (d: UserDays) => d.user;
+
 export default function UserPage() {
   const { userId = '' } = useParams();
   const { range } = useRange();
   const linkTo = useLinkTo();
-  const rows = useQuery({ ...userRowsQuery(userId, range), placeholderData: keepPreviousData });
-  const merged = useQuery({
-    ...userRowsQuery(userId, range),
-    placeholderData: keepPreviousData,
-    select: (r) => mergeUserRows(r)[0] ?? null,
-  });
-  const daily = useQuery({
-    ...userRowsQuery(userId, range),
-    placeholderData: keepPreviousData,
-    select: (r) => userDailyPoints(range, r),
-  });
+  // From the server's store when it keeps one (one request); otherwise a walk of every user's pages.
+  const { keyRequired } = useAppConfig();
+  const options = { ...userDaysQuery(userId, range, !keyRequired), placeholderData: keepPreviousData };
+  const source = useQuery(options);
+  const rows = useQuery({ ...options, select: selectDays });
+  const merged = useQuery({ ...options, select: selectUser });
+  const daily = useQuery({ ...options, select: (d: UserDays) => userDailyPoints(range, d.days) });
+  const progress = source.data && !source.data.complete ? source.data.progress : undefined;
+  // While the server fills the range, the widgets wait rather than show an empty range.
+  const waiting = { data: undefined, status: 'pending' as const };
+  const rowsSource = progress ? waiting : rows;
+  const dailySource = progress ? waiting : daily;
   const selectCredits = useCallback((r: { data: TokenDay[] }) => userCredits(userId, r.data), [userId]);
   const credits = useQuery({
     ...analyticsQuery('tokens', range),
@@ -93,14 +97,25 @@ export default function UserPage() {
           {formatDayLong(u.lastDay)}
         </p>
       )}
-      {rows.data?.length === 0 && !rows.isFetching && (
+      {source.data?.unknown && (
+        <p role="status" className="rounded bg-warning-surface p-3 text-sm text-warning-fg">
+          No user with this id in the history the dashboard keeps.
+        </p>
+      )}
+      {source.data?.complete && !source.data.unknown && rows.data?.length === 0 && !rows.isFetching && (
         <p role="status" className="rounded bg-warning-surface p-3 text-sm text-warning-fg">
           This user had no activity from {formatDayLong(range.start)} to {formatDayLong(range.end)}.
         </p>
       )}
       {rows.isFetching && !rows.data && (
         <p role="status" className="text-sm text-fg-muted">
-          Reading the per-user pages for this range…
+          {keyRequired ? 'Reading the per-user pages for this range…' : "Reading this user's days…"}
+        </p>
+      )}
+      {progress && (
+        <p role="status" className="text-sm text-fg-muted">
+          <span aria-hidden="true" className="mr-1.5 inline-block size-1.5 animate-pulse rounded-full bg-accent" />
+          Reading the users of this range from the service: {progress.storedDays} of {progress.days} days stored…
         </p>
       )}
       <KpiGrid
@@ -121,14 +136,14 @@ export default function UserPage() {
       <div className="grid gap-4 lg:grid-cols-2">
         <TimeSeriesWidget
           title="Daily credits"
-          query={daily}
+          query={dailySource}
           series={[{ key: 'credits', label: 'Standard credits', color: seriesColor(0), csv: 'billable_tokens' }]}
           filename={file('credits')}
           what="The user's standard credits"
         />
         <TimeSeriesWidget
           title="Tool calls"
-          query={daily}
+          query={dailySource}
           kind="bar"
           series={[{ key: 'toolCalls', label: 'Tool calls', color: seriesColor(1), csv: 'tool_calls' }]}
           filename={file('tool-calls')}
@@ -136,7 +151,7 @@ export default function UserPage() {
         />
         <TimeSeriesWidget
           title="Sessions and messages"
-          query={daily}
+          query={dailySource}
           kind="line"
           series={[
             { key: 'sessions', label: 'Sessions', color: seriesColor(3), csv: 'sessions' },
@@ -160,7 +175,7 @@ export default function UserPage() {
         id="rows"
         title="Daily rows"
         description="The service's per-day rows for this user."
-        query={rows}
+        query={rowsSource}
         columns={ROW_COLUMNS}
         rowKey={(r) => r.date}
         defaultSort={{ column: 'date', dir: 'desc' }}

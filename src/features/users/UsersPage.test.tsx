@@ -2,8 +2,13 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { UserRow, UsersResponse } from '../../api/schemas';
-import { captureDownloads, renderWithApp } from '../../test/render';
+import type { UsersTableAnswer } from '../../api/users';
+import { sortRows } from '../../components/DataTable';
+import type { SortDir } from '../../data/search';
+import { facetValues, filterUsers, mergeUserRows } from '../../lib/user-merge';
+import { TEST_CONFIG, captureDownloads, renderWithApp } from '../../test/render';
 import { userRow } from '../../test/fixtures';
+import { userColumns } from './columns';
 import UsersPage from './UsersPage';
 
 const row = (over: Partial<UserRow>) => userRow({ date: '2026-05-10', ...over });
@@ -31,6 +36,63 @@ const PAGES: UserRow[][] = [
     row({ ...anon, billable_tokens: 3_000, delegation_level: 'spec', languages: [] }),
   ],
 ];
+
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+/**
+ * Answers `/api/users` like the dashboard's server over a store holding these rows: merged,
+ * filtered, sorted and paged; `filling` answers first say the range is still being read.
+ */
+function stubUsersServer(pages = PAGES, filling = 0) {
+  const merged = mergeUserRows(pages.flat());
+  const columns = userColumns(() => '');
+  let fills = filling;
+  const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
+    const url = new URL(String(input), 'http://dashboard.test');
+    const p = url.searchParams;
+    if (url.pathname !== '/api/users') return json({ title: 'Not Found' }, 404);
+    const f = facetValues(merged);
+    const base = {
+      range: { start: p.get('start')!, end: p.get('end')! },
+      sort: { column: p.get('sort')!, dir: p.get('dir') as SortDir },
+      facets: { delegation: f.delegation, tier: f.tier, lang: f.language },
+    };
+    if (fills > 0) {
+      fills--;
+      const progress = { days: 14, storedDays: 3, activity: null, detail: 'still being read' };
+      const body: UsersTableAnswer = {
+        ...base,
+        users: [],
+        offset: 0,
+        total: 0,
+        activeUsers: 0,
+        complete: false,
+        progress,
+      };
+      return json(body, 202);
+    }
+    const shown = filterUsers(merged, {
+      search: p.get('q') ?? '',
+      delegation: p.get('delegation') ?? '',
+      tier: p.get('tier') ?? '',
+      language: p.get('lang') ?? '',
+    });
+    const sorted = sortRows(shown, columns, base.sort);
+    const offset = Number(p.get('offset'));
+    const body: UsersTableAnswer = {
+      ...base,
+      users: sorted.slice(offset, offset + Number(p.get('limit'))),
+      offset,
+      total: sorted.length,
+      activeUsers: merged.length,
+      complete: true,
+    };
+    return json(body);
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return fetchMock;
+}
 
 /** Answers `/api/v1/analytics/users` like the service: cursor pages, then `has_more: false`. */
 function stubUsersService(pages = PAGES) {
@@ -63,14 +125,14 @@ function stubLayout() {
   vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(1200);
 }
 
-async function renderUsers(url = '/users') {
-  stubLayout();
-  const fetchMock = stubUsersService();
-  const r = renderWithApp(<UsersPage />, { url });
-  // The walk is done once the count of all users is shown.
-  await screen.findByText(/ of 4 users active in the range$/);
-  return { ...r, fetchMock };
-}
+/**
+ * The two ways the page gets its rows: from the server's store (it holds the key), or, when each
+ * reader brings a key, by walking `/users` itself. Both must show the same page.
+ */
+const MODES = [
+  { mode: 'from the server’s store', keyRequired: false, stub: () => stubUsersServer() },
+  { mode: 'walking /users in the browser', keyRequired: true, stub: () => stubUsersService() },
+];
 
 const table = () => screen.getByRole('table', { name: 'Users active in the range' });
 /** The User column, top to bottom. */
@@ -81,14 +143,18 @@ const users = () =>
     .map((r) => within(r).getAllByRole('cell')[0]!.textContent);
 const status = () => screen.getByText(/users active in the range$/).textContent;
 
-describe('UsersPage', () => {
-  it('walks every page for the URL range and shows one row per user, most credits first', async () => {
-    const { fetchMock } = await renderUsers('/users?start=2026-05-01&end=2026-05-14');
-    const asked = fetchMock.mock.calls.map(([u]) => new URL(String(u), 'http://dashboard.test'));
-    expect(asked.map((u) => u.searchParams.get('cursor'))).toEqual([null, '1']);
-    expect(asked[0]!.searchParams.get('startDate')).toBe('2026-05-01');
-    expect(asked[0]!.searchParams.get('endDate')).toBe('2026-05-14');
+describe.each(MODES)('UsersPage, $mode', ({ keyRequired, stub }) => {
+  async function renderUsers(url = '/users') {
+    stubLayout();
+    const fetchMock = stub();
+    const r = renderWithApp(<UsersPage />, { url, config: { ...TEST_CONFIG, keyRequired } });
+    // Loaded once the count of all users is shown.
+    await screen.findByText(/ of 4 users active in the range$/);
+    return { ...r, fetchMock };
+  }
 
+  it('shows one row per user over the URL range, most credits first', async () => {
+    await renderUsers('/users?start=2026-05-01&end=2026-05-14');
     expect(users()).toEqual(['bob@acme.com', 'alice@acme.com', 'u-9f2c', 'carol@other.org']);
     expect(status()).toBe('4 of 4 users active in the range');
     // bob's two days, merged: 12,000 credits, 7 sessions, 2 active days.
@@ -111,7 +177,7 @@ describe('UsersPage', () => {
     fireEvent.change(search, { target: { value: 'ACME' } });
     await waitFor(() => expect(users()).toEqual(['bob@acme.com', 'alice@acme.com']));
     expect(r.params().get('q')).toBe('ACME');
-    expect(status()).toBe('2 of 4 users active in the range');
+    await waitFor(() => expect(status()).toBe('2 of 4 users active in the range'));
 
     fireEvent.change(search, { target: { value: '9f2' } });
     await waitFor(() => expect(users()).toEqual(['u-9f2c']));
@@ -161,16 +227,16 @@ describe('UsersPage', () => {
     expect(header(/^Credits/).getAttribute('aria-sort')).toBe('descending');
 
     fireEvent.click(within(header(/^Credits/)).getByRole('button'));
-    expect(users()).toEqual(['carol@other.org', 'u-9f2c', 'alice@acme.com', 'bob@acme.com']);
+    await waitFor(() => expect(users()).toEqual(['carol@other.org', 'u-9f2c', 'alice@acme.com', 'bob@acme.com']));
     expect(r.params().get('usersSort')).toBe('credits:asc');
     expect(header(/^Credits/).getAttribute('aria-sort')).toBe('ascending');
 
     fireEvent.click(within(header(/^Sessions/)).getByRole('button'));
-    expect(users()).toEqual(['carol@other.org', 'bob@acme.com', 'alice@acme.com', 'u-9f2c']);
+    await waitFor(() => expect(users()).toEqual(['carol@other.org', 'bob@acme.com', 'alice@acme.com', 'u-9f2c']));
     expect(r.params().get('usersSort')).toBe('sessions:desc');
 
     fireEvent.click(within(header(/^User/)).getByRole('button'));
-    expect(users()).toEqual(['alice@acme.com', 'bob@acme.com', 'carol@other.org', 'u-9f2c']);
+    await waitFor(() => expect(users()).toEqual(['alice@acme.com', 'bob@acme.com', 'carol@other.org', 'u-9f2c']));
     expect(r.params().get('usersSort')).toBe('user:asc');
   });
 
@@ -189,28 +255,12 @@ describe('UsersPage', () => {
     expect(r.params().has('cols')).toBe(false);
   });
 
-  it('downloads a CSV of the filtered users with every column, id beside email', async () => {
-    const downloads = captureDownloads();
-    await renderUsers('/users?q=acme');
-    fireEvent.click(screen.getByRole('button', { name: 'Download CSV of Users' }));
-    expect(downloads.files.map((f) => f.name)).toEqual(['users-2026-05-02-2026-05-31.csv']);
-    const lines = (await downloads.text()).trimEnd().split('\r\n');
-    expect(lines[0]!.startsWith('user_id,user_email,credits,toolCalls,sessions,')).toBe(true);
-    expect(lines).toHaveLength(3);
-    expect(lines.some((l) => l.startsWith('u-bob,bob@acme.com,12000,20,7,'))).toBe(true);
-    expect(lines.some((l) => l.startsWith('u-carol'))).toBe(false);
-  });
-
   it('shows the service error with its request id, and Retry asks again', async () => {
-    const fetchMock = vi.fn(
-      async () =>
-        new Response(
-          JSON.stringify({ title: 'Forbidden', detail: 'The key lacks the analytics scope.', requestId: 'req-42' }),
-          { status: 403, headers: { 'content-type': 'application/json' } },
-        ),
+    const fetchMock = vi.fn(async () =>
+      json({ title: 'Forbidden', detail: 'The key lacks the analytics scope.', requestId: 'req-42' }, 403),
     );
     vi.stubGlobal('fetch', fetchMock);
-    renderWithApp(<UsersPage />, { url: '/users' });
+    renderWithApp(<UsersPage />, { url: '/users', config: { ...TEST_CONFIG, keyRequired } });
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('403 Forbidden');
     expect(alert.textContent).toContain('The key lacks the analytics scope.');
@@ -218,5 +268,97 @@ describe('UsersPage', () => {
     const calls = fetchMock.mock.calls.length;
     fireEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
     await waitFor(() => expect(fetchMock.mock.calls.length).toBeGreaterThan(calls));
+  });
+});
+
+describe('UsersPage, from the server’s store', () => {
+  it('asks the server for the sorted, filtered first page: no walk of /users', async () => {
+    stubLayout();
+    const fetchMock = stubUsersServer();
+    renderWithApp(<UsersPage />, { url: '/users?start=2026-05-01&end=2026-05-14&delegation=manual' });
+    await screen.findByText('1 of 4 users active in the range');
+    const asked = fetchMock.mock.calls.map(([u]) => new URL(String(u), 'http://dashboard.test'));
+    expect(asked.map((u) => u.pathname)).toEqual(['/api/users']);
+    expect(Object.fromEntries(asked[0]!.searchParams)).toEqual({
+      start: '2026-05-01',
+      end: '2026-05-14',
+      sort: 'credits',
+      dir: 'desc',
+      delegation: 'manual',
+      offset: '0',
+      limit: '200',
+    });
+  });
+
+  it('links the CSV of the same table, filtered and sorted by the server', async () => {
+    stubLayout();
+    stubUsersServer();
+    renderWithApp(<UsersPage />, { url: '/users?q=acme&usersSort=sessions:asc' });
+    await screen.findByText('2 of 4 users active in the range');
+    const link = screen.getByRole('link', { name: 'Download CSV of Users' });
+    expect(link.getAttribute('download')).toBe('users-2026-05-02-2026-05-31.csv');
+    expect(link.getAttribute('href')).toBe(
+      '/api/users.csv?start=2026-05-02&end=2026-05-31&sort=sessions&dir=asc&q=acme',
+    );
+  });
+
+  it('asks for the rows in view a page at a time, the end of a long list without the pages before it', async () => {
+    stubLayout();
+    const many = Array.from({ length: 450 }, (_, i) =>
+      row({ user_id: `u-${String(i).padStart(3, '0')}`, user_email: null, billable_tokens: 10_000 - i }),
+    );
+    const fetchMock = stubUsersServer([many]);
+    renderWithApp(<UsersPage />, { url: '/users' });
+    await screen.findByText('450 of 450 users active in the range');
+    expect(users()[0]).toBe('u-000');
+    const scroller = screen.getByLabelText('Users active in the range, scrollable');
+    scroller.scrollTop = 450 * 36;
+    fireEvent.scroll(scroller);
+    await waitFor(() => expect(users()).toContain('u-449'));
+    const offsets = fetchMock.mock.calls.map(([u]) =>
+      new URL(String(u), 'http://dashboard.test').searchParams.get('offset'),
+    );
+    expect(offsets).toEqual(['0', '400']);
+  });
+
+  it('says the range is being read from the service, then shows it', async () => {
+    stubLayout();
+    const fetchMock = stubUsersServer(PAGES, 1);
+    renderWithApp(<UsersPage />, { url: '/users' });
+    await screen.findByText(/Reading the users of this range from the service: 3 of 14 days stored/);
+    await screen.findByText('4 of 4 users active in the range', undefined, { timeout: 3000 });
+    expect(users()).toEqual(['bob@acme.com', 'alice@acme.com', 'u-9f2c', 'carol@other.org']);
+    expect(fetchMock.mock.calls.length).toBe(2);
+  });
+});
+
+describe('UsersPage, walking /users in the browser', () => {
+  it('walks every page for the URL range', async () => {
+    stubLayout();
+    const fetchMock = stubUsersService();
+    renderWithApp(<UsersPage />, {
+      url: '/users?start=2026-05-01&end=2026-05-14',
+      config: { ...TEST_CONFIG, keyRequired: true },
+    });
+    await screen.findByText('4 of 4 users active in the range');
+    const asked = fetchMock.mock.calls.map(([u]) => new URL(String(u), 'http://dashboard.test'));
+    expect(asked.map((u) => u.searchParams.get('cursor'))).toEqual([null, '1']);
+    expect(asked[0]!.searchParams.get('startDate')).toBe('2026-05-01');
+    expect(asked[0]!.searchParams.get('endDate')).toBe('2026-05-14');
+  });
+
+  it('downloads a CSV of the filtered users with every column, id beside email, in the table order', async () => {
+    stubLayout();
+    stubUsersService();
+    const downloads = captureDownloads();
+    renderWithApp(<UsersPage />, { url: '/users?q=acme', config: { ...TEST_CONFIG, keyRequired: true } });
+    await screen.findByText('2 of 4 users active in the range');
+    fireEvent.click(screen.getByRole('button', { name: 'Download CSV of Users' }));
+    expect(downloads.files.map((f) => f.name)).toEqual(['users-2026-05-02-2026-05-31.csv']);
+    const lines = (await downloads.text()).trimEnd().split('\r\n');
+    expect(lines[0]!.startsWith('user_id,user_email,credits,toolCalls,sessions,')).toBe(true);
+    expect(lines).toHaveLength(3);
+    expect(lines[1]!.startsWith('u-bob,bob@acme.com,12000,20,7,')).toBe(true);
+    expect(lines.some((l) => l.startsWith('u-carol'))).toBe(false);
   });
 });

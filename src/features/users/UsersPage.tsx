@@ -1,44 +1,66 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useMemo } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { DELEGATION_LEVELS } from '../../api/schemas';
-import { useLinkTo, useRange, useSearchParam } from '../../data/search';
+import { useAppConfig } from '../../data/config';
+import { useLinkTo, useRange, useSearchParam, useSortParam } from '../../data/search';
 import { PageHeader } from '../../components/Page';
 import { VirtualTable } from '../../components/VirtualTable';
 import { Widget } from '../../components/Widget';
+import { Loading } from '../../components/states';
 import { formatExact } from '../../lib/format';
-import { DEFAULT_COLUMNS, userColumns, usersCsv } from './columns';
-import { facetValues, filterUsers } from './filter';
-import { mergedUsersQuery, type UsersWalk } from './queries';
+import { facetValues, filterUsers, isUserColumn, type UserFacets } from '../../lib/user-merge';
+import { DEFAULT_COLUMNS, DEFAULT_SORT, userColumns, usersCsv } from './columns';
+import { mergedUsersQuery, usersCsvHref, usersTablePageQuery, type UsersWalk } from './queries';
+import { StoredUsersTable } from './StoredUsersTable';
 
+const TITLE = 'Users';
+const CAPTION = 'Users active in the range';
+const DESCRIPTION =
+  "One row per user over the range, merged from the service's per-day rows. Tool calls per turn is weighted by user turns.";
+const NO_FACETS: UserFacets = { delegation: [], tier: [], language: [] };
+
+/**
+ * One row per user over the range. When the server keeps a store (it holds
+ * the key), it merges, sorts, filters and pages the table; when each reader
+ * brings a key, the browser walks `/users` and does it all itself.
+ */
 export default function UsersPage() {
-  const { range } = useRange();
-  const qc = useQueryClient();
-  const options = mergedUsersQuery(range);
-  const walk = useQuery({ ...options, placeholderData: keepPreviousData });
+  const { keyRequired } = useAppConfig();
+  return keyRequired ? <WalkedUsers /> : <StoredUsers />;
+}
+
+/** The search, the facet filters and the visible columns, all in the URL. */
+function useUserFilters() {
   const [search, setSearch] = useSearchParam('q');
   const [delegation, setDelegation] = useSearchParam('delegation');
   const [tier, setTier] = useSearchParam('tier');
   const [language, setLanguage] = useSearchParam('lang');
   const [colsParam, setColsParam] = useSearchParam('cols');
-  const visible = colsParam ? colsParam.split(',') : DEFAULT_COLUMNS;
-
-  const users = walk.data?.users;
-  const facets = useMemo(() => facetValues(users ?? []), [users]);
-  const selectShown = useCallback(
-    (w: UsersWalk) => filterUsers(w.users, { search, delegation, tier, language }),
-    [search, delegation, tier, language],
-  );
-  const shownQuery = useQuery({ ...options, placeholderData: keepPreviousData, select: selectShown });
-  const shown = shownQuery.data ?? [];
   const linkTo = useLinkTo();
   const allColumns = useMemo(() => userColumns((u) => linkTo(`/users/${encodeURIComponent(u.userId)}`)), [linkTo]);
+  const visible = useMemo(() => (colsParam ? colsParam.split(',') : DEFAULT_COLUMNS), [colsParam]);
   const columns = useMemo(
     () => allColumns.filter((c) => c.id === 'user' || visible.includes(c.id)),
     [allColumns, visible],
   );
-  const loading = walk.isFetching && !walk.isPlaceholderData;
-  const stopped = walk.data && !walk.data.complete && !walk.isFetching;
+  return {
+    search,
+    setSearch,
+    delegation,
+    setDelegation,
+    tier,
+    setTier,
+    language,
+    setLanguage,
+    allColumns,
+    visible,
+    setColsParam,
+    columns,
+  };
+}
+type UserFilters = ReturnType<typeof useUserFilters>;
 
+function FilterBar({ f, facets }: { f: UserFilters; facets: UserFacets }) {
   const select = (label: string, value: string, set: (v: string) => void, values: readonly string[]) => (
     <label className="flex items-center gap-1 text-sm">
       <span className="text-fg-muted">{label}</span>
@@ -49,6 +71,8 @@ export default function UsersPage() {
         className="rounded border border-line-strong px-2 py-1"
       >
         <option value="">All</option>
+        {/* The URL's choice stays selectable before the values present are known. */}
+        {value && !values.includes(value) && <option value={value}>{value}</option>}
         {values.map((v) => (
           <option key={v} value={v}>
             {v}
@@ -57,53 +81,168 @@ export default function UsersPage() {
       </select>
     </label>
   );
+  return (
+    <div className="flex flex-wrap items-end gap-3">
+      <label className="flex flex-col text-sm">
+        <span className="text-fg-muted">Search by email or id</span>
+        <input
+          type="search"
+          value={f.search}
+          onChange={(e) => f.setSearch(e.target.value)}
+          className="w-64 rounded border border-line-strong px-2 py-1"
+          placeholder="name@company.com"
+        />
+      </label>
+      {select(
+        'Delegation',
+        f.delegation,
+        f.setDelegation,
+        facets.delegation.length ? facets.delegation : DELEGATION_LEVELS,
+      )}
+      {select('Model tier', f.tier, f.setTier, facets.tier)}
+      {select('Language', f.language, f.setLanguage, facets.language)}
+      <details className="relative text-sm">
+        <summary className="cursor-pointer rounded border border-line-strong px-2 py-1">Columns</summary>
+        <fieldset className="absolute z-20 mt-1 grid w-64 gap-1 rounded border border-line bg-surface p-3 shadow-lg">
+          <legend className="sr-only">Visible columns</legend>
+          {f.allColumns
+            .filter((c) => c.id !== 'user')
+            .map((c) => (
+              <label key={c.id} className="flex items-center gap-2">
+                <input
+                  type="checkbox"
+                  checked={f.visible.includes(c.id)}
+                  onChange={(e) => {
+                    const next = e.target.checked ? [...f.visible, c.id] : f.visible.filter((x) => x !== c.id);
+                    const ordered = f.allColumns.map((x) => x.id).filter((id) => next.includes(id));
+                    f.setColsParam(ordered.join(',') === DEFAULT_COLUMNS.join(',') ? '' : ordered.join(','));
+                  }}
+                />
+                {c.header}
+              </label>
+            ))}
+        </fieldset>
+      </details>
+    </div>
+  );
+}
+
+function StatusLine({ children }: { children: React.ReactNode }) {
+  return (
+    <div role="status" aria-live="polite" className="flex flex-wrap items-center gap-3 text-sm text-fg-muted">
+      {children}
+    </div>
+  );
+}
+
+const activeLine = (shown: number, all: number) =>
+  `${formatExact(shown)} of ${formatExact(all)} users active in the range`;
+
+/** A value that follows `value` once it has stopped changing for `ms`: typing asks the server once. */
+function useSettled<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const t = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(t);
+  }, [value, ms]);
+  return settled;
+}
+
+/** The table from the server's store: the server merges, sorts, filters, searches and pages it. */
+function StoredUsers() {
+  const { range } = useRange();
+  const f = useUserFilters();
+  const [sortParam, setSort] = useSortParam('users', DEFAULT_SORT);
+  const sort = isUserColumn(sortParam.column) ? sortParam : DEFAULT_SORT;
+  const q = useSettled(f.search.trim(), 200);
+  const params = useMemo(
+    () => ({ range, sort, q, delegation: f.delegation, tier: f.tier, lang: f.language }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the sort's fields, not its object
+    [range, sort.column, sort.dir, q, f.delegation, f.tier, f.language],
+  );
+  const first = useQuery({ ...usersTablePageQuery(params, 0), placeholderData: keepPreviousData });
+  const d = first.data;
+  const facets = d ? { delegation: d.facets.delegation, tier: d.facets.tier, language: d.facets.lang } : NO_FACETS;
+  const progress = d && !d.complete ? d.progress : undefined;
 
   return (
     <div className="flex flex-col gap-4">
-      <PageHeader title="Users" />
-      <div className="flex flex-wrap items-end gap-3">
-        <label className="flex flex-col text-sm">
-          <span className="text-fg-muted">Search by email or id</span>
-          <input
-            type="search"
-            value={search}
-            onChange={(e) => setSearch(e.target.value)}
-            className="w-64 rounded border border-line-strong px-2 py-1"
-            placeholder="name@company.com"
-          />
-        </label>
-        {select(
-          'Delegation',
-          delegation,
-          setDelegation,
-          facets.delegation.length ? facets.delegation : DELEGATION_LEVELS,
+      <PageHeader title={TITLE} />
+      <FilterBar f={f} facets={facets} />
+      <StatusLine>
+        {first.isPending && <span>Loading users…</span>}
+        {progress && (
+          <span>
+            <span aria-hidden="true" className="mr-1.5 inline-block size-1.5 animate-pulse rounded-full bg-accent" />
+            Reading the users of this range from the service: {formatExact(progress.storedDays)} of{' '}
+            {formatExact(progress.days)} days stored…
+          </span>
         )}
-        {select('Model tier', tier, setTier, facets.tier)}
-        {select('Language', language, setLanguage, facets.language)}
-        <details className="relative text-sm">
-          <summary className="cursor-pointer rounded border border-line-strong px-2 py-1">Columns</summary>
-          <fieldset className="absolute z-20 mt-1 grid w-64 gap-1 rounded border border-line bg-surface p-3 shadow-lg">
-            <legend className="sr-only">Visible columns</legend>
-            {allColumns
-              .filter((c) => c.id !== 'user')
-              .map((c) => (
-                <label key={c.id} className="flex items-center gap-2">
-                  <input
-                    type="checkbox"
-                    checked={visible.includes(c.id)}
-                    onChange={(e) => {
-                      const next = e.target.checked ? [...visible, c.id] : visible.filter((x) => x !== c.id);
-                      const ordered = allColumns.map((x) => x.id).filter((id) => next.includes(id));
-                      setColsParam(ordered.join(',') === DEFAULT_COLUMNS.join(',') ? '' : ordered.join(','));
-                    }}
-                  />
-                  {c.header}
-                </label>
-              ))}
-          </fieldset>
-        </details>
-      </div>
-      <div role="status" aria-live="polite" className="flex flex-wrap items-center gap-3 text-sm text-fg-muted">
+        {d?.complete && <span>{activeLine(d.total, d.activeUsers)}</span>}
+      </StatusLine>
+      <Widget
+        title={TITLE}
+        description={DESCRIPTION}
+        query={first}
+        isEmpty={(a) => a.complete && a.total === 0}
+        emptyText={d?.activeUsers ? 'No user matches the search and filters.' : 'No user was active in this range.'}
+        actions={
+          d?.complete && d.total > 0 ? (
+            <a
+              href={usersCsvHref(params)}
+              download={`users-${range.start}-${range.end}.csv`}
+              className="rounded border border-line-strong px-2 py-1 text-xs font-medium text-fg-soft hover:bg-surface-muted"
+              aria-label={`Download CSV of ${TITLE}`}
+            >
+              CSV
+            </a>
+          ) : undefined
+        }
+      >
+        {(a) =>
+          a.complete || a.users.length > 0 ? (
+            <StoredUsersTable
+              caption={CAPTION}
+              columns={f.columns}
+              params={params}
+              first={a}
+              sort={sort}
+              onSort={setSort}
+            />
+          ) : (
+            <Loading label="Reading the users of this range from the service…" />
+          )
+        }
+      </Widget>
+    </div>
+  );
+}
+
+/** Each reader bringing a key: the browser walks `/users`, merging page by page, and sorts and filters itself. */
+function WalkedUsers() {
+  const { range } = useRange();
+  const qc = useQueryClient();
+  const f = useUserFilters();
+  const [sort] = useSortParam('users', DEFAULT_SORT);
+  const options = mergedUsersQuery(range);
+  const walk = useQuery({ ...options, placeholderData: keepPreviousData });
+  const users = walk.data?.users;
+  const facets = useMemo(() => facetValues(users ?? []), [users]);
+  const { search, delegation, tier, language } = f;
+  const selectShown = useCallback(
+    (w: UsersWalk) => filterUsers(w.users, { search, delegation, tier, language }),
+    [search, delegation, tier, language],
+  );
+  const shownQuery = useQuery({ ...options, placeholderData: keepPreviousData, select: selectShown });
+  const shown = shownQuery.data ?? [];
+  const loading = walk.isFetching && !walk.isPlaceholderData;
+  const stopped = walk.data && !walk.data.complete && !walk.isFetching;
+
+  return (
+    <div className="flex flex-col gap-4">
+      <PageHeader title={TITLE} />
+      <FilterBar f={f} facets={facets} />
+      <StatusLine>
         {loading && (
           <>
             <span>
@@ -132,28 +271,24 @@ export default function UsersPage() {
             </button>
           </>
         )}
-        {walk.data?.complete && !loading && (
-          <span>
-            {formatExact(shown.length)} of {formatExact(walk.data.users.length)} users active in the range
-          </span>
-        )}
-      </div>
+        {walk.data?.complete && !loading && <span>{activeLine(shown.length, walk.data.users.length)}</span>}
+      </StatusLine>
       <Widget
-        title="Users"
-        description="One row per user over the range, merged from the service's per-day rows. Tool calls per turn is weighted by user turns."
+        title={TITLE}
+        description={DESCRIPTION}
         query={shownQuery}
         isEmpty={() => (walk.data?.complete ?? false) && shown.length === 0}
         emptyText={users?.length ? 'No user matches the search and filters.' : 'No user was active in this range.'}
-        csv={(d) => ({ filename: `users-${range.start}-${range.end}.csv`, ...usersCsv(d) })}
+        csv={(rows) => ({ filename: `users-${range.start}-${range.end}.csv`, ...usersCsv(rows, sort) })}
       >
-        {(d) => (
+        {(rows) => (
           <VirtualTable
             id="users"
-            caption="Users active in the range"
-            columns={columns}
-            rows={d}
+            caption={CAPTION}
+            columns={f.columns}
+            rows={rows}
             rowKey={(u) => u.userId}
-            defaultSort={{ column: 'credits', dir: 'desc' }}
+            defaultSort={DEFAULT_SORT}
           />
         )}
       </Widget>

@@ -1,45 +1,49 @@
 import { Link } from 'react-router-dom';
-import type { Column } from '../../components/DataTable';
+import { sortRows, type Column } from '../../components/DataTable';
+import type { SortState } from '../../data/search';
 import { formatDayLong } from '../../lib/dates';
-import type { MergedUser } from './merge';
+import { USER_COLUMN_VALUES as V, USERS_CSV_HEADER, userCsvRow, type MergedUser } from '../../lib/user-merge';
 
 const ratio = (n: number) => n.toFixed(1);
 
-/** Every column of the merged users table; `link` builds the user page address. */
+/**
+ * Every column of the merged users table; `link` builds the user page address. What a column
+ * shows, sorts by and writes to the CSV is `USER_COLUMN_VALUES`, which the server sorts with too.
+ */
 export function userColumns(link: (u: MergedUser) => string): Column<MergedUser>[] {
   return [
     {
       id: 'user',
       header: 'User',
-      value: (u) => u.email ?? u.userId,
+      value: V.user,
       render: (u) => (
         <Link to={link(u)} className="text-accent-strong underline">
           {u.email ?? <span className="font-mono text-xs">{u.userId}</span>}
         </Link>
       ),
     },
-    { id: 'credits', header: 'Credits', value: (u) => u.credits, numeric: true },
-    { id: 'toolCalls', header: 'Tool calls', value: (u) => u.toolCalls, numeric: true },
-    { id: 'sessions', header: 'Sessions', value: (u) => u.sessions, numeric: true },
-    { id: 'messages', header: 'Messages', value: (u) => u.messages, numeric: true },
-    { id: 'userMessages', header: 'User messages', value: (u) => u.userMessages, numeric: true },
-    { id: 'assistantMessages', header: 'Assistant messages', value: (u) => u.assistantMessages, numeric: true },
-    { id: 'activeDays', header: 'Active days', value: (u) => u.activeDays, numeric: true },
-    { id: 'firstDay', header: 'First active', value: (u) => u.firstDay, render: (u) => formatDayLong(u.firstDay) },
-    { id: 'lastDay', header: 'Last active', value: (u) => u.lastDay, render: (u) => formatDayLong(u.lastDay) },
-    { id: 'autonomy', header: 'Tool calls per turn', value: (u) => u.autonomyRatio, numeric: true, format: ratio },
-    { id: 'model', header: 'Main model', value: (u) => u.primaryModel },
-    { id: 'tier', header: 'Tier', value: (u) => u.primaryModelTier },
-    { id: 'delegation', header: 'Delegation', value: (u) => u.delegationLevel },
-    { id: 'languages', header: 'Languages', value: (u) => u.languages.join(', ') },
-    { id: 'filesCreated', header: 'Files created', value: (u) => u.filesCreated, numeric: true },
-    { id: 'filesEdited', header: 'Files edited', value: (u) => u.filesEdited, numeric: true },
-    { id: 'commits', header: 'Commits', value: (u) => u.commits, numeric: true },
-    { id: 'prs', header: 'Pull requests', value: (u) => u.prs, numeric: true },
-    { id: 'mcpCalls', header: 'Tool-server calls', value: (u) => u.mcpCalls, numeric: true },
-    { id: 'skillCalls', header: 'Skills', value: (u) => u.skillCalls, numeric: true },
-    { id: 'slashCommands', header: 'Slash commands', value: (u) => u.slashCommands, numeric: true },
-    { id: 'hooks', header: 'Hooks', value: (u) => u.hooks, numeric: true },
+    { id: 'credits', header: 'Credits', value: V.credits, numeric: true },
+    { id: 'toolCalls', header: 'Tool calls', value: V.toolCalls, numeric: true },
+    { id: 'sessions', header: 'Sessions', value: V.sessions, numeric: true },
+    { id: 'messages', header: 'Messages', value: V.messages, numeric: true },
+    { id: 'userMessages', header: 'User messages', value: V.userMessages, numeric: true },
+    { id: 'assistantMessages', header: 'Assistant messages', value: V.assistantMessages, numeric: true },
+    { id: 'activeDays', header: 'Active days', value: V.activeDays, numeric: true },
+    { id: 'firstDay', header: 'First active', value: V.firstDay, render: (u) => formatDayLong(u.firstDay) },
+    { id: 'lastDay', header: 'Last active', value: V.lastDay, render: (u) => formatDayLong(u.lastDay) },
+    { id: 'autonomy', header: 'Tool calls per turn', value: V.autonomy, numeric: true, format: ratio },
+    { id: 'model', header: 'Main model', value: V.model },
+    { id: 'tier', header: 'Tier', value: V.tier },
+    { id: 'delegation', header: 'Delegation', value: V.delegation },
+    { id: 'languages', header: 'Languages', value: V.languages },
+    { id: 'filesCreated', header: 'Files created', value: V.filesCreated, numeric: true },
+    { id: 'filesEdited', header: 'Files edited', value: V.filesEdited, numeric: true },
+    { id: 'commits', header: 'Commits', value: V.commits, numeric: true },
+    { id: 'prs', header: 'Pull requests', value: V.prs, numeric: true },
+    { id: 'mcpCalls', header: 'Tool-server calls', value: V.mcpCalls, numeric: true },
+    { id: 'skillCalls', header: 'Skills', value: V.skillCalls, numeric: true },
+    { id: 'slashCommands', header: 'Slash commands', value: V.slashCommands, numeric: true },
+    { id: 'hooks', header: 'Hooks', value: V.hooks, numeric: true },
   ];
 }
 
@@ -55,11 +59,14 @@ export const DEFAULT_COLUMNS = [
   'languages',
 ];
 
-/** The CSV carries every column, whatever is shown, with the id beside the email. */
-export function usersCsv(users: readonly MergedUser[]) {
-  const cols = userColumns(() => '').filter((c) => c.id !== 'user');
-  return {
-    header: ['user_id', 'user_email', ...cols.map((c) => c.id)],
-    rows: users.map((u) => [u.userId, u.email, ...cols.map((c) => c.value(u))]),
-  };
+export const DEFAULT_SORT: SortState = { column: 'credits', dir: 'desc' };
+
+/** The CSV of the users the browser merged: every column, whatever is shown, the id beside the email, in the table's order. */
+export function usersCsv(users: readonly MergedUser[], sort: SortState) {
+  const sorted = sortRows(
+    users,
+    userColumns(() => ''),
+    sort,
+  );
+  return { header: USERS_CSV_HEADER, rows: sorted.map(userCsvRow) };
 }

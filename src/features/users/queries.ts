@@ -1,9 +1,93 @@
 import { experimental_streamedQuery as streamedQuery, queryOptions } from '@tanstack/react-query';
+import { ApiError } from '../../api/errors';
 import { walkUsers } from '../../api/paginate';
 import type { UserRow, UsersResponse } from '../../api/schemas';
+import { USERS_PATHS, userDaysSchema, usersTableSchema, type FillProgress } from '../../api/users';
 import { api } from '../../data/client';
+import type { SortState } from '../../data/search';
 import type { DayRange } from '../../lib/dates';
-import { UserMerger, type MergedUser } from './merge';
+import { UserMerger, mergeUserRows, type MergedUser } from '../../lib/user-merge';
+
+// ---- With a store on the server: its users endpoints ----------------------------------------------
+
+/** Rows per request of the server's table: a few screens of rows, a small answer. */
+export const TABLE_PAGE = 200;
+
+export interface TableParams {
+  range: DayRange;
+  sort: SortState;
+  q: string;
+  delegation: string;
+  tier: string;
+  lang: string;
+}
+
+/** Asked again every second while the server is still filling the range from the service. */
+const FILL_POLL_MS = 1000;
+const whileFilling = (data: { complete: boolean } | undefined) => (data?.complete === false ? FILL_POLL_MS : false);
+
+const tableQuery = (p: TableParams) => ({
+  start: p.range.start,
+  end: p.range.end,
+  sort: p.sort.column,
+  dir: p.sort.dir,
+  q: p.q.trim(),
+  delegation: p.delegation,
+  tier: p.tier,
+  lang: p.lang,
+});
+
+/** The address of the server's CSV of the same table (the server holds the key: nothing secret in it). */
+export function usersCsvHref(p: TableParams): string {
+  const search = new URLSearchParams();
+  for (const [k, v] of Object.entries(tableQuery(p))) if (v) search.set(k, v);
+  return `${USERS_PATHS.csv}?${search}`;
+}
+
+/** One page of the merged table, sorted, filtered and searched by the server. */
+export const usersTablePageQuery = (p: TableParams, page: number) =>
+  queryOptions({
+    queryKey: ['users', 'table', tableQuery(p), page],
+    queryFn: ({ signal }) =>
+      api.get(
+        USERS_PATHS.table,
+        usersTableSchema,
+        { ...tableQuery(p), offset: page * TABLE_PAGE, limit: TABLE_PAGE },
+        signal,
+      ),
+    refetchInterval: (q) => whileFilling(q.state.data),
+  });
+
+export interface UserDays {
+  days: UserRow[];
+  user: MergedUser | null;
+  /** False while the server is still filling the range (asked again every second). */
+  complete: boolean;
+  progress?: FillProgress;
+  /** The server's store has never seen this user. */
+  unknown?: boolean;
+}
+
+/** One user's days and their merge: from the server's store, or (each reader bringing a key) a walk. */
+export const userDaysQuery = (userId: string, r: DayRange, fromStore: boolean) =>
+  queryOptions({
+    queryKey: ['users', fromStore ? 'days' : 'rows', userId, { startDate: r.start, endDate: r.end }],
+    queryFn: async ({ signal }): Promise<UserDays> => {
+      if (!fromStore) {
+        const days = await walkUserRows(userId, r.start, r.end, signal);
+        return { days, user: mergeUserRows(days)[0] ?? null, complete: true };
+      }
+      try {
+        return await api.get(USERS_PATHS.user(userId), userDaysSchema, { start: r.start, end: r.end }, signal);
+      } catch (e) {
+        if (e instanceof ApiError && e.status === 404) return { days: [], user: null, complete: true, unknown: true };
+        throw e;
+      }
+    },
+    refetchInterval: (q) => whileFilling(q.state.data),
+  });
+
+// ---- Each reader bringing a key: the browser walks `/users` ---------------------------------------
 
 export interface UsersWalk {
   /** One row per user; the per-day rows are not kept. */
@@ -39,18 +123,11 @@ export const mergedUsersQuery = (r: DayRange) =>
     structuralSharing: false,
   });
 
-/**
- * One user's daily rows. The service has no user filter, so this walks the
- * pages and keeps only that user's rows.
- */
-export const userRowsQuery = (userId: string, r: DayRange) =>
-  queryOptions({
-    queryKey: ['users', 'rows', userId, { startDate: r.start, endDate: r.end }],
-    queryFn: async ({ signal }) => {
-      const rows: UserRow[] = [];
-      for await (const page of walkUsers(api, { startDate: r.start, endDate: r.end, limit: 100 }, { signal })) {
-        for (const row of page.data) if (row.user_id === userId) rows.push(row);
-      }
-      return rows.sort((a, b) => a.date.localeCompare(b.date));
-    },
-  });
+/** One user's daily rows. The service has no user filter, so this walks the pages and keeps only that user's rows. */
+async function walkUserRows(userId: string, startDate: string, endDate: string, signal: AbortSignal) {
+  const rows: UserRow[] = [];
+  for await (const page of walkUsers(api, { startDate, endDate, limit: 100 }, { signal })) {
+    for (const row of page.data) if (row.user_id === userId) rows.push(row);
+  }
+  return rows.sort((a, b) => a.date.localeCompare(b.date));
+}

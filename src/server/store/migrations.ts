@@ -63,6 +63,114 @@ const migrations: Record<string, Migration> = {
   },
 };
 
+// ---- 0002: the users table's facts as columns ----------------------------------------------------
+// Frozen with the migration (not imported from the query layer), so later code never changes what it did.
+
+const FACT_NUMBERS_0002 = [
+  'billable_tokens',
+  'tool_calls',
+  'sessions',
+  'messages',
+  'user_messages',
+  'assistant_messages',
+  'files_created',
+  'files_edited',
+  'git_commits',
+  'git_prs_created',
+  'mcp_calls',
+  'skill_calls',
+  'slash_commands',
+  'hooks',
+  'autonomy_ratio',
+] as const;
+const FACT_TEXTS_0002 = ['primary_model', 'primary_model_tier', 'delegation_level', 'languages'] as const;
+type Facts0002 = Record<(typeof FACT_NUMBERS_0002)[number] | (typeof FACT_TEXTS_0002)[number], number | string>;
+
+interface UserDay0002 extends Partial<Facts0002> {
+  day: string;
+  user_id: string;
+  user_email: string | null;
+  row: string;
+}
+
+/** The fact columns of a stored row (JSON the contract vouched for when it was written). */
+function facts0002(rowJson: string): Facts0002 {
+  const row = JSON.parse(rowJson) as Record<string, unknown>;
+  const out = {} as Facts0002;
+  for (const k of FACT_NUMBERS_0002) {
+    const v = row[k];
+    out[k] = typeof v === 'number' && Number.isFinite(v) ? v : 0;
+  }
+  for (const k of FACT_TEXTS_0002.slice(0, 3)) out[k] = typeof row[k] === 'string' ? row[k] : '';
+  const langs = Array.isArray(row.languages) ? row.languages.filter((l) => typeof l === 'string') : [];
+  out.languages = JSON.stringify(langs);
+  return out;
+}
+
+/**
+ * Rows already stored get their columns from their JSON, in batches in key
+ * order: plain reads and upserts, the same on SQLite and PostgreSQL (whose
+ * JSON functions differ), and memory stays flat whatever the store's size.
+ */
+async function backfill0002(db: Kysely<{ user_day: UserDay0002 }>): Promise<void> {
+  const BATCH = 500; // × 23 bound values per row: within both engines' limits
+  let after: { day: string; user_id: string } | undefined;
+  for (;;) {
+    let page = db
+      .selectFrom('user_day')
+      .select(['day', 'user_id', 'user_email', 'row'])
+      .orderBy('day')
+      .orderBy('user_id')
+      .limit(BATCH);
+    if (after) {
+      const { day, user_id } = after;
+      page = page.where((eb) => eb(eb.refTuple('day', 'user_id'), '>', eb.tuple(day, user_id)));
+    }
+    const rows = await page.execute();
+    if (rows.length === 0) return;
+    await db
+      .insertInto('user_day')
+      .values(rows.map((r) => ({ ...r, ...facts0002(r.row) })))
+      .onConflict((oc) =>
+        oc
+          .columns(['day', 'user_id'])
+          .doUpdateSet((eb) =>
+            Object.fromEntries([...FACT_NUMBERS_0002, ...FACT_TEXTS_0002].map((k) => [k, eb.ref(`excluded.${k}`)])),
+          ),
+      )
+      .execute();
+    const last = rows[rows.length - 1]!;
+    after = { day: last.day, user_id: last.user_id };
+  }
+}
+
+migrations['0002_user_day_facts'] = {
+  /**
+   * The users table's numbers and picks as columns of `user_day`, filled for
+   * the rows already stored, and one index that holds all of them by day: the
+   * merged table of a range is then one grouped read of that index (never of
+   * the rows' JSON).
+   */
+  async up(db: Kysely<unknown>) {
+    const run = async (trx: Kysely<unknown>) => {
+      for (const c of FACT_NUMBERS_0002) {
+        await trx.schema.alterTable('user_day').addColumn(c, 'double precision').execute();
+      }
+      for (const c of FACT_TEXTS_0002) await trx.schema.alterTable('user_day').addColumn(c, 'text').execute();
+      await backfill0002(trx as Kysely<{ user_day: UserDay0002 }>);
+      await trx.schema
+        .createIndex('user_day_facts')
+        .on('user_day')
+        .columns(['day', 'user_id', 'user_email', ...FACT_TEXTS_0002, ...FACT_NUMBERS_0002])
+        .execute();
+    };
+    // PostgreSQL runs each migration in a transaction already; SQLite's migrator does not, and a crash
+    // halfway (columns added, backfill cut short) must leave nothing behind for the next start.
+    if (db.isTransaction) await run(db);
+    else await db.transaction().execute(run);
+  },
+};
+
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 /** Brings the store to the newest version; throws, naming the migration, if one fails. */

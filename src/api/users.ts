@@ -1,0 +1,98 @@
+/**
+ * The dashboard server's own users endpoints (not the service's): the merged
+ * per-user table of a range, sorted, filtered and paged on the server, its
+ * CSV, and one user's days. They exist when the server keeps a store (it holds
+ * the key); with keys brought by each reader the browser walks `/users` itself.
+ */
+import * as z from 'zod/mini';
+import type { MergedUser } from '../lib/user-merge';
+import { userRowSchema } from './schemas';
+
+export const USERS_PATHS = {
+  table: '/api/users',
+  csv: '/api/users.csv',
+  /** One user's days: `/api/users/<id>`. */
+  user: (userId: string) => `/api/users/${encodeURIComponent(userId)}`,
+} as const;
+
+const day = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a YYYY-MM-DD day'));
+const rangeSchema = z.object({ start: day, end: day });
+
+export const mergedUserSchema = z.object({
+  userId: z.string(),
+  email: z.nullable(z.string()),
+  activeDays: z.number(),
+  firstDay: day,
+  lastDay: day,
+  credits: z.number(),
+  toolCalls: z.number(),
+  sessions: z.number(),
+  messages: z.number(),
+  userMessages: z.number(),
+  assistantMessages: z.number(),
+  filesCreated: z.number(),
+  filesEdited: z.number(),
+  commits: z.number(),
+  prs: z.number(),
+  mcpCalls: z.number(),
+  skillCalls: z.number(),
+  slashCommands: z.number(),
+  hooks: z.number(),
+  autonomyRatio: z.number(),
+  primaryModel: z.string(),
+  primaryModelTier: z.string(),
+  delegationLevel: z.string(),
+  languages: z.array(z.string()),
+});
+
+/**
+ * While the store does not hold every day of the range yet, the server walks
+ * the service for them and answers 202 with `complete: false` and this; the
+ * reader is asked to come back (`Retry-After`).
+ */
+export const fillProgressSchema = z.object({
+  days: z.number(),
+  storedDays: z.number(),
+  /** What the walk is doing, e.g. `users 2026-03-01…2026-03-31 (page 12)`. */
+  activity: z.nullable(z.string()),
+  detail: z.string(),
+});
+
+export const usersTableSchema = z.object({
+  /** The page: `limit` rows from `offset` of the sorted, filtered table. */
+  users: z.array(mergedUserSchema),
+  offset: z.number(),
+  /** Rows the filters keep. */
+  total: z.number(),
+  /** Users active in the range, before the filters. */
+  activeUsers: z.number(),
+  facets: z.object({ delegation: z.array(z.string()), tier: z.array(z.string()), lang: z.array(z.string()) }),
+  range: rangeSchema,
+  sort: z.object({ column: z.string(), dir: z.enum(['asc', 'desc']) }),
+  /**
+   * False while the range is being filled from the service: `users` is then
+   * empty, or the table as it was before its latest days were walked again.
+   */
+  complete: z.boolean(),
+  progress: z.optional(fillProgressSchema),
+});
+
+export const userDaysSchema = z.object({
+  userId: z.string(),
+  /** The user's days merged; null when the user had no activity in the range. */
+  user: z.nullable(mergedUserSchema),
+  /** The service's `/users` rows of this user, by day. */
+  days: z.array(userRowSchema),
+  range: rangeSchema,
+  complete: z.boolean(),
+  progress: z.optional(fillProgressSchema),
+});
+
+export type UsersTableAnswer = z.infer<typeof usersTableSchema>;
+export type UserDaysAnswer = z.infer<typeof userDaysSchema>;
+export type FillProgress = z.infer<typeof fillProgressSchema>;
+
+// The schema and the merge describe one shape.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const sameShape: Same<z.infer<typeof mergedUserSchema>, MergedUser> = true;
+void sameShape;

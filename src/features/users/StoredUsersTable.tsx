@@ -1,0 +1,123 @@
+import { useQueries } from '@tanstack/react-query';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useRef } from 'react';
+import type { UsersTableAnswer } from '../../api/users';
+import { RowCells, SortableHead, type Column } from '../../components/DataTable';
+import type { SortState } from '../../data/search';
+import type { MergedUser } from '../../lib/user-merge';
+import { TABLE_PAGE, usersTablePageQuery, type TableParams } from './queries';
+
+const ROW_HEIGHT = 36;
+
+/**
+ * The users table as the server sorts, filters and pages it: a virtual list
+ * as long as the filtered table, whose rows in view are asked for a page at a
+ * time (any page, so a jump to the end asks for the end only). The first page
+ * comes from the page's own query, with the count and facets.
+ */
+export function StoredUsersTable({
+  caption,
+  columns,
+  params,
+  first,
+  sort,
+  onSort,
+  maxHeight = '65vh',
+}: {
+  caption: string;
+  columns: readonly Column<MergedUser>[];
+  params: TableParams;
+  first: UsersTableAnswer;
+  sort: SortState;
+  onSort: (s: SortState) => void;
+  maxHeight?: string;
+}) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const total = first.total;
+  // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is meant to be used this way
+  const virtual = useVirtualizer({
+    count: total,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+  });
+  const items = virtual.getVirtualItems();
+  const wanted = [...new Set(items.map((v) => Math.floor(v.index / TABLE_PAGE)))].filter((p) => p > 0);
+  const pages = useQueries({ queries: wanted.map((p) => usersTablePageQuery(params, p)) });
+  const loaded = new Map<number, UsersTableAnswer>([[0, first]]);
+  wanted.forEach((p, i) => {
+    const d = pages[i]?.data;
+    if (d) loaded.set(p, d);
+  });
+  const rowAt = (index: number): MergedUser | undefined => {
+    const page = loaded.get(Math.floor(index / TABLE_PAGE));
+    return page?.users[index - page.offset];
+  };
+  /** The failed request of a row's page, if it failed. */
+  const failedAt = (index: number) => {
+    const q = pages[wanted.indexOf(Math.floor(index / TABLE_PAGE))];
+    return q?.isError ? q : undefined;
+  };
+
+  // A new sort or filter starts at the top of the new list.
+  const question = JSON.stringify([params.sort, params.q, params.delegation, params.tier, params.lang, params.range]);
+  useEffect(() => {
+    if (scroller.current) scroller.current.scrollTop = 0;
+  }, [question]);
+
+  const top = items[0]?.start ?? 0;
+  const bottom = virtual.getTotalSize() - (items.at(-1)?.end ?? 0);
+  return (
+    <div
+      ref={scroller}
+      className="overflow-auto"
+      style={{ maxHeight }}
+      tabIndex={0}
+      aria-label={`${caption}, scrollable`}
+    >
+      <table className="w-full text-sm" aria-rowcount={total + 1}>
+        <caption className="sr-only">{caption}</caption>
+        <SortableHead columns={columns} sort={sort} onSort={onSort} />
+        <tbody>
+          {top > 0 && (
+            <tr aria-hidden style={{ height: top }}>
+              <td colSpan={columns.length} />
+            </tr>
+          )}
+          {items.map((v) => {
+            const u = rowAt(v.index);
+            const failed = u ? undefined : failedAt(v.index);
+            return (
+              <tr
+                key={u ? u.userId : `row-${v.index}`}
+                aria-rowindex={v.index + 2}
+                className="border-t border-line-subtle"
+                style={{ height: ROW_HEIGHT }}
+              >
+                {u ? (
+                  <RowCells columns={columns} row={u} nowrap />
+                ) : failed ? (
+                  <td colSpan={columns.length} className="py-1.5 text-danger-fg">
+                    These rows could not be loaded.{' '}
+                    <button type="button" className="underline" onClick={() => void failed.refetch()}>
+                      Retry
+                    </button>
+                  </td>
+                ) : (
+                  <td colSpan={columns.length} className="py-1.5 text-fg-subtle">
+                    Loading…
+                  </td>
+                )}
+              </tr>
+            );
+          })}
+          {bottom > 0 && (
+            <tr aria-hidden style={{ height: bottom }}>
+              <td colSpan={columns.length} />
+            </tr>
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}

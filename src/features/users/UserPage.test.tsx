@@ -1,0 +1,72 @@
+// @vitest-environment jsdom
+import { screen, within } from '@testing-library/react';
+import { Route, Routes } from 'react-router-dom';
+import { describe, expect, it, vi } from 'vitest';
+import type { UserDaysAnswer } from '../../api/users';
+import { mergeUserRows } from '../../lib/user-merge';
+import { userRow } from '../../test/fixtures';
+import { TEST_CONFIG, renderWithApp } from '../../test/render';
+import UserPage from './UserPage';
+
+const days = [
+  userRow({ user_id: 'u-bob', user_email: 'bob@acme.com', date: '2026-05-10', billable_tokens: 7_000, tool_calls: 20 }),
+  userRow({ user_id: 'u-bob', user_email: 'bob@acme.com', date: '2026-05-11', billable_tokens: 5_000, tool_calls: 30 }),
+];
+
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+/** The dashboard's server with a store: `/api/users/<id>` for the user, the credits endpoint empty. */
+function stubServer(answer: (id: string) => Response) {
+  const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
+    const url = new URL(String(input), 'http://dashboard.test');
+    if (url.pathname.startsWith('/api/users/')) return answer(decodeURIComponent(url.pathname.slice(11)));
+    if (url.pathname === '/api/v1/analytics/tokens') {
+      return json({ data: [], meta: { org_id: 'o', start_date: '2026-05-02', end_date: '2026-05-31' } });
+    }
+    return json({ title: 'Not Found' }, 404);
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return fetchMock;
+}
+
+const render = (url: string) =>
+  renderWithApp(
+    <Routes>
+      <Route path="/users/:userId" element={<UserPage />} />
+    </Routes>,
+    { url, config: { ...TEST_CONFIG, keyRequired: false } },
+  );
+
+describe('UserPage, from the server’s store', () => {
+  it("asks the server for this user's days only, and shows them merged", async () => {
+    const fetchMock = stubServer((id) => {
+      const body: UserDaysAnswer = {
+        userId: id,
+        user: mergeUserRows(days)[0]!,
+        days,
+        range: { start: '2026-05-02', end: '2026-05-31' },
+        complete: true,
+      };
+      return json(body);
+    });
+    render('/users/u-bob');
+    expect(await screen.findByRole('heading', { level: 1, name: 'bob@acme.com' })).toBeTruthy();
+    const kpi = (label: string) => screen.getByText(label, { exact: true }).parentElement!;
+    expect(within(kpi('Standard credits')).getByTitle('12,000')).toBeTruthy();
+    expect(within(kpi('Active days')).getByTitle('2')).toBeTruthy();
+    const rows = await screen.findByRole('table', { name: 'Daily rows' });
+    expect(within(rows).getAllByRole('row')).toHaveLength(3);
+    const asked = fetchMock.mock.calls.map(([u]) => new URL(String(u), 'http://dashboard.test'));
+    const user = asked.filter((u) => u.pathname.startsWith('/api/users'));
+    expect(user.map((u) => `${u.pathname}${u.search}`)).toEqual(['/api/users/u-bob?start=2026-05-02&end=2026-05-31']);
+    expect(asked.some((u) => u.pathname === '/api/v1/analytics/users')).toBe(false);
+  });
+
+  it('says so when the store has never seen the user', async () => {
+    stubServer(() => json({ title: 'Not Found', status: 404, detail: 'No user with the id "u-x".' }, 404));
+    render('/users/u-x');
+    expect(await screen.findByText('No user with this id in the history the dashboard keeps.')).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 1, name: 'u-x' })).toBeTruthy();
+  });
+});

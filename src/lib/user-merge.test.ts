@@ -1,0 +1,205 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { userRow } from '../test/fixtures';
+import {
+  USERS_CSV_HEADER,
+  UserMerger,
+  facetValues,
+  filterUsers,
+  mergeUserRows,
+  userCsvRow,
+  type MergedSums,
+  type MergedUser,
+  type UserDayRow,
+  SUMMED_FIELDS,
+} from './user-merge';
+
+const row = userRow;
+
+describe('merge of /users rows', () => {
+  it('merges a user split across pages, whatever the order', () => {
+    const a = row({ date: '2026-02-03', tool_calls: 30, user_messages: 3, autonomy_ratio: 10, languages: ['Rust'] });
+    const b = row({ date: '2026-02-01' });
+    const m = new UserMerger();
+    m.add([a]);
+    m.add([row({ user_id: 'u2' })]);
+    m.add([b]);
+    const [u1] = m.result().filter((u) => u.userId === 'u1');
+    expect(u1).toMatchObject({
+      activeDays: 2,
+      firstDay: '2026-02-01',
+      lastDay: '2026-02-03',
+      toolCalls: 40,
+      credits: 200,
+      userMessages: 5,
+      languages: ['Go', 'Rust'],
+    });
+    // weighted by user turns: (5·2 + 10·3) / 5 = 8
+    expect(u1!.autonomyRatio).toBe(8);
+    const reversed = mergeUserRows([b, a]).find((u) => u.userId === 'u1');
+    expect(reversed).toEqual(u1);
+  });
+
+  it('a user with one day keeps that day', () => {
+    const [u] = mergeUserRows([row({})]);
+    expect(u).toMatchObject({ activeDays: 1, firstDay: '2026-02-01', lastDay: '2026-02-01', autonomyRatio: 5 });
+  });
+
+  it('keeps null emails (shown by id) and picks up an email from any row', () => {
+    expect(mergeUserRows([row({ user_email: null })])[0]!.email).toBeNull();
+    expect(mergeUserRows([row({ user_email: null }), row({ date: '2026-02-02' })])[0]!.email).toBe('a@x');
+  });
+
+  it('takes the most frequent model with its tier, ties by name', () => {
+    const rows = [
+      row({ date: '2026-02-01', primary_model: 'opus', primary_model_tier: 'thinking' }),
+      row({ date: '2026-02-02', primary_model: 'opus', primary_model_tier: 'thinking' }),
+      row({ date: '2026-02-03', primary_model: 'sonnet', primary_model_tier: 'standard', delegation_level: 'manual' }),
+    ];
+    expect(mergeUserRows(rows)[0]).toMatchObject({
+      primaryModel: 'opus',
+      primaryModelTier: 'thinking',
+      delegationLevel: 'auto-high',
+    });
+    const tie = [row({ primary_model: 'b' }), row({ date: '2026-02-02', primary_model: 'a' })];
+    expect(mergeUserRows(tie)[0]!.primaryModel).toBe('a');
+  });
+
+  it('counts a day once even when the service repeats a row', () => {
+    expect(mergeUserRows([row({}), row({})])[0]!.activeDays).toBe(1);
+  });
+});
+
+/**
+ * The server folds groups of rows (one per user and model, tier, level, languages and email, with their
+ * day count and first and last day) and per-user sums, as its grouped queries return them: the same
+ * merge as the browser's over the rows themselves, for any rows.
+ */
+describe('merge of grouped rows (the server) and of rows (the browser)', () => {
+  const userDays = fc.uniqueArray(
+    fc.record({
+      user_id: fc.constantFrom('u1', 'u2', 'u3'),
+      date: fc.integer({ min: 1, max: 28 }).map((d) => `2026-02-${String(d).padStart(2, '0')}`),
+    }),
+    { selector: (r) => `${r.user_id} ${r.date}`, minLength: 1, maxLength: 60 },
+  );
+  const rowOf = fc.record({
+    user_email: fc.constantFrom(null, 'a@x', 'b@x', ''),
+    primary_model: fc.constantFrom('opus', 'sonnet', 'haiku'),
+    primary_model_tier: fc.constantFrom('standard', 'thinking'),
+    delegation_level: fc.constantFrom('auto-high', 'manual', 'spec'),
+    languages: fc.subarray(['Go', 'Rust', 'TypeScript']),
+    billable_tokens: fc.nat(10_000),
+    tool_calls: fc.nat(500),
+    user_messages: fc.nat(40),
+    autonomy_ratio: fc.nat(3000).map((n) => n / 100),
+  });
+  const rows = userDays.chain((keys) =>
+    fc.tuple(...keys.map((k) => rowOf.map((r): UserDayRow => ({ ...userRow(), ...k, ...r })))),
+  );
+
+  function groupedMerge(all: readonly UserDayRow[]): MergedUser[] {
+    const groups = new Map<string, UserDayRow[]>();
+    for (const r of all) {
+      const key = JSON.stringify([
+        r.user_id,
+        r.user_email,
+        r.primary_model,
+        r.primary_model_tier,
+        r.delegation_level,
+        r.languages,
+      ]);
+      groups.set(key, [...(groups.get(key) ?? []), r]);
+    }
+    const m = new UserMerger();
+    for (const g of groups.values()) {
+      const days = g.map((r) => r.date).sort();
+      m.addGroup(g[0]!.user_id, {
+        email: g[0]!.user_email,
+        primaryModel: g[0]!.primary_model,
+        primaryModelTier: g[0]!.primary_model_tier,
+        delegationLevel: g[0]!.delegation_level,
+        languages: g[0]!.languages,
+        days: g.length,
+        firstDay: days[0]!,
+        lastDay: days.at(-1)!,
+      });
+    }
+    for (const id of new Set(all.map((r) => r.user_id))) {
+      const mine = all.filter((r) => r.user_id === id);
+      const sums = Object.fromEntries(
+        Object.entries(SUMMED_FIELDS).map(([k, f]) => [k, mine.reduce((s, r) => s + (r[f] as number), 0)]),
+      ) as MergedSums;
+      const ratioWeighted = mine.reduce((s, r) => s + r.autonomy_ratio * r.user_messages, 0);
+      m.addTotals(id, { sums, ratioWeighted });
+    }
+    return m.result();
+  }
+
+  it('agree on every field, whatever the rows and their order', () => {
+    fc.assert(
+      fc.property(rows, (all) => {
+        const byDay = [...all].sort((a, b) => (a.user_id + a.date).localeCompare(b.user_id + b.date));
+        const byId = (a: MergedUser, b: MergedUser) => a.userId.localeCompare(b.userId);
+        const browser = mergeUserRows(byDay).sort(byId);
+        const same = (other: MergedUser[]) => {
+          // A weighted mean summed in another order may differ in its last bits; every other field is exact.
+          expect(other.map((x) => ({ ...x, autonomyRatio: 0 }))).toEqual(
+            browser.map((x) => ({ ...x, autonomyRatio: 0 })),
+          );
+          for (const [i, x] of other.entries()) expect(x.autonomyRatio).toBeCloseTo(browser[i]!.autonomyRatio, 9);
+        };
+        same(groupedMerge([...all].reverse()).sort(byId));
+        // The browser's merge does not depend on the order of the rows either.
+        same(mergeUserRows([...all].reverse()).sort(byId));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+const u = (userId: string, email: string | null, over: Partial<MergedUser> = {}) =>
+  ({
+    userId,
+    email,
+    delegationLevel: 'auto-high',
+    primaryModelTier: 'standard',
+    languages: ['Go'],
+    ...over,
+  }) as MergedUser;
+const users = [
+  u('usr_1', 'Ada.Lovelace@acme.example'),
+  u('usr_2', null, { delegationLevel: 'manual', languages: ['Rust', 'Go'] }),
+  u('usr_3', 'grace@acme.example', { primaryModelTier: 'thinking', languages: ['Python'] }),
+];
+const none = { search: '', delegation: '', tier: '', language: '' };
+
+describe('filterUsers', () => {
+  it.each([
+    [{ search: 'ada' }, ['usr_1']],
+    [{ search: 'USR_2' }, ['usr_2']],
+    [{ search: '  acme ' }, ['usr_1', 'usr_3']],
+    [{ delegation: 'manual' }, ['usr_2']],
+    [{ tier: 'thinking' }, ['usr_3']],
+    [{ language: 'Go' }, ['usr_1', 'usr_2']],
+    [{ language: 'Go', delegation: 'auto-high' }, ['usr_1']],
+    [{}, ['usr_1', 'usr_2', 'usr_3']],
+  ])('%j → %j', (f, ids) => expect(filterUsers(users, { ...none, ...f }).map((x) => x.userId)).toEqual(ids));
+
+  it('lists the facet values present', () => {
+    expect(facetValues(users)).toEqual({
+      delegation: ['auto-high', 'manual'],
+      tier: ['standard', 'thinking'],
+      language: ['Go', 'Python', 'Rust'],
+    });
+  });
+});
+
+describe('the CSV of the table', () => {
+  it('carries every column, the id beside the email', () => {
+    const [m] = mergeUserRows([row({ user_id: 'u-bob', user_email: 'bob@acme.com', billable_tokens: 12_000 })]);
+    expect(USERS_CSV_HEADER.slice(0, 5)).toEqual(['user_id', 'user_email', 'credits', 'toolCalls', 'sessions']);
+    expect(userCsvRow(m!).slice(0, 3)).toEqual(['u-bob', 'bob@acme.com', 12_000]);
+    expect(userCsvRow(m!)).toHaveLength(USERS_CSV_HEADER.length);
+  });
+});

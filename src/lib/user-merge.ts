@@ -1,0 +1,364 @@
+/**
+ * The users table, shared by the SPA and the server: `/users` rows (one per
+ * user per active day, split across pages in any way) merged into one row per
+ * user, the columns of that table (what sorting and the CSV read), the search
+ * and facet filters, and the sort. The browser merges rows as a walk streams
+ * them (when each reader brings a key); the server builds the same rows from
+ * the store and must agree with this file to the last field.
+ */
+
+/** The fields of a `/users` row the merge reads (the service's row, structurally). */
+export interface UserDayRow {
+  user_id: string;
+  user_email: string | null;
+  date: string;
+  billable_tokens: number;
+  tool_calls: number;
+  sessions: number;
+  messages: number;
+  user_messages: number;
+  assistant_messages: number;
+  files_created: number;
+  files_edited: number;
+  git_commits: number;
+  git_prs_created: number;
+  mcp_calls: number;
+  skill_calls: number;
+  slash_commands: number;
+  hooks: number;
+  autonomy_ratio: number;
+  primary_model: string;
+  primary_model_tier: string;
+  delegation_level: string;
+  languages: readonly string[];
+}
+
+export interface MergedUser {
+  userId: string;
+  email: string | null;
+  activeDays: number;
+  firstDay: string;
+  lastDay: string;
+  credits: number;
+  toolCalls: number;
+  sessions: number;
+  messages: number;
+  userMessages: number;
+  assistantMessages: number;
+  filesCreated: number;
+  filesEdited: number;
+  commits: number;
+  prs: number;
+  mcpCalls: number;
+  skillCalls: number;
+  slashCommands: number;
+  hooks: number;
+  /**
+   * Tool calls per user turn over the whole range: the day ratios weighted by
+   * that day's user messages, which equals Σ(ratio·turns) / Σturns.
+   */
+  autonomyRatio: number;
+  /** The model of most days (ties: the first by name), with its tier on the last day it was used. */
+  primaryModel: string;
+  primaryModelTier: string;
+  /** The level of most days (ties: the first by name). */
+  delegationLevel: string;
+  /** Every language of the range, sorted. */
+  languages: string[];
+}
+
+/** The additive part of a merged user: what a database can sum. */
+export type MergedSums = Pick<
+  MergedUser,
+  | 'credits'
+  | 'toolCalls'
+  | 'sessions'
+  | 'messages'
+  | 'userMessages'
+  | 'assistantMessages'
+  | 'filesCreated'
+  | 'filesEdited'
+  | 'commits'
+  | 'prs'
+  | 'mcpCalls'
+  | 'skillCalls'
+  | 'slashCommands'
+  | 'hooks'
+>;
+
+/** Each sum of a merged user, and the row field it adds up. */
+export const SUMMED_FIELDS = {
+  credits: 'billable_tokens',
+  toolCalls: 'tool_calls',
+  sessions: 'sessions',
+  messages: 'messages',
+  userMessages: 'user_messages',
+  assistantMessages: 'assistant_messages',
+  filesCreated: 'files_created',
+  filesEdited: 'files_edited',
+  commits: 'git_commits',
+  prs: 'git_prs_created',
+  mcpCalls: 'mcp_calls',
+  skillCalls: 'skill_calls',
+  slashCommands: 'slash_commands',
+  hooks: 'hooks',
+} as const satisfies Record<keyof MergedSums, keyof UserDayRow>;
+
+const SUMS = Object.entries(SUMMED_FIELDS) as [keyof MergedSums, (typeof SUMMED_FIELDS)[keyof MergedSums]][];
+
+/** The value seen most often; ties break by name so the result does not depend on row order. */
+export function mostFrequent(m: ReadonlyMap<string, number>): string {
+  let best = '';
+  let n = -1;
+  for (const [k, v] of m) if (v > n || (v === n && k < best)) [best, n] = [k, v];
+  return best;
+}
+
+const add = (m: Map<string, number>, k: string, n: number) => m.set(k, (m.get(k) ?? 0) + n);
+
+/**
+ * One user's merge in progress, fed either rows (the browser) or groups of
+ * rows that share their model, tier, level, languages and email (the server's
+ * query): both end in `result()`, so the two agree by construction.
+ */
+export class UserAccumulator {
+  private email: string | null | undefined;
+  private emailDay = '';
+  private fallbackEmail: string | null = null;
+  private fallbackDay = '';
+  private days = new Set<string>();
+  private dayCount = 0;
+  private first = '';
+  private last = '';
+  private ratioWeighted = 0;
+  private sums: Record<keyof MergedSums, number> = {
+    credits: 0,
+    toolCalls: 0,
+    sessions: 0,
+    messages: 0,
+    userMessages: 0,
+    assistantMessages: 0,
+    filesCreated: 0,
+    filesEdited: 0,
+    commits: 0,
+    prs: 0,
+    mcpCalls: 0,
+    skillCalls: 0,
+    slashCommands: 0,
+    hooks: 0,
+  };
+  private models = new Map<string, number>();
+  /** Per model: its tier on the latest day seen with it. */
+  private tiers = new Map<string, { tier: string; day: string }>();
+  private delegation = new Map<string, number>();
+  private languages = new Set<string>();
+
+  constructor(readonly userId: string) {}
+
+  /**
+   * The email of the user's first day; when that one has none, the first email
+   * given on a later day (the order a day-ordered walk of the rows finds them in).
+   */
+  private seeEmail(email: string | null, firstDay: string) {
+    if (this.email === undefined || firstDay < this.emailDay) {
+      this.email = email;
+      this.emailDay = firstDay;
+    }
+    if (email && (this.fallbackEmail === null || firstDay < this.fallbackDay)) {
+      this.fallbackEmail = email;
+      this.fallbackDay = firstDay;
+    }
+  }
+
+  private seeDays(first: string, last: string) {
+    if (!this.first || first < this.first) this.first = first;
+    if (!this.last || last > this.last) this.last = last;
+  }
+
+  private seeModel(model: string, tier: string, lastDay: string, n: number) {
+    add(this.models, model, n);
+    const t = this.tiers.get(model);
+    if (!t || lastDay >= t.day) this.tiers.set(model, { tier, day: lastDay });
+  }
+
+  /** One `/users` row; a day seen twice counts once as an active day. */
+  addRow(r: UserDayRow): void {
+    this.seeEmail(r.user_email, r.date);
+    this.days.add(r.date);
+    this.seeDays(r.date, r.date);
+    for (const [k, field] of SUMS) this.sums[k] += r[field];
+    this.ratioWeighted += r.autonomy_ratio * r.user_messages;
+    this.seeModel(r.primary_model, r.primary_model_tier, r.date, 1);
+    add(this.delegation, r.delegation_level, 1);
+    for (const l of r.languages) this.languages.add(l);
+  }
+
+  /** `days` rows (distinct days, from `firstDay` to `lastDay`) that share these values. */
+  addGroup(g: UserGroup): void {
+    this.seeEmail(g.email, g.firstDay);
+    this.dayCount += g.days;
+    this.seeDays(g.firstDay, g.lastDay);
+    this.seeModel(g.primaryModel, g.primaryModelTier, g.lastDay, g.days);
+    add(this.delegation, g.delegationLevel, g.days);
+    for (const l of g.languages) this.languages.add(l);
+  }
+
+  /** The sums of rows whose picks come through `addGroup`. */
+  addTotals(t: UserTotals): void {
+    for (const [k] of SUMS) this.sums[k] += t.sums[k];
+    this.ratioWeighted += t.ratioWeighted;
+  }
+
+  result(): MergedUser {
+    const primaryModel = mostFrequent(this.models);
+    const userMessages = this.sums.userMessages;
+    return {
+      userId: this.userId,
+      email: this.email === undefined ? null : (this.email ?? this.fallbackEmail),
+      activeDays: this.days.size + this.dayCount,
+      firstDay: this.first,
+      lastDay: this.last,
+      ...this.sums,
+      autonomyRatio: userMessages > 0 ? this.ratioWeighted / userMessages : 0,
+      primaryModel,
+      primaryModelTier: this.tiers.get(primaryModel)?.tier ?? '',
+      delegationLevel: mostFrequent(this.delegation),
+      languages: [...this.languages].sort(),
+    };
+  }
+}
+
+/** Rows of one user that share model, tier, level, languages and email: one row of the server's grouped query. */
+export interface UserGroup {
+  email: string | null;
+  primaryModel: string;
+  primaryModelTier: string;
+  delegationLevel: string;
+  languages: readonly string[];
+  days: number;
+  firstDay: string;
+  lastDay: string;
+}
+
+/** The sums over rows of one user. */
+export interface UserTotals {
+  sums: MergedSums;
+  /** Σ autonomy_ratio · user_messages. */
+  ratioWeighted: number;
+}
+
+/** Merges rows page by page as they come; users in the order first seen. */
+export class UserMerger {
+  private accs = new Map<string, UserAccumulator>();
+
+  private acc(userId: string): UserAccumulator {
+    let a = this.accs.get(userId);
+    if (!a) {
+      a = new UserAccumulator(userId);
+      this.accs.set(userId, a);
+    }
+    return a;
+  }
+
+  add(rows: readonly UserDayRow[]): void {
+    for (const r of rows) this.acc(r.user_id).addRow(r);
+  }
+
+  addGroup(userId: string, g: UserGroup): void {
+    this.acc(userId).addGroup(g);
+  }
+
+  addTotals(userId: string, t: UserTotals): void {
+    this.acc(userId).addTotals(t);
+  }
+
+  result(): MergedUser[] {
+    return [...this.accs.values()].map((a) => a.result());
+  }
+}
+
+export function mergeUserRows(rows: readonly UserDayRow[]): MergedUser[] {
+  const m = new UserMerger();
+  m.add(rows);
+  return m.result();
+}
+
+// ---- The table: columns, filters, sort, CSV ---------------------------------------------------
+
+/** Each column of the users table and the value it shows, sorts by and writes to the CSV, in table order. */
+export const USER_COLUMN_VALUES = {
+  user: (u: MergedUser) => u.email ?? u.userId,
+  credits: (u: MergedUser) => u.credits,
+  toolCalls: (u: MergedUser) => u.toolCalls,
+  sessions: (u: MergedUser) => u.sessions,
+  messages: (u: MergedUser) => u.messages,
+  userMessages: (u: MergedUser) => u.userMessages,
+  assistantMessages: (u: MergedUser) => u.assistantMessages,
+  activeDays: (u: MergedUser) => u.activeDays,
+  firstDay: (u: MergedUser) => u.firstDay,
+  lastDay: (u: MergedUser) => u.lastDay,
+  autonomy: (u: MergedUser) => u.autonomyRatio,
+  model: (u: MergedUser) => u.primaryModel,
+  tier: (u: MergedUser) => u.primaryModelTier,
+  delegation: (u: MergedUser) => u.delegationLevel,
+  languages: (u: MergedUser) => u.languages.join(', '),
+  filesCreated: (u: MergedUser) => u.filesCreated,
+  filesEdited: (u: MergedUser) => u.filesEdited,
+  commits: (u: MergedUser) => u.commits,
+  prs: (u: MergedUser) => u.prs,
+  mcpCalls: (u: MergedUser) => u.mcpCalls,
+  skillCalls: (u: MergedUser) => u.skillCalls,
+  slashCommands: (u: MergedUser) => u.slashCommands,
+  hooks: (u: MergedUser) => u.hooks,
+} as const satisfies Record<string, (u: MergedUser) => string | number>;
+
+export type UserColumnId = keyof typeof USER_COLUMN_VALUES;
+export const USER_COLUMN_IDS = Object.keys(USER_COLUMN_VALUES) as UserColumnId[];
+export const isUserColumn = (id: string): id is UserColumnId => Object.hasOwn(USER_COLUMN_VALUES, id);
+
+/** The CSV carries every column, whatever is shown, with the id beside the email. */
+export const USERS_CSV_HEADER: readonly string[] = ['user_id', 'user_email', ...USER_COLUMN_IDS.slice(1)];
+export const userCsvRow = (u: MergedUser): (string | number | null)[] => [
+  u.userId,
+  u.email,
+  ...USER_COLUMN_IDS.slice(1).map((id) => USER_COLUMN_VALUES[id](u)),
+];
+
+export interface UserFilter {
+  search: string;
+  delegation: string;
+  tier: string;
+  language: string;
+}
+
+/** Search by email or id (case-insensitive, substring); exact match on the chosen facets. */
+export function filterUsers(users: readonly MergedUser[], f: UserFilter): MergedUser[] {
+  const q = f.search.trim().toLowerCase();
+  return users.filter(
+    (u) =>
+      (!q || u.userId.toLowerCase().includes(q) || (u.email?.toLowerCase().includes(q) ?? false)) &&
+      (!f.delegation || u.delegationLevel === f.delegation) &&
+      (!f.tier || u.primaryModelTier === f.tier) &&
+      (!f.language || u.languages.includes(f.language)),
+  );
+}
+
+export interface UserFacets {
+  delegation: string[];
+  tier: string[];
+  language: string[];
+}
+
+/** The values present, for the filter menus. */
+export function facetValues(users: readonly MergedUser[]): UserFacets {
+  const delegation = new Set<string>();
+  const tier = new Set<string>();
+  const language = new Set<string>();
+  for (const u of users) {
+    if (u.delegationLevel) delegation.add(u.delegationLevel);
+    if (u.primaryModelTier) tier.add(u.primaryModelTier);
+    for (const l of u.languages) language.add(l);
+  }
+  const sorted = (s: Set<string>) => [...s].sort();
+  return { delegation: sorted(delegation), tier: sorted(tier), language: sorted(language) };
+}

@@ -1,0 +1,265 @@
+/**
+ * The users endpoints of the dashboard's server, answered from the store so
+ * that no browser walks `/users` (src/api/users.ts holds their shapes):
+ *
+ *   GET /api/users?start&end&sort&dir&q&delegation&tier&lang&offset&limit
+ *       a page of the merged per-user table, sorted, filtered and searched here;
+ *   GET /api/users.csv?start&end&sort&dir&q&delegation&tier&lang
+ *       the whole filtered, sorted table as CSV, streamed;
+ *   GET /api/users/<userId>?start&end
+ *       that user's rows, by day, and their merge.
+ *
+ * A range whose days are not all stored yet is walked from the service: the
+ * answer waits a moment for it, then says 202 with the progress (the table
+ * as it was, when only its latest days are being walked again) and when to
+ * ask again. Answers about final days carry an ETag and are revalidated.
+ */
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { once } from 'node:events';
+import { promisify } from 'node:util';
+import { createGzip, gzip } from 'node:zlib';
+import { userRowSchema } from '../../api/schemas';
+import type { UserDaysAnswer, UsersTableAnswer } from '../../api/users';
+import { toCsv } from '../../lib/csv';
+import { lastDays, type Day, type DayRange } from '../../lib/dates';
+import { DEFAULT_DAYS } from '../../lib/url-state';
+import { USERS_CSV_HEADER, mergeUserRows, userCsvRow } from '../../lib/user-merge';
+import { errorResponse } from '../core/errors';
+import { silentLogger, type Logger } from '../core/log';
+import type { HttpResponse } from '../core/response';
+import type { StoreDb } from '../store/db';
+import { knownUser } from '../store/queries';
+import { mergedUsers, userDayRows, type RangeVersion } from '../store/users-queries';
+import type { SyncEngine } from '../sync/engine';
+import { isFinal } from '../sync/spans';
+import { FillError, createRangeFiller, type RangeState } from './fill';
+import { parseCsvQuery, parseTableQuery, parseUserQuery } from './params';
+import { createTableCache } from './table';
+
+const gzipAsync = promisify(gzip);
+
+/** Bumped when an answer's shape or meaning changes: an ETag of the old code must not match. */
+const ANSWER_VERSION = 'users-1';
+/** CSV rows per write. */
+const CSV_CHUNK = 1000;
+
+export interface UsersRoutesOptions {
+  store: StoreDb;
+  engine: SyncEngine;
+  latestDay: () => Day;
+  /** The sync's refresh window: only answers about days before it carry an ETag. */
+  refreshDays: number;
+  /** How long a request waits for the walk of its range before answering 202. */
+  fillWaitMs?: number;
+  /** Seconds the 202 asks the reader to wait. */
+  retryAfterSeconds?: number;
+  /** Keep the default range's table built as its days change (the page opens on it). */
+  prewarm?: boolean;
+  logger?: Logger;
+}
+
+/** Whether a request target is one of these endpoints. */
+export function isUsersPath(url: string): boolean {
+  const path = url.split('?', 1)[0]!;
+  return path === '/api/users' || path === '/api/users.csv' || path.startsWith('/api/users/');
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+export function createUsersRoutes(opts: UsersRoutesOptions) {
+  const { store, engine, latestDay, refreshDays } = opts;
+  const logger = opts.logger ?? silentLogger;
+  const retryAfter = String(opts.retryAfterSeconds ?? 1);
+  const filler = createRangeFiller(store, engine, opts.fillWaitMs ?? 1500);
+  const tables = createTableCache((r) => mergedUsers(store.db, r.start, r.end));
+  const versionKey = (v: RangeVersion) => `${v.storedDays}|${v.syncedAt ?? ''}`;
+
+  /** A final answer's ETag: the same range, stored days and question give the same bytes. */
+  function etagOf(r: DayRange, state: RangeState, question: unknown): string | undefined {
+    if (!state.complete || !state.version.allFinal || !isFinal(r.end, latestDay(), refreshDays)) return undefined;
+    const hash = createHash('sha256')
+      .update(JSON.stringify([ANSWER_VERSION, r, versionKey(state.version), question]))
+      .digest('base64url')
+      .slice(0, 27);
+    return `W/"${hash}"`;
+  }
+
+  /** Writes an answer: gzip when asked for and worth it; 304 when the reader's copy is current. */
+  async function write(req: IncomingMessage, res: ServerResponse, r: HttpResponse, etag?: string) {
+    const head = req.method === 'HEAD';
+    res.statusCode = r.status;
+    for (const [k, v] of Object.entries(r.headers)) res.setHeader(k, v);
+    res.setHeader('vary', 'accept-encoding');
+    if (etag) {
+      res.setHeader('etag', etag);
+      // Kept by the browser, but asked about again each time: a re-sync of the store changes the answer.
+      res.setHeader('cache-control', 'private, no-cache');
+      if (matches(req.headers['if-none-match'], etag)) {
+        res.statusCode = 304;
+        res.removeHeader('content-type');
+        res.end();
+        return;
+      }
+    } else {
+      res.setHeader('cache-control', 'no-store');
+    }
+    const gz = r.body.length >= 1024 && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
+    const body = gz ? await gzipAsync(r.body, { level: 4 }) : Buffer.from(r.body);
+    if (gz) res.setHeader('content-encoding', 'gzip');
+    res.setHeader('content-length', body.length);
+    res.end(head ? undefined : body);
+  }
+
+  const answer = (status: number, body: string, headers: Record<string, string> = {}): HttpResponse => ({
+    status,
+    headers: { 'content-type': JSON_TYPE, ...headers },
+    body,
+  });
+
+  /** `/api/users`: a page of the table. */
+  async function table(url: URL): Promise<{ r: HttpResponse; etag?: string }> {
+    const parsed = parseTableQuery(url.searchParams, latestDay());
+    if (!parsed.ok) return { r: errorResponse(400, parsed.detail) };
+    const { range, sort, dir, filter, offset, limit } = parsed.value;
+    const state = await filler.ensure(range);
+    const t = state.complete ? await tables.get(range, versionKey(state.version)) : await tables.latest(range);
+    const rows = t ? t.view(sort, dir, filter) : [];
+    const body: UsersTableAnswer = {
+      users: rows.slice(offset, offset + limit),
+      offset,
+      total: rows.length,
+      activeUsers: t?.users.length ?? 0,
+      facets: t ? { delegation: t.facets.delegation, tier: t.facets.tier, lang: t.facets.language } : EMPTY_FACETS,
+      range,
+      sort: { column: sort, dir },
+      complete: state.complete,
+      ...(state.complete ? {} : { progress: state.progress }),
+    };
+    if (!state.complete) return { r: answer(202, JSON.stringify(body), { 'retry-after': retryAfter }) };
+    const question = [sort, dir, filter, offset, limit];
+    return { r: answer(200, JSON.stringify(body)), etag: etagOf(range, state, question) };
+  }
+
+  /** `/api/users/<id>`: one user's days, straight from the user's index (no walk over the others). */
+  async function user(url: URL, userId: string): Promise<{ r: HttpResponse; etag?: string }> {
+    const parsed = parseUserQuery(url.searchParams, latestDay());
+    if (!parsed.ok) return { r: errorResponse(400, parsed.detail) };
+    const { range } = parsed.value;
+    const state = await filler.ensure(range);
+    if (!state.complete) {
+      const body: UserDaysAnswer = { userId, user: null, days: [], range, complete: false, progress: state.progress };
+      return { r: answer(202, JSON.stringify(body), { 'retry-after': retryAfter }) };
+    }
+    const rows = await userDayRows(store.db, userId, range.start, range.end);
+    if (rows.length === 0 && !(await knownUser(store.db, userId))) {
+      return { r: errorResponse(404, `No user with the id ${JSON.stringify(userId)} in the stored history.`) };
+    }
+    const merged = mergeUserRows(rows.map((row) => userRowSchema.parse(JSON.parse(row))))[0] ?? null;
+    // The rows go out as the service sent them, without a round trip through objects.
+    const head = JSON.stringify({ userId, user: merged, range, complete: true });
+    const body = `${head.slice(0, -1)},"days":[${rows.join(',')}]}`;
+    return { r: answer(200, body), etag: etagOf(range, state, ['user', userId]) };
+  }
+
+  /** `/api/users.csv`: the whole filtered, sorted table, written a chunk at a time. */
+  async function csv(req: IncomingMessage, res: ServerResponse, url: URL) {
+    const parsed = parseCsvQuery(url.searchParams, latestDay());
+    if (!parsed.ok) return write(req, res, errorResponse(400, parsed.detail));
+    const { range, sort, dir, filter } = parsed.value;
+    const state = await filler.ensure(range);
+    if (!state.complete) {
+      return write(req, res, errorResponse(503, state.progress.detail, { 'retry-after': retryAfter }));
+    }
+    const rows = (await tables.get(range, versionKey(state.version))).view(sort, dir, filter);
+    const gz = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
+    res.statusCode = 200;
+    res.setHeader('content-type', 'text/csv; charset=utf-8');
+    res.setHeader('content-disposition', `attachment; filename="users-${range.start}-${range.end}.csv"`);
+    res.setHeader('cache-control', 'no-store');
+    res.setHeader('vary', 'accept-encoding');
+    if (gz) res.setHeader('content-encoding', 'gzip');
+    if (req.method === 'HEAD') return void res.end();
+    const out = gz ? createGzip({ level: 4 }) : res;
+    if (gz) out.pipe(res);
+    const header = toCsv(USERS_CSV_HEADER, []);
+    out.write(header);
+    for (let i = 0; i < rows.length && !res.destroyed; i += CSV_CHUNK) {
+      // toCsv writes the header line first: the chunk is what follows it.
+      const text = toCsv(USERS_CSV_HEADER, rows.slice(i, i + CSV_CHUNK).map(userCsvRow)).slice(header.length);
+      if (!out.write(text)) await Promise.race([once(out, 'drain'), once(res, 'close')]);
+    }
+    out.end();
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      return write(req, res, errorResponse(405, `Method ${req.method} is not allowed here.`, { allow: 'GET, HEAD' }));
+    }
+    const url = new URL(req.url ?? '/', 'http://dashboard.local');
+    try {
+      if (url.pathname === '/api/users.csv') return await csv(req, res, url);
+      let out: { r: HttpResponse; etag?: string };
+      if (url.pathname === '/api/users') {
+        out = await table(url);
+      } else {
+        let id: string;
+        try {
+          id = decodeURIComponent(url.pathname.slice('/api/users/'.length));
+        } catch {
+          return await write(req, res, errorResponse(400, 'The user id in the path is not valid percent-encoding.'));
+        }
+        if (!id || id.includes('/')) return await write(req, res, errorResponse(404, 'No such endpoint.'));
+        out = await user(url, id);
+      }
+      await write(req, res, out.r, out.etag);
+    } catch (e) {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      if (e instanceof FillError) return write(req, res, e.answer);
+      logger.error('users endpoint failure', { error: e instanceof Error ? e.message : String(e) });
+      return write(req, res, errorResponse(500, 'The dashboard server failed to read the users from its store.'));
+    }
+  }
+
+  /** Builds the default range's table in the background once its days are all stored, and again when they change. */
+  async function warm() {
+    try {
+      const r = lastDays(DEFAULT_DAYS, latestDay());
+      const v = await filler.peek(r);
+      if (v) await tables.get(r, versionKey(v));
+    } catch (e) {
+      logger.error('users table prewarm failed', { error: e instanceof Error ? e.message : String(e) });
+    }
+  }
+  const timers: ReturnType<typeof setTimeout>[] = [];
+  if (opts.prewarm) {
+    // Soon after start (the store may already hold the range), then each minute: a sync's walk makes a new version.
+    timers.push(
+      setTimeout(() => void warm(), 2_000),
+      setInterval(() => void warm(), 60_000),
+    );
+    for (const t of timers) t.unref?.();
+  }
+
+  return {
+    handle: (req: IncomingMessage, res: ServerResponse) => void handle(req, res),
+    warm,
+    stop: () => timers.forEach((t) => clearTimeout(t)),
+  };
+}
+
+const EMPTY_FACETS = { delegation: [], tier: [], lang: [] };
+
+/** Weak comparison of If-None-Match against our (weak) tag. */
+function matches(header: string | string[] | undefined, etag: string): boolean {
+  if (!header) return false;
+  const bare = (t: string) => t.trim().replace(/^W\//, '');
+  return String(header)
+    .split(',')
+    .some((t) => t.trim() === '*' || bare(t) === bare(etag));
+}
+
+export type UsersRoutes = ReturnType<typeof createUsersRoutes>;

@@ -1,0 +1,482 @@
+/**
+ * The users endpoints against both engines (the embedded SQLite store and a
+ * real PostgreSQL), with the demo service in-process as the upstream: the
+ * merged table equals the browser's merge of the service's rows, and it is
+ * sorted, filtered, searched, paged and written as CSV here; one user's days;
+ * the 400s and 404s; ETag and 304; a range still being filled.
+ */
+import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Kysely } from 'kysely';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PATHS } from '../../api/paths';
+import { userRowSchema, type UserRow } from '../../api/schemas';
+import { userDaysSchema, usersTableSchema, type UsersTableAnswer } from '../../api/users';
+import { addDays, type DayRange } from '../../lib/dates';
+import {
+  USERS_CSV_HEADER,
+  USER_COLUMN_VALUES,
+  facetValues,
+  filterUsers,
+  mergeUserRows,
+  userCsvRow,
+  type MergedUser,
+} from '../../lib/user-merge';
+import { toCsv } from '../../lib/csv';
+import { freshDatabase, pgAvailable, pgSkipReason } from '../../test/postgres';
+import { createApp } from '../app';
+import { readServerConfig } from '../config';
+import { DEFAULT_KEYS } from '../demo/auth';
+import { createDemoService } from '../demo/service';
+import { openStore, type StoreDb } from '../store/db';
+import { migrateToLatest } from '../store/migrations';
+import { claimStore } from '../store/queries';
+import { NUMERIC_FACTS, TEXT_FACTS, userDayFacts } from '../store/users-queries';
+import { createSyncEngine, type Fetched } from '../sync/engine';
+import { createUsersRoutes } from './routes';
+import { sortUsers } from './table';
+
+const TODAY = '2026-03-20';
+const demo = createDemoService({
+  seed: 'users-test',
+  users: 60,
+  repos: 2,
+  reportsPerRepo: 2,
+  today: TODAY,
+  keys: DEFAULT_KEYS,
+});
+const LATEST = demo.latestDay();
+/** Final days end two days before the latest (the refresh window). */
+const FINAL: DayRange = { start: '2026-02-01', end: '2026-02-28' };
+const RECENT: DayRange = { start: addDays(LATEST, -13), end: LATEST };
+
+const direct = (path: string, search: string) =>
+  demo.handle({ method: 'GET', url: path + search, headers: { authorization: 'Bearer demo-owner' } });
+
+/** Every `/users` row of the range, in the service's order, as the browser would read them. */
+function serviceRows(r: DayRange): UserRow[] {
+  const rows: UserRow[] = [];
+  let cursor = '';
+  for (;;) {
+    const body = JSON.parse(
+      direct(PATHS.users, `?startDate=${r.start}&endDate=${r.end}&limit=100${cursor ? `&cursor=${cursor}` : ''}`).body,
+    ) as { data: unknown[]; meta: { has_more: boolean; next_cursor?: string } };
+    rows.push(...body.data.map((d) => userRowSchema.parse(d)));
+    if (!body.meta.has_more) return rows;
+    cursor = body.meta.next_cursor!;
+  }
+}
+
+const byId = (a: MergedUser, b: MergedUser) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0);
+
+/** The browser's merge: what the page showed when it walked `/users` itself. */
+const browserMerge = (r: DayRange) => mergeUserRows(serviceRows(r)).sort(byId);
+
+const servers: Server[] = [];
+afterAll(() => servers.forEach((s) => s.close()));
+
+function listen(server: Server): Promise<string> {
+  servers.push(server);
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+  );
+}
+
+interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+function get(base: string, path: string, headers: Record<string, string> = {}, method = 'GET') {
+  const u = new URL(base);
+  return new Promise<Answer>((resolve, reject) => {
+    const req = request({ host: u.hostname, port: u.port, path, method, headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** The routes over a store, the demo as upstream (it can be held back), on a port of their own. */
+async function harness(store: StoreDb, fillWaitMs = 20) {
+  let gate: Promise<void> | undefined;
+  const asked: string[] = [];
+  let fail: ((path: string) => Fetched | undefined) | undefined;
+  const fetcher = async (path: string, search: string): Promise<Fetched> => {
+    asked.push(path + search);
+    if (gate) await gate;
+    return fail?.(path) ?? direct(path, search);
+  };
+  const engine = createSyncEngine(store, fetcher, {
+    latestDay: () => LATEST,
+    refreshDays: 2,
+    maxSpanDays: 31,
+    usersPageSize: 13,
+    reportsPageSize: 10,
+  });
+  const routes = createUsersRoutes({ store, engine, latestDay: () => LATEST, refreshDays: 2, fillWaitMs });
+  const base = await listen(createServer((req, res) => routes.handle(req, res)));
+  return {
+    base,
+    engine,
+    asked,
+    hold() {
+      let open!: () => void;
+      gate = new Promise((r) => (open = r));
+      return () => {
+        gate = undefined;
+        open();
+      };
+    },
+    failWith: (f: typeof fail) => (fail = f),
+    get: (path: string, headers?: Record<string, string>) => get(base, path, headers),
+    async table(query: string) {
+      const r = await get(base, `/api/users?${query}`);
+      expect(r.status, r.body).toBe(200);
+      return usersTableSchema.parse(JSON.parse(r.body));
+    },
+  };
+}
+
+const q = (r: DayRange, extra = '') => `start=${r.start}&end=${r.end}${extra}`;
+
+const engines = [
+  {
+    name: 'embedded SQLite',
+    available: true,
+    open: async () => ({ store: await openStore({ dataDir: ':memory:' }), drop: async () => {} }),
+  },
+  {
+    name: 'PostgreSQL',
+    available: pgAvailable(),
+    open: async () => {
+      const d = (await freshDatabase())!;
+      return { store: await openStore({ databaseUrl: d.url }), drop: d.drop };
+    },
+  },
+];
+
+describe.each(engines)('the users endpoints on $name', ({ available, open }) => {
+  let store: StoreDb;
+  const cleanups: (() => Promise<void>)[] = [];
+  beforeEach(async () => {
+    if (!available) return;
+    const opened = await open();
+    store = opened.store;
+    await claimStore(store.db, 'demo seed=users-test');
+    cleanups.push(async () => {
+      await opened.store.close();
+      await opened.drop();
+    });
+  });
+  afterEach(async () => {
+    for (const c of cleanups.splice(0)) await c();
+  });
+  const test = it.skipIf(!available);
+  const skipNote = available ? '' : ` (${pgSkipReason})`;
+
+  test(`merges the stored days exactly as the browser merges the service's rows${skipNote}`, async () => {
+    const h = await harness(store);
+    for (const r of [FINAL, RECENT, { start: '2026-01-14', end: LATEST }, { start: '2026-02-10', end: '2026-02-10' }]) {
+      await h.engine.fillUsers(r, false);
+      const t = await h.table(q(r, '&sort=user&dir=asc&limit=1000'));
+      const mine = [...t.users].sort(byId);
+      const reference = browserMerge(r);
+      expect(mine.length).toBeGreaterThan(0);
+      expect(mine.map((u) => u.userId)).toEqual(reference.map((u) => u.userId));
+      for (const [i, u] of mine.entries()) {
+        const ref = reference[i]!;
+        // A weighted mean of two-decimal ratios: summed in another order, it may differ in its last bits.
+        expect(u.autonomyRatio).toBeCloseTo(ref.autonomyRatio, 9);
+        expect({ ...u, autonomyRatio: 0 }).toEqual({ ...ref, autonomyRatio: 0 });
+      }
+      expect(t.activeUsers).toBe(reference.length);
+      const f = facetValues(reference);
+      expect(t.facets).toEqual({ delegation: f.delegation, tier: f.tier, lang: f.language });
+      expect(t.complete).toBe(true);
+    }
+  });
+
+  test(`migration 0002 gives the rows stored before it their columns, as the sync writes them${skipNote}`, async () => {
+    const h = await harness(store);
+    await h.engine.fillUsers(FINAL, false);
+    const read = () => store.db.selectFrom('user_day').selectAll().orderBy('day').orderBy('user_id').execute();
+    const written = await read();
+    expect(written.length).toBeGreaterThan(100);
+    for (const r of written) {
+      expect({ ...r, ...userDayFacts(JSON.parse(r.row) as Record<string, unknown>) }).toEqual(r);
+    }
+    // The store as it was before 0002: no columns, no index, the migration not recorded.
+    const db = store.db as unknown as Kysely<{ kysely_migration: { name: string } }>;
+    await db.schema.dropIndex('user_day_facts').execute();
+    for (const c of [...NUMERIC_FACTS, ...TEXT_FACTS]) await db.schema.alterTable('user_day').dropColumn(c).execute();
+    await db.deleteFrom('kysely_migration').where('name', '=', '0002_user_day_facts').execute();
+    expect(await migrateToLatest(db as Kysely<unknown>)).toEqual(['0002_user_day_facts']);
+    expect(await read()).toEqual(written);
+  });
+
+  test(`sorts, filters, searches and pages on the server${skipNote}`, async () => {
+    const h = await harness(store);
+    await h.engine.fillUsers(FINAL, false);
+    const all = browserMerge(FINAL);
+    const check = async (extra: string, expected: MergedUser[]) => {
+      const t = await h.table(q(FINAL, `${extra}&limit=1000`));
+      expect(t.users.map((u) => u.userId)).toEqual(expected.map((u) => u.userId));
+      expect(t.total).toBe(expected.length);
+      expect(t.activeUsers).toBe(all.length);
+    };
+    // The default: most credits first.
+    await check('', sortUsers(all, 'credits', 'desc'));
+    await check('&sort=sessions&dir=asc', sortUsers(all, 'sessions', 'asc'));
+    await check('&sort=user&dir=desc', sortUsers(all, 'user', 'desc'));
+    const sorted = sortUsers(all, 'credits', 'desc');
+    expect(sorted.map((u) => u.credits)).toEqual([...all.map((u) => u.credits)].sort((a, b) => b - a));
+
+    const level = all[0]!.delegationLevel;
+    const lang = all[0]!.languages[0]!;
+    const filter = { search: '', delegation: level, tier: '', language: lang };
+    await check(`&delegation=${level}&lang=${encodeURIComponent(lang)}`, filterUsers(sorted, filter));
+    const someone = all.find((u) => u.email) ?? all[0]!;
+    const needle = (someone.email ?? someone.userId).slice(1, 6).toUpperCase();
+    const found = filterUsers(sorted, { ...filter, delegation: '', language: '', search: needle });
+    expect(found.map((u) => u.userId)).toContain(someone.userId);
+    await check(`&q=${encodeURIComponent(needle)}`, found);
+    await check('&q=nobody-has-this', []);
+
+    // Pages follow each other, and together make the table.
+    const pages: MergedUser[] = [];
+    for (let offset = 0; offset < all.length; offset += 7) {
+      const t = await h.table(q(FINAL, `&sort=toolCalls&dir=asc&offset=${offset}&limit=7`));
+      expect(t.offset).toBe(offset);
+      pages.push(...t.users);
+    }
+    expect(pages.map((u) => u.userId)).toEqual(sortUsers(all, 'toolCalls', 'asc').map((u) => u.userId));
+    const past = await h.table(q(FINAL, `&offset=${all.length + 5}`));
+    expect(past.users).toEqual([]);
+    expect(past.total).toBe(all.length);
+  });
+
+  test(`streams the whole filtered, sorted table as CSV${skipNote}`, async () => {
+    const h = await harness(store);
+    await h.engine.fillUsers(FINAL, false);
+    const all = sortUsers(browserMerge(FINAL), 'credits', 'asc');
+    for (const headers of [{}, { 'accept-encoding': 'gzip' }] as Record<string, string>[]) {
+      const r = await h.get(`/api/users.csv?${q(FINAL, '&sort=credits&dir=asc')}`, headers);
+      expect(r.status).toBe(200);
+      expect(r.headers['content-type']).toBe('text/csv; charset=utf-8');
+      expect(r.headers['content-disposition']).toBe(`attachment; filename="users-${FINAL.start}-${FINAL.end}.csv"`);
+      if ('accept-encoding' in headers) {
+        expect(r.headers['content-encoding']).toBe('gzip');
+        continue;
+      }
+      const lines = r.body.trimEnd().split('\r\n');
+      expect(lines[0]).toBe(USERS_CSV_HEADER.join(','));
+      expect(lines[0]!.startsWith('user_id,user_email,credits,toolCalls,sessions,')).toBe(true);
+      expect(lines).toHaveLength(all.length + 1);
+      // Ratios are written with every digit: compare the rest of the row to the browser's merge.
+      const expected = toCsv(
+        USERS_CSV_HEADER,
+        all.map((u) => userCsvRow({ ...u, autonomyRatio: 0 })),
+      ).split('\r\n');
+      const autonomy = USERS_CSV_HEADER.indexOf('autonomy');
+      for (const [i, line] of lines.entries()) {
+        const cells = line.split(',');
+        const want = expected[i]!.split(',');
+        if (i > 0) {
+          expect(Number(cells[autonomy])).toBeCloseTo(USER_COLUMN_VALUES.autonomy(all[i - 1]!), 9);
+          cells[autonomy] = want[autonomy]!;
+        }
+        expect(cells).toEqual(want);
+      }
+    }
+    const filtered = await h.get(`/api/users.csv?${q(FINAL, `&q=${encodeURIComponent('nobody-has-this')}`)}`);
+    expect(filtered.body).toBe(`${USERS_CSV_HEADER.join(',')}\r\n`);
+  });
+
+  test(`answers one user's days from the store, and 404 for a user it never saw${skipNote}`, async () => {
+    const h = await harness(store);
+    await h.engine.fillUsers(FINAL, false);
+    const rows = serviceRows(FINAL);
+    const id = rows[0]!.user_id;
+    const r = await h.get(`/api/users/${encodeURIComponent(id)}?${q(FINAL)}`);
+    expect(r.status).toBe(200);
+    const body = userDaysSchema.parse(JSON.parse(r.body));
+    const mine = rows.filter((x) => x.user_id === id).sort((a, b) => a.date.localeCompare(b.date));
+    expect(body.days).toEqual(mine);
+    expect(body.user).toEqual(mergeUserRows(mine)[0]);
+    expect(body.complete).toBe(true);
+    // No walk over the other users: the store answered without asking the service again.
+    h.asked.length = 0;
+    await h.get(`/api/users/${encodeURIComponent(id)}?${q(FINAL)}`);
+    expect(h.asked).toEqual([]);
+
+    const missing = await h.get(`/api/users/usr_nobody?${q(FINAL)}`);
+    expect(missing.status).toBe(404);
+    expect(JSON.parse(missing.body)).toMatchObject({
+      title: 'Not Found',
+      status: 404,
+      detail: 'No user with the id "usr_nobody" in the stored history.',
+    });
+    expect(JSON.parse(missing.body).requestId).toMatch(/^req_/);
+    // Known to the store, idle in the range: no 404, no days.
+    const idle = [...new Set(rows.map((x) => x.user_id))].find(
+      (u) => !rows.some((x) => x.user_id === u && x.date === FINAL.start),
+    )!;
+    const quiet = await h.get(`/api/users/${encodeURIComponent(idle)}?start=${FINAL.start}&end=${FINAL.start}`);
+    expect(quiet.status).toBe(200);
+    expect(JSON.parse(quiet.body)).toMatchObject({ userId: idle, user: null, days: [], complete: true });
+  });
+
+  test(`refuses a bad parameter with the error body, naming it${skipNote}`, async () => {
+    const h = await harness(store);
+    const cases: [string, string][] = [
+      ['/api/users?start=2026-02-30&end=2026-03-01', 'start must be a day (YYYY-MM-DD), got "2026-02-30".'],
+      ['/api/users?start=2026-02-01', 'Give both start and end (YYYY-MM-DD), or neither for the last 30 days.'],
+      ['/api/users?start=2026-02-10&end=2026-02-01', 'end (2026-02-01) is before start (2026-02-10).'],
+      [`/api/users?start=2026-02-01&end=${TODAY}`, `end (${TODAY}) is after the latest day with data (${LATEST}).`],
+      ['/api/users?start=2025-12-01&end=2026-02-01', 'start (2025-12-01) is before the history starts (2026-01-14).'],
+      [
+        '/api/users?sort=bogus',
+        expect.stringMatching(/^sort must be one of user, credits, toolCalls, .*, got "bogus"\.$/),
+      ],
+      ['/api/users?dir=up', 'dir must be asc or desc, got "up".'],
+      ['/api/users?limit=0', 'limit must be a whole number from 1 to 1000, got "0".'],
+      ['/api/users?limit=5000', 'limit must be a whole number from 1 to 1000, got "5000".'],
+      ['/api/users?offset=-1', 'offset must be a whole number from 0 to 100000000, got "-1".'],
+      ['/api/users?q=a&q=b', 'The parameter "q" is given more than once.'],
+      ['/api/users?page=2', expect.stringMatching(/^Unknown parameter "page"; this endpoint takes start, end, sort,/)],
+      ['/api/users.csv?limit=5', expect.stringMatching(/^Unknown parameter "limit"; this endpoint takes start, end,/)],
+      ['/api/users/u1?sort=credits', 'Unknown parameter "sort"; this endpoint takes start, end.'],
+      ['/api/users/%E0%A4%A?start=2026-02-01&end=2026-02-02', 'The user id in the path is not valid percent-encoding.'],
+    ] as [string, string][];
+    for (const [path, detail] of cases) {
+      const r = await h.get(path);
+      expect(r.status, path).toBe(400);
+      expect(r.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(JSON.parse(r.body)).toEqual({ title: 'Bad Request', status: 400, detail, requestId: expect.any(String) });
+    }
+    expect(h.asked).toEqual([]);
+    const post = await get(h.base, '/api/users', {}, 'POST');
+    expect(post.status).toBe(405);
+    expect(post.headers.allow).toBe('GET, HEAD');
+  });
+
+  test(`tags answers about final days and answers 304 to a current copy${skipNote}`, async () => {
+    const h = await harness(store);
+    await h.engine.fillUsers(FINAL, false);
+    await h.engine.fillUsers(RECENT, false);
+    const first = await h.get(`/api/users?${q(FINAL)}`);
+    const etag = first.headers.etag!;
+    expect(etag).toMatch(/^W\/"[\w-]+"$/);
+    expect(first.headers['cache-control']).toBe('private, no-cache');
+    const again = await h.get(`/api/users?${q(FINAL)}`, { 'if-none-match': etag });
+    expect(again.status).toBe(304);
+    expect(again.body).toBe('');
+    expect(again.headers.etag).toBe(etag);
+    // Another question about the same days is another answer.
+    const sorted = await h.get(`/api/users?${q(FINAL, '&sort=sessions')}`, { 'if-none-match': etag });
+    expect(sorted.status).toBe(200);
+    expect(sorted.headers.etag).not.toBe(etag);
+    // One user's days too.
+    const id = (JSON.parse(first.body) as UsersTableAnswer).users[0]!.userId;
+    const u = await h.get(`/api/users/${id}?${q(FINAL)}`);
+    expect(u.headers.etag).toMatch(/^W\//);
+    expect((await h.get(`/api/users/${id}?${q(FINAL)}`, { 'if-none-match': `"x", ${u.headers.etag}` })).status).toBe(
+      304,
+    );
+    // Days still in the refresh window may change: no tag, never stored by the browser.
+    const recent = await h.get(`/api/users?${q(RECENT)}`);
+    expect(recent.status).toBe(200);
+    expect(recent.headers.etag).toBeUndefined();
+    expect(recent.headers['cache-control']).toBe('no-store');
+    // A walk of the days again (a re-sync) is a new version: the old tag no longer matches.
+    await store.db.deleteFrom('users_day').where('day', '=', '2026-02-10').execute();
+    await h.engine.fillUsers(FINAL, false);
+    const resynced = await h.get(`/api/users?${q(FINAL)}`, { 'if-none-match': etag });
+    expect(resynced.status).toBe(200);
+    expect(resynced.headers.etag).not.toBe(etag);
+  });
+
+  test(`says a range is still being filled, walks it meanwhile, then answers${skipNote}`, async () => {
+    const h = await harness(store);
+    const release = h.hold();
+    const r = await h.get(`/api/users?${q(FINAL)}`);
+    expect(r.status).toBe(202);
+    expect(r.headers['retry-after']).toBe('1');
+    expect(r.headers['cache-control']).toBe('no-store');
+    const body = usersTableSchema.parse(JSON.parse(r.body));
+    expect(body).toMatchObject({ complete: false, users: [], total: 0, range: FINAL });
+    expect(body.progress).toMatchObject({ days: 28, storedDays: 0 });
+    expect(body.progress!.detail).toMatch(
+      /^The users of 2026-02-01 … 2026-02-28 are still being read from the service/,
+    );
+    // The CSV cannot wait in a browser's download: 503, and when to come back.
+    const csv = await h.get(`/api/users.csv?${q(FINAL)}`);
+    expect(csv.status).toBe(503);
+    expect(csv.headers['retry-after']).toBe('1');
+    const user = await h.get(`/api/users/u1?${q(FINAL)}`);
+    expect(user.status).toBe(202);
+    expect(JSON.parse(user.body)).toMatchObject({ complete: false, days: [], user: null });
+    // Three requests, one walk.
+    release();
+    await expect.poll(async () => (await h.get(`/api/users?${q(FINAL)}`)).status, { timeout: 10_000 }).toBe(200);
+    const firstPages = h.asked.filter((a) => a.startsWith(PATHS.users) && !a.includes('cursor='));
+    expect(firstPages).toHaveLength(1);
+  });
+
+  test(`tells a failed walk once, with what the service said; a retry walks again${skipNote}`, async () => {
+    const h = await harness(store, 2000);
+    h.failWith((path) =>
+      path === PATHS.users
+        ? {
+            status: 200,
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({
+              data: [{ ...serviceRows(FINAL)[0], tool_calls: '12' }],
+              meta: { org_id: 'o', start_date: FINAL.start, end_date: FINAL.end, has_more: false },
+            }),
+          }
+        : undefined,
+    );
+    const r = await h.get(`/api/users?${q(FINAL)}`);
+    expect(r.status).toBe(502);
+    expect(JSON.parse(r.body).detail).toBe(
+      '/api/v1/analytics/users returned data of an unexpected shape: data[0].tool_calls: expected number.',
+    );
+    h.failWith((path) => (path === PATHS.users ? { status: 503, headers: {}, body: '{"title":"busy"}' } : undefined));
+    const relayed = await h.get(`/api/users?${q(FINAL)}`);
+    expect(relayed.status).toBe(503);
+    expect(relayed.body).toBe('{"title":"busy"}');
+    h.failWith(undefined);
+    expect((await h.get(`/api/users?${q(FINAL)}`)).status).toBe(200);
+  });
+});
+
+describe('the users endpoints in the app', () => {
+  it('are there when the server keeps a store, and answer 404 when each reader brings a key', async () => {
+    const env = { DEMO_TODAY: TODAY, DEMO_USERS: '12', DEMO_REPOS: '1', DEMO_SEED: 'users-app' };
+    const config = readServerConfig(env);
+    const store = await openStore({ dataDir: ':memory:' });
+    try {
+      const { handler } = createApp(config, { store });
+      const base = await listen(createServer((req, res) => handler(req, res, () => res.end('spa'))));
+      const r = await get(base, `/api/users?${q(FINAL)}`);
+      expect(r.status).toBe(200);
+      expect(usersTableSchema.parse(JSON.parse(r.body)).activeUsers).toBeGreaterThan(0);
+      expect(r.headers['x-content-type-options']).toBe('nosniff');
+
+      const keyless = createApp(readServerConfig({ ANALYTICS_BASE_URL: 'http://127.0.0.1:9' }));
+      const kb = await listen(createServer((req, res) => keyless.handler(req, res, () => res.end('spa'))));
+      const none = await get(kb, `/api/users?${q(FINAL)}`);
+      expect(none.status).toBe(404);
+      expect(JSON.parse(none.body)).toMatchObject({ title: 'Not Found', detail: 'No such endpoint.' });
+    } finally {
+      await store.close();
+    }
+  });
+});
