@@ -224,14 +224,20 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
     }
   }
 
-  /** Builds the default range's table in the background once its days are all stored, and again when they change. */
+  /**
+   * Builds the tables of the ranges a manager opens most (the default and the 7- and 90-day presets) in
+   * the background once their days are all stored, and again when they change: the first visit to them
+   * is served from memory. Another range pays the build once (about 4 s at 50,000 users × 90 days).
+   */
   async function warm() {
-    try {
-      const r = lastDays(DEFAULT_DAYS, latestDay());
-      const v = await filler.peek(r);
-      if (v) await tables.get(r, versionKey(v));
-    } catch (e) {
-      logger.error('users table prewarm failed', { error: e instanceof Error ? e.message : String(e) });
+    for (const days of [DEFAULT_DAYS, 7, 90]) {
+      try {
+        const r = lastDays(days, latestDay());
+        const v = await filler.peek(r);
+        if (v) await tables.get(r, versionKey(v));
+      } catch (e) {
+        logger.error('users table prewarm failed', { error: e instanceof Error ? e.message : String(e) });
+      }
     }
   }
   const timers: ReturnType<typeof setTimeout>[] = [];
