@@ -29,6 +29,9 @@ import { createStoreAnswerer } from './sync/serve';
 import { syncStatus } from './sync/status';
 import { httpOrigin } from './upstream/client';
 import { createUsersRoutes, isUsersPath, type UsersRoutes } from './users/routes';
+import { demoTeamsCsv } from './demo/teams';
+import { createTeamsRoute } from './teams/routes';
+import { fileMappingSource, fixedMappingSource, type MappingSource } from './teams/source';
 import { ask, forward, isProxiedPrefix, splitTarget, type Origin } from './upstream/proxy';
 
 type StoreRoute = (path: string, search: string) => Promise<HttpResponse | null>;
@@ -142,6 +145,24 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
   }
   const proxy = proxyTo(origin, write, fromStore);
 
+  // The team mapping: TEAMS_FILE, else the demo organization's own (built on first use: it needs the demo's users).
+  let demoMapping: MappingSource | undefined;
+  const teams: MappingSource = config.teamsFile
+    ? fileMappingSource(config.teamsFile, logger)
+    : {
+        current() {
+          if (!demo) return { mapping: null, source: 'none', name: null, loadedAt: null, refused: null };
+          demoMapping ??= fixedMappingSource(
+            demoTeamsCsv(demo.world().org.users, config.demo!.seed),
+            'csv',
+            'the demo organization',
+          );
+          return demoMapping.current();
+        },
+        stop: () => demoMapping?.stop(),
+      };
+  const teamsRoute = createTeamsRoute(opts.store, teams);
+
   const clientConfig = (): ClientConfig => ({
     demo: demo !== undefined,
     keyRequired: demo === undefined && config.apiKey === undefined,
@@ -176,6 +197,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
       return;
     }
     if (usersRoutes && isUsersPath(url)) return usersRoutes.handle(req, res);
+    if (url === '/api/teams' || url.startsWith('/api/teams?')) return teamsRoute(req, res);
     if (isProxiedPrefix(url)) return proxy(req, res, next);
     if (url.startsWith('/api/')) return send(res, errorResponse(404, 'No such endpoint.'), head);
     next();
@@ -199,7 +221,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     return html.replace('</head>', `${head}\n  </head>`);
   };
 
-  return { handler, demo, clientConfig, renderIndex, scheduler, sync };
+  return { handler, demo, clientConfig, renderIndex, scheduler, sync, teams };
 }
 
 function escapeAttr(s: string): string {

@@ -113,3 +113,29 @@ describe('the server with its store', () => {
     }
   });
 });
+
+describe('the teams', () => {
+  it("serves the demo organization's tree: top-level teams and Unassigned add up to every user", async () => {
+    const { base } = await start({ DEMO_USERS: '150', DEMO_TODAY: '2026-03-01' });
+    // The store knows the users it has stored: fill a month of them first.
+    const fill = await get(base, '/api/users?start=2026-02-01&end=2026-02-28');
+    expect([200, 202]).toContain(fill.status);
+    for (let i = 0; i < 50 && (await get(base, '/api/users?start=2026-02-01&end=2026-02-28')).status !== 200; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const teams = JSON.parse((await get(base, '/api/teams')).body) as {
+      source: string;
+      teams: { path: string; members: number; managers: string[]; children: { members: number }[] }[];
+      unassigned: number;
+      users: number;
+    };
+    expect(teams.source).toBe('demo');
+    expect(teams.users).toBeGreaterThan(20);
+    expect(teams.unassigned).toBeGreaterThan(0);
+    expect(teams.teams.reduce((n, t) => n + t.members, 0) + teams.unassigned).toBe(teams.users);
+    for (const t of teams.teams) {
+      expect(t.members).toBeGreaterThanOrEqual(t.children.reduce((n, c) => n + c.members, 0));
+      expect(t.managers.length).toBeGreaterThan(0);
+    }
+  });
+});

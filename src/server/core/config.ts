@@ -13,6 +13,8 @@ export interface CoreConfig {
   upstreamRetries: number;
   /** Upstream requests in flight at once, at most. */
   upstreamConcurrency: number;
+  /** The team mapping (CSV or JSON by its extension), read again when it changes. */
+  teamsFile: string | undefined;
   production: boolean;
 }
 
@@ -46,6 +48,7 @@ export function readCoreConfig(env: NodeJS.ProcessEnv = process.env): CoreConfig
     upstreamTimeoutMs: Number(env.UPSTREAM_TIMEOUT_MS || 30_000),
     upstreamRetries: Number(env.UPSTREAM_RETRIES ?? 2),
     upstreamConcurrency: Number(env.UPSTREAM_CONCURRENCY || 8),
+    teamsFile: env.TEAMS_FILE || undefined,
     production: env.NODE_ENV === 'production',
   };
 }
