@@ -51,7 +51,10 @@ export function upstreamIdentity(config: ServerConfig): string {
     const extra = `${d.today ? ` today=${d.today}` : ''}${d.hostile ? ' hostile' : ''}`;
     return `demo seed=${d.seed} users=${d.users} repos=${d.repos} reports=${d.reportsPerRepo}${extra}`;
   }
-  return `service analytics=${config.analyticsBaseUrl?.href ?? '-'} readiness=${config.readinessBaseUrl?.href ?? '-'}`;
+  // The key names the organization as much as the host does: another key is another store (by a fingerprint,
+  // never the key itself).
+  const key = config.apiKey ? createHash('sha256').update(config.apiKey).digest('hex').slice(0, 12) : '-';
+  return `service analytics=${config.analyticsBaseUrl?.href ?? '-'} readiness=${config.readinessBaseUrl?.href ?? '-'} key=${key}`;
 }
 
 /**
@@ -99,7 +102,10 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
         logger.error('proxy failure', { error: e instanceof Error ? e.message : String(e) });
         send(res, errorResponse(500, 'The dashboard server failed to handle the request.'));
       };
-      const target = fromStore && (req.method === 'GET' || head) ? splitTarget(req.url ?? '/') : null;
+      // The store holds the server key's answers: a request carrying a key of its own (the demo without
+      // API_KEY accepts one) is the service's to answer, with that key's rights.
+      const ownKey = !config.apiKey && req.headers.authorization !== undefined;
+      const target = fromStore && !ownKey && (req.method === 'GET' || head) ? splitTarget(req.url ?? '/') : null;
       const forwarded = () =>
         forward(req, { origin, apiKey: config.apiKey, retries: config.upstreamRetries }).then(
           (r) => write(res, r, head, encoding),

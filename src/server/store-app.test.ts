@@ -85,6 +85,23 @@ describe('the server with its store', () => {
     expect(JSON.parse(bad.body).detail).toContain('is before startDate');
   });
 
+  it('answers a request carrying a key of its own with the service, never from the store', async () => {
+    const { base } = await start({});
+    expect((await get(base, `/api/v1/analytics/productivity${march}`)).status).toBe(200);
+    const member = await new Promise<number>((resolve) => {
+      const req = request(
+        `${base}/api/v1/analytics/productivity${march}`,
+        { headers: { authorization: 'Bearer demo-member' } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        },
+      );
+      req.end();
+    });
+    expect(member).toBe(403);
+  });
+
   it('relays injected faults as the service gave them and stores a day only once it arrived whole', async () => {
     const { base, ref, sync } = await start({
       DEMO_FAULTS: 'tokens=truncatedx1,tools=schemax1,activity=malformedx1,productivity=500x1',

@@ -40,6 +40,8 @@ function redact(url: string): string {
   try {
     const u = new URL(url);
     if (u.password) u.password = '***';
+    // libpq also takes the password as a parameter.
+    for (const k of [...u.searchParams.keys()]) if (/pass/i.test(k)) u.searchParams.set(k, '***');
     return u.toString();
   } catch {
     return 'postgres (unparsable URL)';

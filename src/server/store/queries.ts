@@ -4,7 +4,8 @@
  * a resumed walk or a second replica never stores anything twice; each page of
  * an upstream walk is written in one transaction with the cursor that follows it.
  */
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Engine } from './db';
 import type { Schema } from './schema';
 import { NUMERIC_FACTS, TEXT_FACTS, type UserDayFacts } from './users-queries';
 
@@ -219,37 +220,51 @@ export async function writeUsersPage(
 }
 
 /**
- * Before a recent day is walked again, its rows go: a user whose row the
- * service no longer sends must not linger. Done in the first page's transaction
- * would be better still; a day is only served once its walk completes, so a
- * crash between the two loses nothing served.
+ * Starts a walk of a span afresh, in one transaction: the span's days stop
+ * being served (first, so no instant shows a stored day without its rows), their
+ * rows go (a row the service no longer sends must not linger), and so does every
+ * saved walk overlapping the span, whose cursor no longer says what is stored.
  */
-export async function clearUserDays(db: Db, start: string, end: string): Promise<void> {
-  await db.deleteFrom('user_day').where('day', '>=', start).where('day', '<=', end).execute();
-  await db.deleteFrom('users_day').where('day', '>=', start).where('day', '<=', end).execute();
+export async function startUsersWalk(db: Kysely<Schema>, start: string, end: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('users_day').where('day', '>=', start).where('day', '<=', end).execute();
+    await trx.deleteFrom('user_day').where('day', '>=', start).where('day', '<=', end).execute();
+    await trx.deleteFrom('users_walk').where('start_day', '<=', end).where('end_day', '>=', start).execute();
+  });
 }
 
-/** A page of `/users` as the service pages it: whole users in id order, after the cursor's user. */
-export async function readUsersPage(db: Db, start: string, end: string, limit: number, cursor: string | undefined) {
+/**
+ * A page of `/users` as the service pages it: whole users in id order, after
+ * the cursor's user. Ids compare byte by byte on both engines (PostgreSQL would
+ * otherwise use its locale's order, and a cursor from the service would skip users).
+ */
+export async function readUsersPage(
+  db: Db,
+  engine: Engine,
+  range: { start: string; end: string },
+  limit: number,
+  cursor: string | undefined,
+) {
+  const id = sql<string>`user_id collate ${sql.raw(engine === 'postgres' ? '"C"' : 'binary')}`;
   let ids = db
     .selectFrom('user_day')
-    .select('user_id')
+    .select(id.as('uid'))
     .distinct()
-    .where('day', '>=', start)
-    .where('day', '<=', end)
-    .orderBy('user_id')
+    .where('day', '>=', range.start)
+    .where('day', '<=', range.end)
+    .orderBy('uid')
     .limit(limit + 1);
-  if (cursor !== undefined) ids = ids.where('user_id', '>', cursor);
-  const found = (await ids.execute()).map((r) => r.user_id);
+  if (cursor !== undefined) ids = ids.where(id, '>', cursor);
+  const found = (await ids.execute()).map((r) => r.uid);
   const page = found.slice(0, limit);
   if (page.length === 0) return { rows: [] as string[], hasMore: false, last: undefined };
   const rows = await db
     .selectFrom('user_day')
     .select('row')
-    .where('day', '>=', start)
-    .where('day', '<=', end)
+    .where('day', '>=', range.start)
+    .where('day', '<=', range.end)
     .where('user_id', 'in', page)
-    .orderBy('user_id')
+    .orderBy(id)
     .orderBy('day')
     .execute();
   return { rows: rows.map((r) => r.row), hasMore: found.length > limit, last: page[page.length - 1] };

@@ -158,6 +158,8 @@ export function createSyncEngine(store: StoreDb, fetcher: Fetcher, opts: SyncOpt
   /** One span of one endpoint: one request, split by day, written in one transaction. */
   async function fetchSpan(endpoint: DayEndpoint, grouping: string, span: DayRange) {
     const schema = SCHEMAS[`${endpoint}:${grouping}`]!;
+    // Final as of the request: an answer that arrives after midnight UTC was asked before the day closed.
+    const final = new Set(eachDay(span.start, span.end).filter(finalOf));
     const r = await get(PATHS[endpoint], { startDate: span.start, endDate: span.end, group_by: grouping });
     const body = accept(r, schema) as Parsed;
     const byDay = new Map<string, unknown[]>();
@@ -170,7 +172,7 @@ export function createSyncEngine(store: StoreDb, fetcher: Fetcher, opts: SyncOpt
     const days = eachDay(span.start, span.end).map((day) => ({
       day,
       body: JSON.stringify(byDay.get(day) ?? []),
-      final: finalOf(day),
+      final: final.has(day),
     }));
     await q.writeDays(db, endpoint, grouping, days, body.meta.org_id);
   }
@@ -203,8 +205,7 @@ export function createSyncEngine(store: StoreDb, fetcher: Fetcher, opts: SyncOpt
     let walk = await q.unfinishedWalk(db, span.start, span.end);
     if (walk) activity.resumedWalks++;
     else {
-      // Rows of days asked for again are replaced, not merged: a row the service no longer sends must go.
-      await q.clearUserDays(db, span.start, span.end);
+      await q.startUsersWalk(db, span.start, span.end);
       walk = { cursor: null, pages: 0 };
     }
     let { cursor, pages } = walk;

@@ -94,7 +94,7 @@ export function createStoreAnswerer(store: StoreDb, engine: SyncEngine, latestDa
     const cursor = p.get('cursor');
     if (cursor !== undefined && !(await q.knownUser(db, cursor))) return null;
     const [page, orgId] = await Promise.all([
-      q.readUsersPage(db, range.start, range.end, Number(rawLimit), cursor),
+      q.readUsersPage(db, store.engine, range, Number(rawLimit), cursor),
       q.storedOrgId(db),
     ]);
     if (orgId === null) return null;
@@ -112,7 +112,7 @@ export function createStoreAnswerer(store: StoreDb, engine: SyncEngine, latestDa
     const p = params(search, ['limit', 'startAfter']);
     const rawLimit = p?.get('limit');
     // The service's default limit is not documented: without one, the service answers.
-    if (!p || !rawLimit || !/^\d+$/.test(rawLimit) || Number(rawLimit) < 1) return null;
+    if (!p || !rawLimit || !/^\d{1,7}$/.test(rawLimit) || Number(rawLimit) < 1) return null;
     await engine.syncReadiness(READINESS_MAX_AGE_MS);
     const reports = await q.readReports(db, Number(rawLimit), p.get('startAfter'));
     if (!reports) return null;

@@ -229,6 +229,30 @@ describe.each(engines)('the store on $name', ({ available, open }) => {
   );
 
   it.skipIf(!available)(
+    'a saved walk overlapped by a newer one starts again: no day is marked stored without its rows',
+    async () => {
+      const { engine, answer, up } = setup(store);
+      const a = { start: '2026-03-06', end: '2026-03-19' };
+      const b = { start: '2026-02-18', end: '2026-03-19' };
+      const failOnPage = (n: number) => {
+        let pages = 0;
+        up.failWith((path) =>
+          path === PATHS.users && ++pages === n ? { status: 503, headers: {}, body: '{}' } : undefined,
+        );
+      };
+      failOnPage(4);
+      await expect(engine.fillUsers(a, false)).rejects.toThrow('The service answered 503');
+      failOnPage(2);
+      await expect(engine.fillUsers(b, false)).rejects.toThrow('The service answered 503');
+      up.failWith(undefined);
+      await engine.fillUsers(a, false);
+      const fromStore = await walkUsers((s) => answer(PATHS.users, s), a.start, a.end);
+      const reference = await walkUsers(async (s) => direct(PATHS.users, s), a.start, a.end);
+      expect(fromStore).toEqual(reference);
+    },
+  );
+
+  it.skipIf(!available)(
     'serves /users only for days whose walk is complete; meanwhile the service answers',
     async () => {
       const { answer } = setup(store);

@@ -23,13 +23,17 @@ interface TeamView {
 export function createTeamsRoute(store: StoreDb | undefined, source: MappingSource) {
   async function knownUsers() {
     if (!store) return [];
-    return store.db.selectFrom('user_day').select(['user_id', 'user_email']).distinct().execute();
+    // One row per user, with an email whenever any of their days has one (the same on both engines).
+    return store.db
+      .selectFrom('user_day')
+      .select((eb) => ['user_id', eb.fn.max('user_email').as('user_email')])
+      .groupBy('user_id')
+      .execute();
   }
 
   async function body() {
     const state = source.current();
     const users = (await knownUsers()).map((u) => ({ userId: u.user_id, email: u.user_email }));
-    // A user seen with and without an email counts once, by id.
     const byId = new Map(users.map((u) => [u.userId, u]));
     const mapping = state.mapping;
     const assignment = mapping ? assignUsers(mapping, byId.values()) : new Map<string, string>();
