@@ -141,7 +141,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
       reportsPageSize: 100,
     });
     sync = engine;
-    fromStore = createStoreAnswerer(store, engine, latestDay);
+    fromStore = createStoreAnswerer(store, engine, latestDay, sc?.refreshDays ?? 2);
     // The users pages' endpoints (src/server/users): the merged table and one user's days, from the store.
     const refreshDays = sc?.refreshDays ?? 2;
     usersRoutes = createUsersRoutes({ store, engine, latestDay, refreshDays, logger, prewarm: sc?.background });

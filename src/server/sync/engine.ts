@@ -110,6 +110,8 @@ export interface SyncActivity {
   upstreamRequests: number;
   /** The same, per documented path. */
   upstreamByPath: Record<string, number>;
+  /** Bumped after every write of this server to the store: answers read before it are stale. */
+  generation: number;
   /** Walks taken up again from the cursor an earlier (crashed, failed) walk saved. */
   resumedWalks: number;
   lastError: { at: string; message: string } | undefined;
@@ -124,6 +126,7 @@ export function createSyncEngine(store: StoreDb, fetcher: Fetcher, opts: SyncOpt
     running: new Map(),
     upstreamRequests: 0,
     upstreamByPath: {},
+    generation: 0,
     resumedWalks: 0,
     lastError: undefined,
   };
@@ -175,6 +178,7 @@ export function createSyncEngine(store: StoreDb, fetcher: Fetcher, opts: SyncOpt
       final: final.has(day),
     }));
     await q.writeDays(db, endpoint, grouping, days, body.meta.org_id);
+    activity.generation++;
   }
 
   /**
@@ -231,6 +235,7 @@ export function createSyncEngine(store: StoreDb, fetcher: Fetcher, opts: SyncOpt
         const next = body.meta.has_more && body.meta.next_cursor ? body.meta.next_cursor : null;
         pages++;
         await q.writeUsersPage(db, { ...span, days }, rows, next, pages, body.meta.org_id);
+        activity.generation++;
         if (next === null) return;
         cursor = next;
       }
@@ -272,6 +277,7 @@ export function createSyncEngine(store: StoreDb, fetcher: Fetcher, opts: SyncOpt
               body: JSON.stringify(rep),
             })),
           );
+          if (body.reports.length > 0) activity.generation++;
           if (body.reports.length < opts.reportsPageSize) break;
           after = String(body.reports[body.reports.length - 1]!.reportId);
         }

@@ -7,11 +7,14 @@
  * the browser as the service gave it.
  */
 import { PATHS } from '../../api/paths';
-import { eachDay, isDay, type Day } from '../../lib/dates';
+import { addDays, eachDay, isDay, type Day } from '../../lib/dates';
 import { json, type HttpResponse } from '../core/response';
 import type { StoreDb } from '../store/db';
 import * as q from '../store/queries';
 import { FillFailed, groupingOf, type DayEndpoint, type SyncEngine } from './engine';
+
+/** Characters of recent answers kept in memory. */
+const CACHE_CHARS = 64 * 1024 * 1024;
 
 /** How old the store's reports may be before a readiness request looks for new ones. */
 const READINESS_MAX_AGE_MS = 5 * 60_000;
@@ -56,7 +59,7 @@ const envelope = (data: string, meta: Record<string, unknown>): HttpResponse => 
   body: `{"data":${data},"meta":${JSON.stringify(meta)}}`,
 });
 
-export function createStoreAnswerer(store: StoreDb, engine: SyncEngine, latestDay: () => Day) {
+export function createStoreAnswerer(store: StoreDb, engine: SyncEngine, latestDay: () => Day, refreshDays = 2) {
   const { db } = store;
 
   async function dayAnswer(endpoint: DayEndpoint, search: string): Promise<HttpResponse | null> {
@@ -120,7 +123,7 @@ export function createStoreAnswerer(store: StoreDb, engine: SyncEngine, latestDa
   }
 
   /** The store's answer to a documented GET, or null for the service to answer. */
-  return async function answer(path: string, search: string): Promise<HttpResponse | null> {
+  async function compute(path: string, search: string): Promise<HttpResponse | null> {
     try {
       const endpoint = DAY_PATHS.get(path);
       if (endpoint) return await dayAnswer(endpoint, search);
@@ -128,10 +131,55 @@ export function createStoreAnswerer(store: StoreDb, engine: SyncEngine, latestDa
       if (path === PATHS.readiness) return await readinessAnswer(search);
       return null;
     } catch (e) {
-      if (e instanceof FillFailed) return e.answer;
+      if (e instanceof FillFailed) {
+        relayed.add(e.answer);
+        return e.answer;
+      }
       if (e instanceof q.StoreMismatchError) return json(502, { title: 'Bad Gateway', detail: e.message, status: 502 });
       throw e;
     }
+  }
+  /** The service's own answers passed on after a failed fill (a 200 may break the contract): never kept. */
+  const relayed = new WeakSet<HttpResponse>();
+
+  /**
+   * Recent answers, as built: many readers of one organization ask for the same ranges. An answer
+   * is dropped when this server writes to the store, and after a minute unless every day in it is
+   * final (another replica may refresh recent days; final days never change).
+   */
+  const recent = new Map<string, { r: HttpResponse; generation: number; until: number }>();
+  let cachedChars = 0;
+
+  function finalRange(path: string, search: string): boolean {
+    if (path === PATHS.readiness) return false;
+    const end = new URLSearchParams(search).get('endDate');
+    return isDay(end) && end <= addDays(latestDay(), -refreshDays);
+  }
+
+  /** The store's answer to a documented GET, or null for the service to answer. */
+  return async function answer(path: string, search: string): Promise<HttpResponse | null> {
+    const key = path + search;
+    const hit = recent.get(key);
+    const now = Date.now();
+    if (hit && hit.generation === engine.activity.generation && now < hit.until) {
+      recent.delete(key);
+      recent.set(key, hit);
+      return hit.r;
+    }
+    const generation = engine.activity.generation;
+    const r = await compute(path, search);
+    if (r && r.status === 200 && !relayed.has(r) && generation === engine.activity.generation) {
+      if (hit) cachedChars -= hit.r.body.length;
+      recent.delete(key);
+      recent.set(key, { r, generation, until: finalRange(path, search) ? Infinity : now + 60_000 });
+      cachedChars += r.body.length;
+      for (const [k, v] of recent) {
+        if (cachedChars <= CACHE_CHARS) break;
+        recent.delete(k);
+        cachedChars -= v.r.body.length;
+      }
+    }
+    return r;
   };
 }
 
