@@ -22,9 +22,11 @@ test('readiness: overview, search, a repository scorecard, grouping, rationale, 
   // Pick a repository with several reports, so an earlier one can be opened.
   await page.getByLabel('Search repositories').fill('');
   await table.getByRole('button', { name: /^Reports/ }).click();
-  const many = table.getByRole('link').first();
-  const repo = (await many.textContent())!;
-  await many.click();
+  // Read the first row only once the table shows the new order, and open that repository by name.
+  await expect(table.getByRole('columnheader', { name: /^Reports/ })).toHaveAttribute('aria-sort', 'descending');
+  await expect(page).toHaveURL(/reposSort=reports/);
+  const repo = (await table.getByRole('link').first().textContent())!;
+  await table.getByRole('link', { name: repo, exact: true }).click();
   await expect(page.getByRole('heading', { level: 1, name: repo })).toBeVisible();
 
   const scorecard = page.getByRole('region', { name: 'Scorecard' });
