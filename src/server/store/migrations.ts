@@ -4,8 +4,7 @@
  * Each is written once for both engines: column types Kysely maps per dialect.
  * Never edit a migration that has shipped; add the next one.
  */
-import type { Kysely } from 'kysely';
-import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 
 const migrations: Record<string, Migration> = {
   '0001_initial': {
