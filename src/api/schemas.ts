@@ -222,3 +222,14 @@ export const syncStatusSchema = z.object({
   running: z.optional(z.array(z.string())),
 });
 export type SyncStatus = z.infer<typeof syncStatusSchema>;
+
+/**
+ * The answer's schema per day-based endpoint and `group_by` ('' = not grouped): the groupings the
+ * pages ask for. The SPA's query factory and the server's sync both read it.
+ */
+export const ANALYTICS_SCHEMAS = {
+  tokens: { '': tokensResponseSchema, model: tokensByModelResponseSchema },
+  tools: { '': toolsResponseSchema, tool_name: toolsByNameResponseSchema },
+  activity: { '': activityResponseSchema, client: activityByClientResponseSchema },
+  productivity: { '': productivityResponseSchema },
+} as const;

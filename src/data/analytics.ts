@@ -8,25 +8,9 @@
 import { queryOptions, type QueryFunctionContext } from '@tanstack/react-query';
 import type * as z from 'zod/mini';
 import { PATHS } from '../api/paths';
-import {
-  activityByClientResponseSchema,
-  activityResponseSchema,
-  productivityResponseSchema,
-  tokensByModelResponseSchema,
-  tokensResponseSchema,
-  toolsByNameResponseSchema,
-  toolsResponseSchema,
-} from '../api/schemas';
+import { ANALYTICS_SCHEMAS as SCHEMAS } from '../api/schemas';
 import type { DayRange } from '../lib/dates';
 import { api } from './client';
-
-/** The answer's schema per endpoint and `group_by` ('' = not grouped). */
-const SCHEMAS = {
-  tokens: { '': tokensResponseSchema, model: tokensByModelResponseSchema },
-  tools: { '': toolsResponseSchema, tool_name: toolsByNameResponseSchema },
-  activity: { '': activityResponseSchema, client: activityByClientResponseSchema },
-  productivity: { '': productivityResponseSchema },
-} as const;
 
 export type AnalyticsEndpoint = keyof typeof SCHEMAS;
 export type GroupOf<E extends AnalyticsEndpoint> = keyof (typeof SCHEMAS)[E] & string;

@@ -8,17 +8,7 @@
  */
 import type * as z from 'zod/mini';
 import { GROUP_BY, PATHS } from '../../api/paths';
-import {
-  activityByClientResponseSchema,
-  activityResponseSchema,
-  productivityResponseSchema,
-  readinessResponseSchema,
-  tokensByModelResponseSchema,
-  tokensResponseSchema,
-  toolsByNameResponseSchema,
-  toolsResponseSchema,
-  usersResponseSchema,
-} from '../../api/schemas';
+import { ANALYTICS_SCHEMAS, readinessResponseSchema, usersResponseSchema } from '../../api/schemas';
 import { eachDay, type Day, type DayRange } from '../../lib/dates';
 import type { HttpResponse } from '../core/response';
 import type { StoreDb } from '../store/db';
@@ -32,23 +22,13 @@ export type Fetched = HttpResponse & { incomplete?: boolean };
 export type Fetcher = (path: string, search: string) => Promise<Fetched>;
 
 /** The day-based endpoints and the groupings the pages use ('' = not grouped). */
-export const DAY_ENDPOINTS = {
-  tokens: ['', 'model'],
-  tools: ['', 'tool_name'],
-  activity: ['', 'client'],
-  productivity: [''],
-} as const satisfies Record<string, readonly string[]>;
-export type DayEndpoint = keyof typeof DAY_ENDPOINTS;
+export const DAY_ENDPOINTS = Object.fromEntries(
+  Object.entries(ANALYTICS_SCHEMAS).map(([e, groups]) => [e, Object.keys(groups)]),
+) as { [E in keyof typeof ANALYTICS_SCHEMAS]: (keyof (typeof ANALYTICS_SCHEMAS)[E] & string)[] };
+export type DayEndpoint = keyof typeof ANALYTICS_SCHEMAS;
 
-const SCHEMAS: Record<string, z.ZodMiniType> = {
-  'tokens:': tokensResponseSchema,
-  'tokens:model': tokensByModelResponseSchema,
-  'tools:': toolsResponseSchema,
-  'tools:tool_name': toolsByNameResponseSchema,
-  'activity:': activityResponseSchema,
-  'activity:client': activityByClientResponseSchema,
-  'productivity:': productivityResponseSchema,
-};
+const schemaOf = (endpoint: DayEndpoint, grouping: string): z.ZodMiniType =>
+  (ANALYTICS_SCHEMAS[endpoint] as Record<string, z.ZodMiniType>)[grouping]!;
 
 export interface SyncOptions {
   /** The latest queryable day (yesterday, UTC; the demo's pinned clock in demo mode). */
@@ -160,7 +140,7 @@ export function createSyncEngine(store: StoreDb, fetcher: Fetcher, opts: SyncOpt
 
   /** One span of one endpoint: one request, split by day, written in one transaction. */
   async function fetchSpan(endpoint: DayEndpoint, grouping: string, span: DayRange) {
-    const schema = SCHEMAS[`${endpoint}:${grouping}`]!;
+    const schema = schemaOf(endpoint, grouping);
     // Final as of the request: an answer that arrives after midnight UTC was asked before the day closed.
     const final = new Set(eachDay(span.start, span.end).filter(finalOf));
     const r = await get(PATHS[endpoint], { startDate: span.start, endDate: span.end, group_by: grouping });

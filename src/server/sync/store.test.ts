@@ -15,6 +15,7 @@ import { MIGRATION_NAMES, migrateToLatest } from '../store/migrations';
 import { claimStore, StoreMismatchError } from '../store/queries';
 import { createSyncEngine, DAY_ENDPOINTS, type DayEndpoint, type Fetched } from './engine';
 import { createStoreAnswerer } from './serve';
+import { STORE_ENGINES } from '../../test/stores';
 
 const TODAY = '2026-03-20';
 const demo = createDemoService({
@@ -84,21 +85,7 @@ async function walkUsers(get: (search: string) => Promise<{ body: string } | nul
   throw new Error('walk did not end');
 }
 
-const engines = [
-  {
-    name: 'embedded SQLite',
-    available: true,
-    open: async () => ({ store: await openStore({ dataDir: ':memory:' }), drop: async () => {} }),
-  },
-  {
-    name: 'PostgreSQL',
-    available: pgAvailable(),
-    open: async () => {
-      const d = (await freshDatabase())!;
-      return { store: await openStore({ databaseUrl: d.url }), drop: d.drop, url: d.url };
-    },
-  },
-];
+const engines = STORE_ENGINES;
 
 describe.each(engines)('the store on $name', ({ available, open }) => {
   let store: StoreDb;

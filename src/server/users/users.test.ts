@@ -23,7 +23,7 @@ import {
   type MergedUser,
 } from '../../lib/user-merge';
 import { toCsv } from '../../lib/csv';
-import { freshDatabase, pgAvailable, pgSkipReason } from '../../test/postgres';
+import { pgSkipReason } from '../../test/postgres';
 import { createApp } from '../app';
 import { readServerConfig } from '../config';
 import { DEFAULT_KEYS } from '../demo/auth';
@@ -35,6 +35,7 @@ import { NUMERIC_FACTS, TEXT_FACTS, userDayFacts } from '../store/users-queries'
 import { createSyncEngine, type Fetched } from '../sync/engine';
 import { createUsersRoutes } from './routes';
 import { sortUsers } from './table';
+import { STORE_ENGINES } from '../../test/stores';
 
 const TODAY = '2026-03-20';
 const demo = createDemoService({
@@ -145,21 +146,7 @@ async function harness(store: StoreDb, fillWaitMs = 20) {
 
 const q = (r: DayRange, extra = '') => `start=${r.start}&end=${r.end}${extra}`;
 
-const engines = [
-  {
-    name: 'embedded SQLite',
-    available: true,
-    open: async () => ({ store: await openStore({ dataDir: ':memory:' }), drop: async () => {} }),
-  },
-  {
-    name: 'PostgreSQL',
-    available: pgAvailable(),
-    open: async () => {
-      const d = (await freshDatabase())!;
-      return { store: await openStore({ databaseUrl: d.url }), drop: d.drop };
-    },
-  },
-];
+const engines = STORE_ENGINES;
 
 describe.each(engines)('the users endpoints on $name', ({ available, open }) => {
   let store: StoreDb;
