@@ -211,6 +211,8 @@ export type ReadinessReport = z.infer<typeof readinessReportSchema>;
 export const clientConfigSchema = z.object({
   demo: z.boolean(),
   keyRequired: z.boolean(),
+  /** Whether the server keeps a store, and with it teams (selector, teams pages, the mapping screen). */
+  teams: z.boolean(),
   historyStart: day,
   latestDay: day,
 });

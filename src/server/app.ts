@@ -30,8 +30,17 @@ import { syncStatus } from './sync/status';
 import { httpOrigin } from './upstream/client';
 import { createUsersRoutes, isUsersPath, type UsersRoutes } from './users/routes';
 import { demoTeamsCsv } from './demo/teams';
-import { createTeamsRoute } from './teams/routes';
-import { fileMappingSource, fixedMappingSource, type MappingSource } from './teams/source';
+import { createFactsCache } from './teams/facts';
+import { createTeamsRoutes, isTeamsPath, teamFilterOf } from './teams/routes';
+import {
+  fileMappingSource,
+  fixedMappingSource,
+  NO_MAPPING,
+  storedMappingSource,
+  type EditableMappingSource,
+  type MappingSource,
+  type MappingState,
+} from './teams/source';
 import { ask, forward, isProxiedPrefix, splitTarget, type Origin } from './upstream/proxy';
 
 type StoreRoute = (path: string, search: string) => Promise<HttpResponse | null>;
@@ -144,34 +153,57 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     fromStore = createStoreAnswerer(store, engine, latestDay, sc?.refreshDays ?? 2);
     // The users pages' endpoints (src/server/users): the merged table and one user's days, from the store.
     const refreshDays = sc?.refreshDays ?? 2;
-    usersRoutes = createUsersRoutes({ store, engine, latestDay, refreshDays, logger, prewarm: sc?.background });
+    usersRoutes = createUsersRoutes({
+      store,
+      engine,
+      latestDay,
+      refreshDays,
+      logger,
+      prewarm: sc?.background,
+      teamFilter: (t) => teamFilter(t),
+    });
     // Started by main.ts when SYNC_BACKGROUND allows; `npm run sync` runs it once.
     scheduler = createScheduler(engine, latestDay, logger);
     status = () => syncStatus(store, engine, scheduler);
   }
   const proxy = proxyTo(origin, write, fromStore);
 
-  // The team mapping: TEAMS_FILE, else the demo organization's own (built on first use: it needs the demo's users).
+  // The team mapping: TEAMS_FILE (read-only here), else one uploaded on the edit screen and kept in the
+  // store, else the demo organization's own (built on first use: it needs the demo's users), else none.
   let demoMapping: MappingSource | undefined;
+  const fallback = (): MappingState => {
+    if (!demo) return NO_MAPPING;
+    demoMapping ??= fixedMappingSource(
+      demoTeamsCsv(demo.world().org.users, config.demo!.seed),
+      'csv',
+      'the demo organization',
+    );
+    return demoMapping.current();
+  };
+  const editable: EditableMappingSource | undefined =
+    opts.store && !config.teamsFile ? storedMappingSource(opts.store, fallback, logger) : undefined;
   const teams: MappingSource = config.teamsFile
     ? fileMappingSource(config.teamsFile, logger)
-    : {
-        current() {
-          if (!demo) return { mapping: null, source: 'none', name: null, loadedAt: null, refused: null };
-          demoMapping ??= fixedMappingSource(
-            demoTeamsCsv(demo.world().org.users, config.demo!.seed),
-            'csv',
-            'the demo organization',
-          );
-          return demoMapping.current();
-        },
-        stop: () => demoMapping?.stop(),
-      };
-  const teamsRoute = createTeamsRoute(opts.store, teams);
+    : (editable ?? { current: fallback, stop: () => undefined });
+  const teamFilter = teamFilterOf(teams);
+  const teamsReady = (editable?.ready ?? Promise.resolve()).catch(() => undefined);
+  let teamsRoutes: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
+  if (opts.store && sync) {
+    const facts = createFactsCache(opts.store, sync);
+    teamsRoutes = createTeamsRoutes({
+      store: opts.store,
+      source: teams,
+      editable: config.teamsFile ? undefined : editable,
+      facts,
+      latestDay,
+      logger,
+    });
+  }
 
   const clientConfig = (): ClientConfig => ({
     demo: demo !== undefined,
     keyRequired: demo === undefined && config.apiKey === undefined,
+    teams: opts.store !== undefined,
     historyStart: HISTORY_START,
     latestDay: latestDay(),
   });
@@ -202,8 +234,9 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
       );
       return;
     }
-    if (usersRoutes && isUsersPath(url)) return usersRoutes.handle(req, res);
-    if (url === '/api/teams' || url.startsWith('/api/teams?')) return teamsRoute(req, res);
+    // The uploaded mapping is read from the store once at start: team answers wait for it.
+    if (usersRoutes && isUsersPath(url)) return void teamsReady.then(() => usersRoutes.handle(req, res));
+    if (teamsRoutes && isTeamsPath(url)) return void teamsReady.then(() => teamsRoutes(req, res));
     if (isProxiedPrefix(url)) return proxy(req, res, next);
     if (url.startsWith('/api/')) return send(res, errorResponse(404, 'No such endpoint.'), head);
     next();

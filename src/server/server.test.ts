@@ -89,6 +89,7 @@ describe('demo mode', () => {
     expect(JSON.parse((await raw(base, '/api/config')).body)).toEqual({
       demo: true,
       keyRequired: false,
+      teams: false,
       historyStart: '2026-01-14',
       latestDay: '2026-05-31',
     });

@@ -22,6 +22,7 @@ afterEach(() => {
 export const TEST_CONFIG: ClientConfig = {
   demo: true,
   keyRequired: false,
+  teams: false,
   historyStart: '2026-01-14',
   latestDay: '2026-05-31',
 };

@@ -170,6 +170,20 @@ migrations['0002_user_day_facts'] = {
   },
 };
 
+migrations['0003_team_mapping'] = {
+  /** The team mapping uploaded on the edit screen (one row; TEAMS_FILE, when set, is never stored). */
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('team_mapping')
+      .addColumn('id', 'integer', (c) => c.primaryKey())
+      .addColumn('format', 'text', (c) => c.notNull())
+      .addColumn('text', 'text', (c) => c.notNull())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .execute();
+  },
+};
+
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 /** Brings the store to the newest version; throws, naming the migration, if one fails. */

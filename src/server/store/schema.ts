@@ -86,6 +86,16 @@ export interface ReadinessReportTable {
   body: string;
 }
 
+/** The team mapping uploaded on the edit screen: one row (id 1), the text as given. */
+export interface TeamMappingTable {
+  id: number;
+  format: string;
+  text: string;
+  /** What the upload was called (a file name), for the screen. */
+  name: string;
+  updated_at: string;
+}
+
 export interface Schema {
   upstream: UpstreamTable;
   day_answer: DayAnswerTable;
@@ -93,4 +103,5 @@ export interface Schema {
   users_day: UsersDayTable;
   users_walk: UsersWalkTable;
   readiness_report: ReadinessReportTable;
+  team_mapping: TeamMappingTable;
 }

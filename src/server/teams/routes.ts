@@ -1,50 +1,188 @@
 /**
- * `GET /api/teams`: the mapping in force and the team tree with each team's
- * people (sub-teams included) among the users the store knows, the users no
- * team names ("Unassigned", never dropped), and the last refused file with
- * its reasons. Read-only: editing the mapping comes with sign-in.
+ * The teams endpoints of the dashboard's server (their shapes: src/api/teams.ts): the mapping in
+ * force and its tree, the mapping's text and its edit (kept in the store; read-only while TEAMS_FILE
+ * rules), each team's figures for the teams page, and the service's day rows for the people of
+ * chosen teams. Every figure is computed from the store's per-user facts (facts.ts, scoped.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { errorResponse } from '../core/errors';
-import { json, send } from '../core/response';
+import {
+  ORG_ONLY_FIELDS,
+  TEAM_GROUPINGS,
+  type TeamEndpoint,
+  type TeamFigures,
+  type TeamSummaryRow,
+} from '../../api/teams';
+import { addDays, HISTORY_START, maxDay, previousPeriod, type Day, type DayRange } from '../../lib/dates';
+import { errorResponse, HttpError } from '../core/errors';
+import { silentLogger, type Logger } from '../core/log';
+import { json, send, type HttpResponse } from '../core/response';
 import type { StoreDb } from '../store/db';
-import type { MappingSource } from './source';
-import { assignUsers, directByTeam, nameOf, rollUp, teamTree, UNASSIGNED, type TeamNode } from './tree';
+import { storedOrgId } from '../store/queries';
+import { FillFailed } from '../sync/engine';
+import { rangeOf, teamsOf, type Parsed } from '../users/params';
+import type { Facts, FactsCache } from './facts';
+import { MAX_BYTES, type Mapping, type MappingFormat } from './mapping';
+import {
+  activityDays,
+  addSums,
+  productivityDays,
+  sumsByGroup,
+  tokenDays,
+  tokenModelRows,
+  toolDays,
+  zeroSums,
+  type GroupSums,
+  type Mask,
+} from './scoped';
+import type { EditableMappingSource, MappingSource, MappingState } from './source';
+import {
+  comparePaths,
+  depthOf,
+  inSelection,
+  nameOf,
+  parentOf,
+  rollUp,
+  teamResolver,
+  teamTree,
+  UNASSIGNED,
+  withAncestors,
+  type TeamNode,
+} from './tree';
 
 interface TeamView {
   path: string;
   name: string;
-  /** People in the team and its sub-teams. */
   members: number;
   managers: string[];
   children: TeamView[];
 }
 
-export function createTeamsRoute(store: StoreDb | undefined, source: MappingSource) {
-  async function knownUsers() {
-    if (!store) return [];
-    // One row per user, with an email whenever any of their days has one (the same on both engines).
-    return store.db
-      .selectFrom('user_day')
-      .select((eb) => ['user_id', eb.fn.max('user_email').as('user_email')])
-      .groupBy('user_id')
-      .execute();
+export interface TeamsRoutesOptions {
+  store: StoreDb;
+  source: MappingSource;
+  /** Set when the mapping may be edited here (no TEAMS_FILE). */
+  editable?: EditableMappingSource;
+  facts: FactsCache;
+  latestDay: () => Day;
+  logger?: Logger;
+}
+
+export function isTeamsPath(url: string): boolean {
+  const path = url.split('?', 1)[0]!;
+  return path === '/api/teams' || path.startsWith('/api/teams/');
+}
+
+const quote = (v: unknown) => JSON.stringify(String(v).slice(0, 60));
+
+/** People per team: the mapping's members by team, and the users the store knows that it does not name. */
+async function knownUsers(store: StoreDb) {
+  // One row per user, with an email whenever any of their days has one (the same on both engines).
+  return store.db
+    .selectFrom('user_day')
+    .select((eb) => ['user_id', eb.fn.max('user_email').as('user_email')])
+    .groupBy('user_id')
+    .execute();
+}
+
+/** Each user of the facts in the selection (a team includes its sub-teams; Unassigned is a team too). */
+const masks = new WeakMap<Facts, WeakMap<Mapping, string[]>>();
+function teamsOfUsers(f: Facts, mapping: Mapping | null): string[] {
+  if (!mapping) return f.userIds.map(() => UNASSIGNED);
+  let byMapping = masks.get(f);
+  if (!byMapping) masks.set(f, (byMapping = new WeakMap()));
+  let teams = byMapping.get(mapping);
+  if (!teams) {
+    const resolve = teamResolver(mapping);
+    teams = f.userIds.map((id, u) => resolve(id, f.emails[u] ?? null));
+    byMapping.set(mapping, teams);
+  }
+  return teams;
+}
+
+function maskOf(f: Facts, mapping: Mapping | null, selected: readonly string[]): Mask {
+  const teams = teamsOfUsers(f, mapping);
+  const mask = new Uint8Array(f.userIds.length);
+  for (let u = 0; u < mask.length; u++) if (inSelection(teams[u]!, selected)) mask[u] = 1;
+  return mask;
+}
+
+/** The teams asked for, each a team of the mapping or Unassigned. */
+function checkTeams(teams: readonly string[], mapping: Mapping | null): Parsed<string[]> {
+  if (teams.length === 0) return { ok: false, detail: 'Name at least one team: team=<path> (several allowed).' };
+  const known = new Set(mapping?.teams ?? []);
+  for (const t of teams) {
+    if (t !== UNASSIGNED && !known.has(t)) {
+      return {
+        ok: false,
+        detail: `No team is called ${quote(t)} in the mapping in force; give a full path such as Engineering/Platform, or ${UNASSIGNED}.`,
+      };
+    }
+  }
+  return { ok: true, value: [...new Set(teams)].sort(comparePaths) };
+}
+
+/** Figures of a team from its sums and its number of members. */
+function figures(s: GroupSums, members: number): TeamFigures {
+  return {
+    members,
+    active: s.active,
+    adoption: members > 0 ? s.active / members : null,
+    credits: s.credits,
+    creditsPerActive: s.active > 0 ? s.credits / s.active : null,
+    toolCalls: s.toolCalls,
+    userMessages: s.userMessages,
+    toolCallsPerTurn: s.userMessages > 0 ? s.toolCalls / s.userMessages : null,
+    sessions: s.sessions,
+    commits: s.commits,
+    prs: s.prs,
+  };
+}
+
+/** What went wrong filling a range from the service, for the reader. */
+function fillFailure(e: unknown): HttpResponse {
+  if (e instanceof FillFailed) {
+    const a = e.answer;
+    if (a.status !== 200) return a;
+    return errorResponse(
+      502,
+      'The service answered with data that could not be stored, so the team figures could not be computed.',
+    );
+  }
+  throw e;
+}
+
+export function createTeamsRoutes(opts: TeamsRoutesOptions) {
+  const { store, source, editable, facts, latestDay } = opts;
+  const logger = opts.logger ?? silentLogger;
+
+  let known: { version: string; users: { userId: string; email: string | null }[] } | undefined;
+  async function allUsers() {
+    const v = await store.db
+      .selectFrom('users_day')
+      .select((eb) => [eb.fn.countAll<number | string>().as('days'), eb.fn.max('synced_at').as('synced')])
+      .executeTakeFirst();
+    const version = `${v?.days ?? 0}|${v?.synced ?? ''}`;
+    if (known?.version !== version) {
+      const rows = await knownUsers(store);
+      known = { version, users: rows.map((r) => ({ userId: r.user_id, email: r.user_email })) };
+    }
+    return known.users;
   }
 
-  async function body() {
-    const state = source.current();
-    const users = (await knownUsers()).map((u) => ({ userId: u.user_id, email: u.user_email }));
-    const byId = new Map(users.map((u) => [u.userId, u]));
+  /** People per team (direct, not rolled up): the mapping's members, and the known users it does not name. */
+  async function membersByTeam(mapping: Mapping | null): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    const bump = (t: string) => out.set(t, (out.get(t) ?? 0) + 1);
+    const resolve = mapping ? teamResolver(mapping) : () => UNASSIGNED;
+    for (const m of mapping?.members ?? []) bump(m.team);
+    for (const u of await allUsers()) if (resolve(u.userId, u.email) === UNASSIGNED) bump(UNASSIGNED);
+    return out;
+  }
+
+  async function teamsBody(state: MappingState = source.current()) {
     const mapping = state.mapping;
-    const assignment = mapping ? assignUsers(mapping, byId.values()) : new Map<string, string>();
-    const add = (a: number, b: number) => a + b;
-    const direct = directByTeam(
-      assignment,
-      [...byId.keys()].map((id) => [id, 1] as const),
-      add,
-      0,
-    );
-    const counts = rollUp(direct, add, 0);
+    const direct = await membersByTeam(mapping);
+    const counts = rollUp(direct, (a, b) => a + b, 0);
     const view = (n: TeamNode): TeamView => ({
       path: n.path,
       name: nameOf(n.path),
@@ -56,24 +194,269 @@ export function createTeamsRoute(store: StoreDb | undefined, source: MappingSour
       source: state.source,
       name: state.name,
       loadedAt: state.loadedAt,
-      refused: state.refused && {
-        at: state.refused.at,
-        errors: state.refused.errors.map((e) => e.message),
-      },
+      editable: editable !== undefined,
+      refused: state.refused && { at: state.refused.at, errors: state.refused.errors.map((e) => e.message) },
       teams: mapping ? teamTree(mapping.teams).map(view) : [],
       unassigned: direct.get(UNASSIGNED) ?? 0,
-      users: byId.size,
+      users: (await allUsers()).length,
     };
+  }
+
+  /** `GET /api/teams/summary?start&end`. */
+  async function summary(search: URLSearchParams) {
+    const p = rangeParams(search, ['start', 'end'], latestDay());
+    if (!p.ok) throw new HttpError(400, p.detail);
+    const range = p.value;
+    const prev = previousPeriod(range);
+    const f = await facts.get(prev?.start ?? range.start, range.end);
+    const state = source.current();
+    const mapping = state.mapping;
+    // Groups: each team the mapping names (direct members), and Unassigned.
+    const paths = [...(mapping?.teams ?? []), UNASSIGNED];
+    const index = new Map(paths.map((t, i) => [t, i]));
+    const teamOfUser = teamsOfUsers(f, mapping);
+    const groupOf = Int32Array.from(teamOfUser, (t) => index.get(t) ?? index.get(UNASSIGNED)!);
+    const days = f.days.length - (prev ? f.dayIndex.get(range.start)! : 0);
+    const rolled = (sums: GroupSums[], n: number) =>
+      rollUp(new Map(paths.map((t, i) => [t, sums[i]!])), addSums, zeroSums(n));
+    const cur = rolled(sumsByGroup(f, groupOf, paths.length, range.start, range.end), days);
+    const before = prev ? rolled(sumsByGroup(f, groupOf, paths.length, prev.start, prev.end), days) : null;
+    const members = rollUp(await membersByTeam(mapping), (a, b) => a + b, 0);
+    const tops = withAncestors(paths).filter((t) => parentOf(t) === null);
+    const org = (m: Map<string, GroupSums>) => tops.reduce((s, t) => addSums(s, m.get(t)!), zeroSums(days));
+    const orgMembers = tops.reduce((s, t) => s + (members.get(t) ?? 0), 0);
+    const children = new Set(
+      withAncestors(paths)
+        .map(parentOf)
+        .filter((t) => t !== null),
+    );
+    const row = (team: string): TeamSummaryRow => ({
+      team,
+      name: nameOf(team),
+      depth: depthOf(team),
+      parent: parentOf(team),
+      hasChildren: children.has(team),
+      managers: [...(mapping?.managers.get(team) ?? [])].sort(),
+      current: figures(cur.get(team)!, members.get(team) ?? 0),
+      previous: before ? figures(before.get(team)!, members.get(team) ?? 0) : null,
+      trend: cur.get(team)!.trend,
+    });
+    const teams = withAncestors(mapping?.teams ?? []);
+    const rows: TeamSummaryRow[] = [
+      {
+        team: '',
+        name: 'Organization',
+        depth: 0,
+        parent: null,
+        hasChildren: true,
+        managers: [],
+        current: figures(org(cur), orgMembers),
+        previous: before ? figures(org(before), orgMembers) : null,
+        trend: org(cur).trend,
+      },
+      ...teams.map(row),
+      row(UNASSIGNED),
+    ];
+    return { range, previous: prev, rows };
+  }
+
+  /** `GET /api/teams/analytics/<endpoint>`. */
+  async function analytics(endpoint: TeamEndpoint, search: URLSearchParams) {
+    const teams = teamsOf(search);
+    const p = rangeParams(search, ['startDate', 'endDate', 'group_by'], latestDay(), true);
+    if (!p.ok) throw new HttpError(400, p.detail);
+    const range = p.value;
+    const groupBy = search.get('group_by') ?? '';
+    if (!(TEAM_GROUPINGS[endpoint] as readonly string[]).includes(groupBy)) {
+      const allowed = TEAM_GROUPINGS[endpoint].filter((g) => g !== '');
+      throw new HttpError(
+        400,
+        `${endpoint} grouped by ${quote(groupBy)} is given by the service for the whole organization only, not per team` +
+          (allowed.length ? `; a team's ${endpoint} can be grouped by ${allowed.join(', ')}.` : '.'),
+      );
+    }
+    const state = source.current();
+    const selected = checkTeams(teams, state.mapping);
+    if (!selected.ok) throw new HttpError(400, selected.detail);
+    // Weekly and monthly active users look back 6 and 29 days before each day.
+    const first = endpoint === 'activity' ? maxDay(HISTORY_START, addDays(range.start, -29)) : range.start;
+    const f = await facts.get(first, range.end);
+    const mask = maskOf(f, state.mapping, selected.value);
+    const { start, end } = range;
+    const data =
+      endpoint === 'tokens'
+        ? groupBy === 'model'
+          ? tokenModelRows(f, mask, start, end)
+          : tokenDays(f, mask, start, end)
+        : endpoint === 'tools'
+          ? toolDays(f, mask, start, end)
+          : endpoint === 'activity'
+            ? activityDays(f, mask, start, end)
+            : productivityDays(f, mask, start, end);
+    let members = 0;
+    for (const m of mask) members += m;
+    return {
+      data,
+      meta: {
+        org_id: (await storedOrgId(store.db)) ?? '',
+        start_date: start,
+        end_date: end,
+        teams: selected.value,
+        members,
+        org_only: groupBy ? [] : [...ORG_ONLY_FIELDS[endpoint]],
+      },
+    };
+  }
+
+  async function readBody(req: IncomingMessage): Promise<string> {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const c of req as AsyncIterable<Buffer>) {
+      size += c.length;
+      if (size > MAX_BYTES + 64 * 1024)
+        throw new HttpError(413, `The mapping is larger than ${MAX_BYTES / 1024 / 1024} MB.`);
+      chunks.push(c);
+    }
+    return Buffer.concat(chunks).toString('utf8');
+  }
+
+  /** `PUT /api/teams/mapping` with `{format, text, name?}` as JSON. */
+  async function saveMapping(req: IncomingMessage): Promise<HttpResponse> {
+    if (!editable) {
+      return errorResponse(
+        409,
+        'The team mapping comes from the file named by TEAMS_FILE: change that file (it is read again when it changes).',
+      );
+    }
+    // A JSON body cannot come from another site's form without the browser asking first (CORS).
+    if (!/^application\/json\b/i.test(String(req.headers['content-type'] ?? ''))) {
+      return errorResponse(415, 'Send the mapping as JSON: {"format": "csv" or "json", "text": "…"}.');
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(await readBody(req));
+    } catch (e) {
+      if (e instanceof HttpError) throw e;
+      return errorResponse(400, 'The body is not valid JSON: send {"format": "csv" or "json", "text": "…"}.');
+    }
+    const b = (body ?? {}) as { format?: unknown; text?: unknown; name?: unknown };
+    if (b.format !== 'csv' && b.format !== 'json') return errorResponse(400, 'format must be "csv" or "json".');
+    if (typeof b.text !== 'string') return errorResponse(400, 'text must be the mapping file’s content, as a string.');
+    const name = typeof b.name === 'string' && b.name.trim() ? b.name.trim().slice(0, 200) : `mapping.${b.format}`;
+    const result = await editable.save(b.text, b.format as MappingFormat, name);
+    if (!result.ok) {
+      const r = errorResponse(
+        400,
+        `The mapping was refused (${result.errors.length} problem${result.errors.length === 1 ? '' : 's'}); the mapping in force is unchanged. ${result.errors[0]!.message}`,
+      );
+      const parsed = JSON.parse(r.body) as Record<string, unknown>;
+      return {
+        ...r,
+        body: JSON.stringify({ ...parsed, errors: result.errors.map((e) => ({ line: e.line, message: e.message })) }),
+      };
+    }
+    return json(200, await teamsBody(result.state));
+  }
+
+  async function route(req: IncomingMessage, url: URL): Promise<HttpResponse> {
+    const path = url.pathname;
+    const method = req.method ?? 'GET';
+    const reading = method === 'GET' || method === 'HEAD';
+    if (path === '/api/teams/mapping') {
+      if (reading) {
+        const s = source.current();
+        return json(200, { source: s.source, format: s.format, text: s.text ?? '' });
+      }
+      if (method === 'PUT') return saveMapping(req);
+      if (method === 'DELETE') {
+        if (!editable)
+          return errorResponse(409, 'The team mapping comes from TEAMS_FILE; there is no uploaded mapping to remove.');
+        await editable.remove();
+        return json(200, await teamsBody());
+      }
+      return errorResponse(405, `Method ${method} is not allowed here.`, { allow: 'GET, HEAD, PUT, DELETE' });
+    }
+    if (!reading) return errorResponse(405, `Method ${method} is not allowed here.`, { allow: 'GET, HEAD' });
+    if (path === '/api/teams') return json(200, await teamsBody());
+    if (path === '/api/teams/summary') return json(200, await summary(url.searchParams));
+    const m = /^\/api\/teams\/analytics\/([a-z]+)$/.exec(path);
+    if (m && m[1]! in ORG_ONLY_FIELDS) return json(200, await analytics(m[1] as TeamEndpoint, url.searchParams));
+    return errorResponse(404, 'No such teams endpoint.');
   }
 
   return (req: IncomingMessage, res: ServerResponse) => {
     const head = req.method === 'HEAD';
-    if (req.method !== 'GET' && !head) {
-      return send(res, errorResponse(405, `Method ${req.method} is not allowed here.`, { allow: 'GET, HEAD' }), head);
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    route(req, url)
+      .catch((e: unknown) => {
+        if (e instanceof HttpError) return errorResponse(e.status, e.detail, e.headers);
+        if (e instanceof FillFailed) return fillFailure(e);
+        logger.error('teams endpoint failed', {
+          path: url.pathname,
+          error: e instanceof Error ? e.message : String(e),
+        });
+        return errorResponse(
+          500,
+          `The team figures could not be computed: ${e instanceof Error ? e.message : String(e)}`,
+        );
+      })
+      .then((r) => {
+        if (!r.headers['cache-control']) r.headers['cache-control'] = 'no-store';
+        send(res, r, head, String(req.headers['accept-encoding'] ?? ''));
+      });
+  };
+}
+
+/**
+ * The range of a teams request (the two day parameters named), every other parameter but `team`
+ * and the ones allowed refused by name.
+ */
+function rangeParams(
+  search: URLSearchParams,
+  names: readonly string[],
+  latest: Day,
+  required = false,
+): Parsed<DayRange> {
+  const [startName, endName] = names as [string, string];
+  for (const k of new Set(search.keys())) {
+    if (k !== 'team' && !names.includes(k)) {
+      return {
+        ok: false,
+        detail: `Unknown parameter ${quote(k)}; this endpoint takes ${[...names, 'team'].join(', ')}.`,
+      };
     }
-    body().then(
-      (b) => send(res, json(200, b), head, String(req.headers['accept-encoding'] ?? '')),
-      (e: unknown) => send(res, errorResponse(500, `The teams could not be read: ${String(e)}`), head),
-    );
+    if (k !== 'team' && search.getAll(k).length > 1)
+      return { ok: false, detail: `The parameter ${quote(k)} is given more than once.` };
+  }
+  const start = search.get(startName) ?? undefined;
+  const end = search.get(endName) ?? undefined;
+  if (required && (start === undefined || end === undefined)) {
+    return { ok: false, detail: `Give ${startName} and ${endName} (YYYY-MM-DD).` };
+  }
+  return rangeOf(start, end, latest, [startName, endName]);
+}
+
+/** The users endpoints' `team=` test (src/server/users), from the mapping in force when asked. */
+export function teamFilterOf(source: MappingSource) {
+  const resolvers = new WeakMap<Mapping, ReturnType<typeof teamResolver>>();
+  return (
+    teams: readonly string[],
+  ): Parsed<{ includes: (userId: string, email: string | null) => boolean; version: string }> => {
+    const state = source.current();
+    const selected = checkTeams(teams, state.mapping);
+    if (!selected.ok) return selected;
+    const mapping = state.mapping;
+    let resolve: (userId: string, email: string | null) => string = () => UNASSIGNED;
+    if (mapping) {
+      resolve = resolvers.get(mapping) ?? teamResolver(mapping);
+      resolvers.set(mapping, resolve);
+    }
+    return {
+      ok: true,
+      value: {
+        includes: (userId, email) => inSelection(resolve(userId, email), selected.value),
+        version: `${state.source}|${state.name ?? ''}|${state.loadedAt ?? ''}`,
+      },
+    };
   };
 }

@@ -7,12 +7,17 @@
 import { readFileSync, statSync, unwatchFile, watchFile } from 'node:fs';
 import { basename, extname } from 'node:path';
 import type { Logger } from '../core/log';
+import type { StoreDb } from '../store/db';
+import { deleteStoredMapping, readStoredMapping, writeStoredMapping } from '../store/teams-queries';
 import { parseMapping, type Mapping, type MappingError, type MappingFormat } from './mapping';
 
 export interface MappingState {
   mapping: Mapping | null;
-  /** `file` (TEAMS_FILE, read-only here), `demo`, or `none`. */
-  source: 'file' | 'demo' | 'none';
+  /** `file` (TEAMS_FILE, read-only here), `store` (uploaded on the edit screen), `demo`, or `none`. */
+  source: 'file' | 'store' | 'demo' | 'none';
+  /** The mapping in force as text, and its format (for the edit screen). */
+  text: string | null;
+  format: MappingFormat;
   /** The file's name (never its directory), for the admin screen. */
   name: string | null;
   loadedAt: string | null;
@@ -32,8 +37,16 @@ export function fixedMappingSource(text: string, format: MappingFormat, name: st
   const result = parseMapping(text, format);
   const at = new Date().toISOString();
   const state: MappingState = result.ok
-    ? { mapping: result.mapping, source: 'demo', name, loadedAt: at, refused: null }
-    : { mapping: null, source: 'demo', name, loadedAt: null, refused: { at, errors: result.errors } };
+    ? { mapping: result.mapping, source: 'demo', name, loadedAt: at, refused: null, text, format }
+    : {
+        mapping: null,
+        source: 'demo',
+        name,
+        loadedAt: null,
+        refused: { at, errors: result.errors },
+        text: null,
+        format,
+      };
   return { current: () => state, stop() {} };
 }
 
@@ -44,7 +57,8 @@ export function fixedMappingSource(text: string, format: MappingFormat, name: st
  */
 export function fileMappingSource(path: string, logger: Logger, pollMs = 1000): MappingSource {
   const name = basename(path);
-  let state: MappingState = { mapping: null, source: 'file', name, loadedAt: null, refused: null };
+  const format = formatOf(path);
+  let state: MappingState = { mapping: null, source: 'file', name, loadedAt: null, refused: null, text: null, format };
 
   function load(): boolean {
     let text: string;
@@ -58,7 +72,7 @@ export function fileMappingSource(path: string, logger: Logger, pollMs = 1000): 
       logger.error('team mapping refused', { file: name, errors: errors.map((x) => x.message) });
       return false;
     }
-    const result = parseMapping(text, formatOf(path));
+    const result = parseMapping(text, format);
     const at = new Date().toISOString();
     if (!result.ok) {
       state = { ...state, refused: { at, errors: result.errors } };
@@ -68,7 +82,7 @@ export function fileMappingSource(path: string, logger: Logger, pollMs = 1000): 
       });
       return false;
     }
-    state = { mapping: result.mapping, source: 'file', name, loadedAt: at, refused: null };
+    state = { mapping: result.mapping, source: 'file', name, loadedAt: at, refused: null, text, format };
     logger.info('team mapping loaded', {
       file: name,
       members: result.mapping.members.length,
@@ -87,4 +101,115 @@ export function fileMappingSource(path: string, logger: Logger, pollMs = 1000): 
   };
   watchFile(path, { interval: pollMs, persistent: false }, onChange);
   return { current: () => state, stop: () => unwatchFile(path, onChange) };
+}
+
+export const NO_MAPPING: MappingState = {
+  mapping: null,
+  source: 'none',
+  name: null,
+  loadedAt: null,
+  refused: null,
+  text: null,
+  format: 'csv',
+};
+
+/** What saving a mapping on the edit screen did. */
+export type SaveResult = { ok: true; state: MappingState } | { ok: false; errors: MappingError[] };
+
+export interface EditableMappingSource extends MappingSource {
+  /** Parses and, when it parses, stores the mapping and puts it in force; a refusal changes nothing in force. */
+  save(text: string, format: MappingFormat, name: string): Promise<SaveResult>;
+  /** Forgets the stored mapping: the fallback (the demo's, or none) is in force again. */
+  remove(): Promise<boolean>;
+  /** Reads the store again (another replica may have saved); also done every `pollMs`. */
+  refresh(): Promise<void>;
+  /** Settles once the store's mapping was first read: until then `current()` is the fallback. */
+  ready: Promise<void>;
+}
+
+/**
+ * The mapping uploaded on the edit screen, kept in the store so that it survives restarts and every
+ * replica sharing the store uses it (each looks for a newer one every few seconds); `fallback` (the
+ * demo's mapping, or none) is in force while nothing is stored.
+ */
+export function storedMappingSource(
+  store: StoreDb,
+  fallback: () => MappingState,
+  logger: Logger,
+  pollMs = 5000,
+): EditableMappingSource {
+  let stored: MappingState | null = null;
+  let storedAt: string | null = null;
+  let refused: MappingState['refused'] = null;
+
+  async function refresh() {
+    const row = await readStoredMapping(store.db);
+    if (!row) {
+      stored = null;
+      storedAt = null;
+      return;
+    }
+    if (row.updated_at === storedAt) return;
+    const format: MappingFormat = row.format === 'json' ? 'json' : 'csv';
+    const result = parseMapping(row.text, format);
+    storedAt = row.updated_at;
+    // The store only ever holds a mapping that parsed; one that no longer does (a newer parser) is reported.
+    stored = result.ok
+      ? {
+          mapping: result.mapping,
+          source: 'store',
+          name: row.name,
+          loadedAt: row.updated_at,
+          refused: null,
+          text: row.text,
+          format,
+        }
+      : { ...NO_MAPPING, source: 'store', name: row.name, refused: { at: row.updated_at, errors: result.errors } };
+  }
+  const ready = refresh();
+  ready.catch((e: unknown) => logger.error('team mapping: the store could not be read', { error: String(e) }));
+  const timer = setInterval(() => {
+    refresh().catch((e: unknown) => logger.error('team mapping: the store could not be read', { error: String(e) }));
+  }, pollMs);
+  timer.unref?.();
+
+  return {
+    ready,
+    current() {
+      const base = stored ?? fallback();
+      return refused ? { ...base, refused } : base;
+    },
+    async save(text, format, name) {
+      const result = parseMapping(text, format);
+      const at = new Date().toISOString();
+      if (!result.ok) {
+        refused = { at, errors: result.errors };
+        logger.info('team mapping refused; the mapping in force stays', {
+          name,
+          errors: result.errors.slice(0, 20).map((e) => e.message),
+        });
+        return { ok: false, errors: result.errors };
+      }
+      await writeStoredMapping(store.db, { format, text, name, updated_at: at });
+      refused = null;
+      stored = { mapping: result.mapping, source: 'store', name, loadedAt: at, refused: null, text, format };
+      storedAt = at;
+      logger.info('team mapping saved', {
+        name,
+        members: result.mapping.members.length,
+        teams: result.mapping.teams.length,
+      });
+      return { ok: true, state: stored };
+    },
+    async remove() {
+      const removed = await deleteStoredMapping(store.db);
+      stored = null;
+      storedAt = null;
+      refused = null;
+      if (removed) logger.info('team mapping removed');
+      return removed;
+    },
+    refresh,
+    stop: () => clearInterval(timer),
+  };
 }

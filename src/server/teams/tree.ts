@@ -100,10 +100,10 @@ export interface UserRef {
 }
 
 /**
- * Each user's team: by user_id first, then by email (case-insensitively); users the mapping does
- * not name are {@link UNASSIGNED}, never dropped. Every user given has an entry.
+ * The team of any user, by user_id first, then by email (case-insensitively); users the mapping does
+ * not name are {@link UNASSIGNED}. Build it once per mapping and ask it for each user.
  */
-export function assignUsers(mapping: MemberList, users: Iterable<UserRef>): Map<string, string> {
+export function teamResolver(mapping: MemberList): (userId: string, email: string | null) => string {
   const byId = new Map<string, string>();
   const byEmail = new Map<string, string>();
   for (const m of mapping.members) {
@@ -114,12 +114,25 @@ export function assignUsers(mapping: MemberList, users: Iterable<UserRef>): Map<
       if (!byEmail.has(e)) byEmail.set(e, m.team);
     }
   }
+  return (userId, email) =>
+    byId.get(userId) ?? (email ? byEmail.get(email.trim().toLowerCase()) : undefined) ?? UNASSIGNED;
+}
+
+/**
+ * Each user's team (see {@link teamResolver}); users the mapping does not name are
+ * {@link UNASSIGNED}, never dropped. Every user given has an entry.
+ */
+export function assignUsers(mapping: MemberList, users: Iterable<UserRef>): Map<string, string> {
+  const teamOf = teamResolver(mapping);
   const out = new Map<string, string>();
-  for (const u of users) {
-    const team = byId.get(u.userId) ?? (u.email ? byEmail.get(u.email.trim().toLowerCase()) : undefined);
-    out.set(u.userId, team ?? UNASSIGNED);
-  }
+  for (const u of users) out.set(u.userId, teamOf(u.userId, u.email));
   return out;
+}
+
+/** Whether a user's team is within any of the teams selected (a team includes its sub-teams). */
+export function inSelection(team: string, selected: readonly string[]): boolean {
+  for (const s of selected) if (isWithin(team, s)) return true;
+  return false;
 }
 
 /** The users of a team and of its sub-teams, in the assignment's order (`UNASSIGNED` works too). */

@@ -85,6 +85,8 @@ export interface TableQuery {
   filter: UserFilter;
   offset: number;
   limit: number;
+  /** Only the people of these teams (a team includes its sub-teams); empty for everyone. */
+  teams: string[];
 }
 
 /** What a request asked for, or the detail of a 400. */
@@ -100,26 +102,43 @@ function firstIssue(error: z.core.$ZodError, allowed: readonly string[]): string
   return issue.message;
 }
 
-/** Each parameter once: a repeated one is refused rather than guessed at. */
+/** The teams asked for: `team` may be given several times (the union of the teams). */
+export function teamsOf(search: URLSearchParams): string[] {
+  return [...new Set(search.getAll('team').map((t) => t.trim()))].filter((t) => t !== '');
+}
+
+/** Each parameter once (but `team`): a repeated one is refused rather than guessed at. */
 function single(search: URLSearchParams): Parsed<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const [k, v] of search) {
+    if (k === 'team') continue;
     if (Object.hasOwn(out, k)) return { ok: false, detail: `The parameter ${quote(k)} is given more than once.` };
     out[k] = v;
   }
   return { ok: true, value: out };
 }
 
-/** Both days or neither (the last 30 days); within the stored history, up to the latest day. */
-function rangeOf(start: Day | undefined, end: Day | undefined, latest: Day): Parsed<DayRange> {
+/**
+ * Both days or neither (the last 30 days); within the stored history, up to the latest day. `names`
+ * are the parameters' names as the endpoint spells them.
+ */
+export function rangeOf(
+  start: string | undefined,
+  end: string | undefined,
+  latest: Day,
+  names: readonly [string, string] = ['start', 'end'],
+): Parsed<DayRange> {
+  const [s, e] = names;
   if (start === undefined && end === undefined) return { ok: true, value: lastDays(DEFAULT_DAYS, latest) };
   if (start === undefined || end === undefined) {
-    return { ok: false, detail: 'Give both start and end (YYYY-MM-DD), or neither for the last 30 days.' };
+    return { ok: false, detail: `Give both ${s} and ${e} (YYYY-MM-DD), or neither for the last 30 days.` };
   }
-  if (end < start) return { ok: false, detail: `end (${end}) is before start (${start}).` };
+  if (!isDay(start)) return { ok: false, detail: `${s} must be a day (YYYY-MM-DD), got ${quote(start)}.` };
+  if (!isDay(end)) return { ok: false, detail: `${e} must be a day (YYYY-MM-DD), got ${quote(end)}.` };
+  if (end < start) return { ok: false, detail: `${e} (${end}) is before ${s} (${start}).` };
   if (start < HISTORY_START)
-    return { ok: false, detail: `start (${start}) is before the history starts (${HISTORY_START}).` };
-  if (end > latest) return { ok: false, detail: `end (${end}) is after the latest day with data (${latest}).` };
+    return { ok: false, detail: `${s} (${start}) is before the history starts (${HISTORY_START}).` };
+  if (end > latest) return { ok: false, detail: `${e} (${end}) is after the latest day with data (${latest}).` };
   return { ok: true, value: { start, end } };
 }
 
@@ -129,7 +148,7 @@ function parse<S extends z.ZodMiniObject>(schema: S, search: URLSearchParams): P
   const r = schema.safeParse(raw.value);
   return r.success
     ? { ok: true, value: r.data }
-    : { ok: false, detail: firstIssue(r.error, Object.keys(schema.def.shape)) };
+    : { ok: false, detail: firstIssue(r.error, [...Object.keys(schema.def.shape), 'team']) };
 }
 
 const filterOf = (p: { q: string; delegation: string; tier: string; lang: string }): UserFilter => ({
@@ -145,7 +164,8 @@ export function parseTableQuery(search: URLSearchParams, latest: Day): Parsed<Ta
   const range = rangeOf(p.value.start, p.value.end, latest);
   if (!range.ok) return range;
   const { sort, dir, offset, limit } = p.value;
-  return { ok: true, value: { range: range.value, sort, dir, filter: filterOf(p.value), offset, limit } };
+  const teams = teamsOf(search);
+  return { ok: true, value: { range: range.value, sort, dir, filter: filterOf(p.value), offset, limit, teams } };
 }
 
 export function parseCsvQuery(search: URLSearchParams, latest: Day): Parsed<Omit<TableQuery, 'offset' | 'limit'>> {
@@ -153,10 +173,13 @@ export function parseCsvQuery(search: URLSearchParams, latest: Day): Parsed<Omit
   if (!p.ok) return p;
   const range = rangeOf(p.value.start, p.value.end, latest);
   if (!range.ok) return range;
-  return { ok: true, value: { range: range.value, sort: p.value.sort, dir: p.value.dir, filter: filterOf(p.value) } };
+  const { sort, dir } = p.value;
+  return { ok: true, value: { range: range.value, sort, dir, filter: filterOf(p.value), teams: teamsOf(search) } };
 }
 
 export function parseUserQuery(search: URLSearchParams, latest: Day): Parsed<{ range: DayRange }> {
+  if (search.has('team'))
+    return { ok: false, detail: 'One user’s days take no team parameter; this endpoint takes start, end.' };
   const p = parse(userSchema, search);
   if (!p.ok) return p;
   const range = rangeOf(p.value.start, p.value.end, latest);

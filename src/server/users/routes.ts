@@ -24,7 +24,7 @@ import type { UserDaysAnswer, UsersTableAnswer } from '../../api/users';
 import { toCsv } from '../../lib/csv';
 import { lastDays, type Day, type DayRange } from '../../lib/dates';
 import { DEFAULT_DAYS } from '../../lib/url-state';
-import { USERS_CSV_HEADER, mergeUserRows, userCsvRow } from '../../lib/user-merge';
+import { USERS_CSV_HEADER, mergeUserRows, userCsvRow, type MergedUser } from '../../lib/user-merge';
 import { errorResponse } from '../core/errors';
 import { silentLogger, type Logger } from '../core/log';
 import type { HttpResponse } from '../core/response';
@@ -34,7 +34,7 @@ import { mergedUsers, userDayRows, type RangeVersion } from '../store/users-quer
 import type { SyncEngine } from '../sync/engine';
 import { isFinal } from '../sync/spans';
 import { FillError, createRangeFiller, type RangeState } from './fill';
-import { parseCsvQuery, parseTableQuery, parseUserQuery } from './params';
+import { parseCsvQuery, parseTableQuery, parseUserQuery, type Parsed } from './params';
 import { createTableCache } from './table';
 
 const gzipAsync = promisify(gzip);
@@ -56,6 +56,12 @@ export interface UsersRoutesOptions {
   retryAfterSeconds?: number;
   /** Keep the default range's table built as its days change (the page opens on it). */
   prewarm?: boolean;
+  /**
+   * Who is in the teams asked for (`team=`, several allowed), from the team mapping in force: a test
+   * per user and a version of the mapping (an ETag must change with it); the detail of a 400 for an
+   * unknown team. Without it, `team=` is refused.
+   */
+  teamFilter?: (teams: readonly string[]) => Parsed<TeamFilter>;
   logger?: Logger;
 }
 
@@ -66,6 +72,11 @@ export function isUsersPath(url: string): boolean {
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+
+export interface TeamFilter {
+  includes: (userId: string, email: string | null) => boolean;
+  version: string;
+}
 
 export function createUsersRoutes(opts: UsersRoutesOptions) {
   const { store, engine, latestDay, refreshDays } = opts;
@@ -117,19 +128,31 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
     body,
   });
 
+  /** The test for the teams asked for (everyone when none), or the detail of a 400. */
+  function teamsTest(teams: readonly string[]): Parsed<TeamFilter | null> {
+    if (teams.length === 0) return { ok: true, value: null };
+    if (!opts.teamFilter)
+      return { ok: false, detail: 'This server has no team mapping: the team parameter is not taken.' };
+    return opts.teamFilter(teams);
+  }
+  const ofTeams = (rows: readonly MergedUser[], test: TeamFilter | null) =>
+    test ? rows.filter((u) => test.includes(u.userId, u.email)) : rows;
+
   /** `/api/users`: a page of the table. */
   async function table(url: URL): Promise<{ r: HttpResponse; etag?: string }> {
     const parsed = parseTableQuery(url.searchParams, latestDay());
     if (!parsed.ok) return { r: errorResponse(400, parsed.detail) };
-    const { range, sort, dir, filter, offset, limit } = parsed.value;
+    const { range, sort, dir, filter, offset, limit, teams } = parsed.value;
+    const test = teamsTest(teams);
+    if (!test.ok) return { r: errorResponse(400, test.detail) };
     const state = await filler.ensure(range);
     const t = state.complete ? await tables.get(range, versionKey(state.version)) : await tables.latest(range);
-    const rows = t ? t.view(sort, dir, filter) : [];
+    const rows = t ? ofTeams(t.view(sort, dir, filter), test.value) : [];
     const body: UsersTableAnswer = {
       users: rows.slice(offset, offset + limit),
       offset,
       total: rows.length,
-      activeUsers: t?.users.length ?? 0,
+      activeUsers: t ? ofTeams(t.users, test.value).length : 0,
       facets: t ? { delegation: t.facets.delegation, tier: t.facets.tier, lang: t.facets.language } : EMPTY_FACETS,
       range,
       sort: { column: sort, dir },
@@ -137,7 +160,7 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
       ...(state.complete ? {} : { progress: state.progress }),
     };
     if (!state.complete) return { r: answer(202, JSON.stringify(body), { 'retry-after': retryAfter }) };
-    const question = [sort, dir, filter, offset, limit];
+    const question = [sort, dir, filter, offset, limit, teams, test.value?.version ?? null];
     return { r: answer(200, JSON.stringify(body)), etag: etagOf(range, state, question) };
   }
 
@@ -166,12 +189,14 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
   async function csv(req: IncomingMessage, res: ServerResponse, url: URL) {
     const parsed = parseCsvQuery(url.searchParams, latestDay());
     if (!parsed.ok) return write(req, res, errorResponse(400, parsed.detail));
-    const { range, sort, dir, filter } = parsed.value;
+    const { range, sort, dir, filter, teams } = parsed.value;
+    const test = teamsTest(teams);
+    if (!test.ok) return write(req, res, errorResponse(400, test.detail));
     const state = await filler.ensure(range);
     if (!state.complete) {
       return write(req, res, errorResponse(503, state.progress.detail, { 'retry-after': retryAfter }));
     }
-    const rows = (await tables.get(range, versionKey(state.version))).view(sort, dir, filter);
+    const rows = ofTeams((await tables.get(range, versionKey(state.version))).view(sort, dir, filter), test.value);
     const gz = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
     res.statusCode = 200;
     res.setHeader('content-type', 'text/csv; charset=utf-8');

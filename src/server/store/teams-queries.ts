@@ -1,0 +1,75 @@
+/**
+ * The store's reads and writes for teams: the uploaded mapping, the per-user facts of a range as
+ * plain rows (the team figures are computed from them in memory, src/server/teams/facts.ts), and
+ * the version of a range's stored `/tokens` days (what a computed answer is valid for).
+ */
+import type { Kysely, Transaction } from 'kysely';
+import type { Schema, TeamMappingTable } from './schema';
+
+type Db = Kysely<Schema> | Transaction<Schema>;
+
+export async function readStoredMapping(db: Db): Promise<TeamMappingTable | undefined> {
+  return db.selectFrom('team_mapping').selectAll().where('id', '=', 1).executeTakeFirst();
+}
+
+export async function writeStoredMapping(db: Db, m: Omit<TeamMappingTable, 'id'>): Promise<void> {
+  await db
+    .insertInto('team_mapping')
+    .values({ id: 1, ...m })
+    .onConflict((oc) => oc.column('id').doUpdateSet(m))
+    .execute();
+}
+
+export async function deleteStoredMapping(db: Db): Promise<boolean> {
+  const r = await db.deleteFrom('team_mapping').where('id', '=', 1).executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
+}
+
+/** The numbers of a `/users` row the team figures add up, as columns (migration 0002). */
+export const TEAM_FACT_COLUMNS = [
+  'billable_tokens',
+  'tool_calls',
+  'sessions',
+  'messages',
+  'user_messages',
+  'files_created',
+  'files_edited',
+  'git_commits',
+  'git_prs_created',
+  'mcp_calls',
+  'skill_calls',
+  'slash_commands',
+  'hooks',
+  'autonomy_ratio',
+] as const;
+export type TeamFactColumn = (typeof TEAM_FACT_COLUMNS)[number];
+
+export type TeamFactRow = { user_id: string; user_email: string | null; day: string } & Record<
+  TeamFactColumn,
+  number | null
+>;
+
+/** The `/users` rows of [start, end] as their fact columns, by user then day. */
+export async function teamFactRows(db: Db, start: string, end: string): Promise<TeamFactRow[]> {
+  return db
+    .selectFrom('user_day')
+    .select(['user_id', 'user_email', 'day', ...TEAM_FACT_COLUMNS])
+    .where('day', '>=', start)
+    .where('day', '<=', end)
+    .orderBy('user_id')
+    .orderBy('day')
+    .execute() as Promise<TeamFactRow[]>;
+}
+
+/** How many days of one endpoint's answers are stored in [start, end], and when the latest was written. */
+export async function dayAnswerVersion(db: Db, endpoint: string, grouping: string, start: string, end: string) {
+  const row = await db
+    .selectFrom('day_answer')
+    .select((eb) => [eb.fn.countAll<number | string>().as('days'), eb.fn.max('synced_at').as('synced')])
+    .where('endpoint', '=', endpoint)
+    .where('grouping', '=', grouping)
+    .where('day', '>=', start)
+    .where('day', '<=', end)
+    .executeTakeFirst();
+  return `${Number(row?.days ?? 0)}|${row?.synced ?? ''}`;
+}

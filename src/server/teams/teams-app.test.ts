@@ -1,0 +1,269 @@
+/**
+ * The teams endpoints over HTTP, on the demo organization and its team tree: a team's answers are
+ * the service's rules applied to its people, so the top-level teams and Unassigned add up to the
+ * organization's own answers (the service's, through the documented paths) for every sliceable
+ * figure, and everyone selected at once gives the organization's averages and percentiles too. The
+ * users table and CSV take `team=`; the mapping is edited and refused as the issue asks, on both
+ * store engines.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
+import { TEAM_ANALYTICS_SCHEMAS, teamsAnswerSchema, teamsSummarySchema, type TeamView } from '../../api/teams';
+import { STORE_ENGINES } from '../../test/stores';
+import { createApp, openAppStore } from '../app';
+import { readServerConfig } from '../config';
+import { readStoreConfig } from '../store/config';
+import type { StoreDb } from '../store/db';
+
+const servers: Server[] = [];
+const stores: StoreDb[] = [];
+afterAll(async () => {
+  servers.forEach((s) => s.close());
+  await Promise.all(stores.map((s) => s.close()));
+});
+
+const ENV = { DEMO_TODAY: '2026-04-01', DEMO_SEED: 'teams-app', DEMO_USERS: '150', DATA_DIR: ':memory:' };
+
+async function serve(app: ReturnType<typeof createApp>) {
+  const s = createServer((req, res) => app.handler(req, res, () => res.end()));
+  servers.push(s);
+  return new Promise<string>((ok) =>
+    s.listen(0, '127.0.0.1', () => ok(`http://127.0.0.1:${(s.address() as AddressInfo).port}`)),
+  );
+}
+
+async function start(env: Record<string, string> = {}, store?: StoreDb) {
+  const full = { ...ENV, ...env };
+  const config = readServerConfig(full);
+  const storeConfig = readStoreConfig(full);
+  const s = store ?? (await openAppStore(config, storeConfig))!;
+  if (!store) stores.push(s);
+  const app = createApp(config, { store: s, storeConfig });
+  return { base: await serve(app), app };
+}
+
+async function get(base: string, path: string) {
+  const r = await fetch(base + path);
+  return { status: r.status, body: (await r.json()) as Record<string, unknown> & { data?: Record<string, unknown>[] } };
+}
+
+const q = (teams: readonly string[]) => teams.map((t) => `team=${encodeURIComponent(t)}`).join('&');
+const RANGE = 'startDate=2026-03-01&endDate=2026-03-31';
+
+/** The numbers of each day row the team answers keep (the sliceable ones). */
+const SUMMED = {
+  tokens: ['billable_tokens', 'input_tokens', 'output_tokens'],
+  tools: ['tool_calls', 'mcp_users_with_mcp', 'skills_invocations', 'slash_commands_invocations', 'hooks_invocations'],
+  activity: [
+    'daily_active_users',
+    'weekly_active_users',
+    'monthly_active_users',
+    'sessions',
+    'messages',
+    'user_messages',
+  ],
+  productivity: ['files_created', 'files_edited', 'git_commits', 'git_prs_created'],
+} as const;
+const AVERAGED = {
+  tools: [
+    'autonomy_ratio_avg',
+    'autonomy_ratio_p50',
+    'autonomy_ratio_p90',
+    'tool_calls_per_session_avg',
+    'user_turns_per_session_avg',
+  ],
+} as const;
+
+describe('team answers on the demo organization', async () => {
+  const { base } = await start();
+  // The store learns the users as it walks them: Unassigned counts the known users no team names.
+  expect((await get(base, '/api/users?start=2026-03-01&end=2026-03-31')).status).toBe(200);
+  const teams = teamsAnswerSchema.parse((await get(base, '/api/teams')).body);
+  const tops = [...teams.teams.map((t) => t.path), 'Unassigned'];
+
+  it('serves the demo tree, with every known user in a team or Unassigned', () => {
+    expect(teams.source).toBe('demo');
+    expect(teams.teams.length).toBeGreaterThanOrEqual(3);
+    const depth = (t: TeamView): number => 1 + Math.max(0, ...t.children.map(depth));
+    expect(Math.max(...teams.teams.map(depth))).toBeGreaterThanOrEqual(3);
+    expect(teams.unassigned).toBeGreaterThan(0);
+  });
+
+  for (const endpoint of Object.keys(SUMMED) as (keyof typeof SUMMED)[]) {
+    it(`${endpoint}: the top-level teams and Unassigned add up to the organization, day by day`, async () => {
+      const org = (await get(base, `/api/v1/analytics/${endpoint}?${RANGE}`)).body.data!;
+      const parts = await Promise.all(
+        tops.map((t) => get(base, `/api/teams/analytics/${endpoint}?${RANGE}&${q([t])}`)),
+      );
+      for (const p of parts) {
+        expect(p.status).toBe(200);
+        TEAM_ANALYTICS_SCHEMAS[endpoint][''].parse(p.body);
+      }
+      expect(org).toHaveLength(31);
+      org.forEach((day, i) => {
+        for (const k of SUMMED[endpoint]) {
+          const sum = parts.reduce((s, p) => s + (p.body.data![i]![k] as number), 0);
+          expect({ day: day.date, k, sum }).toEqual({ day: day.date, k, sum: day[k] });
+        }
+      });
+      const everyone = (await get(base, `/api/teams/analytics/${endpoint}?${RANGE}&${q(tops)}`)).body;
+      const averaged: readonly string[] = endpoint === 'tools' ? AVERAGED.tools : [];
+      org.forEach((day, i) => {
+        for (const k of [...SUMMED[endpoint], ...averaged]) expect(everyone.data![i]![k]).toBe(day[k]);
+      });
+      const orgOnly = (everyone.meta as { org_only: string[] }).org_only;
+      for (const k of orgOnly) expect(everyone.data![0]).not.toHaveProperty(k);
+    });
+  }
+
+  it('credits per model and per user of a team are the organization’s, restricted to its people', async () => {
+    const team = tops[0]!;
+    const org = (await get(base, `/api/v1/analytics/tokens?${RANGE}`)).body.data! as {
+      by_user: { user_id: string; billable_tokens: number }[];
+    }[];
+    const mine = (await get(base, `/api/teams/analytics/tokens?${RANGE}&${q([team])}`)).body.data! as {
+      by_user: { user_id: string; billable_tokens: number }[];
+    }[];
+    const users = (await get(base, `/api/users?start=2026-03-01&end=2026-03-31&limit=1000&${q([team])}`)).body as {
+      users: { userId: string }[];
+    };
+    const members = new Set(users.users.map((u) => u.userId));
+    expect(members.size).toBeGreaterThan(0);
+    org.forEach((day, i) => {
+      expect(mine[i]!.by_user).toEqual(day.by_user.filter((u) => members.has(u.user_id)));
+    });
+    const byModel = (await get(base, `/api/teams/analytics/tokens?${RANGE}&group_by=model&${q(tops)}`)).body.data!;
+    const orgByModel = (await get(base, `/api/v1/analytics/tokens?${RANGE}&group_by=model`)).body.data!;
+    const key = (r: Record<string, unknown>) => `${r.date as string} ${r.group_key as string}`;
+    const sorted = (rows: Record<string, unknown>[]) => [...rows].sort((a, b) => key(a).localeCompare(key(b)));
+    expect(sorted(byModel)).toEqual(sorted(orgByModel));
+  });
+
+  it('the summary reconciles: top-level teams and Unassigned add up to the organization row', async () => {
+    const s = teamsSummarySchema.parse((await get(base, '/api/teams/summary?start=2026-03-01&end=2026-03-31')).body);
+    const org = s.rows[0]!;
+    expect(org.team).toBe('');
+    const top = s.rows.filter((r) => r.depth === 1);
+    expect(top.map((r) => r.team)).toEqual(tops);
+    for (const k of ['members', 'active', 'credits', 'toolCalls', 'sessions', 'commits', 'prs'] as const) {
+      expect(top.reduce((x, r) => x + r.current[k], 0)).toBe(org.current[k]);
+      expect(top.reduce((x, r) => x + r.previous![k], 0)).toBe(org.previous![k]);
+    }
+    // The organization's credits are the service's.
+    const tokens = (await get(base, `/api/v1/analytics/tokens?${RANGE}`)).body.data!;
+    expect(org.current.credits).toBe(tokens.reduce((x, d) => x + (d.billable_tokens as number), 0));
+    expect(org.trend).toEqual(tokens.map((d) => d.billable_tokens));
+    // A parent is the sum of its sub-teams and its own people: never less than any sub-team.
+    for (const r of s.rows.filter((x) => x.parent)) {
+      const parent = s.rows.find((x) => x.team === r.parent)!;
+      expect(parent.current.credits).toBeGreaterThanOrEqual(r.current.credits);
+      expect(parent.current.members).toBeGreaterThanOrEqual(r.current.members);
+    }
+    // Active users in the range are the users table's, team by team.
+    const first = top[0]!;
+    const users = (await get(base, `/api/users?start=2026-03-01&end=2026-03-31&${q([first.team])}`)).body;
+    expect(users.activeUsers).toBe(first.current.active);
+    expect(first.current.adoption).toBeCloseTo(first.current.active / first.current.members, 10);
+  });
+
+  it('the users CSV of a team has its people only, and its credits add up to the team’s', async () => {
+    const s = teamsSummarySchema.parse((await get(base, '/api/teams/summary?start=2026-03-01&end=2026-03-31')).body);
+    const team = s.rows.find((r) => r.depth === 2)!;
+    const r = await fetch(`${base}/api/users.csv?start=2026-03-01&end=2026-03-31&${q([team.team])}`);
+    expect(r.status).toBe(200);
+    const lines = (await r.text()).trim().split('\n');
+    const header = lines[0]!.split(',');
+    const credits = header.findIndex((h) => /credits/i.test(h));
+    expect(credits).toBeGreaterThanOrEqual(0);
+    expect(lines.length - 1).toBe(team.current.active);
+    expect(lines.slice(1).reduce((x, l) => x + Number(l.split(',')[credits]), 0)).toBe(team.current.credits);
+  });
+
+  it('refuses what it cannot answer, naming why', async () => {
+    const tools = await get(base, `/api/teams/analytics/tools?${RANGE}&group_by=tool_name&${q([tops[0]!])}`);
+    expect(tools.status).toBe(400);
+    expect(tools.body.detail).toMatch(/whole organization only/);
+    const unknown = await get(base, `/api/teams/analytics/activity?${RANGE}&team=Nope`);
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.detail).toMatch(/No team is called "Nope"/);
+    const none = await get(base, `/api/teams/analytics/activity?${RANGE}`);
+    expect(none.status).toBe(400);
+    expect(none.body.detail).toMatch(/at least one team/);
+    const typo = await get(base, `/api/teams/analytics/activity?${RANGE}&${q([tops[0]!])}&strat=1`);
+    expect(typo.status).toBe(400);
+    expect(typo.body.detail).toMatch(/Unknown parameter "strat"/);
+    const today = await get(base, `/api/teams/summary?start=2026-03-01&end=2026-04-01`);
+    expect(today.status).toBe(400);
+    expect(today.body.detail).toMatch(/after the latest day/);
+    const users = await get(base, `/api/users?start=2026-03-01&end=2026-03-31&team=Nope`);
+    expect(users.status).toBe(400);
+    expect(users.body.detail).toMatch(/No team is called "Nope"/);
+  });
+});
+
+const engines = STORE_ENGINES;
+describe.each(engines)('the mapping edited on the screen, kept in the store ($name)', ({ available, open }) => {
+  it.skipIf(!available)(
+    'is refused naming the line (the mapping in force stays), then saved, kept and removed',
+    async () => {
+      const opened = await open();
+      try {
+        const { base } = await start({ DEMO_USERS: '40' }, opened.store);
+        const put = (body: unknown, type = 'application/json') =>
+          fetch(`${base}/api/teams/mapping`, {
+            method: 'PUT',
+            headers: { 'content-type': type },
+            body: JSON.stringify(body),
+          });
+        const before = teamsAnswerSchema.parse((await get(base, '/api/teams')).body);
+        expect(before.source).toBe('demo');
+
+        const bad = await put({ format: 'csv', text: 'email,team,colour\nann@acme.com,Data,red\n' });
+        expect(bad.status).toBe(400);
+        const refusal = (await bad.json()) as { detail: string; errors: { line: number | null; message: string }[] };
+        expect(refusal.detail).toMatch(/the mapping in force is unchanged/);
+        expect(refusal.errors[0]!.message).toMatch(/colour/);
+        const dup = await put({ format: 'csv', text: 'email,team\nann@acme.com,Data\nann@acme.com,Sales\n' });
+        expect(((await dup.json()) as { errors: { line: number }[] }).errors[0]!.line).toBe(3);
+        const still = teamsAnswerSchema.parse((await get(base, '/api/teams')).body);
+        expect(still.source).toBe('demo');
+        expect(still.teams).toEqual(before.teams);
+        expect(still.refused!.errors[0]).toMatch(/^line 3:/);
+
+        expect((await put({ format: 'csv', text: 'email,team\n' }, 'text/plain')).status).toBe(415);
+
+        const users = (await get(base, '/api/users?start=2026-03-01&end=2026-03-31&limit=3&sort=user&dir=asc'))
+          .body as {
+          users: { userId: string; email: string | null }[];
+        };
+        const [a, b, c] = users.users;
+        const text = `user_id,team,manager\n${a!.userId},Eng/Platform,lead@acme.com\n${b!.userId},Eng/Apps,\n${c!.userId},Sales,\n`;
+        const ok = await put({ format: 'csv', text, name: 'org.csv' });
+        expect(ok.status).toBe(200);
+        const saved = teamsAnswerSchema.parse(await ok.json());
+        expect(saved).toMatchObject({ source: 'store', name: 'org.csv', editable: true, refused: null });
+        expect(saved.teams.map((t) => [t.path, t.members])).toEqual([
+          ['Eng', 2],
+          ['Sales', 1],
+        ]);
+        expect(saved.teams[0]!.children.find((t) => t.path === 'Eng/Platform')!.managers).toEqual(['lead@acme.com']);
+        const mine = await get(base, `/api/users?start=2026-03-01&end=2026-03-31&team=Eng`);
+        expect((mine.body.users as { userId: string }[]).map((u) => u.userId).sort()).toEqual(
+          [a!.userId, b!.userId].filter((id) => (users.users.find((u) => u.userId === id) ? true : false)).sort(),
+        );
+
+        // Another server on the same store (a restart, or a second replica) finds the mapping.
+        const again = await start({ DEMO_USERS: '40' }, opened.store);
+        const seen = teamsAnswerSchema.parse((await get(again.base, '/api/teams')).body);
+        expect(seen.source).toBe('store');
+        expect((await get(again.base, '/api/teams/mapping')).body).toEqual({ source: 'store', format: 'csv', text });
+
+        const removed = await fetch(`${base}/api/teams/mapping`, { method: 'DELETE' });
+        expect(teamsAnswerSchema.parse(await removed.json()).source).toBe('demo');
+      } finally {
+        await opened.drop();
+      }
+    },
+  );
+});
