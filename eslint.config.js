@@ -20,7 +20,7 @@ const zones = [
   { target: './src/app', from: ['./src/server'] },
   { target: './src/server/core', from: './src/server/demo', message: 'The server core never imports the demo.' },
 ];
-const features = ['usage', 'tools', 'activity', 'productivity', 'users', 'readiness'];
+const features = ['usage', 'tools', 'activity', 'productivity', 'users', 'readiness', 'teams'];
 const featureZones = features.map((f) => ({
   target: `./src/features/${f}`,
   from: './src/features',

@@ -41,7 +41,9 @@ const scenario = fc.record({
   ),
 });
 
-function build(s: fc.infer<typeof scenario>) {
+type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never;
+
+function build(s: Scenario) {
   const rows: TeamFactRow[] = [];
   const tokenRows = new Map<string, { by_user: unknown[] }>();
   s.users.forEach((u, i) => {
