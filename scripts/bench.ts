@@ -14,7 +14,8 @@
  *
  * BENCH_RUNS (default 9) sets the cold-load repetitions; BENCH_SKIP_BUILD=1
  * reuses dist/; BENCH_ONLY=small (150 users), BENCH_ONLY=scale (5,000 users,
- * 500 repositories) or BENCH_ONLY=store (50,000 users × 90 days) runs one part.
+ * 500 repositories, 300 teams), BENCH_ONLY=teams (its teams part only) or
+ * BENCH_ONLY=store (50,000 users × 90 days) runs one part.
  * Every server starts on an empty store of its own and is measured once its
  * start-up backfill has finished.
  */
@@ -346,6 +347,69 @@ async function serverTime(url: string): Promise<number> {
 }
 
 /**
+ * 5,000 users × 90 days with 300 teams: a mapping of six departments, seven groups each and seven teams
+ * per group (every tenth user left out: Unassigned) is uploaded through the edit screen's endpoint, then
+ * the teams page's figures and a team switch are timed on the warm server and in the browser.
+ */
+async function teamsAtScale(base: string, browser: Browser) {
+  const start = '2026-08-23';
+  const end = '2026-11-21';
+  const users: { userId: string; email: string | null }[] = [];
+  for (let offset = 0; ; offset += 1000) {
+    const page = (await (
+      await fetch(`${base}/api/users?start=${start}&end=${end}&sort=user&dir=asc&offset=${offset}&limit=1000`)
+    ).json()) as { users: { userId: string; email: string | null }[]; total: number };
+    users.push(...page.users);
+    if (users.length >= page.total) break;
+  }
+  const teams: string[] = [];
+  for (let d = 1; d <= 6; d++)
+    for (let g = 1; g <= 7; g++) for (let t = 1; t <= 7; t++) teams.push(`Dept ${d}/Group ${d}.${g}/Team ${d}.${g}.${t}`);
+  const lines = ['user_id,team,manager'];
+  users.forEach((u, i) => {
+    if (i % 10 === 9) return;
+    const team = teams[i % teams.length]!;
+    lines.push(`${u.userId},${team},${i < teams.length ? `lead${i}@acme.example` : ''}`);
+  });
+  const put = await fetch(`${base}/api/teams/mapping`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ format: 'csv', text: lines.join('\n'), name: 'bench-300-teams.csv' }),
+  });
+  if (!put.ok) throw new Error(`the mapping was refused: ${await put.text()}`);
+  const count = teams.length + 6 * 7 + 6;
+  const summary = await serverTime(`${base}/api/teams/summary?start=${start}&end=${end}`);
+  record(`teams, 5,000 users × 90 days, ${count} teams: the teams page's figures (server, warm)`, summary, 'ms', 500);
+  // A team switch on the usage page asks for the team's credits by day and by model: time fresh teams.
+  const switches: number[] = [];
+  for (const team of [teams[0]!, 'Dept 2', 'Dept 3/Group 3.4', teams[200]!, 'Unassigned']) {
+    const t = `team=${encodeURIComponent(team)}`;
+    const t0 = performance.now();
+    await Promise.all(
+      [`tokens?startDate=${start}&endDate=${end}&${t}`, `tokens?startDate=${start}&endDate=${end}&group_by=model&${t}`].map(
+        async (q) => {
+          const r = await fetch(`${base}/api/teams/analytics/${q}`, { headers: { 'accept-encoding': 'gzip' } });
+          await r.arrayBuffer();
+          if (!r.ok) throw new Error(`${q} answered ${r.status}`);
+        },
+      ),
+    );
+    switches.push(performance.now() - t0);
+  }
+  record('teams: a team switch, the usage page\'s answers (server, median of 5 teams)', median(switches), 'ms', 300);
+
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  await page.goto(`${base}/?start=${start}&end=${end}`);
+  await page.waitForLoadState('networkidle');
+  const t0 = Date.now();
+  await page.goto(`${base}/teams?start=${start}&end=${end}`);
+  await page.getByRole('link', { name: 'Dept 6', exact: true }).waitFor({ timeout: 60_000 });
+  record('teams: teams page shown, warm server (browser)', Date.now() - t0, 'ms', 500);
+  await ctx.close();
+}
+
+/**
  * 50,000 users × 90 days (the demo's clock set 90 days after the history start): the full sync into
  * the embedded store and the server's memory meanwhile, then the users pages against the synced store.
  */
@@ -403,7 +467,7 @@ async function main() {
   if (!process.env.BENCH_SKIP_BUILD) execSync('npm run build', { stdio: 'ignore' });
   const browser = await chromium.launch({ executablePath, args: ARGS });
   const only = process.env.BENCH_ONLY;
-  const small = only === 'scale' || only === 'store' ? undefined : await startServer(5411, {});
+  const small = only === 'scale' || only === 'store' || only === 'teams' ? undefined : await startServer(5411, {});
   if (small)
     try {
       const base = 'http://127.0.0.1:5411';
@@ -442,8 +506,11 @@ async function main() {
   if (large)
     try {
       await awaitBackfill('http://127.0.0.1:5412', large);
-      await usersAtScale('http://127.0.0.1:5412', browser);
-      await readinessAtScale('http://127.0.0.1:5412', browser);
+      if (only !== 'teams') {
+        await usersAtScale('http://127.0.0.1:5412', browser);
+        await readinessAtScale('http://127.0.0.1:5412', browser);
+      }
+      await teamsAtScale('http://127.0.0.1:5412', browser);
     } finally {
       stop(large);
     }

@@ -3,7 +3,8 @@ import { Suspense, useReducer, useState } from 'react';
 import { ErrorBoundary, type FallbackProps } from 'react-error-boundary';
 import { NavLink, Outlet, useLocation, useSearchParams } from 'react-router-dom';
 import { configQuery } from '../data/config';
-import { useLinkTo } from '../data/search';
+import { parseTeams, useLinkTo } from '../data/search';
+import type { DayRange } from '../lib/dates';
 import { parseRange } from '../lib/url-state';
 import { getApiKey, setApiKey } from '../data/client';
 import { ErrorState, Loading } from '../components/states';
@@ -11,6 +12,7 @@ import { DateRangeBar } from './DateRangeBar';
 import { useKeyPrompt } from '../data/client';
 import { KeyScreen } from './KeyScreen';
 import { SyncProgress } from './SyncProgress';
+import { TeamSelect } from './TeamSelect';
 import { getThemeChoice, setThemeChoice, type ThemeChoice } from './theme';
 import { NAV } from './routes';
 
@@ -23,9 +25,11 @@ export function Shell() {
   const [menuOpen, setMenuOpen] = useState(false);
   const linkTo = useLinkTo();
   const [params] = useSearchParams();
-  // Readiness reports are not bound to the analytics date range.
+  // Readiness reports are not bound to the analytics date range, nor is the team mapping; the teams pages
+  // show every team (or name theirs in the path), so a team selection means nothing there.
   const { pathname } = useLocation();
-  const dated = !pathname.startsWith('/readiness');
+  const dated = !pathname.startsWith('/readiness') && !pathname.startsWith('/settings');
+  const selectable = dated && !pathname.startsWith('/teams');
 
   if (config.isPending) return <Loading label="Connecting to the dashboard server…" />;
   if (config.isError) {
@@ -50,8 +54,12 @@ export function Shell() {
 
   const prefetch = (n: (typeof NAV)[number]) => {
     void n.load();
-    void n.prefetch?.(client, parseRange(params, config.data.latestDay));
+    // The pages' prefetch functions take the URL's teams as well (a function of fewer parameters fits).
+    const ask: ((c: typeof client, r: DayRange, teams: readonly string[]) => Promise<unknown>) | undefined = n.prefetch;
+    void ask?.(client, parseRange(params, config.data.latestDay), parseTeams(params, config.data));
   };
+  // The teams pages exist only when the server keeps a store.
+  const nav = NAV.filter((n) => !n.needsTeams || config.data.teams);
   return (
     <div className="min-h-screen">
       <header className="border-b border-line bg-surface">
@@ -78,7 +86,7 @@ export function Shell() {
             aria-label="Pages"
             className={`${menuOpen ? 'flex' : 'hidden'} w-full flex-col gap-1 md:flex md:w-auto md:flex-row md:flex-wrap`}
           >
-            {NAV.map((n) => (
+            {nav.map((n) => (
               <NavLink
                 key={n.path}
                 to={linkTo(n.path)}
@@ -110,7 +118,8 @@ export function Shell() {
           )}
         </div>
         {dated && (
-          <div className="mx-auto max-w-7xl px-4 pb-1">
+          <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-2 px-4 pb-1">
+            {config.data.teams && selectable && <TeamSelect />}
             <DateRangeBar />
           </div>
         )}

@@ -4,14 +4,16 @@ import { getApiKey } from '../data/client';
 import type { ClientConfig } from '../api/schemas';
 import { prefetchActivityPage } from '../features/activity/queries';
 import { prefetchProductivityPage } from '../features/productivity/queries';
+import { prefetchTeamsPage } from '../features/teams/queries';
 import { prefetchToolsPage } from '../features/tools/queries';
 import { prefetchUsagePage } from '../features/usage/queries';
 // The landing page is in the first bundle: no lazy-chunk round trip before the first chart.
 import UsagePage from '../features/usage/UsagePage';
 import type { DayRange } from '../lib/dates';
 import { parseRange } from '../lib/url-state';
+import { parseTeams } from '../data/search';
 
-type Prefetch = (client: QueryClient, r: DayRange) => Promise<unknown>;
+type Prefetch = (client: QueryClient, r: DayRange, teams?: readonly string[]) => Promise<unknown>;
 
 /**
  * The pages, each but the landing one split into its own chunk. Hovering or focusing a link loads the
@@ -20,7 +22,14 @@ type Prefetch = (client: QueryClient, r: DayRange) => Promise<unknown>;
  */
 type Page = { default: React.ComponentType };
 
-export const NAV: readonly { path: string; label: string; load: () => Promise<Page>; prefetch?: Prefetch }[] = [
+export const NAV: readonly {
+  path: string;
+  label: string;
+  load: () => Promise<Page>;
+  prefetch?: Prefetch;
+  /** Shown only when the server has teams (`config.teams`). */
+  needsTeams?: boolean;
+}[] = [
   { path: '/', label: 'Usage', load: () => Promise.resolve({ default: UsagePage }), prefetch: prefetchUsagePage },
   { path: '/tools', label: 'Tools', load: () => import('../features/tools/ToolsPage'), prefetch: prefetchToolsPage },
   {
@@ -36,6 +45,13 @@ export const NAV: readonly { path: string; label: string; load: () => Promise<Pa
     prefetch: prefetchProductivityPage,
   },
   { path: '/users', label: 'Users', load: () => import('../features/users/UsersPage') },
+  {
+    path: '/teams',
+    label: 'Teams',
+    load: () => import('../features/teams/TeamsPage'),
+    prefetch: prefetchTeamsPage,
+    needsTeams: true,
+  },
   { path: '/readiness', label: 'Readiness', load: () => import('../features/readiness/ReadinessPage') },
 ];
 
@@ -50,8 +66,10 @@ export function prefetchPage(
 ): Promise<unknown> {
   if (!config || (config.keyRequired && !getApiKey())) return Promise.resolve();
   const page = NAV.find((n) => n.path === location.pathname);
+  if (page?.needsTeams && !config.teams) return Promise.resolve();
+  const params = new URLSearchParams(location.search);
   return (
-    page?.prefetch?.(client, parseRange(new URLSearchParams(location.search), config.latestDay)) ?? Promise.resolve()
+    page?.prefetch?.(client, parseRange(params, config.latestDay), parseTeams(params, config)) ?? Promise.resolve()
   );
 }
 
@@ -60,4 +78,7 @@ export const PAGES: { path: string; Component: React.ComponentType }[] = [
   ...NAV.slice(1).map((n) => ({ path: n.path, Component: lazy(n.load) })),
   { path: '/users/:userId', Component: lazy(() => import('../features/users/UserPage')) },
   { path: '/readiness/:repo', Component: lazy(() => import('../features/readiness/RepoPage')) },
+  // A team's path has slashes (`/teams/Engineering/Platform`), each part encoded: a splat.
+  { path: '/teams/*', Component: lazy(() => import('../features/teams/TeamPage')) },
+  { path: '/settings/teams', Component: lazy(() => import('../features/teams/MappingPage')) },
 ];

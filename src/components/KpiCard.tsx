@@ -1,4 +1,5 @@
 import { formatChange, formatCompact, formatExact } from '../lib/format';
+import { OrgOnlyNote } from './OrgOnly';
 
 interface Props {
   label: string;
@@ -8,9 +9,19 @@ interface Props {
   /** Shown under the value, e.g. "latest day". */
   hint?: string;
   format?: (n: number) => string;
+  /** The figure is given for the whole organization only and teams are selected: a note, no number. */
+  orgOnly?: boolean;
 }
 
-export function KpiCard({ label, value, change, hint, format = formatCompact }: Props) {
+export function KpiCard({ label, value, change, hint, format = formatCompact, orgOnly }: Props) {
+  if (orgOnly) {
+    return (
+      <div className="rounded-lg border border-line bg-surface p-4 shadow-sm">
+        <p className="text-sm text-fg-subtle">{label}</p>
+        <OrgOnlyNote className="mt-1" />
+      </div>
+    );
+  }
   const up = change != null && change > 0;
   const down = change != null && change < 0;
   return (

@@ -8,6 +8,8 @@ export interface Kpi {
   previous?: number | null;
   hint?: string;
   format?: (n: number) => string;
+  /** Given for the whole organization only, and teams are selected: the card says so instead of a number. */
+  orgOnly?: boolean;
 }
 
 /**
@@ -25,6 +27,7 @@ export function KpiGrid({ items, hasPrevious }: { items: readonly Kpi[]; hasPrev
           value={k.value}
           hint={k.hint}
           format={k.format}
+          orgOnly={k.orgOnly}
           change={
             hasPrevious === undefined
               ? undefined

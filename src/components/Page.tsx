@@ -1,12 +1,49 @@
 import { useDeferredValue } from 'react';
+import { UNASSIGNED } from '../api/teams';
 
-/** A page title with optional controls on the right. */
-export function PageHeader({ title, children }: { title: string; children?: React.ReactNode }) {
+/**
+ * A page title with optional controls on the right. With `teams`, the line under the title says
+ * which teams the figures are for, so a team's numbers are never read as the organization's.
+ */
+export function PageHeader({
+  title,
+  teams = [],
+  children,
+}: {
+  title: string;
+  teams?: readonly string[];
+  children?: React.ReactNode;
+}) {
   return (
     <div className="flex flex-wrap items-center justify-between gap-3">
-      <h1 className="text-xl font-semibold text-fg">{title}</h1>
+      <div className="flex flex-col gap-1">
+        <h1 className="text-xl font-semibold text-fg">{title}</h1>
+        {teams.length > 0 && <TeamScope teams={teams} />}
+      </div>
       <div className="flex flex-wrap items-center gap-2">{children}</div>
     </div>
+  );
+}
+
+/** "Team: Engineering/Platform — figures for its members only, sub-teams included." */
+export function TeamScope({ teams }: { teams: readonly string[] }) {
+  const several = teams.length > 1;
+  const who =
+    teams.length === 1 && teams[0] === UNASSIGNED
+      ? 'figures for the people no team names'
+      : several
+        ? 'figures for their members only, sub-teams included, each person counted once'
+        : 'figures for its members only, sub-teams included';
+  return (
+    <p className="flex flex-wrap items-center gap-x-1.5 gap-y-1 text-sm text-fg-muted">
+      <span className="font-medium text-fg-soft">{several ? 'Teams:' : 'Team:'}</span>
+      {teams.map((t) => (
+        <span key={t} className="rounded bg-accent-muted px-1.5 py-0.5 font-medium text-accent-strong">
+          {t}
+        </span>
+      ))}
+      <span>— {who}.</span>
+    </p>
   );
 }
 

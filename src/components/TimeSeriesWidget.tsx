@@ -3,6 +3,7 @@ import { formatDayLong, formatDayShort, type Day } from '../lib/dates';
 import { formatExact, formatPercent } from '../lib/format';
 import { rollupWeeks, type Rollup } from '../lib/series';
 import { useSearchParam } from '../data/search';
+import { OrgOnlyNote } from './OrgOnly';
 import { Segmented } from './Segmented';
 import { TimeSeriesChart, type SeriesConfig } from './TimeSeriesChart';
 import { Widget, type WidgetSource } from './Widget';
@@ -45,6 +46,11 @@ interface Props<P extends Point> {
   actions?: React.ReactNode;
   className?: string;
   footnote?: React.ReactNode;
+  /**
+   * While teams are selected, the figures the chart leaves out because the service gives them for
+   * the whole organization only ("Cache read and cache write tokens"): said under the chart or table.
+   */
+  orgOnly?: string;
 }
 
 function toShares<P extends Point>(p: P, keys: readonly string[]): P {
@@ -70,6 +76,7 @@ export function TimeSeriesWidget<P extends Point>({
   actions,
   className,
   footnote,
+  orgOnly,
 }: Props<P>) {
   const [interval] = useInterval();
   const [asTable, setAsTable] = useState(false);
@@ -109,31 +116,34 @@ export function TimeSeriesWidget<P extends Point>({
         rows: d.map((p) => [p.date, ...(weekly ? [p.days ?? 7] : []), ...series.map((s) => p[s.key] as number)]),
       })}
     >
-      {(d) =>
-        asTable ? (
-          <PointsTable
-            caption={`${what}, ${weekly ? 'per week' : 'per day'}`}
-            points={d}
-            series={series}
-            weekly={weekly}
-            percent={percent}
-          />
-        ) : (
-          <>
-            <TimeSeriesChart
-              data={d}
+      {(d) => (
+        <>
+          {asTable ? (
+            <PointsTable
+              caption={`${what}, ${weekly ? 'per week' : 'per day'}`}
+              points={d}
               series={series}
-              kind={kind}
-              stacked={stacked}
+              weekly={weekly}
               percent={percent}
-              xFormat={weekly ? (x) => `Wk ${formatDayShort(x)}` : formatDayShort}
-              xTooltipFormat={weekly ? (x) => `Week of ${formatDayLong(x)}` : formatDayLong}
-              summary={`${what}, ${weekly ? 'per week' : 'per day'}, from ${d[0]?.date} to ${d.at(-1)?.date}.`}
             />
-            {footnote && <p className="mt-2 text-xs text-fg-subtle">{footnote}</p>}
-          </>
-        )
-      }
+          ) : (
+            <>
+              <TimeSeriesChart
+                data={d}
+                series={series}
+                kind={kind}
+                stacked={stacked}
+                percent={percent}
+                xFormat={weekly ? (x) => `Wk ${formatDayShort(x)}` : formatDayShort}
+                xTooltipFormat={weekly ? (x) => `Week of ${formatDayLong(x)}` : formatDayLong}
+                summary={`${what}, ${weekly ? 'per week' : 'per day'}, from ${d[0]?.date} to ${d.at(-1)?.date}.`}
+              />
+              {footnote && <p className="mt-2 text-xs text-fg-subtle">{footnote}</p>}
+            </>
+          )}
+          {orgOnly && <OrgOnlyNote what={orgOnly} size="xs" className="mt-2" />}
+        </>
+      )}
     </Widget>
   );
 }

@@ -3,7 +3,8 @@
  * dashboard's own server; a key the user pasted lives in session storage only
  * (never local storage, never the URL) and travels in the Authorization header.
  */
-import { createClient } from '../api/client';
+import type * as z from 'zod/mini';
+import { createClient, type QueryValue } from '../api/client';
 import { externalValue } from './external-value';
 
 const KEY_ITEM = 'agent-dashboard.api-key';
@@ -34,6 +35,34 @@ export const api = createClient({
     return k ? `Bearer ${k}` : undefined;
   },
 });
+
+/** A query whose values may be lists: `{ team: ['A', 'B'] }` asks `team=A&team=B`. */
+export type ListQuery = Record<string, QueryValue | readonly string[]>;
+
+/** The query string of a list query (with its `?`), leaving out empty values as `api.get` does. */
+export function listQueryString(query: ListQuery): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) {
+    if (typeof v === 'object' && v !== null) for (const x of v) params.append(k, x);
+    else if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
+  }
+  const s = params.toString();
+  return s ? `?${s}` : '';
+}
+
+/**
+ * `api.get` for the dashboard server's endpoints that take a parameter several times (`team=`): the
+ * client's query record holds one value per name, so the query string is built here and sent with
+ * the path.
+ */
+export function getWithLists<S extends z.ZodMiniType>(
+  path: string,
+  schema: S,
+  query: ListQuery,
+  signal?: AbortSignal,
+): Promise<z.infer<S>> {
+  return api.get(`${path}${listQueryString(query)}`, schema, undefined, signal);
+}
 
 /**
  * Whether the service refused the key (a 401). Kept outside React so the query

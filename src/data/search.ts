@@ -4,7 +4,7 @@
  * default, so a hand-edited link never breaks a page), and every link is built
  * by `linkTo`, which carries the parameters that follow the reader from page
  * to page. A new parameter is one line in `searchSchema` (and one in
- * `CARRIED` if it travels).
+ * `CARRIED` if it travels; one in `LISTS` if the URL may repeat it).
  */
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router-dom';
@@ -18,6 +18,21 @@ const text = z.catch(z.string(), '');
 const choice = <const T extends readonly [string, ...string[]]>(values: T, dflt: T[number]) =>
   z.catch(z.enum(values), dflt);
 const day = z.catch(z.optional(z.custom<Day>(isDay)), undefined);
+
+/**
+ * Team paths as the URL may give them (`?team=Sales/EMEA&team=Engineering`): trimmed, blanks dropped,
+ * each once, sorted, so one selection has one spelling (and one cache entry).
+ */
+export function normalizeTeams(teams: readonly string[]): string[] {
+  return [...new Set(teams.map((t) => t.trim()).filter(Boolean))].sort();
+}
+const teamList = z.catch(
+  z.pipe(
+    z.array(z.string()),
+    z.transform((teams: string[]) => normalizeTeams(teams)),
+  ),
+  [],
+);
 
 export const INTERVALS = ['day', 'week'] as const satisfies readonly Interval[];
 export const READINESS_PERIODS = ['7d', '1m', '6m', '1y', 'all'] as const;
@@ -43,17 +58,27 @@ export const searchSchema = z.object({
   tier: text,
   lang: text,
   cols: text,
+  /** The teams the figures are limited to (a team includes its sub-teams); none is the whole organization. */
+  team: teamList,
 });
 
 export type Search = z.infer<typeof searchSchema>;
 export type SearchKey = keyof Search;
 
-/** What every link keeps from the current URL: the reader's range follows them from page to page. */
-export const CARRIED: readonly SearchKey[] = ['start', 'end'];
+/** What every link keeps from the current URL: the reader's range and teams follow them from page to page. */
+export const CARRIED: readonly SearchKey[] = ['start', 'end', 'team'];
+
+/** The parameters the URL may repeat, read as lists (every value, not only the first). */
+const LISTS: ReadonlySet<SearchKey> = new Set<SearchKey>(['team']);
 
 export function parseSearch(params: URLSearchParams): Search {
-  const raw: Record<string, string> = {};
-  for (const k of Object.keys(searchSchema.def.shape)) {
+  const raw: Record<string, string | string[]> = {};
+  for (const k of Object.keys(searchSchema.def.shape) as SearchKey[]) {
+    if (LISTS.has(k)) {
+      const all = params.getAll(k);
+      if (all.length) raw[k] = all;
+      continue;
+    }
     const v = params.get(k);
     if (v !== null) raw[k] = v;
   }
@@ -62,22 +87,25 @@ export function parseSearch(params: URLSearchParams): Search {
 
 export const SEARCH_DEFAULTS: Search = parseSearch(new URLSearchParams());
 
-/** A copy of the parameters with the patch applied; a default value leaves its parameter out. */
+/**
+ * A copy of the parameters with the patch applied; a default value (or an empty list) leaves its
+ * parameter out, and a list is written as one parameter per value.
+ */
 export function writeSearch(params: URLSearchParams, patch: Partial<Search>): URLSearchParams {
   const next = new URLSearchParams(params);
   for (const [k, v] of Object.entries(patch) as [SearchKey, Search[SearchKey]][]) {
-    if (v === undefined || v === '' || v === SEARCH_DEFAULTS[k]) next.delete(k);
-    else next.set(k, v);
+    next.delete(k);
+    if (typeof v === 'object') for (const x of v) next.append(k, x);
+    else if (v !== undefined && v !== '' && v !== SEARCH_DEFAULTS[k]) next.set(k, v);
   }
   return next;
 }
 
-/** The link to a page: the carried parameters of the current URL, then the given ones. */
+/** The link to a page: the carried parameters of the current URL (every value of each), then the given ones. */
 export function linkTo(path: string, current: URLSearchParams, extra: Partial<Search> = {}): string {
   const keep = new URLSearchParams();
   for (const k of CARRIED) {
-    const v = current.get(k);
-    if (v) keep.set(k, v);
+    for (const v of current.getAll(k)) if (v) keep.append(k, v);
   }
   const s = writeSearch(keep, extra).toString();
   return s ? `${path}?${s}` : path;
@@ -113,6 +141,40 @@ const TYPED = new Set<SearchKey>(['q', 'delegation', 'tier', 'lang', 'cols']);
 export function useLinkTo() {
   const [params] = useSearchParams();
   return useCallback((path: string, extra?: Partial<Search>) => linkTo(path, params, extra), [params]);
+}
+
+const NO_TEAMS: readonly string[] = [];
+
+/**
+ * The teams the analytics pages are limited to (sorted; empty for the whole organization), and a
+ * setter; choosing teams adds a history entry, so Back returns to the previous selection. Only a
+ * server that keeps a store knows teams: without one, a `team` in the URL is ignored.
+ */
+export function useTeams() {
+  const { teams: supported } = useAppConfig();
+  const [search, patch] = useSearch();
+  const teams: readonly string[] = supported ? search.team : NO_TEAMS;
+  const setTeams = useCallback((t: readonly string[]) => patch({ team: normalizeTeams(t) }), [patch]);
+  return [teams, setTeams] as const;
+}
+
+/** The teams a URL's search parameters name, as `useTeams` reads them (for prefetching outside React). */
+export function parseTeams(params: URLSearchParams, config: { teams: boolean }): readonly string[] {
+  return config.teams ? teamList.parse(params.getAll('team')) : NO_TEAMS;
+}
+
+/**
+ * What a download's file name says of the teams its figures are for: '' for the whole organization,
+ * `-engineering-platform` for one team, `-3-teams` for several.
+ */
+export function teamsFileTag(teams: readonly string[]): string {
+  if (teams.length === 0) return '';
+  if (teams.length > 1) return `-${teams.length}-teams`;
+  const slug = teams[0]!
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-|-$/g, '');
+  return `-${slug || 'team'}`;
 }
 
 /** The global date range, kept in the URL. */

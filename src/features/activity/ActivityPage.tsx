@@ -1,7 +1,8 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { analyticsQuery } from '../../data/analytics';
-import { useRange } from '../../data/search';
+import { teamsFileTag, useRange, useTeams } from '../../data/search';
 import { KpiGrid } from '../../components/KpiGrid';
+import { OrgOnlyWidget } from '../../components/OrgOnly';
 import { BelowTheFold, PageHeader } from '../../components/Page';
 import { groupSeries, seriesColor } from '../../components/TimeSeriesChart';
 import { IntervalSwitch, TimeSeriesWidget } from '../../components/TimeSeriesWidget';
@@ -17,29 +18,33 @@ const CLIENT_LABELS: Record<string, string> = {
 
 export default function ActivityPage() {
   const { range } = useRange();
+  const [teams] = useTeams();
+  // Active users per client are given for the whole organization only: not asked for a team.
+  const teamed = teams.length > 0;
   const prevRange = previousPeriod(range);
-  const base = { ...analyticsQuery('activity', range), placeholderData: keepPreviousData };
+  const base = { ...analyticsQuery('activity', range, '', teams), placeholderData: keepPreviousData };
   const totals = useQuery({ ...base, select: (r) => activityTotals(r.data) });
   const prev = useQuery({
-    ...analyticsQuery('activity', prevRange ?? range),
+    ...analyticsQuery('activity', prevRange ?? range, '', teams),
     enabled: prevRange !== null,
     select: (r) => activityTotals(r.data),
   });
   const daily = useQuery({ ...base, select: (r) => activityPoints(range, r.data) });
   const byClient = useQuery({
     ...analyticsQuery('activity', range, 'client'),
+    enabled: !teamed,
     placeholderData: keepPreviousData,
     select: (r) => pivotTopN(range, r.data, (g) => g.daily_active_users, 10).points,
   });
   const clientKeys = pointKeys(byClient.data);
   const t = totals.data;
   const p = prev.data;
-  const file = (name: string) => `${name}-${range.start}-${range.end}`;
+  const file = (name: string) => `${name}${teamsFileTag(teams)}-${range.start}-${range.end}`;
   const oneDecimal = (n: number) => n.toFixed(1);
 
   return (
     <div className="flex flex-col gap-4">
-      <PageHeader title="Activity">
+      <PageHeader title="Activity" teams={teams}>
         <IntervalSwitch />
       </PageHeader>
       <KpiGrid
@@ -76,16 +81,20 @@ export default function ActivityPage() {
       />
       <BelowTheFold>
         <div className="grid gap-4 lg:grid-cols-2">
-          <TimeSeriesWidget
-            title="Daily active users per client"
-            query={byClient}
-            kind="line"
-            series={groupSeries(clientKeys, (k) => CLIENT_LABELS[k] ?? k)}
-            rollup={Object.fromEntries(clientKeys.map((k) => [k, 'mean']))}
-            filename={file('active-users-per-client')}
-            what="Daily active users per client"
-            footnote="A user active on several clients counts once in each client, so the clients add up to more than the daily active users."
-          />
+          {teamed ? (
+            <OrgOnlyWidget title="Daily active users per client" />
+          ) : (
+            <TimeSeriesWidget
+              title="Daily active users per client"
+              query={byClient}
+              kind="line"
+              series={groupSeries(clientKeys, (k) => CLIENT_LABELS[k] ?? k)}
+              rollup={Object.fromEntries(clientKeys.map((k) => [k, 'mean']))}
+              filename={file('active-users-per-client')}
+              what="Daily active users per client"
+              footnote="A user active on several clients counts once in each client, so the clients add up to more than the daily active users."
+            />
+          )}
           <TimeSeriesWidget
             title="Sessions and messages"
             query={daily}

@@ -1,8 +1,9 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { analyticsQuery } from '../../data/analytics';
-import { useRange } from '../../data/search';
+import { teamsFileTag, useRange, useTeams } from '../../data/search';
 import { BreakdownWidget } from '../../components/TableWidget';
 import { KpiGrid } from '../../components/KpiGrid';
+import { OrgOnlyWidget } from '../../components/OrgOnly';
 import { PageHeader } from '../../components/Page';
 import { seriesColor } from '../../components/TimeSeriesChart';
 import { IntervalSwitch, TimeSeriesWidget } from '../../components/TimeSeriesWidget';
@@ -11,11 +12,14 @@ import { byExtension, byLanguage, productivityPoints, productivityTotals } from 
 
 export default function ProductivityPage() {
   const { range } = useRange();
+  const [teams] = useTeams();
+  // Operations per language and per file extension are given for the whole organization only.
+  const teamed = teams.length > 0;
   const prevRange = previousPeriod(range);
-  const base = { ...analyticsQuery('productivity', range), placeholderData: keepPreviousData };
+  const base = { ...analyticsQuery('productivity', range, '', teams), placeholderData: keepPreviousData };
   const totals = useQuery({ ...base, select: (r) => productivityTotals(r.data) });
   const prev = useQuery({
-    ...analyticsQuery('productivity', prevRange ?? range),
+    ...analyticsQuery('productivity', prevRange ?? range, '', teams),
     enabled: prevRange !== null,
     select: (r) => productivityTotals(r.data),
   });
@@ -24,10 +28,10 @@ export default function ProductivityPage() {
   const extensions = useQuery({ ...base, select: (r) => byExtension(r.data) });
   const t = totals.data;
   const p = prev.data;
-  const file = (name: string) => `${name}-${range.start}-${range.end}`;
+  const file = (name: string) => `${name}${teamsFileTag(teams)}-${range.start}-${range.end}`;
   return (
     <div className="flex flex-col gap-4">
-      <PageHeader title="Productivity">
+      <PageHeader title="Productivity" teams={teams}>
         <IntervalSwitch />
       </PageHeader>
       <KpiGrid
@@ -63,22 +67,31 @@ export default function ProductivityPage() {
           filename={file('commits-prs')}
           what="Commits and pull requests made through the agent"
         />
-        <BreakdownWidget
-          id="languages"
-          title="Operations by language"
-          nameHeader="Language"
-          valueHeader="File operations"
-          query={languages}
-          filename={file('languages')}
-        />
-        <BreakdownWidget
-          id="extensions"
-          title="Operations by file extension"
-          nameHeader="Extension"
-          valueHeader="File operations"
-          query={extensions}
-          filename={file('extensions')}
-        />
+        {teamed ? (
+          <>
+            <OrgOnlyWidget title="Operations by language" />
+            <OrgOnlyWidget title="Operations by file extension" />
+          </>
+        ) : (
+          <>
+            <BreakdownWidget
+              id="languages"
+              title="Operations by language"
+              nameHeader="Language"
+              valueHeader="File operations"
+              query={languages}
+              filename={file('languages')}
+            />
+            <BreakdownWidget
+              id="extensions"
+              title="Operations by file extension"
+              nameHeader="Extension"
+              valueHeader="File operations"
+              query={extensions}
+              filename={file('extensions')}
+            />
+          </>
+        )}
       </div>
     </div>
   );

@@ -1,9 +1,10 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { analyticsQuery } from '../../data/analytics';
-import { useRange, useSearchParam } from '../../data/search';
+import { teamsFileTag, useRange, useSearchParam, useTeams } from '../../data/search';
 import { BreakdownWidget, TableWidget } from '../../components/TableWidget';
 import type { Column } from '../../components/DataTable';
 import { KpiGrid } from '../../components/KpiGrid';
+import { OrgOnlyWidget } from '../../components/OrgOnly';
 import { BelowTheFold, PageHeader } from '../../components/Page';
 import { groupSeries, seriesColor } from '../../components/TimeSeriesChart';
 import { IntervalSwitch, TimeSeriesWidget } from '../../components/TimeSeriesWidget';
@@ -34,14 +35,23 @@ const HOOK_COLUMNS: Column<HookTotal>[] = [
 
 const ratioFormat = (n: number) => n.toFixed(1);
 
+const USER_SERIES = [
+  { key: 'mcpUsers', label: 'External tool-server users', color: seriesColor(4), csv: 'mcp_users_with_mcp' },
+  { key: 'webUsers', label: 'Web interface users', color: seriesColor(5), csv: 'web_users' },
+];
+
 export default function ToolsPage() {
   const { range } = useRange();
+  const [teams] = useTeams();
+  // A team's answer has no per-tool, per-server, per-name or autonomy-level figures, nor web users:
+  // the service gives them for the whole organization only.
+  const teamed = teams.length > 0;
   const prevRange = previousPeriod(range);
   const [servers, setServers] = useSearchParam('servers');
-  const base = { ...analyticsQuery('tools', range), placeholderData: keepPreviousData };
+  const base = { ...analyticsQuery('tools', range, '', teams), placeholderData: keepPreviousData };
   const totals = useQuery({ ...base, select: (r) => toolTotals(r.data) });
   const prev = useQuery({
-    ...analyticsQuery('tools', prevRange ?? range),
+    ...analyticsQuery('tools', prevRange ?? range, '', teams),
     enabled: prevRange !== null,
     select: (r) => toolTotals(r.data),
   });
@@ -55,24 +65,25 @@ export default function ToolsPage() {
   const serverMerges = useQuery({ ...base, select: (r) => [...byServer(r.data, split).merged.entries()] });
   const perTool = useQuery({
     ...analyticsQuery('tools', range, 'tool_name'),
+    enabled: !teamed,
     placeholderData: keepPreviousData,
     select: (r) => pivotTopN(range, r.data, (g) => g.tool_calls, 7).points,
   });
   const perToolKeys = pointKeys(perTool.data);
   const t = totals.data;
   const p = prev.data;
-  const file = (name: string) => `${name}-${range.start}-${range.end}`;
+  const file = (name: string) => `${name}${teamsFileTag(teams)}-${range.start}-${range.end}`;
 
   return (
     <div className="flex flex-col gap-4">
-      <PageHeader title="Tools">
+      <PageHeader title="Tools" teams={teams}>
         <IntervalSwitch />
       </PageHeader>
       <KpiGrid
         hasPrevious={prevRange !== null}
         items={[
           { label: 'Tool calls', value: t?.toolCalls, previous: p?.toolCalls },
-          { label: 'External tool-server calls', value: t?.mcpCalls, previous: p?.mcpCalls },
+          { label: 'External tool-server calls', value: t?.mcpCalls, previous: p?.mcpCalls, orgOnly: teamed },
           { label: 'Skill activations', value: t?.skills, previous: p?.skills },
           { label: 'Slash commands', value: t?.slash, previous: p?.slash },
           { label: 'Hook executions', value: t?.hooks, previous: p?.hooks },
@@ -85,80 +96,96 @@ export default function ToolsPage() {
           },
         ]}
       />
-      <TimeSeriesWidget
-        title="Tool calls per tool"
-        description="Stacked; the seven most used tools of the range, the rest as Other."
-        query={perTool}
-        kind="area"
-        stacked
-        series={groupSeries(perToolKeys)}
-        filename={file('tool-calls-per-tool')}
-        what="Tool calls per tool"
-      />
-      <BelowTheFold>
-        <div className="grid gap-4 lg:grid-cols-2">
-          <BreakdownWidget
-            id="tools"
-            title="Tools"
-            nameHeader="Tool"
-            valueHeader="Calls"
-            query={tools}
-            filename={file('tools')}
-            footnote="Names are shown as the service reports them, including rare parsing artifacts."
-          />
-          <BreakdownWidget
-            id="servers"
-            title="External tool servers"
-            nameHeader="Server"
-            valueHeader="Calls"
-            query={serverRows}
-            filename={file(split ? 'tool-servers-split' : 'tool-servers')}
-            actions={
-              <label className="flex items-center gap-1 text-xs text-fg-soft">
-                <input
-                  type="checkbox"
-                  checked={split}
-                  onChange={(e) => setServers(e.target.checked ? 'split' : 'merged')}
-                />
-                Show case variants apart
-              </label>
-            }
-            footnote={
-              !split && serverMerges.data?.length
-                ? `Merged names that differ only in letter case: ${serverMerges.data.map(([name, all]) => `${name} (${all.join(', ')})`).join('; ')}.`
-                : split
-                  ? 'Names are shown exactly as reported; some differ only in letter case.'
-                  : undefined
-            }
-          />
-          <BreakdownWidget
-            id="skills"
-            title="Skills"
-            nameHeader="Skill"
-            valueHeader="Activations"
-            query={skills}
-            filename={file('skills')}
-          />
-          <BreakdownWidget
-            id="slash"
-            title="Slash commands"
-            nameHeader="Command"
-            valueHeader="Uses"
-            query={slash}
-            filename={file('slash-commands')}
-          />
-        </div>
-        <TableWidget
-          id="hooks"
-          title="Hooks"
-          description="Hook executions per event, matcher and command."
-          query={hooks}
-          columns={HOOK_COLUMNS}
-          rowKey={(h) => `${h.event}|${h.matcher}|${h.command}`}
-          defaultSort={{ column: 'count', dir: 'desc' }}
-          filename={`${file('hooks')}`}
-          emptyText="No hook ran in this range."
+      {teamed ? (
+        <OrgOnlyWidget title="Tool calls per tool" />
+      ) : (
+        <TimeSeriesWidget
+          title="Tool calls per tool"
+          description="Stacked; the seven most used tools of the range, the rest as Other."
+          query={perTool}
+          kind="area"
+          stacked
+          series={groupSeries(perToolKeys)}
+          filename={file('tool-calls-per-tool')}
+          what="Tool calls per tool"
         />
+      )}
+      <BelowTheFold>
+        {teamed ? (
+          <div className="grid gap-4 lg:grid-cols-2">
+            <OrgOnlyWidget title="Tools" />
+            <OrgOnlyWidget title="External tool servers" />
+            <OrgOnlyWidget title="Skills" />
+            <OrgOnlyWidget title="Slash commands" />
+            <OrgOnlyWidget title="Hooks" className="lg:col-span-2" />
+          </div>
+        ) : (
+          <>
+            <div className="grid gap-4 lg:grid-cols-2">
+              <BreakdownWidget
+                id="tools"
+                title="Tools"
+                nameHeader="Tool"
+                valueHeader="Calls"
+                query={tools}
+                filename={file('tools')}
+                footnote="Names are shown as the service reports them, including rare parsing artifacts."
+              />
+              <BreakdownWidget
+                id="servers"
+                title="External tool servers"
+                nameHeader="Server"
+                valueHeader="Calls"
+                query={serverRows}
+                filename={file(split ? 'tool-servers-split' : 'tool-servers')}
+                actions={
+                  <label className="flex items-center gap-1 text-xs text-fg-soft">
+                    <input
+                      type="checkbox"
+                      checked={split}
+                      onChange={(e) => setServers(e.target.checked ? 'split' : 'merged')}
+                    />
+                    Show case variants apart
+                  </label>
+                }
+                footnote={
+                  !split && serverMerges.data?.length
+                    ? `Merged names that differ only in letter case: ${serverMerges.data.map(([name, all]) => `${name} (${all.join(', ')})`).join('; ')}.`
+                    : split
+                      ? 'Names are shown exactly as reported; some differ only in letter case.'
+                      : undefined
+                }
+              />
+              <BreakdownWidget
+                id="skills"
+                title="Skills"
+                nameHeader="Skill"
+                valueHeader="Activations"
+                query={skills}
+                filename={file('skills')}
+              />
+              <BreakdownWidget
+                id="slash"
+                title="Slash commands"
+                nameHeader="Command"
+                valueHeader="Uses"
+                query={slash}
+                filename={file('slash-commands')}
+              />
+            </div>
+            <TableWidget
+              id="hooks"
+              title="Hooks"
+              description="Hook executions per event, matcher and command."
+              query={hooks}
+              columns={HOOK_COLUMNS}
+              rowKey={(h) => `${h.event}|${h.matcher}|${h.command}`}
+              defaultSort={{ column: 'count', dir: 'desc' }}
+              filename={`${file('hooks')}`}
+              emptyText="No hook ran in this range."
+            />
+          </>
+        )}
         <div className="grid gap-4 lg:grid-cols-2">
           <TimeSeriesWidget
             title="Autonomy: tool calls per user turn"
@@ -175,21 +202,25 @@ export default function ToolsPage() {
             what="Tool calls per user turn"
             footnote="Weekly values are the mean of the week's days."
           />
-          <TimeSeriesWidget
-            title="Autonomy levels"
-            description="Share of tool calls by autonomy level (100 % stacked)."
-            query={daily}
-            kind="area"
-            percent
-            series={[
-              { key: 'autoHigh', label: 'Auto high', color: seriesColor(0), csv: 'auto_high' },
-              { key: 'autoMedium', label: 'Auto medium', color: seriesColor(1), csv: 'auto_medium' },
-              { key: 'autoLow', label: 'Auto low', color: seriesColor(2), csv: 'auto_low' },
-              { key: 'manual', label: 'Manual', color: seriesColor(7), csv: 'manual' },
-            ]}
-            filename={file('autonomy-levels')}
-            what="Share of tool calls by autonomy level"
-          />
+          {teamed ? (
+            <OrgOnlyWidget title="Autonomy levels" />
+          ) : (
+            <TimeSeriesWidget
+              title="Autonomy levels"
+              description="Share of tool calls by autonomy level (100 % stacked)."
+              query={daily}
+              kind="area"
+              percent
+              series={[
+                { key: 'autoHigh', label: 'Auto high', color: seriesColor(0), csv: 'auto_high' },
+                { key: 'autoMedium', label: 'Auto medium', color: seriesColor(1), csv: 'auto_medium' },
+                { key: 'autoLow', label: 'Auto low', color: seriesColor(2), csv: 'auto_low' },
+                { key: 'manual', label: 'Manual', color: seriesColor(7), csv: 'manual' },
+              ]}
+              filename={file('autonomy-levels')}
+              what="Share of tool calls by autonomy level"
+            />
+          )}
           <TimeSeriesWidget
             title="Per session"
             description="Average tool calls and user turns per session."
@@ -218,19 +249,12 @@ export default function ToolsPage() {
             description="Distinct users per day."
             query={daily}
             kind="line"
-            series={[
-              {
-                key: 'mcpUsers',
-                label: 'External tool-server users',
-                color: seriesColor(4),
-                csv: 'mcp_users_with_mcp',
-              },
-              { key: 'webUsers', label: 'Web interface users', color: seriesColor(5), csv: 'web_users' },
-            ]}
+            series={teamed ? USER_SERIES.slice(0, 1) : USER_SERIES}
             rollup={{ mcpUsers: 'mean', webUsers: 'mean' }}
-            filename={file('tool-server-and-web-users')}
-            what="Users of external tool servers and of the web interface"
+            filename={file(teamed ? 'tool-server-users' : 'tool-server-and-web-users')}
+            what={teamed ? 'Users of external tool servers' : 'Users of external tool servers and of the web interface'}
             footnote="Weekly values are the average users per day (users are not summed across days)."
+            orgOnly={teamed ? 'Web interface users' : undefined}
           />
         </div>
       </BelowTheFold>

@@ -2,12 +2,16 @@ import type { QueryClient } from '@tanstack/react-query';
 import { analyticsQuery } from '../../data/analytics';
 import { previousPeriod, type DayRange } from '../../lib/dates';
 
-/** What the page asks for first: prefetched on hover of its link, or at start when it is the landing page. */
-export function prefetchToolsPage(client: QueryClient, r: DayRange): Promise<unknown> {
+/**
+ * What the page asks for first: prefetched on hover of its link, or at start when it is the landing
+ * page; for the teams of the URL, when it names some (calls per tool name are then not asked for:
+ * they are given for the whole organization only).
+ */
+export function prefetchToolsPage(client: QueryClient, r: DayRange, teams: readonly string[] = []): Promise<unknown> {
   const prev = previousPeriod(r);
   return Promise.all([
-    client.prefetchQuery(analyticsQuery('tools', r)),
-    client.prefetchQuery(analyticsQuery('tools', r, 'tool_name')),
-    ...(prev ? [client.prefetchQuery(analyticsQuery('tools', prev))] : []),
+    client.prefetchQuery(analyticsQuery('tools', r, '', teams)),
+    ...(teams.length ? [] : [client.prefetchQuery(analyticsQuery('tools', r, 'tool_name'))]),
+    ...(prev ? [client.prefetchQuery(analyticsQuery('tools', prev, '', teams))] : []),
   ]);
 }

@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { analyticsQuery } from '../../data/analytics';
 import { Link } from 'react-router-dom';
-import { useLinkTo, useRange } from '../../data/search';
+import { teamsFileTag, useLinkTo, useRange, useTeams } from '../../data/search';
 import type { Column } from '../../components/DataTable';
 import { KpiGrid } from '../../components/KpiGrid';
 import { BelowTheFold, PageHeader } from '../../components/Page';
@@ -30,20 +30,30 @@ const MODEL_COLUMNS: Column<ModelTotal>[] = [
   { id: 'share', header: 'Share of credits', value: (m) => m.share, numeric: true, format: formatPercent },
 ];
 
+const TOKEN_SERIES = [
+  { key: 'input', label: 'Input', color: seriesColor(0), csv: 'input_tokens' },
+  { key: 'output', label: 'Output', color: seriesColor(1), csv: 'output_tokens' },
+  { key: 'cacheRead', label: 'Cache read', color: seriesColor(2), csv: 'cache_read_tokens' },
+  { key: 'cacheWrite', label: 'Cache write', color: seriesColor(3), csv: 'cache_write_tokens' },
+];
+
 export default function UsagePage() {
   const { range } = useRange();
+  const [teams] = useTeams();
+  // A team's answer has no cache tokens: the service gives them for the whole organization only.
+  const teamed = teams.length > 0;
   const prevRange = previousPeriod(range);
   const dailyCredits = useQuery({
-    ...analyticsQuery('tokens', range, 'model'),
+    ...analyticsQuery('tokens', range, 'model', teams),
     placeholderData: keepPreviousData,
     select: (r) => dailyCreditsFromModels(range, r.data),
   });
   // The days with every user are large: ask for them once the small grouped answer is in (or failed),
   // so the first chart is drawn without waiting for them.
   const firstDone = !dailyCredits.isPending;
-  const full = { ...analyticsQuery('tokens', range), placeholderData: keepPreviousData, enabled: firstDone };
+  const full = { ...analyticsQuery('tokens', range, '', teams), placeholderData: keepPreviousData, enabled: firstDone };
   const previous = useQuery({
-    ...analyticsQuery('tokens', prevRange ?? range),
+    ...analyticsQuery('tokens', prevRange ?? range, '', teams),
     enabled: prevRange !== null && firstDone,
     select: (r) => creditTotals(r.data),
   });
@@ -52,7 +62,7 @@ export default function UsagePage() {
     select: (r) => toDailyCredits(range, r.data),
   });
   const byModel = useQuery({
-    ...analyticsQuery('tokens', range, 'model'),
+    ...analyticsQuery('tokens', range, 'model', teams),
     placeholderData: keepPreviousData,
     select: (r) => pivotTopN(range, r.data, (g) => g.billable_tokens, 7).points,
   });
@@ -71,6 +81,7 @@ export default function UsagePage() {
   }).data;
   const prev = previous.data;
   const linkTo = useLinkTo();
+  const file = (name: string) => `${name}${teamsFileTag(teams)}-${range.start}-${range.end}`;
 
   const userColumns: Column<UserCredits>[] = [
     {
@@ -94,7 +105,7 @@ export default function UsagePage() {
 
   return (
     <div className="flex flex-col gap-4">
-      <PageHeader title="Usage">
+      <PageHeader title="Usage" teams={teams}>
         <IntervalSwitch />
       </PageHeader>
       <KpiGrid
@@ -103,8 +114,8 @@ export default function UsagePage() {
           { label: 'Standard credits', value: totals?.billable, previous: prev?.billable },
           { label: 'Input tokens', value: totals?.input, previous: prev?.input },
           { label: 'Output tokens', value: totals?.output, previous: prev?.output },
-          { label: 'Cache read tokens', value: totals?.cacheRead, previous: prev?.cacheRead },
-          { label: 'Cache write tokens', value: totals?.cacheWrite, previous: prev?.cacheWrite },
+          { label: 'Cache read tokens', value: totals?.cacheRead, previous: prev?.cacheRead, orgOnly: teamed },
+          { label: 'Cache write tokens', value: totals?.cacheWrite, previous: prev?.cacheWrite, orgOnly: teamed },
           {
             label: 'Credits per day',
             value: totals ? totals.billable / rangeLength(range) : undefined,
@@ -117,24 +128,24 @@ export default function UsagePage() {
         description="Billable credits as reported by the service (cached tokens are discounted upstream)."
         query={dailyCredits}
         series={[{ key: 'billable', label: 'Standard credits', color: seriesColor(0), csv: 'billable_tokens' }]}
-        filename={`credits-${range.start}-${range.end}`}
+        filename={file('credits')}
         what="Standard credits"
       />
       <BelowTheFold>
         <div className="grid gap-4 lg:grid-cols-2">
           <TimeSeriesWidget
             title="Tokens by kind"
-            description="Raw input and output tokens, and prompt-cache reads and writes."
+            description={
+              teamed
+                ? 'Raw input and output tokens.'
+                : 'Raw input and output tokens, and prompt-cache reads and writes.'
+            }
             query={daily}
             kind="line"
-            series={[
-              { key: 'input', label: 'Input', color: seriesColor(0), csv: 'input_tokens' },
-              { key: 'output', label: 'Output', color: seriesColor(1), csv: 'output_tokens' },
-              { key: 'cacheRead', label: 'Cache read', color: seriesColor(2), csv: 'cache_read_tokens' },
-              { key: 'cacheWrite', label: 'Cache write', color: seriesColor(3), csv: 'cache_write_tokens' },
-            ]}
-            filename={`tokens-${range.start}-${range.end}`}
-            what="Input, output, cache read and cache write tokens"
+            series={teamed ? TOKEN_SERIES.slice(0, 2) : TOKEN_SERIES}
+            filename={file('tokens')}
+            what={teamed ? 'Input and output tokens' : 'Input, output, cache read and cache write tokens'}
+            orgOnly={teamed ? 'Cache read and cache write tokens' : undefined}
           />
           <TimeSeriesWidget
             title="Credits per model"
@@ -143,7 +154,7 @@ export default function UsagePage() {
             kind="area"
             stacked
             series={groupSeries(modelKeys)}
-            filename={`credits-by-model-${range.start}-${range.end}`}
+            filename={file('credits-by-model')}
             what="Standard credits per model"
           />
         </div>
@@ -156,7 +167,7 @@ export default function UsagePage() {
             columns={MODEL_COLUMNS}
             rowKey={(m) => m.model}
             defaultSort={{ column: 'credits', dir: 'desc' }}
-            filename={`models-${range.start}-${range.end}`}
+            filename={file('models')}
           />
           <TableWidget
             id="topUsers"
@@ -166,7 +177,7 @@ export default function UsagePage() {
             columns={userColumns}
             rowKey={(u) => u.userId}
             defaultSort={{ column: 'credits', dir: 'desc' }}
-            filename={`top-users-${range.start}-${range.end}`}
+            filename={file('top-users')}
           />
         </div>
       </BelowTheFold>

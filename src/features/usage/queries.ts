@@ -4,8 +4,8 @@ import type { DayRange } from '../../lib/dates';
 
 /**
  * What the page asks for first: the small grouped answer its first chart is drawn from (the days with
- * every user follow once it is in).
+ * every user follow once it is in); for the teams of the URL, when it names some.
  */
-export function prefetchUsagePage(client: QueryClient, r: DayRange): Promise<unknown> {
-  return client.prefetchQuery(analyticsQuery('tokens', r, 'model'));
+export function prefetchUsagePage(client: QueryClient, r: DayRange, teams: readonly string[] = []): Promise<unknown> {
+  return client.prefetchQuery(analyticsQuery('tokens', r, 'model', teams));
 }

@@ -60,7 +60,15 @@ export function StoredUsersTable({
   };
 
   // A new sort or filter starts at the top of the new list.
-  const question = JSON.stringify([params.sort, params.q, params.delegation, params.tier, params.lang, params.range]);
+  const question = JSON.stringify([
+    params.sort,
+    params.q,
+    params.delegation,
+    params.tier,
+    params.lang,
+    params.teams,
+    params.range,
+  ]);
   useEffect(() => {
     if (scroller.current) scroller.current.scrollTop = 0;
   }, [question]);

@@ -40,18 +40,28 @@ const PAGES: UserRow[][] = [
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
+/** The teams of the users above, as the server's mapping puts them (carol and the anonymous user in none). */
+const TEAM_OF: Record<string, string> = { 'u-alice': 'Engineering/Platform', 'u-bob': 'Sales' };
+
 /**
  * Answers `/api/users` like the dashboard's server over a store holding these rows: merged,
- * filtered, sorted and paged; `filling` answers first say the range is still being read.
+ * filtered (to the members of the `team`s asked for, a team including its sub-teams), sorted and
+ * paged; `filling` answers first say the range is still being read.
  */
 function stubUsersServer(pages = PAGES, filling = 0) {
-  const merged = mergeUserRows(pages.flat());
+  const everyone = mergeUserRows(pages.flat());
   const columns = userColumns(() => '');
   let fills = filling;
   const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
     const url = new URL(String(input), 'http://dashboard.test');
     const p = url.searchParams;
     if (url.pathname !== '/api/users') return json({ title: 'Not Found' }, 404);
+    const teams = p.getAll('team');
+    const inTeams = (userId: string) => {
+      const t = TEAM_OF[userId] ?? 'Unassigned';
+      return teams.some((x) => t === x || t.startsWith(`${x}/`));
+    };
+    const merged = teams.length ? everyone.filter((u) => inTeams(u.userId)) : everyone;
     const f = facetValues(merged);
     const base = {
       range: { start: p.get('start')!, end: p.get('end')! },
@@ -329,6 +339,50 @@ describe('UsersPage, from the server’s store', () => {
     await screen.findByText('4 of 4 users active in the range', undefined, { timeout: 3000 });
     expect(users()).toEqual(['bob@acme.com', 'alice@acme.com', 'u-9f2c', 'carol@other.org']);
     expect(fetchMock.mock.calls.length).toBe(2);
+  });
+});
+
+describe('UsersPage, for teams', () => {
+  const CONFIG = { ...TEST_CONFIG, teams: true };
+  const TEAMS_URL = '/users?start=2026-05-01&end=2026-05-14&team=Sales&team=Engineering';
+
+  it('asks the server for the members of every selected team, and says whose table it is', async () => {
+    stubLayout();
+    const fetchMock = stubUsersServer();
+    renderWithApp(<UsersPage />, { url: TEAMS_URL, config: CONFIG });
+    await screen.findByText('2 of 2 users active in the range');
+    expect(users()).toEqual(['bob@acme.com', 'alice@acme.com']);
+    const [asked] = fetchMock.mock.calls.map(([u]) => new URL(String(u), 'http://dashboard.test'));
+    expect(asked!.searchParams.getAll('team')).toEqual(['Engineering', 'Sales']);
+    expect(screen.getByText('Teams:').parentElement!.textContent).toContain('EngineeringSales');
+    // The CSV is the same teams' table, and its name says so.
+    const link = screen.getByRole('link', { name: 'Download CSV of Users' });
+    expect(link.getAttribute('href')).toBe(
+      '/api/users.csv?start=2026-05-01&end=2026-05-14&sort=credits&dir=desc&team=Engineering&team=Sales',
+    );
+    expect(link.getAttribute('download')).toBe('users-2-teams-2026-05-01-2026-05-14.csv');
+    // A user's link keeps the teams.
+    const bob = within(table()).getByRole('link', { name: 'bob@acme.com' });
+    expect(new URLSearchParams(bob.getAttribute('href')!.split('?')[1]).getAll('team')).toEqual([
+      'Sales',
+      'Engineering',
+    ]);
+  });
+
+  it('says when no member of the team was active', async () => {
+    stubLayout();
+    stubUsersServer();
+    renderWithApp(<UsersPage />, { url: '/users?team=Research', config: CONFIG });
+    await screen.findByText('No member of this team was active in this range.');
+  });
+
+  it('asks for everyone when the server has no teams, whatever the URL says', async () => {
+    stubLayout();
+    const fetchMock = stubUsersServer();
+    renderWithApp(<UsersPage />, { url: '/users?team=Sales', config: TEST_CONFIG });
+    await screen.findByText('4 of 4 users active in the range');
+    const [asked] = fetchMock.mock.calls.map(([u]) => new URL(String(u), 'http://dashboard.test'));
+    expect(asked!.searchParams.has('team')).toBe(false);
   });
 });
 

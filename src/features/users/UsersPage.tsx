@@ -2,7 +2,7 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { DELEGATION_LEVELS } from '../../api/schemas';
 import { useAppConfig } from '../../data/config';
-import { useLinkTo, useRange, useSearchParam, useSortParam } from '../../data/search';
+import { teamsFileTag, useLinkTo, useRange, useSearchParam, useSortParam, useTeams } from '../../data/search';
 import { PageHeader } from '../../components/Page';
 import { VirtualTable } from '../../components/VirtualTable';
 import { Widget } from '../../components/Widget';
@@ -151,14 +151,15 @@ function useSettled<T>(value: T, ms: number): T {
 /** The table from the server's store: the server merges, sorts, filters, searches and pages it. */
 function StoredUsers() {
   const { range } = useRange();
+  const [teams] = useTeams();
   const f = useUserFilters();
   const [sortParam, setSort] = useSortParam('users', DEFAULT_SORT);
   const sort = isUserColumn(sortParam.column) ? sortParam : DEFAULT_SORT;
   const q = useSettled(f.search.trim(), 200);
   const params = useMemo(
-    () => ({ range, sort, q, delegation: f.delegation, tier: f.tier, lang: f.language }),
+    () => ({ range, sort, q, delegation: f.delegation, tier: f.tier, lang: f.language, teams }),
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the sort's fields, not its object
-    [range, sort.column, sort.dir, q, f.delegation, f.tier, f.language],
+    [range, sort.column, sort.dir, q, f.delegation, f.tier, f.language, teams],
   );
   const first = useQuery({ ...usersTablePageQuery(params, 0), placeholderData: keepPreviousData });
   const d = first.data;
@@ -167,7 +168,7 @@ function StoredUsers() {
 
   return (
     <div className="flex flex-col gap-4">
-      <PageHeader title={TITLE} />
+      <PageHeader title={TITLE} teams={teams} />
       <FilterBar f={f} facets={facets} />
       <StatusLine>
         {first.isPending && <span>Loading users…</span>}
@@ -185,12 +186,18 @@ function StoredUsers() {
         description={DESCRIPTION}
         query={first}
         isEmpty={(a) => a.complete && a.total === 0}
-        emptyText={d?.activeUsers ? 'No user matches the search and filters.' : 'No user was active in this range.'}
+        emptyText={
+          d?.activeUsers
+            ? 'No user matches the search and filters.'
+            : teams.length
+              ? `No member of ${teams.length > 1 ? 'these teams' : 'this team'} was active in this range.`
+              : 'No user was active in this range.'
+        }
         actions={
           d?.complete && d.total > 0 ? (
             <a
               href={usersCsvHref(params)}
-              download={`users-${range.start}-${range.end}.csv`}
+              download={`users${teamsFileTag(teams)}-${range.start}-${range.end}.csv`}
               className="rounded border border-line-strong px-2 py-1 text-xs font-medium text-fg-soft hover:bg-surface-muted"
               aria-label={`Download CSV of ${TITLE}`}
             >

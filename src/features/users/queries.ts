@@ -3,7 +3,7 @@ import { ApiError } from '../../api/errors';
 import { walkUsers } from '../../api/paginate';
 import type { UserRow, UsersResponse } from '../../api/schemas';
 import { USERS_PATHS, userDaysSchema, usersTableSchema, type FillProgress } from '../../api/users';
-import { api } from '../../data/client';
+import { api, getWithLists, listQueryString } from '../../data/client';
 import type { SortState } from '../../data/search';
 import type { DayRange } from '../../lib/dates';
 import { UserMerger, mergeUserRows, type MergedUser } from '../../lib/user-merge';
@@ -20,6 +20,8 @@ export interface TableParams {
   delegation: string;
   tier: string;
   lang: string;
+  /** The teams whose members the table is limited to (sorted); empty for the whole organization. */
+  teams: readonly string[];
 }
 
 /** Asked again every second while the server is still filling the range from the service. */
@@ -35,13 +37,12 @@ const tableQuery = (p: TableParams) => ({
   delegation: p.delegation,
   tier: p.tier,
   lang: p.lang,
+  team: p.teams,
 });
 
 /** The address of the server's CSV of the same table (the server holds the key: nothing secret in it). */
 export function usersCsvHref(p: TableParams): string {
-  const search = new URLSearchParams();
-  for (const [k, v] of Object.entries(tableQuery(p))) if (v) search.set(k, v);
-  return `${USERS_PATHS.csv}?${search}`;
+  return `${USERS_PATHS.csv}${listQueryString(tableQuery(p))}`;
 }
 
 /** One page of the merged table, sorted, filtered and searched by the server. */
@@ -49,7 +50,7 @@ export const usersTablePageQuery = (p: TableParams, page: number) =>
   queryOptions({
     queryKey: ['users', 'table', tableQuery(p), page],
     queryFn: ({ signal }) =>
-      api.get(
+      getWithLists(
         USERS_PATHS.table,
         usersTableSchema,
         { ...tableQuery(p), offset: page * TABLE_PAGE, limit: TABLE_PAGE },

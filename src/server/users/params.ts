@@ -142,13 +142,13 @@ export function rangeOf(
   return { ok: true, value: { start, end } };
 }
 
-function parse<S extends z.ZodMiniObject>(schema: S, search: URLSearchParams): Parsed<z.infer<S>> {
+function parse<S extends z.ZodMiniObject>(schema: S, search: URLSearchParams, teams = true): Parsed<z.infer<S>> {
   const raw = single(search);
   if (!raw.ok) return raw;
   const r = schema.safeParse(raw.value);
   return r.success
     ? { ok: true, value: r.data }
-    : { ok: false, detail: firstIssue(r.error, [...Object.keys(schema.def.shape), 'team']) };
+    : { ok: false, detail: firstIssue(r.error, [...Object.keys(schema.def.shape), ...(teams ? ['team'] : [])]) };
 }
 
 const filterOf = (p: { q: string; delegation: string; tier: string; lang: string }): UserFilter => ({
@@ -180,7 +180,7 @@ export function parseCsvQuery(search: URLSearchParams, latest: Day): Parsed<Omit
 export function parseUserQuery(search: URLSearchParams, latest: Day): Parsed<{ range: DayRange }> {
   if (search.has('team'))
     return { ok: false, detail: 'One user’s days take no team parameter; this endpoint takes start, end.' };
-  const p = parse(userSchema, search);
+  const p = parse(userSchema, search, false);
   if (!p.ok) return p;
   const range = rangeOf(p.value.start, p.value.end, latest);
   return range.ok ? { ok: true, value: { range: range.value } } : range;

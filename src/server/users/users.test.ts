@@ -198,12 +198,13 @@ describe.each(engines)('the users endpoints on $name', ({ available, open }) => 
     for (const r of written) {
       expect({ ...r, ...userDayFacts(JSON.parse(r.row) as Record<string, unknown>) }).toEqual(r);
     }
-    // The store as it was before 0002: no columns, no index, the migration not recorded.
+    // The store as it was before 0002: no columns, no index, no later table, the migrations not recorded.
     const db = store.db as unknown as Kysely<{ kysely_migration: { name: string } }>;
     await db.schema.dropIndex('user_day_facts').execute();
     for (const c of [...NUMERIC_FACTS, ...TEXT_FACTS]) await db.schema.alterTable('user_day').dropColumn(c).execute();
-    await db.deleteFrom('kysely_migration').where('name', '=', '0002_user_day_facts').execute();
-    expect(await migrateToLatest(db as Kysely<unknown>)).toEqual(['0002_user_day_facts']);
+    await db.schema.dropTable('team_mapping').execute();
+    await db.deleteFrom('kysely_migration').where('name', 'in', ['0002_user_day_facts', '0003_team_mapping']).execute();
+    expect(await migrateToLatest(db as Kysely<unknown>)).toEqual(['0002_user_day_facts', '0003_team_mapping']);
     expect(await read()).toEqual(written);
   });
 

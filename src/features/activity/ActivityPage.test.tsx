@@ -1,0 +1,35 @@
+// @vitest-environment jsdom
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { ORG_ONLY_NOTE } from '../../components/OrgOnly';
+import { activityDay, stubDashboard } from '../../test/analytics-fixtures';
+import { TEST_CONFIG, renderWithApp } from '../../test/render';
+import ActivityPage from './ActivityPage';
+
+const CONFIG = { ...TEST_CONFIG, teams: true };
+const ORG = { activity: [activityDay({ sessions: 7_000 })] };
+const TEAM = { activity: [activityDay({ sessions: 31 })] };
+
+describe('ActivityPage for a team', () => {
+  it("asks the team's days, never the organization-only clients, and shows the note in their place", async () => {
+    const stub = stubDashboard(ORG, TEAM);
+    renderWithApp(<ActivityPage />, { url: '/activity?team=Sales', config: CONFIG });
+    await screen.findAllByText('31');
+    expect(stub.asked('/api/teams/analytics/activity').map((u) => u.searchParams.getAll('team'))).toEqual([
+      ['Sales'],
+      ['Sales'],
+    ]);
+    expect(stub.asked('/api/v1/analytics/activity')).toEqual([]);
+    const clients = await screen.findByRole('region', { name: 'Daily active users per client' });
+    expect(within(clients).getByRole('note').textContent).toBe(ORG_ONLY_NOTE);
+    expect(screen.queryByText('7,000')).toBeNull();
+  });
+
+  it('for the whole organization, asks the service for the days and per client', async () => {
+    const stub = stubDashboard(ORG, TEAM);
+    renderWithApp(<ActivityPage />, { url: '/activity', config: CONFIG });
+    await screen.findAllByText('7,000');
+    expect(stub.asked('/api/v1/analytics/activity').map((u) => u.searchParams.get('group_by'))).toContain('client');
+    expect(stub.asked('/api/teams/analytics/activity')).toEqual([]);
+  });
+});

@@ -1,0 +1,35 @@
+// @vitest-environment jsdom
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { ORG_ONLY_NOTE } from '../../components/OrgOnly';
+import { productivityDay, stubDashboard } from '../../test/analytics-fixtures';
+import { TEST_CONFIG, renderWithApp } from '../../test/render';
+import ProductivityPage from './ProductivityPage';
+
+const CONFIG = { ...TEST_CONFIG, teams: true };
+const ORG = { productivity: [productivityDay({ git_commits: 4_000 })] };
+const TEAM = { productivity: [productivityDay({ git_commits: 17 })] };
+
+describe('ProductivityPage for a team', () => {
+  it("shows the team's commits, and the note in place of languages and extensions", async () => {
+    const stub = stubDashboard(ORG, TEAM);
+    renderWithApp(<ProductivityPage />, { url: '/productivity?team=Engineering', config: CONFIG });
+    await screen.findAllByText('17');
+    expect(stub.asked('/api/teams/analytics/productivity')[0]?.searchParams.getAll('team')).toEqual(['Engineering']);
+    expect(stub.asked('/api/v1/analytics/productivity')).toEqual([]);
+    for (const title of ['Operations by language', 'Operations by file extension']) {
+      const region = screen.getByRole('region', { name: title });
+      expect(within(region).getByRole('note').textContent).toBe(ORG_ONLY_NOTE);
+    }
+    expect(screen.queryByText('TypeScript')).toBeNull();
+  });
+
+  it('ignores a team in the URL when the server has no teams', async () => {
+    const stub = stubDashboard(ORG, TEAM);
+    renderWithApp(<ProductivityPage />, { url: '/productivity?team=Engineering', config: TEST_CONFIG });
+    await screen.findAllByText('4,000');
+    expect(stub.asked('/api/teams/analytics/productivity')).toEqual([]);
+    expect(screen.queryByRole('note')).toBeNull();
+    expect(screen.queryByText('Team:')).toBeNull();
+  });
+});

@@ -1,0 +1,344 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { Link, useParams } from 'react-router-dom';
+import { UNASSIGNED, type TeamSummaryRow } from '../../api/teams';
+import type { Column } from '../../components/DataTable';
+import { KpiGrid } from '../../components/KpiGrid';
+import { PageHeader } from '../../components/Page';
+import { TableWidget } from '../../components/TableWidget';
+import { seriesColor } from '../../components/TimeSeriesChart';
+import { IntervalSwitch, TimeSeriesWidget } from '../../components/TimeSeriesWidget';
+import type { WidgetSource } from '../../components/Widget';
+import { ErrorState } from '../../components/states';
+import { analyticsQuery } from '../../data/analytics';
+import { useAppConfig } from '../../data/config';
+import { useLinkTo, useRange } from '../../data/search';
+import { formatDayLong } from '../../lib/dates';
+import { formatExact, formatPercent } from '../../lib/format';
+import { fillDays } from '../../lib/series';
+import { USER_COLUMN_VALUES as V, type MergedUser } from '../../lib/user-merge';
+import { TEAMS_SORT, ratio, teamColumns } from './columns';
+import { NoTeams } from './NoTeams';
+import { MEMBERS_LIMIT, teamMembersQuery, teamsSummaryQuery } from './queries';
+import { ancestorsOf, lastPart, subTeamsOf, teamHref } from './shaping';
+
+const SUB_TEAM_COLUMNS = [
+  'team',
+  'members',
+  'active',
+  'adoption',
+  'credits',
+  'creditsChange',
+  'creditsPerActive',
+  'toolCallsPerTurn',
+];
+
+const MEMBERS_SORT = { column: 'credits', dir: 'desc' } as const;
+
+/** The file-name form of a team path: `Engineering/Platform` → `Engineering-Platform`. */
+const fileSafe = (path: string) => path.replace(/[^\w.-]+/g, '-');
+
+/** "+5.0 pts": a change of a share, in percentage points. */
+const points = (now: number, before: number) => {
+  const d = (now - before) * 100;
+  return `${d > 0 ? '+' : d < 0 ? '−' : '±'}${Math.abs(d).toFixed(1)} pts`;
+};
+
+/** One team: `/teams/<path>`, each part of the path encoded. */
+export default function TeamPage() {
+  const { teams } = useAppConfig();
+  const path = useParams()['*'] ?? '';
+  if (!teams) {
+    return (
+      <div className="flex flex-col gap-4">
+        <PageHeader title={lastPart(path)} />
+        <NoTeams />
+      </div>
+    );
+  }
+  // A new team starts afresh (its charts' table/chart toggles, its scroll positions).
+  return <Team key={path} path={path} />;
+}
+
+function Breadcrumb({ path, name }: { path: string; name: string }) {
+  const linkTo = useLinkTo();
+  return (
+    <nav aria-label="Breadcrumb" className="text-sm">
+      <ol className="flex flex-wrap items-center gap-1 text-fg-muted">
+        <li>
+          <Link to={linkTo('/teams')} className="text-accent-strong underline">
+            Teams
+          </Link>
+        </li>
+        {ancestorsOf(path).map((a) => (
+          <li key={a} className="flex items-center gap-1">
+            <span aria-hidden>/</span>
+            <Link to={linkTo(teamHref(a))} className="text-accent-strong underline">
+              {lastPart(a)}
+            </Link>
+          </li>
+        ))}
+        <li className="flex items-center gap-1">
+          <span aria-hidden>/</span>
+          <span aria-current="page" className="text-fg">
+            {name}
+          </span>
+        </li>
+      </ol>
+    </nav>
+  );
+}
+
+function Team({ path }: { path: string }) {
+  const { range } = useRange();
+  const linkTo = useLinkTo();
+  const summary = useQuery({ ...teamsSummaryQuery(range), placeholderData: keepPreviousData });
+  const row = summary.data?.rows.find((r) => r.team === path);
+  const unknown = summary.isSuccess && !summary.isPlaceholderData && !row;
+  const asked = !unknown;
+  const credits = useQuery({
+    ...analyticsQuery('tokens', range, '', [path]),
+    placeholderData: keepPreviousData,
+    enabled: asked,
+    select: (a) => fillDays(range, a.data, (d) => ({ credits: d.billable_tokens }), { credits: 0 }),
+  });
+  const activity = useQuery({
+    ...analyticsQuery('activity', range, '', [path]),
+    placeholderData: keepPreviousData,
+    enabled: asked,
+    select: (a) =>
+      fillDays(
+        range,
+        a.data,
+        (d) => ({ dau: d.daily_active_users, sessions: d.sessions, userMessages: d.user_messages }),
+        { dau: 0, sessions: 0, userMessages: 0 },
+      ),
+  });
+  const subTeams = useQuery({
+    ...teamsSummaryQuery(range),
+    placeholderData: keepPreviousData,
+    select: (s) => subTeamsOf(s.rows, path),
+  });
+  const members = useQuery({ ...teamMembersQuery(range, path), placeholderData: keepPreviousData, enabled: asked });
+  const allColumns = useMemo(() => teamColumns(range), [range]);
+  const subColumns = useMemo<Column<TeamSummaryRow>[]>(
+    () =>
+      allColumns
+        .filter((c) => SUB_TEAM_COLUMNS.includes(c.id))
+        .map((c) =>
+          c.id === 'team'
+            ? {
+                ...c,
+                header: 'Sub-team',
+                render: (r) => (
+                  <Link to={linkTo(teamHref(r.team))} className="text-accent-strong underline">
+                    {r.name}
+                  </Link>
+                ),
+              }
+            : c,
+        ),
+    [allColumns, linkTo],
+  );
+  const memberColumns = useMemo<Column<MergedUser>[]>(
+    () => [
+      {
+        id: 'user',
+        header: 'Member',
+        value: V.user,
+        render: (u) => (
+          <Link to={linkTo(`/users/${encodeURIComponent(u.userId)}`)} className="text-accent-strong underline">
+            {u.email ?? <span className="font-mono text-xs">{u.userId}</span>}
+          </Link>
+        ),
+      },
+      { id: 'credits', header: 'Credits', value: V.credits, numeric: true },
+      { id: 'toolCalls', header: 'Tool calls', value: V.toolCalls, numeric: true },
+      { id: 'autonomy', header: 'Tool calls per turn', value: V.autonomy, numeric: true, format: ratio },
+      { id: 'sessions', header: 'Sessions', value: V.sessions, numeric: true },
+      { id: 'activeDays', header: 'Active days', value: V.activeDays, numeric: true },
+      { id: 'commits', header: 'Commits', value: V.commits, numeric: true },
+      { id: 'prs', header: 'Pull requests', value: V.prs, numeric: true },
+      { id: 'lastDay', header: 'Last active', value: V.lastDay, render: (u) => formatDayLong(u.lastDay) },
+    ],
+    [linkTo],
+  );
+
+  const name = row?.name ?? lastPart(path);
+  const file = (what: string) => `team-${fileSafe(path)}-${what}-${range.start}-${range.end}`;
+
+  if (unknown) {
+    return (
+      <div className="flex flex-col gap-4">
+        <Breadcrumb path={path} name={name} />
+        <PageHeader title="Team not found" />
+        <div role="status" className="rounded-lg border border-line bg-surface p-6 text-sm">
+          <p>
+            The team mapping in force has no team <strong>{path || '(no name)'}</strong>. It may have been renamed or
+            removed, or the link may be mistyped.
+          </p>
+          <p className="mt-2 flex flex-wrap gap-4">
+            <Link to={linkTo('/teams')} className="text-accent-strong underline">
+              All teams
+            </Link>
+            <Link to={linkTo('/settings/teams')} className="text-accent-strong underline">
+              Team mapping
+            </Link>
+          </p>
+        </div>
+      </div>
+    );
+  }
+
+  const cur = row?.current;
+  const prev = row?.previous;
+  const hasPrevious = summary.data ? summary.data.previous !== null && prev !== null : undefined;
+  const m = members.data;
+  const progress = m && !m.complete ? m.progress : undefined;
+  // While the server reads the range, the table waits (or shows the table as it was) rather than look empty.
+  const membersSource: WidgetSource<MergedUser[]> = {
+    data: m && (m.complete || m.users.length > 0) ? m.users : undefined,
+    status: m && !m.complete && m.users.length === 0 ? 'pending' : members.status,
+    error: members.error,
+    isPlaceholderData: members.isPlaceholderData,
+    isFetching: members.isFetching,
+    refetch: members.refetch,
+  };
+
+  return (
+    <div className="flex flex-col gap-4">
+      <Breadcrumb path={path} name={name} />
+      <PageHeader title={name} teams={[path]}>
+        <IntervalSwitch />
+      </PageHeader>
+      <p className="flex flex-wrap gap-x-4 gap-y-1 text-sm text-fg-muted">
+        {path !== UNASSIGNED && row && (
+          <span>
+            {row.managers.length === 0 ? (
+              'No manager is listed for this team in the team mapping.'
+            ) : (
+              <>
+                {row.managers.length === 1 ? 'Manager' : 'Managers'}:{' '}
+                <span className="text-fg">{row.managers.join(', ')}</span>
+              </>
+            )}
+          </span>
+        )}
+        <Link to={linkTo('/', { team: [path] })} className="text-accent-strong underline">
+          Show every page for this team
+        </Link>
+      </p>
+      {summary.isError && !row && <ErrorState error={summary.error} onRetry={() => void summary.refetch()} />}
+      <KpiGrid
+        hasPrevious={hasPrevious}
+        items={[
+          { label: 'Members', value: cur?.members, previous: prev?.members },
+          { label: 'Active users', value: cur?.active, previous: prev?.active },
+          {
+            label: 'Adoption',
+            value: cur?.adoption,
+            format: formatPercent,
+            // A change of a share reads in points, not as a change of the share itself.
+            hint:
+              cur?.adoption != null && prev?.adoption != null
+                ? `${points(cur.adoption, prev.adoption)} vs previous period`
+                : 'active users ÷ members',
+          },
+          { label: 'Credits', value: cur?.credits, previous: prev?.credits },
+          {
+            label: 'Credits per active user',
+            value: cur?.creditsPerActive,
+            previous: prev?.creditsPerActive,
+          },
+          {
+            label: 'Tool calls per turn',
+            value: cur?.toolCallsPerTurn,
+            previous: prev?.toolCallsPerTurn,
+            format: ratio,
+          },
+          { label: 'Sessions', value: cur?.sessions, previous: prev?.sessions },
+          { label: 'Commits', value: cur?.commits, previous: prev?.commits },
+          { label: 'Pull requests', value: cur?.prs, previous: prev?.prs },
+        ]}
+      />
+      <TimeSeriesWidget
+        title="Daily credits"
+        description="Standard credits of the team's people, sub-teams included."
+        query={credits}
+        series={[{ key: 'credits', label: 'Standard credits', color: seriesColor(0), csv: 'billable_tokens' }]}
+        filename={file('credits')}
+        what={`The standard credits of ${name}`}
+      />
+      <div className="grid gap-4 lg:grid-cols-2">
+        <TimeSeriesWidget
+          title="Daily active users"
+          query={activity}
+          kind="line"
+          series={[{ key: 'dau', label: 'Active users', color: seriesColor(1), csv: 'daily_active_users' }]}
+          rollup={{ dau: 'mean' }}
+          filename={file('active-users')}
+          what={`The daily active users of ${name}`}
+          footnote="Weekly view: the week's average per day."
+        />
+        <TimeSeriesWidget
+          title="Sessions and user turns"
+          query={activity}
+          kind="line"
+          series={[
+            { key: 'sessions', label: 'Sessions', color: seriesColor(3), csv: 'sessions' },
+            { key: 'userMessages', label: 'User turns', color: seriesColor(4), csv: 'user_messages' },
+          ]}
+          filename={file('sessions-turns')}
+          what={`The sessions and user turns of ${name}`}
+        />
+      </div>
+      {row?.hasChildren && (
+        <TableWidget
+          id="subteams"
+          title="Sub-teams"
+          description="Each sub-team's figures include its own sub-teams."
+          query={subTeams}
+          columns={subColumns}
+          rowKey={(r) => r.team}
+          defaultSort={TEAMS_SORT}
+          filename={file('sub-teams')}
+          emptyText="No sub-teams."
+        />
+      )}
+      {progress && (
+        <p role="status" className="text-sm text-fg-muted">
+          <span aria-hidden="true" className="mr-1.5 inline-block size-1.5 animate-pulse rounded-full bg-accent" />
+          Reading the users of this range from the service: {formatExact(progress.storedDays)} of{' '}
+          {formatExact(progress.days)} days stored…
+        </p>
+      )}
+      <TableWidget
+        id="members"
+        title="Members active in the range"
+        description={
+          cur && m?.complete
+            ? `${formatExact(m.total)} of the ${formatExact(cur.members)} members were active from ${formatDayLong(range.start)} to ${formatDayLong(range.end)}.`
+            : 'The team’s people active in the range, sub-teams included.'
+        }
+        query={membersSource}
+        columns={memberColumns}
+        rowKey={(u) => u.userId}
+        defaultSort={MEMBERS_SORT}
+        filename={file('members')}
+        emptyText="No member of this team was active in this range."
+        footnote={
+          m && m.total > m.users.length ? (
+            <>
+              The {formatExact(m.users.length)} members with the most credits of {formatExact(m.total)} active are shown
+              (at most {formatExact(MEMBERS_LIMIT)});{' '}
+              <Link to={linkTo('/users', { team: [path] })} className="text-accent-strong underline">
+                the Users page with this team selected
+              </Link>{' '}
+              lists them all.
+            </>
+          ) : undefined
+        }
+      />
+    </div>
+  );
+}

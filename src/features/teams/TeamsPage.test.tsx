@@ -1,0 +1,253 @@
+// @vitest-environment jsdom
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import type { TeamsSummary } from '../../api/teams';
+import { TEST_CONFIG, captureDownloads, renderWithApp } from '../../test/render';
+import { ROWS, json, summary, summaryRow } from './fixtures';
+import TeamsPage from './TeamsPage';
+
+const CONFIG = { ...TEST_CONFIG, teams: true };
+
+/** The dashboard's server: `/api/teams/summary` answered by `answer`, anything else a 404. */
+function stubServer(answer: (url: URL) => Response = () => json(summary())) {
+  const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
+    const url = new URL(String(input), 'http://dashboard.test');
+    if (url.pathname === '/api/teams/summary') return answer(url);
+    return json({ title: 'Not Found', detail: `No ${url.pathname}.` }, 404);
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return fetchMock;
+}
+
+const render = (url = '/teams', config = CONFIG) => renderWithApp(<TeamsPage />, { url, config });
+
+const table = () => screen.getByRole('table', { name: 'Teams, with their sub-teams' });
+/** A row's team name, without its expand button's arrow. */
+const name = (header: HTMLElement) => header.textContent?.replace(/[▸▾]/g, '');
+/** The Team column, top to bottom. */
+const teams = () =>
+  within(table())
+    .getAllByRole('row')
+    .slice(1)
+    .map((r) => name(within(r).getByRole('rowheader')));
+const rowOf = (team: string) =>
+  within(table())
+    .getAllByRole('row')
+    .find((r) => {
+      const header = within(r).queryByRole('rowheader');
+      return header !== null && name(header) === team;
+    })!;
+const cellOf = (team: string, column: string) => {
+  const headers = within(table())
+    .getAllByRole('columnheader')
+    .map((h) => h.textContent?.replace(/[▲▼↕]/g, '').trim());
+  return [...rowOf(team).querySelectorAll<HTMLElement>('th, td')][headers.indexOf(column)]!;
+};
+
+describe('TeamsPage', () => {
+  it('asks for the summary of the range, and shows the organization first, the top-level teams, Unassigned last', async () => {
+    const fetchMock = stubServer();
+    render('/teams?start=2026-05-02&end=2026-05-31');
+    await screen.findByRole('table', { name: 'Teams, with their sub-teams' });
+    expect(teams()).toEqual(['Whole organization', 'Engineering', 'R&D Lab', 'Sales', 'Unassigned']);
+    const asked = fetchMock.mock.calls.map(([u]) => new URL(String(u), 'http://dashboard.test'));
+    expect(asked.map((u) => `${u.pathname}${u.search}`)).toEqual([
+      '/api/teams/summary?start=2026-05-02&end=2026-05-31',
+    ]);
+    // The figures of a row, and its change against the previous period.
+    expect(cellOf('Engineering', 'Adoption').textContent).toBe('75%');
+    expect(cellOf('Engineering', 'Credits change').textContent).toBe('▲ +25%');
+    expect(cellOf('Sales', 'Credits change').textContent).toBe('▼ −20%');
+    expect(cellOf('R&D Lab', 'Active users change').textContent).toBe('from 0');
+    expect(cellOf('Engineering', 'Members').textContent).toBe('20');
+    expect(within(cellOf('Engineering', 'Daily credits')).getByRole('img').getAttribute('aria-label')).toMatch(
+      /^Engineering: daily credits from May 2 to May 5, most on May 5 \(400\); second half \+133\.3% on the first$/,
+    );
+  });
+
+  it('expands a team to show its sub-teams under it, and collapses it again', async () => {
+    stubServer();
+    render();
+    await screen.findByRole('table', { name: 'Teams, with their sub-teams' });
+    const engineering = screen.getByRole('button', { name: 'Sub-teams of Engineering' });
+    expect(engineering.getAttribute('aria-expanded')).toBe('false');
+    expect(screen.queryByRole('button', { name: 'Sub-teams of Platform' })).toBeNull();
+
+    fireEvent.click(engineering);
+    expect(engineering.getAttribute('aria-expanded')).toBe('true');
+    expect(teams()).toEqual([
+      'Whole organization',
+      'Engineering',
+      'Platform',
+      'Apps',
+      'R&D Lab',
+      'Sales',
+      'Unassigned',
+    ]);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Sub-teams of Platform' }));
+    expect(teams()).toEqual([
+      'Whole organization',
+      'Engineering',
+      'Platform',
+      'Infra',
+      'Apps',
+      'R&D Lab',
+      'Sales',
+      'Unassigned',
+    ]);
+
+    fireEvent.click(engineering);
+    expect(teams()).toEqual(['Whole organization', 'Engineering', 'R&D Lab', 'Sales', 'Unassigned']);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Expand all' }));
+    expect(teams()).toHaveLength(ROWS.length);
+  });
+
+  it('sorts by adoption among siblings, keeping each sub-team under its parent, and keeps the sort in the URL', async () => {
+    stubServer();
+    const r = render();
+    await screen.findByRole('table', { name: 'Teams, with their sub-teams' });
+    fireEvent.click(screen.getByRole('button', { name: 'Sub-teams of Engineering' }));
+    expect(teams()).toEqual([
+      'Whole organization',
+      'Engineering',
+      'Platform',
+      'Apps',
+      'R&D Lab',
+      'Sales',
+      'Unassigned',
+    ]);
+
+    fireEvent.click(screen.getByRole('button', { name: /^Adoption/ }));
+    expect(r.params().get('teamsSort')).toBe('adoption:desc');
+    expect(screen.getByRole('columnheader', { name: /^Adoption/ }).getAttribute('aria-sort')).toBe('descending');
+    // Sales 90 % > Engineering 75 % > R&D Lab 50 %; under Engineering, Apps 87.5 % > Platform 66.7 %.
+    expect(teams()).toEqual([
+      'Whole organization',
+      'Sales',
+      'Engineering',
+      'Apps',
+      'Platform',
+      'R&D Lab',
+      'Unassigned',
+    ]);
+
+    fireEvent.click(screen.getByRole('button', { name: /^Adoption/ }));
+    expect(r.params().get('teamsSort')).toBe('adoption:asc');
+    expect(teams()).toEqual([
+      'Whole organization',
+      'R&D Lab',
+      'Engineering',
+      'Platform',
+      'Apps',
+      'Sales',
+      'Unassigned',
+    ]);
+  });
+
+  it('downloads a CSV of every team with its path, expanded or not, and the organization’s totals', async () => {
+    stubServer();
+    const downloads = captureDownloads();
+    render();
+    await screen.findByRole('table', { name: 'Teams, with their sub-teams' });
+    fireEvent.click(screen.getByRole('button', { name: 'Download CSV of Teams' }));
+    expect(downloads.files.map((f) => f.name)).toEqual(['teams-2026-05-02-2026-05-31.csv']);
+    const lines = (await downloads.text()).trimEnd().split('\r\n');
+    expect(lines[0]).toBe(
+      'team_path,team_name,level,parent_path,managers,members,active_users,active_users_previous,active_users_change,adoption,credits,credits_previous,credits_change,credits_per_active_user,tool_calls,user_turns,tool_calls_per_turn,sessions,commits,pull_requests,daily_credits',
+    );
+    const byPath = new Map(lines.slice(1).map((l) => [l.split(',')[0], l]));
+    expect([...byPath.keys()]).toEqual([
+      '',
+      'Engineering',
+      'Engineering/Platform',
+      'Engineering/Platform/Infra',
+      'Engineering/Apps',
+      'R&D Lab',
+      'Sales',
+      'Unassigned',
+    ]);
+    expect(byPath.get('')).toBe(
+      ',Acme,0,,,39,27,20,0.35,0.6923076923076923,71000,50000,0.42,2629.6296296296296,300,100,3,900,12,3,100 200 300 400',
+    );
+    expect(byPath.get('Engineering/Platform/Infra')).toMatch(
+      /^Engineering\/Platform\/Infra,Infra,3,Engineering\/Platform,,5,4,4,0,0\.8,25000,20000,0\.25,6250,/,
+    );
+    expect(byPath.get('Engineering/Platform')).toContain(',bo@acme.com; cy@acme.com,12,8,6,');
+  });
+
+  it('links each team to its page, each part of the path encoded, keeping the range', async () => {
+    stubServer();
+    render('/teams?start=2026-05-10&end=2026-05-16');
+    await screen.findByRole('table', { name: 'Teams, with their sub-teams' });
+    fireEvent.click(screen.getByRole('button', { name: 'Sub-teams of Engineering' }));
+    const link = (name: string) => within(table()).getByRole('link', { name }).getAttribute('href');
+    expect(link('Platform')).toBe('/teams/Engineering/Platform?start=2026-05-10&end=2026-05-16');
+    expect(link('R&D Lab')).toBe('/teams/R%26D%20Lab?start=2026-05-10&end=2026-05-16');
+    expect(link('Unassigned')).toBe('/teams/Unassigned?start=2026-05-10&end=2026-05-16');
+    expect(within(rowOf('Whole organization')).queryByRole('link')).toBeNull();
+    expect(screen.getByRole('link', { name: 'Team mapping' }).getAttribute('href')).toBe(
+      '/settings/teams?start=2026-05-10&end=2026-05-16',
+    );
+  });
+
+  it('says "no earlier period" when the period before the range starts before history', async () => {
+    stubServer(() => json(summary(ROWS, false)));
+    render();
+    await screen.findByRole('table', { name: 'Teams, with their sub-teams' });
+    expect(cellOf('Engineering', 'Credits change').textContent).toBe('no earlier period');
+    expect(cellOf('Engineering', 'Active users change').textContent).toBe('no earlier period');
+    expect(screen.getByText(/No change is shown: the period before this range starts before the history/)).toBeTruthy();
+  });
+
+  it('says when the mapping names no teams, and links to the mapping screen', async () => {
+    const none: TeamsSummary = summary([summaryRow(''), summaryRow('Unassigned')]);
+    stubServer(() => json(none));
+    render();
+    const notice = await screen.findByText(/The team mapping names no teams yet/);
+    expect(within(notice).getByRole('link', { name: 'Set up the team mapping' }).getAttribute('href')).toBe(
+      '/settings/teams',
+    );
+    expect(screen.getByText('No teams to show.')).toBeTruthy();
+    expect(screen.queryByRole('table')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Download CSV of Teams' })).toBeNull();
+  });
+
+  it('shows a failed summary with its request id, and Retry asks again', async () => {
+    let calls = 0;
+    const fetchMock = stubServer(() =>
+      ++calls === 1
+        ? json({ title: 'Service Unavailable', detail: 'The store is busy.', requestId: 'req-teams-1' }, 503)
+        : json(summary()),
+    );
+    render();
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('503 Service Unavailable');
+    expect(alert.textContent).toContain('The store is busy.');
+    expect(within(alert).getByText('req-teams-1')).toBeTruthy();
+    fireEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
+    await screen.findByRole('table', { name: 'Teams, with their sub-teams' });
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+  });
+
+  it('shows a loading state while the summary is on its way', async () => {
+    let release: (r: Response) => void = () => {};
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => new Promise<Response>((resolve) => (release = resolve))),
+    );
+    render();
+    expect((await screen.findByRole('status')).textContent).toContain('Loading');
+    release(json(summary()));
+    await screen.findByRole('table', { name: 'Teams, with their sub-teams' });
+    await waitFor(() => expect(screen.queryByText('Loading…')).toBeNull());
+  });
+
+  it('explains that teams need the server’s store, and asks for nothing, when the server has none', () => {
+    const fetchMock = stubServer();
+    render('/teams', { ...CONFIG, teams: false });
+    expect(screen.getByText(/Teams need the dashboard server to keep the organization/)).toBeTruthy();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,128 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useCallback, useMemo, useState } from 'react';
+import { Link } from 'react-router-dom';
+import type { TeamsSummary } from '../../api/teams';
+import { PageHeader } from '../../components/Page';
+import { Widget } from '../../components/Widget';
+import { useAppConfig } from '../../data/config';
+import { useLinkTo, useRange, useSortParam } from '../../data/search';
+import { formatDayLong, rangeLength } from '../../lib/dates';
+import { formatExact } from '../../lib/format';
+import { TEAMS_SORT, teamColumns } from './columns';
+import { teamsSummaryQuery } from './queries';
+import { namedTeams, teamsCsv } from './shaping';
+import { NoTeams } from './NoTeams';
+import { TeamsTable } from './TeamsTable';
+
+const TITLE = 'Teams';
+const CAPTION = 'Teams, with their sub-teams';
+const selectRows = (s: TeamsSummary) => s.rows;
+
+const buttonClass =
+  'rounded border border-line-strong px-2 py-1 text-xs font-medium text-fg-soft hover:bg-surface-muted disabled:opacity-50';
+
+export default function TeamsPage() {
+  const { teams } = useAppConfig();
+  return (
+    <div className="flex flex-col gap-4">
+      {teams ? (
+        <TeamsOverview />
+      ) : (
+        <>
+          <PageHeader title={TITLE} />
+          <NoTeams />
+        </>
+      )}
+    </div>
+  );
+}
+
+function TeamsOverview() {
+  const { range } = useRange();
+  const linkTo = useLinkTo();
+  const options = { ...teamsSummaryQuery(range), placeholderData: keepPreviousData };
+  const summary = useQuery(options);
+  const rows = useQuery({ ...options, select: selectRows });
+  const [sort, setSort] = useSortParam('teams', TEAMS_SORT);
+  const columns = useMemo(() => teamColumns(range), [range]);
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
+  const toggle = useCallback(
+    (team: string) =>
+      setExpanded((cur) => {
+        const next = new Set(cur);
+        if (!next.delete(team)) next.add(team);
+        return next;
+      }),
+    [],
+  );
+  const parents = useMemo(() => (rows.data ?? []).filter((r) => r.hasChildren).map((r) => r.team), [rows.data]);
+  const named = rows.data ? namedTeams(rows.data).length : undefined;
+  const prev = summary.data?.previous;
+  const mappingLink = (
+    <Link to={linkTo('/settings/teams')} className="text-sm text-accent-strong underline">
+      Team mapping
+    </Link>
+  );
+
+  return (
+    <>
+      <PageHeader title={TITLE}>{mappingLink}</PageHeader>
+      {named === 0 && (
+        <p role="status" className="rounded bg-warning-surface p-3 text-sm text-warning-fg">
+          The team mapping names no teams yet, so everyone is counted as Unassigned.{' '}
+          <Link to={linkTo('/settings/teams')} className="font-medium underline">
+            Set up the team mapping
+          </Link>
+        </p>
+      )}
+      <Widget
+        title={TITLE}
+        description={
+          `A team's figures include its sub-teams. Adoption is active users ÷ members. ` +
+          (prev
+            ? `Changes compare ${formatDayLong(range.start)} – ${formatDayLong(range.end)} with the ${formatExact(rangeLength(range))} days before (${formatDayLong(prev.start)} – ${formatDayLong(prev.end)}).`
+            : 'No change is shown: the period before this range starts before the history the dashboard keeps.')
+        }
+        query={rows}
+        isEmpty={(d) => namedTeams(d).length === 0}
+        emptyText="No teams to show."
+        csv={(d) => ({ filename: `teams-${range.start}-${range.end}.csv`, ...teamsCsv(d, columns, sort) })}
+        actions={
+          parents.length > 0 && (
+            <>
+              <button
+                type="button"
+                className={buttonClass}
+                disabled={parents.every((t) => expanded.has(t))}
+                onClick={() => setExpanded(new Set(parents))}
+              >
+                Expand all
+              </button>
+              <button
+                type="button"
+                className={buttonClass}
+                disabled={!parents.some((t) => expanded.has(t))}
+                onClick={() => setExpanded(new Set())}
+              >
+                Collapse all
+              </button>
+            </>
+          )
+        }
+      >
+        {(d) => (
+          <TeamsTable
+            caption={CAPTION}
+            rows={d}
+            columns={columns}
+            sort={sort}
+            onSort={setSort}
+            expanded={expanded}
+            onToggle={toggle}
+            link={linkTo}
+          />
+        )}
+      </Widget>
+    </>
+  );
+}

@@ -1,0 +1,97 @@
+import { useMemo } from 'react';
+import { Link } from 'react-router-dom';
+import type { TeamSummaryRow } from '../../api/teams';
+import { CellContent, SortableHead, type Column } from '../../components/DataTable';
+import type { SortState } from '../../data/search';
+import { rowName } from './columns';
+import { isOrganization, isUnassigned, teamHref, treeOrder } from './shaping';
+
+/**
+ * The teams as a tree: the organization's totals first, the top-level teams, Unassigned last; a team
+ * with sub-teams has a button that shows or hides them. A sort orders the teams among their siblings,
+ * so every sub-team stays under its parent.
+ */
+export function TeamsTable({
+  caption,
+  rows,
+  columns,
+  sort,
+  onSort,
+  expanded,
+  onToggle,
+  link,
+  maxHeight = '70vh',
+}: {
+  caption: string;
+  rows: readonly TeamSummaryRow[];
+  columns: readonly Column<TeamSummaryRow>[];
+  sort: SortState;
+  onSort: (s: SortState) => void;
+  expanded: ReadonlySet<string>;
+  onToggle: (team: string) => void;
+  /** The address of a page, keeping the reader's range. */
+  link: (path: string) => string;
+  maxHeight?: string;
+}) {
+  const visible = useMemo(() => treeOrder(rows, columns, sort, expanded), [rows, columns, sort, expanded]);
+  const [, ...figures] = columns;
+  return (
+    <div className="overflow-auto" style={{ maxHeight }}>
+      <table className="w-full text-sm">
+        <caption className="sr-only">{caption}</caption>
+        <SortableHead columns={columns} sort={sort} onSort={onSort} />
+        <tbody>
+          {visible.map((r) => {
+            const org = isOrganization(r);
+            const open = expanded.has(r.team);
+            const name = rowName(r);
+            return (
+              <tr
+                key={r.team}
+                className={`border-t border-line-subtle ${org ? 'bg-surface-muted font-medium' : ''}`}
+                data-depth={r.depth}
+              >
+                <th scope="row" className="py-1.5 pr-3 text-left font-normal whitespace-nowrap">
+                  <span
+                    className="flex items-center gap-1"
+                    style={{ paddingLeft: `${Math.max(0, r.depth - 1) * 1.25}rem` }}
+                  >
+                    {r.hasChildren ? (
+                      <button
+                        type="button"
+                        aria-expanded={open}
+                        aria-label={`Sub-teams of ${name}`}
+                        onClick={() => onToggle(r.team)}
+                        className="inline-flex size-5 items-center justify-center rounded text-fg-muted hover:bg-surface-muted hover:text-fg"
+                      >
+                        <span aria-hidden>{open ? '▾' : '▸'}</span>
+                      </button>
+                    ) : (
+                      <span className="inline-block size-5" aria-hidden />
+                    )}
+                    {org ? (
+                      <span className="font-semibold text-fg">{name}</span>
+                    ) : (
+                      <Link
+                        to={link(teamHref(r.team))}
+                        className={`underline ${isUnassigned(r) ? 'text-fg-muted' : 'text-accent-strong'}`}
+                        title={r.team}
+                      >
+                        {name}
+                      </Link>
+                    )}
+                  </span>
+                </th>
+                {figures.map((c) => (
+                  <td key={c.id} className={`py-1.5 pr-3 ${c.numeric ? 'text-right tabular-nums' : ''}`}>
+                    <CellContent column={c} row={r} />
+                  </td>
+                ))}
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,67 @@
+import type { TeamSummaryRow } from '../../api/teams';
+import { Change } from '../../components/Change';
+import type { Column } from '../../components/DataTable';
+import { Sparkline } from '../../components/Sparkline';
+import type { SortState } from '../../data/search';
+import type { DayRange } from '../../lib/dates';
+import { formatPercent } from '../../lib/format';
+import { change, isOrganization, trendChange, trendLabel } from './shaping';
+
+export const TEAMS_SORT: SortState = { column: 'credits', dir: 'desc' };
+
+export const ratio = (n: number) => n.toFixed(1);
+
+/** The shown name of a row: the organization's row is its total, whatever the server names it. */
+export const rowName = (r: TeamSummaryRow) => (isOrganization(r) ? 'Whole organization' : r.name);
+
+/**
+ * The teams table's columns: what each shows and sorts by. The first (the team) is drawn by the
+ * tree table itself, with its expand button and link.
+ */
+export function teamColumns(range: DayRange): Column<TeamSummaryRow>[] {
+  return [
+    { id: 'team', header: 'Team', value: rowName },
+    { id: 'members', header: 'Members', value: (r) => r.current.members, numeric: true },
+    { id: 'active', header: 'Active users', value: (r) => r.current.active, numeric: true },
+    {
+      id: 'activeChange',
+      header: 'Active users change',
+      value: (r) => change(r, (f) => f.active),
+      numeric: true,
+      render: (r) => <Change now={r.current.active} before={r.previous?.active ?? null} />,
+    },
+    { id: 'adoption', header: 'Adoption', value: (r) => r.current.adoption, numeric: true, format: formatPercent },
+    { id: 'credits', header: 'Credits', value: (r) => r.current.credits, numeric: true },
+    {
+      id: 'creditsChange',
+      header: 'Credits change',
+      value: (r) => change(r, (f) => f.credits),
+      numeric: true,
+      render: (r) => <Change now={r.current.credits} before={r.previous?.credits ?? null} />,
+    },
+    {
+      id: 'creditsPerActive',
+      header: 'Credits per active user',
+      value: (r) => r.current.creditsPerActive,
+      numeric: true,
+    },
+    {
+      id: 'toolCallsPerTurn',
+      header: 'Tool calls per turn',
+      value: (r) => r.current.toolCallsPerTurn,
+      numeric: true,
+      format: ratio,
+    },
+    { id: 'sessions', header: 'Sessions', value: (r) => r.current.sessions, numeric: true },
+    { id: 'commits', header: 'Commits', value: (r) => r.current.commits, numeric: true },
+    { id: 'prs', header: 'Pull requests', value: (r) => r.current.prs, numeric: true },
+    {
+      id: 'trend',
+      header: 'Daily credits',
+      // Sorted by how the second half of the range compares with the first.
+      value: (r) => trendChange(r.trend),
+      numeric: true,
+      render: (r) => <Sparkline values={r.trend} label={trendLabel(rowName(r), r.trend, range)} />,
+    },
+  ];
+}

@@ -1,0 +1,101 @@
+/** Test data for the teams pages: a small organization's summary, as the server would answer it. */
+import type { TeamFigures, TeamSummaryRow, TeamsSummary } from '../../api/teams';
+
+export function figures(over: Partial<TeamFigures> = {}): TeamFigures {
+  const f = {
+    members: 10,
+    active: 5,
+    credits: 1_000,
+    toolCalls: 300,
+    userMessages: 100,
+    sessions: 40,
+    commits: 12,
+    prs: 3,
+    ...over,
+  };
+  return {
+    adoption: f.members ? f.active / f.members : null,
+    creditsPerActive: f.active ? f.credits / f.active : null,
+    toolCallsPerTurn: f.userMessages ? f.toolCalls / f.userMessages : null,
+    ...f,
+  };
+}
+
+export function summaryRow(
+  team: string,
+  over: Partial<Omit<TeamSummaryRow, 'current' | 'previous'>> & {
+    current?: Partial<TeamFigures>;
+    previous?: Partial<TeamFigures> | null;
+  } = {},
+): TeamSummaryRow {
+  const parts = team ? team.split('/') : [];
+  const { current, previous, ...rest } = over;
+  return {
+    team,
+    name: parts.at(-1) ?? 'Acme',
+    depth: parts.length,
+    parent: parts.length > 1 ? parts.slice(0, -1).join('/') : null,
+    hasChildren: false,
+    managers: [],
+    current: figures(current),
+    previous: previous === null ? null : figures(previous ?? current),
+    trend: [100, 200, 300, 400],
+    ...rest,
+  };
+}
+
+/**
+ * Engineering (Platform (Infra), Apps), Sales, "R&D Lab", Unassigned. By credits: Engineering, R&D
+ * Lab, Sales; by adoption: Sales (90 %), Engineering (75 %), R&D Lab (50 %). Under Engineering, by
+ * credits: Platform, Apps; by adoption: Apps (87.5 %), Platform (66.7 %).
+ */
+export const ROWS: TeamSummaryRow[] = [
+  summaryRow('', {
+    current: { members: 39, active: 27, credits: 71_000, sessions: 900 },
+    previous: { members: 39, active: 20, credits: 50_000, sessions: 700 },
+  }),
+  summaryRow('Engineering', {
+    hasChildren: true,
+    managers: ['cto@acme.com'],
+    current: { members: 20, active: 15, credits: 50_000, sessions: 600, commits: 210, prs: 44 },
+    previous: { members: 20, active: 12, credits: 40_000, sessions: 500, commits: 180, prs: 40 },
+  }),
+  summaryRow('Engineering/Platform', {
+    hasChildren: true,
+    managers: ['bo@acme.com', 'cy@acme.com'],
+    current: { members: 12, active: 8, credits: 40_000, toolCalls: 2_400, userMessages: 800, sessions: 320 },
+    previous: { members: 12, active: 6, credits: 32_000, toolCalls: 1_800, userMessages: 900, sessions: 300 },
+    trend: [1_000, 3_000, 2_000, 4_000],
+  }),
+  summaryRow('Engineering/Platform/Infra', {
+    current: { members: 5, active: 4, credits: 25_000 },
+    previous: { members: 5, active: 4, credits: 20_000 },
+  }),
+  summaryRow('Engineering/Apps', {
+    current: { members: 8, active: 7, credits: 10_000 },
+    previous: { members: 8, active: 6, credits: 8_000 },
+  }),
+  summaryRow('Sales', {
+    current: { members: 10, active: 9, credits: 8_000 },
+    previous: { members: 10, active: 9, credits: 10_000 },
+  }),
+  summaryRow('R&D Lab', {
+    current: { members: 4, active: 2, credits: 12_000 },
+    previous: { members: 4, active: 0, credits: 0 },
+  }),
+  summaryRow('Unassigned', {
+    current: { members: 5, active: 1, credits: 1_000 },
+    previous: { members: 5, active: 1, credits: 1_000 },
+  }),
+];
+
+export function summary(rows: TeamSummaryRow[] = ROWS, withPrevious = true): TeamsSummary {
+  return {
+    range: { start: '2026-05-02', end: '2026-05-31' },
+    previous: withPrevious ? { start: '2026-04-02', end: '2026-05-01' } : null,
+    rows: withPrevious ? rows : rows.map((r) => ({ ...r, previous: null })),
+  };
+}
+
+export const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });

@@ -1,0 +1,76 @@
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
+import { TEAMS_PATHS, mappingTextSchema, teamsSummarySchema, type MappingText } from '../../api/teams';
+import { USERS_PATHS, usersTableSchema } from '../../api/users';
+import { api } from '../../data/client';
+import type { DayRange } from '../../lib/dates';
+import { sendJson } from './send';
+
+/**
+ * Every query of this feature starts with `teams` (as `data/teams.ts`'s tree does); a change of the
+ * mapping invalidates them all, and every other query asked for one or more teams (`teamScoped`).
+ */
+const TEAMS = 'teams';
+
+/** `GET /api/teams/mapping`: the mapping in force as text. */
+export const mappingTextQuery = queryOptions({
+  queryKey: [TEAMS, 'mapping', 'text'],
+  queryFn: ({ signal }) => api.get(TEAMS_PATHS.mapping, mappingTextSchema, undefined, signal),
+  staleTime: 0,
+});
+
+/** `GET /api/teams/summary`: one row per team over the range, with the previous period's figures. */
+export const teamsSummaryQuery = (r: DayRange) =>
+  queryOptions({
+    queryKey: [TEAMS, 'summary', { start: r.start, end: r.end }],
+    queryFn: ({ signal }) => api.get(TEAMS_PATHS.summary, teamsSummarySchema, { start: r.start, end: r.end }, signal),
+    // The days are final, but the mapping may change under them (TEAMS_FILE edited): as the tree.
+    staleTime: 5 * 60_000,
+  });
+
+export const prefetchTeamsPage = (client: QueryClient, r: DayRange) => client.prefetchQuery(teamsSummaryQuery(r));
+
+/** The members shown on a team page: its most active people, by credits. */
+export const MEMBERS_LIMIT = 500;
+
+/** Asked again every second while the server is still reading the range from the service (a 202). */
+const FILL_POLL_MS = 1000;
+
+/** `GET /api/users?team=`: the team's people active in the range, most credits first. */
+export const teamMembersQuery = (r: DayRange, team: string) =>
+  queryOptions({
+    queryKey: [TEAMS, 'members', { start: r.start, end: r.end, team }],
+    queryFn: ({ signal }) =>
+      api.get(
+        USERS_PATHS.table,
+        usersTableSchema,
+        { start: r.start, end: r.end, team, sort: 'credits', dir: 'desc', offset: 0, limit: MEMBERS_LIMIT },
+        signal,
+      ),
+    refetchInterval: (q) => (q.state.data?.complete === false ? FILL_POLL_MS : false),
+  });
+
+/** Whether a query key names one or more teams: a `team` or `teams` field in one of its parts. */
+function teamScoped(key: readonly unknown[]): boolean {
+  if (key[0] === TEAMS) return true;
+  return key.some((part) => {
+    if (typeof part !== 'object' || part === null) return false;
+    const { team, teams } = part as { team?: unknown; teams?: unknown };
+    const named = (v: unknown) => (Array.isArray(v) ? v.length > 0 : typeof v === 'string' && v !== '');
+    return named(team) || named(teams);
+  });
+}
+
+/** After the mapping changed: every team figure is asked again (the ones on screen now, the others when shown). */
+export const invalidateTeamScoped = (client: QueryClient) =>
+  client.invalidateQueries({ predicate: (q) => teamScoped(q.queryKey) });
+
+export interface NewMapping {
+  format: MappingText['format'];
+  text: string;
+}
+
+/** `PUT /api/teams/mapping`; a refusal throws `MappingRefusedError`. */
+export const saveMapping = (m: NewMapping) => sendJson('PUT', TEAMS_PATHS.mapping, m);
+
+/** `DELETE /api/teams/mapping`: back to the demo organization's mapping, or none. */
+export const removeMapping = () => sendJson('DELETE', TEAMS_PATHS.mapping);

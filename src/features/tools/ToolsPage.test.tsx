@@ -1,0 +1,91 @@
+// @vitest-environment jsdom
+import { fireEvent, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { ORG_ONLY_NOTE } from '../../components/OrgOnly';
+import { stubDashboard, toolDay } from '../../test/analytics-fixtures';
+import { TEST_CONFIG, renderWithApp } from '../../test/render';
+import ToolsPage from './ToolsPage';
+
+const CONFIG = { ...TEST_CONFIG, teams: true };
+const RANGE = 'start=2026-05-01&end=2026-05-31';
+// The organization's day and the team's differ in every figure a page could show.
+const ORG = { tools: [toolDay({ tool_calls: 9_000, skills_invocations: 500 })] };
+const TEAM = { tools: [toolDay({ tool_calls: 42, skills_invocations: 3 })] };
+
+const ORG_ONLY_WIDGETS = [
+  'Tool calls per tool',
+  'Tools',
+  'External tool servers',
+  'Skills',
+  'Slash commands',
+  'Hooks',
+  'Autonomy levels',
+];
+
+/** The value line of the KPI card labelled `label`. */
+const kpi = (label: string) => screen.getByText(label, { selector: 'p' }).parentElement!;
+
+describe('ToolsPage for a team', () => {
+  it("asks the team endpoint (this period and the previous one) and never the organization's", async () => {
+    const stub = stubDashboard(ORG, TEAM);
+    renderWithApp(<ToolsPage />, { url: `/tools?${RANGE}&team=Engineering/Platform`, config: CONFIG });
+    await screen.findByText('42');
+    const asked = stub.asked('/api/teams/analytics/tools');
+    expect(asked.map((u) => u.searchParams.getAll('team'))).toEqual([
+      ['Engineering/Platform'],
+      ['Engineering/Platform'],
+    ]);
+    expect(asked.map((u) => u.searchParams.get('startDate')).sort()).toEqual(['2026-03-31', '2026-05-01']);
+    // Not the organization's days, nor calls per tool name (organization-only, no team answer).
+    expect(stub.asked('/api/v1/analytics/tools')).toEqual([]);
+  });
+
+  it('says which team the figures are for, and shows the team’s own numbers', async () => {
+    stubDashboard(ORG, TEAM);
+    renderWithApp(<ToolsPage />, { url: `/tools?${RANGE}&team=Engineering/Platform`, config: CONFIG });
+    const scope = screen.getByText('Team:').parentElement!;
+    expect(scope.textContent).toContain('Engineering/Platform');
+    expect(scope.textContent).toContain('members only');
+    await screen.findByText('42');
+    expect(kpi('Tool calls').textContent).toContain('42');
+    expect(kpi('Skill activations').textContent).toContain('3');
+    expect(screen.queryByText('9,000')).toBeNull();
+  });
+
+  it('puts the note in place of every organization-only widget and KPI, never the organization’s numbers', async () => {
+    stubDashboard(ORG, TEAM);
+    renderWithApp(<ToolsPage />, { url: `/tools?${RANGE}&team=Sales`, config: CONFIG });
+    for (const title of ORG_ONLY_WIDGETS) {
+      const region = await screen.findByRole('region', { name: title });
+      expect(within(region).getByRole('note').textContent).toBe(ORG_ONLY_NOTE);
+      expect(within(region).queryByRole('button', { name: /CSV|table/ })).toBeNull();
+    }
+    expect(within(kpi('External tool-server calls')).getByRole('note').textContent).toBe(ORG_ONLY_NOTE);
+    // The organization's tool and server names appear nowhere.
+    expect(screen.queryByText('Read')).toBeNull();
+    expect(screen.queryByText('github')).toBeNull();
+  });
+
+  it('shows the team part of a mixed widget and says which part is organization-only', async () => {
+    stubDashboard(ORG, TEAM);
+    renderWithApp(<ToolsPage />, { url: `/tools?${RANGE}&team=Sales`, config: CONFIG });
+    const region = await screen.findByRole('region', { name: 'Users of tool servers and of the web interface' });
+    expect((await within(region).findByRole('note')).textContent).toBe(
+      'Web interface users are given by the service for the whole organization only — not split by team.',
+    );
+    fireEvent.click(within(region).getByRole('button', { name: /as a table/ }));
+    const headers = within(within(region).getByRole('table')).getAllByRole('columnheader');
+    expect(headers.map((h) => h.textContent)).toEqual(['Day (UTC)', 'External tool-server users']);
+  });
+
+  it('for the whole organization, asks the service and shows every widget without a note', async () => {
+    const stub = stubDashboard(ORG, TEAM);
+    renderWithApp(<ToolsPage />, { url: `/tools?${RANGE}`, config: CONFIG });
+    await screen.findAllByText('9,000');
+    expect(stub.asked('/api/teams/analytics/tools')).toEqual([]);
+    expect(stub.asked('/api/v1/analytics/tools').map((u) => u.searchParams.get('group_by'))).toContain('tool_name');
+    await screen.findByRole('region', { name: 'Autonomy levels' });
+    expect(screen.queryByRole('note')).toBeNull();
+    expect(screen.queryByText('Team:')).toBeNull();
+  });
+});

@@ -1,0 +1,80 @@
+// @vitest-environment jsdom
+import { fireEvent, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { ORG_ONLY_NOTE } from '../../components/OrgOnly';
+import { stubDashboard, tokenDay } from '../../test/analytics-fixtures';
+import { TEST_CONFIG, renderWithApp } from '../../test/render';
+import UsagePage from './UsagePage';
+
+const CONFIG = { ...TEST_CONFIG, teams: true };
+const URL_TWO_TEAMS = '/?start=2026-05-01&end=2026-05-31&team=Sales&team=Engineering/Platform';
+const ORG = {
+  tokens: [
+    tokenDay({
+      billable_tokens: 70_000,
+      input_tokens: 50_000,
+      by_user: [{ user_id: 'u-zed', user_email: 'zed@acme.com', billable_tokens: 70_000, by_model: [] }],
+    }),
+  ],
+};
+const TEAM = {
+  tokens: [
+    tokenDay({
+      billable_tokens: 1_000,
+      input_tokens: 600,
+      output_tokens: 400,
+      by_user: [{ user_id: 'u-ann', user_email: 'ann@acme.com', billable_tokens: 1_000, by_model: [] }],
+    }),
+  ],
+};
+
+const kpi = (label: string) => screen.getByText(label, { selector: 'p' }).parentElement!;
+
+describe('UsagePage for teams', () => {
+  it('asks the team endpoint with every team, grouped by model and not, for this period and the previous', async () => {
+    const stub = stubDashboard(ORG, TEAM);
+    renderWithApp(<UsagePage />, { url: URL_TWO_TEAMS, config: CONFIG });
+    await screen.findByRole('link', { name: 'ann@acme.com' });
+    const asked = stub.asked('/api/teams/analytics/tokens');
+    for (const u of asked) expect(u.searchParams.getAll('team')).toEqual(['Engineering/Platform', 'Sales']);
+    const what = asked.map((u) => `${u.searchParams.get('startDate')} ${u.searchParams.get('group_by') ?? ''}`);
+    expect(new Set(what)).toEqual(new Set(['2026-05-01 model', '2026-05-01 ', '2026-03-31 ']));
+    expect(stub.asked('/api/v1/analytics/tokens')).toEqual([]);
+    expect(screen.getByText('Teams:').parentElement!.textContent).toContain('Engineering/PlatformSales');
+  });
+
+  it("shows the teams' tokens and top users, and the note in place of the cache tokens", async () => {
+    stubDashboard(ORG, TEAM);
+    renderWithApp(<UsagePage />, { url: URL_TWO_TEAMS, config: CONFIG });
+    const ann = await screen.findByRole('link', { name: 'ann@acme.com' });
+    expect(screen.queryByText('zed@acme.com')).toBeNull();
+    // The user's link keeps every team, as the URL has them.
+    const carried = new URLSearchParams(ann.getAttribute('href')!.split('?')[1]);
+    expect(carried.getAll('team')).toEqual(['Sales', 'Engineering/Platform']);
+    expect(kpi('Input tokens').textContent).toContain('600');
+    expect(within(kpi('Cache read tokens')).getByRole('note').textContent).toBe(ORG_ONLY_NOTE);
+    expect(within(kpi('Cache write tokens')).getByRole('note').textContent).toBe(ORG_ONLY_NOTE);
+    expect(screen.queryByText('9,000')).toBeNull();
+
+    const tokens = screen.getByRole('region', { name: 'Tokens by kind' });
+    expect((await within(tokens).findByRole('note')).textContent).toBe(
+      'Cache read and cache write tokens are given by the service for the whole organization only — not split by team.',
+    );
+    fireEvent.click(within(tokens).getByRole('button', { name: /as a table/ }));
+    const headers = within(within(tokens).getByRole('table')).getAllByRole('columnheader');
+    expect(headers.map((h) => h.textContent)).toEqual(['Day (UTC)', 'Input', 'Output']);
+  });
+
+  it('for the whole organization, shows the cache tokens and no note', async () => {
+    const stub = stubDashboard(ORG, TEAM);
+    renderWithApp(<UsagePage />, { url: '/?start=2026-05-01&end=2026-05-31', config: CONFIG });
+    await screen.findByRole('link', { name: 'zed@acme.com' });
+    expect(stub.asked('/api/teams/analytics/tokens')).toEqual([]);
+    expect(kpi('Cache read tokens').textContent).toContain('9,000');
+    const tokens = screen.getByRole('region', { name: 'Tokens by kind' });
+    fireEvent.click(within(tokens).getByRole('button', { name: /as a table/ }));
+    const headers = within(within(tokens).getByRole('table')).getAllByRole('columnheader');
+    expect(headers.map((h) => h.textContent)).toEqual(['Day (UTC)', 'Input', 'Output', 'Cache read', 'Cache write']);
+    expect(screen.queryByRole('note')).toBeNull();
+  });
+});
