@@ -364,7 +364,8 @@ async function teamsAtScale(base: string, browser: Browser) {
   }
   const teams: string[] = [];
   for (let d = 1; d <= 6; d++)
-    for (let g = 1; g <= 7; g++) for (let t = 1; t <= 7; t++) teams.push(`Dept ${d}/Group ${d}.${g}/Team ${d}.${g}.${t}`);
+    for (let g = 1; g <= 7; g++)
+      for (let t = 1; t <= 7; t++) teams.push(`Dept ${d}/Group ${d}.${g}/Team ${d}.${g}.${t}`);
   const lines = ['user_id,team,manager'];
   users.forEach((u, i) => {
     if (i % 10 === 9) return;
@@ -386,17 +387,18 @@ async function teamsAtScale(base: string, browser: Browser) {
     const t = `team=${encodeURIComponent(team)}`;
     const t0 = performance.now();
     await Promise.all(
-      [`tokens?startDate=${start}&endDate=${end}&${t}`, `tokens?startDate=${start}&endDate=${end}&group_by=model&${t}`].map(
-        async (q) => {
-          const r = await fetch(`${base}/api/teams/analytics/${q}`, { headers: { 'accept-encoding': 'gzip' } });
-          await r.arrayBuffer();
-          if (!r.ok) throw new Error(`${q} answered ${r.status}`);
-        },
-      ),
+      [
+        `tokens?startDate=${start}&endDate=${end}&${t}`,
+        `tokens?startDate=${start}&endDate=${end}&group_by=model&${t}`,
+      ].map(async (q) => {
+        const r = await fetch(`${base}/api/teams/analytics/${q}`, { headers: { 'accept-encoding': 'gzip' } });
+        await r.arrayBuffer();
+        if (!r.ok) throw new Error(`${q} answered ${r.status}`);
+      }),
     );
     switches.push(performance.now() - t0);
   }
-  record('teams: a team switch, the usage page\'s answers (server, median of 5 teams)', median(switches), 'ms', 300);
+  record("teams: a team switch, the usage page's answers (server, median of 5 teams)", median(switches), 'ms', 300);
 
   const ctx = await browser.newContext();
   const page = await ctx.newPage();
