@@ -99,7 +99,10 @@ export const mappingRefusalSchema = z.object({
 
 /** One team's figures over a range (or the previous period of the same length). */
 export const teamFiguresSchema = z.object({
-  /** People the mapping puts in the team and its sub-teams (known to the store). */
+  /**
+   * People in the team and its sub-teams: the known users the mapping puts there, and the people it
+   * names whom the store has not seen yet (each once). The previous period counts today's members.
+   */
   members: z.number(),
   /** Members active on at least one day of the range. */
   active: z.number(),
@@ -171,7 +174,7 @@ export const TEAM_GROUPINGS = { tokens: ['', 'model'], tools: [''], activity: ['
 const teamMetaSchema = z.extend(analyticsMetaSchema, {
   /** The teams asked for, as given. */
   teams: z.array(z.string()),
-  /** People in them (each once). */
+  /** People of these teams active in the range (each once). */
   members: z.number(),
   /** The fields left out of each row: given for the organization only. */
   org_only: z.array(z.string()),

@@ -193,7 +193,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     teamsRoutes = createTeamsRoutes({
       store: opts.store,
       source: teams,
-      editable: config.teamsFile ? undefined : editable,
+      editable,
       facts,
       latestDay,
       logger,

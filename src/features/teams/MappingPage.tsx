@@ -239,7 +239,7 @@ function Editor({ inForce, answer }: { inForce: MappingText; answer: TeamsAnswer
     const f = input.files?.[0];
     if (!f) return;
     try {
-      edit({ format: formatOfFile(f, current.format), text: await readFile(f) });
+      edit({ format: formatOfFile(f, current.format), text: await readFile(f), name: f.name });
       setFileError(null);
     } catch (err) {
       setFileError(`${f.name} could not be read: ${err instanceof Error ? err.message : String(err)}`);

@@ -232,7 +232,8 @@ function Team({ path }: { path: string }) {
       <KpiGrid
         hasPrevious={hasPrevious}
         items={[
-          { label: 'Members', value: cur?.members, previous: prev?.members },
+          // Membership is the mapping as it stands: there is no earlier headcount to compare with.
+          { label: 'Members', value: cur?.members, hint: 'as the mapping stands now' },
           { label: 'Active users', value: cur?.active, previous: prev?.active },
           {
             label: 'Adoption',
@@ -255,6 +256,7 @@ function Team({ path }: { path: string }) {
             value: cur?.toolCallsPerTurn,
             previous: prev?.toolCallsPerTurn,
             format: ratio,
+            hint: 'all tool calls ÷ all user messages',
           },
           { label: 'Sessions', value: cur?.sessions, previous: prev?.sessions },
           { label: 'Commits', value: cur?.commits, previous: prev?.commits },

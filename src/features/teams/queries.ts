@@ -67,6 +67,8 @@ export const invalidateTeamScoped = (client: QueryClient) =>
 export interface NewMapping {
   format: MappingText['format'];
   text: string;
+  /** The uploaded file's name, shown as the mapping's source. */
+  name?: string;
 }
 
 /** `PUT /api/teams/mapping`; a refusal throws `MappingRefusedError`. */

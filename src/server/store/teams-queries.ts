@@ -12,6 +12,12 @@ export async function readStoredMapping(db: Db): Promise<TeamMappingTable | unde
   return db.selectFrom('team_mapping').selectAll().where('id', '=', 1).executeTakeFirst();
 }
 
+/** When the stored mapping was last saved (undefined: none is stored), without reading its text. */
+export async function storedMappingTime(db: Db): Promise<string | undefined> {
+  const row = await db.selectFrom('team_mapping').select('updated_at').where('id', '=', 1).executeTakeFirst();
+  return row?.updated_at;
+}
+
 export async function writeStoredMapping(db: Db, m: Omit<TeamMappingTable, 'id'>): Promise<void> {
   await db
     .insertInto('team_mapping')

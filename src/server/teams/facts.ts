@@ -95,8 +95,9 @@ class Column<T extends Int32Array | Float64Array> {
     }
     this.data[this.length++] = v;
   }
+  /** The values, in an array of their own size (a view would keep the doubled buffer alive). */
   done(): T {
-    return this.data.subarray(0, this.length) as T;
+    return this.data.slice(0, this.length) as T;
   }
 }
 const ints = () => new Column(new Int32Array(1024), (n) => new Int32Array(n));
@@ -193,7 +194,7 @@ export function buildFacts(
 }
 
 /** Ranges whose facts are kept. */
-const KEPT_RANGES = 6;
+const KEPT_RANGES = 4;
 
 /**
  * The facts of a range, filled from the service when days are missing, then kept while the range's
@@ -202,38 +203,49 @@ const KEPT_RANGES = 6;
 export function createFactsCache(store: StoreDb, engine: SyncEngine) {
   const kept = new Map<string, { version: string; facts: Promise<Facts> }>();
 
-  async function version(first: Day, last: Day) {
-    const [users, tokens] = await Promise.all([
+  async function version(first: Day, last: Day, tokens: boolean) {
+    const [users, split] = await Promise.all([
       rangeVersion(store.db, first, last),
-      dayAnswerVersion(store.db, 'tokens', '', first, last),
+      tokens ? dayAnswerVersion(store.db, 'tokens', '', first, last) : '',
     ]);
-    return `${users.storedDays}|${users.syncedAt ?? ''}|${tokens}`;
+    return `${users.storedDays}|${users.syncedAt ?? ''}|${split}`;
   }
 
-  async function load(first: Day, last: Day): Promise<Facts> {
+  async function load(first: Day, last: Day, tokens: boolean): Promise<Facts> {
     const [rows, bodies] = await Promise.all([
       teamFactRows(store.db, first, last),
-      readDays(store.db, 'tokens', '', first, last),
+      tokens ? readDays(store.db, 'tokens', '', first, last) : [],
     ]);
     return buildFacts(first, last, rows, bodies);
   }
 
-  /** The facts of [first, last]; throws the sync's `FillFailed` when the service could not fill it. */
-  async function get(first: Day, last: Day): Promise<Facts> {
+  /**
+   * The facts of [first, last] (with `tokens`, the `/tokens` split per user and model too); throws the
+   * sync's `FillFailed` when the service could not fill the range.
+   */
+  async function get(first: Day, last: Day, tokens = false): Promise<Facts> {
     const range = { start: first, end: last };
-    await Promise.all([engine.fillUsers(range, false), engine.fillDays('tokens', '', range, false)]);
-    const key = `${first}…${last}`;
-    const v = await version(first, last);
+    await Promise.all([engine.fillUsers(range, false), tokens && engine.fillDays('tokens', '', range, false)]);
+    const key = `${first}…${last}${tokens ? ' tokens' : ''}`;
+    const v = await version(first, last, tokens);
     const hit = kept.get(key);
     if (hit && hit.version === v) {
       kept.delete(key);
       kept.set(key, hit);
       return hit.facts;
     }
-    const entry = { version: v, facts: load(first, last) };
-    entry.facts.catch(() => kept.get(key) === entry && kept.delete(key));
+    const entry = { version: v, facts: load(first, last, tokens) };
     kept.set(key, entry);
     while (kept.size > KEPT_RANGES) kept.delete(kept.keys().next().value!);
+    // A sync that wrote some of these days while they were read leaves a mix: answer with it, keep it not.
+    entry.facts
+      .then(
+        async () => {
+          if ((await version(first, last, tokens)) !== v && kept.get(key) === entry) kept.delete(key);
+        },
+        () => kept.get(key) === entry && kept.delete(key),
+      )
+      .catch(() => kept.get(key) === entry && kept.delete(key));
     return entry.facts;
   }
 

@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   ORG_ONLY_FIELDS,
+  type TeamView,
   TEAM_GROUPINGS,
   type TeamEndpoint,
   type TeamFigures,
@@ -23,6 +24,7 @@ import { rangeOf, teamsOf, type Parsed } from '../users/params';
 import type { Facts, FactsCache } from './facts';
 import { MAX_BYTES, type Mapping, type MappingFormat } from './mapping';
 import {
+  activeIn,
   activityDays,
   addSums,
   productivityDays,
@@ -48,14 +50,6 @@ import {
   withAncestors,
   type TeamNode,
 } from './tree';
-
-interface TeamView {
-  path: string;
-  name: string;
-  members: number;
-  managers: string[];
-  children: TeamView[];
-}
 
 export interface TeamsRoutesOptions {
   store: StoreDb;
@@ -169,13 +163,28 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
     return known.users;
   }
 
-  /** People per team (direct, not rolled up): the mapping's members, and the known users it does not name. */
+  /**
+   * People per team (direct, not rolled up): the users the store knows, each in the team the mapping
+   * gives them (or Unassigned), and the people the mapping names whom the store has not seen yet
+   * (never active in the stored history), each once. So a team never has more active users than members.
+   */
   async function membersByTeam(mapping: Mapping | null): Promise<Map<string, number>> {
     const out = new Map<string, number>();
     const bump = (t: string) => out.set(t, (out.get(t) ?? 0) + 1);
+    const users = await allUsers();
     const resolve = mapping ? teamResolver(mapping) : () => UNASSIGNED;
-    for (const m of mapping?.members ?? []) bump(m.team);
-    for (const u of await allUsers()) if (resolve(u.userId, u.email) === UNASSIGNED) bump(UNASSIGNED);
+    for (const u of users) bump(resolve(u.userId, u.email));
+    const ids = new Set(users.map((u) => u.userId));
+    const emails = new Set(users.flatMap((u) => (u.email ? [u.email.trim().toLowerCase()] : [])));
+    const unseen = new Set<string>();
+    for (const m of mapping?.members ?? []) {
+      const { userId, email } = m.key;
+      if ((userId !== undefined && ids.has(userId)) || (email !== undefined && emails.has(email))) continue;
+      const key = email ?? `id:${userId}`;
+      if (unseen.has(key)) continue;
+      unseen.add(key);
+      bump(m.team);
+    }
     return out;
   }
 
@@ -280,7 +289,7 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
     if (!selected.ok) throw new HttpError(400, selected.detail);
     // Weekly and monthly active users look back 6 and 29 days before each day.
     const first = endpoint === 'activity' ? maxDay(HISTORY_START, addDays(range.start, -29)) : range.start;
-    const f = await facts.get(first, range.end);
+    const f = await facts.get(first, range.end, endpoint === 'tokens');
     const mask = maskOf(f, state.mapping, selected.value);
     const { start, end } = range;
     const data =
@@ -293,8 +302,7 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
           : endpoint === 'activity'
             ? activityDays(f, mask, start, end)
             : productivityDays(f, mask, start, end);
-    let members = 0;
-    for (const m of mask) members += m;
+    const members = activeIn(f, mask, start, end);
     return {
       data,
       meta: {
@@ -322,6 +330,8 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
 
   /** `PUT /api/teams/mapping` with `{format, text, name?}` as JSON. */
   async function saveMapping(req: IncomingMessage): Promise<HttpResponse> {
+    const refused = mayEdit(req);
+    if (refused) return refused;
     if (!editable) {
       return errorResponse(
         409,
@@ -369,6 +379,8 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
       }
       if (method === 'PUT') return saveMapping(req);
       if (method === 'DELETE') {
+        const refused = mayEdit(req);
+        if (refused) return refused;
         if (!editable)
           return errorResponse(409, 'The team mapping comes from TEAMS_FILE; there is no uploaded mapping to remove.');
         await editable.remove();
@@ -407,6 +419,37 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
   };
 }
 
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
+
+/**
+ * Until sign-in exists (it restricts editing to admins), the mapping is edited only where the
+ * dashboard runs: from the same machine, not through a proxy, and from the dashboard's own pages
+ * (a request another site's page makes carries its own origin).
+ */
+function mayEdit(req: IncomingMessage): HttpResponse | undefined {
+  const remote = req.socket.remoteAddress ?? '';
+  if (!LOOPBACK.test(remote) || req.headers['x-forwarded-for'] !== undefined) {
+    return errorResponse(
+      403,
+      'Until sign-in is configured, the team mapping can be changed only from the machine the dashboard runs on; elsewhere, set TEAMS_FILE.',
+    );
+  }
+  const site = req.headers['sec-fetch-site'];
+  const origin = req.headers.origin;
+  const host = (o: string) => {
+    try {
+      return new URL(o).host;
+    } catch {
+      return null;
+    }
+  };
+  const crossSite = site !== undefined && site !== 'same-origin' && site !== 'none';
+  if (crossSite || (origin !== undefined && host(origin) !== req.headers.host)) {
+    return errorResponse(403, 'The team mapping can be changed only from the dashboard’s own pages.');
+  }
+  return undefined;
+}
+
 /**
  * The range of a teams request (the two day parameters named), every other parameter but `team`
  * and the ones allowed refused by name.
@@ -418,11 +461,13 @@ function rangeParams(
   required = false,
 ): Parsed<DayRange> {
   const [startName, endName] = names as [string, string];
+  const teams = required; // the team answers take teams; the summary is every team at once
+  const allowed = teams ? [...names, 'team'] : names;
   for (const k of new Set(search.keys())) {
-    if (k !== 'team' && !names.includes(k)) {
+    if (!allowed.includes(k)) {
       return {
         ok: false,
-        detail: `Unknown parameter ${quote(k)}; this endpoint takes ${[...names, 'team'].join(', ')}.`,
+        detail: `Unknown parameter ${quote(k)}; this endpoint takes ${allowed.join(', ')}.`,
       };
     }
     if (k !== 'team' && search.getAll(k).length > 1)

@@ -8,7 +8,7 @@ import { readFileSync, statSync, unwatchFile, watchFile } from 'node:fs';
 import { basename, extname } from 'node:path';
 import type { Logger } from '../core/log';
 import type { StoreDb } from '../store/db';
-import { deleteStoredMapping, readStoredMapping, writeStoredMapping } from '../store/teams-queries';
+import { deleteStoredMapping, readStoredMapping, storedMappingTime, writeStoredMapping } from '../store/teams-queries';
 import { parseMapping, type Mapping, type MappingError, type MappingFormat } from './mapping';
 
 export interface MappingState {
@@ -142,8 +142,16 @@ export function storedMappingSource(
   let storedAt: string | null = null;
   let refused: MappingState['refused'] = null;
 
+  // A save or a removal here bumps this: a read of the store that began before it is stale.
+  let generation = 0;
+
   async function refresh() {
-    const row = await readStoredMapping(store.db);
+    const began = generation;
+    const at = await storedMappingTime(store.db);
+    if (began !== generation) return;
+    if (at !== undefined && at === storedAt) return;
+    const row = at === undefined ? undefined : await readStoredMapping(store.db);
+    if (began !== generation) return;
     if (!row) {
       stored = null;
       storedAt = null;
@@ -190,6 +198,7 @@ export function storedMappingSource(
         });
         return { ok: false, errors: result.errors };
       }
+      generation++;
       await writeStoredMapping(store.db, { format, text, name, updated_at: at });
       refused = null;
       stored = { mapping: result.mapping, source: 'store', name, loadedAt: at, refused: null, text, format };
@@ -202,6 +211,7 @@ export function storedMappingSource(
       return { ok: true, state: stored };
     },
     async remove() {
+      generation++;
       const removed = await deleteStoredMapping(store.db);
       stored = null;
       storedAt = null;

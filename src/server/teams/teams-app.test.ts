@@ -160,6 +160,8 @@ describe('team answers on the demo organization', async () => {
       expect(parent.current.credits).toBeGreaterThanOrEqual(r.current.credits);
       expect(parent.current.members).toBeGreaterThanOrEqual(r.current.members);
     }
+    // Members are people, each once: never fewer than the team's active users.
+    for (const r of s.rows) expect(r.current.members).toBeGreaterThanOrEqual(r.current.active);
     // Active users in the range are the users table's, team by team.
     const first = top[0]!;
     const users = (await get(base, `/api/users?start=2026-03-01&end=2026-03-31&${q([first.team])}`)).body;
@@ -196,6 +198,9 @@ describe('team answers on the demo organization', async () => {
     const today = await get(base, `/api/teams/summary?start=2026-03-01&end=2026-04-01`);
     expect(today.status).toBe(400);
     expect(today.body.detail).toMatch(/after the latest day/);
+    const teamed = await get(base, `/api/teams/summary?start=2026-03-01&end=2026-03-31&${q([tops[0]!])}`);
+    expect(teamed.status).toBe(400);
+    expect(teamed.body.detail).toMatch(/Unknown parameter "team"; this endpoint takes start, end\./);
     const users = await get(base, `/api/users?start=2026-03-01&end=2026-03-31&team=Nope`);
     expect(users.status).toBe(400);
     expect(users.body.detail).toMatch(/No team is called "Nope"/);
@@ -232,6 +237,19 @@ describe.each(engines)('the mapping edited on the screen, kept in the store ($na
         expect(still.refused!.errors[0]).toMatch(/^line 3:/);
 
         expect((await put({ format: 'csv', text: 'email,team\n' }, 'text/plain')).status).toBe(415);
+        // Another site's page cannot change it, nor remove it.
+        const forged = await fetch(`${base}/api/teams/mapping`, {
+          method: 'PUT',
+          headers: { 'content-type': 'application/json', origin: 'https://evil.example' },
+          body: JSON.stringify({ format: 'csv', text: 'email,team\nann@acme.com,Data\n' }),
+        });
+        expect(forged.status).toBe(403);
+        const forgedDelete = await fetch(`${base}/api/teams/mapping`, {
+          method: 'DELETE',
+          headers: { 'sec-fetch-site': 'cross-site' },
+        });
+        expect(forgedDelete.status).toBe(403);
+        expect(teamsAnswerSchema.parse((await get(base, '/api/teams')).body).source).toBe('demo');
 
         const users = (await get(base, '/api/users?start=2026-03-01&end=2026-03-31&limit=3&sort=user&dir=asc'))
           .body as {
