@@ -70,7 +70,8 @@ type Row = Record<string, unknown> & { date: string };
 
 /** The rows a team's answer carries: the organization-only fields left out, as the server sends them. */
 export function teamRows(endpoint: TeamEndpoint, rows: readonly Row[]): Row[] {
-  const drop: readonly string[] = ORG_ONLY_FIELDS[endpoint];
+  // A team's days also leave out the per-user split (its top users have an endpoint of their own).
+  const drop: readonly string[] = [...ORG_ONLY_FIELDS[endpoint], ...(endpoint === 'tokens' ? ['by_user'] : [])];
   return rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => !drop.includes(k))) as Row);
 }
 
@@ -153,6 +154,35 @@ export function stubDashboard(
       return json({ data: group ? [] : teamRows(endpoint, team[endpoint] ?? []), meta });
     }
     if (url.pathname === '/api/teams') return json(teams);
+    if (url.pathname === '/api/teams/top-users') {
+      // The team's users by credits, from the team rows' per-user split, as the server sums them.
+      const credits = new Map<string, { email: string | null; credits: number }>();
+      for (const d of (team.tokens ?? []) as {
+        by_user?: { user_id: string; user_email: string | null; billable_tokens: number }[];
+      }[])
+        for (const u of d.by_user ?? []) {
+          const c = credits.get(u.user_id) ?? { email: u.user_email, credits: 0 };
+          c.credits += u.billable_tokens;
+          credits.set(u.user_id, c);
+        }
+      const total = [...credits.values()].reduce((a, c) => a + c.credits, 0);
+      const users = [...credits.entries()]
+        .sort((a, b) => b[1].credits - a[1].credits)
+        .map(([userId, c]) => ({
+          userId,
+          email: c.email,
+          credits: c.credits,
+          share: total ? c.credits / total : 0,
+          models: [],
+        }));
+      return json({
+        range: { start: p.get('start'), end: p.get('end') },
+        teams: p.getAll('team'),
+        limit: 25,
+        total,
+        users,
+      });
+    }
     if (url.pathname === '/api/sync') return json({ title: 'Not Found' }, 404);
     return json({ title: 'Not Found', detail: `${url.pathname} is not stubbed` }, 404);
   });

@@ -40,6 +40,11 @@ describe('UsagePage for teams', () => {
     const what = asked.map((u) => `${u.searchParams.get('startDate')} ${u.searchParams.get('group_by') ?? ''}`);
     expect(new Set(what)).toEqual(new Set(['2026-05-01 model', '2026-05-01 ', '2026-03-31 ']));
     expect(stub.asked('/api/v1/analytics/tokens')).toEqual([]);
+    // The top users come from the server's team top-users, with every team and the range.
+    const top = stub.asked('/api/teams/top-users');
+    expect(top.map((u) => [u.searchParams.get('start'), u.searchParams.getAll('team')])).toEqual([
+      ['2026-05-01', ['Engineering/Platform', 'Sales']],
+    ]);
     expect(screen.getByText('Teams:').parentElement!.textContent).toContain('Engineering/PlatformSales');
   });
 

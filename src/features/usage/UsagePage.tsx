@@ -20,6 +20,7 @@ import {
   type ModelTotal,
   type UserCredits,
 } from './shaping';
+import { teamTopUsersQuery } from './queries';
 
 const MODEL_COLUMNS: Column<ModelTotal>[] = [
   { id: 'model', header: 'Model', value: (m) => m.model },
@@ -71,10 +72,18 @@ export default function UsagePage() {
     ...full,
     select: (r) => modelTotals(r.data),
   });
-  const users = useQuery({
+  const orgUsers = useQuery({
     ...full,
+    enabled: firstDone && !teamed,
     select: (r) => topUsers(r.data, 25),
   });
+  const teamUsers = useQuery({
+    ...teamTopUsersQuery(range, teams, 25),
+    placeholderData: keepPreviousData,
+    enabled: teamed,
+    select: (r): UserCredits[] => r.users,
+  });
+  const users = teamed ? teamUsers : orgUsers;
   const totals = useQuery({
     ...full,
     select: (r) => creditTotals(r.data),

@@ -8,12 +8,12 @@
  */
 import { PATHS } from '../../api/paths';
 import { addDays, eachDay, isDay, type Day } from '../../lib/dates';
-import { json, type HttpResponse } from '../core/response';
+import { json, keepCompressed, type HttpResponse } from '../core/response';
 import type { StoreDb } from '../store/db';
 import * as q from '../store/queries';
 import { FillFailed, groupingOf, type DayEndpoint, type SyncEngine } from './engine';
 
-/** Characters of recent answers kept in memory. */
+/** Characters (and compressed bytes) of recent answers kept in memory. */
 const CACHE_CHARS = 64 * 1024 * 1024;
 
 /** How old the store's reports may be before a readiness request looks for new ones. */
@@ -141,14 +141,21 @@ export function createStoreAnswerer(store: StoreDb, engine: SyncEngine, latestDa
   }
   /** The service's own answers passed on after a failed fill (a 200 may break the contract): never kept. */
   const relayed = new WeakSet<HttpResponse>();
+  const keepable = (r: HttpResponse | null): r is HttpResponse => r !== null && r.status === 200 && !relayed.has(r);
 
   /**
-   * Recent answers, as built: many readers of one organization ask for the same ranges. An answer
-   * is dropped when this server writes to the store, and after a minute unless every day in it is
-   * final (another replica may refresh recent days; final days never change).
+   * Recent answers, as built, with their compressed bodies (`keepCompressed`): many readers of one
+   * organization ask for the same ranges. An answer is dropped when this server writes to the store,
+   * and after a minute unless every day in it is final (another replica may refresh recent days; final
+   * days never change).
    */
-  const recent = new Map<string, { r: HttpResponse; generation: number; until: number }>();
+  const recent = new Map<string, Entry>();
+  /** The key last read or written: a run of hits on it need not reorder the map. */
+  let newest: string | undefined;
+  /** Characters of the bodies kept, and bytes of their compressed forms. */
   let cachedChars = 0;
+  /** Answers being built, so that a crowd of readers asking at once (a minute's expiry) builds each once. */
+  const building = new Map<string, { generation: number; answer: Promise<HttpResponse | null> }>();
 
   function finalRange(path: string, search: string): boolean {
     if (path === PATHS.readiness) return false;
@@ -156,31 +163,63 @@ export function createStoreAnswerer(store: StoreDb, engine: SyncEngine, latestDa
     return isDay(end) && end <= addDays(latestDay(), -refreshDays);
   }
 
-  /** The store's answer to a documented GET, or null for the service to answer. */
-  return async function answer(path: string, search: string): Promise<HttpResponse | null> {
-    const key = path + search;
+  /** Builds an answer and keeps it, unless the store was written meanwhile. */
+  async function build(key: string, path: string, search: string, generation: number): Promise<HttpResponse | null> {
+    const built = await compute(path, search);
+    if (!keepable(built) || generation !== engine.activity.generation) return built;
+    // The same body as the one it replaces (a minute's expiry, the days unchanged): its compressed forms still hold.
+    const old = recent.get(key)?.r;
+    const r = old && old.body === built.body ? old : built;
+    // Compressed off the event loop before the first reader gets it, so that no reader compresses it on the loop.
+    const compressed = await keepCompressed(r);
+    if (generation !== engine.activity.generation) return r;
     const hit = recent.get(key);
-    const now = Date.now();
-    if (hit && hit.generation === engine.activity.generation && now < hit.until) {
-      recent.delete(key);
-      recent.set(key, hit);
-      return hit.r;
-    }
-    const generation = engine.activity.generation;
-    const r = await compute(path, search);
-    if (r && r.status === 200 && !relayed.has(r) && generation === engine.activity.generation) {
-      if (hit) cachedChars -= hit.r.body.length;
-      recent.delete(key);
-      recent.set(key, { r, generation, until: finalRange(path, search) ? Infinity : now + 60_000 });
-      cachedChars += r.body.length;
-      for (const [k, v] of recent) {
-        if (cachedChars <= CACHE_CHARS) break;
-        recent.delete(k);
-        cachedChars -= v.r.body.length;
-      }
+    if (hit) cachedChars -= hit.size;
+    recent.delete(key);
+    const size = r.body.length + compressed;
+    recent.set(key, { r, generation, until: finalRange(path, search) ? Infinity : Date.now() + 60_000, size });
+    newest = key;
+    cachedChars += size;
+    for (const [k, v] of recent) {
+      if (cachedChars <= CACHE_CHARS) break;
+      recent.delete(k);
+      cachedChars -= v.size;
     }
     return r;
+  }
+
+  /** The store's answer to a documented GET, or null for the service to answer. */
+  return function answer(path: string, search: string): Promise<HttpResponse | null> {
+    const key = path + search;
+    const generation = engine.activity.generation;
+    const hit = recent.get(key);
+    if (hit && hit.generation === generation && Date.now() < hit.until) {
+      if (key !== newest) {
+        recent.delete(key);
+        recent.set(key, hit);
+        newest = key;
+      }
+      return Promise.resolve(hit.r);
+    }
+    const running = building.get(key);
+    // Built from the same store as this reader would read: its answer, unless it is one never kept.
+    if (running && running.generation === generation)
+      return running.answer.then((r) => (keepable(r) ? r : compute(path, search)));
+    const pending = build(key, path, search, generation).finally(() => {
+      if (building.get(key)?.answer === pending) building.delete(key);
+    });
+    building.set(key, { generation, answer: pending });
+    return pending;
   };
+}
+
+interface Entry {
+  r: HttpResponse;
+  /** The store's generation the answer was read at. */
+  generation: number;
+  until: number;
+  /** Characters of the body and bytes of its compressed forms. */
+  size: number;
 }
 
 export type StoreAnswerer = ReturnType<typeof createStoreAnswerer>;

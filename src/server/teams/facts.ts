@@ -193,15 +193,37 @@ export function buildFacts(
   };
 }
 
-/** Ranges whose facts are kept. */
+/** Ranges whose facts are kept, at most… */
 const KEPT_RANGES = 4;
+/** …and bytes of typed arrays they hold together (the newest range is kept whatever its size). */
+const KEPT_BYTES = 256 * 1024 * 1024;
+
+/** The bytes a range's facts hold in typed arrays. */
+export function factsBytes(f: Facts): number {
+  let n = f.rows.user.byteLength + f.rows.day.byteLength;
+  for (const c of Object.values(f.rows.cols)) n += c.byteLength;
+  for (const a of Object.values(f.tokens)) n += a.byteLength;
+  for (const a of Object.values(f.models)) n += a.byteLength;
+  return n;
+}
 
 /**
  * The facts of a range, filled from the service when days are missing, then kept while the range's
  * stored days do not change. Concurrent requests for one range share one load.
  */
 export function createFactsCache(store: StoreDb, engine: SyncEngine) {
-  const kept = new Map<string, { version: string; facts: Promise<Facts> }>();
+  const kept = new Map<string, { version: string; facts: Promise<Facts>; bytes: number }>();
+
+  /** Drops the least recently used ranges beyond the count or the byte budget (never the newest). */
+  function evict() {
+    let bytes = 0;
+    for (const e of kept.values()) bytes += e.bytes;
+    for (const [key, e] of kept) {
+      if (kept.size <= 1 || (kept.size <= KEPT_RANGES && bytes <= KEPT_BYTES)) break;
+      kept.delete(key);
+      bytes -= e.bytes;
+    }
+  }
 
   async function version(first: Day, last: Day, tokens: boolean) {
     const [users, split] = await Promise.all([
@@ -234,9 +256,9 @@ export function createFactsCache(store: StoreDb, engine: SyncEngine) {
       kept.set(key, hit);
       return hit.facts;
     }
-    const entry = { version: v, facts: load(first, last, tokens) };
+    const entry = { version: v, facts: load(first, last, tokens), bytes: 0 };
     kept.set(key, entry);
-    while (kept.size > KEPT_RANGES) kept.delete(kept.keys().next().value!);
+    evict();
     // A sync that wrote some of these days while they were read leaves a mix: answer with it, keep it not.
     entry.facts
       .then(

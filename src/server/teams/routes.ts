@@ -32,6 +32,7 @@ import {
   tokenDays,
   tokenModelRows,
   toolDays,
+  topUsers,
   zeroSums,
   type GroupSums,
   type Mask,
@@ -269,10 +270,36 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
     return { range, previous: prev, rows };
   }
 
+  /** `GET /api/teams/top-users?start&end[&limit][&team…]`: the selection's (or everyone's) top users by credits. */
+  async function topUsersOf(search: URLSearchParams) {
+    const limitText = search.get('limit');
+    const rest = new URLSearchParams(search);
+    rest.delete('limit');
+    const p = rangeParams(rest, ['start', 'end'], latestDay(), true, false);
+    if (!p.ok) throw new HttpError(400, p.detail.replace('start, end, team', 'start, end, limit, team'));
+    if (search.getAll('limit').length > 1) throw new HttpError(400, 'The parameter "limit" is given more than once.');
+    const limit = limitText === null ? 25 : Number(limitText);
+    if (!/^\d{1,3}$/.test(limitText ?? '25') || limit < 1 || limit > 100) {
+      throw new HttpError(400, `limit must be a whole number from 1 to 100, got ${quote(limitText)}.`);
+    }
+    const range = p.value;
+    const state = source.current();
+    const teams = teamsOf(search);
+    const f = await facts.get(range.start, range.end, true);
+    let mask: Mask;
+    if (teams.length === 0) mask = new Uint8Array(f.userIds.length).fill(1);
+    else {
+      const selected = checkTeams(teams, state.mapping);
+      if (!selected.ok) throw new HttpError(400, selected.detail);
+      mask = maskOf(f, state.mapping, selected.value);
+    }
+    return { range, teams, limit, ...topUsers(f, mask, range.start, range.end, limit) };
+  }
+
   /** `GET /api/teams/analytics/<endpoint>`. */
   async function analytics(endpoint: TeamEndpoint, search: URLSearchParams) {
     const teams = teamsOf(search);
-    const p = rangeParams(search, ['startDate', 'endDate', 'group_by'], latestDay(), true);
+    const p = rangeParams(search, ['startDate', 'endDate', 'group_by'], latestDay(), true, true);
     if (!p.ok) throw new HttpError(400, p.detail);
     const range = p.value;
     const groupBy = search.get('group_by') ?? '';
@@ -391,6 +418,7 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
     if (!reading) return errorResponse(405, `Method ${method} is not allowed here.`, { allow: 'GET, HEAD' });
     if (path === '/api/teams') return json(200, await teamsBody());
     if (path === '/api/teams/summary') return json(200, await summary(url.searchParams));
+    if (path === '/api/teams/top-users') return json(200, await topUsersOf(url.searchParams));
     const m = /^\/api\/teams\/analytics\/([a-z]+)$/.exec(path);
     if (m && m[1]! in ORG_ONLY_FIELDS) return json(200, await analytics(m[1] as TeamEndpoint, url.searchParams));
     return errorResponse(404, 'No such teams endpoint.');
@@ -458,10 +486,10 @@ function rangeParams(
   search: URLSearchParams,
   names: readonly string[],
   latest: Day,
-  required = false,
+  teams = false,
+  required = teams,
 ): Parsed<DayRange> {
   const [startName, endName] = names as [string, string];
-  const teams = required; // the team answers take teams; the summary is every team at once
   const allowed = teams ? [...names, 'team'] : names;
   for (const k of new Set(search.keys())) {
     if (!allowed.includes(k)) {

@@ -60,8 +60,12 @@ export function activeIn(f: Facts, mask: Mask, start: Day, end: Day): number {
   return n;
 }
 
-/** `/tokens` day rows (no grouping): credits, input and output, per model and per user of the selection. */
-export function tokenDays(f: Facts, mask: Mask, start: Day, end: Day) {
+/**
+ * `/tokens` day rows (no grouping): credits, input and output, and per model, for the selection; with
+ * `perUser`, each user's split too (`by_user`, as the service gives it: large for a big team, so the
+ * team answers leave it out and the top users come from {@link topUsers}).
+ */
+export function tokenDays(f: Facts, mask: Mask, start: Day, end: Day, perUser = false) {
   const [a, b] = window(f, start, end);
   const out = [];
   const t = f.tokens;
@@ -79,7 +83,13 @@ export function tokenDays(f: Facts, mask: Mask, start: Day, end: Day) {
       const u = t.user[i]!;
       if (!mask[u]) continue;
       billable += t.billable[i]!;
-      const models = [];
+      const models: {
+        model_id: string;
+        model_tier: string;
+        billable_tokens: number;
+        input_tokens: number;
+        output_tokens: number;
+      }[] = [];
       for (let k = t.modelsFrom[i]!; k < t.modelsFrom[i + 1]!; k++) {
         input += m.input[k]!;
         output += m.output[k]!;
@@ -88,20 +98,22 @@ export function tokenDays(f: Facts, mask: Mask, start: Day, end: Day) {
         agg.input += m.input[k]!;
         agg.output += m.output[k]!;
         perModel.set(m.model[k]!, agg);
-        models.push({
-          model_id: f.modelIds[m.model[k]!]!,
-          model_tier: f.tiers[m.tier[k]!]!,
-          billable_tokens: m.billable[k]!,
-          input_tokens: m.input[k]!,
-          output_tokens: m.output[k]!,
-        });
+        if (perUser)
+          models.push({
+            model_id: f.modelIds[m.model[k]!]!,
+            model_tier: f.tiers[m.tier[k]!]!,
+            billable_tokens: m.billable[k]!,
+            input_tokens: m.input[k]!,
+            output_tokens: m.output[k]!,
+          });
       }
-      byUser.push({
-        user_id: f.userIds[u]!,
-        user_email: f.emails[u] ?? null,
-        billable_tokens: t.billable[i]!,
-        by_model: models,
-      });
+      if (perUser)
+        byUser.push({
+          user_id: f.userIds[u]!,
+          user_email: f.emails[u] ?? null,
+          billable_tokens: t.billable[i]!,
+          by_model: models,
+        });
     }
     out.push({
       date: f.days[d]!,
@@ -117,7 +129,7 @@ export function tokenDays(f: Facts, mask: Mask, start: Day, end: Day) {
           output_tokens: v.output,
         }))
         .sort((x, y) => y.billable_tokens - x.billable_tokens),
-      by_user: byUser.sort((x, y) => y.billable_tokens - x.billable_tokens),
+      ...(perUser ? { by_user: byUser.sort((x, y) => y.billable_tokens - x.billable_tokens) } : {}),
     });
   }
   return out;
@@ -134,6 +146,48 @@ export function tokenModelRows(f: Facts, mask: Mask, start: Day, end: Day) {
       output_tokens: m.output_tokens,
     })),
   );
+}
+
+/**
+ * The selection's users with the most credits over [start, end], with their credits per model
+ * (largest first) and their share of the selection's credits, from the `/tokens` split.
+ */
+export function topUsers(f: Facts, mask: Mask, start: Day, end: Day, n: number) {
+  const [a, b] = window(f, start, end);
+  const t = f.tokens;
+  const m = f.models;
+  const credits = new Float64Array(f.userIds.length);
+  let total = 0;
+  for (let i = 0; i < t.day.length; i++) {
+    const u = t.user[i]!;
+    if (!mask[u] || t.day[i]! < a || t.day[i]! > b) continue;
+    credits[u]! += t.billable[i]!;
+    total += t.billable[i]!;
+  }
+  const top = [...credits.keys()]
+    .filter((u) => mask[u] && credits[u]! > 0)
+    .sort((x, y) => credits[y]! - credits[x]! || (f.userIds[x]! < f.userIds[y]! ? -1 : 1))
+    .slice(0, n);
+  const perModel = new Map(top.map((u) => [u, new Map<number, number>()]));
+  for (let i = 0; i < t.day.length; i++) {
+    const models = perModel.get(t.user[i]!);
+    if (!models || t.day[i]! < a || t.day[i]! > b) continue;
+    for (let k = t.modelsFrom[i]!; k < t.modelsFrom[i + 1]!; k++) {
+      models.set(m.model[k]!, (models.get(m.model[k]!) ?? 0) + m.billable[k]!);
+    }
+  }
+  return {
+    total,
+    users: top.map((u) => ({
+      userId: f.userIds[u]!,
+      email: f.emails[u] ?? null,
+      credits: credits[u]!,
+      share: total > 0 ? credits[u]! / total : 0,
+      models: [...perModel.get(u)!.entries()]
+        .map(([k, c]) => ({ model: f.modelIds[k]!, credits: c }))
+        .sort((x, y) => y.credits - x.credits),
+    })),
+  };
 }
 
 /**
