@@ -15,6 +15,8 @@
  *        several teams are their union, each person once). Fields the service gives for the whole
  *        organization only are left out, and `meta.org_only` names them. A team's `/tokens` rows have
  *        no `by_user` (it grows with the team: 13 MB for 2,000 people over 90 days); top-users has it.
+ *        `tokens` with no team is the organization's days as the service gave them, without `by_user`
+ *        (33 MB for 5,000 people over 90 days): the usage page asks for it when the server keeps a store.
  *
  * The users endpoints (api/users.ts) take `team=` too.
  */

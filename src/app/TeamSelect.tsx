@@ -1,7 +1,10 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useLocation, useSearchParams } from 'react-router-dom';
+import { useAppConfig } from '../data/config';
+import { prefetchPage } from './routes';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { UNASSIGNED, type TeamView, type TeamsAnswer } from '../api/teams';
-import { useTeams } from '../data/search';
+import { useTeams, writeSearch } from '../data/search';
 import { teamsQuery } from '../data/teams';
 import { formatExact } from '../lib/format';
 
@@ -49,6 +52,10 @@ const people = (n: number) => `${formatExact(n)} ${n === 1 ? 'person' : 'people'
 export function TeamSelect() {
   const tree = useQuery(teamsQuery);
   const [selected, setSelected] = useTeams();
+  const client = useQueryClient();
+  const config = useAppConfig();
+  const [params] = useSearchParams();
+  const { pathname } = useLocation();
   const [open, setOpen] = useState(false);
   const [filter, setFilter] = useState('');
   const root = useRef<HTMLDivElement>(null);
@@ -81,8 +88,13 @@ export function TeamSelect() {
     setFilter('');
     if (focusButton) button.current?.focus();
   };
-  const toggle = (path: string, on: boolean) =>
-    setSelected(on ? [...selected.filter((s) => !s.startsWith(`${path}/`)), path] : selected.filter((s) => s !== path));
+  const toggle = (path: string, on: boolean) => {
+    const next = on ? [...selected.filter((s) => !s.startsWith(`${path}/`)), path] : selected.filter((s) => s !== path);
+    // The page's first answers for the new teams are asked for now, while the page renders its placeholders.
+    const search = writeSearch(params, { team: next });
+    void prefetchPage(client, config, { pathname, search: `?${search}` });
+    setSelected(next);
+  };
 
   /** Arrow keys move between the filter box and the team boxes; Escape closes and returns to the button. */
   const onKeyDown = (e: React.KeyboardEvent) => {

@@ -151,13 +151,19 @@ export function stubDashboard(
         members: 4,
         org_only: ORG_ONLY_FIELDS[endpoint],
       };
-      return json({ data: group ? [] : teamRows(endpoint, team[endpoint] ?? []), meta });
+      // No team: the organization's days, without the per-user split (the usage page with a store).
+      const everyone = p.getAll('team').length === 0;
+      const rows = everyone
+        ? (org[endpoint] ?? []).map(({ by_user: _, ...r }) => r as Row)
+        : teamRows(endpoint, team[endpoint] ?? []);
+      return json({ data: group ? [] : rows, meta: everyone ? { ...meta, org_only: [] } : meta });
     }
     if (url.pathname === '/api/teams') return json(teams);
     if (url.pathname === '/api/teams/top-users') {
       // The team's users by credits, from the team rows' per-user split, as the server sums them.
       const credits = new Map<string, { email: string | null; credits: number }>();
-      for (const d of (team.tokens ?? []) as {
+      const source = p.getAll('team').length ? team : org;
+      for (const d of (source.tokens ?? []) as {
         by_user?: { user_id: string; user_email: string | null; billable_tokens: number }[];
       }[])
         for (const u of d.by_user ?? []) {

@@ -1,4 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import type { TokenDay, TokenModelRow } from '../../api/schemas';
+import type { TopUsers } from '../../api/teams';
 import { analyticsQuery } from '../../data/analytics';
 import { Link } from 'react-router-dom';
 import { teamsFileTag, useLinkTo, useRange, useTeams } from '../../data/search';
@@ -21,6 +24,8 @@ import {
   type UserCredits,
 } from './shaping';
 import { teamTopUsersQuery } from './queries';
+import { useAppConfig } from '../../data/config';
+import type { DayRange } from '../../lib/dates';
 
 const MODEL_COLUMNS: Column<ModelTotal>[] = [
   { id: 'model', header: 'Model', value: (m) => m.model },
@@ -38,6 +43,11 @@ const TOKEN_SERIES = [
   { key: 'cacheWrite', label: 'Cache write', color: seriesColor(3), csv: 'cache_write_tokens' },
 ];
 
+const selectTotals = (r: { data: TokenDay[] }) => creditTotals(r.data);
+const selectModels = (r: { data: TokenDay[] }) => modelTotals(r.data);
+const selectTopUsers = (r: { data: TokenDay[] }) => topUsers(r.data, 25);
+const selectTeamTopUsers = (r: TopUsers): UserCredits[] => r.users;
+
 export default function UsagePage() {
   const { range } = useRange();
   const [teams] = useTeams();
@@ -52,42 +62,41 @@ export default function UsagePage() {
   // The days with every user are large: ask for them once the small grouped answer is in (or failed),
   // so the first chart is drawn without waiting for them.
   const firstDone = !dailyCredits.isPending;
-  const full = { ...analyticsQuery('tokens', range, '', teams), placeholderData: keepPreviousData, enabled: firstDone };
+  // With a store, the server answers the days without every user's split, and the top users itself.
+  const { teams: stored } = useAppConfig();
+  const days = (r: DayRange) => analyticsQuery('tokens', r, '', teams, { withoutUsers: stored });
+  const full = { ...days(range), placeholderData: keepPreviousData, enabled: firstDone };
   const previous = useQuery({
-    ...analyticsQuery('tokens', prevRange ?? range, '', teams),
+    ...days(prevRange ?? range),
     enabled: prevRange !== null && firstDone,
-    select: (r) => creditTotals(r.data),
+    select: selectTotals,
   });
+  // Selectors are stable functions: TanStack Query runs one again only when it or its data changes, and
+  // at thousands of users a pass over the days' per-user split is far from free (a team switch re-renders).
   const daily = useQuery({
     ...full,
-    select: (r) => toDailyCredits(range, r.data),
+    select: useCallback((r: { data: TokenDay[] }) => toDailyCredits(range, r.data), [range]),
   });
   const byModel = useQuery({
     ...analyticsQuery('tokens', range, 'model', teams),
     placeholderData: keepPreviousData,
-    select: (r) => pivotTopN(range, r.data, (g) => g.billable_tokens, 7).points,
+    select: useCallback(
+      (r: { data: TokenModelRow[] }) => pivotTopN(range, r.data, (g) => g.billable_tokens, 7).points,
+      [range],
+    ),
   });
   const modelKeys = pointKeys(byModel.data);
-  const models = useQuery({
-    ...full,
-    select: (r) => modelTotals(r.data),
-  });
-  const orgUsers = useQuery({
-    ...full,
-    enabled: firstDone && !teamed,
-    select: (r) => topUsers(r.data, 25),
-  });
-  const teamUsers = useQuery({
+  const models = useQuery({ ...full, select: selectModels });
+  const fromDays = !stored;
+  const orgUsers = useQuery({ ...full, enabled: firstDone && fromDays, select: selectTopUsers });
+  const serverUsers = useQuery({
     ...teamTopUsersQuery(range, teams, 25),
     placeholderData: keepPreviousData,
-    enabled: teamed,
-    select: (r): UserCredits[] => r.users,
+    enabled: !fromDays && firstDone,
+    select: selectTeamTopUsers,
   });
-  const users = teamed ? teamUsers : orgUsers;
-  const totals = useQuery({
-    ...full,
-    select: (r) => creditTotals(r.data),
-  }).data;
+  const users = fromDays ? orgUsers : serverUsers;
+  const totals = useQuery({ ...full, select: selectTotals }).data;
   const prev = previous.data;
   const linkTo = useLinkTo();
   const file = (name: string) => `${name}${teamsFileTag(teams)}-${range.start}-${range.end}`;

@@ -2,14 +2,22 @@ import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { TEAMS_PATHS, topUsersSchema } from '../../api/teams';
 import { getWithLists } from '../../data/client';
 import { analyticsQuery } from '../../data/analytics';
-import type { DayRange } from '../../lib/dates';
+import { previousPeriod, type DayRange } from '../../lib/dates';
 
 /**
  * What the page asks for first: the small grouped answer its first chart is drawn from (the days with
  * every user follow once it is in); for the teams of the URL, when it names some.
  */
 export function prefetchUsagePage(client: QueryClient, r: DayRange, teams: readonly string[] = []): Promise<unknown> {
-  return client.prefetchQuery(analyticsQuery('tokens', r, 'model', teams));
+  if (teams.length === 0) return client.prefetchQuery(analyticsQuery('tokens', r, 'model', teams));
+  // A team's answers are small: all of them at once (a team switch starts them before the page renders).
+  const prev = previousPeriod(r);
+  return Promise.all([
+    client.prefetchQuery(analyticsQuery('tokens', r, 'model', teams)),
+    client.prefetchQuery(analyticsQuery('tokens', r, '', teams)),
+    ...(prev ? [client.prefetchQuery(analyticsQuery('tokens', prev, '', teams))] : []),
+    client.prefetchQuery(teamTopUsersQuery(r, teams, 25)),
+  ]);
 }
 
 /**

@@ -43,6 +43,8 @@ export interface Facts {
   };
   modelIds: string[];
   tiers: string[];
+  /** Each day's `/tokens` row for the whole organization as the service gave it, without `by_user` (undefined: no row). */
+  orgTokenDays: (Record<string, unknown> | undefined)[];
 }
 
 interface ByUserElement {
@@ -145,10 +147,14 @@ export function buildFacts(
   const tiers = interner();
   const t = { user: ints(), day: ints(), billable: floats(), modelsFrom: ints() };
   const m = { model: ints(), tier: ints(), billable: floats(), input: floats(), output: floats() };
+  const orgTokenDays: (Record<string, unknown> | undefined)[] = days.map(() => undefined);
   for (const { day, body } of tokenBodies) {
     const d = dayIndex.get(day as Day);
     if (d === undefined) continue;
     for (const row of JSON.parse(body) as { by_user?: unknown }[]) {
+      const org: Record<string, unknown> = { ...row };
+      delete org.by_user;
+      orgTokenDays[d] = org;
       if (!Array.isArray(row.by_user)) continue;
       for (const el of row.by_user as ByUserElement[]) {
         if (typeof el.user_id !== 'string') continue;
@@ -190,6 +196,7 @@ export function buildFacts(
     },
     modelIds: models.list,
     tiers: tiers.list,
+    orgTokenDays,
   };
 }
 

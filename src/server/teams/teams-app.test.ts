@@ -172,6 +172,10 @@ describe('team answers on the demo organization', async () => {
     expect(everyone.users).toHaveLength(25);
     expect((await get(base, '/api/teams/top-users?limit=500')).status).toBe(400);
 
+    // With no team: the organization's own days, as the service gave them, less the per-user split.
+    const lean = (await get(base, `/api/teams/analytics/tokens?${RANGE}`)).body.data!;
+    expect(lean).toEqual(org.map(({ by_user: _, ...d }) => d));
+
     const byModel = (await get(base, `/api/teams/analytics/tokens?${RANGE}&group_by=model&${q(tops)}`)).body.data!;
     const orgByModel = (await get(base, `/api/v1/analytics/tokens?${RANGE}&group_by=model`)).body.data!;
     const key = (r: Record<string, unknown>) => `${r.date as string} ${r.group_key as string}`;
