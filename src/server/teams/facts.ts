@@ -233,28 +233,28 @@ export function createFactsCache(store: StoreDb, engine: SyncEngine) {
   }
 
   async function version(first: Day, last: Day, tokens: boolean) {
-    const [users, split] = await Promise.all([
-      rangeVersion(store.db, first, last),
-      tokens ? dayAnswerVersion(store.db, 'tokens', '', first, last) : '',
-    ]);
-    return `${users.storedDays}|${users.syncedAt ?? ''}|${split}`;
+    if (tokens) return dayAnswerVersion(store.db, 'tokens', '', first, last);
+    const users = await rangeVersion(store.db, first, last);
+    return `${users.storedDays}|${users.syncedAt ?? ''}`;
   }
 
   async function load(first: Day, last: Day, tokens: boolean): Promise<Facts> {
     const [rows, bodies] = await Promise.all([
-      teamFactRows(store.db, first, last),
+      tokens ? [] : teamFactRows(store.db, first, last),
       tokens ? readDays(store.db, 'tokens', '', first, last) : [],
     ]);
     return buildFacts(first, last, rows, bodies);
   }
 
   /**
-   * The facts of [first, last] (with `tokens`, the `/tokens` split per user and model too); throws the
-   * sync's `FillFailed` when the service could not fill the range.
+   * The facts of [first, last]: from `users`, the `/users` rows; from `tokens`, the `/tokens` days and
+   * their split per user and model (each fills only what it reads). Throws the sync's `FillFailed`
+   * when the service could not fill the range.
    */
-  async function get(first: Day, last: Day, tokens = false): Promise<Facts> {
+  async function get(first: Day, last: Day, from: 'users' | 'tokens'): Promise<Facts> {
     const range = { start: first, end: last };
-    await Promise.all([engine.fillUsers(range, false), tokens && engine.fillDays('tokens', '', range, false)]);
+    const tokens = from === 'tokens';
+    await (tokens ? engine.fillDays('tokens', '', range, false) : engine.fillUsers(range, false));
     const key = `${first}…${last}${tokens ? ' tokens' : ''}`;
     const v = await version(first, last, tokens);
     const hit = kept.get(key);

@@ -218,7 +218,7 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
     if (!p.ok) throw new HttpError(400, p.detail);
     const range = p.value;
     const prev = previousPeriod(range);
-    const f = await facts.get(prev?.start ?? range.start, range.end);
+    const f = await facts.get(prev?.start ?? range.start, range.end, 'users');
     const state = source.current();
     const mapping = state.mapping;
     // Groups: each team the mapping names (direct members), and Unassigned.
@@ -285,7 +285,7 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
     const range = p.value;
     const state = source.current();
     const teams = teamsOf(search);
-    const f = await facts.get(range.start, range.end, true);
+    const f = await facts.get(range.start, range.end, 'tokens');
     let mask: Mask;
     if (teams.length === 0) mask = new Uint8Array(f.userIds.length).fill(1);
     else {
@@ -301,7 +301,7 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
    * without the per-user split (33 MB for 5,000 people over 90 days; the top users come from top-users).
    */
   async function organizationTokens(range: DayRange) {
-    const f = await facts.get(range.start, range.end, true);
+    const f = await facts.get(range.start, range.end, 'tokens');
     const [a, b] = [f.dayIndex.get(range.start)!, f.dayIndex.get(range.end)!];
     const data = f.orgTokenDays.slice(a, b + 1).filter((d) => d !== undefined);
     const everyone = new Uint8Array(f.userIds.length).fill(1);
@@ -339,7 +339,7 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
     if (!selected.ok) throw new HttpError(400, selected.detail);
     // Weekly and monthly active users look back 6 and 29 days before each day.
     const first = endpoint === 'activity' ? maxDay(HISTORY_START, addDays(range.start, -29)) : range.start;
-    const f = await facts.get(first, range.end, endpoint === 'tokens');
+    const f = await facts.get(first, range.end, endpoint === 'tokens' ? 'tokens' : 'users');
     const mask = maskOf(f, state.mapping, selected.value);
     const { start, end } = range;
     const data =

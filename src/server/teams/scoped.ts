@@ -44,17 +44,18 @@ function daySums(f: Facts, mask: Mask, col: keyof Facts['rows']['cols']): Float6
   return out;
 }
 
-/** Selected users with a `/users` row in [start, end]. */
+/** Selected users with a `/users` row or a `/tokens` split element in [start, end]. */
 export function activeIn(f: Facts, mask: Mask, start: Day, end: Day): number {
   const [a, b] = window(f, start, end);
   const seen = new Uint8Array(f.userIds.length);
   let n = 0;
-  const { user, day } = f.rows;
-  for (let i = 0; i < user.length; i++) {
-    const u = user[i]!;
-    if (mask[u] && !seen[u] && day[i]! >= a && day[i]! <= b) {
-      seen[u] = 1;
-      n++;
+  for (const { user, day } of [f.rows, f.tokens]) {
+    for (let i = 0; i < user.length; i++) {
+      const u = user[i]!;
+      if (mask[u] && !seen[u] && day[i]! >= a && day[i]! <= b) {
+        seen[u] = 1;
+        n++;
+      }
     }
   }
   return n;
