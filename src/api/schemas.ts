@@ -213,6 +213,8 @@ export const clientConfigSchema = z.object({
   keyRequired: z.boolean(),
   /** Whether the server keeps a store, and with it teams (selector, teams pages, the mapping screen). */
   teams: z.boolean(),
+  /** Whether readers sign in (OpenID Connect): the header then shows who is signed in, and Sign out. */
+  signIn: z.boolean(),
   historyStart: day,
   latestDay: day,
 });

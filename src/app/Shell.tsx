@@ -6,7 +6,8 @@ import { configQuery } from '../data/config';
 import { parseTeams, useLinkTo } from '../data/search';
 import type { DayRange } from '../lib/dates';
 import { parseRange } from '../lib/url-state';
-import { getApiKey, setApiKey } from '../data/client';
+import * as z from 'zod/mini';
+import { api, getApiKey, setApiKey } from '../data/client';
 import { ErrorState, Loading } from '../components/states';
 import { DateRangeBar } from './DateRangeBar';
 import { useKeyPrompt } from '../data/client';
@@ -37,6 +38,12 @@ export function Shell() {
       <main className="mx-auto mt-16 max-w-lg">
         <ErrorState error={config.error} onRetry={() => void config.refetch()} />
       </main>
+    );
+  }
+  // With sign-in, a 401 means the session ended: the server sends the reader to sign in again.
+  if (config.data.signIn && keyRejected) {
+    window.location.assign(
+      `/auth/login?returnTo=${encodeURIComponent(window.location.pathname + window.location.search)}`,
     );
   }
   const needKey = config.data.keyRequired && (keyRejected || !getApiKey());
@@ -103,6 +110,7 @@ export function Shell() {
             ))}
           </nav>
           <ThemeSelect />
+          {config.data.signIn && <SignedIn />}
           {config.data.keyRequired && (
             <button
               type="button"
@@ -186,5 +194,25 @@ function ThemeSelect() {
         <option value="dark">Dark</option>
       </select>
     </label>
+  );
+}
+
+const meSchema = z.object({ email: z.string(), name: z.nullable(z.string()), role: z.string() });
+
+/** Who is signed in, and Sign out (a POST, so no other site can sign the reader out with a link). */
+function SignedIn() {
+  const me = useQuery({
+    queryKey: ['me'],
+    queryFn: ({ signal }) => api.get('/api/me', meSchema, undefined, signal),
+    staleTime: Infinity,
+  });
+  if (!me.data) return null;
+  return (
+    <form method="post" action="/auth/logout" className="flex items-center gap-2 text-sm text-fg-muted">
+      <span title={me.data.role}>{me.data.name ?? me.data.email}</span>
+      <button type="submit" className="text-fg-muted underline">
+        Sign out
+      </button>
+    </form>
   );
 }

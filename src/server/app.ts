@@ -30,6 +30,8 @@ import { syncStatus } from './sync/status';
 import { httpOrigin } from './upstream/client';
 import { createUsersRoutes, isUsersPath, type UsersRoutes } from './users/routes';
 import { demoTeamsCsv } from './demo/teams';
+import { createAuth } from './auth/routes';
+import { emailOf } from './store/teams-queries';
 import { createFactsCache } from './teams/facts';
 import { createTeamsRoutes, isTeamsPath, teamFilterOf } from './teams/routes';
 import {
@@ -197,18 +199,47 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
       facts,
       latestDay,
       logger,
+      signIn: config.auth !== undefined,
     });
   }
 
   const clientConfig = (): ClientConfig => ({
     demo: demo !== undefined,
     keyRequired: demo === undefined && config.apiKey === undefined,
+    signIn: config.auth !== undefined,
     teams: opts.store !== undefined,
     historyStart: HISTORY_START,
     latestDay: latestDay(),
   });
 
+  // Sign-in: every request passes the gate first (src/server/auth).
+  const auth = config.auth
+    ? createAuth({
+        cfg: config.auth,
+        logger,
+        managers: () => teams.current().mapping?.managers,
+        inTeams: async (viewer, userId) => {
+          const test = teamFilter(viewer.teams);
+          return test.ok && test.value.includes(userId, opts.store ? await emailOf(opts.store, userId) : null);
+        },
+        emailOf: async (userId) => (opts.store ? emailOf(opts.store, userId) : null),
+      })
+    : undefined;
+
   const handler: Handler = (req, res, next) => {
+    if (!auth) return serve(req, res, next);
+    setSecurityHeaders(res, config.production);
+    auth.gate(req, res).then(
+      (go) => go && serve(req, res, next),
+      (e: unknown) => {
+        logger.error('sign-in failure', { error: e instanceof Error ? e.message : String(e) });
+        if (!res.headersSent)
+          send(res, errorResponse(502, 'The sign-in could not reach the identity provider; try again shortly.'));
+      },
+    );
+  };
+
+  const serve: Handler = (req, res, next) => {
     const started = performance.now();
     const url = req.url ?? '/';
     setSecurityHeaders(res, config.production);

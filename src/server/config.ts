@@ -3,14 +3,20 @@
  * service's when no upstream is configured. It lives here, beside app.ts,
  * because only the composition root may know the demo exists.
  */
+import { anonymousRefusal, readAuthConfig, type AuthConfig } from './auth/config';
 import { readCoreConfig, usesDemo, type CoreConfig } from './core/config';
 import { readDemoConfig, type DemoConfig } from './demo/config';
 
 export interface ServerConfig extends CoreConfig {
   demo: DemoConfig | undefined;
+  /** Sign-in, when OIDC_ISSUER is set. */
+  auth: AuthConfig | undefined;
 }
 
 export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const core = readCoreConfig(env);
-  return { ...core, demo: usesDemo(core) ? readDemoConfig(env) : undefined };
+  const auth = readAuthConfig(env);
+  const refusal = anonymousRefusal(core, auth, env);
+  if (refusal) throw new Error(refusal);
+  return { ...core, demo: usesDemo(core) ? readDemoConfig(env) : undefined, auth };
 }

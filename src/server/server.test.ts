@@ -90,6 +90,7 @@ describe('demo mode', () => {
       demo: true,
       keyRequired: false,
       teams: false,
+      signIn: false,
       historyStart: '2026-01-14',
       latestDay: '2026-05-31',
     });

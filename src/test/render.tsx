@@ -23,6 +23,7 @@ export const TEST_CONFIG: ClientConfig = {
   demo: true,
   keyRequired: false,
   teams: false,
+  signIn: false,
   historyStart: '2026-01-14',
   latestDay: '2026-05-31',
 };

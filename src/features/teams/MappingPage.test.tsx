@@ -158,7 +158,11 @@ describe('MappingPage', () => {
     expect(saved.textContent).toBe(
       'Saved. The mapping in force now has 3 teams; 3 of the 10 known users are in a team, 7 Unassigned.',
     );
-    expect(JSON.parse(String((writes(fetchMock)[0]![1] as RequestInit).body))).toEqual({ format: 'json', text: body, name: 'org.json' });
+    expect(JSON.parse(String((writes(fetchMock)[0]![1] as RequestInit).body))).toEqual({
+      format: 'json',
+      text: body,
+      name: 'org.json',
+    });
     // The screen reads the new mapping back: its counts and its text.
     expect(field('Teams')).toBe('3');
     expect(field('Loaded')).toBe('May 31, 2026 10:00 UTC');

@@ -79,3 +79,13 @@ export async function dayAnswerVersion(db: Db, endpoint: string, grouping: strin
     .executeTakeFirst();
   return `${Number(row?.days ?? 0)}|${row?.synced ?? ''}`;
 }
+
+/** The email the store knows for a user (any of their days'), or null. */
+export async function emailOf(store: { db: Db }, userId: string): Promise<string | null> {
+  const row = await store.db
+    .selectFrom('user_day')
+    .select((eb) => eb.fn.max('user_email').as('email'))
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return row?.email ?? null;
+}

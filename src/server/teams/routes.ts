@@ -59,6 +59,8 @@ export interface TeamsRoutesOptions {
   editable?: EditableMappingSource;
   facts: FactsCache;
   latestDay: () => Day;
+  /** Sign-in decides who edits (admins); without it, only the dashboard's own machine may. */
+  signIn?: boolean;
   logger?: Logger;
 }
 
@@ -214,10 +216,16 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
 
   /** `GET /api/teams/summary?start&end`. */
   async function summary(search: URLSearchParams) {
-    const p = rangeParams(search, ['start', 'end'], latestDay());
+    const p = rangeParams(search, ['start', 'end'], latestDay(), true, false);
     if (!p.ok) throw new HttpError(400, p.detail);
     const range = p.value;
     const prev = previousPeriod(range);
+    // `team=`: only those teams' rows (sub-teams included), beside the organization's.
+    const only = teamsOf(search);
+    if (only.length > 0) {
+      const checked = checkTeams(only, source.current().mapping);
+      if (!checked.ok) throw new HttpError(400, checked.detail);
+    }
     const f = await facts.get(prev?.start ?? range.start, range.end, 'users');
     const state = source.current();
     const mapping = state.mapping;
@@ -251,7 +259,7 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
       previous: before ? figures(before.get(team)!, members.get(team) ?? 0) : null,
       trend: cur.get(team)!.trend,
     });
-    const teams = withAncestors(mapping?.teams ?? []);
+    const teams = withAncestors(mapping?.teams ?? []).filter((t) => only.length === 0 || inSelection(t, only));
     const rows: TeamSummaryRow[] = [
       {
         team: '',
@@ -265,7 +273,7 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
         trend: org(cur).trend,
       },
       ...teams.map(row),
-      row(UNASSIGNED),
+      ...(only.length === 0 || only.includes(UNASSIGNED) ? [row(UNASSIGNED)] : []),
     ];
     return { range, previous: prev, rows };
   }
@@ -380,7 +388,7 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
 
   /** `PUT /api/teams/mapping` with `{format, text, name?}` as JSON. */
   async function saveMapping(req: IncomingMessage): Promise<HttpResponse> {
-    const refused = mayEdit(req);
+    const refused = mayEdit(req, opts.signIn === true);
     if (refused) return refused;
     if (!editable) {
       return errorResponse(
@@ -429,7 +437,7 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
       }
       if (method === 'PUT') return saveMapping(req);
       if (method === 'DELETE') {
-        const refused = mayEdit(req);
+        const refused = mayEdit(req, opts.signIn === true);
         if (refused) return refused;
         if (!editable)
           return errorResponse(409, 'The team mapping comes from TEAMS_FILE; there is no uploaded mapping to remove.');
@@ -473,13 +481,13 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 
 /**
- * Until sign-in exists (it restricts editing to admins), the mapping is edited only where the
- * dashboard runs: from the same machine, not through a proxy, and from the dashboard's own pages
- * (a request another site's page makes carries its own origin).
+ * The mapping is edited only from the dashboard's own pages (a request another site's page makes
+ * carries its own origin). With sign-in, the gate lets admins only through (src/server/auth); without
+ * it, only from the machine the dashboard runs on, not through a proxy.
  */
-function mayEdit(req: IncomingMessage): HttpResponse | undefined {
+function mayEdit(req: IncomingMessage, signIn: boolean): HttpResponse | undefined {
   const remote = req.socket.remoteAddress ?? '';
-  if (!LOOPBACK.test(remote) || req.headers['x-forwarded-for'] !== undefined) {
+  if (!signIn && (!LOOPBACK.test(remote) || req.headers['x-forwarded-for'] !== undefined)) {
     return errorResponse(
       403,
       'Until sign-in is configured, the team mapping can be changed only from the machine the dashboard runs on; elsewhere, set TEAMS_FILE.',

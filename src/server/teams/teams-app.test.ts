@@ -241,9 +241,12 @@ describe('team answers on the demo organization', async () => {
     const today = await get(base, `/api/teams/summary?start=2026-03-01&end=2026-04-01`);
     expect(today.status).toBe(400);
     expect(today.body.detail).toMatch(/after the latest day/);
-    const teamed = await get(base, `/api/teams/summary?start=2026-03-01&end=2026-03-31&${q([tops[0]!])}`);
-    expect(teamed.status).toBe(400);
-    expect(teamed.body.detail).toMatch(/Unknown parameter "team"; this endpoint takes start, end\./);
+    const teamed = teamsSummarySchema.parse(
+      (await get(base, `/api/teams/summary?start=2026-03-01&end=2026-03-31&${q([tops[0]!])}`)).body,
+    );
+    // With team=: the organization's row and that team's subtree only.
+    expect(teamed.rows[0]!.team).toBe('');
+    expect(teamed.rows.slice(1).every((r) => r.team === tops[0] || r.team.startsWith(`${tops[0]}/`))).toBe(true);
     const users = await get(base, `/api/users?start=2026-03-01&end=2026-03-31&team=Nope`);
     expect(users.status).toBe(400);
     expect(users.body.detail).toMatch(/No team is called "Nope"/);

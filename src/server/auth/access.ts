@@ -1,0 +1,122 @@
+/**
+ * Who may enter and what each may ask for, as pure decisions over the request's path and query:
+ *
+ * - admins (`ADMIN_EMAILS`) see everything and edit the team mapping;
+ * - managers (named in the mapping) see their teams and sub-teams: the users table, its CSV and the
+ *   top users are limited to their people, a user page or a team's figures outside them is refused,
+ *   and the organization-wide figures stay visible unless `RESTRICT_ORG_VIEW=1`;
+ * - anyone else with an allowed email (`ALLOWED_DOMAINS`, `ALLOWED_EMAILS`) sees organization-wide
+ *   figures and their own user page, never another person's row;
+ * - the service's per-user answers (`/users`, and `/tokens` with its `by_user` split) are for admins:
+ *   the pages ask the server's own endpoints, which apply the rules above.
+ */
+import { PATHS } from '../../api/paths';
+import { isWithin } from '../teams/tree';
+import type { AuthConfig } from './config';
+
+export type Role = 'admin' | 'manager' | 'viewer';
+
+export interface Viewer {
+  email: string;
+  name: string | null;
+  role: Role;
+  /** A manager's teams (sub-teams included by the rules); empty for the others. */
+  teams: string[];
+}
+
+/** What the mapping tells about managers: team path → its managers' emails (lowercased). */
+export type Managers = ReadonlyMap<string, ReadonlySet<string>>;
+
+/** The signed-in person's role, or null when they may not enter. */
+export function viewerOf(
+  who: { email: string; name: string | null },
+  cfg: AuthConfig,
+  managers: Managers | undefined,
+): Viewer | null {
+  const email = who.email.trim().toLowerCase();
+  if (cfg.admins.has(email)) return { email, name: who.name, role: 'admin', teams: [] };
+  const teams = [...(managers ?? new Map<string, ReadonlySet<string>>()).entries()]
+    .filter(([, emails]) => emails.has(email))
+    .map(([team]) => team)
+    .sort();
+  // A team managed under another managed team adds nothing: keep the outermost.
+  const outermost = teams.filter((t) => !teams.some((o) => o !== t && isWithin(t, o)));
+  if (outermost.length > 0) return { email, name: who.name, role: 'manager', teams: outermost };
+  const domain = email.slice(email.lastIndexOf('@') + 1);
+  if (cfg.allowedEmails.has(email) || cfg.allowedDomains.has(domain)) {
+    return { email, name: who.name, role: 'viewer', teams: [] };
+  }
+  return null;
+}
+
+export type Decision =
+  | { allow: true }
+  /** Allowed, with the `team` parameters replaced: the request is limited to these teams. */
+  | { allow: true; teams: string[] }
+  /** Allowed if the user asked about is one the viewer may see (decided with the store's email). */
+  | { allow: 'user'; userId: string }
+  | { allow: false; status: 403; detail: string };
+
+const refuse = (detail: string): Decision => ({ allow: false, status: 403, detail });
+
+/** A manager's request's teams: all within theirs (none asked: theirs), or a refusal naming the first outside. */
+function withinTeams(v: Viewer, asked: readonly string[]): Decision {
+  if (asked.length === 0) return { allow: true, teams: v.teams };
+  const outside = asked.find((t) => !v.teams.some((m) => isWithin(t, m)));
+  if (outside !== undefined) {
+    return refuse(
+      `You see the figures of ${v.teams.join(', ')} and their sub-teams; ${JSON.stringify(outside)} is not one of them.`,
+    );
+  }
+  return { allow: true };
+}
+
+/** Whether the viewer may make this request (the API's paths; pages and assets are not asked about). */
+export function decide(v: Viewer, cfg: AuthConfig, method: string, path: string, search: URLSearchParams): Decision {
+  if (v.role === 'admin') return { allow: true };
+  const reading = method === 'GET' || method === 'HEAD';
+  const orgView = v.role === 'viewer' || !cfg.restrictOrgView;
+  const org = () =>
+    orgView
+      ? ({ allow: true } as Decision)
+      : refuse('Organization-wide figures are not shown to managers here (RESTRICT_ORG_VIEW).');
+
+  if (path === '/api/teams/mapping')
+    return reading ? { allow: true } : refuse('Only an admin (ADMIN_EMAILS) can change the team mapping.');
+  if (path === PATHS.users)
+    return refuse('The service’s per-user rows are for admins; the users pages ask the dashboard’s own endpoints.');
+  if (path === PATHS.tokens && !search.get('group_by')) {
+    return refuse(
+      'The service’s per-user split of credits is for admins; the usage page asks the dashboard’s own endpoints.',
+    );
+  }
+  if (path.startsWith('/api/v1/analytics/') || path === PATHS.readiness) return org();
+
+  const asked = search.getAll('team');
+  if (path === '/api/users' || path === '/api/users.csv' || path === '/api/teams/top-users') {
+    if (v.role === 'viewer')
+      return refuse('Other people’s rows are shown to their managers and admins; your own page is under your name.');
+    if (path === '/api/teams/top-users' && asked.length === 0 && !cfg.restrictOrgView) {
+      return refuse('The organization’s top users are shown to admins; choose one of your teams.');
+    }
+    return withinTeams(v, asked);
+  }
+  if (path.startsWith('/api/users/')) {
+    let id: string;
+    try {
+      id = decodeURIComponent(path.slice('/api/users/'.length));
+    } catch {
+      return { allow: true }; // the users endpoint answers the bad encoding itself
+    }
+    return { allow: 'user', userId: id };
+  }
+  if (path.startsWith('/api/teams/analytics/')) {
+    if (asked.length === 0) return org(); // the organization's days without the per-user split
+    if (v.role === 'viewer') return refuse('A team’s figures are shown to its managers and admins.');
+    return withinTeams(v, asked);
+  }
+  if (path === '/api/teams/summary') {
+    return v.role === 'viewer' ? refuse('The teams’ figures are shown to their managers and admins.') : { allow: true };
+  }
+  return { allow: true };
+}

@@ -1,0 +1,248 @@
+/**
+ * OpenID Connect sign-in (authorization code with PKCE, through openid-client) and the gate every
+ * request passes when sign-in is configured: pages send an unknown reader to the provider, the API
+ * answers 401, and each API request is decided by `access.ts` for the signed-in viewer. Every
+ * sign-in, refusal and per-user view is written to the log as one JSON line (who, what, when), never
+ * a token or a cookie.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import * as client from 'openid-client';
+import { errorResponse } from '../core/errors';
+import type { Logger } from '../core/log';
+import { send } from '../core/response';
+import { decide, viewerOf, type Managers, type Viewer } from './access';
+import type { AuthConfig } from './config';
+import { createSessions, safeReturnTo } from './session';
+
+export interface AuthOptions {
+  cfg: AuthConfig;
+  logger: Logger;
+  /** The team mapping's managers, as it stands when asked. */
+  managers: () => Managers | undefined;
+  /** Whether a manager may see this user (their teams' people), from the store's email of the user. */
+  inTeams: (viewer: Viewer, userId: string) => Promise<boolean>;
+  /** The email the store knows for a user id (a viewer may open their own page only). */
+  emailOf: (userId: string) => Promise<string | null>;
+}
+
+const html = (status: number, title: string, body: string) => ({
+  status,
+  headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
+  body: `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${title}</title><body style="font-family:system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem;line-height:1.5"><h1 style="font-size:1.25rem">${title}</h1>${body}</body></html>`,
+});
+
+const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+export function createAuth(opts: AuthOptions) {
+  const { cfg, logger } = opts;
+  const sessions = createSessions(cfg);
+  const redirectUri = new URL('/auth/callback', cfg.publicUrl).href;
+  const audit = (event: string, fields: Record<string, unknown>) => logger.info('audit', { event, ...fields });
+
+  // Discovery once, on first use; a failure is tried again by the next sign-in.
+  let discovered: Promise<client.Configuration> | undefined;
+  const configuration = () => {
+    const loopback =
+      cfg.issuer.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(cfg.issuer.hostname);
+    discovered ??= client
+      .discovery(
+        cfg.issuer,
+        cfg.clientId,
+        cfg.clientSecret,
+        undefined,
+        loopback ? { execute: [client.allowInsecureRequests] } : undefined,
+      )
+      .catch((e: unknown) => {
+        discovered = undefined;
+        throw e;
+      });
+    return discovered;
+  };
+
+  async function login(res: ServerResponse, url: URL) {
+    const config = await configuration();
+    const codeVerifier = client.randomPKCECodeVerifier();
+    const state = client.randomState();
+    const nonce = client.randomNonce();
+    await sessions.keepState(res, {
+      state,
+      nonce,
+      codeVerifier,
+      returnTo: safeReturnTo(url.searchParams.get('returnTo')),
+    });
+    const to = client.buildAuthorizationUrl(config, {
+      redirect_uri: redirectUri,
+      scope: 'openid email profile',
+      code_challenge: await client.calculatePKCECodeChallenge(codeVerifier),
+      code_challenge_method: 'S256',
+      state,
+      nonce,
+    });
+    res.statusCode = 302;
+    res.setHeader('location', to.href);
+    res.setHeader('cache-control', 'no-store');
+    res.end();
+  }
+
+  async function callback(req: IncomingMessage, res: ServerResponse, url: URL) {
+    const kept = await sessions.takeState(req, res);
+    const again = '<p><a href="/auth/login">Sign in again</a></p>';
+    if (!kept) {
+      audit('sign-in refused', { reason: 'no sign-in under way (expired, used, or started elsewhere)' });
+      return send(
+        res,
+        html(
+          400,
+          'This sign-in is not valid any more',
+          `<p>It expired, was already used, or was started in another browser.</p>${again}`,
+        ),
+      );
+    }
+    let claims: { sub?: string; email?: unknown; email_verified?: unknown; name?: unknown } | undefined;
+    try {
+      const config = await configuration();
+      const tokens = await client.authorizationCodeGrant(config, new URL(url.pathname + url.search, cfg.publicUrl), {
+        pkceCodeVerifier: kept.codeVerifier,
+        expectedState: kept.state,
+        expectedNonce: kept.nonce,
+        idTokenExpected: true,
+      });
+      claims = tokens.claims();
+      // Providers that keep the ID token small give the email at the userinfo endpoint only.
+      if (claims && typeof claims.email !== 'string') {
+        claims = { ...claims, ...(await client.fetchUserInfo(config, tokens.access_token, claims.sub!)) };
+      }
+    } catch (e) {
+      audit('sign-in refused', { reason: e instanceof Error ? e.message : String(e) });
+      return send(
+        res,
+        html(400, 'The sign-in did not complete', `<p>The identity provider’s answer was refused.</p>${again}`),
+      );
+    }
+    const email = typeof claims?.email === 'string' ? claims.email : null;
+    if (!email || claims?.email_verified === false) {
+      audit('sign-in refused', {
+        reason: email ? 'email not verified' : 'no email from the identity provider',
+        sub: claims?.sub,
+      });
+      return send(
+        res,
+        html(403, 'No verified email', '<p>The identity provider gave no verified email for this account.</p>'),
+      );
+    }
+    const name = typeof claims?.name === 'string' ? claims.name : null;
+    const viewer = viewerOf({ email, name }, cfg, opts.managers());
+    if (!viewer) {
+      audit('sign-in refused', {
+        who: email.toLowerCase(),
+        reason: 'not an admin, a manager in the mapping, or an allowed email',
+      });
+      return send(
+        res,
+        html(
+          403,
+          'This dashboard is not open to you',
+          `<p>${escape(email)} may not sign in here. Ask an administrator of the dashboard to allow your email.</p>`,
+        ),
+      );
+    }
+    await sessions.start(res, { email: viewer.email, name });
+    audit('sign-in', { who: viewer.email, role: viewer.role, teams: viewer.teams });
+    res.statusCode = 302;
+    res.setHeader('location', kept.returnTo);
+    res.setHeader('cache-control', 'no-store');
+    res.end();
+  }
+
+  /** The signed-in viewer of a request, or null (no valid session, or no longer allowed). */
+  async function viewerOfRequest(req: IncomingMessage): Promise<Viewer | null> {
+    const s = await sessions.read(req);
+    return s ? viewerOf(s, cfg, opts.managers()) : null;
+  }
+
+  /**
+   * Handles `/auth/…`, and decides every other request: true when it may go on (with `req.url`
+   * limited to the viewer's teams where the rules say so), false when the answer was written here.
+   */
+  async function gate(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+    const url = new URL(req.url ?? '/', cfg.publicUrl);
+    const path = url.pathname;
+    const method = req.method ?? 'GET';
+    if (path === '/auth/login') return (void (await login(res, url)), false);
+    if (path === '/auth/callback') return (void (await callback(req, res, url)), false);
+    if (path === '/auth/logout') {
+      if (method !== 'POST') return (send(res, errorResponse(405, 'Sign out with POST.', { allow: 'POST' })), false);
+      const v = await sessions.read(req);
+      sessions.end(res);
+      if (v) audit('sign-out', { who: v.email });
+      return (
+        send(
+          res,
+          html(
+            200,
+            'Signed out',
+            '<p>You are signed out of the dashboard.</p><p><a href="/auth/login">Sign in</a></p>',
+          ),
+        ),
+        false
+      );
+    }
+    if (path === '/api/health') return true;
+    // The app's code and styles hold no data: served to anyone, so the sign-in page can load them.
+    if (/^\/assets\/|\.(js|css|ico|svg|png|woff2?|webmanifest|txt)$/.test(path)) return true;
+
+    const viewer = await viewerOfRequest(req);
+    if (!viewer) {
+      if (path.startsWith('/api/')) {
+        send(res, errorResponse(401, 'Sign in first: open the dashboard to be sent to the sign-in page.'));
+        return false;
+      }
+      res.statusCode = 302;
+      res.setHeader('location', `/auth/login?returnTo=${encodeURIComponent(url.pathname + url.search)}`);
+      res.setHeader('cache-control', 'no-store');
+      res.end();
+      return false;
+    }
+    if (path === '/api/me') {
+      send(res, {
+        status: 200,
+        headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+        body: JSON.stringify(viewer),
+      });
+      return false;
+    }
+    if (!path.startsWith('/api/')) return true;
+    const d = decide(viewer, cfg, method, path, url.searchParams);
+    if (d.allow === false) {
+      audit('refused', { who: viewer.email, role: viewer.role, path, detail: d.detail });
+      send(res, errorResponse(d.status, d.detail));
+      return false;
+    }
+    if (d.allow === 'user') {
+      const may =
+        viewer.role === 'admin' ||
+        (viewer.role === 'viewer'
+          ? (await opts.emailOf(d.userId))?.toLowerCase() === viewer.email
+          : await opts.inTeams(viewer, d.userId));
+      if (!may) {
+        audit('refused', { who: viewer.email, role: viewer.role, path, user: d.userId });
+        send(res, errorResponse(403, 'This person’s page is shown to their managers and admins.'));
+        return false;
+      }
+      audit('view user', { who: viewer.email, role: viewer.role, user: d.userId });
+      return true;
+    }
+    if ('teams' in d) {
+      url.searchParams.delete('team');
+      for (const t of d.teams) url.searchParams.append('team', t);
+      req.url = `${url.pathname}?${url.searchParams}`;
+    }
+    if (path === '/api/users.csv')
+      audit('export users', { who: viewer.email, role: viewer.role, teams: url.searchParams.getAll('team') });
+    return true;
+  }
+
+  return { gate, viewerOfRequest };
+}
+
+export type Auth = ReturnType<typeof createAuth>;

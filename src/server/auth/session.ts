@@ -1,0 +1,118 @@
+/**
+ * The session and the sign-in's short-lived state, each in a cookie sealed with authenticated
+ * encryption (a JWE, `dir` + A256GCM, through jose): nobody can read it, and any change to it makes it
+ * refused. The key is derived from SESSION_SECRET; each seal carries its purpose, the issuer and an
+ * expiry, so a state cookie is never taken for a session, and a session of another issuer (after the
+ * identity provider changes) or an expired one is refused.
+ */
+import { hkdfSync } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseCookies, serialize } from 'cookie';
+import { EncryptJWT, jwtDecrypt, type JWTPayload } from 'jose';
+import type { AuthConfig } from './config';
+
+export interface Session {
+  email: string;
+  name: string | null;
+  /** Seconds since the epoch. */
+  expiresAt: number;
+}
+
+/** What the sign-in keeps between sending the reader to the provider and the provider's answer. */
+export interface SignInState {
+  state: string;
+  nonce: string;
+  codeVerifier: string;
+  /** A path of this dashboard only (checked when the sign-in starts). */
+  returnTo: string;
+}
+
+const STATE_SECONDS = 10 * 60;
+
+export function createSessions(cfg: AuthConfig) {
+  const key = new Uint8Array(hkdfSync('sha256', cfg.sessionSecret, 'agent-usage-dashboard', 'session cookie', 32));
+  const secure = cfg.publicUrl.protocol === 'https:';
+  // `__Host-` binds the cookie to this host, over https only.
+  const names = { session: secure ? '__Host-session' : 'session', state: secure ? '__Host-signin' : 'signin' };
+  const issuer = cfg.issuer.href;
+
+  async function seal(purpose: string, payload: JWTPayload, seconds: number): Promise<string> {
+    return new EncryptJWT({ ...payload, purpose })
+      .setProtectedHeader({ alg: 'dir', enc: 'A256GCM' })
+      .setIssuer(issuer)
+      .setIssuedAt()
+      .setExpirationTime(`${seconds}s`)
+      .encrypt(key);
+  }
+
+  async function open(purpose: string, token: string | undefined): Promise<JWTPayload | null> {
+    if (!token) return null;
+    try {
+      const { payload } = await jwtDecrypt(token, key, {
+        issuer,
+        keyManagementAlgorithms: ['dir'],
+        contentEncryptionAlgorithms: ['A256GCM'],
+      });
+      return payload.purpose === purpose ? payload : null;
+    } catch {
+      return null; // tampered, expired, another issuer, another key: not a session
+    }
+  }
+
+  const cookie = (name: string, value: string, maxAge: number) =>
+    serialize(name, value, { httpOnly: true, secure, sameSite: 'lax', path: '/', maxAge });
+
+  const cookiesOf = (req: IncomingMessage) => parseCookies(req.headers.cookie ?? '');
+
+  function append(res: ServerResponse, value: string) {
+    const prior = res.getHeader('set-cookie');
+    const list = prior === undefined ? [] : Array.isArray(prior) ? prior : [String(prior)];
+    res.setHeader('set-cookie', [...list, value]);
+  }
+
+  return {
+    names,
+    async read(req: IncomingMessage): Promise<Session | null> {
+      const p = await open('session', cookiesOf(req)[names.session]);
+      if (!p || typeof p.email !== 'string' || typeof p.exp !== 'number') return null;
+      return { email: p.email, name: typeof p.name === 'string' ? p.name : null, expiresAt: p.exp };
+    },
+    async start(res: ServerResponse, s: { email: string; name: string | null }) {
+      append(res, cookie(names.session, await seal('session', s, cfg.sessionSeconds), cfg.sessionSeconds));
+    },
+    end(res: ServerResponse) {
+      append(res, cookie(names.session, '', 0));
+    },
+    async keepState(res: ServerResponse, s: SignInState) {
+      append(res, cookie(names.state, await seal('signin', { ...s }, STATE_SECONDS), STATE_SECONDS));
+    },
+    /** The sign-in state, once: the cookie is cleared whatever it held, so a code is never redeemed twice here. */
+    async takeState(req: IncomingMessage, res: ServerResponse): Promise<SignInState | null> {
+      const p = await open('signin', cookiesOf(req)[names.state]);
+      append(res, cookie(names.state, '', 0));
+      if (!p) return null;
+      const { state, nonce, codeVerifier, returnTo } = p as Partial<Record<keyof SignInState, unknown>>;
+      if (typeof state !== 'string' || typeof nonce !== 'string' || typeof codeVerifier !== 'string') return null;
+      return { state, nonce, codeVerifier, returnTo: typeof returnTo === 'string' ? returnTo : '/' };
+    },
+  };
+}
+
+export type Sessions = ReturnType<typeof createSessions>;
+
+/**
+ * Where to go after sign-in: a path of this dashboard, never another site (`//evil.example`,
+ * `/\evil.example`, `https://…` and anything not starting with one `/` become `/`).
+ */
+export function safeReturnTo(raw: string | null | undefined): string {
+  if (!raw || raw.length > 2000 || !raw.startsWith('/') || raw.startsWith('//') || raw.startsWith('/\\')) return '/';
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\\]/.test(raw)) return '/';
+  try {
+    const u = new URL(raw, 'http://dashboard.invalid');
+    if (u.origin !== 'http://dashboard.invalid') return '/';
+    return `${u.pathname}${u.search}${u.hash}`;
+  } catch {
+    return '/';
+  }
+}

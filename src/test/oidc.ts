@@ -1,0 +1,125 @@
+/**
+ * A real OpenID provider for the tests (the `oidc-provider` package) on loopback, with its own
+ * sign-in and consent pages (its development interactions: any password is taken) and test accounts
+ * named by their email, and a cookie-keeping HTTP walk through a sign-in, as a browser would do it.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Provider from 'oidc-provider';
+
+export interface TestProvider {
+  issuer: string;
+  close: () => Promise<void>;
+}
+
+/** Accounts: the login is the email; `unverified@…` has an unverified email. */
+export async function startProvider(redirectUri: string, clientId = 'dashboard', clientSecret = 'dashboard-secret') {
+  const server: Server = createServer();
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', () => ok()));
+  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const provider = new Provider(issuer, {
+    clients: [
+      {
+        client_id: clientId,
+        client_secret: clientSecret,
+        redirect_uris: [redirectUri],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'client_secret_post',
+      },
+    ],
+    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
+    cookies: { keys: ['test-provider-cookie-key'] },
+    async findAccount(_ctx: unknown, id: string) {
+      return {
+        accountId: id,
+        async claims() {
+          return { sub: id, email: id, email_verified: !id.startsWith('unverified@'), name: id.split('@')[0] };
+        },
+      };
+    },
+  });
+  provider.on('server_error', () => undefined);
+  server.on('request', provider.callback());
+  return {
+    issuer,
+    close: () => new Promise<void>((ok) => server.close(() => ok())),
+  } satisfies TestProvider;
+}
+
+/** Cookies by origin, as a browser keeps them (enough for these tests: no paths, no expiry). */
+export class CookieJar {
+  private jars = new Map<string, Map<string, string>>();
+  header(url: URL): string {
+    return [...(this.jars.get(url.host) ?? new Map()).entries()].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+  take(url: URL, res: Response) {
+    const jar = this.jars.get(url.host) ?? new Map<string, string>();
+    for (const line of res.headers.getSetCookie()) {
+      const [pair, ...attrs] = line.split(';');
+      const i = pair!.indexOf('=');
+      const name = pair!.slice(0, i).trim();
+      const value = pair!.slice(i + 1).trim();
+      const expired = attrs.some((a) => /^\s*max-age=0\s*$/i.test(a) || /^\s*expires=Thu, 01 Jan 1970/i.test(a));
+      if (expired || value === '') jar.delete(name);
+      else jar.set(name, value);
+    }
+    this.jars.set(url.host, jar);
+  }
+  get(host: string, name: string): string | undefined {
+    return this.jars.get(host)?.get(name);
+  }
+  set(host: string, name: string, value: string) {
+    const jar = this.jars.get(host) ?? new Map<string, string>();
+    jar.set(name, value);
+    this.jars.set(host, jar);
+  }
+}
+
+export interface Step {
+  url: URL;
+  res: Response;
+  body: string;
+}
+
+/** One request with the jar's cookies, without following redirects. */
+export async function request(jar: CookieJar, url: URL, init: RequestInit = {}): Promise<Step> {
+  const res = await fetch(url, {
+    ...init,
+    redirect: 'manual',
+    headers: { ...(init.headers as Record<string, string>), cookie: jar.header(url) },
+  });
+  jar.take(url, res);
+  return { url, res, body: await res.text() };
+}
+
+/**
+ * Follows a sign-in from `start` through the provider's pages (filling `login` with the email) until
+ * a response comes back from `until`'s host that is not a redirect into the provider; returns the
+ * redirect to the dashboard's callback unfollowed when `stopAtCallback` is set.
+ */
+export async function walkSignIn(jar: CookieJar, start: URL, email: string, opts: { stopAtCallback?: boolean } = {}) {
+  let step = await request(jar, start);
+  for (let i = 0; i < 20; i++) {
+    const location = step.res.headers.get('location');
+    if (location) {
+      const next = new URL(location, step.url);
+      if (opts.stopAtCallback && next.pathname === '/auth/callback') return { callback: next, step };
+      step = await request(jar, next);
+      continue;
+    }
+    const form = /<form[^>]*action="([^"]+)"[^>]*method="post"/i.exec(step.body);
+    if (!form) return { step };
+    const fields = new URLSearchParams();
+    for (const m of step.body.matchAll(/<input[^>]*name="([^"]+)"(?:[^>]*value="([^"]*)")?/gi))
+      fields.set(m[1]!, m[2] ?? '');
+    if (fields.has('login')) fields.set('login', email);
+    if (fields.has('password')) fields.set('password', 'any');
+    step = await request(jar, new URL(form[1]!.replace(/&amp;/g, '&'), step.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: fields.toString(),
+    });
+  }
+  throw new Error('the sign-in did not end');
+}
