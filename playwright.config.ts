@@ -10,7 +10,15 @@ const executablePath = process.env.CHROMIUM_PATH || systemChromium;
 
 /** A pinned demo clock makes every number on screen reproducible. */
 export const E2E_TODAY = '2026-06-01';
-export const PORTS = { main: 5310, faults: 5311, hostile: 5312, keyless: 5313, upstream: 5314 };
+export const PORTS = {
+  main: 5310,
+  faults: 5311,
+  hostile: 5312,
+  keyless: 5313,
+  upstream: 5314,
+  oidc: 5315,
+  signIn: 5316,
+};
 
 /**
  * Each test server must be reached only by the spec written for it: the
@@ -97,5 +105,22 @@ export default defineConfig({
       env: { ...base, DEMO_TODAY: '', PORT: String(PORTS.upstream) },
     },
     dashboard(PORTS.keyless, { ANALYTICS_BASE_URL: `http://127.0.0.1:${PORTS.upstream}` }),
+    // Sign-in: a real OpenID provider (oidc-provider, any password) and a dashboard that requires it.
+    {
+      command: 'npx tsx scripts/oidc-provider.ts',
+      url: `http://127.0.0.1:${PORTS.oidc}/.well-known/openid-configuration`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: { PORT: String(PORTS.oidc), REDIRECT_URI: `http://127.0.0.1:${PORTS.signIn}/auth/callback` },
+    },
+    dashboard(PORTS.signIn, {
+      OIDC_ISSUER: `http://127.0.0.1:${PORTS.oidc}`,
+      OIDC_CLIENT_ID: 'dashboard',
+      OIDC_CLIENT_SECRET: 'dashboard-secret',
+      PUBLIC_URL: `http://127.0.0.1:${PORTS.signIn}`,
+      SESSION_SECRET: 'an-end-to-end-session-secret-of-32-chars',
+      ADMIN_EMAILS: 'admin@acme.example',
+      ALLOWED_DOMAINS: 'acme.example',
+    }),
   ],
 });

@@ -13,9 +13,14 @@ export interface TestProvider {
 }
 
 /** Accounts: the login is the email; `unverified@…` has an unverified email. */
-export async function startProvider(redirectUri: string, clientId = 'dashboard', clientSecret = 'dashboard-secret') {
+export async function startProvider(
+  redirectUri: string,
+  clientId = 'dashboard',
+  clientSecret = 'dashboard-secret',
+  port = 0,
+) {
   const server: Server = createServer();
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', () => ok()));
+  await new Promise<void>((ok) => server.listen(port, '127.0.0.1', () => ok()));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const provider = new Provider(issuer, {
     clients: [
