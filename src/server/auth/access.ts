@@ -116,7 +116,10 @@ export function decide(v: Viewer, cfg: AuthConfig, method: string, path: string,
     return withinTeams(v, asked);
   }
   if (path === '/api/teams/summary') {
-    return v.role === 'viewer' ? refuse('The teams’ figures are shown to their managers and admins.') : { allow: true };
+    // A manager's teams page: their teams' rows (and the organization's), not the other teams'.
+    return v.role === 'viewer'
+      ? refuse('The teams’ figures are shown to their managers and admins.')
+      : withinTeams(v, asked);
   }
   return { allow: true };
 }
