@@ -5,6 +5,7 @@
  */
 import type { Kysely, Transaction } from 'kysely';
 import type { Schema, TeamMappingTable } from './schema';
+import { NUMERIC_FACTS } from './users-queries';
 
 type Db = Kysely<Schema> | Transaction<Schema>;
 
@@ -31,23 +32,8 @@ export async function deleteStoredMapping(db: Db): Promise<boolean> {
   return Number(r.numDeletedRows) > 0;
 }
 
-/** The numbers of a `/users` row the team figures add up, as columns (migration 0002). */
-export const TEAM_FACT_COLUMNS = [
-  'billable_tokens',
-  'tool_calls',
-  'sessions',
-  'messages',
-  'user_messages',
-  'files_created',
-  'files_edited',
-  'git_commits',
-  'git_prs_created',
-  'mcp_calls',
-  'skill_calls',
-  'slash_commands',
-  'hooks',
-  'autonomy_ratio',
-] as const;
+/** The numbers of a `/users` row the team figures add up: the fact columns of migration 0002. */
+export const TEAM_FACT_COLUMNS = NUMERIC_FACTS;
 export type TeamFactColumn = (typeof TEAM_FACT_COLUMNS)[number];
 
 export type TeamFactRow = { user_id: string; user_email: string | null; day: string } & Record<
