@@ -46,6 +46,7 @@ beforeAll(async () => {
     SESSION_SECRET: SECRET,
     ADMIN_EMAILS: 'admin@acme.example',
     ALLOWED_DOMAINS: 'acme.example',
+    PSEUDONYMIZE: '1',
   };
   const config = readServerConfig(env);
   const storeConfig = readStoreConfig(env);
@@ -163,6 +164,7 @@ describe('sign-in with OpenID Connect', () => {
     expect(table.users.map((u) => u.userId)).not.toContain(outsider.userId);
     const csv = (await api(jar, `/api/users.csv?${RANGE}`)).body;
     expect(csv).not.toContain(outsider.userId);
+    expect(csv).not.toMatch(/@acme\.example/);
     expect((await api(jar, `/api/users/${encodeURIComponent(member.userId)}?${RANGE}`)).res.status).toBe(200);
     expect((await api(jar, `/api/users/${encodeURIComponent(outsider.userId)}?${RANGE}`)).res.status).toBe(403);
     expect((await api(jar, `/api/v1/analytics/users?startDate=2026-03-01&endDate=2026-03-02`)).res.status).toBe(403);

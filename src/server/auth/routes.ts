@@ -5,6 +5,7 @@
  * sign-in, refusal and per-user view is written to the log as one JSON line (who, what, when), never
  * a token or a cookie.
  */
+import { createHmac } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as client from 'openid-client';
 import { errorResponse } from '../core/errors';
@@ -35,6 +36,9 @@ const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)}
 
 export function createAuth(opts: AuthOptions) {
   const { cfg, logger } = opts;
+  // Stable per deployment, unguessable without SESSION_SECRET: the same person is the same pseudonym.
+  const pseudonym = (email: string) =>
+    `person-${createHmac('sha256', cfg.sessionSecret).update(email.toLowerCase()).digest('hex').slice(0, 10)}@pseudonym.invalid`;
   const sessions = createSessions(cfg);
   const redirectUri = new URL('/auth/callback', cfg.publicUrl).href;
   const audit = (event: string, fields: Record<string, unknown>) => logger.info('audit', { event, ...fields });
@@ -237,6 +241,7 @@ export function createAuth(opts: AuthOptions) {
       for (const t of d.teams) url.searchParams.append('team', t);
       req.url = `${url.pathname}?${url.searchParams}`;
     }
+    if (cfg.pseudonymize && viewer.role !== 'admin') pseudonymizeAnswer(req, res, pseudonym);
     if (path === '/api/users.csv')
       audit('export users', { who: viewer.email, role: viewer.role, teams: url.searchParams.getAll('team') });
     return true;
@@ -246,3 +251,45 @@ export function createAuth(opts: AuthOptions) {
 }
 
 export type Auth = ReturnType<typeof createAuth>;
+
+/** Emails as the answers carry them (JSON strings, CSV cells). */
+const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;
+
+/**
+ * PSEUDONYMIZE=1: every email in an answer becomes its stable pseudonym. The answer is taken whole
+ * (uncompressed: the request's accept-encoding is dropped), rewritten, and sent with its new length.
+ */
+function pseudonymizeAnswer(req: IncomingMessage, res: ServerResponse, pseudonym: (email: string) => string) {
+  delete req.headers['accept-encoding'];
+  const chunks: Buffer[] = [];
+  const write = res.write.bind(res);
+  const end = res.end.bind(res);
+  const keep = (c: unknown, enc?: unknown) => {
+    if (c !== undefined && c !== null && typeof c !== 'function') {
+      chunks.push(
+        Buffer.isBuffer(c) ? c : Buffer.from(c as string, typeof enc === 'string' ? (enc as BufferEncoding) : 'utf8'),
+      );
+    }
+  };
+  res.write = ((c: unknown, enc?: unknown, cb?: unknown) => {
+    keep(c, enc);
+    const done = typeof enc === 'function' ? enc : cb;
+    if (typeof done === 'function') queueMicrotask(() => (done as () => void)());
+    return true;
+  }) as typeof res.write;
+  res.end = ((c?: unknown, enc?: unknown, cb?: unknown) => {
+    keep(c, enc);
+    const body = Buffer.from(
+      Buffer.concat(chunks)
+        .toString('utf8')
+        .replace(EMAIL, (e) => pseudonym(e)),
+      'utf8',
+    );
+    if (!res.headersSent) {
+      res.removeHeader('etag'); // the tag names the real answer
+      res.setHeader('content-length', body.length);
+    }
+    write(body);
+    return end(typeof enc === 'function' ? enc : cb) as ServerResponse;
+  }) as typeof res.end;
+}
