@@ -6,8 +6,8 @@ import { configQuery } from '../data/config';
 import { parseTeams, useLinkTo } from '../data/search';
 import type { DayRange } from '../lib/dates';
 import { parseRange } from '../lib/url-state';
-import * as z from 'zod/mini';
-import { api, getApiKey, setApiKey } from '../data/client';
+import { getApiKey, setApiKey } from '../data/client';
+import { useMe } from '../data/me';
 import { ErrorState, Loading } from '../components/states';
 import { DateRangeBar } from './DateRangeBar';
 import { useKeyPrompt } from '../data/client';
@@ -19,6 +19,7 @@ import { NAV } from './routes';
 
 export function Shell() {
   const config = useQuery(configQuery);
+  const me = useMe(config.data?.signIn === true);
   const client = useQueryClient();
   const { keyRejected, setKeyRejected } = useKeyPrompt();
   // The key lives outside React (session storage); this re-renders once it is set.
@@ -66,7 +67,10 @@ export function Shell() {
     void ask?.(client, parseRange(params, config.data.latestDay), parseTeams(params, config.data));
   };
   // The teams pages exist only when the server keeps a store.
-  const nav = NAV.filter((n) => !n.needsTeams || config.data.teams);
+  // A viewer (signed in, neither admin nor manager) opens neither other people's rows nor the teams.
+  const nav = NAV.filter(
+    (n) => (!n.needsTeams || config.data.teams) && !(me?.role === 'viewer' && (n.path === '/users' || n.needsTeams)),
+  );
   return (
     <div className="min-h-screen">
       <header className="border-b border-line bg-surface">
@@ -197,19 +201,13 @@ function ThemeSelect() {
   );
 }
 
-const meSchema = z.object({ email: z.string(), name: z.nullable(z.string()), role: z.string() });
-
 /** Who is signed in, and Sign out (a POST, so no other site can sign the reader out with a link). */
 function SignedIn() {
-  const me = useQuery({
-    queryKey: ['me'],
-    queryFn: ({ signal }) => api.get('/api/me', meSchema, undefined, signal),
-    staleTime: Infinity,
-  });
-  if (!me.data) return null;
+  const me = useMe(true);
+  if (!me) return null;
   return (
     <form method="post" action="/auth/logout" className="flex items-center gap-2 text-sm text-fg-muted">
-      <span title={me.data.role}>{me.data.name ?? me.data.email}</span>
+      <span title={`${me.email} (${me.role})`}>{me.name ?? me.email}</span>
       <button type="submit" className="text-fg-muted underline">
         Sign out
       </button>

@@ -1,3 +1,4 @@
+import { useMe } from '../../data/me';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -83,6 +84,8 @@ export default function MappingPage() {
 function Mapping() {
   // Read afresh each time the screen opens: the file may have changed since.
   const state = useQuery({ ...teamsQuery, staleTime: 0 });
+  const { signIn } = useAppConfig();
+  const me = useMe(signIn);
   const text = useQuery(mappingTextQuery);
   return (
     <>
@@ -96,7 +99,7 @@ function Mapping() {
       <Widget title="Mapping text" query={text}>
         {(t) =>
           state.data ? (
-            state.data.editable ? (
+            state.data.editable && (!signIn || me?.role === 'admin') ? (
               <Editor inForce={t} answer={state.data} />
             ) : (
               <ReadOnly inForce={t} answer={state.data} />
@@ -162,6 +165,8 @@ function ReadOnly({ inForce, answer }: { inForce: MappingText; answer: TeamsAnsw
             file with errors while keeping the mapping in force. To upload the mapping on this screen instead, remove{' '}
             <code>TEAMS_FILE</code> from the server&apos;s settings and restart it.
           </>
+        ) : answer.editable ? (
+          'Only the dashboard’s admins (ADMIN_EMAILS) can change the team mapping.'
         ) : (
           'The dashboard server does not allow changing the mapping on this screen.'
         )}
