@@ -17,10 +17,42 @@ export interface Logger {
   error(msg: string, fields?: LogFields): void;
 }
 
-export function createLogger(write: (line: string) => void = (l) => process.stdout.write(l + '\n')): Logger {
+/**
+ * Standard output, one write per turn of the event loop rather than one per
+ * line: a busy server logs every request, and at 50 clients the log took a
+ * fifth of its time, half of that in the writes. Errors go out at once, with
+ * what came before them; what is pending when the process exits is written
+ * then.
+ */
+function stdoutLines() {
+  let pending = '';
+  const flush = () => {
+    if (pending === '') return;
+    const out = pending;
+    pending = '';
+    process.stdout.write(out);
+  };
+  process.on('exit', flush);
+  return {
+    write(line: string) {
+      if (pending === '') setImmediate(flush);
+      pending += line + '\n';
+    },
+    flush,
+  };
+}
+
+export function createLogger(write?: (line: string) => void): Logger {
+  const out = write ? { write, flush() {} } : stdoutLines();
   const emit = (level: string, msg: string, fields: LogFields = {}) =>
-    write(JSON.stringify({ time: new Date().toISOString(), level, msg, ...redact(fields) }));
-  return { info: (m, f) => emit('info', m, f), error: (m, f) => emit('error', m, f) };
+    out.write(JSON.stringify({ time: new Date().toISOString(), level, msg, ...redact(fields) }));
+  return {
+    info: (m, f) => emit('info', m, f),
+    error: (m, f) => {
+      emit('error', m, f);
+      out.flush();
+    },
+  };
 }
 
 export const silentLogger: Logger = { info() {}, error() {} };

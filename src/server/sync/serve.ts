@@ -166,7 +166,8 @@ export function createStoreAnswerer(store: StoreDb, engine: SyncEngine, latestDa
   /** Builds an answer and keeps it, unless the store was written meanwhile. */
   async function build(key: string, path: string, search: string, generation: number): Promise<HttpResponse | null> {
     const built = await compute(path, search);
-    if (!keepable(built) || generation !== engine.activity.generation) return built;
+    // An answer larger than the whole cache would not stay in it: it is sent as any other answer.
+    if (!keepable(built) || generation !== engine.activity.generation || built.body.length > CACHE_CHARS) return built;
     // The same body as the one it replaces (a minute's expiry, the days unchanged): its compressed forms still hold.
     const old = recent.get(key)?.r;
     const r = old && old.body === built.body ? old : built;
@@ -203,8 +204,10 @@ export function createStoreAnswerer(store: StoreDb, engine: SyncEngine, latestDa
     }
     const running = building.get(key);
     // Built from the same store as this reader would read: its answer, unless it is one never kept.
-    if (running && running.generation === generation)
-      return running.answer.then((r) => (keepable(r) ? r : compute(path, search)));
+    if (running && running.generation === generation) {
+      const own = () => compute(path, search);
+      return running.answer.then((r) => (keepable(r) ? r : own()), own);
+    }
     const pending = build(key, path, search, generation).finally(() => {
       if (building.get(key)?.answer === pending) building.delete(key);
     });
