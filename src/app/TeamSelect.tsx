@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useLocation, useSearchParams } from 'react-router-dom';
 import { useAppConfig } from '../data/config';
 import { prefetchPage } from './routes';
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { UNASSIGNED, type TeamView, type TeamsAnswer } from '../api/teams';
 import { useTeams, writeSearch } from '../data/search';
 import { teamsQuery } from '../data/teams';
@@ -73,6 +73,26 @@ export function TeamSelect() {
     return () => document.removeEventListener('pointerdown', onPointerDown);
   }, [open]);
 
+  // What a box's change reads, kept current, so that `toggle` is one function for the panel's life and a
+  // change of selection draws only the boxes it changes, not every team of a large organization.
+  const latest = useRef({ selected, params, pathname, setSelected });
+  useLayoutEffect(() => {
+    latest.current = { selected, params, pathname, setSelected };
+  });
+  const toggle = useCallback(
+    (path: string, on: boolean) => {
+      const { selected, params, pathname, setSelected } = latest.current;
+      const next = on
+        ? [...selected.filter((s) => !s.startsWith(`${path}/`)), path]
+        : selected.filter((s) => s !== path);
+      // The page's first answers for the new teams are asked for now, while the page renders its placeholders.
+      const search = writeSearch(params, { team: next });
+      void prefetchPage(client, config, { pathname, search: `?${search}` });
+      setSelected(next);
+    },
+    [client, config],
+  );
+
   if (rows.length === 0 && selected.length === 0) return null;
 
   const query = filter.trim().toLowerCase();
@@ -87,13 +107,6 @@ export function TeamSelect() {
     setOpen(false);
     setFilter('');
     if (focusButton) button.current?.focus();
-  };
-  const toggle = (path: string, on: boolean) => {
-    const next = on ? [...selected.filter((s) => !s.startsWith(`${path}/`)), path] : selected.filter((s) => s !== path);
-    // The page's first answers for the new teams are asked for now, while the page renders its placeholders.
-    const search = writeSearch(params, { team: next });
-    void prefetchPage(client, config, { pathname, search: `?${search}` });
-    setSelected(next);
   };
 
   /** Arrow keys move between the filter box and the team boxes; Escape closes and returns to the button. */
@@ -191,33 +204,17 @@ export function TeamSelect() {
           </button>
           {tree.isError && <p className="text-danger">The list of teams could not be loaded.</p>}
           <ul ref={list} aria-label="Teams" className="max-h-80 overflow-auto">
-            {shown.map((r, i) => {
-              const cover = coveringTeam(r.path, selected);
-              const descId = `${panelId}-${i}`;
-              return (
-                <li key={r.path}>
-                  <label
-                    className="flex cursor-pointer items-center gap-2 rounded py-1 pr-1 hover:bg-surface-muted has-disabled:cursor-default"
-                    style={{ paddingInlineStart: `${0.25 + (query ? 0 : r.depth) * 1.25}rem` }}
-                  >
-                    <input
-                      type="checkbox"
-                      aria-label={r.path}
-                      aria-describedby={descId}
-                      checked={cover !== undefined || selected.includes(r.path)}
-                      disabled={cover !== undefined}
-                      onChange={(e) => toggle(r.path, e.target.checked)}
-                    />
-                    <span className={`min-w-0 flex-1 truncate ${r.depth === 0 && !query ? 'font-medium' : ''}`}>
-                      {query ? r.path : r.name}
-                    </span>
-                    <span id={descId} className="text-xs whitespace-nowrap text-fg-subtle">
-                      {cover !== undefined ? `in ${cover}` : r.members < 0 ? 'not in the mapping' : people(r.members)}
-                    </span>
-                  </label>
-                </li>
-              );
-            })}
+            {shown.map((r, i) => (
+              <TeamOption
+                key={r.path}
+                row={r}
+                descId={`${panelId}-${i}`}
+                checked={selected.includes(r.path)}
+                cover={coveringTeam(r.path, selected)}
+                filtered={query !== ''}
+                onToggle={toggle}
+              />
+            ))}
           </ul>
           {query && shown.length === 0 && <p className="text-fg-subtle">No team matches “{filter.trim()}”.</p>}
           <div className="flex items-center justify-between gap-2 border-t border-line-subtle pt-2">
@@ -239,3 +236,46 @@ export function TeamSelect() {
     </div>
   );
 }
+
+/** One team's box in the panel; drawn again only when its own state changes. */
+const TeamOption = memo(function TeamOption({
+  row: r,
+  descId,
+  checked,
+  cover,
+  filtered,
+  onToggle,
+}: {
+  row: TeamRow;
+  descId: string;
+  checked: boolean;
+  /** The selected team that includes this one. */
+  cover: string | undefined;
+  /** The list is filtered: full paths, no indentation. */
+  filtered: boolean;
+  onToggle: (path: string, on: boolean) => void;
+}) {
+  return (
+    <li>
+      <label
+        className="flex cursor-pointer items-center gap-2 rounded py-1 pr-1 hover:bg-surface-muted has-disabled:cursor-default"
+        style={{ paddingInlineStart: `${0.25 + (filtered ? 0 : r.depth) * 1.25}rem` }}
+      >
+        <input
+          type="checkbox"
+          aria-label={r.path}
+          aria-describedby={descId}
+          checked={cover !== undefined || checked}
+          disabled={cover !== undefined}
+          onChange={(e) => onToggle(r.path, e.target.checked)}
+        />
+        <span className={`min-w-0 flex-1 truncate ${r.depth === 0 && !filtered ? 'font-medium' : ''}`}>
+          {filtered ? r.path : r.name}
+        </span>
+        <span id={descId} className="text-xs whitespace-nowrap text-fg-subtle">
+          {cover !== undefined ? `in ${cover}` : r.members < 0 ? 'not in the mapping' : people(r.members)}
+        </span>
+      </label>
+    </li>
+  );
+});

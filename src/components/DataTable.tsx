@@ -67,25 +67,32 @@ export function useSortedRows<R>(
   defaultSort: SortState,
 ) {
   const [sort, setSort] = useSortParam(id, defaultSort);
-  const sorted = useMemo(() => sortRows(rows, columns, sort), [rows, columns, sort]);
+  // Followed by value: a page gives its default sort as a new object on each render.
+  const { column, dir } = sort;
+  const sorted = useMemo(() => sortRows(rows, columns, { column, dir }), [rows, columns, column, dir]);
   return { sorted, sort, setSort };
 }
 
 /** A sortable table whose sort lives in the URL. */
 export function DataTable<R>({ id, caption, columns, rows, rowKey, defaultSort, maxHeight = '28rem' }: TableProps<R>) {
   const { sorted, sort, setSort } = useSortedRows(id, rows, columns, defaultSort);
+  // The rows are made again only when they, their order or the columns change: the table renders again on
+  // every change of the URL (its sort lives there), and at a page's size its rows are the costly part.
+  const body = useMemo(
+    () =>
+      sorted.map((r) => (
+        <tr key={rowKey(r)} className="border-t border-line-subtle">
+          <RowCells columns={columns} row={r} />
+        </tr>
+      )),
+    [sorted, columns, rowKey],
+  );
   return (
     <div className="overflow-auto" style={{ maxHeight }}>
       <table className="w-full text-sm">
         <caption className="sr-only">{caption}</caption>
         <SortableHead columns={columns} sort={sort} onSort={setSort} />
-        <tbody>
-          {sorted.map((r) => (
-            <tr key={rowKey(r)} className="border-t border-line-subtle">
-              <RowCells columns={columns} row={r} />
-            </tr>
-          ))}
-        </tbody>
+        <tbody>{body}</tbody>
       </table>
     </div>
   );

@@ -158,4 +158,37 @@ describe('TableWidget', () => {
     expect(r.params().get('reposSort')).toBe('score:asc');
     expect(firstColumn(t())).toEqual(['b', 'a', 'none']);
   });
+
+  it('shows placeholder rows with the columns they were shown with, until the new answer brings its own', () => {
+    const rows: Repo[] = [{ repo: 'a', score: 7 }];
+    const renamed: Column<Repo>[] = [{ ...REPO_COLUMNS[0]!, header: 'Repo of the team' }, REPO_COLUMNS[1]!];
+    const widget = (query: { data: Repo[]; isPlaceholderData: boolean }, columns: Column<Repo>[]) => (
+      <TableWidget
+        id="repos"
+        title="Repositories"
+        columns={columns}
+        rowKey={(x) => x.repo}
+        defaultSort={{ column: 'score', dir: 'desc' }}
+        query={query}
+        filename="repos"
+      />
+    );
+    const heads = () =>
+      within(screen.getByRole('table', { name: 'Repositories' }))
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent);
+    const r = renderWithApp(widget({ data: rows, isPlaceholderData: false }, REPO_COLUMNS));
+    expect(heads()).toEqual(['Repository↕', 'Score▼']);
+    // A new URL's columns while the previous answer stands in, dimmed: the rows are shown as they were.
+    r.rerender(widget({ data: rows, isPlaceholderData: true }, renamed));
+    expect(heads()).toEqual(['Repository↕', 'Score▼']);
+    expect(screen.getByRole('table').closest('[aria-busy]')?.getAttribute('aria-busy')).toBe('true');
+    // The new answer: its rows with the new columns.
+    r.rerender(widget({ data: [{ repo: 'b', score: 1 }], isPlaceholderData: false }, renamed));
+    expect(heads()).toEqual(['Repo of the team↕', 'Score▼']);
+    expect(firstColumn(screen.getByRole('table'))).toEqual(['b']);
+    // New columns for the rows already shown, with no placeholder: shown at once.
+    r.rerender(widget({ data: [{ repo: 'b', score: 1 }], isPlaceholderData: false }, REPO_COLUMNS));
+    expect(heads()).toEqual(['Repository↕', 'Score▼']);
+  });
 });

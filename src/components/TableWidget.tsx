@@ -1,7 +1,9 @@
+import { useMemo } from 'react';
 import type { SortState } from '../data/search';
 import { formatPercent } from '../lib/format';
 import type { NamedTotal } from '../lib/series';
 import { DataTable, useTableCsv, type Column } from './DataTable';
+import { useHeld } from './use-held';
 import { Widget, type WidgetSource } from './Widget';
 
 interface TableWidgetProps<R> {
@@ -35,7 +37,11 @@ export function TableWidget<R>({
   footnote,
   maxHeight,
 }: TableWidgetProps<R>) {
-  const csvOf = useTableCsv(id, columns, defaultSort);
+  // Placeholder rows are shown as they were: a new URL's columns (links that carry it) wait for the new
+  // answer, so the table is drawn once for it, not also for the placeholder.
+  const next = useMemo(() => ({ rows: query.data, columns }), [query.data, columns]);
+  const shown = useHeld(next, (last) => !!query.isPlaceholderData && last.rows === next.rows);
+  const csvOf = useTableCsv(id, shown.columns, defaultSort);
   return (
     <Widget
       title={title}
@@ -51,7 +57,7 @@ export function TableWidget<R>({
           <DataTable
             id={id}
             caption={title}
-            columns={columns}
+            columns={shown.columns}
             rows={d}
             rowKey={rowKey}
             defaultSort={defaultSort}
@@ -72,6 +78,8 @@ export function breakdownColumns(nameHeader: string, valueHeader: string): Colum
   ];
 }
 
+const byName = (r: NamedTotal) => r.name;
+
 interface BreakdownProps extends Omit<TableWidgetProps<NamedTotal>, 'columns' | 'rowKey' | 'defaultSort'> {
   nameHeader: string;
   valueHeader: string;
@@ -79,11 +87,12 @@ interface BreakdownProps extends Omit<TableWidgetProps<NamedTotal>, 'columns' | 
 
 /** A name / count / share table, largest first. */
 export function BreakdownWidget({ nameHeader, valueHeader, ...props }: BreakdownProps) {
+  const columns = useMemo(() => breakdownColumns(nameHeader, valueHeader), [nameHeader, valueHeader]);
   return (
     <TableWidget
       {...props}
-      columns={breakdownColumns(nameHeader, valueHeader)}
-      rowKey={(r) => r.name}
+      columns={columns}
+      rowKey={byName}
       defaultSort={{ column: 'value', dir: 'desc' }}
       maxHeight={props.maxHeight ?? '20rem'}
     />

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { memo, useMemo } from 'react';
 import { formatDayLong, formatDayShort } from '../lib/dates';
 import { formatCompact, formatExact, formatPercent } from '../lib/format';
 import { OTHER } from '../lib/series';
@@ -42,12 +42,41 @@ interface Props {
   summary: string;
 }
 
+/** Series alike in what is drawn (key, label and colour), whether or not the array or its entries are the same objects. */
+function sameSeries(a: readonly SeriesConfig[], b: readonly SeriesConfig[]): boolean {
+  return (
+    a === b ||
+    (a.length === b.length &&
+      a.every((s, i) => {
+        const t = b[i]!;
+        return s.key === t.key && s.label === t.label && s.color === t.color;
+      }))
+  );
+}
+
+/**
+ * Whether a chart would draw the same: its series compared by what is drawn (a page builds them afresh on
+ * each render), everything else as given. The points must be the same array: a widget gets them from a
+ * query's memoized answer, so a page's re-render (a new URL, a placeholder, another widget's answer) that
+ * leaves them as they were does not draw the chart again (recharts' render is the costliest part of a page).
+ */
+function sameChart(prev: Props, next: Props): boolean {
+  const keys = new Set([...Object.keys(prev), ...Object.keys(next)] as (keyof Props)[]);
+  for (const k of keys) {
+    if (k === 'series' ? !sameSeries(prev.series, next.series) : !Object.is(prev[k], next[k])) return false;
+  }
+  return true;
+}
+
 /**
  * The one chart wrapper: series config → label and colour; exact values in
  * the tooltip, compact ones on the axis; days read in UTC. It paints first as
- * plain SVG and becomes interactive once the chart library has loaded.
+ * plain SVG and becomes interactive once the chart library has loaded. Drawn
+ * again only when what it draws changes (see `sameChart`).
  */
-export function TimeSeriesChart({
+export const TimeSeriesChart = memo(TimeSeriesChartImpl, sameChart);
+
+function TimeSeriesChartImpl({
   data,
   series,
   kind = 'area',

@@ -147,4 +147,36 @@ describe('TimeSeriesWidget', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Show Nothing as a table' }));
     expect(screen.queryByRole('table')).toBeNull();
   });
+
+  it('draws placeholder points with the series they were drawn with, until the new answer brings its own', () => {
+    const widget = (data: typeof POINTS, isPlaceholderData: boolean, series: typeof SERIES, what: string) => (
+      <TimeSeriesWidget
+        title="Sessions and messages"
+        query={{ data, isPlaceholderData }}
+        series={series}
+        filename="activity"
+        what={what}
+        orgOnly={series.length < 2 ? 'Messages' : undefined}
+      />
+    );
+    const legend = () =>
+      within(screen.getByRole('figure'))
+        .queryAllByRole('listitem')
+        .map((li) => li.textContent);
+    const r = renderWithApp(widget(POINTS, false, SERIES, 'Sessions and messages'));
+    expect(legend()).toEqual(['Sessions', 'Messages']);
+    // A team's URL while the organization's points stand in: drawn as they were, dimmed, without the team's note.
+    r.rerender(widget(POINTS, true, SERIES.slice(0, 1), 'Sessions'));
+    expect(legend()).toEqual(['Sessions', 'Messages']);
+    expect(screen.getByRole('figure', { name: /^Sessions and messages, per day/ })).toBeTruthy();
+    expect(screen.getByRole('figure').closest('[aria-busy]')?.getAttribute('aria-busy')).toBe('true');
+    expect(screen.queryByText(/whole organization/)).toBeNull();
+    // The team's answer: its points, its series and its note.
+    const team = POINTS.map((p) => ({ ...p, sessions: p.sessions + 1 }));
+    r.rerender(widget(team, false, SERIES.slice(0, 1), 'Sessions'));
+    expect(legend()).toEqual([]);
+    expect(screen.getByRole('figure', { name: 'Sessions, per day, from 2026-05-07 to 2026-05-12.' })).toBeTruthy();
+    expect(screen.getByRole('figure').closest('[aria-busy]')?.getAttribute('aria-busy')).toBe('false');
+    expect(screen.getByText(/whole organization/)).toBeTruthy();
+  });
 });

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useDeferredValue, useMemo, useState } from 'react';
 import { formatDayLong, formatDayShort, type Day } from '../lib/dates';
 import { formatExact, formatPercent } from '../lib/format';
 import { rollupWeeks, type Rollup } from '../lib/series';
@@ -6,6 +6,7 @@ import { useSearchParam } from '../data/search';
 import { OrgOnlyNote } from './OrgOnly';
 import { Segmented } from './Segmented';
 import { TimeSeriesChart, type SeriesConfig } from './TimeSeriesChart';
+import { useHeld } from './use-held';
 import { Widget, type WidgetSource } from './Widget';
 
 /** The day/week switch, shared by every chart of a page through the URL. */
@@ -61,6 +62,10 @@ function toShares<P extends Point>(p: P, keys: readonly string[]): P {
   return out as P;
 }
 
+// The weekly labels are functions made once, so a chart whose points did not change is not drawn again.
+const weekTick = (x: string) => `Wk ${formatDayShort(x)}`;
+const weekTooltip = (x: string) => `Week of ${formatDayLong(x)}`;
+
 /** A daily series, rolled up to weeks when the page says so, with a CSV of exactly the points drawn. */
 export function TimeSeriesWidget<P extends Point>({
   title,
@@ -81,14 +86,36 @@ export function TimeSeriesWidget<P extends Point>({
   const [interval] = useInterval();
   const [asTable, setAsTable] = useState(false);
   const rollupKey = JSON.stringify(rollup);
+  const byWeek = interval === 'week';
   const keys = series.map((s) => s.key).join('|');
-  const shaped = useMemo(() => {
-    const rolled = query.data && interval === 'week' ? rollupWeeks(query.data, JSON.parse(rollupKey)) : query.data;
+  const points = useMemo(() => {
+    const rolled = query.data && byWeek ? rollupWeeks(query.data, JSON.parse(rollupKey)) : query.data;
     // A 100 % chart takes counts, so weeks weigh each day by its volume, and shows shares.
     return percent && rolled ? rolled.map((p) => toShares(p, keys.split('|'))) : rolled;
-  }, [query.data, interval, rollupKey, percent, keys]);
-  const q: WidgetSource<(P & { days?: number })[]> = { ...query, data: shaped };
-  const weekly = interval === 'week';
+  }, [query.data, byWeek, rollupKey, percent, keys]);
+  // The series by what they hold: a page builds the array afresh on each render.
+  const seriesKey = JSON.stringify(series.map((s) => [s.key, s.label, s.color, s.csv]));
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- followed by what it holds (`seriesKey`)
+  const sameSeries = useMemo(() => series, [seriesKey]);
+  const next = useMemo(
+    () => ({ points, weekly: byWeek, series: sameSeries, what, orgOnly }),
+    [points, byWeek, sameSeries, what, orgOnly],
+  );
+  // Placeholder points are drawn as they were: a new URL's series and wording (a team's answer lacks some
+  // series, and says so) wait for the new answer, so the chart is drawn once for it, not also for the
+  // placeholder.
+  const held = useHeld(next, (last) => !!query.isPlaceholderData && last.points === next.points);
+  // New points are drawn in a render of their own, after the urgent one that brought them (a page's KPI cards
+  // are not held up by its charts, the costliest part of a page) and interruptible by the next answer;
+  // meanwhile the widget keeps showing what it shows, dimmed. The first points are drawn at once.
+  const deferred = useDeferredValue(held);
+  const view = deferred.points === undefined ? held : deferred;
+  const { weekly, series: drawnSeries } = view;
+  const q: WidgetSource<(P & { days?: number })[]> = {
+    ...query,
+    data: view.points,
+    isPlaceholderData: query.isPlaceholderData || view !== held,
+  };
   return (
     <Widget
       title={title}
@@ -112,17 +139,21 @@ export function TimeSeriesWidget<P extends Point>({
       isEmpty={(d) => d.length === 0}
       csv={(d) => ({
         filename: `${filename}${weekly ? '-weekly' : ''}.csv`,
-        header: [weekly ? 'week_start' : 'date', ...(weekly ? ['days'] : []), ...series.map((s) => s.csv ?? s.key)],
-        rows: d.map((p) => [p.date, ...(weekly ? [p.days ?? 7] : []), ...series.map((s) => p[s.key] as number)]),
+        header: [
+          weekly ? 'week_start' : 'date',
+          ...(weekly ? ['days'] : []),
+          ...drawnSeries.map((s) => s.csv ?? s.key),
+        ],
+        rows: d.map((p) => [p.date, ...(weekly ? [p.days ?? 7] : []), ...drawnSeries.map((s) => p[s.key] as number)]),
       })}
     >
       {(d) => (
         <>
           {asTable ? (
             <PointsTable
-              caption={`${what}, ${weekly ? 'per week' : 'per day'}`}
+              caption={`${view.what}, ${weekly ? 'per week' : 'per day'}`}
               points={d}
-              series={series}
+              series={drawnSeries}
               weekly={weekly}
               percent={percent}
             />
@@ -130,18 +161,18 @@ export function TimeSeriesWidget<P extends Point>({
             <>
               <TimeSeriesChart
                 data={d}
-                series={series}
+                series={drawnSeries}
                 kind={kind}
                 stacked={stacked}
                 percent={percent}
-                xFormat={weekly ? (x) => `Wk ${formatDayShort(x)}` : formatDayShort}
-                xTooltipFormat={weekly ? (x) => `Week of ${formatDayLong(x)}` : formatDayLong}
-                summary={`${what}, ${weekly ? 'per week' : 'per day'}, from ${d[0]?.date} to ${d.at(-1)?.date}.`}
+                xFormat={weekly ? weekTick : formatDayShort}
+                xTooltipFormat={weekly ? weekTooltip : formatDayLong}
+                summary={`${view.what}, ${weekly ? 'per week' : 'per day'}, from ${d[0]?.date} to ${d.at(-1)?.date}.`}
               />
               {footnote && <p className="mt-2 text-xs text-fg-subtle">{footnote}</p>}
             </>
           )}
-          {orgOnly && <OrgOnlyNote what={orgOnly} size="xs" className="mt-2" />}
+          {view.orgOnly && <OrgOnlyNote what={view.orgOnly} size="xs" className="mt-2" />}
         </>
       )}
     </Widget>

@@ -91,7 +91,8 @@ export function Widget<T>({
       </>
     );
   }
-  const spec = data !== undefined && csv && !isEmpty?.(data) ? csv(data) : undefined;
+  // The CSV is made when asked for, not on every render (a table's is every row, sorted and formatted).
+  const download = data !== undefined && csv && !isEmpty?.(data) ? () => csv(data) : undefined;
   return (
     <section
       aria-label={title}
@@ -104,10 +105,13 @@ export function Widget<T>({
         </div>
         <div className="flex flex-wrap items-center gap-2">
           {actions}
-          {spec && (
+          {download && (
             <button
               type="button"
-              onClick={() => downloadCsv(spec.filename, spec.header, spec.rows)}
+              onClick={() => {
+                const spec = download();
+                downloadCsv(spec.filename, spec.header, spec.rows);
+              }}
               className="rounded border border-line-strong px-2 py-1 text-xs font-medium text-fg-soft hover:bg-surface-muted"
               aria-label={`Download CSV of ${title}`}
             >

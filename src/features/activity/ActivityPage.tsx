@@ -1,4 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import { analyticsQuery } from '../../data/analytics';
 import { teamsFileTag, useRange, useTeams } from '../../data/search';
 import { KpiGrid } from '../../components/KpiGrid';
@@ -9,12 +10,18 @@ import { IntervalSwitch, TimeSeriesWidget } from '../../components/TimeSeriesWid
 import { previousPeriod } from '../../lib/dates';
 import { pivotTopN, pointKeys } from '../../lib/series';
 import { activityPoints, activityTotals } from './shaping';
+import type { ActivityDay } from '../../api/schemas';
 
 const CLIENT_LABELS: Record<string, string> = {
   'terminal-ui': 'Terminal (interactive)',
   web: 'Web application',
   'non-interactive-cli': 'Headless / automated CLI',
 };
+
+type ClientRow = { date: string; group_key: string; daily_active_users: number };
+
+// Selectors are stable functions: a page's re-render (a new URL, another answer) does not shape an answer again.
+const selectTotals = (r: { data: readonly ActivityDay[] }) => activityTotals(r.data);
 
 export default function ActivityPage() {
   const { range } = useRange();
@@ -23,18 +30,24 @@ export default function ActivityPage() {
   const teamed = teams.length > 0;
   const prevRange = previousPeriod(range);
   const base = { ...analyticsQuery('activity', range, '', teams), placeholderData: keepPreviousData };
-  const totals = useQuery({ ...base, select: (r) => activityTotals(r.data) });
+  const totals = useQuery({ ...base, select: selectTotals });
   const prev = useQuery({
     ...analyticsQuery('activity', prevRange ?? range, '', teams),
     enabled: prevRange !== null,
-    select: (r) => activityTotals(r.data),
+    select: selectTotals,
   });
-  const daily = useQuery({ ...base, select: (r) => activityPoints(range, r.data) });
+  const daily = useQuery({
+    ...base,
+    select: useCallback((r: { data: readonly ActivityDay[] }) => activityPoints(range, r.data), [range]),
+  });
   const byClient = useQuery({
     ...analyticsQuery('activity', range, 'client'),
     enabled: !teamed,
     placeholderData: keepPreviousData,
-    select: (r) => pivotTopN(range, r.data, (g) => g.daily_active_users, 10).points,
+    select: useCallback(
+      (r: { data: readonly ClientRow[] }) => pivotTopN(range, r.data, (g) => g.daily_active_users, 10).points,
+      [range],
+    ),
   });
   const clientKeys = pointKeys(byClient.data);
   const t = totals.data;

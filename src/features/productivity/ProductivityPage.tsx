@@ -1,4 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import type { ProductivityDay } from '../../api/schemas';
 import { analyticsQuery } from '../../data/analytics';
 import { teamsFileTag, useRange, useTeams } from '../../data/search';
 import { BreakdownWidget } from '../../components/TableWidget';
@@ -10,6 +12,12 @@ import { IntervalSwitch, TimeSeriesWidget } from '../../components/TimeSeriesWid
 import { previousPeriod } from '../../lib/dates';
 import { byExtension, byLanguage, productivityPoints, productivityTotals } from './shaping';
 
+type Answer = { data: readonly ProductivityDay[] };
+// Selectors are stable functions: a page's re-render (a new URL, another answer) does not shape an answer again.
+const selectTotals = (r: Answer) => productivityTotals(r.data);
+const selectLanguages = (r: Answer) => byLanguage(r.data);
+const selectExtensions = (r: Answer) => byExtension(r.data);
+
 export default function ProductivityPage() {
   const { range } = useRange();
   const [teams] = useTeams();
@@ -17,15 +25,18 @@ export default function ProductivityPage() {
   const teamed = teams.length > 0;
   const prevRange = previousPeriod(range);
   const base = { ...analyticsQuery('productivity', range, '', teams), placeholderData: keepPreviousData };
-  const totals = useQuery({ ...base, select: (r) => productivityTotals(r.data) });
+  const totals = useQuery({ ...base, select: selectTotals });
   const prev = useQuery({
     ...analyticsQuery('productivity', prevRange ?? range, '', teams),
     enabled: prevRange !== null,
-    select: (r) => productivityTotals(r.data),
+    select: selectTotals,
   });
-  const daily = useQuery({ ...base, select: (r) => productivityPoints(range, r.data) });
-  const languages = useQuery({ ...base, select: (r) => byLanguage(r.data) });
-  const extensions = useQuery({ ...base, select: (r) => byExtension(r.data) });
+  const daily = useQuery({
+    ...base,
+    select: useCallback((r: Answer) => productivityPoints(range, r.data), [range]),
+  });
+  const languages = useQuery({ ...base, select: selectLanguages });
+  const extensions = useQuery({ ...base, select: selectExtensions });
   const t = totals.data;
   const p = prev.data;
   const file = (name: string) => `${name}${teamsFileTag(teams)}-${range.start}-${range.end}`;

@@ -1,4 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import type { ToolDay } from '../../api/schemas';
 import { analyticsQuery } from '../../data/analytics';
 import { teamsFileTag, useRange, useSearchParam, useTeams } from '../../data/search';
 import { BreakdownWidget, TableWidget } from '../../components/TableWidget';
@@ -40,6 +42,16 @@ const USER_SERIES = [
   { key: 'webUsers', label: 'Web interface users', color: seriesColor(5), csv: 'web_users' },
 ];
 
+type Answer = { data: readonly ToolDay[] };
+type ToolNameRow = { date: string; group_key: string; tool_calls: number };
+// Selectors are stable functions: a page's re-render (a new URL, another answer) does not shape an answer again.
+const selectTotals = (r: Answer) => toolTotals(r.data);
+const selectTools = (r: Answer) => byTool(r.data);
+const selectSkills = (r: Answer) => bySkill(r.data);
+const selectSlash = (r: Answer) => bySlashCommand(r.data);
+const selectHooks = (r: Answer) => byHook(r.data);
+const hookKey = (h: HookTotal) => `${h.event}|${h.matcher}|${h.command}`;
+
 export default function ToolsPage() {
   const { range } = useRange();
   const [teams] = useTeams();
@@ -49,25 +61,37 @@ export default function ToolsPage() {
   const prevRange = previousPeriod(range);
   const [servers, setServers] = useSearchParam('servers');
   const base = { ...analyticsQuery('tools', range, '', teams), placeholderData: keepPreviousData };
-  const totals = useQuery({ ...base, select: (r) => toolTotals(r.data) });
+  const totals = useQuery({ ...base, select: selectTotals });
   const prev = useQuery({
     ...analyticsQuery('tools', prevRange ?? range, '', teams),
     enabled: prevRange !== null,
-    select: (r) => toolTotals(r.data),
+    select: selectTotals,
   });
-  const daily = useQuery({ ...base, select: (r) => toolDailyPoints(range, r.data) });
-  const tools = useQuery({ ...base, select: (r) => byTool(r.data) });
-  const skills = useQuery({ ...base, select: (r) => bySkill(r.data) });
-  const slash = useQuery({ ...base, select: (r) => bySlashCommand(r.data) });
-  const hooks = useQuery({ ...base, select: (r) => byHook(r.data) });
+  const daily = useQuery({
+    ...base,
+    select: useCallback((r: Answer) => toolDailyPoints(range, r.data), [range]),
+  });
+  const tools = useQuery({ ...base, select: selectTools });
+  const skills = useQuery({ ...base, select: selectSkills });
+  const slash = useQuery({ ...base, select: selectSlash });
+  const hooks = useQuery({ ...base, select: selectHooks });
   const split = servers === 'split';
-  const serverRows = useQuery({ ...base, select: (r) => byServer(r.data, split).rows });
-  const serverMerges = useQuery({ ...base, select: (r) => [...byServer(r.data, split).merged.entries()] });
+  const serverRows = useQuery({
+    ...base,
+    select: useCallback((r: Answer) => byServer(r.data, split).rows, [split]),
+  });
+  const serverMerges = useQuery({
+    ...base,
+    select: useCallback((r: Answer) => [...byServer(r.data, split).merged.entries()], [split]),
+  });
   const perTool = useQuery({
     ...analyticsQuery('tools', range, 'tool_name'),
     enabled: !teamed,
     placeholderData: keepPreviousData,
-    select: (r) => pivotTopN(range, r.data, (g) => g.tool_calls, 7).points,
+    select: useCallback(
+      (r: { data: readonly ToolNameRow[] }) => pivotTopN(range, r.data, (g) => g.tool_calls, 7).points,
+      [range],
+    ),
   });
   const perToolKeys = pointKeys(perTool.data);
   const t = totals.data;
@@ -179,7 +203,7 @@ export default function ToolsPage() {
               description="Hook executions per event, matcher and command."
               query={hooks}
               columns={HOOK_COLUMNS}
-              rowKey={(h) => `${h.event}|${h.matcher}|${h.command}`}
+              rowKey={hookKey}
               defaultSort={{ column: 'count', dir: 'desc' }}
               filename={`${file('hooks')}`}
               emptyText="No hook ran in this range."

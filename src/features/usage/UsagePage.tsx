@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useCallback } from 'react';
+import { useCallback, useMemo } from 'react';
 import type { TokenDay, TokenModelRow } from '../../api/schemas';
 import type { TopUsers } from '../../api/teams';
 import { analyticsQuery } from '../../data/analytics';
@@ -43,6 +43,9 @@ const TOKEN_SERIES = [
   { key: 'cacheWrite', label: 'Cache write', color: seriesColor(3), csv: 'cache_write_tokens' },
 ];
 
+const modelKey = (m: ModelTotal) => m.model;
+const userKey = (u: UserCredits) => u.userId;
+
 const selectTotals = (r: { data: TokenDay[] }) => creditTotals(r.data);
 const selectModels = (r: { data: TokenDay[] }) => modelTotals(r.data);
 const selectTopUsers = (r: { data: TokenDay[] }) => topUsers(r.data, 25);
@@ -57,7 +60,7 @@ export default function UsagePage() {
   const dailyCredits = useQuery({
     ...analyticsQuery('tokens', range, 'model', teams),
     placeholderData: keepPreviousData,
-    select: (r) => dailyCreditsFromModels(range, r.data),
+    select: useCallback((r: { data: TokenModelRow[] }) => dailyCreditsFromModels(range, r.data), [range]),
   });
   // The days with every user are large: ask for them once the small grouped answer is in (or failed),
   // so the first chart is drawn without waiting for them.
@@ -101,25 +104,29 @@ export default function UsagePage() {
   const linkTo = useLinkTo();
   const file = (name: string) => `${name}${teamsFileTag(teams)}-${range.start}-${range.end}`;
 
-  const userColumns: Column<UserCredits>[] = [
-    {
-      id: 'user',
-      header: 'User',
-      value: (u) => u.email ?? u.userId,
-      render: (u) => (
-        <Link to={linkTo(`/users/${encodeURIComponent(u.userId)}`)} className="text-accent-strong underline">
-          {u.email ?? u.userId}
-        </Link>
-      ),
-    },
-    { id: 'credits', header: 'Credits', value: (u) => u.credits, numeric: true },
-    { id: 'share', header: 'Share', value: (u) => u.share, numeric: true, format: formatPercent },
-    {
-      id: 'models',
-      header: 'Model mix',
-      value: (u) => u.models.map((m) => `${m.model} ${formatPercent(m.credits / (u.credits || 1))}`).join('; '),
-    },
-  ];
+  // Made again only with the URL its links carry, so the table's rows are not made again on every render.
+  const userColumns = useMemo(
+    (): Column<UserCredits>[] => [
+      {
+        id: 'user',
+        header: 'User',
+        value: (u) => u.email ?? u.userId,
+        render: (u) => (
+          <Link to={linkTo(`/users/${encodeURIComponent(u.userId)}`)} className="text-accent-strong underline">
+            {u.email ?? u.userId}
+          </Link>
+        ),
+      },
+      { id: 'credits', header: 'Credits', value: (u) => u.credits, numeric: true },
+      { id: 'share', header: 'Share', value: (u) => u.share, numeric: true, format: formatPercent },
+      {
+        id: 'models',
+        header: 'Model mix',
+        value: (u) => u.models.map((m) => `${m.model} ${formatPercent(m.credits / (u.credits || 1))}`).join('; '),
+      },
+    ],
+    [linkTo],
+  );
 
   return (
     <div className="flex flex-col gap-4">
@@ -183,7 +190,7 @@ export default function UsagePage() {
             description="Credits and tokens per model over the range."
             query={models}
             columns={MODEL_COLUMNS}
-            rowKey={(m) => m.model}
+            rowKey={modelKey}
             defaultSort={{ column: 'credits', dir: 'desc' }}
             filename={file('models')}
           />
@@ -193,7 +200,7 @@ export default function UsagePage() {
             description="The 25 users with the most credits in the range, with the models they used."
             query={users}
             columns={userColumns}
-            rowKey={(u) => u.userId}
+            rowKey={userKey}
             defaultSort={{ column: 'credits', dir: 'desc' }}
             filename={file('top-users')}
           />
