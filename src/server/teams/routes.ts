@@ -171,10 +171,12 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
    * gives them (or Unassigned), and the people the mapping names whom the store has not seen yet
    * (never active in the stored history), each once. So a team never has more active users than members.
    */
-  async function membersByTeam(mapping: Mapping | null): Promise<Map<string, number>> {
+  async function membersByTeam(
+    mapping: Mapping | null,
+    users: readonly { userId: string; email: string | null }[],
+  ): Promise<Map<string, number>> {
     const out = new Map<string, number>();
     const bump = (t: string) => out.set(t, (out.get(t) ?? 0) + 1);
-    const users = await allUsers();
     const resolve = mapping ? teamResolver(mapping) : () => UNASSIGNED;
     for (const u of users) bump(resolve(u.userId, u.email));
     const ids = new Set(users.map((u) => u.userId));
@@ -193,7 +195,8 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
 
   async function teamsBody(state: MappingState = source.current()) {
     const mapping = state.mapping;
-    const direct = await membersByTeam(mapping);
+    const users = await allUsers();
+    const direct = await membersByTeam(mapping, users);
     const counts = rollUp(direct, (a, b) => a + b, 0);
     const view = (n: TeamNode): TeamView => ({
       path: n.path,
@@ -210,7 +213,7 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
       refused: state.refused && { at: state.refused.at, errors: state.refused.errors.map((e) => e.message) },
       teams: mapping ? teamTree(mapping.teams).map(view) : [],
       unassigned: direct.get(UNASSIGNED) ?? 0,
-      users: (await allUsers()).length,
+      users: users.length,
     };
   }
 
@@ -239,7 +242,7 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
       rollUp(new Map(paths.map((t, i) => [t, sums[i]!])), addSums, zeroSums(n));
     const cur = rolled(sumsByGroup(f, groupOf, paths.length, range.start, range.end), days);
     const before = prev ? rolled(sumsByGroup(f, groupOf, paths.length, prev.start, prev.end), days) : null;
-    const members = rollUp(await membersByTeam(mapping), (a, b) => a + b, 0);
+    const members = rollUp(await membersByTeam(mapping, await allUsers()), (a, b) => a + b, 0);
     const tops = withAncestors(paths).filter((t) => parentOf(t) === null);
     const org = (m: Map<string, GroupSums>) => tops.reduce((s, t) => addSums(s, m.get(t)!), zeroSums(days));
     const orgMembers = tops.reduce((s, t) => s + (members.get(t) ?? 0), 0);
@@ -281,11 +284,8 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
   /** `GET /api/teams/top-users?start&end[&limit][&team…]`: the selection's (or everyone's) top users by credits. */
   async function topUsersOf(search: URLSearchParams) {
     const limitText = search.get('limit');
-    const rest = new URLSearchParams(search);
-    rest.delete('limit');
-    const p = rangeParams(rest, ['start', 'end'], latestDay(), true, false);
-    if (!p.ok) throw new HttpError(400, p.detail.replace('start, end, team', 'start, end, limit, team'));
-    if (search.getAll('limit').length > 1) throw new HttpError(400, 'The parameter "limit" is given more than once.');
+    const p = rangeParams(search, ['start', 'end', 'limit'], latestDay(), true, false);
+    if (!p.ok) throw new HttpError(400, p.detail);
     const limit = limitText === null ? 25 : Number(limitText);
     if (!/^\d{1,3}$/.test(limitText ?? '25') || limit < 1 || limit > 100) {
       throw new HttpError(400, `limit must be a whole number from 1 to 100, got ${quote(limitText)}.`);

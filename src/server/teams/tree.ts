@@ -5,8 +5,10 @@
  * Unassigned always add up to the organization.
  */
 
+import { UNASSIGNED } from '../../api/teams';
+
 /** Where users the mapping does not name are counted; never a team name in a mapping (the parser refuses it). */
-export const UNASSIGNED = 'Unassigned';
+export { UNASSIGNED };
 
 export const SEPARATOR = '/';
 
