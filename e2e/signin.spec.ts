@@ -54,3 +54,41 @@ test('sign-in: an admin and a manager sign in through the provider; the manager 
   await admin.close();
   await ctx.close();
 });
+
+test('sign-in: a viewer opens their own page from the header, and no other person’s row anywhere', async ({
+  browser,
+}) => {
+  const admin = await browser.newContext();
+  const a = await admin.newPage();
+  await signIn(a, 'admin@acme.example', '/teams');
+  const everyone = (await (await a.request.get(`${BASE}/api/users?limit=1000`)).json()) as {
+    users: { userId: string; email: string | null }[];
+  };
+  const teams = (await (await a.request.get(`${BASE}/api/teams`)).json()) as {
+    teams: { managers: string[]; children: unknown[] }[];
+  };
+  const managers = new Set(JSON.stringify(teams.teams).match(/[\w.+-]+@[\w.-]+/g));
+  const self = everyone.users.find((u) => u.email && !managers.has(u.email))!;
+  await admin.close();
+
+  const ctx = await browser.newContext();
+  const v = await ctx.newPage();
+  await signIn(v, self.email!, '/');
+  const nav = v.getByRole('navigation', { name: 'Pages' });
+  await expect(nav.getByRole('link', { name: 'Usage' })).toBeVisible();
+  await expect(nav.getByRole('link', { name: 'Users' })).toHaveCount(0);
+  await expect(nav.getByRole('link', { name: 'Teams' })).toHaveCount(0);
+  // The landing page's top users are other people's rows: a note, and their own figures instead.
+  await expect(v.getByText('Other people’s figures are shown to their managers and admins.')).toBeVisible();
+  // The header names them (the provider's name for the account) and links to their own page.
+  await v.getByRole('link', { name: self.email!.split('@')[0]!, exact: true }).click();
+  await expect(v).toHaveURL(new RegExp(`/users/${encodeURIComponent(self.userId)}`));
+  await expect(v.getByRole('heading', { name: self.email! })).toBeVisible();
+  await v.goto(`${BASE}/users`);
+  await expect(v.getByRole('heading', { name: 'Not shown to you' })).toBeVisible();
+  const other = everyone.users.find((u) => u.userId !== self.userId)!;
+  expect((await v.request.get(`${BASE}/api/users/${encodeURIComponent(other.userId)}`)).status()).toBe(403);
+  expect((await v.request.get(`${BASE}/api/users.csv`)).status()).toBe(403);
+  expect((await v.request.get(`${BASE}/api/teams/top-users`)).status()).toBe(403);
+  await ctx.close();
+});

@@ -3,18 +3,21 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
 import { stubDashboard, toolDay } from '../test/analytics-fixtures';
-import { TEST_CONFIG, renderWithApp } from '../test/render';
+import type { Me } from '../data/me';
+import { TEST_CONFIG, createTestQueryClient, renderWithApp } from '../test/render';
 import { Shell } from './Shell';
 
-function renderShell(url: string, teams: boolean) {
+function renderShell(url: string, teams: boolean, me?: Me) {
   const stub = stubDashboard({ tools: [toolDay()] });
+  const client = createTestQueryClient();
+  if (me) client.setQueryData(['me'], me);
   const r = renderWithApp(
     <Routes>
       <Route element={<Shell />}>
         <Route path="*" element={<p>The page</p>} />
       </Route>
     </Routes>,
-    { url, config: { ...TEST_CONFIG, teams } },
+    { url, config: { ...TEST_CONFIG, teams, signIn: me !== undefined }, client },
   );
   const nav = () => screen.getByRole('navigation', { name: 'Pages' });
   const link = (name: string) => within(nav()).getByRole('link', { name });
@@ -63,5 +66,48 @@ describe('Shell with teams', () => {
   it('has no team selector on the readiness pages, which teams do not divide', () => {
     renderShell('/readiness', true);
     expect(screen.queryByRole('button', { name: /^Team:/ })).toBeNull();
+  });
+});
+
+describe('Shell with sign-in', () => {
+  const viewer: Me = {
+    email: 'ann@acme.example',
+    name: 'Ann Lee',
+    role: 'viewer',
+    teams: [],
+    userId: 'u-ann',
+    orgView: true,
+  };
+
+  it('shows a viewer the pages they may open, a link to their own page, and says so on the others', async () => {
+    const s = renderShell('/users?start=2026-05-01&end=2026-05-31', true, viewer);
+    expect(within(s.nav()).queryByRole('link', { name: 'Users' })).toBeNull();
+    expect(within(s.nav()).queryByRole('link', { name: 'Teams' })).toBeNull();
+    expect(s.link('Usage')).toBeTruthy();
+    const own = screen.getByRole('link', { name: 'Ann Lee' });
+    expect(own.getAttribute('href')).toMatch(/^\/users\/u-ann\?/);
+    expect(paramsOf(own).get('start')).toBe('2026-05-01');
+    expect(screen.getByRole('heading', { name: 'Not shown to you' })).toBeTruthy();
+    expect(screen.queryByText('The page')).toBeNull();
+    expect(screen.getByRole('link', { name: 'Your own page' })).toBeTruthy();
+    expect(s.stub.asked('/api/users')).toEqual([]);
+    s.unmount();
+
+    renderShell('/users/u-ann', true, viewer);
+    expect(screen.getByText('The page')).toBeTruthy();
+  });
+
+  it('keeps the mapping screen for admins', () => {
+    renderShell('/settings/teams', true, { ...viewer, role: 'manager', teams: ['Sales'] });
+    expect(screen.getByRole('heading', { name: 'Not shown to you' })).toBeTruthy();
+  });
+
+  it('shows a manager who may not see the organization their own teams, with no "All teams"', async () => {
+    renderShell('/', true, { ...viewer, role: 'manager', teams: ['Sales'], orgView: false });
+    const button = await screen.findByRole('button', { name: /^Team:/ });
+    expect(button.textContent).toContain('Sales');
+    fireEvent.click(button);
+    expect(screen.queryByRole('button', { name: /All teams/ })).toBeNull();
+    expect(screen.getByRole('button', { name: /My teams/ })).toBeTruthy();
   });
 });

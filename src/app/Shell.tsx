@@ -7,7 +7,7 @@ import { parseTeams, useLinkTo } from '../data/search';
 import type { DayRange } from '../lib/dates';
 import { parseRange } from '../lib/url-state';
 import { getApiKey, setApiKey } from '../data/client';
-import { useMe } from '../data/me';
+import { pageRefusal, useMe } from '../data/me';
 import { ErrorState, Loading } from '../components/states';
 import { DateRangeBar } from './DateRangeBar';
 import { useKeyPrompt } from '../data/client';
@@ -60,17 +60,19 @@ export function Shell() {
     );
   }
 
+  // With sign-in, what the reader may open is known before any page is drawn.
+  if (config.data.signIn && !me) return <Loading label="Reading who is signed in…" />;
+
   const prefetch = (n: (typeof NAV)[number]) => {
     void n.load();
     // The pages' prefetch functions take the URL's teams as well (a function of fewer parameters fits).
     const ask: ((c: typeof client, r: DayRange, teams: readonly string[]) => Promise<unknown>) | undefined = n.prefetch;
     void ask?.(client, parseRange(params, config.data.latestDay), parseTeams(params, config.data));
   };
-  // The teams pages exist only when the server keeps a store.
-  // A viewer (signed in, neither admin nor manager) opens neither other people's rows nor the teams.
-  const nav = NAV.filter(
-    (n) => (!n.needsTeams || config.data.teams) && !(me?.role === 'viewer' && (n.path === '/users' || n.needsTeams)),
-  );
+  // The teams pages exist only when the server keeps a store; a signed-in reader sees the pages their
+  // role opens (a viewer: neither other people's rows nor the teams).
+  const nav = NAV.filter((n) => (!n.needsTeams || config.data.teams) && pageRefusal(me, n.path) === null);
+  const refused = pageRefusal(me, pathname);
   return (
     <div className="min-h-screen">
       <header className="border-b border-line bg-surface">
@@ -144,9 +146,7 @@ export function Shell() {
       <main id="main" tabIndex={-1} className="mx-auto max-w-7xl px-4 py-6 focus:outline-none">
         {/* A page that throws (or whose chunk fails to load) is replaced by an error; leaving it resets. */}
         <ErrorBoundary FallbackComponent={RouteError} resetKeys={[pathname]}>
-          <Suspense fallback={<Loading />}>
-            <Outlet />
-          </Suspense>
+          <Suspense fallback={<Loading />}>{refused ? <NotYours reason={refused} /> : <Outlet />}</Suspense>
         </ErrorBoundary>
       </main>
     </div>
@@ -201,13 +201,50 @@ function ThemeSelect() {
   );
 }
 
-/** Who is signed in, and Sign out (a POST, so no other site can sign the reader out with a link). */
+/** A page the signed-in reader's role does not open (the server refuses its data too). */
+function NotYours({ reason }: { reason: string }) {
+  const me = useMe(true);
+  const linkTo = useLinkTo();
+  return (
+    <div role="status" className="rounded-lg border border-line bg-surface p-6">
+      <h1 className="text-lg font-semibold">Not shown to you</h1>
+      <p className="mt-1 text-sm text-fg-muted">{reason}</p>
+      <p className="mt-3 text-sm">
+        {me?.userId ? (
+          <NavLink to={linkTo(`/users/${encodeURIComponent(me.userId)}`)} className="text-accent-strong underline">
+            Your own page
+          </NavLink>
+        ) : (
+          <NavLink to={linkTo('/')} className="text-accent-strong underline">
+            Back to usage
+          </NavLink>
+        )}
+      </p>
+    </div>
+  );
+}
+
+/**
+ * Who is signed in, a link to their own page (when the service has seen them), and Sign out (a POST,
+ * so no other site can sign the reader out with a link).
+ */
 function SignedIn() {
   const me = useMe(true);
+  const linkTo = useLinkTo();
   if (!me) return null;
   return (
     <form method="post" action="/auth/logout" className="flex items-center gap-2 text-sm text-fg-muted">
-      <span title={`${me.email} (${me.role})`}>{me.name ?? me.email}</span>
+      {me.userId ? (
+        <NavLink
+          to={linkTo(`/users/${encodeURIComponent(me.userId)}`)}
+          title={`${me.email} (${me.role}): your own page`}
+          className="text-accent-strong underline"
+        >
+          {me.name ?? me.email}
+        </NavLink>
+      ) : (
+        <span title={`${me.email} (${me.role})`}>{me.name ?? me.email}</span>
+      )}
       <button type="submit" className="text-fg-muted underline">
         Sign out
       </button>

@@ -4,6 +4,7 @@ import { useAppConfig } from '../data/config';
 import { prefetchPage } from './routes';
 import { memo, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { UNASSIGNED, type TeamView, type TeamsAnswer } from '../api/teams';
+import { useMe } from '../data/me';
 import { useTeams, writeSearch } from '../data/search';
 import { teamsQuery } from '../data/teams';
 import { formatExact } from '../lib/format';
@@ -54,6 +55,8 @@ export function TeamSelect() {
   const [selected, setSelected] = useTeams();
   const client = useQueryClient();
   const config = useAppConfig();
+  const me = useMe(config.signIn);
+  const orgView = me?.orgView !== false;
   const [params] = useSearchParams();
   const { pathname } = useLocation();
   const [open, setOpen] = useState(false);
@@ -189,19 +192,32 @@ export function TeamSelect() {
             onChange={(e) => setFilter(e.target.value)}
             className="rounded border border-line-strong bg-surface px-2 py-1"
           />
-          <button
-            type="button"
-            aria-pressed={selected.length === 0}
-            onClick={() => {
-              setSelected([]);
-              close(true);
-            }}
-            className={`rounded px-2 py-1 text-left font-medium ${
-              selected.length === 0 ? 'bg-accent-muted text-accent-strong' : 'text-fg-soft hover:bg-surface-muted'
-            }`}
-          >
-            All teams <span className="font-normal text-fg-subtle">— the whole organization</span>
-          </button>
+          {orgView ? (
+            <button
+              type="button"
+              aria-pressed={selected.length === 0}
+              onClick={() => {
+                setSelected([]);
+                close(true);
+              }}
+              className={`rounded px-2 py-1 text-left font-medium ${
+                selected.length === 0 ? 'bg-accent-muted text-accent-strong' : 'text-fg-soft hover:bg-surface-muted'
+              }`}
+            >
+              All teams <span className="font-normal text-fg-subtle">— the whole organization</span>
+            </button>
+          ) : (
+            <button
+              type="button"
+              onClick={() => {
+                setSelected([]);
+                close(true);
+              }}
+              className="rounded px-2 py-1 text-left font-medium text-fg-soft hover:bg-surface-muted"
+            >
+              My teams <span className="font-normal text-fg-subtle">— all the teams you manage</span>
+            </button>
+          )}
           {tree.isError && <p className="text-danger">The list of teams could not be loaded.</p>}
           <ul ref={list} aria-label="Teams" className="max-h-80 overflow-auto">
             {shown.map((r, i) => (

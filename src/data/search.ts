@@ -13,6 +13,7 @@ import { isDay, type Day, type DayRange } from '../lib/dates';
 import type { Interval } from '../lib/series';
 import { rangeFrom, rangeParams } from '../lib/url-state';
 import { useAppConfig } from './config';
+import { effectiveTeams, useMe } from './me';
 
 const text = z.catch(z.string(), '');
 const choice = <const T extends readonly [string, ...string[]]>(values: T, dflt: T[number]) =>
@@ -151,9 +152,11 @@ const NO_TEAMS: readonly string[] = [];
  * server that keeps a store knows teams: without one, a `team` in the URL is ignored.
  */
 export function useTeams() {
-  const { teams: supported } = useAppConfig();
+  const { teams: supported, signIn } = useAppConfig();
+  const me = useMe(signIn);
   const [search, patch] = useSearch();
-  const teams: readonly string[] = supported ? search.team : NO_TEAMS;
+  // A manager who may not see the organization's figures sees their own teams' by default.
+  const teams: readonly string[] = supported ? effectiveTeams(me, search.team) : NO_TEAMS;
   const setTeams = useCallback((t: readonly string[]) => patch({ team: normalizeTeams(t) }), [patch]);
   return [teams, setTeams] as const;
 }

@@ -189,7 +189,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     : (editable ?? { current: fallback, stop: () => undefined });
   const teamFilter = teamFilterOf(teams);
   const teamsReady = (editable?.ready ?? Promise.resolve()).catch(() => undefined);
-  let teamsRoutes: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
+  let teamsRoutes: ReturnType<typeof createTeamsRoutes> | undefined;
   if (opts.store && sync) {
     const facts = createFactsCache(opts.store, sync);
     teamsRoutes = createTeamsRoutes({
@@ -223,6 +223,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
           return test.ok && test.value.includes(userId, opts.store ? await emailOf(opts.store, userId) : null);
         },
         emailOf: async (userId) => (opts.store ? emailOf(opts.store, userId) : null),
+        userIdOf: async (email) => (teamsRoutes ? teamsRoutes.userIdOf(email) : null),
       })
     : undefined;
 
@@ -267,7 +268,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     }
     // The uploaded mapping is read from the store once at start: team answers wait for it.
     if (usersRoutes && isUsersPath(url)) return void teamsReady.then(() => usersRoutes.handle(req, res));
-    if (teamsRoutes && isTeamsPath(url)) return void teamsReady.then(() => teamsRoutes(req, res));
+    if (teamsRoutes && isTeamsPath(url)) return void teamsReady.then(() => teamsRoutes.handle(req, res));
     if (isProxiedPrefix(url)) return proxy(req, res, next);
     if (url.startsWith('/api/')) return send(res, errorResponse(404, 'No such endpoint.'), head);
     next();

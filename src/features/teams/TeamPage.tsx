@@ -1,3 +1,4 @@
+import { pageRefusal, useReader } from '../../data/me';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { Link, useParams } from 'react-router-dom';
@@ -164,6 +165,7 @@ function Team({ path }: { path: string }) {
     [linkTo],
   );
 
+  const mayMap = pageRefusal(useReader(), '/settings/teams') === null;
   const name = row?.name ?? lastPart(path);
   const file = (what: string) => `team-${fileSafe(path)}-${what}-${range.start}-${range.end}`;
 
@@ -181,9 +183,11 @@ function Team({ path }: { path: string }) {
             <Link to={linkTo('/teams')} className="text-accent-strong underline">
               All teams
             </Link>
-            <Link to={linkTo('/settings/teams')} className="text-accent-strong underline">
-              Team mapping
-            </Link>
+            {mayMap && (
+              <Link to={linkTo('/settings/teams')} className="text-accent-strong underline">
+                Team mapping
+              </Link>
+            )}
           </p>
         </div>
       </div>

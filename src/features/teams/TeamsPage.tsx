@@ -1,3 +1,4 @@
+import { pageRefusal, useReader } from '../../data/me';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -58,7 +59,9 @@ function TeamsOverview() {
   const parents = useMemo(() => (rows.data ?? []).filter((r) => r.hasChildren).map((r) => r.team), [rows.data]);
   const named = rows.data ? namedTeams(rows.data).length : undefined;
   const prev = summary.data?.previous;
-  const mappingLink = (
+  // The mapping names everyone's team: with sign-in, its screen is for admins.
+  const mayMap = pageRefusal(useReader(), '/settings/teams') === null;
+  const mappingLink = mayMap && (
     <Link to={linkTo('/settings/teams')} className="text-sm text-accent-strong underline">
       Team mapping
     </Link>
@@ -70,9 +73,11 @@ function TeamsOverview() {
       {named === 0 && (
         <p role="status" className="rounded bg-warning-surface p-3 text-sm text-warning-fg">
           The team mapping names no teams yet, so everyone is counted as Unassigned.{' '}
-          <Link to={linkTo('/settings/teams')} className="font-medium underline">
-            Set up the team mapping
-          </Link>
+          {mappingLink && (
+            <Link to={linkTo('/settings/teams')} className="font-medium underline">
+              Set up the team mapping
+            </Link>
+          )}
         </p>
       )}
       <Widget

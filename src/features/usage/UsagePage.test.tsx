@@ -3,7 +3,8 @@ import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { ORG_ONLY_NOTE } from '../../components/OrgOnly';
 import { stubDashboard, tokenDay } from '../../test/analytics-fixtures';
-import { TEST_CONFIG, renderWithApp } from '../../test/render';
+import type { Me } from '../../data/me';
+import { TEST_CONFIG, createTestQueryClient, renderWithApp } from '../../test/render';
 import UsagePage from './UsagePage';
 
 const CONFIG = { ...TEST_CONFIG, teams: true };
@@ -86,5 +87,39 @@ describe('UsagePage for teams', () => {
     const headers = within(within(tokens).getByRole('table')).getAllByRole('columnheader');
     expect(headers.map((h) => h.textContent)).toEqual(['Day (UTC)', 'Input', 'Output', 'Cache read', 'Cache write']);
     expect(screen.queryByRole('note')).toBeNull();
+  });
+});
+
+describe('UsagePage signed in', () => {
+  const signedIn = (me: Me) => {
+    const client = createTestQueryClient();
+    client.setQueryData(['me'], me);
+    return { config: { ...CONFIG, signIn: true }, client };
+  };
+  const ann: Me = { email: 'ann@acme.com', name: null, role: 'viewer', teams: [], userId: 'u-ann', orgView: true };
+
+  it('shows a viewer no other person’s row: a note and a link to their own figures instead of top users', async () => {
+    const stub = stubDashboard(ORG, TEAM);
+    renderWithApp(<UsagePage />, { url: '/?start=2026-05-01&end=2026-05-31', ...signedIn(ann) });
+    const own = await screen.findByRole('link', { name: 'Your own figures' });
+    expect(own.getAttribute('href')).toMatch(/^\/users\/u-ann\?/);
+    expect(screen.getByText(/shown to their managers and admins/)).toBeTruthy();
+    expect(stub.asked('/api/teams/top-users')).toEqual([]);
+    expect(screen.queryByText('zed@acme.com')).toBeNull();
+  });
+
+  it('lists a manager’s own people as top users when no team is chosen', async () => {
+    const stub = stubDashboard(ORG, TEAM);
+    renderWithApp(<UsagePage />, {
+      url: '/?start=2026-05-01&end=2026-05-31',
+      ...signedIn({ ...ann, role: 'manager', teams: ['Sales'] }),
+    });
+    await screen.findByRole('link', { name: 'ann@acme.com' });
+    expect(stub.asked('/api/teams/top-users').map((u) => u.searchParams.getAll('team'))).toEqual([['Sales']]);
+    expect(screen.getByText(/people of your teams/)).toBeTruthy();
+    // The organization's figures are theirs to see: the KPIs are the organization's.
+    expect(stub.asked('/api/teams/analytics/tokens').every((u) => u.searchParams.getAll('team').length === 0)).toBe(
+      true,
+    );
   });
 });

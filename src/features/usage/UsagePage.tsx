@@ -4,6 +4,7 @@ import type { TokenDay, TokenModelRow } from '../../api/schemas';
 import type { TopUsers } from '../../api/teams';
 import { analyticsQuery } from '../../data/analytics';
 import { Link } from 'react-router-dom';
+import { useReader } from '../../data/me';
 import { teamsFileTag, useLinkTo, useRange, useTeams } from '../../data/search';
 import type { Column } from '../../components/DataTable';
 import { KpiGrid } from '../../components/KpiGrid';
@@ -91,11 +92,15 @@ export default function UsagePage() {
   const modelKeys = pointKeys(byModel.data);
   const models = useQuery({ ...full, select: selectModels });
   const fromDays = !stored;
+  // Signed in: a viewer sees no other person's row; a manager's top users are their teams' people.
+  const me = useReader();
+  const mayList = me?.role !== 'viewer';
+  const listed = me?.role === 'manager' && teams.length === 0 ? me.teams : teams;
   const orgUsers = useQuery({ ...full, enabled: firstDone && fromDays, select: selectTopUsers });
   const serverUsers = useQuery({
-    ...teamTopUsersQuery(range, teams, 25),
+    ...teamTopUsersQuery(range, listed, 25),
     placeholderData: keepPreviousData,
-    enabled: !fromDays && firstDone,
+    enabled: !fromDays && firstDone && mayList,
     select: selectTeamTopUsers,
   });
   const users = fromDays ? orgUsers : serverUsers;
@@ -194,16 +199,37 @@ export default function UsagePage() {
             defaultSort={{ column: 'credits', dir: 'desc' }}
             filename={file('models')}
           />
-          <TableWidget
-            id="topUsers"
-            title="Top users by credits"
-            description="The 25 users with the most credits in the range, with the models they used."
-            query={users}
-            columns={userColumns}
-            rowKey={userKey}
-            defaultSort={{ column: 'credits', dir: 'desc' }}
-            filename={file('top-users')}
-          />
+          {mayList ? (
+            <TableWidget
+              id="topUsers"
+              title="Top users by credits"
+              description={
+                listed === teams
+                  ? 'The 25 users with the most credits in the range, with the models they used.'
+                  : 'The 25 people of your teams with the most credits in the range, with the models they used.'
+              }
+              query={users}
+              columns={userColumns}
+              rowKey={userKey}
+              defaultSort={{ column: 'credits', dir: 'desc' }}
+              filename={file('top-users')}
+            />
+          ) : (
+            <section
+              aria-label="Top users by credits"
+              className="flex min-w-0 flex-col rounded-lg border border-line bg-surface p-4 shadow-sm"
+            >
+              <h2 className="text-base font-semibold text-fg">Top users by credits</h2>
+              <p role="note" className="mt-2 text-sm text-fg-muted">
+                Other people’s figures are shown to their managers and admins.{' '}
+                {me?.userId && (
+                  <Link to={linkTo(`/users/${encodeURIComponent(me.userId)}`)} className="text-accent-strong underline">
+                    Your own figures
+                  </Link>
+                )}
+              </p>
+            </section>
+          )}
         </div>
       </BelowTheFold>
     </div>

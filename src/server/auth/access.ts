@@ -10,6 +10,7 @@
  * - the service's per-user answers (`/users`, and `/tokens` with its `by_user` split) are for admins:
  *   the pages ask the server's own endpoints, which apply the rules above.
  */
+import type { IncomingMessage } from 'node:http';
 import { PATHS } from '../../api/paths';
 import { isWithin } from '../teams/tree';
 import type { AuthConfig } from './config';
@@ -23,6 +24,32 @@ export interface Viewer {
   /** A manager's teams (sub-teams included by the rules); empty for the others. */
   teams: string[];
 }
+
+/**
+ * What a signed-in reader's answers may show beyond the decisions below, for the endpoints that shape
+ * an answer to its reader (the teams tree and summary): whether the organization's own figures are
+ * shown, and whose managers' emails. Without sign-in there is no scope: everything is shown.
+ */
+export interface ViewScope {
+  orgView: boolean;
+  /** Whether this team's managers (emails) and a refused mapping's messages may be shown. */
+  seesTeamDetails: (team: string) => boolean;
+  admin: boolean;
+}
+
+export function scopeOfViewer(v: Viewer, cfg: AuthConfig): ViewScope {
+  return {
+    admin: v.role === 'admin',
+    orgView: v.role !== 'manager' || !cfg.restrictOrgView,
+    seesTeamDetails: (team) => v.role === 'admin' || v.teams.some((m) => isWithin(team, m)),
+  };
+}
+
+const scopes = new WeakMap<IncomingMessage, ViewScope>();
+/** Set by the sign-in gate on each request it lets through. */
+export const setScope = (req: IncomingMessage, scope: ViewScope) => void scopes.set(req, scope);
+/** The request's reader's scope; undefined without sign-in (everything is shown). */
+export const scopeOf = (req: IncomingMessage): ViewScope | undefined => scopes.get(req);
 
 /** What the mapping tells about managers: team path → its managers' emails (lowercased). */
 export type Managers = ReadonlyMap<string, ReadonlySet<string>>;
@@ -81,8 +108,13 @@ export function decide(v: Viewer, cfg: AuthConfig, method: string, path: string,
       ? ({ allow: true } as Decision)
       : refuse('Organization-wide figures are not shown to managers here (RESTRICT_ORG_VIEW).');
 
+  // The mapping names everyone's team: for admins only, as are its changes.
   if (path === '/api/teams/mapping')
-    return reading ? { allow: true } : refuse('Only an admin (ADMIN_EMAILS) can change the team mapping.');
+    return refuse(
+      reading
+        ? 'The team mapping names every person’s team: it is shown to admins (ADMIN_EMAILS).'
+        : 'Only an admin (ADMIN_EMAILS) can change the team mapping.',
+    );
   if (path === PATHS.users)
     return refuse('The service’s per-user rows are for admins; the users pages ask the dashboard’s own endpoints.');
   if (path === PATHS.tokens && !search.get('group_by')) {

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { EncryptJWT } from 'jose';
 import { hkdfSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { teamsAnswerSchema } from '../../api/teams';
+import { teamsAnswerSchema, teamsSummarySchema } from '../../api/teams';
 import { CookieJar, request, startProvider, walkSignIn, type TestProvider } from '../../test/oidc';
 import { createApp, openAppStore } from '../app';
 import { readServerConfig } from '../config';
@@ -28,6 +28,10 @@ const logs: string[] = [];
 let manager: { email: string; team: string };
 let outsider: { userId: string; email: string | null };
 let member: { userId: string; email: string };
+/** The app answering the test server's requests (a second one with RESTRICT_ORG_VIEW=1 shares its address). */
+let current: ReturnType<typeof createApp>;
+let restricted: ReturnType<typeof createApp>;
+let open: ReturnType<typeof createApp>;
 
 beforeAll(async () => {
   server = createServer();
@@ -51,8 +55,13 @@ beforeAll(async () => {
   const config = readServerConfig(env);
   const storeConfig = readStoreConfig(env);
   store = (await openAppStore(config, storeConfig))!;
-  const app = createApp(config, { store, storeConfig, logger: createLogger((l) => logs.push(l)) });
-  server.on('request', (req, res) => app.handler(req, res, () => res.end('the page')));
+  open = current = createApp(config, { store, storeConfig, logger: createLogger((l) => logs.push(l)) });
+  restricted = createApp(readServerConfig({ ...env, RESTRICT_ORG_VIEW: '1' }), {
+    store,
+    storeConfig,
+    logger: createLogger((l) => logs.push(l)),
+  });
+  server.on('request', (req, res) => current.handler(req, res, () => res.end('the page')));
 }, 60_000);
 
 afterAll(async () => {
@@ -154,9 +163,19 @@ describe('sign-in with OpenID Connect', () => {
 
   it('a manager sees only their teams: the users table is limited to them, anyone else’s page and rows are refused', async () => {
     const { jar } = await signIn(manager.email);
-    const me = JSON.parse((await api(jar, '/api/me')).body) as { role: string; teams: string[] };
+    const me = JSON.parse((await api(jar, '/api/me')).body) as { role: string; teams: string[]; orgView: boolean };
     expect(me.role).toBe('manager');
     expect(me.teams).toContain(manager.team);
+    expect(me.orgView).toBe(true);
+    // The tree names the managers of their own teams only; the mapping (everyone's team) is for admins.
+    const tree = teamsAnswerSchema.parse(JSON.parse((await api(jar, '/api/teams')).body));
+    const shown: string[] = [];
+    const walk = (ts: typeof tree.teams): void =>
+      ts.forEach((t) => (t.managers.length > 0 && shown.push(t.path), walk(t.children)));
+    walk(tree.teams);
+    expect(shown).toContain(manager.team);
+    expect(shown.every((t) => me.teams.some((m) => t === m || t.startsWith(`${m}/`)))).toBe(true);
+    expect((await api(jar, '/api/teams/mapping')).res.status).toBe(403);
     const table = JSON.parse((await api(jar, `/api/users?${RANGE}&limit=1000`)).body) as {
       users: { userId: string }[];
     };
@@ -189,7 +208,17 @@ describe('sign-in with OpenID Connect', () => {
     const self = member.email;
     // Sign in as a person of the organization who manages nothing.
     const { jar } = await signIn(self);
-    expect(JSON.parse((await api(jar, '/api/me')).body)).toMatchObject({ role: 'viewer', teams: [] });
+    // Their own page is found by their email, for the header's link.
+    expect(JSON.parse((await api(jar, '/api/me')).body)).toMatchObject({
+      role: 'viewer',
+      teams: [],
+      userId: member.userId,
+      orgView: true,
+    });
+    const tree = teamsAnswerSchema.parse(JSON.parse((await api(jar, '/api/teams')).body));
+    expect(JSON.stringify(tree.teams)).not.toMatch(/"managers":\["/);
+    expect((await api(jar, '/api/teams/mapping')).res.status).toBe(403);
+    expect((await api(jar, `/api/teams/summary?${RANGE}`)).res.status).toBe(403);
     expect((await api(jar, `/api/v1/analytics/activity?startDate=2026-03-01&endDate=2026-03-02`)).res.status).toBe(200);
     expect((await api(jar, `/api/users/${encodeURIComponent(member.userId)}?${RANGE}`)).res.status).toBe(200);
     expect((await api(jar, `/api/users/${encodeURIComponent(outsider.userId)}?${RANGE}`)).res.status).toBe(403);
@@ -197,6 +226,28 @@ describe('sign-in with OpenID Connect', () => {
     expect((await api(jar, `/api/users.csv?${RANGE}`)).res.status).toBe(403);
     expect((await api(jar, `/api/teams/top-users?${RANGE}`)).res.status).toBe(403);
     expect((await api(jar, `/api/v1/analytics/users?startDate=2026-03-01&endDate=2026-03-02`)).res.status).toBe(403);
+  });
+
+  it('with RESTRICT_ORG_VIEW=1 a manager sees their teams’ figures only, never the organization’s', async () => {
+    current = restricted;
+    try {
+      const { jar } = await signIn(manager.email);
+      const me = JSON.parse((await api(jar, '/api/me')).body) as { teams: string[]; orgView: boolean };
+      expect(me.orgView).toBe(false);
+      const days = 'startDate=2026-03-01&endDate=2026-03-02';
+      expect((await api(jar, `/api/v1/analytics/activity?${days}`)).res.status).toBe(403);
+      expect((await api(jar, `/api/teams/analytics/activity?${days}`)).res.status).toBe(403);
+      const team = `team=${encodeURIComponent(manager.team)}`;
+      expect((await api(jar, `/api/teams/analytics/activity?${days}&${team}`)).res.status).toBe(200);
+      const summary = teamsSummarySchema.parse(JSON.parse((await api(jar, `/api/teams/summary?${RANGE}`)).body));
+      expect(summary.rows.length).toBeGreaterThan(0);
+      expect(summary.rows.map((r) => r.team)).not.toContain('');
+      expect(summary.rows.every((r) => me.teams.some((m) => r.team === m || r.team.startsWith(`${m}/`)))).toBe(true);
+      // Top users of their teams (the organization's are not asked for).
+      expect((await api(jar, `/api/teams/top-users?${RANGE}`)).res.status).toBe(200);
+    } finally {
+      current = open;
+    }
   });
 
   it('refuses an email nobody allowed, and an unverified one, without a session', async () => {

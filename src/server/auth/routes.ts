@@ -11,7 +11,7 @@ import * as client from 'openid-client';
 import { errorResponse } from '../core/errors';
 import type { Logger } from '../core/log';
 import { send } from '../core/response';
-import { decide, viewerOf, type Managers, type Viewer } from './access';
+import { decide, scopeOfViewer, setScope, viewerOf, type Managers, type Viewer } from './access';
 import type { AuthConfig } from './config';
 import { createSessions, safeReturnTo } from './session';
 
@@ -24,6 +24,8 @@ export interface AuthOptions {
   inTeams: (viewer: Viewer, userId: string) => Promise<boolean>;
   /** The email the store knows for a user id (a viewer may open their own page only). */
   emailOf: (userId: string) => Promise<string | null>;
+  /** The user id the store knows for an email (the reader's own page), or null. */
+  userIdOf: (email: string) => Promise<string | null>;
 }
 
 const html = (status: number, title: string, body: string) => ({
@@ -208,14 +210,16 @@ export function createAuth(opts: AuthOptions) {
       return false;
     }
     if (path === '/api/me') {
+      const scope = scopeOfViewer(viewer, cfg);
       send(res, {
         status: 200,
         headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
-        body: JSON.stringify(viewer),
+        body: JSON.stringify({ ...viewer, userId: await opts.userIdOf(viewer.email), orgView: scope.orgView }),
       });
       return false;
     }
     if (!path.startsWith('/api/')) return true;
+    setScope(req, scopeOfViewer(viewer, cfg));
     const d = decide(viewer, cfg, method, path, url.searchParams);
     if (d.allow === false) {
       audit('refused', { who: viewer.email, role: viewer.role, path, detail: d.detail });

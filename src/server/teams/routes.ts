@@ -19,6 +19,7 @@ import { silentLogger, type Logger } from '../core/log';
 import { json, send, type HttpResponse } from '../core/response';
 import type { StoreDb } from '../store/db';
 import { storedOrgId } from '../store/queries';
+import { scopeOf, type ViewScope } from '../auth/access';
 import { FillFailed } from '../sync/engine';
 import { rangeOf, teamsOf, type Parsed } from '../users/params';
 import type { Facts, FactsCache } from './facts';
@@ -193,8 +194,10 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
     return out;
   }
 
-  async function teamsBody(state: MappingState = source.current()) {
+  /** The tree as the reader may see it (`scope`: with sign-in, managers' emails of their own teams only). */
+  async function teamsBody(state: MappingState = source.current(), scope?: ViewScope) {
     const mapping = state.mapping;
+    const details = (team: string) => !scope || scope.seesTeamDetails(team);
     const users = await allUsers();
     const direct = await membersByTeam(mapping, users);
     const counts = rollUp(direct, (a, b) => a + b, 0);
@@ -202,15 +205,19 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
       path: n.path,
       name: nameOf(n.path),
       members: counts.get(n.path) ?? 0,
-      managers: [...(mapping?.managers.get(n.path) ?? [])].sort(),
+      managers: details(n.path) ? [...(mapping?.managers.get(n.path) ?? [])].sort() : [],
       children: n.children.map(view),
     });
+    // A refused file's messages quote its lines (people's emails): for admins.
     return {
       source: state.source,
       name: state.name,
       loadedAt: state.loadedAt,
       editable: editable !== undefined,
-      refused: state.refused && { at: state.refused.at, errors: state.refused.errors.map((e) => e.message) },
+      refused: state.refused && {
+        at: state.refused.at,
+        errors: !scope || scope.admin ? state.refused.errors.map((e) => e.message) : [],
+      },
       teams: mapping ? teamTree(mapping.teams).map(view) : [],
       unassigned: direct.get(UNASSIGNED) ?? 0,
       users: users.length,
@@ -218,7 +225,7 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
   }
 
   /** `GET /api/teams/summary?start&end`. */
-  async function summary(search: URLSearchParams) {
+  async function summary(search: URLSearchParams, scope?: ViewScope) {
     const p = rangeParams(search, ['start', 'end'], latestDay(), true, false);
     if (!p.ok) throw new HttpError(400, p.detail);
     const range = p.value;
@@ -257,13 +264,13 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
       depth: depthOf(team),
       parent: parentOf(team),
       hasChildren: children.has(team),
-      managers: [...(mapping?.managers.get(team) ?? [])].sort(),
+      managers: !scope || scope.seesTeamDetails(team) ? [...(mapping?.managers.get(team) ?? [])].sort() : [],
       current: figures(cur.get(team)!, members.get(team) ?? 0),
       previous: before ? figures(before.get(team)!, members.get(team) ?? 0) : null,
       trend: cur.get(team)!.trend,
     });
     const teams = withAncestors(mapping?.teams ?? []).filter((t) => only.length === 0 || inSelection(t, only));
-    const rows: TeamSummaryRow[] = [
+    const orgRow: TeamSummaryRow[] = [
       {
         team: '',
         name: 'Organization',
@@ -275,6 +282,10 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
         previous: before ? figures(org(before), orgMembers) : null,
         trend: org(cur).trend,
       },
+    ];
+    // RESTRICT_ORG_VIEW: a manager's teams page has their teams' rows only.
+    const rows: TeamSummaryRow[] = [
+      ...(scope && !scope.orgView ? [] : orgRow),
       ...teams.map(row),
       ...(only.length === 0 || only.includes(UNASSIGNED) ? [row(UNASSIGNED)] : []),
     ];
@@ -447,15 +458,21 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
       return errorResponse(405, `Method ${method} is not allowed here.`, { allow: 'GET, HEAD, PUT, DELETE' });
     }
     if (!reading) return errorResponse(405, `Method ${method} is not allowed here.`, { allow: 'GET, HEAD' });
-    if (path === '/api/teams') return json(200, await teamsBody());
-    if (path === '/api/teams/summary') return json(200, await summary(url.searchParams));
+    if (path === '/api/teams') return json(200, await teamsBody(undefined, scopeOf(req)));
+    if (path === '/api/teams/summary') return json(200, await summary(url.searchParams, scopeOf(req)));
     if (path === '/api/teams/top-users') return json(200, await topUsersOf(url.searchParams));
     const m = /^\/api\/teams\/analytics\/([a-z]+)$/.exec(path);
     if (m && m[1]! in ORG_ONLY_FIELDS) return json(200, await analytics(m[1] as TeamEndpoint, url.searchParams));
     return errorResponse(404, 'No such teams endpoint.');
   }
 
-  return (req: IncomingMessage, res: ServerResponse) => {
+  /** The user id the store knows for an email (a signed-in reader's own page), or null. */
+  async function userIdOf(email: string): Promise<string | null> {
+    const e = email.trim().toLowerCase();
+    return (await allUsers()).find((u) => u.email?.trim().toLowerCase() === e)?.userId ?? null;
+  }
+
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
     const head = req.method === 'HEAD';
     const url = new URL(req.url ?? '/', 'http://localhost');
     route(req, url)
@@ -476,6 +493,7 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
         send(res, r, head, String(req.headers['accept-encoding'] ?? ''));
       });
   };
+  return { handle, userIdOf };
 }
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
