@@ -222,6 +222,10 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
           const test = teamFilter(viewer.teams);
           return test.ok && test.value.includes(userId, opts.store ? await emailOf(opts.store, userId) : null);
         },
+        peopleOf: (viewer) => {
+          const test = teamFilter(viewer.teams);
+          return test.ok ? test.value.includes : () => false;
+        },
         emailOf: async (userId) => (opts.store ? emailOf(opts.store, userId) : null),
         userIdOf: async (email) => (teamsRoutes ? teamsRoutes.userIdOf(email) : null),
       })

@@ -7,8 +7,8 @@
  *   and the organization-wide figures stay visible unless `RESTRICT_ORG_VIEW=1`;
  * - anyone else with an allowed email (`ALLOWED_DOMAINS`, `ALLOWED_EMAILS`) sees organization-wide
  *   figures and their own user page, never another person's row;
- * - the service's per-user answers (`/users`, and `/tokens` with its `by_user` split) are for admins:
- *   the pages ask the server's own endpoints, which apply the rules above.
+ * - the service's per-user answers (`/users` rows, and `/tokens` days' `by_user` split) are limited to
+ *   the people the reader may see: a manager's people, a viewer's own row.
  */
 import type { IncomingMessage } from 'node:http';
 import { PATHS } from '../../api/paths';
@@ -82,6 +82,8 @@ export type Decision =
   | { allow: true; teams: string[] }
   /** Allowed if the user asked about is one the viewer may see (decided with the store's email). */
   | { allow: 'user'; userId: string }
+  /** Allowed, with the answer's per-user rows (`/users` rows, `/tokens` days' `by_user`) limited to those the viewer may see. */
+  | { allow: 'rows' }
   | { allow: false; status: 403; detail: string };
 
 const refuse = (detail: string): Decision => ({ allow: false, status: 403, detail });
@@ -115,13 +117,9 @@ export function decide(v: Viewer, cfg: AuthConfig, method: string, path: string,
         ? 'The team mapping names every person’s team: it is shown to admins (ADMIN_EMAILS).'
         : 'Only an admin (ADMIN_EMAILS) can change the team mapping.',
     );
-  if (path === PATHS.users)
-    return refuse('The service’s per-user rows are for admins; the users pages ask the dashboard’s own endpoints.');
-  if (path === PATHS.tokens && !search.get('group_by')) {
-    return refuse(
-      'The service’s per-user split of credits is for admins; the usage page asks the dashboard’s own endpoints.',
-    );
-  }
+  // The service's per-user answers: a manager gets their people's rows, a viewer their own row.
+  if (path === PATHS.users) return { allow: 'rows' };
+  if (path === PATHS.tokens && !search.get('group_by')) return orgView ? { allow: 'rows' } : org();
   if (path.startsWith('/api/v1/analytics/') || path === PATHS.readiness) return org();
 
   const asked = search.getAll('team');
@@ -154,4 +152,28 @@ export function decide(v: Viewer, cfg: AuthConfig, method: string, path: string,
       : withinTeams(v, asked);
   }
   return { allow: true };
+}
+
+/** A day of `/tokens` or a page of `/users`, as far as the row filter reads them. */
+interface PerUserAnswer {
+  data?: { user_id?: unknown; user_email?: unknown; by_user?: { user_id?: unknown; user_email?: unknown }[] }[];
+}
+
+/**
+ * The service's answer with only the per-user rows `sees` allows: `/users` rows, or each `/tokens`
+ * day's `by_user` entries (the day's organization totals stay: they are aggregates).
+ */
+export function limitRows(
+  path: string,
+  body: PerUserAnswer,
+  sees: (userId: string, email: string | null) => boolean,
+): PerUserAnswer {
+  const may = (r: { user_id?: unknown; user_email?: unknown }) =>
+    sees(String(r.user_id ?? ''), typeof r.user_email === 'string' ? r.user_email : null);
+  if (!Array.isArray(body.data)) return body;
+  if (path === PATHS.users) return { ...body, data: body.data.filter(may) };
+  return {
+    ...body,
+    data: body.data.map((d) => (Array.isArray(d.by_user) ? { ...d, by_user: d.by_user.filter(may) } : d)),
+  };
 }

@@ -78,6 +78,31 @@ async function signIn(email: string, returnTo = '/') {
 const api = (jar: CookieJar, path: string, init?: RequestInit) => request(jar, new URL(path, base), init);
 const RANGE = 'start=2026-03-01&end=2026-03-31';
 
+/** Every `/users` row the reader is given over March (walking the pages), and every user in `/tokens`' per-user split. */
+async function serviceRows(jar: CookieJar) {
+  const users: string[] = [];
+  let cursor = '';
+  for (;;) {
+    const r = await api(jar, `/api/v1/analytics/users?startDate=2026-03-01&endDate=2026-03-31&limit=100${cursor}`);
+    expect(r.res.status).toBe(200);
+    const page = JSON.parse(r.body) as {
+      data: { user_id: string }[];
+      meta: { has_more: boolean; next_cursor: string };
+    };
+    users.push(...page.data.map((u) => u.user_id));
+    if (!page.meta.has_more) break;
+    cursor = `&cursor=${encodeURIComponent(page.meta.next_cursor)}`;
+  }
+  const t = await api(jar, '/api/v1/analytics/tokens?startDate=2026-03-01&endDate=2026-03-31');
+  expect(t.res.status).toBe(200);
+  const days = JSON.parse(t.body) as { data: { billable_tokens: number; by_user: { user_id: string }[] }[] };
+  expect(days.data.some((d) => d.billable_tokens > 0)).toBe(true); // the day's organization totals stay
+  return {
+    users: [...new Set(users)],
+    byUser: [...new Set(days.data.flatMap((d) => d.by_user.map((u) => u.user_id)))],
+  };
+}
+
 describe('sign-in with OpenID Connect', () => {
   it('sends a reader with no session to sign in; the API answers 401; health and assets stay open', async () => {
     const jar = new CookieJar();
@@ -186,8 +211,14 @@ describe('sign-in with OpenID Connect', () => {
     expect(csv).not.toMatch(/@acme\.example/);
     expect((await api(jar, `/api/users/${encodeURIComponent(member.userId)}?${RANGE}`)).res.status).toBe(200);
     expect((await api(jar, `/api/users/${encodeURIComponent(outsider.userId)}?${RANGE}`)).res.status).toBe(403);
-    expect((await api(jar, `/api/v1/analytics/users?startDate=2026-03-01&endDate=2026-03-02`)).res.status).toBe(403);
-    expect((await api(jar, `/api/v1/analytics/tokens?startDate=2026-03-01&endDate=2026-03-02`)).res.status).toBe(403);
+    // The service's per-user answers carry their people's rows only.
+    const rows = await serviceRows(jar);
+    expect(rows.users).toContain(member.userId);
+    expect(rows.users).not.toContain(outsider.userId);
+    expect(rows.users.every((u) => table.users.some((t) => t.userId === u))).toBe(true);
+    expect(rows.byUser).toContain(member.userId);
+    expect(rows.byUser).not.toContain(outsider.userId);
+    expect(rows.byUser.every((u) => table.users.some((t) => t.userId === u))).toBe(true);
     // Organization-wide aggregates stay visible.
     expect((await api(jar, `/api/v1/analytics/activity?startDate=2026-03-01&endDate=2026-03-02`)).res.status).toBe(200);
     const other = (
@@ -225,7 +256,11 @@ describe('sign-in with OpenID Connect', () => {
     expect((await api(jar, `/api/users?${RANGE}`)).res.status).toBe(403);
     expect((await api(jar, `/api/users.csv?${RANGE}`)).res.status).toBe(403);
     expect((await api(jar, `/api/teams/top-users?${RANGE}`)).res.status).toBe(403);
-    expect((await api(jar, `/api/v1/analytics/users?startDate=2026-03-01&endDate=2026-03-02`)).res.status).toBe(403);
+    // The service's per-user answers: their own row, nobody else's.
+    const rows = await serviceRows(jar);
+    expect(rows.users).toEqual([member.userId]);
+    expect(rows.byUser.length).toBeGreaterThan(0);
+    expect(new Set(rows.byUser)).toEqual(new Set([member.userId]));
   });
 
   it('with RESTRICT_ORG_VIEW=1 a manager sees their teams’ figures only, never the organization’s', async () => {
@@ -245,6 +280,12 @@ describe('sign-in with OpenID Connect', () => {
       expect(summary.rows.every((r) => me.teams.some((m) => r.team === m || r.team.startsWith(`${m}/`)))).toBe(true);
       // Top users of their teams (the organization's are not asked for).
       expect((await api(jar, `/api/teams/top-users?${RANGE}`)).res.status).toBe(200);
+      // The organization's day totals are not theirs; their people's `/users` rows are.
+      expect((await api(jar, `/api/v1/analytics/tokens?${days}`)).res.status).toBe(403);
+      const rows = JSON.parse((await api(jar, `/api/v1/analytics/users?${days}&limit=100`)).body) as {
+        data: { user_id: string }[];
+      };
+      expect(rows.data.map((r) => r.user_id)).not.toContain(outsider.userId);
     } finally {
       current = open;
     }

@@ -11,7 +11,7 @@ import * as client from 'openid-client';
 import { errorResponse } from '../core/errors';
 import type { Logger } from '../core/log';
 import { send } from '../core/response';
-import { decide, scopeOfViewer, setScope, viewerOf, type Managers, type Viewer } from './access';
+import { decide, limitRows, scopeOfViewer, setScope, viewerOf, type Managers, type Viewer } from './access';
 import type { AuthConfig } from './config';
 import { createSessions, safeReturnTo } from './session';
 
@@ -22,6 +22,8 @@ export interface AuthOptions {
   managers: () => Managers | undefined;
   /** Whether a manager may see this user (their teams' people), from the store's email of the user. */
   inTeams: (viewer: Viewer, userId: string) => Promise<boolean>;
+  /** A manager's people, as the mapping stands (for the rows of the service's per-user answers). */
+  peopleOf: (viewer: Viewer) => (userId: string, email: string | null) => boolean;
   /** The email the store knows for a user id (a viewer may open their own page only). */
   emailOf: (userId: string) => Promise<string | null>;
   /** The user id the store knows for an email (the reader's own page), or null. */
@@ -245,7 +247,18 @@ export function createAuth(opts: AuthOptions) {
       for (const t of d.teams) url.searchParams.append('team', t);
       req.url = `${url.pathname}?${url.searchParams}`;
     }
-    if (cfg.pseudonymize && viewer.role !== 'admin') pseudonymizeAnswer(req, res, pseudonym);
+    // Emails are rewritten last: the rows are chosen by the real ones.
+    if (cfg.pseudonymize && viewer.role !== 'admin')
+      rewriteAnswer(req, res, (body) => body.replace(EMAIL, (e) => pseudonym(e)));
+    if (d.allow === 'rows') {
+      const sees =
+        viewer.role === 'manager'
+          ? opts.peopleOf(viewer)
+          : (_: string, email: string | null) => email?.trim().toLowerCase() === viewer.email;
+      rewriteAnswer(req, res, (body, status) =>
+        status === 200 ? JSON.stringify(limitRows(path, JSON.parse(body) as object, sees)) : body,
+      );
+    }
     if (path === '/api/users.csv')
       audit('export users', { who: viewer.email, role: viewer.role, teams: url.searchParams.getAll('team') });
     return true;
@@ -260,10 +273,11 @@ export type Auth = ReturnType<typeof createAuth>;
 const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;
 
 /**
- * PSEUDONYMIZE=1: every email in an answer becomes its stable pseudonym. The answer is taken whole
- * (uncompressed: the request's accept-encoding is dropped), rewritten, and sent with its new length.
+ * An answer rewritten whole before it is sent (PSEUDONYMIZE=1's emails, a reader's rows): it is taken
+ * uncompressed (the request's accept-encoding is dropped), rewritten, and sent with its new length.
+ * Rewrites installed later see the answer first.
  */
-function pseudonymizeAnswer(req: IncomingMessage, res: ServerResponse, pseudonym: (email: string) => string) {
+function rewriteAnswer(req: IncomingMessage, res: ServerResponse, rewrite: (body: string, status: number) => string) {
   delete req.headers['accept-encoding'];
   const chunks: Buffer[] = [];
   const write = res.write.bind(res);
@@ -283,14 +297,9 @@ function pseudonymizeAnswer(req: IncomingMessage, res: ServerResponse, pseudonym
   }) as typeof res.write;
   res.end = ((c?: unknown, enc?: unknown, cb?: unknown) => {
     keep(c, enc);
-    const body = Buffer.from(
-      Buffer.concat(chunks)
-        .toString('utf8')
-        .replace(EMAIL, (e) => pseudonym(e)),
-      'utf8',
-    );
+    const body = Buffer.from(rewrite(Buffer.concat(chunks).toString('utf8'), res.statusCode), 'utf8');
     if (!res.headersSent) {
-      res.removeHeader('etag'); // the tag names the real answer
+      res.removeHeader('etag'); // the tag names the answer as it was
       res.setHeader('content-length', body.length);
     }
     write(body);
