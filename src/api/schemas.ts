@@ -215,6 +215,8 @@ export const clientConfigSchema = z.object({
   teams: z.boolean(),
   /** Whether readers sign in (OpenID Connect): the header then shows who is signed in, and Sign out. */
   signIn: z.boolean(),
+  /** The price list's currency when the server has one (and a store): spend beside credits; null: credits only. */
+  currency: z.nullable(z.string()),
   historyStart: day,
   latestDay: day,
 });

@@ -31,6 +31,8 @@ import { httpOrigin } from './upstream/client';
 import { createUsersRoutes, isUsersPath, type UsersRoutes } from './users/routes';
 import { demoTeamsCsv } from './demo/teams';
 import { createAuth } from './auth/routes';
+import { createSpendRoutes, isSpendPath } from './spend/routes';
+import { filePricesSource, NO_PRICES } from './spend/source';
 import { emailOf } from './store/teams-queries';
 import { createFactsCache } from './teams/facts';
 import { createTeamsRoutes, isTeamsPath, teamFilterOf } from './teams/routes';
@@ -190,8 +192,20 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
   const teamFilter = teamFilterOf(teams);
   const teamsReady = (editable?.ready ?? Promise.resolve()).catch(() => undefined);
   let teamsRoutes: ReturnType<typeof createTeamsRoutes> | undefined;
+  let spendRoutes: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
+  // The price list: spend beside credits (and budgets) only with one.
+  const prices = config.pricesFile ? filePricesSource(config.pricesFile, logger) : NO_PRICES;
   if (opts.store && sync) {
     const facts = createFactsCache(opts.store, sync);
+    spendRoutes = createSpendRoutes({
+      store: opts.store,
+      facts,
+      teams,
+      prices,
+      latestDay,
+      logger,
+      signIn: config.auth !== undefined,
+    });
     teamsRoutes = createTeamsRoutes({
       store: opts.store,
       source: teams,
@@ -208,6 +222,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     keyRequired: demo === undefined && config.apiKey === undefined,
     signIn: config.auth !== undefined,
     teams: opts.store !== undefined,
+    currency: (opts.store && prices.current().prices?.currency) || null,
     historyStart: HISTORY_START,
     latestDay: latestDay(),
   });
@@ -273,6 +288,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     // The uploaded mapping is read from the store once at start: team answers wait for it.
     if (usersRoutes && isUsersPath(url)) return void teamsReady.then(() => usersRoutes.handle(req, res));
     if (teamsRoutes && isTeamsPath(url)) return void teamsReady.then(() => teamsRoutes.handle(req, res));
+    if (spendRoutes && isSpendPath(url)) return void teamsReady.then(() => spendRoutes(req, res));
     if (isProxiedPrefix(url)) return proxy(req, res, next);
     if (url.startsWith('/api/')) return send(res, errorResponse(404, 'No such endpoint.'), head);
     next();
@@ -296,7 +312,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     return html.replace('</head>', `${head}\n  </head>`);
   };
 
-  return { handler, demo, clientConfig, renderIndex, scheduler, sync, teams };
+  return { handler, demo, clientConfig, renderIndex, scheduler, sync, teams, prices };
 }
 
 function escapeAttr(s: string): string {

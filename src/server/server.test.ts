@@ -91,6 +91,7 @@ describe('demo mode', () => {
       keyRequired: false,
       teams: false,
       signIn: false,
+      currency: null,
       historyStart: '2026-01-14',
       latestDay: '2026-05-31',
     });

@@ -24,6 +24,7 @@ export const TEST_CONFIG: ClientConfig = {
   keyRequired: false,
   teams: false,
   signIn: false,
+  currency: null,
   historyStart: '2026-01-14',
   latestDay: '2026-05-31',
 };

@@ -145,6 +145,23 @@ export function decide(v: Viewer, cfg: AuthConfig, method: string, path: string,
     if (v.role === 'viewer') return refuse('A team’s figures are shown to its managers and admins.');
     return withinTeams(v, asked);
   }
+  if (path === '/api/spend') {
+    const user = search.get('user');
+    if (user !== null) return { allow: 'user', userId: user };
+    if (asked.length === 0) return org();
+    if (v.role === 'viewer') return refuse('A team’s spend is shown to its managers and admins.');
+    return withinTeams(v, asked);
+  }
+  if (path === '/api/spend/budgets') {
+    if (!reading) return refuse('Only an admin (ADMIN_EMAILS) can set the budgets.');
+    return v.role === 'viewer' ? refuse('The budgets are shown to managers and admins.') : { allow: true };
+  }
+  if (path === '/api/spend/prices') return { allow: true };
+  if (path === '/api/spend/teams') {
+    return v.role === 'viewer'
+      ? refuse('The teams’ spend is shown to their managers and admins.')
+      : withinTeams(v, asked);
+  }
   if (path === '/api/teams/summary') {
     // A manager's teams page: their teams' rows (and the organization's), not the other teams'.
     return v.role === 'viewer'

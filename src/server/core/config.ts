@@ -15,6 +15,8 @@ export interface CoreConfig {
   upstreamConcurrency: number;
   /** The team mapping (CSV or JSON by its extension), read again when it changes. */
   teamsFile: string | undefined;
+  /** The price list (JSON, src/server/spend/prices.ts), read again when it changes; without it, credits only. */
+  pricesFile: string | undefined;
   production: boolean;
 }
 
@@ -49,6 +51,7 @@ export function readCoreConfig(env: NodeJS.ProcessEnv = process.env): CoreConfig
     upstreamRetries: Number(env.UPSTREAM_RETRIES ?? 2),
     upstreamConcurrency: Number(env.UPSTREAM_CONCURRENCY || 8),
     teamsFile: env.TEAMS_FILE || undefined,
+    pricesFile: env.PRICES_FILE || undefined,
     production: env.NODE_ENV === 'production',
   };
 }

@@ -184,6 +184,18 @@ migrations['0003_team_mapping'] = {
   },
 };
 
+migrations['0004_team_budget'] = {
+  /** Monthly budgets per team ('' for the organization), set on the budgets screen. */
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('team_budget')
+      .addColumn('team', 'text', (c) => c.primaryKey())
+      .addColumn('monthly', 'double precision', (c) => c.notNull())
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .execute();
+  },
+};
+
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 /** Brings the store to the newest version; throws, naming the migration, if one fails. */

@@ -87,6 +87,13 @@ export interface ReadinessReportTable {
 }
 
 /** The team mapping uploaded on the edit screen: one row (id 1), the text as given. */
+/** A monthly budget, in the price list's currency: a team's path, or '' for the whole organization. */
+export interface TeamBudgetTable {
+  team: string;
+  monthly: number;
+  updated_at: string;
+}
+
 export interface TeamMappingTable {
   id: number;
   format: string;
@@ -104,4 +111,5 @@ export interface Schema {
   users_walk: UsersWalkTable;
   readiness_report: ReadinessReportTable;
   team_mapping: TeamMappingTable;
+  team_budget: TeamBudgetTable;
 }

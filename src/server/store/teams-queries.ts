@@ -75,3 +75,22 @@ export async function emailOf(store: { db: Db }, userId: string): Promise<string
     .executeTakeFirst();
   return row?.email ?? null;
 }
+
+/** The monthly budgets set, by team ('' for the organization). */
+export async function readBudgets(db: Db): Promise<Map<string, number>> {
+  const rows = await db.selectFrom('team_budget').select(['team', 'monthly']).execute();
+  return new Map(rows.map((r) => [r.team, Number(r.monthly)]));
+}
+
+/** Replaces every budget at once (one transaction: a reader sees the old set or the new one). */
+export async function writeBudgets(db: Kysely<Schema>, budgets: ReadonlyMap<string, number>): Promise<void> {
+  const at = new Date().toISOString();
+  await db.transaction().execute(async (tx) => {
+    await tx.deleteFrom('team_budget').execute();
+    if (budgets.size > 0)
+      await tx
+        .insertInto('team_budget')
+        .values([...budgets].map(([team, monthly]) => ({ team, monthly, updated_at: at })))
+        .execute();
+  });
+}

@@ -22,7 +22,7 @@ import { storedOrgId } from '../store/queries';
 import { scopeOf, type ViewScope } from '../auth/access';
 import { FillFailed } from '../sync/engine';
 import { rangeOf, teamsOf, type Parsed } from '../users/params';
-import type { Facts, FactsCache } from './facts';
+import type { FactsCache } from './facts';
 import { MAX_BYTES, type Mapping, type MappingFormat } from './mapping';
 import {
   activeIn,
@@ -38,9 +38,9 @@ import {
   type GroupSums,
   type Mask,
 } from './scoped';
+import { checkTeams, maskOf, quote, teamsOfUsers } from './masks';
 import type { EditableMappingSource, MappingSource, MappingState } from './source';
 import {
-  comparePaths,
   depthOf,
   inSelection,
   nameOf,
@@ -70,8 +70,6 @@ export function isTeamsPath(url: string): boolean {
   return path === '/api/teams' || path.startsWith('/api/teams/');
 }
 
-const quote = (v: unknown) => JSON.stringify(String(v).slice(0, 60));
-
 /** People per team: the mapping's members by team, and the users the store knows that it does not name. */
 async function knownUsers(store: StoreDb) {
   // One row per user, with an email whenever any of their days has one (the same on both engines).
@@ -80,43 +78,6 @@ async function knownUsers(store: StoreDb) {
     .select((eb) => ['user_id', eb.fn.max('user_email').as('user_email')])
     .groupBy('user_id')
     .execute();
-}
-
-/** Each user of the facts in the selection (a team includes its sub-teams; Unassigned is a team too). */
-const masks = new WeakMap<Facts, WeakMap<Mapping, string[]>>();
-function teamsOfUsers(f: Facts, mapping: Mapping | null): string[] {
-  if (!mapping) return f.userIds.map(() => UNASSIGNED);
-  let byMapping = masks.get(f);
-  if (!byMapping) masks.set(f, (byMapping = new WeakMap()));
-  let teams = byMapping.get(mapping);
-  if (!teams) {
-    const resolve = teamResolver(mapping);
-    teams = f.userIds.map((id, u) => resolve(id, f.emails[u] ?? null));
-    byMapping.set(mapping, teams);
-  }
-  return teams;
-}
-
-function maskOf(f: Facts, mapping: Mapping | null, selected: readonly string[]): Mask {
-  const teams = teamsOfUsers(f, mapping);
-  const mask = new Uint8Array(f.userIds.length);
-  for (let u = 0; u < mask.length; u++) if (inSelection(teams[u]!, selected)) mask[u] = 1;
-  return mask;
-}
-
-/** The teams asked for, each a team of the mapping or Unassigned. */
-function checkTeams(teams: readonly string[], mapping: Mapping | null): Parsed<string[]> {
-  if (teams.length === 0) return { ok: false, detail: 'Name at least one team: team=<path> (several allowed).' };
-  const known = new Set(mapping?.teams ?? []);
-  for (const t of teams) {
-    if (t !== UNASSIGNED && !known.has(t)) {
-      return {
-        ok: false,
-        detail: `No team is called ${quote(t)} in the mapping in force; give a full path such as Engineering/Platform, or ${UNASSIGNED}.`,
-      };
-    }
-  }
-  return { ok: true, value: [...new Set(teams)].sort(comparePaths) };
 }
 
 /** Figures of a team from its sums and its number of members. */
@@ -503,12 +464,17 @@ const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
  * carries its own origin). With sign-in, the gate lets admins only through (src/server/auth); without
  * it, only from the machine the dashboard runs on, not through a proxy.
  */
-function mayEdit(req: IncomingMessage, signIn: boolean): HttpResponse | undefined {
+export function mayEdit(
+  req: IncomingMessage,
+  signIn: boolean,
+  what = 'the team mapping',
+  elsewhere = 'elsewhere, set TEAMS_FILE',
+): HttpResponse | undefined {
   const remote = req.socket.remoteAddress ?? '';
   if (!signIn && (!LOOPBACK.test(remote) || req.headers['x-forwarded-for'] !== undefined)) {
     return errorResponse(
       403,
-      'Until sign-in is configured, the team mapping can be changed only from the machine the dashboard runs on; elsewhere, set TEAMS_FILE.',
+      `Until sign-in is configured, ${what} can be changed only from the machine the dashboard runs on; ${elsewhere}.`,
     );
   }
   const site = req.headers['sec-fetch-site'];
@@ -522,7 +488,10 @@ function mayEdit(req: IncomingMessage, signIn: boolean): HttpResponse | undefine
   };
   const crossSite = site !== undefined && site !== 'same-origin' && site !== 'none';
   if (crossSite || (origin !== undefined && host(origin) !== req.headers.host)) {
-    return errorResponse(403, 'The team mapping can be changed only from the dashboard’s own pages.');
+    return errorResponse(
+      403,
+      `${what[0]!.toUpperCase()}${what.slice(1)} can be changed only from the dashboard’s own pages.`,
+    );
   }
   return undefined;
 }
@@ -531,7 +500,7 @@ function mayEdit(req: IncomingMessage, signIn: boolean): HttpResponse | undefine
  * The range of a teams request (the two day parameters named), every other parameter but `team`
  * and the ones allowed refused by name.
  */
-function rangeParams(
+export function rangeParams(
   search: URLSearchParams,
   names: readonly string[],
   latest: Day,

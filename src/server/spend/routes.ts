@@ -1,0 +1,331 @@
+/**
+ * The spend endpoints (their shapes and list: src/api/spend.ts), computed from the store's per-user
+ * `/tokens` facts (src/server/teams/facts.ts) with the price list in force.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { FORECAST_METHOD, type MonthSpend, type TeamSpendRow } from '../../api/spend';
+import { addDays, HISTORY_START, maxDay, previousPeriod, type Day, type DayRange } from '../../lib/dates';
+import { scopeOf } from '../auth/access';
+import { errorResponse, HttpError } from '../core/errors';
+import { silentLogger, type Logger } from '../core/log';
+import { json, send, type HttpResponse } from '../core/response';
+import type { StoreDb } from '../store/db';
+import { readBudgets, writeBudgets } from '../store/teams-queries';
+import { FillFailed } from '../sync/engine';
+import type { Facts, FactsCache } from '../teams/facts';
+import { checkTeams, everyone, maskOf, quote, teamsOfUsers } from '../teams/masks';
+import { mayEdit, rangeParams } from '../teams/routes';
+import type { MappingSource } from '../teams/source';
+import { rollUp, UNASSIGNED, withAncestors } from '../teams/tree';
+import { teamsOf } from '../users/params';
+import { spendByGroup, spendByModel, spendDays } from './compute';
+import { budgetStatus, FORECAST_WINDOW, forecastMonth, monthStart } from './forecast';
+import type { PriceList } from './prices';
+import type { PricesSource } from './source';
+
+export interface SpendRoutesOptions {
+  store: StoreDb;
+  facts: FactsCache;
+  teams: MappingSource;
+  prices: PricesSource;
+  latestDay: () => Day;
+  signIn?: boolean;
+  logger?: Logger;
+}
+
+export const isSpendPath = (url: string): boolean => {
+  const path = url.split('?', 1)[0]!;
+  return path === '/api/spend' || path.startsWith('/api/spend/');
+};
+
+const MAX_BUDGET_BYTES = 1024 * 1024;
+
+/** The days the month's forecast reads: the month so far and the four weeks before the latest day. */
+function monthWindow(latest: Day): DayRange {
+  const start = [monthStart(latest), addDays(latest, -(FORECAST_WINDOW - 1))].sort()[0]!;
+  return { start: maxDay(start, HISTORY_START), end: latest };
+}
+
+/** A day's spend from an array of the window's days. */
+const dayReader = (window: DayRange, spend: Float64Array) => {
+  const first = window.start;
+  return (d: Day) => {
+    if (d < first) return 0;
+    const i = Math.round((Date.parse(d) - Date.parse(first)) / 86_400_000);
+    return spend[i] ?? 0;
+  };
+};
+
+function month(window: DayRange, spend: Float64Array, budget: number | undefined): MonthSpend {
+  const on = dayReader(window, spend);
+  const m = forecastMonth(on, HISTORY_START, window.end);
+  return { ...m, budget: budget === undefined ? null : budgetStatus(budget, m, on, HISTORY_START) };
+}
+
+export function createSpendRoutes(opts: SpendRoutesOptions) {
+  const { store, facts, teams: source, prices: pricesSource, latestDay } = opts;
+  const logger = opts.logger ?? silentLogger;
+
+  const pricesOrRefuse = (): PriceList => {
+    const p = pricesSource.current().prices;
+    if (!p) throw new HttpError(404, 'No price list: set PRICES_FILE to show spend. Credits are shown without it.');
+    return p;
+  };
+
+  /** The people a request is about: everyone, the teams named, or one user. */
+  function maskFor(f: Facts, teams: readonly string[], user: string | null) {
+    if (user !== null) {
+      const mask = new Uint8Array(f.userIds.length);
+      const u = f.userIds.indexOf(user);
+      if (u >= 0) mask[u] = 1;
+      return mask;
+    }
+    if (teams.length === 0) return null;
+    return maskOf(f, source.current().mapping, teams);
+  }
+
+  async function spend(search: URLSearchParams) {
+    const prices = pricesOrRefuse();
+    const user = search.get('user');
+    const rest = new URLSearchParams(search);
+    rest.delete('user');
+    const p = rangeParams(rest, ['start', 'end'], latestDay(), true, false);
+    if (!p.ok) throw new HttpError(400, p.detail);
+    if (search.getAll('user').length > 1) throw new HttpError(400, 'The parameter "user" is given more than once.');
+    if (user !== null && user.trim() === '') throw new HttpError(400, 'user must be a user id.');
+    const range = p.value;
+    let teams = teamsOf(search);
+    if (teams.length > 0) {
+      const checked = checkTeams(teams, source.current().mapping);
+      if (!checked.ok) throw new HttpError(400, checked.detail);
+      teams = checked.value;
+    }
+    if (user !== null && teams.length > 0) throw new HttpError(400, 'Ask for a user or for teams, not both.');
+    const prev = previousPeriod(range);
+    const latest = latestDay();
+    const window = monthWindow(latest);
+    const [f, w] = await Promise.all([
+      facts.get(prev?.start ?? range.start, range.end, 'tokens'),
+      facts.get(window.start, window.end, 'tokens'),
+    ]);
+    const mask = maskFor(f, teams, user);
+    const cur = spendDays(f, prices, mask, range.start, range.end);
+    const before = prev ? spendDays(f, prices, mask, prev.start, prev.end) : null;
+    const inMonth = spendDays(w, prices, maskFor(w, teams, user), window.start, window.end);
+    const sum = (a: Float64Array) => a.reduce((s, v) => s + v, 0);
+    const budgets = await readBudgets(store.db);
+    // The organization's budget, or one team's; several teams or a user have none.
+    const budget =
+      user !== null
+        ? undefined
+        : teams.length === 0
+          ? budgets.get('')
+          : teams.length === 1
+            ? budgets.get(teams[0]!)
+            : undefined;
+    return {
+      currency: prices.currency,
+      range,
+      teams,
+      user,
+      days: [...cur.spend].map((s, i) => ({ date: addDays(range.start, i), credits: cur.credits[i]!, spend: s })),
+      credits: sum(cur.credits),
+      spend: sum(cur.spend),
+      previous: before ? { credits: sum(before.credits), spend: sum(before.spend) } : null,
+      models: spendByModel(f, prices, mask, range.start, range.end),
+      month: month(window, inMonth.spend, budget),
+      method: FORECAST_METHOD,
+    };
+  }
+
+  async function teamsSpend(req: IncomingMessage, search: URLSearchParams) {
+    const prices = pricesOrRefuse();
+    const p = rangeParams(search, ['start', 'end'], latestDay(), true, false);
+    if (!p.ok) throw new HttpError(400, p.detail);
+    const range = p.value;
+    const only = teamsOf(search);
+    const mapping = source.current().mapping;
+    if (only.length > 0) {
+      const checked = checkTeams(only, mapping);
+      if (!checked.ok) throw new HttpError(400, checked.detail);
+    }
+    const window = monthWindow(latestDay());
+    const [f, w] = await Promise.all([
+      facts.get(range.start, range.end, 'tokens'),
+      facts.get(window.start, window.end, 'tokens'),
+    ]);
+    const paths = [...(mapping?.teams ?? []), UNASSIGNED];
+    const index = new Map(paths.map((t, i) => [t, i]));
+    const grouped = (facts: Facts, r: DayRange) => {
+      const teamOf = teamsOfUsers(facts, mapping);
+      const groupOf = Int32Array.from(teamOf, (t) => index.get(t) ?? index.get(UNASSIGNED)!);
+      const per = spendByGroup(facts, prices, groupOf, paths.length, r.start, r.end);
+      const add = (a: Float64Array, b: Float64Array) => a.map((v, i) => v + b[i]!);
+      return rollUp(new Map(paths.map((t, i) => [t, per[i]!])), add, new Float64Array(per[0]?.length ?? 0));
+    };
+    const inRange = grouped(f, range);
+    const inMonth = grouped(w, window);
+    const credits = creditsByTeam(f, mapping, paths, index, range);
+    const budgets = await readBudgets(store.db);
+    const sum = (a: Float64Array | undefined) => (a ? a.reduce((s, v) => s + v, 0) : 0);
+    const row = (team: string): TeamSpendRow => ({
+      team,
+      credits: credits.get(team) ?? 0,
+      spend: sum(inRange.get(team)),
+      month: month(window, inMonth.get(team) ?? new Float64Array(0), budgets.get(team)),
+    });
+    const listed = withAncestors(mapping?.teams ?? []).filter(
+      (t) => only.length === 0 || only.some((o) => t === o || t.startsWith(`${o}/`)),
+    );
+    const scope = scopeOf(req);
+    const org = spendDays(f, prices, everyone(f), range.start, range.end);
+    const orgMonth = spendDays(w, prices, null, window.start, window.end);
+    const rows: TeamSpendRow[] = [
+      ...(scope && !scope.orgView
+        ? []
+        : [
+            {
+              team: '',
+              credits: sum(org.credits),
+              spend: sum(org.spend),
+              month: month(window, orgMonth.spend, budgets.get('')),
+            },
+          ]),
+      ...listed.map(row),
+      ...(only.length === 0 || only.includes(UNASSIGNED) ? [row(UNASSIGNED)] : []),
+    ];
+    return { currency: prices.currency, range, rows, method: FORECAST_METHOD };
+  }
+
+  function creditsByTeam(
+    f: Facts,
+    mapping: Parameters<typeof teamsOfUsers>[1],
+    paths: string[],
+    index: Map<string, number>,
+    range: DayRange,
+  ): Map<string, number> {
+    const teamOf = teamsOfUsers(f, mapping);
+    const direct = new Float64Array(paths.length);
+    const a = f.dayIndex.get(range.start)!;
+    const b = f.dayIndex.get(range.end)!;
+    for (let i = 0; i < f.tokens.user.length; i++) {
+      const d = f.tokens.day[i]!;
+      if (d < a || d > b) continue;
+      direct[index.get(teamOf[f.tokens.user[i]!]!) ?? index.get(UNASSIGNED)!]! += f.tokens.billable[i]!;
+    }
+    return rollUp(new Map(paths.map((t, i) => [t, direct[i]!])), (x, y) => x + y, 0);
+  }
+
+  async function readBody(req: IncomingMessage): Promise<string> {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const c of req as AsyncIterable<Buffer>) {
+      size += c.length;
+      if (size > MAX_BUDGET_BYTES) throw new HttpError(413, 'The budgets are larger than 1 MB.');
+      chunks.push(c);
+    }
+    return Buffer.concat(chunks).toString('utf8');
+  }
+
+  async function budgetsBody() {
+    const budgets = await readBudgets(store.db);
+    return {
+      currency: pricesOrRefuse().currency,
+      budgets: [...budgets].map(([team, monthly]) => ({ team, monthly })).sort((a, b) => a.team.localeCompare(b.team)),
+    };
+  }
+
+  async function saveBudgets(req: IncomingMessage): Promise<HttpResponse> {
+    pricesOrRefuse();
+    const refused = mayEdit(req, opts.signIn === true, 'the budgets', 'elsewhere, sign-in makes admins able to');
+    if (refused) return refused;
+    if (!/^application\/json\b/i.test(String(req.headers['content-type'] ?? '')))
+      return errorResponse(415, 'Send the budgets as JSON: {"budgets": [{"team": "Engineering", "monthly": 5000}]}.');
+    let body: unknown;
+    try {
+      body = JSON.parse(await readBody(req));
+    } catch (e) {
+      if (e instanceof HttpError) throw e;
+      return errorResponse(400, 'The body is not valid JSON: send {"budgets": [{"team": "…", "monthly": 5000}]}.');
+    }
+    const list = (body as { budgets?: unknown } | null)?.budgets;
+    if (!Array.isArray(list))
+      return errorResponse(400, 'Send {"budgets": [{"team": "…", "monthly": 5000}]}: "budgets" must be a list.');
+    const known = new Set(['', ...withAncestors(source.current().mapping?.teams ?? []), UNASSIGNED]);
+    const out = new Map<string, number>();
+    const problems: string[] = [];
+    list.forEach((b: unknown, i) => {
+      const e = (b ?? {}) as { team?: unknown; monthly?: unknown };
+      const at = `budget ${i + 1}`;
+      if (typeof e.team !== 'string')
+        return void problems.push(`${at}: "team" must be a team's path, or "" for the organization`);
+      const team = e.team.trim();
+      if (!known.has(team))
+        return void problems.push(`${at}: no team is called ${quote(team)} in the mapping in force`);
+      if (typeof e.monthly !== 'number' || !Number.isFinite(e.monthly) || e.monthly <= 0)
+        return void problems.push(`${at}: "monthly" must be a positive amount`);
+      if (out.has(team))
+        return void problems.push(`${at}: a second budget for ${team === '' ? 'the organization' : quote(team)}`);
+      out.set(team, e.monthly);
+    });
+    if (problems.length > 0)
+      return errorResponse(
+        400,
+        `The budgets were refused; those in force are unchanged. ${problems.slice(0, 10).join('; ')}.`,
+      );
+    await writeBudgets(store.db, out);
+    logger.info('budgets saved', { budgets: out.size });
+    return json(200, await budgetsBody());
+  }
+
+  async function route(req: IncomingMessage, url: URL): Promise<HttpResponse> {
+    const path = url.pathname;
+    const method = req.method ?? 'GET';
+    const reading = method === 'GET' || method === 'HEAD';
+    if (path === '/api/spend/budgets') {
+      if (reading) return json(200, await budgetsBody());
+      if (method === 'PUT') return saveBudgets(req);
+      return errorResponse(405, `Method ${method} is not allowed here.`, { allow: 'GET, HEAD, PUT' });
+    }
+    if (!reading) return errorResponse(405, `Method ${method} is not allowed here.`, { allow: 'GET, HEAD' });
+    if (path === '/api/spend') return json(200, await spend(url.searchParams));
+    if (path === '/api/spend/teams') return json(200, await teamsSpend(req, url.searchParams));
+    if (path === '/api/spend/prices') {
+      const s = pricesSource.current();
+      const p = pricesOrRefuse();
+      return json(200, {
+        currency: p.currency,
+        name: s.name,
+        loadedAt: s.loadedAt,
+        entries: p.entries.map(({ line: _, ...e }) => e),
+        refused: s.refused && { at: s.refused.at, errors: s.refused.errors.map((e) => e.message) },
+      });
+    }
+    return errorResponse(404, 'No such spend endpoint.');
+  }
+
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const head = req.method === 'HEAD';
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    route(req, url)
+      .catch((e: unknown) => {
+        if (e instanceof HttpError) return errorResponse(e.status, e.detail, e.headers);
+        if (e instanceof FillFailed)
+          return e.answer.status !== 200
+            ? e.answer
+            : errorResponse(
+                502,
+                'The service answered with data that could not be stored, so spend could not be computed.',
+              );
+        logger.error('spend endpoint failed', {
+          path: url.pathname,
+          error: e instanceof Error ? e.message : String(e),
+        });
+        return errorResponse(500, `Spend could not be computed: ${e instanceof Error ? e.message : String(e)}`);
+      })
+      .then((r) => {
+        if (!r.headers['cache-control']) r.headers['cache-control'] = 'no-store';
+        send(res, r, head, String(req.headers['accept-encoding'] ?? ''));
+      });
+  };
+}

@@ -1,0 +1,73 @@
+/**
+ * The price list in force: the file named by PRICES_FILE, read at start (a bad file stops the server,
+ * naming its lines) and again each time it changes (a bad change is refused and logged, and the list
+ * in force stays).
+ */
+import { readFileSync, statSync, unwatchFile, watchFile } from 'node:fs';
+import { basename } from 'node:path';
+import type { Logger } from '../core/log';
+import { parsePrices, type PriceError, type PriceList } from './prices';
+
+export interface PricesState {
+  prices: PriceList | null;
+  name: string | null;
+  loadedAt: string | null;
+  refused: { at: string; errors: PriceError[] } | null;
+}
+
+export interface PricesSource {
+  current(): PricesState;
+  stop(): void;
+}
+
+export const NO_PRICES: PricesSource = {
+  current: () => ({ prices: null, name: null, loadedAt: null, refused: null }),
+  stop: () => undefined,
+};
+
+export function filePricesSource(path: string, logger: Logger, pollMs = 1000): PricesSource {
+  const name = basename(path);
+  let state: PricesState = { prices: null, name, loadedAt: null, refused: null };
+
+  function load(): boolean {
+    const at = new Date().toISOString();
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (e) {
+      const errors = [
+        { line: null, message: `the file cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})` },
+      ];
+      state = { ...state, refused: { at, errors } };
+      logger.error('price list refused; the list in force stays', { file: name, errors: errors.map((x) => x.message) });
+      return false;
+    }
+    const result = parsePrices(text);
+    if (!result.ok) {
+      state = { ...state, refused: { at, errors: result.errors } };
+      logger.error('price list refused; the list in force stays', {
+        file: name,
+        errors: result.errors.slice(0, 20).map((x) => x.message),
+      });
+      return false;
+    }
+    state = { prices: result.prices, name, loadedAt: at, refused: null };
+    logger.info('price list loaded', {
+      file: name,
+      currency: result.prices.currency,
+      entries: result.prices.entries.length,
+    });
+    return true;
+  }
+
+  statSync(path); // a missing file is a configuration error: say so at start
+  if (!load()) {
+    const first = state.refused!.errors.slice(0, 5).map((e) => e.message);
+    throw new Error(`PRICES_FILE ${name} was refused: ${first.join('; ')}`);
+  }
+  const onChange = (now: { mtimeMs: number; size: number }, before: { mtimeMs: number; size: number }) => {
+    if (now.mtimeMs !== before.mtimeMs || now.size !== before.size) load();
+  };
+  watchFile(path, { interval: pollMs, persistent: false }, onChange);
+  return { current: () => state, stop: () => unwatchFile(path, onChange) };
+}

@@ -1,0 +1,48 @@
+/** Which users of a range's facts are in which team, and the mask of a selection of teams. */
+import type { Parsed } from '../users/params';
+import type { Facts } from './facts';
+import type { Mapping } from './mapping';
+import type { Mask } from './scoped';
+import { comparePaths, inSelection, teamResolver, UNASSIGNED } from './tree';
+
+export const quote = (v: unknown) => JSON.stringify(String(v).slice(0, 60));
+
+/** Each user of the facts in the selection (a team includes its sub-teams; Unassigned is a team too). */
+const masks = new WeakMap<Facts, WeakMap<Mapping, string[]>>();
+export function teamsOfUsers(f: Facts, mapping: Mapping | null): string[] {
+  if (!mapping) return f.userIds.map(() => UNASSIGNED);
+  let byMapping = masks.get(f);
+  if (!byMapping) masks.set(f, (byMapping = new WeakMap()));
+  let teams = byMapping.get(mapping);
+  if (!teams) {
+    const resolve = teamResolver(mapping);
+    teams = f.userIds.map((id, u) => resolve(id, f.emails[u] ?? null));
+    byMapping.set(mapping, teams);
+  }
+  return teams;
+}
+
+export function maskOf(f: Facts, mapping: Mapping | null, selected: readonly string[]): Mask {
+  const teams = teamsOfUsers(f, mapping);
+  const mask = new Uint8Array(f.userIds.length);
+  for (let u = 0; u < mask.length; u++) if (inSelection(teams[u]!, selected)) mask[u] = 1;
+  return mask;
+}
+
+/** The teams asked for, each a team of the mapping or Unassigned. */
+export function checkTeams(teams: readonly string[], mapping: Mapping | null): Parsed<string[]> {
+  if (teams.length === 0) return { ok: false, detail: 'Name at least one team: team=<path> (several allowed).' };
+  const known = new Set(mapping?.teams ?? []);
+  for (const t of teams) {
+    if (t !== UNASSIGNED && !known.has(t)) {
+      return {
+        ok: false,
+        detail: `No team is called ${quote(t)} in the mapping in force; give a full path such as Engineering/Platform, or ${UNASSIGNED}.`,
+      };
+    }
+  }
+  return { ok: true, value: [...new Set(teams)].sort(comparePaths) };
+}
+
+/** Everyone in the facts. */
+export const everyone = (f: Facts): Mask => new Uint8Array(f.userIds.length).fill(1);
