@@ -49,6 +49,8 @@ export const monthSpendSchema = z.object({
   /** Days the forecast's rate was read from. */
   basisDays: z.number(),
   budget: z.nullable(budgetStatusSchema),
+  /** Each day's spend from the month's first day to the latest. */
+  days: z.array(z.object({ date: day, spend: z.number() })),
 });
 export type MonthSpend = z.infer<typeof monthSpendSchema>;
 

@@ -81,4 +81,5 @@ export const PAGES: { path: string; Component: React.ComponentType }[] = [
   // A team's path has slashes (`/teams/Engineering/Platform`), each part encoded: a splat.
   { path: '/teams/*', Component: lazy(() => import('../features/teams/TeamPage')) },
   { path: '/settings/teams', Component: lazy(() => import('../features/teams/MappingPage')) },
+  { path: '/settings/budgets', Component: lazy(() => import('../features/teams/BudgetsPage')) },
 ];

@@ -19,7 +19,10 @@ export interface Kpi {
  */
 export function KpiGrid({ items, hasPrevious }: { items: readonly Kpi[]; hasPrevious?: boolean }) {
   return (
-    <div className="grid grid-cols-2 gap-3 md:grid-cols-3 xl:grid-cols-6">
+    // Seven or eight cards read as two rows of four rather than six and a straggler.
+    <div
+      className={`grid grid-cols-2 gap-3 md:grid-cols-3 ${items.length === 7 || items.length === 8 ? 'xl:grid-cols-4' : 'xl:grid-cols-6'}`}
+    >
       {items.map((k) => (
         <KpiCard
           key={k.label}

@@ -37,6 +37,8 @@ describe('what a signed-in reader may open', () => {
     expect(pageRefusal(me({ userId: null }), '/users/u-ann')).not.toBeNull();
     expect(pageRefusal(v, '/teams')).toMatch(/teams/);
     expect(pageRefusal(v, '/teams/Sales')).toMatch(/teams/);
+    expect(pageRefusal(v, '/settings/budgets')).toMatch(/budgets/);
+    expect(pageRefusal(me({ role: 'manager', teams: ['Sales'] }), '/settings/budgets')).toBeNull();
     for (const path of ['/', '/tools', '/activity', '/productivity', '/readiness', '/readiness/acme%2Fapi'])
       expect(pageRefusal(v, path)).toBeNull();
   });

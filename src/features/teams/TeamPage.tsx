@@ -1,4 +1,5 @@
 import { pageRefusal, useReader } from '../../data/me';
+import { MonthSpendWidget, spendKpi, useSpend } from '../../components/SpendWidgets';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { Link, useParams } from 'react-router-dom';
@@ -121,6 +122,7 @@ function Team({ path }: { path: string }) {
     select: (s) => subTeamsOf(s.rows, path),
   });
   const members = useQuery({ ...teamMembersQuery(range, path), placeholderData: keepPreviousData, enabled: asked });
+  const spend = useSpend(range, [path], { enabled: asked });
   const allColumns = useMemo(() => teamColumns(range), [range]);
   const subColumns = useMemo<Column<TeamSummaryRow>[]>(
     () =>
@@ -250,6 +252,7 @@ function Team({ path }: { path: string }) {
                 : 'active users ÷ members',
           },
           { label: 'Credits', value: cur?.credits, previous: prev?.credits },
+          ...(spend.currency !== null ? [spendKpi(spend.currency, spend.query.data)] : []),
           {
             label: 'Credits per active user',
             value: cur?.creditsPerActive,
@@ -275,6 +278,7 @@ function Team({ path }: { path: string }) {
         filename={file('credits')}
         what={`The standard credits of ${name}`}
       />
+      {spend.currency !== null && <MonthSpendWidget query={spend.query} who={name} />}
       <div className="grid gap-4 lg:grid-cols-2">
         <TimeSeriesWidget
           title="Daily active users"

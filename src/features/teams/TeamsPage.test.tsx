@@ -3,6 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { TeamsSummary } from '../../api/teams';
 import { TEST_CONFIG, captureDownloads, renderWithApp } from '../../test/render';
+import { month, teamSpendRow } from '../../test/spend-fixtures';
 import { ROWS, json, summary, summaryRow } from './fixtures';
 import TeamsPage from './TeamsPage';
 
@@ -249,5 +250,63 @@ describe('TeamsPage', () => {
     render('/teams', { ...CONFIG, teams: false });
     expect(screen.getByText(/Teams need the dashboard server to keep the organization/)).toBeTruthy();
     expect(fetchMock).not.toHaveBeenCalled();
+  });
+});
+
+describe('TeamsPage with a price list', () => {
+  const PRICED = { ...CONFIG, currency: 'EUR' };
+  const SPEND = {
+    currency: 'EUR',
+    range: { start: '2026-05-02', end: '2026-05-31' },
+    method: 'm',
+    rows: [
+      teamSpendRow('', { spend: 7100 }),
+      teamSpendRow('Engineering', {
+        spend: 5000.5,
+        month: month({ budget: { budget: 2000, state: 'over', crossing: '2026-05-20', crossingForecast: false } }),
+      }),
+      teamSpendRow('R&D Lab', { spend: 100 }),
+      teamSpendRow('Sales', {
+        spend: 1500,
+        month: month({ budget: { budget: 9000, state: 'on-track', crossing: null, crossingForecast: true } }),
+      }),
+      teamSpendRow('Unassigned', { spend: 20 }),
+    ],
+  };
+  it('shows each team’s spend, month and budget beside its credits, sorts by budget state, and puts them in the CSV', async () => {
+    const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
+      const url = new URL(String(input), 'http://dashboard.test');
+      if (url.pathname === '/api/teams/summary') return json(summary());
+      if (url.pathname === '/api/spend/teams') return json(SPEND);
+      return json({ title: 'Not Found', detail: `No ${url.pathname}.` }, 404);
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    const downloads = captureDownloads();
+    render('/teams', PRICED);
+    await waitFor(() => expect(cellOf('Engineering', 'Spend (EUR)').textContent).toBe('€5,001'));
+    expect(cellOf('Engineering', 'Month to date').textContent).toBe('€2,800');
+    expect(cellOf('Engineering', 'Month forecast').textContent).toBe('€3,100');
+    expect(cellOf('Engineering', 'Budget').textContent).toBe('€2,000 Over budget');
+    expect(cellOf('Sales', 'Budget').textContent).toBe('€9,000 On track');
+    expect(cellOf('R&D Lab', 'Budget').textContent).toBe('none');
+    fireEvent.click(screen.getByRole('button', { name: /^Budget/ }));
+    await waitFor(() => expect(teams().slice(1, 3)).toEqual(['Engineering', 'Sales']));
+    expect(screen.getByRole('link', { name: 'Budgets' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Download CSV of Teams' }));
+    const lines = (await downloads.text()).trimEnd().split('\r\n');
+    expect(lines[0]).toMatch(
+      /,daily_credits,spend_eur,month_to_date_eur,forecast_low_eur,forecast_mid_eur,forecast_high_eur,monthly_budget_eur,budget_state,budget_crossing$/,
+    );
+    const eng = lines.find((l) => l.startsWith('Engineering,'))!;
+    expect(eng).toMatch(/,5000\.5,2800,3070,3100,3160,2000,over,2026-05-20$/);
+  });
+
+  it('shows no money and asks for none without a price list', async () => {
+    const fetchMock = stubServer();
+    render('/teams');
+    await screen.findByRole('table', { name: 'Teams, with their sub-teams' });
+    expect(screen.queryByRole('button', { name: /^Spend/ })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Budgets' })).toBeNull();
+    expect(fetchMock.mock.calls.some(([u]) => String(u).includes('/api/spend'))).toBe(false);
   });
 });

@@ -1,4 +1,6 @@
 import { pageRefusal, useReader } from '../../data/me';
+import { spendColumns, spendCsv } from './spend-columns';
+import { teamsSpendQuery } from '../../data/spend';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -45,7 +47,21 @@ function TeamsOverview() {
   const summary = useQuery(options);
   const rows = useQuery({ ...options, select: selectRows });
   const [sort, setSort] = useSortParam('teams', TEAMS_SORT);
-  const columns = useMemo(() => teamColumns(range), [range]);
+  // With a price list: each team's spend, month and budget beside its figures.
+  const { currency } = useAppConfig();
+  const spend = useQuery({ ...teamsSpendQuery(range), placeholderData: keepPreviousData, enabled: currency !== null });
+  const spendRows = spend.data;
+  const spendOf = useMemo(() => {
+    const byTeam = new Map(spendRows?.rows.map((r) => [r.team, r]));
+    return (team: string) => byTeam.get(team);
+  }, [spendRows]);
+  const columns = useMemo(() => {
+    const base = teamColumns(range);
+    if (currency === null) return base;
+    // The money right after the credits it prices.
+    const at = base.findIndex((c) => c.id === 'creditsChange') + 1;
+    return [...base.slice(0, at), ...spendColumns(currency, spendOf), ...base.slice(at)];
+  }, [range, currency, spendOf]);
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
   const toggle = useCallback(
     (team: string) =>
@@ -66,10 +82,20 @@ function TeamsOverview() {
       Team mapping
     </Link>
   );
+  const budgetsLink = currency !== null && (
+    <Link to={linkTo('/settings/budgets')} className="text-sm text-accent-strong underline">
+      Budgets
+    </Link>
+  );
 
   return (
     <>
-      <PageHeader title={TITLE}>{mappingLink}</PageHeader>
+      <PageHeader title={TITLE}>
+        <span className="flex gap-4">
+          {budgetsLink}
+          {mappingLink}
+        </span>
+      </PageHeader>
       {named === 0 && (
         <p role="status" className="rounded bg-warning-surface p-3 text-sm text-warning-fg">
           The team mapping names no teams yet, so everyone is counted as Unassigned.{' '}
@@ -91,7 +117,10 @@ function TeamsOverview() {
         query={rows}
         isEmpty={(d) => namedTeams(d).length === 0}
         emptyText="No teams to show."
-        csv={(d) => ({ filename: `teams-${range.start}-${range.end}.csv`, ...teamsCsv(d, columns, sort) })}
+        csv={(d) => ({
+          filename: `teams-${range.start}-${range.end}.csv`,
+          ...teamsCsv(d, columns, sort, currency !== null ? spendCsv(currency, spendOf) : undefined),
+        })}
         actions={
           parents.length > 0 && (
             <>

@@ -142,9 +142,11 @@ export function teamsCsv(
   rows: readonly TeamSummaryRow[],
   columns: readonly Column<TeamSummaryRow>[],
   sort: SortState,
+  /** More columns at the end (the spend's, with a price list). */
+  extra?: { header: readonly string[]; cells: (r: TeamSummaryRow) => CsvValue[] },
 ): { header: readonly string[]; rows: CsvValue[][] } {
   return {
-    header: TEAMS_CSV_HEADER,
+    header: extra ? [...TEAMS_CSV_HEADER, ...extra.header] : TEAMS_CSV_HEADER,
     rows: treeOrder(rows, columns, sort, 'all').map((r) => {
       const c = r.current;
       return [
@@ -169,6 +171,7 @@ export function teamsCsv(
         c.commits,
         c.prs,
         r.trend.join(' '),
+        ...(extra ? extra.cells(r) : []),
       ];
     }),
   };

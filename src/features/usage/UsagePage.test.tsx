@@ -1,9 +1,10 @@
 // @vitest-environment jsdom
 import { fireEvent, screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ORG_ONLY_NOTE } from '../../components/OrgOnly';
 import { stubDashboard, tokenDay } from '../../test/analytics-fixtures';
 import type { Me } from '../../data/me';
+import { spendAnswer } from '../../test/spend-fixtures';
 import { TEST_CONFIG, createTestQueryClient, renderWithApp } from '../../test/render';
 import UsagePage from './UsagePage';
 
@@ -121,5 +122,27 @@ describe('UsagePage signed in', () => {
     expect(stub.asked('/api/teams/analytics/tokens').every((u) => u.searchParams.getAll('team').length === 0)).toBe(
       true,
     );
+  });
+});
+
+describe('UsagePage with a price list', () => {
+  it('shows the range’s spend against the previous period, and the month with its forecast, for the teams chosen', async () => {
+    const stub = stubDashboard(ORG, TEAM);
+    const inner = globalThis.fetch;
+    const asked: URL[] = [];
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = new URL(String(input), 'http://dashboard.test');
+      if (url.pathname !== '/api/spend') return inner(input, init);
+      asked.push(url);
+      return new Response(JSON.stringify(spendAnswer()), { headers: { 'content-type': 'application/json' } });
+    });
+    renderWithApp(<UsagePage />, { url: URL_TWO_TEAMS, config: { ...CONFIG, currency: 'EUR' } });
+    expect((await screen.findByText('€1,235', { selector: 'p' })).getAttribute('title')).toBe('1,234.5');
+    expect(kpi('Spend').textContent).toContain('+25%');
+    expect(screen.queryByText('Credits per day')).toBeNull();
+    expect(await screen.findByRole('heading', { name: 'Spend in May 2026' })).toBeTruthy();
+    expect(screen.getByText('€3,070 – €3,160')).toBeTruthy();
+    expect(asked.map((u) => u.searchParams.getAll('team'))).toEqual([['Engineering/Platform', 'Sales']]);
+    expect(stub.asked('/api/teams/analytics/tokens').length).toBeGreaterThan(0);
   });
 });

@@ -5,6 +5,7 @@ import type { TopUsers } from '../../api/teams';
 import { analyticsQuery } from '../../data/analytics';
 import { Link } from 'react-router-dom';
 import { useReader } from '../../data/me';
+import { MonthSpendWidget, spendKpi, useSpend } from '../../components/SpendWidgets';
 import { teamsFileTag, useLinkTo, useRange, useTeams } from '../../data/search';
 import type { Column } from '../../components/DataTable';
 import { KpiGrid } from '../../components/KpiGrid';
@@ -104,6 +105,8 @@ export default function UsagePage() {
     select: selectTeamTopUsers,
   });
   const users = fromDays ? orgUsers : serverUsers;
+  const spend = useSpend(range, teams, { enabled: firstDone });
+  const { currency } = spend;
   const totals = useQuery({ ...full, select: selectTotals }).data;
   const prev = previous.data;
   const linkTo = useLinkTo();
@@ -146,11 +149,14 @@ export default function UsagePage() {
           { label: 'Output tokens', value: totals?.output, previous: prev?.output },
           { label: 'Cache read tokens', value: totals?.cacheRead, previous: prev?.cacheRead, orgOnly: teamed },
           { label: 'Cache write tokens', value: totals?.cacheWrite, previous: prev?.cacheWrite, orgOnly: teamed },
-          {
-            label: 'Credits per day',
-            value: totals ? totals.billable / rangeLength(range) : undefined,
-            previous: prev && prevRange ? prev.billable / rangeLength(prevRange) : undefined,
-          },
+          // With a price list, the money takes the last card (the daily credits are the chart below).
+          currency !== null
+            ? spendKpi(currency, spend.query.data)
+            : {
+                label: 'Credits per day',
+                value: totals ? totals.billable / rangeLength(range) : undefined,
+                previous: prev && prevRange ? prev.billable / rangeLength(prevRange) : undefined,
+              },
         ]}
       />
       <TimeSeriesWidget
@@ -161,6 +167,12 @@ export default function UsagePage() {
         filename={file('credits')}
         what="Standard credits"
       />
+      {currency !== null && (
+        <MonthSpendWidget
+          query={spend.query}
+          who={teams.length === 0 ? 'the organization' : teams.length === 1 ? teams[0]! : `${teams.length} teams`}
+        />
+      )}
       <BelowTheFold>
         <div className="grid gap-4 lg:grid-cols-2">
           <TimeSeriesWidget

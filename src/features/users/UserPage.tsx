@@ -14,6 +14,7 @@ import { seriesColor } from '../../components/TimeSeriesChart';
 import { IntervalSwitch, TimeSeriesWidget } from '../../components/TimeSeriesWidget';
 import { formatDayLong } from '../../lib/dates';
 import { formatPercent } from '../../lib/format';
+import { MonthSpendWidget, spendKpi, useSpend } from '../../components/SpendWidgets';
 import { userCredits, userDailyPoints } from './user-shaping';
 
 const ROW_COLUMNS: Column<UserRow>[] = [
@@ -75,6 +76,7 @@ export default function UserPage() {
     placeholderData: keepPreviousData,
     select: (r) => selectCredits(r).models,
   });
+  const spend = useSpend(range, [], { user: userId, enabled: !keyRequired });
   const u = merged.data;
   const name = u?.email ?? (rows.data?.length === 0 ? userId : (u?.userId ?? userId));
   const file = (n: string) => `${n}-${userId}-${range.start}-${range.end}`;
@@ -121,6 +123,7 @@ export default function UserPage() {
       <KpiGrid
         items={[
           { label: 'Standard credits', value: u?.credits },
+          ...(spend.currency !== null ? [spendKpi(spend.currency, spend.query.data)] : []),
           { label: 'Share of organization credits', value: credits.data?.share, format: formatPercent },
           { label: 'Tool calls', value: u?.toolCalls },
           { label: 'Sessions', value: u?.sessions },
@@ -133,6 +136,7 @@ export default function UserPage() {
           },
         ]}
       />
+      {spend.currency !== null && <MonthSpendWidget query={spend.query} who={name} />}
       <div className="grid gap-4 lg:grid-cols-2">
         <TimeSeriesWidget
           title="Daily credits"

@@ -59,7 +59,9 @@ const dayReader = (window: DayRange, spend: Float64Array) => {
 function month(window: DayRange, spend: Float64Array, budget: number | undefined): MonthSpend {
   const on = dayReader(window, spend);
   const m = forecastMonth(on, HISTORY_START, window.end);
-  return { ...m, budget: budget === undefined ? null : budgetStatus(budget, m, on, HISTORY_START) };
+  const days = [];
+  for (let d = maxDay(m.start, HISTORY_START); d <= m.latest; d = addDays(d, 1)) days.push({ date: d, spend: on(d) });
+  return { ...m, budget: budget === undefined ? null : budgetStatus(budget, m, on, HISTORY_START), days };
 }
 
 export function createSpendRoutes(opts: SpendRoutesOptions) {

@@ -280,9 +280,9 @@ describe.each(STORE_ENGINES)('budgets, kept in the store ($name)', ({ available,
         expect(detail).toMatch(/budget 1: no team is called "Nobody"/);
         expect(detail).toMatch(/budget 2: "monthly" must be a positive amount/);
         expect(detail).toMatch(/budget 4: a second budget for the organization/);
-      expect(budgetsSchema.parse((await get(base, '/api/spend/budgets')).body).budgets).toEqual(
-        [...budgets].sort((a, b) => a.team.localeCompare(b.team)),
-      );
+        expect(budgetsSchema.parse((await get(base, '/api/spend/budgets')).body).budgets).toEqual(
+          [...budgets].sort((a, b) => a.team.localeCompare(b.team)),
+        );
         expect((await put({ budgets: [] }, { 'sec-fetch-site': 'cross-site' })).status).toBe(403);
         // A second server on the same store sees the budgets in force.
         const second = await start({ DEMO_USERS: '40' }, opened.store);

@@ -1,0 +1,61 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { SpendAnswer } from '../api/spend';
+import { Widget } from './Widget';
+import { useAppConfig } from '../data/config';
+import type { DayRange } from '../lib/dates';
+import { MonthSpend } from './MonthSpend';
+import { formatMoney } from '../lib/money';
+import { spendQuery } from '../data/spend';
+
+/**
+ * The spend of the organization (no teams), of teams, or of one user, when the server has a price
+ * list (`currency` in its configuration); without one, nothing is asked and nothing is shown.
+ */
+export function useSpend(range: DayRange, teams: readonly string[], opts: { user?: string; enabled?: boolean } = {}) {
+  const { currency } = useAppConfig();
+  const query = useQuery({
+    ...spendQuery(range, teams, opts.user),
+    placeholderData: keepPreviousData,
+    enabled: currency !== null && opts.enabled !== false,
+  });
+  return { currency, query };
+}
+
+/** A KPI card's figure: the range's spend, against the previous period. */
+export function spendKpi(currency: string, s: SpendAnswer | undefined) {
+  return {
+    label: 'Spend',
+    value: s?.spend,
+    previous: s?.previous?.spend ?? (s ? null : undefined),
+    format: (n: number) => formatMoney(n, currency),
+  };
+}
+
+const monthName = (m: string) =>
+  new Date(`${m}-01T00:00:00Z`).toLocaleDateString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+
+/** The month of the latest day, with its forecast, budget and burn chart. */
+export function MonthSpendWidget({
+  query,
+  who,
+}: {
+  query: ReturnType<typeof useSpend>['query'];
+  /** Whose spend: "the organization", a team's name, a person. */
+  who: string;
+}) {
+  const m = query.data?.month;
+  return (
+    <Widget
+      title={m ? `Spend in ${monthName(m.month)}` : 'Spend this month'}
+      description={`Month to date for ${who}, the forecast to month end, and the monthly budget.`}
+      query={query}
+      csv={(s) => ({
+        filename: `spend-${s.month.month}`,
+        header: ['date', `spend_${s.currency.toLowerCase()}`],
+        rows: s.month.days.map((d) => [d.date, Number(d.spend.toFixed(2))]),
+      })}
+    >
+      {(s) => <MonthSpend month={s.month} currency={s.currency} method={s.method} />}
+    </Widget>
+  );
+}

@@ -1,0 +1,103 @@
+import type { TeamSpendRow } from '../../api/spend';
+import type { TeamSummaryRow } from '../../api/teams';
+import type { Column } from '../../components/DataTable';
+import { BudgetBadge, budgetSentence } from '../../components/MonthSpend';
+import { formatMoney } from '../../lib/money';
+
+const STATE_ORDER = { 'on-track': 0, 'at-risk': 1, over: 2 } as const;
+
+/**
+ * The teams table's spend columns, from each team's spend row (`/api/spend/teams`): spend in the range,
+ * month to date, the forecast to month end (its middle; the range on hover) and the budget's state
+ * (sorted on track → at risk → over, teams without a budget last).
+ */
+export function spendColumns(
+  currency: string,
+  spendOf: (team: string) => TeamSpendRow | undefined,
+): Column<TeamSummaryRow>[] {
+  const money = (n: number) => formatMoney(n, currency);
+  return [
+    {
+      id: 'spend',
+      header: `Spend (${currency})`,
+      value: (r) => spendOf(r.team)?.spend ?? null,
+      numeric: true,
+      format: money,
+    },
+    {
+      id: 'monthToDate',
+      header: 'Month to date',
+      value: (r) => spendOf(r.team)?.month.monthToDate ?? null,
+      numeric: true,
+      format: money,
+    },
+    {
+      id: 'forecast',
+      header: 'Month forecast',
+      value: (r) => spendOf(r.team)?.month.forecast?.mid ?? null,
+      numeric: true,
+      render: (r) => {
+        const f = spendOf(r.team)?.month.forecast;
+        return f ? (
+          <span className="tabular-nums" title={`${money(f.low)} – ${money(f.high)}; most likely ${money(f.mid)}`}>
+            {money(f.mid)}
+          </span>
+        ) : (
+          '–'
+        );
+      },
+    },
+    {
+      id: 'budget',
+      header: 'Budget',
+      numeric: true,
+      value: (r) => {
+        const b = spendOf(r.team)?.month.budget;
+        return b ? STATE_ORDER[b.state] : null;
+      },
+      render: (r) => {
+        const b = spendOf(r.team)?.month.budget;
+        return b ? (
+          <span className="flex items-center justify-end gap-1.5 tabular-nums" title={budgetSentence(b, currency)}>
+            {money(b.budget)} <BudgetBadge status={b} currency={currency} />
+          </span>
+        ) : (
+          <span className="text-fg-subtle">none</span>
+        );
+      },
+    },
+  ];
+}
+
+/** The spend columns of the teams CSV: amounts to the cent, the forecast's three figures, the budget and its state. */
+export function spendCsv(currency: string, spendOf: (team: string) => TeamSpendRow | undefined) {
+  const cur = currency.toLowerCase();
+  const cents = (n: number | undefined) => (n === undefined ? undefined : Number(n.toFixed(2)));
+  return {
+    header: [
+      `spend_${cur}`,
+      `month_to_date_${cur}`,
+      `forecast_low_${cur}`,
+      `forecast_mid_${cur}`,
+      `forecast_high_${cur}`,
+      `monthly_budget_${cur}`,
+      'budget_state',
+      'budget_crossing',
+    ],
+    cells: (r: TeamSummaryRow) => {
+      const s = spendOf(r.team);
+      const f = s?.month.forecast;
+      const b = s?.month.budget;
+      return [
+        cents(s?.spend),
+        cents(s?.month.monthToDate),
+        cents(f?.low),
+        cents(f?.mid),
+        cents(f?.high),
+        cents(b?.budget),
+        b?.state,
+        b?.crossing ?? undefined,
+      ];
+    },
+  };
+}
