@@ -31,6 +31,7 @@ import { httpOrigin } from './upstream/client';
 import { createUsersRoutes, isUsersPath, type UsersRoutes } from './users/routes';
 import { demoTeamsCsv } from './demo/teams';
 import { createAuth } from './auth/routes';
+import { createInsightsRoutes, isInsightsPath } from './insights/routes';
 import { createSpendRoutes, isSpendPath } from './spend/routes';
 import { filePricesSource, NO_PRICES } from './spend/source';
 import { emailOf } from './store/teams-queries';
@@ -192,7 +193,8 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
   const teamFilter = teamFilterOf(teams);
   const teamsReady = (editable?.ready ?? Promise.resolve()).catch(() => undefined);
   let teamsRoutes: ReturnType<typeof createTeamsRoutes> | undefined;
-  let spendRoutes: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
+  let spendRoutes: ReturnType<typeof createSpendRoutes> | undefined;
+  let insightsRoutes: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
   // The price list: spend beside credits (and budgets) only with one.
   const prices = config.pricesFile ? filePricesSource(config.pricesFile, logger) : NO_PRICES;
   if (opts.store && sync) {
@@ -205,6 +207,15 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
       latestDay,
       logger,
       signIn: config.auth !== undefined,
+    });
+    const spend = spendRoutes;
+    insightsRoutes = createInsightsRoutes({
+      store: opts.store,
+      facts,
+      teams,
+      latestDay,
+      logger,
+      budgetStates: () => spend.budgetStates(),
     });
     teamsRoutes = createTeamsRoutes({
       store: opts.store,
@@ -288,7 +299,8 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     // The uploaded mapping is read from the store once at start: team answers wait for it.
     if (usersRoutes && isUsersPath(url)) return void teamsReady.then(() => usersRoutes.handle(req, res));
     if (teamsRoutes && isTeamsPath(url)) return void teamsReady.then(() => teamsRoutes.handle(req, res));
-    if (spendRoutes && isSpendPath(url)) return void teamsReady.then(() => spendRoutes(req, res));
+    if (spendRoutes && isSpendPath(url)) return void teamsReady.then(() => spendRoutes.handle(req, res));
+    if (insightsRoutes && isInsightsPath(url)) return void teamsReady.then(() => insightsRoutes(req, res));
     if (isProxiedPrefix(url)) return proxy(req, res, next);
     if (url.startsWith('/api/')) return send(res, errorResponse(404, 'No such endpoint.'), head);
     next();

@@ -5,6 +5,8 @@ import { teamsFileTag, useRange, useTeams } from '../../data/search';
 import { KpiGrid } from '../../components/KpiGrid';
 import { OrgOnlyWidget } from '../../components/OrgOnly';
 import { BelowTheFold, PageHeader } from '../../components/Page';
+import { useAppConfig } from '../../data/config';
+import { CohortsWidget } from './Cohorts';
 import { groupSeries, seriesColor } from '../../components/TimeSeriesChart';
 import { IntervalSwitch, TimeSeriesWidget } from '../../components/TimeSeriesWidget';
 import { previousPeriod } from '../../lib/dates';
@@ -26,6 +28,8 @@ const selectTotals = (r: { data: readonly ActivityDay[] }) => activityTotals(r.d
 export default function ActivityPage() {
   const { range } = useRange();
   const [teams] = useTeams();
+  // With a store, the cohorts of who came back (and the signed-in reader may see them).
+  const { teams: stored } = useAppConfig();
   // Active users per client are given for the whole organization only: not asked for a team.
   const teamed = teams.length > 0;
   const prevRange = previousPeriod(range);
@@ -121,6 +125,7 @@ export default function ActivityPage() {
             what="Sessions, messages and user messages"
           />
         </div>
+        {stored && <CohortsWidget teams={teams} />}
       </BelowTheFold>
     </div>
   );

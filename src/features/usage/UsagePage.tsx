@@ -5,6 +5,7 @@ import type { TopUsers } from '../../api/teams';
 import { analyticsQuery } from '../../data/analytics';
 import { Link } from 'react-router-dom';
 import { useReader } from '../../data/me';
+import { Highlights } from './Highlights';
 import { MonthSpendWidget, spendKpi, useSpend } from '../../components/SpendWidgets';
 import { teamsFileTag, useLinkTo, useRange, useTeams } from '../../data/search';
 import type { Column } from '../../components/DataTable';
@@ -141,6 +142,7 @@ export default function UsagePage() {
       <PageHeader title="Usage" teams={teams}>
         <IntervalSwitch />
       </PageHeader>
+      {stored && mayList && <Highlights teams={listed} enabled={firstDone} />}
       <KpiGrid
         hasPrevious={prevRange !== null}
         items={[

@@ -145,6 +145,17 @@ export function decide(v: Viewer, cfg: AuthConfig, method: string, path: string,
     if (v.role === 'viewer') return refuse('A team’s figures are shown to its managers and admins.');
     return withinTeams(v, asked);
   }
+  if (path === '/api/highlights') {
+    // They name people (spikes, newcomers, idle members): for managers (their teams) and admins.
+    return v.role === 'viewer'
+      ? refuse('The highlights name people: they are shown to managers and admins.')
+      : withinTeams(v, asked);
+  }
+  if (path === '/api/cohorts') {
+    if (asked.length === 0) return v.role === 'manager' && !orgView ? withinTeams(v, asked) : { allow: true };
+    if (v.role === 'viewer') return refuse('A team’s cohorts are shown to its managers and admins.');
+    return withinTeams(v, asked);
+  }
   if (path === '/api/spend') {
     const user = search.get('user');
     if (user !== null) return { allow: 'user', userId: user };

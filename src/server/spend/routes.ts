@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { FORECAST_METHOD, type MonthSpend, type TeamSpendRow } from '../../api/spend';
 import { addDays, HISTORY_START, maxDay, previousPeriod, type Day, type DayRange } from '../../lib/dates';
-import { scopeOf } from '../auth/access';
+import { scopeOf, type ViewScope } from '../auth/access';
 import { errorResponse, HttpError } from '../core/errors';
 import { silentLogger, type Logger } from '../core/log';
 import { json, send, type HttpResponse } from '../core/response';
@@ -140,7 +140,7 @@ export function createSpendRoutes(opts: SpendRoutesOptions) {
     };
   }
 
-  async function teamsSpend(req: IncomingMessage, search: URLSearchParams) {
+  async function teamsSpend(scope: ViewScope | undefined, search: URLSearchParams) {
     const prices = pricesOrRefuse();
     const p = rangeParams(search, ['start', 'end'], latestDay(), true, false);
     if (!p.ok) throw new HttpError(400, p.detail);
@@ -179,7 +179,6 @@ export function createSpendRoutes(opts: SpendRoutesOptions) {
     const listed = withAncestors(mapping?.teams ?? []).filter(
       (t) => only.length === 0 || only.some((o) => t === o || t.startsWith(`${o}/`)),
     );
-    const scope = scopeOf(req);
     const org = spendDays(f, prices, everyone(f), range.start, range.end);
     const orgMonth = spendDays(w, prices, null, window.start, window.end);
     const rows: TeamSpendRow[] = [
@@ -291,7 +290,7 @@ export function createSpendRoutes(opts: SpendRoutesOptions) {
     }
     if (!reading) return errorResponse(405, `Method ${method} is not allowed here.`, { allow: 'GET, HEAD' });
     if (path === '/api/spend') return json(200, await spend(url.searchParams));
-    if (path === '/api/spend/teams') return json(200, await teamsSpend(req, url.searchParams));
+    if (path === '/api/spend/teams') return json(200, await teamsSpend(scopeOf(req), url.searchParams));
     if (path === '/api/spend/prices') {
       const s = pricesSource.current();
       const p = pricesOrRefuse();
@@ -306,7 +305,21 @@ export function createSpendRoutes(opts: SpendRoutesOptions) {
     return errorResponse(404, 'No such spend endpoint.');
   }
 
-  return (req: IncomingMessage, res: ServerResponse) => {
+  /**
+   * The budgets set and their state this month (the organization's as team ''), for the highlights;
+   * empty without a price list.
+   */
+  async function budgetStates(): Promise<{ currency: string; rows: TeamSpendRow[] }> {
+    const prices = pricesSource.current().prices;
+    if (!prices) return { currency: '', rows: [] };
+    const budgets = await readBudgets(store.db);
+    if (budgets.size === 0) return { currency: prices.currency, rows: [] };
+    const latest = latestDay();
+    const answer = await teamsSpend(undefined, new URLSearchParams({ start: latest, end: latest }));
+    return { currency: answer.currency, rows: answer.rows.filter((r) => r.month.budget !== null) };
+  }
+
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
     const head = req.method === 'HEAD';
     const url = new URL(req.url ?? '/', 'http://localhost');
     route(req, url)
@@ -330,4 +343,5 @@ export function createSpendRoutes(opts: SpendRoutesOptions) {
         send(res, r, head, String(req.headers['accept-encoding'] ?? ''));
       });
   };
+  return { handle, budgetStates };
 }

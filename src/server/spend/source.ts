@@ -60,14 +60,38 @@ export function filePricesSource(path: string, logger: Logger, pollMs = 1000): P
     return true;
   }
 
+  const stamp = () => {
+    try {
+      const st = statSync(path);
+      return `${st.mtimeMs}|${st.size}`;
+    } catch {
+      return 'missing';
+    }
+  };
   statSync(path); // a missing file is a configuration error: say so at start
+  let seen = stamp();
   if (!load()) {
     const first = state.refused!.errors.slice(0, 5).map((e) => e.message);
     throw new Error(`PRICES_FILE ${name} was refused: ${first.join('; ')}`);
   }
-  const onChange = (now: { mtimeMs: number; size: number }, before: { mtimeMs: number; size: number }) => {
-    if (now.mtimeMs !== before.mtimeMs || now.size !== before.size) load();
+  /** Reads the file again if it changed since last looked at (at most once per poll interval). */
+  let lookedAt = Date.now();
+  const check = () => {
+    lookedAt = Date.now();
+    const now = stamp();
+    if (now === seen) return;
+    seen = now;
+    load();
   };
+  // Looked at on a timer (a change is logged without a reader) and when read, so a reader never
+  // waits for the timer to see a change.
+  const onChange = () => check();
   watchFile(path, { interval: pollMs, persistent: false }, onChange);
-  return { current: () => state, stop: () => unwatchFile(path, onChange) };
+  return {
+    current: () => {
+      if (Date.now() - lookedAt >= pollMs) check();
+      return state;
+    },
+    stop: () => unwatchFile(path, onChange),
+  };
 }

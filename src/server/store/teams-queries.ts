@@ -94,3 +94,18 @@ export async function writeBudgets(db: Kysely<Schema>, budgets: ReadonlyMap<stri
         .execute();
   });
 }
+
+/** Every stored active day of every user (id, email, day), in user order: the adoption cohorts' input. */
+export async function allUserDays(db: Db): Promise<{ user_id: string; user_email: string | null; day: string }[]> {
+  return db.selectFrom('user_day').select(['user_id', 'user_email', 'day']).orderBy('user_id').execute();
+}
+
+/** Each user's first stored active day. */
+export async function firstDays(db: Db): Promise<{ user_id: string; first: string }[]> {
+  const rows = await db
+    .selectFrom('user_day')
+    .select((eb) => ['user_id', eb.fn.min('day').as('first')])
+    .groupBy('user_id')
+    .execute();
+  return rows.map((r) => ({ user_id: r.user_id, first: String(r.first) }));
+}

@@ -1,0 +1,96 @@
+import { useQuery } from '@tanstack/react-query';
+import type { Cohorts } from '../../api/insights';
+import { Widget } from '../../components/Widget';
+import { cohortsQuery } from '../../data/insights';
+import { formatDayShort } from '../../lib/dates';
+import { formatExact, formatPercent } from '../../lib/format';
+
+/** The heat map's cell: the share as text, and as the strength of the accent colour behind it. */
+function Cell({ share }: { share: number | null }) {
+  if (share === null) return <td className="px-2 py-1 text-center text-fg-subtle">·</td>;
+  const pct = Math.round(share * 100);
+  return (
+    <td
+      className="px-2 py-1 text-right tabular-nums"
+      style={{
+        background: `color-mix(in srgb, var(--accent) ${Math.round(share * 85)}%, transparent)`,
+        color: share > 0.55 ? 'var(--fg-inverse, white)' : undefined,
+      }}
+    >
+      {pct}%
+    </td>
+  );
+}
+
+export function cohortsCsv(c: Cohorts) {
+  return {
+    filename: 'adoption-cohorts',
+    header: ['week_first_active', 'people', ...c.offsets.map((o) => `active_after_${o}_weeks`)],
+    rows: c.cohorts.map((x) => [x.week, x.size, ...x.retention.map((r) => (r === null ? undefined : r))]),
+  };
+}
+
+/**
+ * Adoption cohorts: people grouped by the week they were first active (history's weeks, Monday to
+ * Sunday UTC), and for each week's cohort the share active again 1, 2, 4, 8 … weeks later. A week
+ * that has not ended is left blank rather than read as nobody coming back.
+ */
+export function CohortsWidget({ teams }: { teams: readonly string[] }) {
+  const q = useQuery(cohortsQuery(teams));
+  const c = q.data;
+  const partial = c && c.storedDays < c.historyDays;
+  return (
+    <Widget
+      title="Adoption cohorts"
+      description={`People by the week they were first active${teams.length ? ' (the teams chosen)' : ''}, and the share of them active again that many weeks later.${
+        partial
+          ? ` The store holds ${formatExact(c.storedDays)} of ${formatExact(c.historyDays)} days of history so far: early weeks may count people who started before.`
+          : ''
+      }`}
+      query={q}
+      isEmpty={(d) => d.cohorts.length === 0}
+      emptyText="Nobody has been active yet."
+      csv={cohortsCsv}
+    >
+      {(d) => (
+        <div className="max-h-[32rem] overflow-auto">
+          <table className="w-full text-sm">
+            <caption className="sr-only">Share of each week’s new people active again after 1, 2, 4, 8 … weeks</caption>
+            <thead>
+              <tr className="text-fg-subtle">
+                <th scope="col" className="px-2 py-1 text-left font-medium">
+                  First active
+                </th>
+                <th scope="col" className="px-2 py-1 text-right font-medium">
+                  People
+                </th>
+                {d.offsets.map((o) => (
+                  <th key={o} scope="col" className="px-2 py-1 text-right font-medium">
+                    {o === 1 ? '1 week' : `${o} weeks`}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {d.cohorts.map((x) => (
+                <tr key={x.week} className="border-t border-line-subtle">
+                  <th scope="row" className="px-2 py-1 text-left font-normal">
+                    week of {formatDayShort(x.week)}
+                  </th>
+                  <td className="px-2 py-1 text-right tabular-nums">{formatExact(x.size)}</td>
+                  {x.retention.map((r, i) => (
+                    <Cell key={i} share={r} />
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <p className="mt-2 text-xs text-fg-subtle">
+            · the week has not ended yet. Shares are of the cohort: {formatPercent(0.5)} means half its people were
+            active in that week.
+          </p>
+        </div>
+      )}
+    </Widget>
+  );
+}

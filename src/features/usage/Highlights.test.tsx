@@ -1,0 +1,61 @@
+// @vitest-environment jsdom
+import { fireEvent, screen } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import type { Highlight, Highlights as Answer } from '../../api/insights';
+import { TEST_CONFIG, renderWithApp } from '../../test/render';
+import { Highlights } from './Highlights';
+
+const item = (i: number, over: Partial<Highlight> = {}): Highlight => ({
+  kind: 'spike',
+  severity: 'warning',
+  title: `Highlight ${i}`,
+  detail: `Detail ${i}`,
+  link: { path: `/users/u-${i}`, query: { start: '2026-05-01', end: '2026-05-28' } },
+  ...over,
+});
+
+function stub(answer: Answer) {
+  const asked: URL[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL) => {
+      const url = new URL(String(input), 'http://dashboard.test');
+      asked.push(url);
+      return new Response(JSON.stringify(answer), { headers: { 'content-type': 'application/json' } });
+    }),
+  );
+  return asked;
+}
+
+const week = { start: '2026-05-22', end: '2026-05-28' };
+
+describe('Highlights', () => {
+  it('links each highlight to its page with its parameters, the most pressing five first, the rest on demand', async () => {
+    const asked = stub({
+      week,
+      teams: ['Sales'],
+      highlights: [
+        item(0, { kind: 'drop', link: { path: '/activity', query: { team: ['Sales', 'Data'], start: '2026-05-01' } } }),
+        ...[1, 2, 3, 4, 5, 6].map((i) => item(i)),
+      ],
+      notes: ['3 people had too little history.'],
+    });
+    renderWithApp(<Highlights teams={['Sales']} enabled />, { config: { ...TEST_CONFIG, teams: true } });
+    const first = await screen.findByRole('link', { name: 'Highlight 0' });
+    expect(first.getAttribute('href')).toBe('/activity?team=Sales&team=Data&start=2026-05-01');
+    expect(screen.getByRole('link', { name: 'Highlight 1' }).getAttribute('href')).toBe(
+      '/users/u-1?start=2026-05-01&end=2026-05-28',
+    );
+    expect(screen.queryByRole('link', { name: 'Highlight 5' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Show 2 more' }));
+    expect(screen.getByRole('link', { name: 'Highlight 6' })).toBeTruthy();
+    expect(screen.getByText('3 people had too little history.')).toBeTruthy();
+    expect(asked.map((u) => `${u.pathname}${u.search}`)).toEqual(['/api/highlights?team=Sales']);
+  });
+
+  it('says so quietly when nothing stands out', async () => {
+    stub({ week, teams: [], highlights: [], notes: [] });
+    renderWithApp(<Highlights teams={[]} enabled />, { config: { ...TEST_CONFIG, teams: true } });
+    expect(await screen.findByText('Nothing stands out this week.')).toBeTruthy();
+  });
+});
