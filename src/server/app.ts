@@ -31,6 +31,7 @@ import { httpOrigin } from './upstream/client';
 import { createUsersRoutes, isUsersPath, type UsersRoutes } from './users/routes';
 import { demoTeamsCsv } from './demo/teams';
 import { createAuth } from './auth/routes';
+import { buildDigest, toSlack, type DigestSources } from './digest/digest';
 import { createInsightsRoutes, isInsightsPath } from './insights/routes';
 import { createSpendRoutes, isSpendPath } from './spend/routes';
 import { filePricesSource, NO_PRICES } from './spend/source';
@@ -194,7 +195,9 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
   const teamsReady = (editable?.ready ?? Promise.resolve()).catch(() => undefined);
   let teamsRoutes: ReturnType<typeof createTeamsRoutes> | undefined;
   let spendRoutes: ReturnType<typeof createSpendRoutes> | undefined;
-  let insightsRoutes: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
+  let insightsRoutes: ReturnType<typeof createInsightsRoutes> | undefined;
+  /** The weekly digest's message (with a store). */
+  let digest: (() => Promise<{ text: string; blocks: unknown[] }>) | undefined;
   // The price list: spend beside credits (and budgets) only with one.
   const prices = config.pricesFile ? filePricesSource(config.pricesFile, logger) : NO_PRICES;
   if (opts.store && sync) {
@@ -217,6 +220,16 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
       logger,
       budgetStates: () => spend.budgetStates(),
     });
+    const insights = insightsRoutes;
+    const sources: DigestSources = {
+      facts,
+      latestDay,
+      highlights: (q) => insights.highlights(q),
+      spend: (q) => spend.spend(q),
+      budgetStates: () => spend.budgetStates(),
+      publicUrl: config.publicUrl,
+    };
+    digest = async () => toSlack(await buildDigest(sources), config.publicUrl);
     teamsRoutes = createTeamsRoutes({
       store: opts.store,
       source: teams,
@@ -300,7 +313,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     if (usersRoutes && isUsersPath(url)) return void teamsReady.then(() => usersRoutes.handle(req, res));
     if (teamsRoutes && isTeamsPath(url)) return void teamsReady.then(() => teamsRoutes.handle(req, res));
     if (spendRoutes && isSpendPath(url)) return void teamsReady.then(() => spendRoutes.handle(req, res));
-    if (insightsRoutes && isInsightsPath(url)) return void teamsReady.then(() => insightsRoutes(req, res));
+    if (insightsRoutes && isInsightsPath(url)) return void teamsReady.then(() => insightsRoutes.handle(req, res));
     if (isProxiedPrefix(url)) return proxy(req, res, next);
     if (url.startsWith('/api/')) return send(res, errorResponse(404, 'No such endpoint.'), head);
     next();
@@ -324,7 +337,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     return html.replace('</head>', `${head}\n  </head>`);
   };
 
-  return { handler, demo, clientConfig, renderIndex, scheduler, sync, teams, prices };
+  return { handler, demo, clientConfig, renderIndex, scheduler, sync, teams, prices, digest };
 }
 
 function escapeAttr(s: string): string {

@@ -6,13 +6,22 @@ import sirv from 'sirv';
 import { createApp, openAppStore } from './app';
 import { readServerConfig } from './config';
 import { createLogger } from './core/log';
+import { postDigest, scheduleDigest } from './digest/digest';
 import { readStoreConfig } from './store/config';
 
 const config = readServerConfig();
 const storeConfig = readStoreConfig();
 const logger = createLogger();
 const store = await openAppStore(config, storeConfig);
-const { handler, demo, renderIndex, scheduler } = createApp(config, { logger, store, storeConfig });
+const { handler, demo, renderIndex, scheduler, digest } = createApp(config, { logger, store, storeConfig });
+
+// The weekly digest, when there is a webhook to post it to (and a store to build it from).
+const webhook = config.digestWebhookUrl;
+if (webhook && !digest) logger.error('DIGEST_WEBHOOK_URL is set, but the digest needs the store: no digest is posted');
+const digests =
+  webhook && digest
+    ? scheduleDigest(config.digestSchedule, async () => postDigest(webhook, await digest(), logger), logger)
+    : undefined;
 
 const dist = fileURLToPath(new URL('../../dist', import.meta.url));
 const statics = sirv(dist, {
@@ -62,11 +71,14 @@ server.listen(config.port, config.host, () => {
     store: store ? `${store.engine} ${store.location}` : 'none (each user brings a key)',
   });
   if (storeConfig.background) scheduler?.start();
+  if (digests)
+    logger.info('weekly digest scheduled', { schedule: config.digestSchedule, next: digests.next()?.toISOString() });
 });
 
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   process.on(sig, () => {
     scheduler?.stop();
+    digests?.stop();
     server.close(() => void (store?.close() ?? Promise.resolve()).finally(() => process.exit(0)));
     // Open keep-alive connections must not hold the exit back.
     server.closeAllConnections();

@@ -17,6 +17,12 @@ export interface CoreConfig {
   teamsFile: string | undefined;
   /** The price list (JSON, src/server/spend/prices.ts), read again when it changes; without it, credits only. */
   pricesFile: string | undefined;
+  /** Where the weekly digest is posted (Slack-compatible JSON); never logged. */
+  digestWebhookUrl: URL | undefined;
+  /** When the digest is posted: a cron expression read in UTC (default Mondays 08:00). */
+  digestSchedule: string;
+  /** Where readers reach the dashboard, for the digest's links (PUBLIC_URL; else the server's own address). */
+  publicUrl: URL;
   production: boolean;
 }
 
@@ -33,6 +39,28 @@ function baseUrl(env: NodeJS.ProcessEnv, name: string): URL | undefined {
   if (u.search || u.hash || u.username || u.password)
     throw new Error(`${name} must not carry a query, fragment or credentials`);
   return u;
+}
+
+/** The digest's webhook: an http(s) URL (the message says which setting, never the value). */
+function webhook(raw: string | undefined): URL | undefined {
+  if (!raw) return undefined;
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new Error('DIGEST_WEBHOOK_URL must be an absolute http(s) URL');
+  }
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new Error('DIGEST_WEBHOOK_URL must be an http(s) URL');
+  return u;
+}
+
+function publicUrl(raw: string | undefined): URL | undefined {
+  if (!raw) return undefined;
+  try {
+    return new URL(raw);
+  } catch {
+    throw new Error('PUBLIC_URL must be an absolute URL, like https://dashboard.example.com');
+  }
 }
 
 export function readCoreConfig(env: NodeJS.ProcessEnv = process.env): CoreConfig {
@@ -52,6 +80,9 @@ export function readCoreConfig(env: NodeJS.ProcessEnv = process.env): CoreConfig
     upstreamConcurrency: Number(env.UPSTREAM_CONCURRENCY || 8),
     teamsFile: env.TEAMS_FILE || undefined,
     pricesFile: env.PRICES_FILE || undefined,
+    digestWebhookUrl: webhook(env.DIGEST_WEBHOOK_URL),
+    digestSchedule: env.DIGEST_SCHEDULE || '0 8 * * 1',
+    publicUrl: publicUrl(env.PUBLIC_URL) ?? new URL(`http://${env.HOST || '127.0.0.1'}:${port}`),
     production: env.NODE_ENV === 'production',
   };
 }

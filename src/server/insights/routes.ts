@@ -214,7 +214,14 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
     }
 
     // 4. New people this week: first active in the store's whole history during the week.
-    const firsts = await firstDays(store.db);
+    // Only the whole history tells who is new: until the store holds it, say so instead of guessing.
+    const held = await rangeVersion(store.db, HISTORY_START, latest);
+    const historyDays = daysBetween(HISTORY_START, latest) + 1;
+    const firsts = held.storedDays >= historyDays ? await firstDays(store.db) : [];
+    if (held.storedDays < historyDays)
+      notes.push(
+        `New people are named once the store holds the whole history (${held.storedDays} of ${historyDays} days so far).`,
+      );
     const index = new Map(f.userIds.map((id, u) => [id, u]));
     const fresh = firsts
       .filter((r) => r.first >= week.start && r.first <= week.end)
@@ -324,7 +331,7 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
     return json(200, await cohortsOf(url.searchParams));
   }
 
-  return (req: IncomingMessage, res: ServerResponse) => {
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
     const head = req.method === 'HEAD';
     const url = new URL(req.url ?? '/', 'http://localhost');
     route(req, url)
@@ -348,4 +355,5 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
         send(res, r, head, String(req.headers['accept-encoding'] ?? ''));
       });
   };
+  return { handle, highlights };
 }

@@ -343,5 +343,5 @@ export function createSpendRoutes(opts: SpendRoutesOptions) {
         send(res, r, head, String(req.headers['accept-encoding'] ?? ''));
       });
   };
-  return { handle, budgetStates };
+  return { handle, budgetStates, spend };
 }

@@ -1,0 +1,217 @@
+/**
+ * The weekly digest: the week's KPIs against the week before, spend and budgets (with a price list),
+ * the highlights, and links into the dashboard, as Slack-compatible JSON (`text` for notifications and
+ * plain receivers, `blocks` for Slack). Posted to DIGEST_WEBHOOK_URL on DIGEST_SCHEDULE (a cron
+ * expression in UTC, default Mondays 08:00) by the server, or printed by `npm run digest -- --dry-run`.
+ * A failed post is tried again with growing waits and each failure is logged; the webhook's address
+ * never appears in a log line.
+ */
+import { Cron } from 'croner';
+import type { Highlights } from '../../api/insights';
+import type { SpendAnswer, TeamSpendRow } from '../../api/spend';
+import { addDays, formatDayLong, type Day } from '../../lib/dates';
+import { HttpError } from '../core/errors';
+import type { Logger } from '../core/log';
+import type { FactsCache } from '../teams/facts';
+
+export interface DigestSources {
+  facts: FactsCache;
+  latestDay: () => Day;
+  highlights: (search: URLSearchParams) => Promise<Highlights>;
+  /** The organization's spend (throws a 404 HttpError without a price list). */
+  spend: (search: URLSearchParams) => Promise<SpendAnswer>;
+  budgetStates: () => Promise<{ currency: string; rows: TeamSpendRow[] }>;
+  /** Where readers reach the dashboard. */
+  publicUrl: URL;
+}
+
+export interface Kpi {
+  label: string;
+  now: number;
+  before: number;
+}
+
+export interface Digest {
+  week: { start: Day; end: Day };
+  previous: { start: Day; end: Day };
+  kpis: Kpi[];
+  spend: { currency: string; week: number; before: number | null; month: SpendAnswer['month'] } | null;
+  budgets: TeamSpendRow[];
+  highlights: Highlights;
+}
+
+/** The digest of the seven days to the latest day. */
+export async function buildDigest(s: DigestSources): Promise<Digest> {
+  const latest = s.latestDay();
+  const week = { start: addDays(latest, -6), end: latest };
+  const previous = { start: addDays(latest, -13), end: addDays(latest, -7) };
+  const f = await s.facts.get(previous.start, latest, 'users');
+  const split = f.dayIndex.get(week.start)!;
+  const sums = { now: new Map<string, number>(), before: new Map<string, number>() };
+  const active = { now: new Set<number>(), before: new Set<number>() };
+  const columns = [
+    ['Standard credits', 'billable_tokens'],
+    ['Sessions', 'sessions'],
+    ['Tool calls', 'tool_calls'],
+    ['Commits', 'git_commits'],
+    ['Pull requests', 'git_prs_created'],
+  ] as const;
+  const { user, day, cols } = f.rows;
+  for (let i = 0; i < user.length; i++) {
+    const which = day[i]! >= split ? 'now' : 'before';
+    active[which].add(user[i]!);
+    for (const [label, col] of columns) sums[which].set(label, (sums[which].get(label) ?? 0) + cols[col][i]!);
+  }
+  const kpis: Kpi[] = [
+    { label: 'Active people', now: active.now.size, before: active.before.size },
+    ...columns.map(([label]) => ({ label, now: sums.now.get(label) ?? 0, before: sums.before.get(label) ?? 0 })),
+  ];
+  let spend: Digest['spend'] = null;
+  try {
+    const a = await s.spend(new URLSearchParams({ start: week.start, end: week.end }));
+    spend = { currency: a.currency, week: a.spend, before: a.previous?.spend ?? null, month: a.month };
+  } catch (e) {
+    if (!(e instanceof HttpError && e.status === 404)) throw e;
+  }
+  const budgets = (await s.budgetStates()).rows;
+  const highlights = await s.highlights(new URLSearchParams());
+  return { week, previous, kpis, spend, budgets, highlights };
+}
+
+const exact = (n: number) => Math.round(n).toLocaleString('en-US');
+function change(now: number, before: number): string {
+  if (before === 0) return now === 0 ? 'no change' : 'new';
+  const c = (now - before) / before;
+  return `${c >= 0 ? '+' : '−'}${Math.abs(c * 100).toFixed(0)} %`;
+}
+
+/** The digest as a Slack-compatible message, its links on the dashboard's public address. */
+export function toSlack(d: Digest, base: URL): { text: string; blocks: unknown[] } {
+  const link = (path: string, query: Record<string, string | string[]> = {}) => {
+    const u = new URL(path, base);
+    for (const [k, v] of Object.entries(query)) for (const x of Array.isArray(v) ? v : [v]) u.searchParams.append(k, x);
+    return u.href;
+  };
+  const range = { start: d.week.start, end: d.week.end };
+  const title = `Agent usage, ${formatDayLong(d.week.start)} – ${formatDayLong(d.week.end)}`;
+  const kpiLines = d.kpis.map((k) => `• *${k.label}*: ${exact(k.now)} (${change(k.now, k.before)} on the week before)`);
+  const money = (n: number, currency: string) =>
+    new Intl.NumberFormat('en-US', { style: 'currency', currency, maximumFractionDigits: 0 }).format(n);
+  const spendLines: string[] = [];
+  if (d.spend) {
+    const { currency, month: m } = d.spend;
+    spendLines.push(
+      `• *Spend this week*: ${money(d.spend.week, currency)}${d.spend.before !== null ? ` (${change(d.spend.week, d.spend.before)})` : ''}`,
+      `• *${m.month} to date*: ${money(m.monthToDate, currency)}${
+        m.forecast
+          ? `; forecast to month end ${money(m.forecast.low, currency)} – ${money(m.forecast.high, currency)}`
+          : ''
+      }`,
+    );
+    for (const b of d.budgets) {
+      const st = b.month.budget!;
+      const state = st.state === 'over' ? 'over budget' : st.state === 'at-risk' ? 'at risk' : 'on track';
+      spendLines.push(
+        `• *${b.team === '' ? 'Organization' : b.team}* budget ${money(st.budget, currency)}: ${state}, ${money(b.month.monthToDate, currency)} so far`,
+      );
+    }
+  }
+  const highlightLines = d.highlights.highlights.map((h) => `• <${link(h.link.path, h.link.query)}|${h.title}>`);
+  const text = [
+    title,
+    ...kpiLines.map((l) => l.replace(/\*/g, '')),
+    ...spendLines.map((l) => l.replace(/\*/g, '')),
+    d.highlights.highlights.length ? `${d.highlights.highlights.length} highlights` : 'Nothing stands out this week.',
+    link('/', range),
+  ].join('\n');
+  const section = (t: string) => ({ type: 'section', text: { type: 'mrkdwn', text: t } });
+  return {
+    text,
+    blocks: [
+      { type: 'header', text: { type: 'plain_text', text: title } },
+      section(`*This week against the week before*\n${kpiLines.join('\n')}`),
+      ...(spendLines.length ? [section(`*Spend and budgets*\n${spendLines.join('\n')}`)] : []),
+      section(
+        highlightLines.length
+          ? `*Highlights*\n${highlightLines.join('\n')}`
+          : '*Highlights*\nNothing stands out this week.',
+      ),
+      section(`<${link('/', range)}|Open the dashboard> · <${link('/teams', range)}|Teams>`),
+    ],
+  };
+}
+
+export interface PostOptions {
+  attempts?: number;
+  /** The first wait before trying again; each next one is twice as long. */
+  firstWaitMs?: number;
+  timeoutMs?: number;
+}
+
+/**
+ * Posts the message, trying again on a network failure, a 429 or a 5xx with growing waits; another
+ * answer (a 4xx) will not change by trying again. Resolves true once posted; false after the last
+ * attempt, every failure logged (status and attempt, never the address).
+ */
+export async function postDigest(url: URL, message: unknown, logger: Logger, o: PostOptions = {}): Promise<boolean> {
+  const attempts = o.attempts ?? 6;
+  let wait = o.firstWaitMs ?? 2000;
+  const body = JSON.stringify(message);
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    let retry = true;
+    try {
+      const r = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+        signal: AbortSignal.timeout(o.timeoutMs ?? 15_000),
+      });
+      await r.arrayBuffer().catch(() => undefined);
+      if (r.ok) {
+        logger.info('digest posted', { attempt });
+        return true;
+      }
+      retry = r.status === 429 || r.status >= 500;
+      logger.error('digest post failed', { attempt, attempts, status: r.status, retry });
+    } catch (e) {
+      // The error's message may carry the address: only its kind is logged.
+      const kind = e instanceof Error ? (e.name === 'TimeoutError' ? 'timeout' : e.name) : 'error';
+      logger.error('digest post failed', { attempt, attempts, error: kind, retry });
+    }
+    if (!retry) break;
+    if (attempt < attempts) {
+      await new Promise((r) => setTimeout(r, wait));
+      wait *= 2;
+    }
+  }
+  logger.error(
+    'digest not delivered: the webhook refused it or could not be reached; the next digest is due on schedule',
+    {
+      attempts,
+    },
+  );
+  return false;
+}
+
+/** The scheduled digest: built and posted on each tick of the cron expression, in UTC. */
+export function scheduleDigest(
+  schedule: string,
+  run: () => Promise<unknown>,
+  logger: Logger,
+): { stop: () => void; next: () => Date | null } {
+  let job: Cron;
+  try {
+    job = new Cron(schedule, { timezone: 'UTC', protect: true }, async () => {
+      try {
+        await run();
+      } catch (e) {
+        logger.error('digest could not be built', { error: e instanceof Error ? e.message : String(e) });
+      }
+    });
+  } catch (e) {
+    throw new Error(
+      `DIGEST_SCHEDULE ${JSON.stringify(schedule)} is not a cron expression (minute hour day month weekday, in UTC): ${e instanceof Error ? e.message : String(e)}`,
+    );
+  }
+  return { stop: () => job.stop(), next: () => job.nextRun() };
+}
