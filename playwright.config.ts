@@ -18,6 +18,7 @@ export const PORTS = {
   upstream: 5314,
   oidc: 5315,
   signIn: 5316,
+  spend: 5317,
 };
 
 /**
@@ -105,6 +106,8 @@ export default defineConfig({
       env: { ...base, DEMO_TODAY: '', PORT: String(PORTS.upstream) },
     },
     dashboard(PORTS.keyless, { ANALYTICS_BASE_URL: `http://127.0.0.1:${PORTS.upstream}` }),
+    // Spend, budgets and highlights: the example price list (e2e/spend.spec.ts sets the budgets).
+    dashboard(PORTS.spend, { PRICES_FILE: 'docs/prices.example.json' }),
     // Sign-in: a real OpenID provider (oidc-provider, any password) and a dashboard that requires it.
     {
       command: 'npx tsx scripts/oidc-provider.ts',

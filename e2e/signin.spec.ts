@@ -44,9 +44,12 @@ test('sign-in: an admin and a manager sign in through the provider; the manager 
   const theirs = new Set(mine.users.map((u) => u.userId));
   const outsider = everyone.users.find((u) => !theirs.has(u.userId))!;
   expect((await m.request.get(`${BASE}/api/users/${encodeURIComponent(outsider.userId)}`)).status()).toBe(403);
-  expect((await m.request.get(`${BASE}/api/v1/analytics/users?startDate=2026-05-01&endDate=2026-05-02`)).status()).toBe(
-    403,
-  );
+  // The service's own per-user rows carry their people only.
+  const rows = (await (
+    await m.request.get(`${BASE}/api/v1/analytics/users?startDate=2026-05-02&endDate=2026-05-31&limit=100`)
+  ).json()) as { data: { user_id: string }[] };
+  expect(rows.data.length).toBeGreaterThan(0);
+  expect(rows.data.every((r) => theirs.has(r.user_id))).toBe(true);
 
   await m.getByRole('button', { name: 'Sign out' }).click();
   await expect(m.getByRole('heading', { name: 'Signed out' })).toBeVisible();

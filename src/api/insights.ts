@@ -22,6 +22,8 @@ export const highlightsSchema = z.object({
   /** The week the highlights are about: the seven days to the latest day. */
   week: z.object({ start: day, end: day }),
   teams: z.array(z.string()),
+  /** False while the store does not hold the weeks the rules read yet (the notes say how far it is). */
+  complete: z.boolean(),
   /** Most pressing first; empty when nothing stands out. */
   highlights: z.array(highlightSchema),
   /** What the rules could not judge (too little history) or left out. */

@@ -8,6 +8,8 @@ export const highlightsQuery = (teams: readonly string[]) =>
     queryKey: ['highlights', { teams }],
     queryFn: ({ signal }) => getWithLists(INSIGHTS_PATHS.highlights, highlightsSchema, { team: teams }, signal),
     staleTime: 5 * 60_000,
+    // Asked again while the store is still taking in the weeks they read.
+    refetchInterval: (q) => (q.state.data?.complete === false ? 5000 : false),
   });
 
 /** `GET /api/cohorts`: people by the week they were first active, and who came back. */

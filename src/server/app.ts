@@ -224,7 +224,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     const sources: DigestSources = {
       facts,
       latestDay,
-      highlights: (q) => insights.highlights(q),
+      highlights: (q) => insights.highlights(q, { fill: true }),
       spend: (q) => spend.spend(q),
       budgetStates: () => spend.budgetStates(),
       publicUrl: config.publicUrl,

@@ -12,10 +12,7 @@ function Cell({ share }: { share: number | null }) {
   return (
     <td
       className="px-2 py-1 text-right tabular-nums"
-      style={{
-        background: `color-mix(in srgb, var(--accent) ${Math.round(share * 85)}%, transparent)`,
-        color: share > 0.55 ? 'var(--fg-inverse, white)' : undefined,
-      }}
+      style={{ background: `color-mix(in srgb, var(--heat) ${Math.round(share * 60)}%, var(--surface))` }}
     >
       {pct}%
     </td>
@@ -53,7 +50,8 @@ export function CohortsWidget({ teams }: { teams: readonly string[] }) {
       csv={cohortsCsv}
     >
       {(d) => (
-        <div className="max-h-[32rem] overflow-auto">
+        // Scrolls on its own: reachable by keyboard, named for what it holds.
+        <div className="max-h-[32rem] overflow-auto" tabIndex={0} role="region" aria-label="Cohorts table">
           <table className="w-full text-sm">
             <caption className="sr-only">Share of each week’s new people active again after 1, 2, 4, 8 … weeks</caption>
             <thead>

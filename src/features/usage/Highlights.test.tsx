@@ -34,6 +34,7 @@ describe('Highlights', () => {
     const asked = stub({
       week,
       teams: ['Sales'],
+      complete: true,
       highlights: [
         item(0, { kind: 'drop', link: { path: '/activity', query: { team: ['Sales', 'Data'], start: '2026-05-01' } } }),
         ...[1, 2, 3, 4, 5, 6].map((i) => item(i)),
@@ -54,8 +55,15 @@ describe('Highlights', () => {
   });
 
   it('says so quietly when nothing stands out', async () => {
-    stub({ week, teams: [], highlights: [], notes: [] });
+    stub({ week, teams: [], complete: true, highlights: [], notes: [] });
     renderWithApp(<Highlights teams={[]} enabled />, { config: { ...TEST_CONFIG, teams: true } });
     expect(await screen.findByText('Nothing stands out this week.')).toBeTruthy();
+  });
+
+  it('says how far the store is while it takes in the weeks the highlights read, and never “nothing stands out”', async () => {
+    stub({ week, teams: [], complete: false, highlights: [], notes: ['12 of 35 days so far.'] });
+    renderWithApp(<Highlights teams={[]} enabled />, { config: { ...TEST_CONFIG, teams: true } });
+    expect(await screen.findByText('12 of 35 days so far.')).toBeTruthy();
+    expect(screen.queryByText('Nothing stands out this week.')).toBeNull();
   });
 });

@@ -34,13 +34,14 @@ export function Highlights({ teams, enabled }: { teams: readonly string[]; enabl
       </h2>
       {!h ? (
         <p className="mt-1 text-sm text-fg-subtle">Looking for what stands out this week…</p>
-      ) : h.highlights.length === 0 ? (
+      ) : !h.complete ? null : h.highlights.length === 0 ? (
         <p className="mt-1 text-sm text-fg-muted">Nothing stands out this week.</p>
       ) : (
         <ul className="mt-2 flex flex-col gap-2 text-sm">
           {(all ? h.highlights : h.highlights.slice(0, SHOWN)).map((x, i) => (
             <li key={i} className="flex gap-2">
               <span
+                role="img"
                 aria-label={MARK[x.severity].label}
                 title={MARK[x.severity].label}
                 className={MARK[x.severity].className}

@@ -142,7 +142,6 @@ export default function UsagePage() {
       <PageHeader title="Usage" teams={teams}>
         <IntervalSwitch />
       </PageHeader>
-      {stored && mayList && <Highlights teams={listed} enabled={firstDone} />}
       <KpiGrid
         hasPrevious={prevRange !== null}
         items={[
@@ -169,6 +168,8 @@ export default function UsagePage() {
         filename={file('credits')}
         what="Standard credits"
       />
+      {/* Below the first chart: it arrives later and would push the chart down. */}
+      {stored && mayList && <Highlights teams={listed} enabled={firstDone} />}
       {currency !== null && (
         <MonthSpendWidget
           query={spend.query}

@@ -44,6 +44,19 @@ const get = async (base: string, path: string) => {
 
 describe('highlights and cohorts on the demo organization', async () => {
   const base = await start();
+  // Asked before anything is stored: the highlights do not walk the service themselves.
+  const early = highlightsSchema.parse((await get(base, '/api/highlights')).body);
+  const stored = (await get(base, '/api/sync')).body as { stored: { users: { days: number } } };
+
+  it('read only what the store holds: before the weeks they need are stored, they say how far it is', () => {
+    expect(early.complete).toBe(false);
+    expect(early.highlights).toEqual([]);
+    expect(early.notes).toEqual([
+      'The highlights come once the dashboard has stored the last five weeks from the service: 0 of 35 days so far.',
+    ]);
+    expect(stored.stored.users.days).toBe(0);
+  });
+
   // The whole history in the store, as the background sync leaves it.
   const all = usersTableSchema.parse(
     (await get(base, `/api/users?start=${HISTORY_START}&end=${LATEST}&limit=1000`)).body,

@@ -64,13 +64,33 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
     return checked.value;
   }
 
-  async function highlights(search: URLSearchParams) {
+  /**
+   * The week's highlights. From the dashboard's pages they read what the store holds and never walk
+   * the service themselves (at 50,000 people five weeks of `/users` is thousands of pages): until the
+   * background sync has stored the five weeks they say so (`complete` false). The digest, a job of its
+   * own, fills what is missing first (`fill`).
+   */
+  async function highlights(search: URLSearchParams, o: { fill?: boolean } = {}) {
     const selected = selection(search, ['team']);
     const mapping = source.current().mapping;
     const latest = latestDay();
     const week = { start: addDays(latest, -6), end: latest };
     const before = { start: addDays(latest, -13), end: addDays(latest, -7) };
     const from = maxDay(HISTORY_START, addDays(week.start, -SPIKE_WINDOW));
+    if (!o.fill) {
+      const held = await rangeVersion(store.db, from, latest);
+      const needed = daysBetween(from, latest) + 1;
+      if (held.storedDays < needed)
+        return {
+          week,
+          teams: selected,
+          complete: false,
+          highlights: [],
+          notes: [
+            `The highlights come once the dashboard has stored the last five weeks from the service: ${held.storedDays} of ${needed} days so far.`,
+          ],
+        };
+    }
     const f = await facts.get(from, latest, 'users');
     const teamOf = teamsOfUsers(f, mapping);
     const inScope = (u: number) => selected.length === 0 || inSelection(teamOf[u]!, selected);
@@ -277,7 +297,7 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
 
     const order = { alert: 0, warning: 1, info: 2 } as const;
     out.sort((x, y) => order[x.severity] - order[y.severity]);
-    return { week, teams: selected, highlights: out, notes };
+    return { week, teams: selected, complete: true, highlights: out, notes };
   }
 
   let kept: { version: string; days: Awaited<ReturnType<typeof allUserDays>> } | undefined;

@@ -1,0 +1,63 @@
+import { expect, test } from '@playwright/test';
+import { PORTS } from '../playwright.config';
+
+const BASE = `http://127.0.0.1:${PORTS.spend}`;
+
+test('spend and highlights: budgets set, the landing page’s highlights lead to the pages that show them', async ({
+  page,
+  request,
+}) => {
+  // Budgets far under the month's spend: the organization and Engineering are over.
+  const put = await request.put(`${BASE}/api/spend/budgets`, {
+    data: {
+      budgets: [
+        { team: '', monthly: 1 },
+        { team: 'Engineering', monthly: 1 },
+      ],
+    },
+  });
+  expect(put.status()).toBe(200);
+
+  await page.goto(`${BASE}/`);
+  const highlights = page.getByRole('region', { name: 'Highlights' });
+  await expect(highlights.getByRole('link').first()).toBeVisible({ timeout: 30_000 });
+  // The money beside the credits, and the month with its forecast.
+  await expect(page.getByText('Spend', { exact: true })).toBeVisible();
+  await expect(page.getByRole('heading', { name: /^Spend in / })).toBeVisible();
+  await expect(page.getByText(/^Forecast to /)).toBeVisible();
+
+  // The organization's budget: passed, linking to the usage page.
+  const org = highlights.getByRole('link', { name: /^the organization passed its monthly budget/ });
+  await expect(org).toBeVisible();
+  // Engineering's: to its team page, where the budget shows as over.
+  await highlights.getByRole('link', { name: /^Engineering passed its monthly budget/ }).click();
+  await expect(page).toHaveURL(`${BASE}/teams/Engineering`);
+  await expect(page.getByRole('heading', { name: 'Engineering', level: 1 })).toBeVisible();
+  await expect(page.getByText('Over budget').first()).toBeVisible();
+
+  // A person far above their usual credits: to their page over the four weeks, showing that day.
+  await page.goto(`${BASE}/`);
+  const all = page.getByRole('button', { name: /^Show \d+ more$/ });
+  if (await all.isVisible()) await all.click();
+  const spike = highlights.getByRole('link', { name: /used .* their usual credits on / });
+  await expect(spike.first()).toBeVisible();
+  const href = (await spike.first().getAttribute('href'))!;
+  const who = (await spike.first().textContent())!.split(' used ')[0]!;
+  await spike.first().click();
+  await expect(page).toHaveURL(`${BASE}${href}`);
+  expect(new URL(`${BASE}${href}`).searchParams.get('start')).toBeTruthy();
+  await expect(page.getByRole('heading', { name: who, level: 1 })).toBeVisible();
+
+  // A team whose active people fell: to the activity page for that team.
+  await page.goto(`${BASE}/`);
+  if (await all.isVisible()) await all.click();
+  const drop = highlights.getByRole('link', { name: /people active this week, down from/ });
+  if ((await drop.count()) > 0) {
+    const team = (await drop.first().textContent())!.split(':')[0]!;
+    await drop.first().click();
+    await expect(page).toHaveURL(
+      new RegExp(`/activity\\?team=${encodeURIComponent(team).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`),
+    );
+    await expect(page.getByRole('button', { name: /^Team:/ })).toContainText(team.split('/').at(-1)!);
+  }
+});
