@@ -275,7 +275,7 @@ async function usersAtScale(base: string, browser: Browser) {
   await cdp.send('HeapProfiler.collectGarbage');
   const metrics = (await cdp.send('Performance.getMetrics')).metrics;
   const heap = metrics.find((m) => m.name === 'JSHeapUsedSize')!.value;
-  record(`users, 5,000 × 90 days: full table (${text})`, elapsed / 1000, 's', 10);
+  record(`users, 5,000 × 90 days: full table (${text})`, elapsed / 1000, 's', 1);
   record('users: longest main-thread task while loading', b.longest, 'ms', 200);
   record('users: JS heap at the end', heap / 1024 / 1024, 'MB', 300);
   // Scrolling the virtual table stays cheap.
@@ -381,6 +381,28 @@ async function teamsAtScale(base: string, browser: Browser) {
   const count = teams.length + 6 * 7 + 6;
   const summary = await serverTime(`${base}/api/teams/summary?start=${start}&end=${end}`);
   record(`teams, 5,000 users × 90 days, ${count} teams: the teams page's figures (server, warm)`, summary, 'ms', 500);
+  // Spend, budgets and highlights on the same organization (every team with a budget).
+  const budgets = [{ team: '', monthly: 50_000 }, ...teams.map((team) => ({ team, monthly: 500 }))];
+  const setBudgets = await fetch(`${base}/api/spend/budgets`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ budgets }),
+  });
+  if (!setBudgets.ok) throw new Error(`the budgets were refused: ${await setBudgets.text()}`);
+  record(
+    `spend: every team's spend, month and budget state, ${count} teams (server, warm)`,
+    await serverTime(`${base}/api/spend/teams?start=${start}&end=${end}`),
+    'ms',
+    500,
+  );
+  record(
+    "spend: the organization's spend, month and forecast (server, warm)",
+    await serverTime(`${base}/api/spend?start=${start}&end=${end}`),
+    'ms',
+    300,
+  );
+  record('highlights of the week, 5,000 users (server, warm)', await serverTime(`${base}/api/highlights`), 'ms', 500);
+  record('adoption cohorts, 5,000 users × 313 days (server, warm)', await serverTime(`${base}/api/cohorts`), 'ms', 500);
   // A team switch on the usage page asks for the team's credits by day and by model: time fresh teams.
   const switches: number[] = [];
   for (const team of [teams[0]!, 'Dept 2', 'Dept 3/Group 3.4', teams[200]!, 'Unassigned']) {
@@ -543,7 +565,7 @@ async function main() {
   const large =
     only === 'small' || only === 'store'
       ? undefined
-      : await startServer(5412, { DEMO_USERS: '5000', DEMO_REPOS: '500' });
+      : await startServer(5412, { DEMO_USERS: '5000', DEMO_REPOS: '500', PRICES_FILE: 'docs/prices.example.json' });
   if (large)
     try {
       await awaitBackfill('http://127.0.0.1:5412', large);
