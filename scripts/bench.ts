@@ -62,6 +62,9 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 /** Each server gets an empty store of its own, removed at the end. */
 const dataDirs: string[] = [];
 
+/** The bench's three servers listen on BENCH_PORT (default 5411) and the two ports after it. */
+const PORT = Number(process.env.BENCH_PORT || 5411);
+
 async function startServer(port: number, env: Record<string, string>): Promise<ChildProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-store-'));
   dataDirs.push(dataDir);
@@ -477,8 +480,8 @@ async function teamsAtScale(base: string, browser: Browser) {
  * the embedded store and the server's memory meanwhile, then the users pages against the synced store.
  */
 async function storeAtScale(browser: Browser) {
-  const server = await startServer(5413, { DEMO_USERS: '50000', DEMO_REPOS: '25', DEMO_TODAY: '2026-04-14' });
-  const base = 'http://127.0.0.1:5413';
+  const server = await startServer(PORT + 2, { DEMO_USERS: '50000', DEMO_REPOS: '25', DEMO_TODAY: '2026-04-14' });
+  const base = `http://127.0.0.1:${PORT + 2}`;
   try {
     const backfill = await awaitBackfill(base, server);
     const seconds = (Date.parse(backfill.finishedAt) - Date.parse(backfill.startedAt)) / 1000;
@@ -530,10 +533,10 @@ async function main() {
   if (!process.env.BENCH_SKIP_BUILD) execSync('npm run build', { stdio: 'ignore' });
   const browser = await chromium.launch({ executablePath, args: ARGS });
   const only = process.env.BENCH_ONLY;
-  const small = only === 'scale' || only === 'store' || only === 'teams' ? undefined : await startServer(5411, {});
+  const small = only === 'scale' || only === 'store' || only === 'teams' ? undefined : await startServer(PORT, {});
   if (small)
     try {
-      const base = 'http://127.0.0.1:5411';
+      const base = `http://127.0.0.1:${PORT}`;
       const backfill = await awaitBackfill(base, small);
       record(
         'store: backfill on start, 150 users × 313 days',
@@ -565,15 +568,15 @@ async function main() {
   const large =
     only === 'small' || only === 'store'
       ? undefined
-      : await startServer(5412, { DEMO_USERS: '5000', DEMO_REPOS: '500', PRICES_FILE: 'docs/prices.example.json' });
+      : await startServer(PORT + 1, { DEMO_USERS: '5000', DEMO_REPOS: '500', PRICES_FILE: 'docs/prices.example.json' });
   if (large)
     try {
-      await awaitBackfill('http://127.0.0.1:5412', large);
+      await awaitBackfill(`http://127.0.0.1:${PORT + 1}`, large);
       if (only !== 'teams') {
-        await usersAtScale('http://127.0.0.1:5412', browser);
-        await readinessAtScale('http://127.0.0.1:5412', browser);
+        await usersAtScale(`http://127.0.0.1:${PORT + 1}`, browser);
+        await readinessAtScale(`http://127.0.0.1:${PORT + 1}`, browser);
       }
-      await teamsAtScale('http://127.0.0.1:5412', browser);
+      await teamsAtScale(`http://127.0.0.1:${PORT + 1}`, browser);
     } finally {
       stop(large);
     }
