@@ -185,19 +185,21 @@ describe.each(MODES)('UsersPage, $mode', ({ keyRequired, stub }) => {
     const r = await renderUsers();
     const search = screen.getByRole('searchbox', { name: 'Search by email or id' });
     fireEvent.change(search, { target: { value: 'ACME' } });
-    await waitFor(() => expect(users()).toEqual(['bob@acme.com', 'alice@acme.com']));
+    // The search is sent once typing settles (200 ms), then answered: allow for a loaded machine.
+    const slow = { timeout: 5000 };
+    await waitFor(() => expect(users()).toEqual(['bob@acme.com', 'alice@acme.com']), slow);
     expect(r.params().get('q')).toBe('ACME');
-    await waitFor(() => expect(status()).toBe('2 of 4 users active in the range'));
+    await waitFor(() => expect(status()).toBe('2 of 4 users active in the range'), slow);
 
     fireEvent.change(search, { target: { value: '9f2' } });
-    await waitFor(() => expect(users()).toEqual(['u-9f2c']));
+    await waitFor(() => expect(users()).toEqual(['u-9f2c']), slow);
 
     fireEvent.change(search, { target: { value: 'nobody' } });
-    await screen.findByText('No user matches the search and filters.');
+    await screen.findByText('No user matches the search and filters.', undefined, slow);
     expect(screen.queryByRole('table')).toBeNull();
 
     fireEvent.change(search, { target: { value: '' } });
-    await waitFor(() => expect(users()).toHaveLength(4));
+    await waitFor(() => expect(users()).toHaveLength(4), slow);
     expect(r.params().has('q')).toBe(false);
   });
 
