@@ -108,7 +108,8 @@ export default function UsagePage() {
   const users = fromDays ? orgUsers : serverUsers;
   const spend = useSpend(range, teams, { enabled: firstDone });
   const { currency } = spend;
-  const totals = useQuery({ ...full, select: selectTotals }).data;
+  const totalsQuery = useQuery({ ...full, select: selectTotals });
+  const totals = totalsQuery.data;
   const prev = previous.data;
   const linkTo = useLinkTo();
   const file = (name: string) => `${name}${teamsFileTag(teams)}-${range.start}-${range.end}`;
@@ -169,7 +170,14 @@ export default function UsagePage() {
         what="Standard credits"
       />
       {/* Below the first chart: it arrives later and would push the chart down. */}
-      {stored && mayList && <Highlights teams={listed} enabled={firstDone} />}
+      {/* After a switch of teams or range, asked for once the first chart's and the cards' own answers are in:
+          the server's work on the week's highlights would otherwise hold them up. */}
+      {stored && mayList && (
+        <Highlights
+          teams={listed}
+          enabled={firstDone && !dailyCredits.isPlaceholderData && !totalsQuery.isPlaceholderData}
+        />
+      )}
       {currency !== null && (
         <MonthSpendWidget
           query={spend.query}

@@ -11,10 +11,11 @@ import { previousPeriod, type DayRange } from '../../lib/dates';
 export function prefetchUsagePage(client: QueryClient, r: DayRange, teams: readonly string[] = []): Promise<unknown> {
   if (teams.length === 0) return client.prefetchQuery(analyticsQuery('tokens', r, 'model', teams));
   // A team's answers are small: all of them at once (a team switch starts them before the page renders).
+  // The KPI cards' days first, then the first chart's: a server that is not busy answers in the order asked.
   const prev = previousPeriod(r);
   return Promise.all([
-    client.prefetchQuery(analyticsQuery('tokens', r, 'model', teams)),
     client.prefetchQuery(analyticsQuery('tokens', r, '', teams)),
+    client.prefetchQuery(analyticsQuery('tokens', r, 'model', teams)),
     ...(prev ? [client.prefetchQuery(analyticsQuery('tokens', prev, '', teams))] : []),
     client.prefetchQuery(teamTopUsersQuery(r, teams, 25)),
   ]);
