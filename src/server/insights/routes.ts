@@ -9,19 +9,19 @@
  *   GET /api/cohorts[?team=A…]     people by the week they were first active, and the share of each
  *       week's cohort active again 1, 2, 4, 8 … weeks later.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Highlight } from '../../api/insights';
 import type { TeamSpendRow } from '../../api/spend';
 import { addDays, daysBetween, formatDayLong, HISTORY_START, maxDay, weekStart, type Day } from '../../lib/dates';
 import { errorResponse, HttpError } from '../core/errors';
 import { silentLogger, type Logger } from '../core/log';
-import { json, send, type HttpResponse } from '../core/response';
+import { json, type HttpResponse } from '../core/response';
 import type { StoreDb } from '../store/db';
 import { allUserDays, firstDays } from '../store/teams-queries';
 import { rangeVersion } from '../store/users-queries';
-import { FillFailed } from '../sync/engine';
 import type { FactsCache } from '../teams/facts';
 import { checkTeams, teamsOfUsers } from '../teams/masks';
+import { serveRoute } from '../teams/serve-route';
 import type { MappingSource } from '../teams/source';
 import { inSelection, rollUp, teamResolver, UNASSIGNED } from '../teams/tree';
 import { teamsOf } from '../users/params';
@@ -93,6 +93,7 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
     }
     const f = await facts.get(from, latest, 'users');
     const teamOf = teamsOfUsers(f, mapping);
+    const userIndex = new Map(f.userIds.map((id, u) => [id, u]));
     const inScope = (u: number) => selected.length === 0 || inSelection(teamOf[u]!, selected);
     const out: Highlight[] = [];
     const notes: string[] = [];
@@ -194,12 +195,12 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
       }
 
       // 3. People the mapping names with no activity in 30 days (in the store's history of them).
-      const lastSeen = new Map<string, Day>();
+      const lastSeen = new Map<number, Day>();
       const idFrom = f.dayIndex.get(addDays(latest, -(INACTIVE_DAYS - 1)));
       for (const [u, a] of credits) {
         for (let d = n - 1; d >= 0; d--)
           if (!Number.isNaN(a[d]!)) {
-            lastSeen.set(f.userIds[u]!, f.days[d]!);
+            lastSeen.set(u, f.days[d]!);
             break;
           }
       }
@@ -208,8 +209,8 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
       const idle = new Map<string, string[]>();
       for (const m of mapping.members) {
         if (selected.length > 0 && !inSelection(m.team, selected)) continue;
-        const u = m.key.userId !== undefined ? f.userIds.indexOf(m.key.userId) : emailToId.get(m.key.email ?? '');
-        const seen = u !== undefined && u >= 0 ? lastSeen.get(f.userIds[u]!) : undefined;
+        const u = m.key.userId !== undefined ? userIndex.get(m.key.userId) : emailToId.get(m.key.email ?? '');
+        const seen = u === undefined ? undefined : lastSeen.get(u);
         const recent = seen !== undefined && idFrom !== undefined && seen >= f.days[idFrom]!;
         if (!recent) {
           const list = idle.get(m.team) ?? [];
@@ -242,10 +243,9 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
       notes.push(
         `New people are named once the store holds the whole history (${held.storedDays} of ${historyDays} days so far).`,
       );
-    const index = new Map(f.userIds.map((id, u) => [id, u]));
     const fresh = firsts
       .filter((r) => r.first >= week.start && r.first <= week.end)
-      .map((r) => index.get(r.user_id))
+      .map((r) => userIndex.get(r.user_id))
       .filter((u): u is number => u !== undefined && inScope(u));
     if (fresh.length > 0) {
       const names = fresh.slice(0, 5).map((u) => f.emails[u] ?? f.userIds[u]!);
@@ -351,29 +351,6 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
     return json(200, await cohortsOf(url.searchParams));
   }
 
-  const handle = (req: IncomingMessage, res: ServerResponse) => {
-    const head = req.method === 'HEAD';
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    route(req, url)
-      .catch((e: unknown) => {
-        if (e instanceof HttpError) return errorResponse(e.status, e.detail, e.headers);
-        if (e instanceof FillFailed)
-          return e.answer.status !== 200
-            ? e.answer
-            : errorResponse(502, 'The service answered with data that could not be stored.');
-        logger.error('insights endpoint failed', {
-          path: url.pathname,
-          error: e instanceof Error ? e.message : String(e),
-        });
-        return errorResponse(
-          500,
-          `The highlights could not be computed: ${e instanceof Error ? e.message : String(e)}`,
-        );
-      })
-      .then((r) => {
-        if (!r.headers['cache-control']) r.headers['cache-control'] = 'no-store';
-        send(res, r, head, String(req.headers['accept-encoding'] ?? ''));
-      });
-  };
+  const handle = serveRoute(route, logger, 'the highlights');
   return { handle, highlights };
 }

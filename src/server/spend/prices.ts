@@ -18,6 +18,7 @@
  */
 import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import { HISTORY_START, isDay, type Day } from '../../lib/dates';
+import { lineAt, lineStarts } from '../core/text';
 
 export interface PriceEntry {
   from: Day;
@@ -43,26 +44,6 @@ export type PricesResult = { ok: true; prices: PriceList } | { ok: false; errors
 const FIELDS = new Set(['from', 'perMillionCredits', 'model', 'tier']);
 const SHAPE =
   'the file must be a JSON object like {"currency": "USD", "prices": [{"from": "2026-01-14", "perMillionCredits": 8}]}';
-
-function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) starts.push(i + 1);
-  }
-  return starts;
-}
-
-function lineAt(starts: number[], offset: number): number {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid]! <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo + 1;
-}
 
 /** The value of an object node's property, as a node. */
 const prop = (n: Node, key: string): Node | undefined =>

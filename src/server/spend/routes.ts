@@ -2,19 +2,20 @@
  * The spend endpoints (their shapes and list: src/api/spend.ts), computed from the store's per-user
  * `/tokens` facts (src/server/teams/facts.ts) with the price list in force.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { FORECAST_METHOD, type MonthSpend, type TeamSpendRow } from '../../api/spend';
 import { addDays, HISTORY_START, maxDay, previousPeriod, type Day, type DayRange } from '../../lib/dates';
 import { scopeOf, type ViewScope } from '../auth/access';
 import { errorResponse, HttpError } from '../core/errors';
+import { readBody } from '../core/text';
 import { silentLogger, type Logger } from '../core/log';
-import { json, send, type HttpResponse } from '../core/response';
+import { json, type HttpResponse } from '../core/response';
 import type { StoreDb } from '../store/db';
 import { readBudgets, writeBudgets } from '../store/teams-queries';
-import { FillFailed } from '../sync/engine';
 import type { Facts, FactsCache } from '../teams/facts';
 import { checkTeams, everyone, maskOf, quote, teamsOfUsers } from '../teams/masks';
 import { mayEdit, rangeParams } from '../teams/routes';
+import { serveRoute } from '../teams/serve-route';
 import type { MappingSource } from '../teams/source';
 import { rollUp, UNASSIGNED, withAncestors } from '../teams/tree';
 import { teamsOf } from '../users/params';
@@ -217,17 +218,6 @@ export function createSpendRoutes(opts: SpendRoutesOptions) {
     return rollUp(new Map(paths.map((t, i) => [t, direct[i]!])), (x, y) => x + y, 0);
   }
 
-  async function readBody(req: IncomingMessage): Promise<string> {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const c of req as AsyncIterable<Buffer>) {
-      size += c.length;
-      if (size > MAX_BUDGET_BYTES) throw new HttpError(413, 'The budgets are larger than 1 MB.');
-      chunks.push(c);
-    }
-    return Buffer.concat(chunks).toString('utf8');
-  }
-
   async function budgetsBody() {
     const budgets = await readBudgets(store.db);
     return {
@@ -244,7 +234,7 @@ export function createSpendRoutes(opts: SpendRoutesOptions) {
       return errorResponse(415, 'Send the budgets as JSON: {"budgets": [{"team": "Engineering", "monthly": 5000}]}.');
     let body: unknown;
     try {
-      body = JSON.parse(await readBody(req));
+      body = JSON.parse(await readBody(req, MAX_BUDGET_BYTES, 'The budgets are larger than 1 MB.'));
     } catch (e) {
       if (e instanceof HttpError) throw e;
       return errorResponse(400, 'The body is not valid JSON: send {"budgets": [{"team": "…", "monthly": 5000}]}.');
@@ -319,29 +309,6 @@ export function createSpendRoutes(opts: SpendRoutesOptions) {
     return { currency: answer.currency, rows: answer.rows.filter((r) => r.month.budget !== null) };
   }
 
-  const handle = (req: IncomingMessage, res: ServerResponse) => {
-    const head = req.method === 'HEAD';
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    route(req, url)
-      .catch((e: unknown) => {
-        if (e instanceof HttpError) return errorResponse(e.status, e.detail, e.headers);
-        if (e instanceof FillFailed)
-          return e.answer.status !== 200
-            ? e.answer
-            : errorResponse(
-                502,
-                'The service answered with data that could not be stored, so spend could not be computed.',
-              );
-        logger.error('spend endpoint failed', {
-          path: url.pathname,
-          error: e instanceof Error ? e.message : String(e),
-        });
-        return errorResponse(500, `Spend could not be computed: ${e instanceof Error ? e.message : String(e)}`);
-      })
-      .then((r) => {
-        if (!r.headers['cache-control']) r.headers['cache-control'] = 'no-store';
-        send(res, r, head, String(req.headers['accept-encoding'] ?? ''));
-      });
-  };
+  const handle = serveRoute(route, logger, 'spend');
   return { handle, budgetStates, spend };
 }

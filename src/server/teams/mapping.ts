@@ -25,6 +25,7 @@
 import { CsvError, parse } from 'csv-parse/sync';
 import { formatExact } from '../../lib/format';
 import { SEPARATOR, UNASSIGNED, ancestors, withAncestors } from './tree';
+import { lineAt, lineStarts } from '../core/text';
 
 export type MappingFormat = 'csv' | 'json';
 
@@ -455,28 +456,6 @@ function parseJson(input: string): MappingResult {
     b.add(where, { email, userId, team, managers });
   });
   return b.finish();
-}
-
-/** Offsets where each line starts (a line ends at CRLF, LF or a lone CR). */
-function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) starts.push(i + 1);
-  }
-  return starts;
-}
-
-/** The line, from 1, of an offset. */
-function lineAt(starts: number[], offset: number): number {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid]! <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo + 1;
 }
 
 /**

@@ -4,7 +4,7 @@
  * rules), each team's figures for the teams page, and the service's day rows for the people of
  * chosen teams. Every figure is computed from the store's per-user facts (facts.ts, scoped.ts).
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import {
   ORG_ONLY_FIELDS,
   type TeamView,
@@ -15,12 +15,13 @@ import {
 } from '../../api/teams';
 import { addDays, HISTORY_START, maxDay, previousPeriod, type Day, type DayRange } from '../../lib/dates';
 import { errorResponse, HttpError } from '../core/errors';
+import { readBody } from '../core/text';
+import { serveRoute } from './serve-route';
 import { silentLogger, type Logger } from '../core/log';
-import { json, send, type HttpResponse } from '../core/response';
+import { json, type HttpResponse } from '../core/response';
 import type { StoreDb } from '../store/db';
 import { storedOrgId } from '../store/queries';
 import { scopeOf, type ViewScope } from '../auth/access';
-import { FillFailed } from '../sync/engine';
 import { rangeOf, teamsOf, type Parsed } from '../users/params';
 import type { FactsCache } from './facts';
 import { MAX_BYTES, type Mapping, type MappingFormat } from './mapping';
@@ -95,19 +96,6 @@ function figures(s: GroupSums, members: number): TeamFigures {
     commits: s.commits,
     prs: s.prs,
   };
-}
-
-/** What went wrong filling a range from the service, for the reader. */
-function fillFailure(e: unknown): HttpResponse {
-  if (e instanceof FillFailed) {
-    const a = e.answer;
-    if (a.status !== 200) return a;
-    return errorResponse(
-      502,
-      'The service answered with data that could not be stored, so the team figures could not be computed.',
-    );
-  }
-  throw e;
 }
 
 export function createTeamsRoutes(opts: TeamsRoutesOptions) {
@@ -346,18 +334,6 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
     };
   }
 
-  async function readBody(req: IncomingMessage): Promise<string> {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const c of req as AsyncIterable<Buffer>) {
-      size += c.length;
-      if (size > MAX_BYTES + 64 * 1024)
-        throw new HttpError(413, `The mapping is larger than ${MAX_BYTES / 1024 / 1024} MB.`);
-      chunks.push(c);
-    }
-    return Buffer.concat(chunks).toString('utf8');
-  }
-
   /** `PUT /api/teams/mapping` with `{format, text, name?}` as JSON. */
   async function saveMapping(req: IncomingMessage): Promise<HttpResponse> {
     const refused = mayEdit(req, opts.signIn === true);
@@ -374,7 +350,9 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
     }
     let body: unknown;
     try {
-      body = JSON.parse(await readBody(req));
+      body = JSON.parse(
+        await readBody(req, MAX_BYTES + 64 * 1024, `The mapping is larger than ${MAX_BYTES / 1024 / 1024} MB.`),
+      );
     } catch (e) {
       if (e instanceof HttpError) throw e;
       return errorResponse(400, 'The body is not valid JSON: send {"format": "csv" or "json", "text": "…"}.');
@@ -433,27 +411,7 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
     return (await allUsers()).find((u) => u.email?.trim().toLowerCase() === e)?.userId ?? null;
   }
 
-  const handle = (req: IncomingMessage, res: ServerResponse) => {
-    const head = req.method === 'HEAD';
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    route(req, url)
-      .catch((e: unknown) => {
-        if (e instanceof HttpError) return errorResponse(e.status, e.detail, e.headers);
-        if (e instanceof FillFailed) return fillFailure(e);
-        logger.error('teams endpoint failed', {
-          path: url.pathname,
-          error: e instanceof Error ? e.message : String(e),
-        });
-        return errorResponse(
-          500,
-          `The team figures could not be computed: ${e instanceof Error ? e.message : String(e)}`,
-        );
-      })
-      .then((r) => {
-        if (!r.headers['cache-control']) r.headers['cache-control'] = 'no-store';
-        send(res, r, head, String(req.headers['accept-encoding'] ?? ''));
-      });
-  };
+  const handle = serveRoute(route, logger, 'the team figures');
   return { handle, userIdOf };
 }
 
