@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
+import { parse } from 'csv-parse/sync';
 import { PORTS } from '../playwright.config';
 
 const BASE = `http://127.0.0.1:${PORTS.spend}`;
@@ -60,4 +62,34 @@ test('spend and highlights: budgets set, the landing page’s highlights lead to
     );
     await expect(page.getByRole('button', { name: /^Team:/ })).toContainText(team.split('/').at(-1)!);
   }
+});
+
+test('spend beside credits on the users page: sorted by it, and the CSV adds up to the organization’s spend', async ({
+  page,
+  request,
+}) => {
+  await page.goto(`${BASE}/users`);
+  const table = page.getByRole('table', { name: 'Users active in the range' });
+  await expect(table.getByRole('columnheader', { name: /^Spend \(USD\)/ })).toBeVisible({ timeout: 30_000 });
+  await table.getByRole('button', { name: /^Spend/ }).click();
+  await expect(page).toHaveURL(/usersSort=spend%3Adesc|usersSort=spend:desc/);
+  await expect(table.getByRole('columnheader', { name: /^Spend/ })).toHaveAttribute('aria-sort', 'descending');
+
+  const download = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'Download CSV of Users' }).click();
+  const file = await download;
+  const range = /users-(\d{4}-\d{2}-\d{2})-(\d{4}-\d{2}-\d{2})\.csv/.exec(file.suggestedFilename())!;
+  const csv = parse(readFileSync(await file.path(), 'utf8'), { columns: true }) as Record<string, string>[];
+  expect(Object.keys(csv[0]!).slice(0, 4)).toEqual(['user_id', 'user_email', 'credits', 'spend_usd']);
+  const spends = csv.map((r) => Number(r.spend_usd));
+  expect(spends).toEqual([...spends].sort((a, b) => b - a));
+  expect(spends[0]).toBeGreaterThan(0);
+  // The table's first row is the CSV's: the person who cost the most.
+  await expect(table.getByRole('row').nth(1)).toContainText(csv[0]!.user_email || csv[0]!.user_id!);
+  // Everyone's spend, each to the cent, is the organization's.
+  const org = (await (await request.get(`${BASE}/api/spend?start=${range[1]}&end=${range[2]}`)).json()) as {
+    spend: number;
+  };
+  const total = spends.reduce((n, v) => n + v, 0);
+  expect(Math.abs(total - org.spend)).toBeLessThanOrEqual(0.005 * csv.length);
 });

@@ -43,6 +43,8 @@ export const mergedUserSchema = z.object({
   primaryModelTier: z.string(),
   delegationLevel: z.string(),
   languages: z.array(z.string()),
+  /** The range's spend, only from a server with a price list. */
+  spend: z.optional(z.number()),
 });
 
 /**

@@ -65,6 +65,11 @@ export interface MergedUser {
   delegationLevel: string;
   /** Every language of the range, sorted. */
   languages: string[];
+  /**
+   * The range's spend at the price list in force: only from a server that has one (and a store), so
+   * never part of the merge itself.
+   */
+  spend?: number;
 }
 
 /** The additive part of a merged user: what a database can sum. */
@@ -289,6 +294,7 @@ export function mergeUserRows(rows: readonly UserDayRow[]): MergedUser[] {
 export const USER_COLUMN_VALUES = {
   user: (u: MergedUser) => u.email ?? u.userId,
   credits: (u: MergedUser) => u.credits,
+  spend: (u: MergedUser) => u.spend ?? 0,
   toolCalls: (u: MergedUser) => u.toolCalls,
   sessions: (u: MergedUser) => u.sessions,
   messages: (u: MergedUser) => u.messages,
@@ -316,13 +322,28 @@ export type UserColumnId = keyof typeof USER_COLUMN_VALUES;
 export const USER_COLUMN_IDS = Object.keys(USER_COLUMN_VALUES) as UserColumnId[];
 export const isUserColumn = (id: string): id is UserColumnId => Object.hasOwn(USER_COLUMN_VALUES, id);
 
-/** The CSV carries every column, whatever is shown, with the id beside the email. */
-export const USERS_CSV_HEADER: readonly string[] = ['user_id', 'user_email', ...USER_COLUMN_IDS.slice(1)];
-export const userCsvRow = (u: MergedUser): (string | number | null)[] => [
-  u.userId,
-  u.email,
-  ...USER_COLUMN_IDS.slice(1).map((id) => USER_COLUMN_VALUES[id](u)),
-];
+/**
+ * The CSV carries every column, whatever is shown, with the id beside the email. Spend is a column
+ * only with a price list: its currency names it (`spend_usd`) and it is written to the cent.
+ */
+export function usersCsvColumns(currency: string | null = null): {
+  header: string[];
+  row: (u: MergedUser) => (string | number | null)[];
+} {
+  const ids = USER_COLUMN_IDS.slice(1).filter((id) => currency !== null || id !== 'spend');
+  return {
+    header: ['user_id', 'user_email', ...ids.map((id) => (id === 'spend' ? `spend_${currency!.toLowerCase()}` : id))],
+    row: (u) => [
+      u.userId,
+      u.email,
+      ...ids.map((id) => (id === 'spend' ? Number((u.spend ?? 0).toFixed(2)) : USER_COLUMN_VALUES[id](u))),
+    ],
+  };
+}
+const PLAIN_CSV = usersCsvColumns();
+/** The CSV's header and rows without a price list. */
+export const USERS_CSV_HEADER: readonly string[] = PLAIN_CSV.header;
+export const userCsvRow = PLAIN_CSV.row;
 
 export interface UserFilter {
   search: string;

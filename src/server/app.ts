@@ -35,8 +35,9 @@ import { buildDigest, toSlack, type DigestSources } from './digest/digest';
 import { createInsightsRoutes, isInsightsPath } from './insights/routes';
 import { createSpendRoutes, isSpendPath } from './spend/routes';
 import { filePricesSource, NO_PRICES } from './spend/source';
-import { emailOf } from './store/teams-queries';
-import { createFactsCache } from './teams/facts';
+import { dayAnswerVersion, emailOf } from './store/teams-queries';
+import { createFactsCache, type FactsCache } from './teams/facts';
+import { spendByUser } from './spend/compute';
 import { createTeamsRoutes, isTeamsPath, teamFilterOf } from './teams/routes';
 import {
   fileMappingSource,
@@ -139,6 +140,10 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
   let scheduler: Scheduler | undefined;
   let sync: SyncEngine | undefined;
   let usersRoutes: UsersRoutes | undefined;
+  /** The store's per-user facts of recent ranges (teams, spend, highlights). */
+  let facts: FactsCache | undefined;
+  // The price list: spend beside credits (and budgets) only with one.
+  const prices = config.pricesFile ? filePricesSource(config.pricesFile, logger) : NO_PRICES;
   if (opts.store) {
     const store = opts.store;
     const sc = opts.storeConfig;
@@ -159,6 +164,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     fromStore = createStoreAnswerer(store, engine, latestDay, sc?.refreshDays ?? 2);
     // The users pages' endpoints (src/server/users): the merged table and one user's days, from the store.
     const refreshDays = sc?.refreshDays ?? 2;
+    const kept = (facts = createFactsCache(store, engine));
     usersRoutes = createUsersRoutes({
       store,
       engine,
@@ -167,6 +173,18 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
       logger,
       prewarm: sc?.background,
       teamFilter: (t) => teamFilter(t),
+      spend: {
+        currency: () => prices.current().prices?.currency ?? null,
+        version: async (r) =>
+          `${prices.current().loadedAt ?? ''}|${await dayAnswerVersion(store.db, 'tokens', '', r.start, r.end)}`,
+        byUser: async (r) => {
+          const list = prices.current().prices;
+          if (!list) return new Map();
+          const f = await kept.get(r.start, r.end, 'tokens');
+          const spent = spendByUser(f, list, r.start, r.end);
+          return new Map(f.userIds.map((id, i) => [id, spent[i]!]));
+        },
+      },
     });
     // Started by main.ts when SYNC_BACKGROUND allows; `npm run sync` runs it once.
     scheduler = createScheduler(engine, latestDay, logger);
@@ -198,10 +216,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
   let insightsRoutes: ReturnType<typeof createInsightsRoutes> | undefined;
   /** The weekly digest's message (with a store). */
   let digest: (() => Promise<{ text: string; blocks: unknown[] }>) | undefined;
-  // The price list: spend beside credits (and budgets) only with one.
-  const prices = config.pricesFile ? filePricesSource(config.pricesFile, logger) : NO_PRICES;
-  if (opts.store && sync) {
-    const facts = createFactsCache(opts.store, sync);
+  if (opts.store && facts) {
     spendRoutes = createSpendRoutes({
       store: opts.store,
       facts,

@@ -17,6 +17,7 @@ import { useAppConfig } from '../../data/config';
 import { useLinkTo, useRange } from '../../data/search';
 import { formatDayLong } from '../../lib/dates';
 import { formatExact, formatPercent } from '../../lib/format';
+import { formatMoney } from '../../lib/money';
 import { fillDays } from '../../lib/series';
 import { USER_COLUMN_VALUES as V, type MergedUser } from '../../lib/user-merge';
 import { TEAMS_SORT, ratio, teamColumns } from './columns';
@@ -156,6 +157,17 @@ function Team({ path }: { path: string }) {
         ),
       },
       { id: 'credits', header: 'Credits', value: V.credits, numeric: true },
+      ...(spend.currency === null
+        ? []
+        : [
+            {
+              id: 'spend',
+              header: `Spend (${spend.currency})`,
+              value: V.spend,
+              numeric: true,
+              format: (n: number) => formatMoney(n, spend.currency!),
+            },
+          ]),
       { id: 'toolCalls', header: 'Tool calls', value: V.toolCalls, numeric: true },
       { id: 'autonomy', header: 'Tool calls per turn', value: V.autonomy, numeric: true, format: ratio },
       { id: 'sessions', header: 'Sessions', value: V.sessions, numeric: true },
@@ -164,7 +176,7 @@ function Team({ path }: { path: string }) {
       { id: 'prs', header: 'Pull requests', value: V.prs, numeric: true },
       { id: 'lastDay', header: 'Last active', value: V.lastDay, render: (u) => formatDayLong(u.lastDay) },
     ],
-    [linkTo],
+    [linkTo, spend.currency],
   );
 
   const mayMap = pageRefusal(useReader(), '/settings/teams') === null;

@@ -48,9 +48,10 @@ const TEAM_OF: Record<string, string> = { 'u-alice': 'Engineering/Platform', 'u-
  * filtered (to the members of the `team`s asked for, a team including its sub-teams), sorted and
  * paged; `filling` answers first say the range is still being read.
  */
-function stubUsersServer(pages = PAGES, filling = 0) {
+function stubUsersServer(pages = PAGES, filling = 0, spend?: Record<string, number>) {
   const everyone = mergeUserRows(pages.flat());
-  const columns = userColumns(() => '');
+  if (spend) for (const u of everyone) u.spend = spend[u.userId] ?? 0;
+  const columns = userColumns(() => '', spend ? 'EUR' : null);
   let fills = filling;
   const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
     const url = new URL(String(input), 'http://dashboard.test');
@@ -331,6 +332,48 @@ describe('UsersPage, from the server’s store', () => {
       new URL(String(u), 'http://dashboard.test').searchParams.get('offset'),
     );
     expect(offsets).toEqual(['0', '400']);
+  });
+
+  it('puts spend beside credits with a price list, in its currency, and sorts by it on the server', async () => {
+    stubLayout();
+    // Spend need not follow credits: carol's credits are all on a dear model.
+    const SPEND = { 'u-bob': 96, 'u-alice': 60.5, 'u-9f2c': 24, 'u-carol': 1234.5 };
+    const fetchMock = stubUsersServer(PAGES, 0, SPEND);
+    const r = renderWithApp(<UsersPage />, { url: '/users', config: { ...TEST_CONFIG, currency: 'EUR' } });
+    await screen.findByText('4 of 4 users active in the range');
+    const headers = within(table())
+      .getAllByRole('columnheader')
+      .map((h) => h.textContent);
+    expect(headers.slice(0, 3)).toEqual([
+      expect.stringMatching(/^User/),
+      expect.stringMatching(/^Credits/),
+      expect.stringMatching(/^Spend \(EUR\)/),
+    ]);
+    const spendCells = () =>
+      within(table())
+        .getAllByRole('row')
+        .slice(1)
+        .map((row) => within(row).getAllByRole('cell')[2]!.textContent);
+    expect(spendCells()).toEqual(['€96.00', '€60.50', '€24.00', '€1,235']);
+
+    fireEvent.click(within(within(table()).getByRole('columnheader', { name: /^Spend/ })).getByRole('button'));
+    await waitFor(() => expect(users()).toEqual(['carol@other.org', 'bob@acme.com', 'alice@acme.com', 'u-9f2c']));
+    expect(r.params().get('usersSort')).toBe('spend:desc');
+    const last = new URL(String(fetchMock.mock.calls.at(-1)![0]), 'http://dashboard.test');
+    expect(last.searchParams.get('sort')).toBe('spend');
+  });
+
+  it('shows no spend and never asks to sort by it without a price list', async () => {
+    stubLayout();
+    const fetchMock = stubUsersServer();
+    renderWithApp(<UsersPage />, { url: '/users?usersSort=spend:desc' });
+    await screen.findByText('4 of 4 users active in the range');
+    expect(within(table()).queryByRole('columnheader', { name: /Spend/ })).toBeNull();
+    expect(screen.queryByText(/€|\$/)).toBeNull();
+    const sorts = fetchMock.mock.calls.map(([u]) =>
+      new URL(String(u), 'http://dashboard.test').searchParams.get('sort'),
+    );
+    expect(sorts).toEqual(['credits']);
   });
 
   it('says the range is being read from the service, then shows it', async () => {

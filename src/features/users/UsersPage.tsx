@@ -30,14 +30,17 @@ export default function UsersPage() {
 }
 
 /** The search, the facet filters and the visible columns, all in the URL. */
-function useUserFilters() {
+function useUserFilters(currency: string | null = null) {
   const [search, setSearch] = useSearchParam('q');
   const [delegation, setDelegation] = useSearchParam('delegation');
   const [tier, setTier] = useSearchParam('tier');
   const [language, setLanguage] = useSearchParam('lang');
   const [colsParam, setColsParam] = useSearchParam('cols');
   const linkTo = useLinkTo();
-  const allColumns = useMemo(() => userColumns((u) => linkTo(`/users/${encodeURIComponent(u.userId)}`)), [linkTo]);
+  const allColumns = useMemo(
+    () => userColumns((u) => linkTo(`/users/${encodeURIComponent(u.userId)}`), currency),
+    [linkTo, currency],
+  );
   const visible = useMemo(() => (colsParam ? colsParam.split(',') : DEFAULT_COLUMNS), [colsParam]);
   const columns = useMemo(
     () => allColumns.filter((c) => c.id === 'user' || visible.includes(c.id)),
@@ -115,7 +118,8 @@ function FilterBar({ f, facets }: { f: UserFilters; facets: UserFacets }) {
                   onChange={(e) => {
                     const next = e.target.checked ? [...f.visible, c.id] : f.visible.filter((x) => x !== c.id);
                     const ordered = f.allColumns.map((x) => x.id).filter((id) => next.includes(id));
-                    f.setColsParam(ordered.join(',') === DEFAULT_COLUMNS.join(',') ? '' : ordered.join(','));
+                    const defaults = DEFAULT_COLUMNS.filter((id) => f.allColumns.some((x) => x.id === id));
+                    f.setColsParam(ordered.join(',') === defaults.join(',') ? '' : ordered.join(','));
                   }}
                 />
                 {c.header}
@@ -152,9 +156,12 @@ function useSettled<T>(value: T, ms: number): T {
 function StoredUsers() {
   const { range } = useRange();
   const [teams] = useTeams();
-  const f = useUserFilters();
+  const { currency } = useAppConfig();
+  const f = useUserFilters(currency);
   const [sortParam, setSort] = useSortParam('users', DEFAULT_SORT);
-  const sort = isUserColumn(sortParam.column) ? sortParam : DEFAULT_SORT;
+  // Spend sorts only where there is a price list (an old link may carry it).
+  const sort =
+    isUserColumn(sortParam.column) && (sortParam.column !== 'spend' || currency !== null) ? sortParam : DEFAULT_SORT;
   const q = useSettled(f.search.trim(), 200);
   const params = useMemo(
     () => ({ range, sort, q, delegation: f.delegation, tier: f.tier, lang: f.language, teams }),

@@ -2,15 +2,17 @@ import { Link } from 'react-router-dom';
 import { sortRows, type Column } from '../../components/DataTable';
 import type { SortState } from '../../data/search';
 import { formatDayLong } from '../../lib/dates';
-import { USER_COLUMN_VALUES as V, USERS_CSV_HEADER, userCsvRow, type MergedUser } from '../../lib/user-merge';
+import { formatMoney } from '../../lib/money';
+import { USER_COLUMN_VALUES as V, usersCsvColumns, type MergedUser } from '../../lib/user-merge';
 
 const ratio = (n: number) => n.toFixed(1);
 
 /**
  * Every column of the merged users table; `link` builds the user page address. What a column
  * shows, sorts by and writes to the CSV is `USER_COLUMN_VALUES`, which the server sorts with too.
+ * Spend is a column only with the server's price list (`currency`).
  */
-export function userColumns(link: (u: MergedUser) => string): Column<MergedUser>[] {
+export function userColumns(link: (u: MergedUser) => string, currency: string | null = null): Column<MergedUser>[] {
   return [
     {
       id: 'user',
@@ -23,6 +25,17 @@ export function userColumns(link: (u: MergedUser) => string): Column<MergedUser>
       ),
     },
     { id: 'credits', header: 'Credits', value: V.credits, numeric: true },
+    ...(currency === null
+      ? []
+      : [
+          {
+            id: 'spend',
+            header: `Spend (${currency})`,
+            value: V.spend,
+            numeric: true,
+            format: (n: number) => formatMoney(n, currency),
+          } satisfies Column<MergedUser>,
+        ]),
     { id: 'toolCalls', header: 'Tool calls', value: V.toolCalls, numeric: true },
     { id: 'sessions', header: 'Sessions', value: V.sessions, numeric: true },
     { id: 'messages', header: 'Messages', value: V.messages, numeric: true },
@@ -47,9 +60,11 @@ export function userColumns(link: (u: MergedUser) => string): Column<MergedUser>
   ];
 }
 
+/** Shown until the reader picks columns (spend only where there is a price list). */
 export const DEFAULT_COLUMNS = [
   'user',
   'credits',
+  'spend',
   'toolCalls',
   'sessions',
   'activeDays',
@@ -68,5 +83,6 @@ export function usersCsv(users: readonly MergedUser[], sort: SortState) {
     userColumns(() => ''),
     sort,
   );
-  return { header: USERS_CSV_HEADER, rows: sorted.map(userCsvRow) };
+  const csv = usersCsvColumns();
+  return { header: csv.header, rows: sorted.map(csv.row) };
 }

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { budgetsSchema, spendAnswerSchema, teamsSpendSchema } from '../../api/spend';
 import { teamsAnswerSchema } from '../../api/teams';
+import { usersTableSchema } from '../../api/users';
 import { createLogger } from '../core/log';
 import { STORE_ENGINES } from '../../test/stores';
 import { createApp, openAppStore } from '../app';
@@ -191,6 +192,55 @@ describe('spend on the demo organization', async () => {
     const r = await get(plain.base, `/api/spend?${RANGE}`);
     expect(r.status).toBe(404);
     expect(String(r.body.detail)).toMatch(/PRICES_FILE/);
+  });
+
+  it('puts each person’s spend beside their credits in the users table, sorts by it and writes it to the CSV', async () => {
+    const t = usersTableSchema.parse((await get(base, `/api/users?${RANGE}&sort=spend&dir=desc&limit=1000`)).body);
+    expect(t.total).toBeGreaterThan(50);
+    expect(t.users).toHaveLength(t.total);
+    for (const u of t.users)
+      close(
+        u.spend!,
+        expectedSpend(service.data, (id) => id === u.userId),
+      );
+    const spends = t.users.map((u) => u.spend!);
+    expect(spends).toEqual([...spends].sort((a, b) => b - a));
+    // Everyone's spend is the organization's.
+    const org = spendAnswerSchema.parse((await get(base, `/api/spend?${RANGE}`)).body);
+    close(
+      spends.reduce((n, v) => n + v, 0),
+      org.spend,
+    );
+    const asc = usersTableSchema.parse((await get(base, `/api/users?${RANGE}&sort=spend&dir=asc&limit=3`)).body);
+    expect(asc.users.map((u) => u.userId)).toEqual(
+      t.users
+        .slice(-3)
+        .reverse()
+        .map((u) => u.userId),
+    );
+
+    const csv = await (await fetch(`${base}/api/users.csv?${RANGE}&sort=spend&dir=desc`)).text();
+    const [header, ...lines] = csv.trim().split('\r\n');
+    const cols = header!.split(',');
+    expect(cols.slice(0, 4)).toEqual(['user_id', 'user_email', 'credits', 'spend_eur']);
+    expect(lines).toHaveLength(t.total);
+    const first = lines[0]!.split(',');
+    expect(first[0]).toBe(t.users[0]!.userId);
+    expect(Number(first[3])).toBe(Number(t.users[0]!.spend!.toFixed(2)));
+  });
+
+  it('has no spend in the users table or its CSV without a price list, and refuses to sort by it', async () => {
+    const plain = await start({ PRICES_FILE: '' });
+    const t = usersTableSchema.parse((await get(plain.base, `/api/users?${RANGE}&limit=5`)).body);
+    expect(t.users.length).toBeGreaterThan(0);
+    for (const u of t.users) expect(u).not.toHaveProperty('spend');
+    const csv = await (await fetch(`${plain.base}/api/users.csv?${RANGE}`)).text();
+    expect(csv.split('\r\n', 1)[0]).not.toMatch(/spend/);
+    for (const path of ['/api/users', '/api/users.csv']) {
+      const r = await get(plain.base, `${path}?${RANGE}&sort=spend`);
+      expect(r.status, path).toBe(400);
+      expect(String(r.body.detail), path).toMatch(/sort=spend needs a price list \(PRICES_FILE\)/);
+    }
   });
 });
 

@@ -24,7 +24,7 @@ import type { UserDaysAnswer, UsersTableAnswer } from '../../api/users';
 import { toCsv } from '../../lib/csv';
 import { lastDays, type Day, type DayRange } from '../../lib/dates';
 import { DEFAULT_DAYS } from '../../lib/url-state';
-import { USERS_CSV_HEADER, mergeUserRows, userCsvRow, type MergedUser } from '../../lib/user-merge';
+import { mergeUserRows, usersCsvColumns, type MergedUser } from '../../lib/user-merge';
 import { errorResponse } from '../core/errors';
 import { silentLogger, type Logger } from '../core/log';
 import type { HttpResponse } from '../core/response';
@@ -62,7 +62,19 @@ export interface UsersRoutesOptions {
    * unknown team. Without it, `team=` is refused.
    */
   teamFilter?: (teams: readonly string[]) => Parsed<TeamFilter>;
+  /** Spend beside credits, when the server has a price list. */
+  spend?: UsersSpend;
   logger?: Logger;
+}
+
+/** Each user's spend over a range, at the price list in force. */
+export interface UsersSpend {
+  /** The price list's currency; null without a price list (then there is no spend column). */
+  currency(): string | null;
+  /** What a range's spend depends on (the price list, the stored `/tokens` days): a table is rebuilt when it changes. */
+  version(r: DayRange): Promise<string>;
+  /** Each user's spend over the range, by user id (the service's `/tokens` split per user and model, priced). */
+  byUser(r: DayRange): Promise<ReadonlyMap<string, number>>;
 }
 
 /** Whether a request target is one of these endpoints. */
@@ -83,14 +95,31 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
   const logger = opts.logger ?? silentLogger;
   const retryAfter = String(opts.retryAfterSeconds ?? 1);
   const filler = createRangeFiller(store, engine, opts.fillWaitMs ?? 1500);
-  const tables = createTableCache((r) => mergedUsers(store.db, r.start, r.end));
+  const spend = opts.spend;
+  const currency = () => spend?.currency() ?? null;
+  const tables = createTableCache(async (r) => {
+    const [users, spent] = await Promise.all([
+      mergedUsers(store.db, r.start, r.end),
+      currency() !== null ? spend!.byUser(r) : undefined,
+    ]);
+    if (spent) for (const u of users) u.spend = spent.get(u.userId) ?? 0;
+    return users;
+  });
   const versionKey = (v: RangeVersion) => `${v.storedDays}|${v.syncedAt ?? ''}`;
+  /** The version a range's table is kept for: its stored `/users` days, and with a price list what its spend reads. */
+  const tableVersion = async (r: DayRange, v: RangeVersion) =>
+    currency() === null ? versionKey(v) : `${versionKey(v)}|${await spend!.version(r)}`;
+  /** Sorting by spend needs a price list: without one there is no spend anywhere. */
+  const sortRefusal = (sort: string) =>
+    sort === 'spend' && currency() === null
+      ? 'sort=spend needs a price list (PRICES_FILE): this server shows credits only.'
+      : undefined;
 
   /** A final answer's ETag: the same range, stored days and question give the same bytes. */
-  function etagOf(r: DayRange, state: RangeState, question: unknown): string | undefined {
+  function etagOf(r: DayRange, state: RangeState, version: string, question: unknown): string | undefined {
     if (!state.complete || !state.version.allFinal || !isFinal(r.end, latestDay(), refreshDays)) return undefined;
     const hash = createHash('sha256')
-      .update(JSON.stringify([ANSWER_VERSION, r, versionKey(state.version), question]))
+      .update(JSON.stringify([ANSWER_VERSION, r, version, question]))
       .digest('base64url')
       .slice(0, 27);
     return `W/"${hash}"`;
@@ -143,10 +172,13 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
     const parsed = parseTableQuery(url.searchParams, latestDay());
     if (!parsed.ok) return { r: errorResponse(400, parsed.detail) };
     const { range, sort, dir, filter, offset, limit, teams } = parsed.value;
+    const refused = sortRefusal(sort);
+    if (refused) return { r: errorResponse(400, refused) };
     const test = teamsTest(teams);
     if (!test.ok) return { r: errorResponse(400, test.detail) };
     const state = await filler.ensure(range);
-    const t = state.complete ? await tables.get(range, versionKey(state.version)) : await tables.latest(range);
+    const version = state.complete ? await tableVersion(range, state.version) : '';
+    const t = state.complete ? await tables.get(range, version) : await tables.latest(range);
     const rows = t ? ofTeams(t.view(sort, dir, filter), test.value) : [];
     const body: UsersTableAnswer = {
       users: rows.slice(offset, offset + limit),
@@ -161,7 +193,7 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
     };
     if (!state.complete) return { r: answer(202, JSON.stringify(body), { 'retry-after': retryAfter }) };
     const question = [sort, dir, filter, offset, limit, teams, test.value?.version ?? null];
-    return { r: answer(200, JSON.stringify(body)), etag: etagOf(range, state, question) };
+    return { r: answer(200, JSON.stringify(body)), etag: etagOf(range, state, version, question) };
   }
 
   /** `/api/users/<id>`: one user's days, straight from the user's index (no walk over the others). */
@@ -182,7 +214,7 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
     // The rows go out as the service sent them, without a round trip through objects.
     const head = JSON.stringify({ userId, user: merged, range, complete: true });
     const body = `${head.slice(0, -1)},"days":[${rows.join(',')}]}`;
-    return { r: answer(200, body), etag: etagOf(range, state, ['user', userId]) };
+    return { r: answer(200, body), etag: etagOf(range, state, versionKey(state.version), ['user', userId]) };
   }
 
   /** `/api/users.csv`: the whole filtered, sorted table, written a chunk at a time. */
@@ -190,13 +222,17 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
     const parsed = parseCsvQuery(url.searchParams, latestDay());
     if (!parsed.ok) return write(req, res, errorResponse(400, parsed.detail));
     const { range, sort, dir, filter, teams } = parsed.value;
+    const refused = sortRefusal(sort);
+    if (refused) return write(req, res, errorResponse(400, refused));
     const test = teamsTest(teams);
     if (!test.ok) return write(req, res, errorResponse(400, test.detail));
     const state = await filler.ensure(range);
     if (!state.complete) {
       return write(req, res, errorResponse(503, state.progress.detail, { 'retry-after': retryAfter }));
     }
-    const rows = ofTeams((await tables.get(range, versionKey(state.version))).view(sort, dir, filter), test.value);
+    const table = await tables.get(range, await tableVersion(range, state.version));
+    const rows = ofTeams(table.view(sort, dir, filter), test.value);
+    const { header: columns, row } = usersCsvColumns(currency());
     const gz = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
     res.statusCode = 200;
     res.setHeader('content-type', 'text/csv; charset=utf-8');
@@ -207,11 +243,11 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
     if (req.method === 'HEAD') return void res.end();
     const out = gz ? createGzip({ level: 4 }) : res;
     if (gz) out.pipe(res);
-    const header = toCsv(USERS_CSV_HEADER, []);
+    const header = toCsv(columns, []);
     out.write(header);
     for (let i = 0; i < rows.length && !res.destroyed; i += CSV_CHUNK) {
       // toCsv writes the header line first: the chunk is what follows it.
-      const text = toCsv(USERS_CSV_HEADER, rows.slice(i, i + CSV_CHUNK).map(userCsvRow)).slice(header.length);
+      const text = toCsv(columns, rows.slice(i, i + CSV_CHUNK).map(row)).slice(header.length);
       if (!out.write(text)) await Promise.race([once(out, 'drain'), once(res, 'close')]);
     }
     out.end();
@@ -259,7 +295,7 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
       try {
         const r = lastDays(days, latestDay());
         const v = await filler.peek(r);
-        if (v) await tables.get(r, versionKey(v));
+        if (v) await tables.get(r, await tableVersion(r, v));
       } catch (e) {
         logger.error('users table prewarm failed', { error: e instanceof Error ? e.message : String(e) });
       }
