@@ -160,6 +160,23 @@ const OBSERVER = `
     });
     mo.observe(document, { subtree: true, childList: true });
   }, true);
+  // A team switch: from the click on a team's box to the painted frame whose KPI card shows the team's credits.
+  window.__teamSwitches = [];
+  const kpiCredits = () => {
+    const label = [...document.querySelectorAll('p')].find((p) => p.textContent === 'Standard credits');
+    return label && label.parentElement.querySelector('p[title]') ? label.parentElement.querySelector('p[title]').getAttribute('title') : null;
+  };
+  document.addEventListener('click', (e) => {
+    if (!(e.target instanceof HTMLInputElement) || e.target.type !== 'checkbox') return;
+    const before = kpiCredits(), t0 = performance.now();
+    const mo = new MutationObserver(() => {
+      const now = kpiCredits();
+      if (now === null || now === before) return;
+      mo.disconnect();
+      afterPaint((t) => { window.__teamSwitches.push(t - t0); console.debug('bench:team'); });
+    });
+    mo.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  }, true);
   try {
     new PerformanceObserver((l) => { for (const e of l.getEntries()) { window.__bench.tasks++; window.__bench.longest = Math.max(window.__bench.longest, e.duration); } })
       .observe({ type: 'longtask', buffered: true });
@@ -428,6 +445,7 @@ async function teamsAtScale(base: string, browser: Browser) {
   // In the browser, as a manager does it: from the usage page, open the teams page; then pick teams.
   const ctx = await browser.newContext();
   const page = await ctx.newPage();
+  await page.addInitScript(OBSERVER);
   const credits = page.getByText('Standard credits', { exact: true }).locator('..').locator('p[title]');
   await page.goto(`${base}/?start=${start}&end=${end}`);
   await credits.waitFor({ timeout: 60_000 });
@@ -445,11 +463,20 @@ async function teamsAtScale(base: string, browser: Browser) {
   await page.goBack();
   await credits.waitFor();
   const picks: number[] = [];
-  for (const team of ['Dept 1', 'Dept 4/Group 4.2', 'Dept 5/Group 5.6/Team 5.6.3']) {
+  /** Each switch as the page timed it (the list starts empty on each page load). */
+  const inPage: number[] = [];
+  for (const team of [
+    'Dept 1',
+    'Dept 4/Group 4.2',
+    'Dept 5/Group 5.6/Team 5.6.3',
+    'Dept 2/Group 2.3',
+    'Dept 6/Group 6.1/Team 6.1.5',
+  ]) {
     const before = await credits.getAttribute('title');
     await page.getByRole('button', { name: /^Team:/ }).click();
     const box = page.getByRole('checkbox', { name: team, exact: true });
     if (!(await box.isVisible())) await page.getByLabel('Filter teams').fill(team.split('/').at(-1)!);
+    const told = page.waitForEvent('console', { predicate: (m) => m.text() === 'bench:team', timeout: 30_000 });
     t0 = Date.now();
     await box.click();
     await page.waitForFunction(
@@ -462,15 +489,22 @@ async function teamsAtScale(base: string, browser: Browser) {
       { timeout: 30_000 },
     );
     picks.push(Date.now() - t0);
+    await told;
+    inPage.push(...((await page.evaluate('window.__teamSwitches')) as number[]));
     await page.keyboard.press('Escape');
     await page.goto(`${base}/?start=${start}&end=${end}`);
     await credits.waitFor();
   }
   record(
-    `teams: switching team on the usage page, until its KPIs change (browser, median of ${picks.length})`,
-    median(picks),
+    `teams: switching team on the usage page, from the click to the painted KPIs (browser, median of ${inPage.length})`,
+    median(inPage),
     'ms',
     300,
+  );
+  record(
+    `teams: the same, as the test driver sees it (its click's own checks included; median of ${picks.length})`,
+    median(picks),
+    'ms',
   );
   await ctx.close();
 }

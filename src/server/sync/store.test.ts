@@ -3,7 +3,12 @@
  * real PostgreSQL (a throwaway cluster the test run starts). The demo service
  * is the upstream, called in-process, so its answers are the reference.
  */
+import SQLite from 'better-sqlite3';
 import fc from 'fast-check';
+import { CompiledQuery, Kysely, SqliteDialect } from 'kysely';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PATHS } from '../../api/paths';
 import { addDays, daysBetween, eachDay, HISTORY_START, type Day } from '../../lib/dates';
@@ -12,7 +17,9 @@ import { DEFAULT_KEYS } from '../demo/auth';
 import { createDemoService } from '../demo/service';
 import { openStore, type StoreDb } from '../store/db';
 import { MIGRATION_NAMES, migrateToLatest } from '../store/migrations';
-import { claimStore, StoreMismatchError } from '../store/queries';
+import { claimStore, storedDays, StoreMismatchError } from '../store/queries';
+import type { Schema } from '../store/schema';
+import { dayAnswerVersion } from '../store/teams-queries';
 import { createSyncEngine, DAY_ENDPOINTS, type DayEndpoint, type Fetched } from './engine';
 import { createStoreAnswerer } from './serve';
 import { STORE_ENGINES } from '../../test/stores';
@@ -327,6 +334,34 @@ describe.skipIf(!pgAvailable())('two servers on one PostgreSQL', () => {
       await a.close();
       await b.close();
       await d.drop();
+    }
+  });
+});
+
+describe('the embedded store’s reads of what is stored', () => {
+  it('find which days are stored, final and when written from an index, never reading the answers', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'store-plan-'));
+    const store = await openStore({ dataDir: dir, file: 'plan.sqlite' });
+    // A second handle on the same file that logs each query: the very SQL the store functions run.
+    const queries: { sql: string; parameters: readonly unknown[] }[] = [];
+    const spy = new Kysely<Schema>({
+      dialect: new SqliteDialect({ database: new SQLite(join(dir, 'plan.sqlite')) }),
+      log: (e) => void queries.push(e.query),
+    });
+    try {
+      await storedDays(spy, 'tokens', '', '2026-02-01', '2026-03-01');
+      await dayAnswerVersion(spy, 'tokens', '', '2026-02-01', '2026-03-01');
+      expect(queries).toHaveLength(2);
+      for (const q of queries.splice(0)) {
+        const plan = await spy.executeQuery<{ detail: string }>(
+          CompiledQuery.raw(`EXPLAIN QUERY PLAN ${q.sql}`, [...q.parameters]),
+        );
+        expect(plan.rows.map((r) => r.detail).join('; '), q.sql).toMatch(/USING COVERING INDEX day_answer_state\b/);
+      }
+    } finally {
+      await spy.destroy();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

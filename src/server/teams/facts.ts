@@ -200,8 +200,12 @@ export function buildFacts(
   };
 }
 
-/** Ranges whose facts are kept, at most… */
-const KEPT_RANGES = 4;
+/**
+ * Ranges whose facts are kept, at most… A landing page with a team reads about eight: the range and the
+ * period before it (and both together, for spend), the month so far, the weeks the highlights look
+ * back over, the activity's 29 days before the range, for both `/users` and `/tokens` facts.
+ */
+const KEPT_RANGES = 12;
 /** …and bytes of typed arrays they hold together (the newest range is kept whatever its size). */
 const KEPT_BYTES = 256 * 1024 * 1024;
 
@@ -269,7 +273,9 @@ export function createFactsCache(store: StoreDb, engine: SyncEngine) {
     // A sync that wrote some of these days while they were read leaves a mix: answer with it, keep it not.
     entry.facts
       .then(
-        async () => {
+        async (loaded) => {
+          entry.bytes = factsBytes(loaded);
+          evict();
           if ((await version(first, last, tokens)) !== v && kept.get(key) === entry) kept.delete(key);
         },
         () => kept.get(key) === entry && kept.delete(key),

@@ -204,7 +204,8 @@ describe.each(engines)('the users endpoints on $name', ({ available, open }) => 
     for (const c of [...NUMERIC_FACTS, ...TEXT_FACTS]) await db.schema.alterTable('user_day').dropColumn(c).execute();
     await db.schema.dropTable('team_mapping').execute();
     await db.schema.dropTable('team_budget').execute();
-    const later = ['0002_user_day_facts', '0003_team_mapping', '0004_team_budget'];
+    await db.schema.dropIndex('day_answer_state').execute();
+    const later = ['0002_user_day_facts', '0003_team_mapping', '0004_team_budget', '0005_day_answer_state'];
     await db.deleteFrom('kysely_migration').where('name', 'in', later).execute();
     expect(await migrateToLatest(db as Kysely<unknown>)).toEqual(later);
     expect(await read()).toEqual(written);
