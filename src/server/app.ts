@@ -37,6 +37,8 @@ import { createSpendRoutes, isSpendPath } from './spend/routes';
 import { filePricesSource, NO_PRICES } from './spend/source';
 import { dayAnswerVersion, emailOf } from './store/teams-queries';
 import { createFactsCache, type FactsCache } from './teams/facts';
+import { createReadWorker } from './store/read-worker';
+import { mergedUsers } from './store/users-queries';
 import { spendByUser } from './spend/compute';
 import { createTeamsRoutes, isTeamsPath, teamFilterOf } from './teams/routes';
 import {
@@ -165,7 +167,13 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     // The users pages' endpoints (src/server/users): the merged table and one user's days, from the store.
     const refreshDays = sc?.refreshDays ?? 2;
     const kept = (facts = createFactsCache(store, engine));
+    // An embedded store's file is read by a worker thread too, for the users tables (long reads).
+    const reads =
+      store.engine === 'sqlite' && store.location !== ':memory:'
+        ? createReadWorker(store.location, (s, e) => mergedUsers(store.db, s, e), logger)
+        : undefined;
     usersRoutes = createUsersRoutes({
+      merge: reads ? (r) => reads.mergedUsers(r.start, r.end) : undefined,
       store,
       engine,
       latestDay,

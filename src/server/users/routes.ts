@@ -64,6 +64,8 @@ export interface UsersRoutesOptions {
   teamFilter?: (teams: readonly string[]) => Parsed<TeamFilter>;
   /** Spend beside credits, when the server has a price list. */
   spend?: UsersSpend;
+  /** Builds a range's merged users (default: the store's query, in this thread; see store/read-worker.ts). */
+  merge?: (r: DayRange) => Promise<MergedUser[]>;
   logger?: Logger;
 }
 
@@ -97,9 +99,11 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
   const filler = createRangeFiller(store, engine, opts.fillWaitMs ?? 1500);
   const spend = opts.spend;
   const currency = () => spend?.currency() ?? null;
+  const merge = opts.merge ?? ((r: DayRange) => mergedUsers(store.db, r.start, r.end));
   const tables = createTableCache(async (r) => {
+    // With a read worker the table is built there while this thread prices the range.
     const [users, spent] = await Promise.all([
-      mergedUsers(store.db, r.start, r.end),
+      merge(r),
       currency() !== null ? spend!.byUser(r) : undefined,
     ]);
     if (spent) for (const u of users) u.spend = spent.get(u.userId) ?? 0;

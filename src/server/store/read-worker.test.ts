@@ -1,0 +1,100 @@
+/**
+ * The store's read worker: a real worker thread reading the embedded store's file beside the
+ * server's connection gives exactly the merged users the server's own thread reads, and a thread
+ * that cannot start hands its reads back to the server's thread, logged once.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../core/log';
+import { DEFAULT_KEYS } from '../demo/auth';
+import { createDemoService } from '../demo/service';
+import { createSyncEngine, type Fetched } from '../sync/engine';
+import { openStore } from './db';
+import { claimStore } from './queries';
+import { createReadWorker } from './read-worker';
+import { mergedUsers } from './users-queries';
+
+const demo = createDemoService({
+  seed: 'read-worker',
+  users: 50,
+  repos: 2,
+  reportsPerRepo: 2,
+  today: '2026-03-20',
+  keys: DEFAULT_KEYS,
+});
+const dir = mkdtempSync(join(tmpdir(), 'read-worker-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function logs() {
+  const lines: string[] = [];
+  return { lines, logger: createLogger((l) => void lines.push(l)) };
+}
+
+describe('the store read worker', async () => {
+  const store = await openStore({ dataDir: dir, file: 'store.sqlite' });
+  afterAll(() => store.close());
+  await claimStore(store.db, 'demo seed=read-worker');
+  const fetcher = async (path: string, search: string): Promise<Fetched> => {
+    const r = demo.handle({ method: 'GET', url: path + search, headers: { authorization: 'Bearer demo-owner' } });
+    return r;
+  };
+  const engine = createSyncEngine(store, fetcher, {
+    latestDay: () => demo.latestDay(),
+    refreshDays: 2,
+    maxSpanDays: 31,
+    usersPageSize: 20,
+    reportsPageSize: 10,
+  });
+  const RANGES = [
+    { start: '2026-02-01', end: '2026-02-28' },
+    { start: '2026-02-20', end: '2026-03-19' },
+    { start: '2026-03-05', end: '2026-03-05' },
+  ];
+  for (const r of RANGES) await engine.fillUsers(r, false);
+
+  it('reads in a thread of its own exactly what the server’s thread reads, several reads at once', async () => {
+    const { lines, logger } = logs();
+    const reads = createReadWorker(join(dir, 'store.sqlite'), () => Promise.reject(new Error('not here')), logger);
+    try {
+      expect(reads.state()).toBe('idle');
+      const answers = await Promise.all(RANGES.map((r) => reads.mergedUsers(r.start, r.end)));
+      expect(reads.state()).toBe('worker');
+      for (const [i, r] of RANGES.entries()) {
+        const here = await mergedUsers(store.db, r.start, r.end);
+        expect(here.length).toBeGreaterThan(0);
+        expect(answers[i]).toEqual(here);
+      }
+      // What the sync writes later is read too (the worker's connection sees the server's writes).
+      const later = { start: '2026-01-20', end: '2026-01-31' };
+      expect(await reads.mergedUsers(later.start, later.end)).toEqual([]);
+      await engine.fillUsers(later, false);
+      const after = await reads.mergedUsers(later.start, later.end);
+      expect(after.length).toBeGreaterThan(0);
+      expect(after).toEqual(await mergedUsers(store.db, later.start, later.end));
+      expect(lines).toEqual([]);
+    } finally {
+      await reads.close();
+    }
+  });
+
+  it('hands the reads back to the server’s thread when the thread cannot open the store, and says so once', async () => {
+    const { lines, logger } = logs();
+    const r = RANGES[0]!;
+    const inProcess = (s: string, e: string) => mergedUsers(store.db, s, e);
+    const reads = createReadWorker(join(dir, 'no-such-store.sqlite'), inProcess, logger);
+    try {
+      expect(await reads.mergedUsers(r.start, r.end)).toEqual(await mergedUsers(store.db, r.start, r.end));
+      expect(reads.state()).toBe('in-process');
+      expect(await reads.mergedUsers(r.start, r.end)).toHaveLength(
+        (await mergedUsers(store.db, r.start, r.end)).length,
+      );
+      const logged = lines.filter((l) => l.includes('store read worker stopped'));
+      expect(logged).toHaveLength(1);
+      expect(logged[0]).toMatch(/no-such-store\.sqlite: unable to open database file/);
+    } finally {
+      await reads.close();
+    }
+  });
+});
