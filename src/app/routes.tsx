@@ -7,18 +7,26 @@ import { prefetchProductivityPage } from '../features/productivity/queries';
 import { prefetchTeamsPage } from '../features/teams/queries';
 import { prefetchToolsPage } from '../features/tools/queries';
 import { prefetchUsagePage } from '../features/usage/queries';
+import { prefetchUsersPage } from '../features/users/table-query';
 // The landing page is in the first bundle: no lazy-chunk round trip before the first chart.
 import UsagePage from '../features/usage/UsagePage';
 import type { DayRange } from '../lib/dates';
 import { parseRange } from '../lib/url-state';
 import { parseTeams } from '../data/search';
 
-type Prefetch = (client: QueryClient, r: DayRange, teams?: readonly string[]) => Promise<unknown>;
+type Prefetch = (
+  client: QueryClient,
+  r: DayRange,
+  teams?: readonly string[],
+  params?: URLSearchParams,
+  config?: ClientConfig,
+) => Promise<unknown>;
 
 /**
  * The pages, each but the landing one split into its own chunk. Hovering or focusing a link loads the
  * chunk and the page's first queries; the page opened first gets its queries asked for before React
- * renders anything. (The users and readiness pages stream many pages of rows: they start on arrival.)
+ * renders anything. (The readiness page, and the users page when each reader brings a key, stream many
+ * pages of rows: they start on arrival.)
  */
 type Page = { default: React.ComponentType };
 
@@ -44,7 +52,12 @@ export const NAV: readonly {
     load: () => import('../features/productivity/ProductivityPage'),
     prefetch: prefetchProductivityPage,
   },
-  { path: '/users', label: 'Users', load: () => import('../features/users/UsersPage') },
+  {
+    path: '/users',
+    label: 'Users',
+    load: () => import('../features/users/UsersPage'),
+    prefetch: prefetchUsersPage,
+  },
   {
     path: '/teams',
     label: 'Teams',
@@ -69,7 +82,8 @@ export function prefetchPage(
   if (page?.needsTeams && !config.teams) return Promise.resolve();
   const params = new URLSearchParams(location.search);
   return (
-    page?.prefetch?.(client, parseRange(params, config.latestDay), parseTeams(params, config)) ?? Promise.resolve()
+    page?.prefetch?.(client, parseRange(params, config.latestDay), parseTeams(params, config), params, config) ??
+    Promise.resolve()
   );
 }
 

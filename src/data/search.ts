@@ -208,6 +208,9 @@ const sortSchema = z.catch(
   null,
 );
 
+/** A table's sort as the URL writes it (`column:dir`), or null when it writes none or nonsense. */
+export const parseSort = (raw: string | null): SortState | null => sortSchema.parse(raw);
+
 /** A table's sort as `<table>Sort=column:dir` in the URL (one parameter per table, named by its id). */
 export function useSortParam(table: string, dflt: SortState) {
   const [params, setParams] = useSearchParams();

@@ -10,6 +10,8 @@ import { TEST_CONFIG, captureDownloads, renderWithApp } from '../../test/render'
 import { userRow } from '../../test/fixtures';
 import { userColumns } from './columns';
 import UsersPage from './UsersPage';
+import { prefetchPage } from '../../app/routes';
+import { createQueryClient } from '../../data/query-client';
 
 const row = (over: Partial<UserRow>) => userRow({ date: '2026-05-10', ...over });
 
@@ -361,6 +363,35 @@ describe('UsersPage, from the server’s store', () => {
     expect(r.params().get('usersSort')).toBe('spend:desc');
     const last = new URL(String(fetchMock.mock.calls.at(-1)![0]), 'http://dashboard.test');
     expect(last.searchParams.get('sort')).toBe('spend');
+  });
+
+  it('shows the rows the app asked for from the URL before the page’s code loaded, without asking again', async () => {
+    stubLayout();
+    const fetchMock = stubUsersServer(PAGES, 0, { 'u-bob': 96, 'u-alice': 60.5, 'u-9f2c': 24, 'u-carol': 1234.5 });
+    const client = createQueryClient(() => undefined);
+    const config = { ...TEST_CONFIG, currency: 'EUR' };
+    const search = '?start=2026-05-01&end=2026-05-14&usersSort=spend:asc&delegation=auto-high&q=%20o%20';
+    await prefetchPage(client, config, { pathname: '/users', search });
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    const asked = new URL(String(fetchMock.mock.calls[0]![0]), 'http://dashboard.test').searchParams;
+    expect(Object.fromEntries(asked)).toMatchObject({ sort: 'spend', dir: 'asc', delegation: 'auto-high', q: 'o' });
+    renderWithApp(<UsersPage />, { url: `/users${search}`, config, client });
+    await screen.findByText('2 of 4 users active in the range');
+    expect(users()).toEqual(['alice@acme.com', 'carol@other.org']);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+
+  it('asks for nothing ahead when each reader brings a key (the page walks /users itself)', async () => {
+    const fetchMock = stubUsersServer();
+    await prefetchPage(
+      createQueryClient(() => undefined),
+      { ...TEST_CONFIG, keyRequired: true },
+      {
+        pathname: '/users',
+        search: '',
+      },
+    );
+    expect(fetchMock).not.toHaveBeenCalled();
   });
 
   it('shows no spend and never asks to sort by it without a price list', async () => {

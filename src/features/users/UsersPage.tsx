@@ -8,9 +8,10 @@ import { VirtualTable } from '../../components/VirtualTable';
 import { Widget } from '../../components/Widget';
 import { Loading } from '../../components/states';
 import { formatExact } from '../../lib/format';
-import { facetValues, filterUsers, isUserColumn, type UserFacets } from '../../lib/user-merge';
+import { facetValues, filterUsers, type UserFacets } from '../../lib/user-merge';
 import { DEFAULT_COLUMNS, DEFAULT_SORT, userColumns, usersCsv } from './columns';
 import { mergedUsersQuery, usersCsvHref, usersTablePageQuery, type UsersWalk } from './queries';
+import { usersSortOf } from './table-query';
 import { StoredUsersTable } from './StoredUsersTable';
 
 const TITLE = 'Users';
@@ -159,9 +160,7 @@ function StoredUsers() {
   const { currency } = useAppConfig();
   const f = useUserFilters(currency);
   const [sortParam, setSort] = useSortParam('users', DEFAULT_SORT);
-  // Spend sorts only where there is a price list (an old link may carry it).
-  const sort =
-    isUserColumn(sortParam.column) && (sortParam.column !== 'spend' || currency !== null) ? sortParam : DEFAULT_SORT;
+  const sort = usersSortOf(sortParam, currency);
   const q = useSettled(f.search.trim(), 200);
   const params = useMemo(
     () => ({ range, sort, q, delegation: f.delegation, tier: f.tier, lang: f.language, teams }),

@@ -74,7 +74,7 @@ export const DEFAULT_COLUMNS = [
   'languages',
 ];
 
-export const DEFAULT_SORT: SortState = { column: 'credits', dir: 'desc' };
+export { DEFAULT_SORT } from './table-query';
 
 /** The CSV of the users the browser merged: every column, whatever is shown, the id beside the email, in the table's order. */
 export function usersCsv(users: readonly MergedUser[], sort: SortState) {

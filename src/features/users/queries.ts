@@ -2,62 +2,15 @@ import { experimental_streamedQuery as streamedQuery, queryOptions } from '@tans
 import { ApiError } from '../../api/errors';
 import { walkUsers } from '../../api/paginate';
 import type { UserRow, UsersResponse } from '../../api/schemas';
-import { USERS_PATHS, userDaysSchema, usersTableSchema, type FillProgress } from '../../api/users';
-import { api, getWithLists, listQueryString } from '../../data/client';
-import type { SortState } from '../../data/search';
+import { USERS_PATHS, userDaysSchema, type FillProgress } from '../../api/users';
+import { api } from '../../data/client';
 import type { DayRange } from '../../lib/dates';
 import { UserMerger, mergeUserRows, type MergedUser } from '../../lib/user-merge';
 
 // ---- With a store on the server: its users endpoints ----------------------------------------------
 
-/** Rows per request of the server's table: a few screens of rows, a small answer. */
-export const TABLE_PAGE = 200;
-
-export interface TableParams {
-  range: DayRange;
-  sort: SortState;
-  q: string;
-  delegation: string;
-  tier: string;
-  lang: string;
-  /** The teams whose members the table is limited to (sorted); empty for the whole organization. */
-  teams: readonly string[];
-}
-
-/** Asked again every second while the server is still filling the range from the service. */
-const FILL_POLL_MS = 1000;
-const whileFilling = (data: { complete: boolean } | undefined) => (data?.complete === false ? FILL_POLL_MS : false);
-
-const tableQuery = (p: TableParams) => ({
-  start: p.range.start,
-  end: p.range.end,
-  sort: p.sort.column,
-  dir: p.sort.dir,
-  q: p.q.trim(),
-  delegation: p.delegation,
-  tier: p.tier,
-  lang: p.lang,
-  team: p.teams,
-});
-
-/** The address of the server's CSV of the same table (the server holds the key: nothing secret in it). */
-export function usersCsvHref(p: TableParams): string {
-  return `${USERS_PATHS.csv}${listQueryString(tableQuery(p))}`;
-}
-
-/** One page of the merged table, sorted, filtered and searched by the server. */
-export const usersTablePageQuery = (p: TableParams, page: number) =>
-  queryOptions({
-    queryKey: ['users', 'table', tableQuery(p), page],
-    queryFn: ({ signal }) =>
-      getWithLists(
-        USERS_PATHS.table,
-        usersTableSchema,
-        { ...tableQuery(p), offset: page * TABLE_PAGE, limit: TABLE_PAGE },
-        signal,
-      ),
-    refetchInterval: (q) => whileFilling(q.state.data),
-  });
+export { TABLE_PAGE, usersCsvHref, usersTablePageQuery, type TableParams } from './table-query';
+import { whileFilling } from './table-query';
 
 export interface UserDays {
   days: UserRow[];
