@@ -10,7 +10,7 @@ import { TEST_CONFIG, captureDownloads, renderWithApp } from '../../test/render'
 import { userRow } from '../../test/fixtures';
 import { userColumns } from './columns';
 import UsersPage from './UsersPage';
-import { prefetchPage } from '../../app/routes';
+import { prefetchUsersPage } from './table-query';
 import { createQueryClient } from '../../data/query-client';
 
 const row = (over: Partial<UserRow>) => userRow({ date: '2026-05-10', ...over });
@@ -371,7 +371,8 @@ describe('UsersPage, from the server’s store', () => {
     const client = createQueryClient(() => undefined);
     const config = { ...TEST_CONFIG, currency: 'EUR' };
     const search = '?start=2026-05-01&end=2026-05-14&usersSort=spend:asc&delegation=auto-high&q=%20o%20';
-    await prefetchPage(client, config, { pathname: '/users', search });
+    const range = { start: '2026-05-01', end: '2026-05-14' };
+    await prefetchUsersPage(client, range, [], new URLSearchParams(search), config);
     expect(fetchMock).toHaveBeenCalledTimes(1);
     const asked = new URL(String(fetchMock.mock.calls[0]![0]), 'http://dashboard.test').searchParams;
     expect(Object.fromEntries(asked)).toMatchObject({ sort: 'spend', dir: 'asc', delegation: 'auto-high', q: 'o' });
@@ -383,13 +384,14 @@ describe('UsersPage, from the server’s store', () => {
 
   it('asks for nothing ahead when each reader brings a key (the page walks /users itself)', async () => {
     const fetchMock = stubUsersServer();
-    await prefetchPage(
+    const range = { start: '2026-05-01', end: '2026-05-14' };
+    const walking = { ...TEST_CONFIG, keyRequired: true };
+    await prefetchUsersPage(
       createQueryClient(() => undefined),
-      { ...TEST_CONFIG, keyRequired: true },
-      {
-        pathname: '/users',
-        search: '',
-      },
+      range,
+      [],
+      new URLSearchParams(),
+      walking,
     );
     expect(fetchMock).not.toHaveBeenCalled();
   });

@@ -102,10 +102,7 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
   const merge = opts.merge ?? ((r: DayRange) => mergedUsers(store.db, r.start, r.end));
   const tables = createTableCache(async (r) => {
     // With a read worker the table is built there while this thread prices the range.
-    const [users, spent] = await Promise.all([
-      merge(r),
-      currency() !== null ? spend!.byUser(r) : undefined,
-    ]);
+    const [users, spent] = await Promise.all([merge(r), currency() !== null ? spend!.byUser(r) : undefined]);
     if (spent) for (const u of users) u.spend = spent.get(u.userId) ?? 0;
     return users;
   });
