@@ -1,10 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Suspense, useReducer, useState } from 'react';
 import { ErrorBoundary, type FallbackProps } from 'react-error-boundary';
-import { NavLink, Outlet, useLocation, useSearchParams } from 'react-router-dom';
+import { NavLink, Outlet, useLocation } from 'react-router-dom';
 import { configQuery } from '../data/config';
 import { parseTeams, useLinkTo } from '../data/search';
-import type { DayRange } from '../lib/dates';
 import { parseRange } from '../lib/url-state';
 import { getApiKey, setApiKey } from '../data/client';
 import { pageRefusal, useMe } from '../data/me';
@@ -26,7 +25,6 @@ export function Shell() {
   const [, keyChanged] = useReducer((n: number) => n + 1, 0);
   const [menuOpen, setMenuOpen] = useState(false);
   const linkTo = useLinkTo();
-  const [params] = useSearchParams();
   // Readiness reports are not bound to the analytics date range, nor is the team mapping; the teams pages
   // show every team (or name theirs in the path), so a team selection means nothing there.
   const { pathname } = useLocation();
@@ -65,9 +63,16 @@ export function Shell() {
 
   const prefetch = (n: (typeof NAV)[number]) => {
     void n.load();
-    // The pages' prefetch functions take the URL's teams as well (a function of fewer parameters fits).
-    const ask: ((c: typeof client, r: DayRange, teams: readonly string[]) => Promise<unknown>) | undefined = n.prefetch;
-    void ask?.(client, parseRange(params, config.data.latestDay), parseTeams(params, config.data));
+    // What the link carries (the range and teams), and for the pages that read more of their URL (the users
+    // page) that URL and the configuration.
+    const carried = new URLSearchParams(linkTo(n.path).split('?')[1] ?? '');
+    void n.prefetch?.(
+      client,
+      parseRange(carried, config.data.latestDay),
+      parseTeams(carried, config.data),
+      carried,
+      config.data,
+    );
   };
   // The teams pages exist only when the server keeps a store; a signed-in reader sees the pages their
   // role opens (a viewer: neither other people's rows nor the teams).

@@ -294,7 +294,8 @@ export function mergeUserRows(rows: readonly UserDayRow[]): MergedUser[] {
 export const USER_COLUMN_VALUES = {
   user: (u: MergedUser) => u.email ?? u.userId,
   credits: (u: MergedUser) => u.credits,
-  spend: (u: MergedUser) => u.spend ?? 0,
+  // None when the server could not price the range (its `/tokens` days could not be read).
+  spend: (u: MergedUser) => u.spend ?? null,
   toolCalls: (u: MergedUser) => u.toolCalls,
   sessions: (u: MergedUser) => u.sessions,
   messages: (u: MergedUser) => u.messages,
@@ -316,7 +317,7 @@ export const USER_COLUMN_VALUES = {
   skillCalls: (u: MergedUser) => u.skillCalls,
   slashCommands: (u: MergedUser) => u.slashCommands,
   hooks: (u: MergedUser) => u.hooks,
-} as const satisfies Record<string, (u: MergedUser) => string | number>;
+} as const satisfies Record<string, (u: MergedUser) => string | number | null>;
 
 export type UserColumnId = keyof typeof USER_COLUMN_VALUES;
 export const USER_COLUMN_IDS = Object.keys(USER_COLUMN_VALUES) as UserColumnId[];
@@ -336,7 +337,9 @@ export function usersCsvColumns(currency: string | null = null): {
     row: (u) => [
       u.userId,
       u.email,
-      ...ids.map((id) => (id === 'spend' ? Number((u.spend ?? 0).toFixed(2)) : USER_COLUMN_VALUES[id](u))),
+      ...ids.map((id) =>
+        id !== 'spend' ? USER_COLUMN_VALUES[id](u) : u.spend === undefined ? null : Number(u.spend.toFixed(2)),
+      ),
     ],
   };
 }

@@ -37,9 +37,10 @@ import { createSpendRoutes, isSpendPath } from './spend/routes';
 import { filePricesSource, NO_PRICES } from './spend/source';
 import { dayAnswerVersion, emailOf } from './store/teams-queries';
 import { createFactsCache, type FactsCache } from './teams/facts';
-import { createReadWorker } from './store/read-worker';
+import { createReadWorker, type StoreReads } from './store/read-worker';
 import { mergedUsers } from './store/users-queries';
 import { spendByUser } from './spend/compute';
+import { priceListKey } from './spend/prices';
 import { createTeamsRoutes, isTeamsPath, teamFilterOf } from './teams/routes';
 import {
   fileMappingSource,
@@ -167,13 +168,22 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     // The users pages' endpoints (src/server/users): the merged table and one user's days, from the store.
     const refreshDays = sc?.refreshDays ?? 2;
     const kept = (facts = createFactsCache(store, engine));
-    // An embedded store's file is read by a worker thread too, for the users tables (long reads).
-    const reads =
+    // The users tables' long reads, in the server's thread…
+    const here: StoreReads = {
+      mergedUsers: (s, e) => mergedUsers(store.db, s, e),
+      spendByUser: async (s, e, list) => {
+        const f = await kept.get(s, e, 'tokens');
+        const spent = spendByUser(f, list, s, e);
+        return new Map(f.userIds.map((id, i) => [id, spent[i]!]));
+      },
+    };
+    // …or, on an embedded store's file, in a worker thread that reads it beside this one.
+    const reads: StoreReads =
       store.engine === 'sqlite' && store.location !== ':memory:'
-        ? createReadWorker(store.location, (s, e) => mergedUsers(store.db, s, e), logger)
-        : undefined;
+        ? createReadWorker(store.location, here, logger)
+        : here;
     usersRoutes = createUsersRoutes({
-      merge: reads ? (r) => reads.mergedUsers(r.start, r.end) : undefined,
+      merge: (r) => reads.mergedUsers(r.start, r.end),
       store,
       engine,
       latestDay,
@@ -183,14 +193,15 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
       teamFilter: (t) => teamFilter(t),
       spend: {
         currency: () => prices.current().prices?.currency ?? null,
-        version: async (r) =>
-          `${prices.current().loadedAt ?? ''}|${await dayAnswerVersion(store.db, 'tokens', '', r.start, r.end)}`,
+        // The range's `/tokens` days are filled first: the version then says what the spend was priced from.
+        version: async (r) => {
+          await engine.fillDays('tokens', '', r, false);
+          const list = prices.current().prices;
+          return `${list ? priceListKey(list) : ''}|${await dayAnswerVersion(store.db, 'tokens', '', r.start, r.end)}`;
+        },
         byUser: async (r) => {
           const list = prices.current().prices;
-          if (!list) return new Map();
-          const f = await kept.get(r.start, r.end, 'tokens');
-          const spent = spendByUser(f, list, r.start, r.end);
-          return new Map(f.userIds.map((id, i) => [id, spent[i]!]));
+          return list ? reads.spendByUser(r.start, r.end, list) : new Map();
         },
       },
     });

@@ -16,6 +16,7 @@
  * from the start of history, so every stored day has a price. A file with a problem is refused as a
  * whole, each problem named by its line; the caller keeps the list in force.
  */
+import { createHash } from 'node:crypto';
 import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import { HISTORY_START, isDay, type Day } from '../../lib/dates';
 import { lineAt, lineStarts } from '../core/text';
@@ -168,4 +169,18 @@ export function priceOf(prices: PriceList, day: Day, model: string, tier: string
   }
   // A valid list has a default from the start of history; a day before it costs nothing known.
   return best?.price ?? 0;
+}
+
+const keys = new WeakMap<PriceList, string>();
+/** What a price list says, in a few characters: the same list gives the same key on every server. */
+export function priceListKey(list: PriceList): string {
+  let k = keys.get(list);
+  if (k === undefined) {
+    const said = JSON.stringify([
+      list.currency,
+      list.entries.map((e) => [e.from, e.perMillionCredits, e.model, e.tier]),
+    ]);
+    keys.set(list, (k = createHash('sha256').update(said).digest('base64url').slice(0, 16)));
+  }
+  return k;
 }

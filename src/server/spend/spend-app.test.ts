@@ -229,6 +229,28 @@ describe('spend on the demo organization', async () => {
     expect(Number(first[3])).toBe(Number(t.users[0]!.spend!.toFixed(2)));
   });
 
+  it('prices the users table again when the price list changes', async () => {
+    const file = join(dir, 'changing-prices.json');
+    writeFileSync(file, PRICES);
+    const changing = await start({ PRICES_FILE: file });
+    const spendOf = async () => {
+      const t = usersTableSchema.parse((await get(changing.base, `/api/users?${RANGE}&sort=user&limit=1000`)).body);
+      return new Map(t.users.map((u) => [u.userId, u.spend!]));
+    };
+    const before = await spendOf();
+    expect(before.size).toBeGreaterThan(50);
+    // Every price doubled: everyone's spend doubles, the table is not served as it was.
+    writeFileSync(
+      file,
+      PRICES.replace('"perMillionCredits": 8', '"perMillionCredits": 16').replace('12', '24').replace('": 6', '": 12'),
+    );
+    await expect
+      .poll(async () => (await spendOf()).get([...before.keys()][0]!), { timeout: 5000 })
+      .not.toBe(before.get([...before.keys()][0]!));
+    const after = await spendOf();
+    for (const [id, v] of before) close(after.get(id)!, 2 * v);
+  });
+
   it('has no spend in the users table or its CSV without a price list, and refuses to sort by it', async () => {
     const plain = await start({ PRICES_FILE: '' });
     const t = usersTableSchema.parse((await get(plain.base, `/api/users?${RANGE}&limit=5`)).body);

@@ -6,9 +6,12 @@
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { parentPort, workerData } from 'node:worker_threads';
+import { spendByUser } from '../spend/compute';
+import { buildFacts } from '../teams/facts';
+import { readDays } from './queries';
+import type { ReadAnswer, ReadRequest } from './read-worker';
 import type { Schema } from './schema';
 import { mergedUsers } from './users-queries';
-import type { ReadRequest, ReadAnswer } from './read-worker';
 
 const { path } = workerData as { path: string };
 const port = parentPort!;
@@ -22,9 +25,17 @@ try {
 }
 const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) });
 
+async function read(m: ReadRequest): Promise<ReadAnswer> {
+  if (m.kind === 'merged') return { id: m.id, users: await mergedUsers(db, m.start, m.end) };
+  // The range's `/tokens` days, split per user and model, priced: as the server's facts do it.
+  const facts = buildFacts(m.start, m.end, [], await readDays(db, 'tokens', '', m.start, m.end));
+  const spent = spendByUser(facts, m.prices, m.start, m.end);
+  return { id: m.id, spend: facts.userIds.map((id, i): [string, number] => [id, spent[i]!]) };
+}
+
 port.on('message', (m: ReadRequest) => {
-  mergedUsers(db, m.start, m.end).then(
-    (users) => port.postMessage({ id: m.id, users } satisfies ReadAnswer),
+  read(m).then(
+    (a) => port.postMessage(a),
     (e: unknown) =>
       port.postMessage({ id: m.id, error: e instanceof Error ? e.message : String(e) } satisfies ReadAnswer),
   );

@@ -13,7 +13,8 @@ import { createDemoService } from '../demo/service';
 import { createSyncEngine, type Fetched } from '../sync/engine';
 import { openStore } from './db';
 import { claimStore } from './queries';
-import { createReadWorker } from './read-worker';
+import { parsePrices, priceOf } from '../spend/prices';
+import { createReadWorker, type StoreReads } from './read-worker';
 import { mergedUsers } from './users-queries';
 
 const demo = createDemoService({
@@ -52,19 +53,67 @@ describe('the store read worker', async () => {
     { start: '2026-02-20', end: '2026-03-19' },
     { start: '2026-03-05', end: '2026-03-05' },
   ];
-  for (const r of RANGES) await engine.fillUsers(r, false);
+  for (const r of RANGES) {
+    await engine.fillUsers(r, false);
+    await engine.fillDays('tokens', '', r, false);
+  }
+  const here: StoreReads = {
+    mergedUsers: (s, e) => mergedUsers(store.db, s, e),
+    spendByUser: () => Promise.reject(new Error('not in this thread')),
+  };
+  const PRICES = parsePrices(
+    '{"currency": "EUR", "prices": [{"from": "2026-01-14", "perMillionCredits": 8}, {"from": "2026-02-15", "tier": "thinking", "perMillionCredits": 20}]}',
+  );
+  if (!PRICES.ok) throw new Error('the test prices are refused');
+  const LIST = PRICES.prices;
+
+  /** Each user's spend over the range, priced from the service's own `/tokens` answer. */
+  function serviceSpend(start: string, end: string): Map<string, number> {
+    const body = JSON.parse(
+      demo.handle({
+        method: 'GET',
+        url: `/api/v1/analytics/tokens?startDate=${start}&endDate=${end}`,
+        headers: { authorization: 'Bearer demo-owner' },
+      }).body,
+    ) as {
+      data: {
+        date: string;
+        by_user: { user_id: string; by_model: { model_id: string; model_tier: string; billable_tokens: number }[] }[];
+      }[];
+    };
+    const out = new Map<string, number>();
+    for (const d of body.data)
+      for (const u of d.by_user)
+        for (const m of u.by_model)
+          out.set(
+            u.user_id,
+            (out.get(u.user_id) ?? 0) + (m.billable_tokens * priceOf(LIST, d.date, m.model_id, m.model_tier)) / 1e6,
+          );
+    return out;
+  }
 
   it('reads in a thread of its own exactly what the server’s thread reads, several reads at once', async () => {
     const { lines, logger } = logs();
-    const reads = createReadWorker(join(dir, 'store.sqlite'), () => Promise.reject(new Error('not here')), logger);
+    const reads = createReadWorker(
+      join(dir, 'store.sqlite'),
+      { mergedUsers: () => Promise.reject(new Error('not here')), spendByUser: here.spendByUser },
+      logger,
+    );
     try {
       expect(reads.state()).toBe('idle');
       const answers = await Promise.all(RANGES.map((r) => reads.mergedUsers(r.start, r.end)));
       expect(reads.state()).toBe('worker');
       for (const [i, r] of RANGES.entries()) {
-        const here = await mergedUsers(store.db, r.start, r.end);
-        expect(here.length).toBeGreaterThan(0);
-        expect(answers[i]).toEqual(here);
+        const mine = await mergedUsers(store.db, r.start, r.end);
+        expect(mine.length).toBeGreaterThan(0);
+        expect(answers[i]).toEqual(mine);
+      }
+      // Each person's spend, priced in the thread from the stored `/tokens` days, is the service's priced.
+      for (const r of RANGES) {
+        const spent = await reads.spendByUser(r.start, r.end, LIST);
+        const expected = serviceSpend(r.start, r.end);
+        expect([...spent.keys()].sort()).toEqual([...expected.keys()].sort());
+        for (const [id, v] of expected) expect(Math.abs(spent.get(id)! - v)).toBeLessThanOrEqual(1e-9 * Math.max(1, v));
       }
       // What the sync writes later is read too (the worker's connection sees the server's writes).
       const later = { start: '2026-01-20', end: '2026-01-31' };
@@ -82,8 +131,7 @@ describe('the store read worker', async () => {
   it('hands the reads back to the server’s thread when the thread cannot open the store, and says so once', async () => {
     const { lines, logger } = logs();
     const r = RANGES[0]!;
-    const inProcess = (s: string, e: string) => mergedUsers(store.db, s, e);
-    const reads = createReadWorker(join(dir, 'no-such-store.sqlite'), inProcess, logger);
+    const reads = createReadWorker(join(dir, 'no-such-store.sqlite'), here, logger);
     try {
       expect(await reads.mergedUsers(r.start, r.end)).toEqual(await mergedUsers(store.db, r.start, r.end));
       expect(reads.state()).toBe('in-process');

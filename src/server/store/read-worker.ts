@@ -1,44 +1,59 @@
 /**
  * Reads of the embedded store that take long, in a worker thread: better-sqlite3 is synchronous, so
  * building a range's merged users table (about half a second at 5,000 users × 90 days, 4 s at
- * 50,000) in the server's thread would hold every other request meanwhile. The worker opens the
- * same file read-only and runs the very same query code; the server's thread goes on answering
- * (and builds the spend of that range at the same time).
+ * 50,000) or pricing its people's `/tokens` credits in the server's thread would hold every other
+ * request meanwhile, static files included. The worker opens the same file read-only and runs the
+ * very same query code; the server's thread goes on answering.
  *
- * Started on first use. If the thread cannot start or fails, the reads run in the server's thread
- * again (logged once): slower, never wrong.
+ * Started on first use. If the thread cannot start, fails, or leaves a read unanswered for a minute,
+ * the reads run in the server's thread again (logged once): slower, never wrong.
  */
 import { Worker } from 'node:worker_threads';
 import type { MergedUser } from '../../lib/user-merge';
 import type { Logger } from '../core/log';
+import type { PriceList } from '../spend/prices';
 
-export interface ReadRequest {
-  id: number;
-  start: string;
-  end: string;
-}
+export type ReadRequest =
+  | { id: number; kind: 'merged'; start: string; end: string }
+  | { id: number; kind: 'spend'; start: string; end: string; prices: PriceList };
 export type ReadAnswer =
   | { id: number; users: MergedUser[] }
+  | { id: number; spend: [string, number][] }
   | { id: number; error: string }
-  | { id: number; ready: true }
+  | { id: 0; ready: true }
   /** The thread could not open the store. */
   | { id: 0; failed: string };
 
-type MergeRead = (start: string, end: string) => Promise<MergedUser[]>;
+/** The reads, as the server's thread does them (the worker's stand-in). */
+export interface StoreReads {
+  mergedUsers(start: string, end: string): Promise<MergedUser[]>;
+  /** Each user's spend over the range at these prices, by user id. */
+  spendByUser(start: string, end: string, prices: PriceList): Promise<Map<string, number>>;
+}
 
-export interface ReadWorker {
-  mergedUsers: MergeRead;
+export interface ReadWorker extends StoreReads {
   /** Where the reads run now. */
   state(): 'idle' | 'worker' | 'in-process';
   close(): Promise<void>;
 }
 
-/** A read worker on the SQLite file at `path`; `inProcess` is the same read in the server's thread. */
-export function createReadWorker(path: string, inProcess: MergeRead, logger: Logger): ReadWorker {
+/** A read left unanswered this long means the thread is stuck: the reads go back to the server's thread. */
+const READ_TIMEOUT_MS = 60_000;
+
+type Pending = { req: ReadRequest; ok: (a: ReadAnswer) => void; fail: (e: Error) => void; timer: NodeJS.Timeout };
+
+/** A read worker on the SQLite file at `path`; `inProcess` does the same reads in the server's thread. */
+export function createReadWorker(path: string, inProcess: StoreReads, logger: Logger): ReadWorker {
   let worker: Worker | undefined;
   let failed = false;
   let next = 1;
-  const waiting = new Map<number, { req: ReadRequest; ok: (u: MergedUser[]) => void; fail: (e: Error) => void }>();
+  const waiting = new Map<number, Pending>();
+
+  /** A request read in the server's thread, answered as the worker would. */
+  const here = (r: ReadRequest): Promise<ReadAnswer> =>
+    r.kind === 'merged'
+      ? inProcess.mergedUsers(r.start, r.end).then((users) => ({ id: r.id, users }))
+      : inProcess.spendByUser(r.start, r.end, r.prices).then((m) => ({ id: r.id, spend: [...m] }));
 
   /** From now on in the server's thread: what was asked of the worker is read again here. */
   function giveUp(why: string) {
@@ -49,7 +64,8 @@ export function createReadWorker(path: string, inProcess: MergeRead, logger: Log
     void w?.terminate();
     for (const [id, p] of waiting) {
       waiting.delete(id);
-      inProcess(p.req.start, p.req.end).then(p.ok, p.fail);
+      clearTimeout(p.timer);
+      here(p.req).then(p.ok, p.fail);
     }
   }
 
@@ -63,10 +79,10 @@ export function createReadWorker(path: string, inProcess: MergeRead, logger: Log
       const p = waiting.get(m.id);
       if (!p) return;
       waiting.delete(m.id);
+      clearTimeout(p.timer);
       if ('error' in m) p.fail(new Error(m.error));
-      else p.ok(m.users);
+      else p.ok(m);
     });
-    // What the thread threw arrives as a copy, not always an Error.
     // What the thread threw arrives as a copy: not always an Error, sometimes only its code.
     w.on('error', (e: unknown) => {
       const x = (e ?? {}) as { message?: unknown; code?: unknown };
@@ -78,16 +94,31 @@ export function createReadWorker(path: string, inProcess: MergeRead, logger: Log
     return w;
   }
 
-  return {
-    mergedUsers(startDay, endDay) {
-      if (failed) return inProcess(startDay, endDay);
+  function ask(req: ReadRequest): Promise<ReadAnswer> {
+    if (failed) return here(req);
+    try {
       worker ??= start();
-      const req = { id: next++, start: startDay, end: endDay };
-      const w = worker;
-      return new Promise<MergedUser[]>((ok, fail) => {
-        waiting.set(req.id, { req, ok, fail });
-        w.postMessage(req);
-      });
+    } catch (e) {
+      giveUp(e instanceof Error ? e.message : String(e));
+      return here(req);
+    }
+    const w = worker;
+    return new Promise<ReadAnswer>((ok, fail) => {
+      const timer = setTimeout(() => giveUp(`no answer in ${READ_TIMEOUT_MS / 1000} s`), READ_TIMEOUT_MS);
+      timer.unref();
+      waiting.set(req.id, { req, ok, fail, timer });
+      w.postMessage(req);
+    });
+  }
+
+  return {
+    async mergedUsers(s, e) {
+      const a = await ask({ id: next++, kind: 'merged', start: s, end: e });
+      return 'users' in a ? a.users : [];
+    },
+    async spendByUser(s, e, prices) {
+      const a = await ask({ id: next++, kind: 'spend', start: s, end: e, prices });
+      return new Map('spend' in a ? a.spend : []);
     },
     state: () => (failed ? 'in-process' : worker ? 'worker' : 'idle'),
     async close() {
@@ -96,6 +127,7 @@ export function createReadWorker(path: string, inProcess: MergeRead, logger: Log
       failed = true;
       for (const [id, p] of waiting) {
         waiting.delete(id);
+        clearTimeout(p.timer);
         p.fail(new Error('the store read worker was closed'));
       }
       await w?.terminate();

@@ -73,7 +73,10 @@ export interface UsersRoutesOptions {
 export interface UsersSpend {
   /** The price list's currency; null without a price list (then there is no spend column). */
   currency(): string | null;
-  /** What a range's spend depends on (the price list, the stored `/tokens` days): a table is rebuilt when it changes. */
+  /**
+   * What a range's spend depends on (the price list, the stored `/tokens` days), once those days are
+   * filled from the service: a table is rebuilt when it changes. Throws when they cannot be filled.
+   */
   version(r: DayRange): Promise<string>;
   /** Each user's spend over the range, by user id (the service's `/tokens` split per user and model, priced). */
   byUser(r: DayRange): Promise<ReadonlyMap<string, number>>;
@@ -100,16 +103,27 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
   const spend = opts.spend;
   const currency = () => spend?.currency() ?? null;
   const merge = opts.merge ?? ((r: DayRange) => mergedUsers(store.db, r.start, r.end));
-  const tables = createTableCache(async (r) => {
-    // With a read worker the table is built there while this thread prices the range.
-    const [users, spent] = await Promise.all([merge(r), currency() !== null ? spend!.byUser(r) : undefined]);
+  const SPEND = '|spend ';
+  const tables = createTableCache(async (r, version) => {
+    const [users, spent] = await Promise.all([merge(r), version.includes(SPEND) ? spend!.byUser(r) : undefined]);
     if (spent) for (const u of users) u.spend = spent.get(u.userId) ?? 0;
     return users;
   });
   const versionKey = (v: RangeVersion) => `${v.storedDays}|${v.syncedAt ?? ''}`;
-  /** The version a range's table is kept for: its stored `/users` days, and with a price list what its spend reads. */
-  const tableVersion = async (r: DayRange, v: RangeVersion) =>
-    currency() === null ? versionKey(v) : `${versionKey(v)}|${await spend!.version(r)}`;
+  /**
+   * The version a range's table is kept for: its stored `/users` days, and with a price list what its
+   * spend reads. When the range's `/tokens` days cannot be filled the table goes without spend (its
+   * cells show none) and is built again once they can.
+   */
+  async function tableVersion(r: DayRange, v: RangeVersion): Promise<string> {
+    if (currency() === null) return versionKey(v);
+    try {
+      return `${versionKey(v)}${SPEND}${await spend!.version(r)}`;
+    } catch (e) {
+      logger.error('the users table goes without spend', { error: e instanceof Error ? e.message : String(e) });
+      return `${versionKey(v)}|no spend`;
+    }
+  }
   /** Sorting by spend needs a price list: without one there is no spend anywhere. */
   const sortRefusal = (sort: string) =>
     sort === 'spend' && currency() === null

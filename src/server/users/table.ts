@@ -91,7 +91,7 @@ interface Entry {
  * users held: at 50,000 users a table is some 25 MB.
  */
 export function createTableCache(
-  build: (r: DayRange) => Promise<MergedUser[]>,
+  build: (r: DayRange, version: string) => Promise<MergedUser[]>,
   limits = { entries: 8, users: 250_000 },
 ) {
   const entries = new Map<string, Entry>();
@@ -118,7 +118,7 @@ export function createTableCache(
         return hit.table;
       }
       const entry: Entry = { version, size: 0, table: undefined as never };
-      entry.table = build(r).then(
+      entry.table = build(r, version).then(
         (users) => {
           entry.size = users.length;
           trim();

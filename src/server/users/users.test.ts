@@ -25,6 +25,7 @@ import {
 import { toCsv } from '../../lib/csv';
 import { pgSkipReason } from '../../test/postgres';
 import { createApp } from '../app';
+import { createLogger } from '../core/log';
 import { readServerConfig } from '../config';
 import { DEFAULT_KEYS } from '../demo/auth';
 import { createDemoService } from '../demo/service';
@@ -104,7 +105,7 @@ function get(base: string, path: string, headers: Record<string, string> = {}, m
 }
 
 /** The routes over a store, the demo as upstream (it can be held back), on a port of their own. */
-async function harness(store: StoreDb, fillWaitMs = 20) {
+async function harness(store: StoreDb, fillWaitMs = 20, more: Partial<Parameters<typeof createUsersRoutes>[0]> = {}) {
   let gate: Promise<void> | undefined;
   const asked: string[] = [];
   let fail: ((path: string) => Fetched | undefined) | undefined;
@@ -120,7 +121,7 @@ async function harness(store: StoreDb, fillWaitMs = 20) {
     usersPageSize: 13,
     reportsPageSize: 10,
   });
-  const routes = createUsersRoutes({ store, engine, latestDay: () => LATEST, refreshDays: 2, fillWaitMs });
+  const routes = createUsersRoutes({ store, engine, latestDay: () => LATEST, refreshDays: 2, fillWaitMs, ...more });
   const base = await listen(createServer((req, res) => routes.handle(req, res)));
   return {
     base,
@@ -209,6 +210,36 @@ describe.each(engines)('the users endpoints on $name', ({ available, open }) => 
     await db.deleteFrom('kysely_migration').where('name', 'in', later).execute();
     expect(await migrateToLatest(db as Kysely<unknown>)).toEqual(later);
     expect(await read()).toEqual(written);
+  });
+
+  test(`serves the table without spend when the range cannot be priced, and prices it once it can${skipNote}`, async () => {
+    const lines: string[] = [];
+    let tokensFail = true;
+    const h = await harness(store, 20, {
+      logger: createLogger((l) => void lines.push(l)),
+      spend: {
+        currency: () => 'EUR',
+        version: async () => {
+          if (tokensFail) throw new Error('/tokens answered 503');
+          return 'priced-1';
+        },
+        byUser: async () => new Map([[browserMerge(FINAL)[0]!.userId, 12.5]]),
+      },
+    });
+    await h.engine.fillUsers(FINAL, false);
+    const bare = await h.table(q(FINAL, '&sort=user&dir=asc&limit=1000'));
+    expect(bare.users.length).toBeGreaterThan(10);
+    for (const u of bare.users) expect(u.spend).toBeUndefined();
+    expect(
+      lines.some((l) => l.includes('the users table goes without spend') && l.includes('/tokens answered 503')),
+    ).toBe(true);
+    const csv = await h.get(`/api/users.csv?${q(FINAL, '&sort=user&dir=asc')}`);
+    expect(csv.body.split('\r\n')[0]!.split(',')[3]).toBe('spend_eur');
+    expect(csv.body.split('\r\n')[1]!.split(',')[3]).toBe('');
+    tokensFail = false;
+    const priced = await h.table(q(FINAL, '&sort=spend&dir=desc&limit=3'));
+    expect(priced.users[0]).toMatchObject({ userId: browserMerge(FINAL)[0]!.userId, spend: 12.5 });
+    expect(priced.users[1]!.spend).toBe(0);
   });
 
   test(`sorts, filters, searches and pages on the server${skipNote}`, async () => {
