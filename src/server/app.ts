@@ -183,7 +183,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
         ? createReadWorker(store.location, here, logger)
         : here;
     usersRoutes = createUsersRoutes({
-      merge: (r) => reads.mergedUsers(r.start, r.end),
+      merge: (r, background) => reads.mergedUsers(r.start, r.end, background),
       store,
       engine,
       latestDay,
@@ -199,9 +199,9 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
           const list = prices.current().prices;
           return `${list ? priceListKey(list) : ''}|${await dayAnswerVersion(store.db, 'tokens', '', r.start, r.end)}`;
         },
-        byUser: async (r) => {
+        byUser: async (r, background) => {
           const list = prices.current().prices;
-          return list ? reads.spendByUser(r.start, r.end, list) : new Map();
+          return list ? reads.spendByUser(r.start, r.end, list, background) : new Map();
         },
       },
     });

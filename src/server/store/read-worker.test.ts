@@ -128,6 +128,25 @@ describe('the store read worker', async () => {
     }
   });
 
+  it('does one read at a time, the ones a reader waits for before the tables built ahead', async () => {
+    const { logger } = logs();
+    const reads = createReadWorker(join(dir, 'store.sqlite'), here, logger);
+    try {
+      const done: string[] = [];
+      const r = RANGES[0]!;
+      const read = (name: string, background: boolean) =>
+        reads.mergedUsers(r.start, r.end, background).then((u) => {
+          expect(u.length).toBeGreaterThan(0);
+          done.push(name);
+        });
+      // The first read ahead is handed to the thread at once; the reader's read goes before the others.
+      await Promise.all([read('ahead 1', true), read('ahead 2', true), read('ahead 3', true), read('reader', false)]);
+      expect(done).toEqual(['ahead 1', 'reader', 'ahead 2', 'ahead 3']);
+    } finally {
+      await reads.close();
+    }
+  });
+
   it('hands the reads back to the server’s thread when the thread cannot open the store, and says so once', async () => {
     const { lines, logger } = logs();
     const r = RANGES[0]!;

@@ -5,7 +5,8 @@
  * request meanwhile, static files included. The worker opens the same file read-only and runs the
  * very same query code; the server's thread goes on answering.
  *
- * Started on first use. If the thread cannot start, fails, or leaves a read unanswered for a minute,
+ * Started on first use, it does one read at a time: the reads a reader waits for first, then the
+ * tables built ahead. If the thread cannot start, fails, or leaves a read unanswered for a minute,
  * the reads run in the server's thread again (logged once): slower, never wrong.
  */
 import { Worker } from 'node:worker_threads';
@@ -24,11 +25,14 @@ export type ReadAnswer =
   /** The thread could not open the store. */
   | { id: 0; failed: string };
 
-/** The reads, as the server's thread does them (the worker's stand-in). */
+/**
+ * The reads, as the server's thread does them (the worker's stand-in). `background`: a read for a
+ * table built ahead, which waits behind the reads a reader is waiting for.
+ */
 export interface StoreReads {
-  mergedUsers(start: string, end: string): Promise<MergedUser[]>;
+  mergedUsers(start: string, end: string, background?: boolean): Promise<MergedUser[]>;
   /** Each user's spend over the range at these prices, by user id. */
-  spendByUser(start: string, end: string, prices: PriceList): Promise<Map<string, number>>;
+  spendByUser(start: string, end: string, prices: PriceList, background?: boolean): Promise<Map<string, number>>;
 }
 
 export interface ReadWorker extends StoreReads {
@@ -40,14 +44,17 @@ export interface ReadWorker extends StoreReads {
 /** A read left unanswered this long means the thread is stuck: the reads go back to the server's thread. */
 const READ_TIMEOUT_MS = 60_000;
 
-type Pending = { req: ReadRequest; ok: (a: ReadAnswer) => void; fail: (e: Error) => void; timer: NodeJS.Timeout };
+type Pending = { req: ReadRequest; ok: (a: ReadAnswer) => void; fail: (e: Error) => void; timer?: NodeJS.Timeout };
 
 /** A read worker on the SQLite file at `path`; `inProcess` does the same reads in the server's thread. */
 export function createReadWorker(path: string, inProcess: StoreReads, logger: Logger): ReadWorker {
   let worker: Worker | undefined;
   let failed = false;
   let next = 1;
+  /** The read the thread is doing (one at a time: SQLite reads one way per connection anyway). */
   const waiting = new Map<number, Pending>();
+  /** Reads not yet handed to the thread: those a reader waits for first, then the ones built ahead. */
+  const queued: { now: Pending[]; later: Pending[] } = { now: [], later: [] };
 
   /** A request read in the server's thread, answered as the worker would. */
   const here = (r: ReadRequest): Promise<ReadAnswer> =>
@@ -62,11 +69,29 @@ export function createReadWorker(path: string, inProcess: StoreReads, logger: Lo
     const w = worker;
     worker = undefined;
     void w?.terminate();
-    for (const [id, p] of waiting) {
-      waiting.delete(id);
+    const left = [...waiting.values(), ...queued.now.splice(0), ...queued.later.splice(0)];
+    waiting.clear();
+    for (const p of left) {
       clearTimeout(p.timer);
       here(p.req).then(p.ok, p.fail);
     }
+  }
+
+  /** Hands the thread its next read when it is free. */
+  function pump() {
+    if (failed || waiting.size > 0) return;
+    const p = queued.now.shift() ?? queued.later.shift();
+    if (!p) return;
+    try {
+      worker ??= start();
+    } catch (e) {
+      queued.now.unshift(p);
+      return giveUp(e instanceof Error ? e.message : String(e));
+    }
+    p.timer = setTimeout(() => giveUp(`no answer in ${READ_TIMEOUT_MS / 1000} s`), READ_TIMEOUT_MS);
+    p.timer.unref();
+    waiting.set(p.req.id, p);
+    worker.postMessage(p.req);
   }
 
   function start(): Worker {
@@ -82,6 +107,7 @@ export function createReadWorker(path: string, inProcess: StoreReads, logger: Lo
       clearTimeout(p.timer);
       if ('error' in m) p.fail(new Error(m.error));
       else p.ok(m);
+      pump();
     });
     // What the thread threw arrives as a copy: not always an Error, sometimes only its code.
     w.on('error', (e: unknown) => {
@@ -94,30 +120,21 @@ export function createReadWorker(path: string, inProcess: StoreReads, logger: Lo
     return w;
   }
 
-  function ask(req: ReadRequest): Promise<ReadAnswer> {
+  function ask(req: ReadRequest, background: boolean): Promise<ReadAnswer> {
     if (failed) return here(req);
-    try {
-      worker ??= start();
-    } catch (e) {
-      giveUp(e instanceof Error ? e.message : String(e));
-      return here(req);
-    }
-    const w = worker;
     return new Promise<ReadAnswer>((ok, fail) => {
-      const timer = setTimeout(() => giveUp(`no answer in ${READ_TIMEOUT_MS / 1000} s`), READ_TIMEOUT_MS);
-      timer.unref();
-      waiting.set(req.id, { req, ok, fail, timer });
-      w.postMessage(req);
+      (background ? queued.later : queued.now).push({ req, ok, fail });
+      pump();
     });
   }
 
   return {
-    async mergedUsers(s, e) {
-      const a = await ask({ id: next++, kind: 'merged', start: s, end: e });
+    async mergedUsers(s, e, background = false) {
+      const a = await ask({ id: next++, kind: 'merged', start: s, end: e }, background);
       return 'users' in a ? a.users : [];
     },
-    async spendByUser(s, e, prices) {
-      const a = await ask({ id: next++, kind: 'spend', start: s, end: e, prices });
+    async spendByUser(s, e, prices, background = false) {
+      const a = await ask({ id: next++, kind: 'spend', start: s, end: e, prices }, background);
       return new Map('spend' in a ? a.spend : []);
     },
     state: () => (failed ? 'in-process' : worker ? 'worker' : 'idle'),
@@ -125,8 +142,9 @@ export function createReadWorker(path: string, inProcess: StoreReads, logger: Lo
       const w = worker;
       worker = undefined;
       failed = true;
-      for (const [id, p] of waiting) {
-        waiting.delete(id);
+      const left = [...waiting.values(), ...queued.now.splice(0), ...queued.later.splice(0)];
+      waiting.clear();
+      for (const p of left) {
         clearTimeout(p.timer);
         p.fail(new Error('the store read worker was closed'));
       }

@@ -64,8 +64,11 @@ export interface UsersRoutesOptions {
   teamFilter?: (teams: readonly string[]) => Parsed<TeamFilter>;
   /** Spend beside credits, when the server has a price list. */
   spend?: UsersSpend;
-  /** Builds a range's merged users (default: the store's query, in this thread; see store/read-worker.ts). */
-  merge?: (r: DayRange) => Promise<MergedUser[]>;
+  /**
+   * Builds a range's merged users (default: the store's query, in this thread; see store/read-worker.ts);
+   * `background` for the tables built ahead, which wait behind the ones readers ask for.
+   */
+  merge?: (r: DayRange, background: boolean) => Promise<MergedUser[]>;
   logger?: Logger;
 }
 
@@ -79,7 +82,7 @@ export interface UsersSpend {
    */
   version(r: DayRange): Promise<string>;
   /** Each user's spend over the range, by user id (the service's `/tokens` split per user and model, priced). */
-  byUser(r: DayRange): Promise<ReadonlyMap<string, number>>;
+  byUser(r: DayRange, background: boolean): Promise<ReadonlyMap<string, number>>;
 }
 
 /** Whether a request target is one of these endpoints. */
@@ -104,8 +107,11 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
   const currency = () => spend?.currency() ?? null;
   const merge = opts.merge ?? ((r: DayRange) => mergedUsers(store.db, r.start, r.end));
   const SPEND = '|spend ';
-  const tables = createTableCache(async (r, version) => {
-    const [users, spent] = await Promise.all([merge(r), version.includes(SPEND) ? spend!.byUser(r) : undefined]);
+  const tables = createTableCache(async (r, version, background) => {
+    const [users, spent] = await Promise.all([
+      merge(r, background),
+      version.includes(SPEND) ? spend!.byUser(r, background) : undefined,
+    ]);
     if (spent) for (const u of users) u.spend = spent.get(u.userId) ?? 0;
     return users;
   });
@@ -310,7 +316,7 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
       try {
         const r = lastDays(days, latestDay());
         const v = await filler.peek(r);
-        if (v) await tables.get(r, await tableVersion(r, v));
+        if (v) await tables.get(r, await tableVersion(r, v), true);
       } catch (e) {
         logger.error('users table prewarm failed', { error: e instanceof Error ? e.message : String(e) });
       }

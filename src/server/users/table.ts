@@ -91,7 +91,7 @@ interface Entry {
  * users held: at 50,000 users a table is some 25 MB.
  */
 export function createTableCache(
-  build: (r: DayRange, version: string) => Promise<MergedUser[]>,
+  build: (r: DayRange, version: string, background: boolean) => Promise<MergedUser[]>,
   limits = { entries: 8, users: 250_000 },
 ) {
   const entries = new Map<string, Entry>();
@@ -109,8 +109,8 @@ export function createTableCache(
   }
 
   return {
-    /** The table of the range at this version of its days. */
-    get(r: DayRange, version: string): Promise<UsersTable> {
+    /** The table of the range at this version of its days; `background`: built ahead, after what readers wait for. */
+    get(r: DayRange, version: string, background = false): Promise<UsersTable> {
       const key = keyOf(r);
       const hit = entries.get(key);
       if (hit && hit.version === version) {
@@ -118,7 +118,7 @@ export function createTableCache(
         return hit.table;
       }
       const entry: Entry = { version, size: 0, table: undefined as never };
-      entry.table = build(r, version).then(
+      entry.table = build(r, version, background).then(
         (users) => {
           entry.size = users.length;
           trim();
