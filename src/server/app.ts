@@ -177,11 +177,15 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
         return new Map(f.userIds.map((id, i) => [id, spent[i]!]));
       },
     };
-    // …or, on an embedded store's file, in a worker thread that reads it beside this one.
-    const reads: StoreReads =
+    // …or, on an embedded store's file, in worker threads that read it beside this one: one merges the
+    // table while the other prices it (each reads one thing at a time).
+    const threads =
       store.engine === 'sqlite' && store.location !== ':memory:'
-        ? createReadWorker(store.location, here, logger)
-        : here;
+        ? [createReadWorker(store.location, here, logger), createReadWorker(store.location, here, logger)]
+        : undefined;
+    const reads: StoreReads = threads
+      ? { mergedUsers: threads[0]!.mergedUsers, spendByUser: threads[1]!.spendByUser }
+      : here;
     usersRoutes = createUsersRoutes({
       merge: (r, background) => reads.mergedUsers(r.start, r.end, background),
       store,
