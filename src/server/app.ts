@@ -186,6 +186,8 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     const reads: StoreReads = threads
       ? { mergedUsers: threads[0]!.mergedUsers, spendByUser: threads[1]!.spendByUser }
       : here;
+    // A server that syncs in the background (not a test's or a command's) starts them with itself.
+    if (sc?.background) threads?.forEach((t) => t.start());
     usersRoutes = createUsersRoutes({
       merge: (r, background) => reads.mergedUsers(r.start, r.end, background),
       store,
@@ -234,6 +236,9 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     : (editable ?? { current: fallback, stop: () => undefined });
   const teamFilter = teamFilterOf(teams);
   const teamsReady = (editable?.ready ?? Promise.resolve()).catch(() => undefined);
+  // The demo organization's mapping takes a moment to build (about 1 s at 5,000 people): a server that
+  // syncs in the background builds it at start, not on a reader's first page.
+  if (demo && !config.teamsFile && opts.storeConfig?.background) setTimeout(() => void fallback(), 1000).unref();
   let teamsRoutes: ReturnType<typeof createTeamsRoutes> | undefined;
   let spendRoutes: ReturnType<typeof createSpendRoutes> | undefined;
   let insightsRoutes: ReturnType<typeof createInsightsRoutes> | undefined;

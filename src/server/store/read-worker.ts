@@ -36,6 +36,8 @@ export interface StoreReads {
 }
 
 export interface ReadWorker extends StoreReads {
+  /** Starts the thread now (loading its code takes most of a second), so that the first read does not wait for it. */
+  start(): void;
   /** Where the reads run now. */
   state(): 'idle' | 'worker' | 'in-process';
   close(): Promise<void>;
@@ -83,7 +85,7 @@ export function createReadWorker(path: string, inProcess: StoreReads, logger: Lo
     const p = queued.now.shift() ?? queued.later.shift();
     if (!p) return;
     try {
-      worker ??= start();
+      worker ??= spawn();
     } catch (e) {
       queued.now.unshift(p);
       return giveUp(e instanceof Error ? e.message : String(e));
@@ -94,7 +96,7 @@ export function createReadWorker(path: string, inProcess: StoreReads, logger: Lo
     worker.postMessage(p.req);
   }
 
-  function start(): Worker {
+  function spawn(): Worker {
     const w = new Worker(new URL('./read-worker-entry.mjs', import.meta.url), { workerData: { path } });
     // The server ends when it is told to, whatever this thread is doing.
     w.unref();
@@ -136,6 +138,14 @@ export function createReadWorker(path: string, inProcess: StoreReads, logger: Lo
     async spendByUser(s, e, prices, background = false) {
       const a = await ask({ id: next++, kind: 'spend', start: s, end: e, prices }, background);
       return new Map('spend' in a ? a.spend : []);
+    },
+    start() {
+      if (failed || worker) return;
+      try {
+        worker = spawn();
+      } catch (e) {
+        giveUp(e instanceof Error ? e.message : String(e));
+      }
     },
     state: () => (failed ? 'in-process' : worker ? 'worker' : 'idle'),
     async close() {
