@@ -101,6 +101,9 @@ describe('the store read worker', async () => {
     );
     try {
       expect(reads.state()).toBe('idle');
+      // Started ahead of the first read (a server that syncs in the background does so).
+      reads.start();
+      expect(reads.state()).toBe('worker');
       const answers = await Promise.all(RANGES.map((r) => reads.mergedUsers(r.start, r.end)));
       expect(reads.state()).toBe('worker');
       for (const [i, r] of RANGES.entries()) {
