@@ -37,7 +37,7 @@ import { createSpendRoutes, isSpendPath } from './spend/routes';
 import { filePricesSource, NO_PRICES } from './spend/source';
 import { dayAnswerVersion, emailOf } from './store/teams-queries';
 import { createFactsCache, type FactsCache } from './teams/facts';
-import { createReadWorker, type StoreReads } from './store/read-worker';
+import { createReadWorker, type ReadWorker, type StoreReads } from './store/read-worker';
 import { mergedUsers } from './store/users-queries';
 import { spendByUser } from './spend/compute';
 import { priceListKey } from './spend/prices';
@@ -143,6 +143,8 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
   let scheduler: Scheduler | undefined;
   let sync: SyncEngine | undefined;
   let usersRoutes: UsersRoutes | undefined;
+  /** The store's read threads (an embedded store's file), closed with the app. */
+  let readThreads: ReadWorker[] = [];
   /** The store's per-user facts of recent ranges (teams, spend, highlights). */
   let facts: FactsCache | undefined;
   // The price list: spend beside credits (and budgets) only with one.
@@ -183,6 +185,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
       store.engine === 'sqlite' && store.location !== ':memory:'
         ? [createReadWorker(store.location, here, logger), createReadWorker(store.location, here, logger)]
         : undefined;
+    readThreads = threads ?? [];
     const reads: StoreReads = threads
       ? { mergedUsers: threads[0]!.mergedUsers, spendByUser: threads[1]!.spendByUser }
       : here;
@@ -380,7 +383,13 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     return html.replace('</head>', `${head}\n  </head>`);
   };
 
-  return { handler, demo, clientConfig, renderIndex, scheduler, sync, teams, prices, digest };
+  /** Stops what the app runs beside its answers (the users tables' upkeep, the store's read threads). */
+  const close = async () => {
+    usersRoutes?.stop();
+    await Promise.all(readThreads.map((t) => t.close()));
+  };
+
+  return { handler, demo, clientConfig, renderIndex, scheduler, sync, teams, prices, digest, close };
 }
 
 function escapeAttr(s: string): string {

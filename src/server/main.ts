@@ -13,7 +13,7 @@ const config = readServerConfig();
 const storeConfig = readStoreConfig();
 const logger = createLogger();
 const store = await openAppStore(config, storeConfig);
-const { handler, demo, renderIndex, scheduler, digest } = createApp(config, { logger, store, storeConfig });
+const { handler, demo, renderIndex, scheduler, digest, close } = createApp(config, { logger, store, storeConfig });
 
 // The weekly digest, when there is a webhook to post it to (and a store to build it from).
 const webhook = config.digestWebhookUrl;
@@ -79,7 +79,12 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   process.on(sig, () => {
     scheduler?.stop();
     digests?.stop();
-    server.close(() => void (store?.close() ?? Promise.resolve()).finally(() => process.exit(0)));
+    server.close(
+      () =>
+        void close()
+          .then(() => store?.close())
+          .finally(() => process.exit(0)),
+    );
     // Open keep-alive connections must not hold the exit back.
     server.closeAllConnections();
   });
