@@ -1,5 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { SpendAnswer } from '../api/spend';
+import type { Column } from './DataTable';
 import { Widget } from './Widget';
 import { useAppConfig } from '../data/config';
 import type { DayRange } from '../lib/dates';
@@ -19,6 +20,17 @@ export function useSpend(range: DayRange, teams: readonly string[], opts: { user
     enabled: currency !== null && opts.enabled !== false,
   });
   return { currency, query };
+}
+
+/** A table's spend column, in the price list's currency (null: no spend for that row). */
+export function spendColumn<R>(currency: string, value: (r: R) => number | null): Column<R> {
+  return {
+    id: 'spend',
+    header: `Spend (${currency})`,
+    value,
+    numeric: true,
+    format: (n: number) => formatMoney(n, currency),
+  };
 }
 
 /** A KPI card's figure: the range's spend, against the previous period. */

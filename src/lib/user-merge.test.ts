@@ -2,17 +2,19 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { userRow } from '../test/fixtures';
 import {
-  USERS_CSV_HEADER,
   UserMerger,
   facetValues,
   filterUsers,
   mergeUserRows,
-  userCsvRow,
+  usersCsvColumns,
   type MergedSums,
   type MergedUser,
   type UserDayRow,
   SUMMED_FIELDS,
 } from './user-merge';
+
+/** The CSV's columns without a price list. */
+const { header: USERS_CSV_HEADER, row: userCsvRow } = usersCsvColumns();
 
 const row = userRow;
 

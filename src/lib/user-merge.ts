@@ -343,10 +343,6 @@ export function usersCsvColumns(currency: string | null = null): {
     ],
   };
 }
-const PLAIN_CSV = usersCsvColumns();
-/** The CSV's header and rows without a price list. */
-export const USERS_CSV_HEADER: readonly string[] = PLAIN_CSV.header;
-export const userCsvRow = PLAIN_CSV.row;
 
 export interface UserFilter {
   search: string;

@@ -39,7 +39,7 @@ import { dayAnswerVersion, emailOf } from './store/teams-queries';
 import { createFactsCache, type FactsCache } from './teams/facts';
 import { createReadWorker, type ReadWorker, type StoreReads } from './store/read-worker';
 import { mergedUsers } from './store/users-queries';
-import { spendByUser } from './spend/compute';
+import { spendByUserId } from './spend/compute';
 import { priceListKey } from './spend/prices';
 import { createTeamsRoutes, isTeamsPath, teamFilterOf } from './teams/routes';
 import {
@@ -173,11 +173,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     // The users tables' long reads, in the server's thread…
     const here: StoreReads = {
       mergedUsers: (s, e) => mergedUsers(store.db, s, e),
-      spendByUser: async (s, e, list) => {
-        const f = await kept.get(s, e, 'tokens');
-        const spent = spendByUser(f, list, s, e);
-        return new Map(f.userIds.map((id, i) => [id, spent[i]!]));
-      },
+      spendByUser: async (s, e, list) => spendByUserId(await kept.get(s, e, 'tokens'), list, s, e),
     };
     // …or, on an embedded store's file, in worker threads that read it beside this one: one merges the
     // table while the other prices it (each reads one thing at a time).

@@ -1,5 +1,5 @@
 import { pageRefusal, useReader } from '../../data/me';
-import { MonthSpendWidget, spendKpi, useSpend } from '../../components/SpendWidgets';
+import { MonthSpendWidget, spendColumn, spendKpi, useSpend } from '../../components/SpendWidgets';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { Link, useParams } from 'react-router-dom';
@@ -17,7 +17,6 @@ import { useAppConfig } from '../../data/config';
 import { useLinkTo, useRange } from '../../data/search';
 import { formatDayLong } from '../../lib/dates';
 import { formatExact, formatPercent } from '../../lib/format';
-import { formatMoney } from '../../lib/money';
 import { fillDays } from '../../lib/series';
 import { USER_COLUMN_VALUES as V, type MergedUser } from '../../lib/user-merge';
 import { TEAMS_SORT, ratio, teamColumns } from './columns';
@@ -157,17 +156,7 @@ function Team({ path }: { path: string }) {
         ),
       },
       { id: 'credits', header: 'Credits', value: V.credits, numeric: true },
-      ...(spend.currency === null
-        ? []
-        : [
-            {
-              id: 'spend',
-              header: `Spend (${spend.currency})`,
-              value: V.spend,
-              numeric: true,
-              format: (n: number) => formatMoney(n, spend.currency!),
-            },
-          ]),
+      ...(spend.currency === null ? [] : [spendColumn(spend.currency, V.spend)]),
       { id: 'toolCalls', header: 'Tool calls', value: V.toolCalls, numeric: true },
       { id: 'autonomy', header: 'Tool calls per turn', value: V.autonomy, numeric: true, format: ratio },
       { id: 'sessions', header: 'Sessions', value: V.sessions, numeric: true },

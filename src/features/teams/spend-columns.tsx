@@ -2,6 +2,7 @@ import type { TeamSpendRow } from '../../api/spend';
 import type { TeamSummaryRow } from '../../api/teams';
 import type { Column } from '../../components/DataTable';
 import { BudgetBadge, budgetSentence } from '../../components/MonthSpend';
+import { spendColumn } from '../../components/SpendWidgets';
 import { formatMoney } from '../../lib/money';
 
 const STATE_ORDER = { 'on-track': 0, 'at-risk': 1, over: 2 } as const;
@@ -17,13 +18,7 @@ export function spendColumns(
 ): Column<TeamSummaryRow>[] {
   const money = (n: number) => formatMoney(n, currency);
   return [
-    {
-      id: 'spend',
-      header: `Spend (${currency})`,
-      value: (r) => spendOf(r.team)?.spend ?? null,
-      numeric: true,
-      format: money,
-    },
+    spendColumn<TeamSummaryRow>(currency, (r) => spendOf(r.team)?.spend ?? null),
     {
       id: 'monthToDate',
       header: 'Month to date',

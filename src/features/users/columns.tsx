@@ -2,7 +2,7 @@ import { Link } from 'react-router-dom';
 import { sortRows, type Column } from '../../components/DataTable';
 import type { SortState } from '../../data/search';
 import { formatDayLong } from '../../lib/dates';
-import { formatMoney } from '../../lib/money';
+import { spendColumn } from '../../components/SpendWidgets';
 import { USER_COLUMN_VALUES as V, usersCsvColumns, type MergedUser } from '../../lib/user-merge';
 
 const ratio = (n: number) => n.toFixed(1);
@@ -25,17 +25,7 @@ export function userColumns(link: (u: MergedUser) => string, currency: string | 
       ),
     },
     { id: 'credits', header: 'Credits', value: V.credits, numeric: true },
-    ...(currency === null
-      ? []
-      : [
-          {
-            id: 'spend',
-            header: `Spend (${currency})`,
-            value: V.spend,
-            numeric: true,
-            format: (n: number) => formatMoney(n, currency),
-          } satisfies Column<MergedUser>,
-        ]),
+    ...(currency === null ? [] : [spendColumn(currency, V.spend)]),
     { id: 'toolCalls', header: 'Tool calls', value: V.toolCalls, numeric: true },
     { id: 'sessions', header: 'Sessions', value: V.sessions, numeric: true },
     { id: 'messages', header: 'Messages', value: V.messages, numeric: true },

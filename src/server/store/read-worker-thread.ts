@@ -6,7 +6,7 @@
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { parentPort, workerData } from 'node:worker_threads';
-import { spendByUser } from '../spend/compute';
+import { spendByUserId } from '../spend/compute';
 import { buildFacts } from '../teams/facts';
 import { readDays } from './queries';
 import type { ReadAnswer, ReadRequest } from './read-worker';
@@ -29,8 +29,7 @@ async function read(m: ReadRequest): Promise<ReadAnswer> {
   if (m.kind === 'merged') return { id: m.id, users: await mergedUsers(db, m.start, m.end) };
   // The range's `/tokens` days, split per user and model, priced: as the server's facts do it.
   const facts = buildFacts(m.start, m.end, [], await readDays(db, 'tokens', '', m.start, m.end));
-  const spent = spendByUser(facts, m.prices, m.start, m.end);
-  return { id: m.id, spend: facts.userIds.map((id, i): [string, number] => [id, spent[i]!]) };
+  return { id: m.id, spend: spendByUserId(facts, m.prices, m.start, m.end) };
 }
 
 port.on('message', (m: ReadRequest) => {
@@ -40,4 +39,3 @@ port.on('message', (m: ReadRequest) => {
       port.postMessage({ id: m.id, error: e instanceof Error ? e.message : String(e) } satisfies ReadAnswer),
   );
 });
-port.postMessage({ id: 0, ready: true } satisfies ReadAnswer);

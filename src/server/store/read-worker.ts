@@ -19,9 +19,8 @@ export type ReadRequest =
   | { id: number; kind: 'spend'; start: string; end: string; prices: PriceList };
 export type ReadAnswer =
   | { id: number; users: MergedUser[] }
-  | { id: number; spend: [string, number][] }
+  | { id: number; spend: Map<string, number> }
   | { id: number; error: string }
-  | { id: 0; ready: true }
   /** The thread could not open the store. */
   | { id: 0; failed: string };
 
@@ -62,7 +61,7 @@ export function createReadWorker(path: string, inProcess: StoreReads, logger: Lo
   const here = (r: ReadRequest): Promise<ReadAnswer> =>
     r.kind === 'merged'
       ? inProcess.mergedUsers(r.start, r.end).then((users) => ({ id: r.id, users }))
-      : inProcess.spendByUser(r.start, r.end, r.prices).then((m) => ({ id: r.id, spend: [...m] }));
+      : inProcess.spendByUser(r.start, r.end, r.prices).then((spend) => ({ id: r.id, spend }));
 
   /** From now on in the server's thread: what was asked of the worker is read again here. */
   function giveUp(why: string) {
@@ -101,7 +100,6 @@ export function createReadWorker(path: string, inProcess: StoreReads, logger: Lo
     // The server ends when it is told to, whatever this thread is doing.
     w.unref();
     w.on('message', (m: ReadAnswer) => {
-      if ('ready' in m) return;
       if ('failed' in m) return giveUp(m.failed);
       const p = waiting.get(m.id);
       if (!p) return;
@@ -137,7 +135,7 @@ export function createReadWorker(path: string, inProcess: StoreReads, logger: Lo
     },
     async spendByUser(s, e, prices, background = false) {
       const a = await ask({ id: next++, kind: 'spend', start: s, end: e, prices }, background);
-      return new Map('spend' in a ? a.spend : []);
+      return 'spend' in a ? a.spend : new Map();
     },
     start() {
       if (failed || worker) return;

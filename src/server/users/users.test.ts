@@ -14,12 +14,11 @@ import { userRowSchema, type UserRow } from '../../api/schemas';
 import { userDaysSchema, usersTableSchema, type UsersTableAnswer } from '../../api/users';
 import { addDays, type DayRange } from '../../lib/dates';
 import {
-  USERS_CSV_HEADER,
   USER_COLUMN_VALUES,
   facetValues,
   filterUsers,
   mergeUserRows,
-  userCsvRow,
+  usersCsvColumns,
   type MergedUser,
 } from '../../lib/user-merge';
 import { toCsv } from '../../lib/csv';
@@ -37,6 +36,9 @@ import { createSyncEngine, type Fetched } from '../sync/engine';
 import { createUsersRoutes } from './routes';
 import { sortUsers } from './table';
 import { STORE_ENGINES } from '../../test/stores';
+
+/** The CSV's columns without a price list. */
+const { header: USERS_CSV_HEADER, row: userCsvRow } = usersCsvColumns();
 
 const TODAY = '2026-03-20';
 const demo = createDemoService({
