@@ -3,7 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { setKeyRejected } from './data/client';
 import { createQueryClient } from './data/query-client';
-import { prefetchPage } from './app/routes';
+import { loadPageAt, prefetchPage } from './app/routes';
 import { applyTheme, watchSystemTheme } from './app/theme';
 import { configFromPage } from './data/config';
 import './index.css';
@@ -12,12 +12,18 @@ applyTheme();
 watchSystemTheme();
 
 const client = createQueryClient(() => setKeyRejected(true));
-// The opening page's data is asked for before anything renders (on the landing page the server has
-// preloaded it with the HTML). Waiting briefly for it lets the first render draw the page with its data,
-// instead of an empty page and then the whole page again; a slow answer does not hold the page back.
+// The opening page's data and code are asked for before anything renders (on the landing page the server
+// has preloaded the data with the HTML). Waiting briefly for the data lets the first render draw the page
+// with it, instead of an empty page and then the whole page again; a slow answer does not hold the page
+// back. The page's code is waited for a little longer: a page drawn before its code is in shows a
+// placeholder, which React then keeps for at least 300 ms.
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 await Promise.race([
-  prefetchPage(client, configFromPage(), window.location),
-  new Promise((resolve) => setTimeout(resolve, 100)),
+  Promise.all([
+    loadPageAt(window.location.pathname),
+    Promise.race([prefetchPage(client, configFromPage(), window.location), wait(100)]),
+  ]),
+  wait(400),
 ]);
 
 createRoot(document.getElementById('root')!).render(

@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { lazy } from 'react';
+import { createElement, lazy, useState } from 'react';
+import { matchPath } from 'react-router-dom';
 import { getApiKey } from '../data/client';
 import type { ClientConfig } from '../api/schemas';
 import { prefetchActivityPage } from '../features/activity/queries';
@@ -30,42 +31,90 @@ type Prefetch = (
  */
 type Page = { default: React.ComponentType };
 
+/**
+ * A page in a chunk of its own, drawn without suspending when its code is already in: React holds a
+ * boundary's content back for 300 ms once its fallback has shown, so a page whose chunk arrived while
+ * the data was asked for (or on hovering its link) should never show one.
+ */
+export function lazyPage(importPage: () => Promise<Page>): {
+  load: () => Promise<Page>;
+  /** Whether the page's code is in (it then draws without suspending). */
+  loaded: () => boolean;
+  Component: React.ComponentType;
+} {
+  let loaded: React.ComponentType | undefined;
+  let pending: Promise<Page> | undefined;
+  const load = () =>
+    (pending ??= importPage().then(
+      (m) => {
+        loaded = m.default;
+        return m;
+      },
+      (e: unknown) => {
+        pending = undefined;
+        throw e;
+      },
+    ));
+  const Lazy = lazy(load);
+  function LazyPage() {
+    // Chosen once per mount: switching from the lazy wrapper to the module's component later would remount the page.
+    const [C] = useState<React.ComponentType>(() => loaded ?? Lazy);
+    return createElement(C);
+  }
+  return { load, loaded: () => loaded !== undefined, Component: LazyPage };
+}
+
+const tools = lazyPage(() => import('../features/tools/ToolsPage'));
+const activity = lazyPage(() => import('../features/activity/ActivityPage'));
+const productivity = lazyPage(() => import('../features/productivity/ProductivityPage'));
+const users = lazyPage(() => import('../features/users/UsersPage'));
+const teams = lazyPage(() => import('../features/teams/TeamsPage'));
+const readiness = lazyPage(() => import('../features/readiness/ReadinessPage'));
+
 export const NAV: readonly {
   path: string;
   label: string;
   load: () => Promise<Page>;
+  Component: React.ComponentType;
+  loaded?: () => boolean;
   prefetch?: Prefetch;
   /** Shown only when the server has teams (`config.teams`). */
   needsTeams?: boolean;
 }[] = [
-  { path: '/', label: 'Usage', load: () => Promise.resolve({ default: UsagePage }), prefetch: prefetchUsagePage },
-  { path: '/tools', label: 'Tools', load: () => import('../features/tools/ToolsPage'), prefetch: prefetchToolsPage },
+  {
+    path: '/',
+    label: 'Usage',
+    load: () => Promise.resolve({ default: UsagePage }),
+    Component: UsagePage,
+    prefetch: prefetchUsagePage,
+  },
+  { path: '/tools', label: 'Tools', ...tools, prefetch: prefetchToolsPage },
   {
     path: '/activity',
     label: 'Activity',
-    load: () => import('../features/activity/ActivityPage'),
+    ...activity,
     prefetch: prefetchActivityPage,
   },
   {
     path: '/productivity',
     label: 'Productivity',
-    load: () => import('../features/productivity/ProductivityPage'),
+    ...productivity,
     prefetch: prefetchProductivityPage,
   },
   {
     path: '/users',
     label: 'Users',
-    load: () => import('../features/users/UsersPage'),
+    ...users,
     prefetch: prefetchUsersPage,
   },
   {
     path: '/teams',
     label: 'Teams',
-    load: () => import('../features/teams/TeamsPage'),
+    ...teams,
     prefetch: prefetchTeamsPage,
     needsTeams: true,
   },
-  { path: '/readiness', label: 'Readiness', load: () => import('../features/readiness/ReadinessPage') },
+  { path: '/readiness', label: 'Readiness', ...readiness },
 ];
 
 /**
@@ -87,13 +136,34 @@ export function prefetchPage(
   );
 }
 
-export const PAGES: { path: string; Component: React.ComponentType }[] = [
-  { path: '/', Component: UsagePage },
-  ...NAV.slice(1).map((n) => ({ path: n.path, Component: lazy(n.load) })),
-  { path: '/users/:userId', Component: lazy(() => import('../features/users/UserPage')) },
-  { path: '/readiness/:repo', Component: lazy(() => import('../features/readiness/RepoPage')) },
+const user = lazyPage(() => import('../features/users/UserPage'));
+const repo = lazyPage(() => import('../features/readiness/RepoPage'));
+const team = lazyPage(() => import('../features/teams/TeamPage'));
+const mapping = lazyPage(() => import('../features/teams/MappingPage'));
+const budgets = lazyPage(() => import('../features/teams/BudgetsPage'));
+
+export const PAGES: {
+  path: string;
+  Component: React.ComponentType;
+  load: () => Promise<Page>;
+  loaded?: () => boolean;
+}[] = [
+  ...NAV.map((n) => ({ path: n.path, Component: n.Component, load: n.load, loaded: n.loaded })),
+  { path: '/users/:userId', ...user },
+  { path: '/readiness/:repo', ...repo },
   // A team's path has slashes (`/teams/Engineering/Platform`), each part encoded: a splat.
-  { path: '/teams/*', Component: lazy(() => import('../features/teams/TeamPage')) },
-  { path: '/settings/teams', Component: lazy(() => import('../features/teams/MappingPage')) },
-  { path: '/settings/budgets', Component: lazy(() => import('../features/teams/BudgetsPage')) },
+  { path: '/teams/*', ...team },
+  { path: '/settings/teams', ...mapping },
+  { path: '/settings/budgets', ...budgets },
 ];
+
+/** Loads the code of the page at `pathname` (settles at once when it is in the first bundle, or unknown). */
+export function loadPageAt(pathname: string): Promise<void> {
+  const page = PAGES.find((p) => matchPath(p.path, pathname));
+  return page
+    ? page.load().then(
+        () => undefined,
+        () => undefined,
+      )
+    : Promise.resolve();
+}
