@@ -189,6 +189,16 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     if (sc?.background) threads?.forEach((t) => t.start());
     usersRoutes = createUsersRoutes({
       merge: (r, background) => reads.mergedUsers(r.start, r.end, background),
+      // Each thread keeps the days it reads: `/users` days in the first, `/tokens` days (for spend) in the other.
+      readAhead:
+        threads &&
+        (async (r) => {
+          const [users, tokens] = await Promise.all([
+            threads[0]!.preload('users', r.start, r.end),
+            prices.current().prices ? threads[1]!.preload('tokens', r.start, r.end) : false,
+          ]);
+          return users || tokens;
+        }),
       store,
       engine,
       latestDay,
@@ -211,7 +221,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
       },
     });
     // Started by main.ts when SYNC_BACKGROUND allows; `npm run sync` runs it once.
-    scheduler = createScheduler(engine, latestDay, logger);
+    scheduler = createScheduler(engine, latestDay, logger, sc?.background ? () => void usersRoutes?.warm() : undefined);
     status = () => syncStatus(store, engine, scheduler);
   }
   const proxy = proxyTo(origin, write, fromStore);

@@ -211,6 +211,23 @@ migrations['0005_day_answer_state'] = {
   },
 };
 
+migrations['0006_user_day_user_email'] = {
+  /**
+   * Who the store has seen, and their emails (the teams' member counts, a signed-in reader's own id),
+   * from an index: the index by user and day had to look up each row for its email, about 0.4 s at
+   * 5,000 users over ten months, holding the server's thread. The new one serves one user's days as
+   * the one it replaces did.
+   */
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createIndex('user_day_user_email')
+      .on('user_day')
+      .columns(['user_id', 'day', 'user_email'])
+      .execute();
+    await db.schema.dropIndex('user_day_user').execute();
+  },
+};
+
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 /** Brings the store to the newest version; throws, naming the migration, if one fails. */

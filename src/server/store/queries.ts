@@ -340,6 +340,18 @@ export async function knownUser(db: Db, userId: string): Promise<boolean> {
   return row !== undefined;
 }
 
+/**
+ * Every user the store has seen, with an email whenever any of their days has one (the same on both
+ * engines): one pass over the `user_day_user_email` index, never over the rows.
+ */
+export async function knownUsers(db: Db) {
+  return db
+    .selectFrom('user_day')
+    .select((eb) => ['user_id', eb.fn.max('user_email').as('user_email')])
+    .groupBy('user_id')
+    .execute();
+}
+
 /** What the store holds, for `GET /api/sync`. */
 export async function storeSummary(db: Db) {
   const [answers, users, userRows, reports] = await Promise.all([

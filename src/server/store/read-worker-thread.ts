@@ -4,16 +4,11 @@
  * the server's event loop for long. Each message names one read; each answer carries its id.
  */
 import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
 import { parentPort, workerData } from 'node:worker_threads';
-import { spendByUserId } from '../spend/compute';
-import { buildFacts } from '../teams/facts';
-import { readDays } from './queries';
+import { createDayColumns, sqliteDaySource } from './day-columns';
 import type { ReadAnswer, ReadRequest } from './read-worker';
-import type { Schema } from './schema';
-import { mergedUsers } from './users-queries';
 
-const { path } = workerData as { path: string };
+const { path, maxBytes } = workerData as { path: string; maxBytes?: number };
 const port = parentPort!;
 let sqlite: SQLite.Database;
 try {
@@ -23,13 +18,14 @@ try {
   port.postMessage({ id: 0, failed: `${path}: ${e instanceof Error ? e.message : String(e)}` } satisfies ReadAnswer);
   process.exit(1);
 }
-const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) });
+// The days read so far, kept column by column: a range's table or spend is then a pass over memory.
+const days = createDayColumns(sqliteDaySource(sqlite), { maxBytes });
 
 async function read(m: ReadRequest): Promise<ReadAnswer> {
-  if (m.kind === 'merged') return { id: m.id, users: await mergedUsers(db, m.start, m.end) };
+  if (m.kind === 'merged') return { id: m.id, users: days.mergedUsers(m.start, m.end) };
+  if (m.kind === 'preload') return { id: m.id, preloaded: days.preload(m.what, m.start, m.end) };
   // The range's `/tokens` days, split per user and model, priced: as the server's facts do it.
-  const facts = buildFacts(m.start, m.end, [], await readDays(db, 'tokens', '', m.start, m.end));
-  return { id: m.id, spend: spendByUserId(facts, m.prices, m.start, m.end) };
+  return { id: m.id, spend: days.spendByUser(m.start, m.end, m.prices) };
 }
 
 port.on('message', (m: ReadRequest) => {

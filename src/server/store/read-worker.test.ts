@@ -16,6 +16,8 @@ import { claimStore } from './queries';
 import { parsePrices, priceOf } from '../spend/prices';
 import { createReadWorker, type StoreReads } from './read-worker';
 import { mergedUsers } from './users-queries';
+import { userRowSchema } from '../../api/schemas';
+import { mergeUserRows, type MergedUser } from '../../lib/user-merge';
 
 const demo = createDemoService({
   seed: 'read-worker',
@@ -92,6 +94,35 @@ describe('the store read worker', async () => {
     return out;
   }
 
+  /** The browser's merge of the range's stored rows, in day order (as a walk of `/users` gives them). */
+  async function browserMerge(start: string, end: string): Promise<MergedUser[]> {
+    const rows = await store.db
+      .selectFrom('user_day')
+      .select('row')
+      .where('day', '>=', start)
+      .where('day', '<=', end)
+      .orderBy('day')
+      .orderBy('user_id')
+      .execute();
+    return mergeUserRows(rows.map((r) => userRowSchema.parse(JSON.parse(r.row)))).sort((a, b) =>
+      a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0,
+    );
+  }
+
+  /**
+   * The thread's table is the browser's merge of the stored rows exactly, and the server thread's
+   * (grouped in SQL, its sums in another order) to the last digits of the weighted autonomy ratio.
+   */
+  async function expectTable(table: MergedUser[], start: string, end: string) {
+    expect(table).toEqual(await browserMerge(start, end));
+    const sql = await mergedUsers(store.db, start, end);
+    expect(table.map((u) => u.userId)).toEqual(sql.map((u) => u.userId));
+    for (const [i, u] of table.entries()) {
+      expect(u.autonomyRatio).toBeCloseTo(sql[i]!.autonomyRatio, 9);
+      expect({ ...u, autonomyRatio: 0 }).toEqual({ ...sql[i]!, autonomyRatio: 0 });
+    }
+  }
+
   it('reads in a thread of its own exactly what the server’s thread reads, several reads at once', async () => {
     const { lines, logger } = logs();
     const reads = createReadWorker(
@@ -107,9 +138,8 @@ describe('the store read worker', async () => {
       const answers = await Promise.all(RANGES.map((r) => reads.mergedUsers(r.start, r.end)));
       expect(reads.state()).toBe('worker');
       for (const [i, r] of RANGES.entries()) {
-        const mine = await mergedUsers(store.db, r.start, r.end);
-        expect(mine.length).toBeGreaterThan(0);
-        expect(answers[i]).toEqual(mine);
+        expect(answers[i]!.length).toBeGreaterThan(0);
+        await expectTable(answers[i]!, r.start, r.end);
       }
       // Each person's spend, priced in the thread from the stored `/tokens` days, is the service's priced.
       for (const r of RANGES) {
@@ -124,10 +154,26 @@ describe('the store read worker', async () => {
       await engine.fillUsers(later, false);
       const after = await reads.mergedUsers(later.start, later.end);
       expect(after.length).toBeGreaterThan(0);
-      expect(after).toEqual(await mergedUsers(store.db, later.start, later.end));
+      await expectTable(after, later.start, later.end);
       expect(lines).toEqual([]);
     } finally {
       await reads.close();
+    }
+  });
+
+  it('reads days ahead into its memory while it has room, and not at all without', async () => {
+    const r = RANGES[0]!;
+    const roomy = createReadWorker(join(dir, 'store.sqlite'), here, logs().logger);
+    const full = createReadWorker(join(dir, 'store.sqlite'), here, logs().logger, { maxBytes: 1 });
+    try {
+      expect(await roomy.preload('users', r.start, r.end)).toBe(true);
+      expect(await roomy.preload('tokens', r.start, r.end)).toBe(true);
+      expect(await full.preload('users', r.start, r.end)).toBe(false);
+      // Either way the tables are the same.
+      await expectTable(await roomy.mergedUsers(r.start, r.end), r.start, r.end);
+      await expectTable(await full.mergedUsers(r.start, r.end), r.start, r.end);
+    } finally {
+      await Promise.all([roomy.close(), full.close()]);
     }
   });
 

@@ -16,10 +16,12 @@ import type { PriceList } from '../spend/prices';
 
 export type ReadRequest =
   | { id: number; kind: 'merged'; start: string; end: string }
-  | { id: number; kind: 'spend'; start: string; end: string; prices: PriceList };
+  | { id: number; kind: 'spend'; start: string; end: string; prices: PriceList }
+  | { id: number; kind: 'preload'; what: 'users' | 'tokens'; start: string; end: string };
 export type ReadAnswer =
   | { id: number; users: MergedUser[] }
   | { id: number; spend: Map<string, number> }
+  | { id: number; preloaded: boolean }
   | { id: number; error: string }
   /** The thread could not open the store. */
   | { id: 0; failed: string };
@@ -35,6 +37,11 @@ export interface StoreReads {
 }
 
 export interface ReadWorker extends StoreReads {
+  /**
+   * Has the thread read the `/users` or `/tokens` days of [start, end] into its memory ahead of any reader,
+   * after every read a reader waits for: false when it has no room left for them (or reads in this thread).
+   */
+  preload(what: 'users' | 'tokens', start: string, end: string): Promise<boolean>;
   /** Starts the thread now (loading its code takes most of a second), so that the first read does not wait for it. */
   start(): void;
   /** Where the reads run now. */
@@ -48,7 +55,12 @@ const READ_TIMEOUT_MS = 60_000;
 type Pending = { req: ReadRequest; ok: (a: ReadAnswer) => void; fail: (e: Error) => void; timer?: NodeJS.Timeout };
 
 /** A read worker on the SQLite file at `path`; `inProcess` does the same reads in the server's thread. */
-export function createReadWorker(path: string, inProcess: StoreReads, logger: Logger): ReadWorker {
+export function createReadWorker(
+  path: string,
+  inProcess: StoreReads,
+  logger: Logger,
+  opts: { /** Bytes the thread's kept days may hold (day-columns.ts). */ maxBytes?: number } = {},
+): ReadWorker {
   let worker: Worker | undefined;
   let failed = false;
   let next = 1;
@@ -61,7 +73,10 @@ export function createReadWorker(path: string, inProcess: StoreReads, logger: Lo
   const here = (r: ReadRequest): Promise<ReadAnswer> =>
     r.kind === 'merged'
       ? inProcess.mergedUsers(r.start, r.end).then((users) => ({ id: r.id, users }))
-      : inProcess.spendByUser(r.start, r.end, r.prices).then((spend) => ({ id: r.id, spend }));
+      : r.kind === 'spend'
+        ? inProcess.spendByUser(r.start, r.end, r.prices).then((spend) => ({ id: r.id, spend }))
+        : // The server's thread keeps no days in memory: nothing to read ahead.
+          Promise.resolve({ id: r.id, preloaded: false });
 
   /** From now on in the server's thread: what was asked of the worker is read again here. */
   function giveUp(why: string) {
@@ -96,7 +111,9 @@ export function createReadWorker(path: string, inProcess: StoreReads, logger: Lo
   }
 
   function spawn(): Worker {
-    const w = new Worker(new URL('./read-worker-entry.mjs', import.meta.url), { workerData: { path } });
+    const w = new Worker(new URL('./read-worker-entry.mjs', import.meta.url), {
+      workerData: { path, maxBytes: opts.maxBytes },
+    });
     // The server ends when it is told to, whatever this thread is doing.
     w.unref();
     w.on('message', (m: ReadAnswer) => {
@@ -136,6 +153,10 @@ export function createReadWorker(path: string, inProcess: StoreReads, logger: Lo
     async spendByUser(s, e, prices, background = false) {
       const a = await ask({ id: next++, kind: 'spend', start: s, end: e, prices }, background);
       return 'spend' in a ? a.spend : new Map();
+    },
+    async preload(what, s, e) {
+      const a = await ask({ id: next++, kind: 'preload', what, start: s, end: e }, true);
+      return 'preloaded' in a && a.preloaded;
     },
     start() {
       if (failed || worker) return;

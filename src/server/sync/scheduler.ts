@@ -21,7 +21,11 @@ export interface SyncRun {
   failures: number;
 }
 
-export function createScheduler(engine: SyncEngine, latestDay: () => Day, logger: Logger) {
+/**
+ * `stored`: told after each step of a run (its days are in the store), so that what is kept ready from the
+ * store (the users tables, the read threads' days) follows the backfill.
+ */
+export function createScheduler(engine: SyncEngine, latestDay: () => Day, logger: Logger, stored?: () => void) {
   let current: SyncRun | undefined;
   let last: SyncRun | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -43,6 +47,7 @@ export function createScheduler(engine: SyncEngine, latestDay: () => Day, logger
           groupings.map((g) => attempt(engine.fillDays(endpoint as DayEndpoint, g, step, true))),
         );
         await Promise.all([...fills, attempt(engine.fillUsers(step, true))]);
+        stored?.();
       }
       if (!stopped) await attempt(engine.syncReadiness());
     } finally {

@@ -17,9 +17,9 @@ import { DEFAULT_KEYS } from '../demo/auth';
 import { createDemoService } from '../demo/service';
 import { openStore, type StoreDb } from '../store/db';
 import { MIGRATION_NAMES, migrateToLatest } from '../store/migrations';
-import { claimStore, storedDays, StoreMismatchError } from '../store/queries';
+import { claimStore, knownUser, knownUsers, storedDays, StoreMismatchError } from '../store/queries';
 import type { Schema } from '../store/schema';
-import { dayAnswerVersion } from '../store/teams-queries';
+import { dayAnswerVersion, emailOf } from '../store/teams-queries';
 import { createSyncEngine, DAY_ENDPOINTS, type DayEndpoint, type Fetched } from './engine';
 import { createStoreAnswerer } from './serve';
 import { STORE_ENGINES } from '../../test/stores';
@@ -357,6 +357,18 @@ describe('the embedded store’s reads of what is stored', () => {
           CompiledQuery.raw(`EXPLAIN QUERY PLAN ${q.sql}`, [...q.parameters]),
         );
         expect(plan.rows.map((r) => r.detail).join('; '), q.sql).toMatch(/USING COVERING INDEX day_answer_state\b/);
+      }
+      // Who the store has seen, a user's email, whether it knows a user: from the index by user, not the rows.
+      queries.length = 0; // (the plans asked above are logged too)
+      await knownUsers(spy);
+      await emailOf({ db: spy }, 'u-1');
+      await knownUser(spy, 'u-1');
+      expect(queries).toHaveLength(3);
+      for (const q of queries.splice(0)) {
+        const plan = await spy.executeQuery<{ detail: string }>(
+          CompiledQuery.raw(`EXPLAIN QUERY PLAN ${q.sql}`, [...q.parameters]),
+        );
+        expect(plan.rows.map((r) => r.detail).join('; '), q.sql).toMatch(/USING COVERING INDEX user_day_user_email\b/);
       }
     } finally {
       await spy.destroy();

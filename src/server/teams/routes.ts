@@ -20,7 +20,7 @@ import { serveRoute } from './serve-route';
 import { silentLogger, type Logger } from '../core/log';
 import { json, type HttpResponse } from '../core/response';
 import type { StoreDb } from '../store/db';
-import { storedOrgId } from '../store/queries';
+import { knownUsers, storedOrgId } from '../store/queries';
 import { scopeOf, type ViewScope } from '../auth/access';
 import { rangeOf, teamsOf, type Parsed } from '../users/params';
 import type { FactsCache } from './facts';
@@ -72,14 +72,6 @@ export function isTeamsPath(url: string): boolean {
 }
 
 /** People per team: the mapping's members by team, and the users the store knows that it does not name. */
-async function knownUsers(store: StoreDb) {
-  // One row per user, with an email whenever any of their days has one (the same on both engines).
-  return store.db
-    .selectFrom('user_day')
-    .select((eb) => ['user_id', eb.fn.max('user_email').as('user_email')])
-    .groupBy('user_id')
-    .execute();
-}
 
 /** Figures of a team from its sums and its number of members. */
 function figures(s: GroupSums, members: number): TeamFigures {
@@ -110,7 +102,7 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
       .executeTakeFirst();
     const version = `${v?.days ?? 0}|${v?.synced ?? ''}`;
     if (known?.version !== version) {
-      const rows = await knownUsers(store);
+      const rows = await knownUsers(store.db);
       known = { version, users: rows.map((r) => ({ userId: r.user_id, email: r.user_email })) };
     }
     return known.users;

@@ -22,7 +22,7 @@ import { createGzip, gzip } from 'node:zlib';
 import { userRowSchema } from '../../api/schemas';
 import type { UserDaysAnswer, UsersTableAnswer } from '../../api/users';
 import { toCsv } from '../../lib/csv';
-import { lastDays, type Day, type DayRange } from '../../lib/dates';
+import { addDays, HISTORY_START, lastDays, type Day, type DayRange } from '../../lib/dates';
 import { DEFAULT_DAYS } from '../../lib/url-state';
 import { mergeUserRows, usersCsvColumns, type MergedUser } from '../../lib/user-merge';
 import { errorResponse } from '../core/errors';
@@ -43,6 +43,8 @@ const gzipAsync = promisify(gzip);
 const ANSWER_VERSION = 'users-1';
 /** CSV rows per write. */
 const CSV_CHUNK = 1000;
+/** Days per read ahead: a reader's read waits behind one such read at most (about 0.4 s at 50,000 users). */
+const READ_AHEAD_DAYS = 7;
 
 export interface UsersRoutesOptions {
   store: StoreDb;
@@ -69,6 +71,11 @@ export interface UsersRoutesOptions {
    * `background` for the tables built ahead, which wait behind the ones readers ask for.
    */
   merge?: (r: DayRange, background: boolean) => Promise<MergedUser[]>;
+  /**
+   * Reads a range's days into the read threads' memory ahead of any reader (after the tables built ahead):
+   * false once they have no room left. Then any range's table is a pass over memory.
+   */
+  readAhead?: (r: DayRange) => Promise<boolean>;
   logger?: Logger;
 }
 
@@ -311,7 +318,26 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
    * the background once their days are all stored, and again when they change: the first visit to them
    * is served from memory. Another range pays the build once (about 4 s at 50,000 users × 90 days).
    */
-  async function warm() {
+  let warming: Promise<void> | undefined;
+  let again = false;
+  /**
+   * One pass at a time (a pass at 50,000 users can outlast the minute between two); asked for during a
+   * pass, one more pass follows it (the sync may have stored more days meanwhile).
+   */
+  function warm(): Promise<void> {
+    if (warming) {
+      again = true;
+      return warming;
+    }
+    warming = (async () => {
+      do {
+        again = false;
+        await warmOnce();
+      } while (again);
+    })().finally(() => (warming = undefined));
+    return warming;
+  }
+  async function warmOnce() {
     for (const days of [DEFAULT_DAYS, 7, 90]) {
       try {
         const r = lastDays(days, latestDay());
@@ -320,6 +346,16 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
       } catch (e) {
         logger.error('users table prewarm failed', { error: e instanceof Error ? e.message : String(e) });
       }
+    }
+    // Then the rest of the stored history, a week at a time from the latest, while there is room.
+    if (!opts.readAhead) return;
+    try {
+      for (let end = latestDay(); end >= HISTORY_START; end = addDays(end, -READ_AHEAD_DAYS)) {
+        const start = addDays(end, 1 - READ_AHEAD_DAYS);
+        if (!(await opts.readAhead({ start: start < HISTORY_START ? HISTORY_START : start, end }))) break;
+      }
+    } catch (e) {
+      logger.error('reading the stored days ahead failed', { error: e instanceof Error ? e.message : String(e) });
     }
   }
   const timers: ReturnType<typeof setTimeout>[] = [];

@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PATHS } from '../../api/paths';
 import { userRowSchema, type UserRow } from '../../api/schemas';
 import { userDaysSchema, usersTableSchema, type UsersTableAnswer } from '../../api/users';
-import { addDays, type DayRange } from '../../lib/dates';
+import { addDays, HISTORY_START, type DayRange } from '../../lib/dates';
 import {
   USER_COLUMN_VALUES,
   facetValues,
@@ -128,6 +128,7 @@ async function harness(store: StoreDb, fillWaitMs = 20, more: Partial<Parameters
   return {
     base,
     engine,
+    routes,
     asked,
     hold() {
       let open!: () => void;
@@ -208,7 +209,15 @@ describe.each(engines)('the users endpoints on $name', ({ available, open }) => 
     await db.schema.dropTable('team_mapping').execute();
     await db.schema.dropTable('team_budget').execute();
     await db.schema.dropIndex('day_answer_state').execute();
-    const later = ['0002_user_day_facts', '0003_team_mapping', '0004_team_budget', '0005_day_answer_state'];
+    await db.schema.dropIndex('user_day_user_email').execute();
+    await db.schema.createIndex('user_day_user').on('user_day').columns(['user_id', 'day']).execute();
+    const later = [
+      '0002_user_day_facts',
+      '0003_team_mapping',
+      '0004_team_budget',
+      '0005_day_answer_state',
+      '0006_user_day_user_email',
+    ];
     await db.deleteFrom('kysely_migration').where('name', 'in', later).execute();
     expect(await migrateToLatest(db as Kysely<unknown>)).toEqual(later);
     expect(await read()).toEqual(written);
@@ -478,6 +487,39 @@ describe.each(engines)('the users endpoints on $name', ({ available, open }) => 
     expect(relayed.body).toBe('{"title":"busy"}');
     h.failWith(undefined);
     expect((await h.get(`/api/users?${q(FINAL)}`)).status).toBe(200);
+  });
+});
+
+describe('reading the stored history ahead', () => {
+  it('reads it a week at a time from the latest day after the tables built ahead, until there is no room', async () => {
+    const store = await openStore({ dataDir: ':memory:' });
+    try {
+      const asked: DayRange[] = [];
+      let room = 3;
+      const h = await harness(store, 20, {
+        readAhead: async (r) => {
+          asked.push(r);
+          return --room > 0;
+        },
+      });
+      // Asked for during a pass, one more pass follows it (however often it was asked for meanwhile).
+      await Promise.all([h.routes.warm(), h.routes.warm(), h.routes.warm()]);
+      const week = (n: number) => ({ start: addDays(LATEST, -7 * n - 6), end: addDays(LATEST, -7 * n) });
+      // The first pass until there was no room; the second stops at its first week.
+      expect(asked).toEqual([week(0), week(1), week(2), week(0)]);
+      // With room for all of it: every day once, down to the history's start and not before.
+      asked.length = 0;
+      room = Infinity;
+      await h.routes.warm();
+      expect(asked[0]!.end).toBe(LATEST);
+      for (const [i, r] of asked.entries()) {
+        if (i > 0) expect(r.end).toBe(addDays(asked[i - 1]!.start, -1));
+        if (i < asked.length - 1) expect(r.start).toBe(addDays(r.end, -6));
+      }
+      expect(asked.at(-1)!.start).toBe(HISTORY_START);
+    } finally {
+      await store.close();
+    }
   });
 });
 

@@ -1,0 +1,43 @@
+/**
+ * The background sync's runs: each step's days (every endpoint and `/users`) newest first, and what
+ * keeps ready from the store told after each step, once its days are in.
+ */
+import { describe, expect, it } from 'vitest';
+import { silentLogger } from '../core/log';
+import type { DayRange } from '../../lib/dates';
+import { createScheduler } from './scheduler';
+import type { SyncEngine } from './engine';
+
+describe('the sync scheduler', () => {
+  it('fills a run step by step, newest first, and says so after each step has stored its days', async () => {
+    const events: string[] = [];
+    const slow = (what: string) => new Promise<void>((r) => setTimeout(() => (events.push(what), r()), 5));
+    const engine = {
+      fillDays: (endpoint: string, grouping: string, r: DayRange) =>
+        endpoint === 'tokens' && grouping === '' ? slow(`tokens ${r.start}…${r.end}`) : Promise.resolve(),
+      fillUsers: (r: DayRange) => slow(`users ${r.start}…${r.end}`),
+      syncReadiness: () => slow('readiness'),
+    } as unknown as SyncEngine;
+    const scheduler = createScheduler(
+      engine,
+      () => '2026-03-10',
+      silentLogger,
+      () => events.push('stored'),
+    );
+    const run = await scheduler.run({ start: '2026-01-20', end: '2026-03-10' });
+    expect(run.failures).toBe(0);
+    const steps = ['2026-02-25…2026-03-10', '2026-02-11…2026-02-24', '2026-01-28…2026-02-10', '2026-01-20…2026-01-27'];
+    expect(events.filter((e) => e !== 'stored')).toEqual([
+      ...steps.flatMap((s) => [`tokens ${s}`, `users ${s}`]),
+      'readiness',
+    ]);
+    // Told once per step, each time after that step's fills.
+    const told = events.flatMap((e, i) => (e === 'stored' ? [i] : []));
+    expect(told).toHaveLength(steps.length);
+    for (const [k, s] of steps.entries()) {
+      expect(told[k]!).toBeGreaterThan(events.indexOf(`users ${s}`));
+      expect(told[k]!).toBeGreaterThan(events.indexOf(`tokens ${s}`));
+      if (k + 1 < steps.length) expect(told[k]!).toBeLessThan(events.indexOf(`tokens ${steps[k + 1]}`));
+    }
+  });
+});
