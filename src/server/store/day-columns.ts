@@ -348,13 +348,27 @@ export function createDayColumns(source: DaySource, opts: DayColumnsOptions = {}
     return out;
   }
 
-  return {
-    /** One row per user active in [start, end], in user id order: as the browser merges their rows. */
-    mergedUsers(start: Day, end: Day): MergedUser[] {
+  /** Each interned user's place in user id order (code units), made again when new users have come. */
+  let rank = new Int32Array(0);
+  function idOrder(): Int32Array {
+    if (rank.length !== users.list.length) {
+      const order = users.list.map((_, i) => i).sort((a, b) => (users.list[a]! < users.list[b]! ? -1 : 1));
+      rank = new Int32Array(order.length);
+      for (const [place, u] of order.entries()) rank[u] = place;
+    }
+    return rank;
+  }
+
+  const api = {
+    /**
+     * One row per user active in [start, end], in user id order, as the browser merges their rows: as
+     * columns (typed arrays and small dictionaries), which cross to another thread far quicker than
+     * as objects (`toMergedUsers` makes the rows).
+     */
+    mergedColumns(start: Day, end: Day): MergedColumns {
       const days = loadUsers(start, end);
       const n = users.list.length;
-      const K = DAY_NUMBERS.length;
-      const sums = new Float64Array(n * K);
+      const sums = new Float64Array(n * DAY_NUMBERS.length);
       const count = new Int32Array(n);
       const first = new Int32Array(n);
       const last = new Int32Array(n);
@@ -365,15 +379,13 @@ export function createDayColumns(source: DaySource, opts: DayColumnsOptions = {}
       for (let d = 0; d < days.length; d++) {
         const c = days[d]!.cols;
         const rows = c.user.length;
-        for (let k = 0; k < RATIO; k++) {
-          const col = c.numbers[k]!;
-          for (let i = 0; i < rows; i++) sums[c.user[i]! * K + k]! += col[i]!;
-        }
+        // Column by column: each column's sums (one per user) stay in the processor's cache.
+        for (let k = 0; k < RATIO; k++) addInto(sums, k * n, c.user, c.numbers[k]!);
         const ratio = c.numbers[RATIO]!;
         const userMessages = c.numbers[USER_MESSAGES]!;
         for (let i = 0; i < rows; i++) {
           const u = c.user[i]!;
-          sums[u * K + RATIO]! += ratio[i]! * userMessages[i]!;
+          sums[RATIO * n + u]! += ratio[i]! * userMessages[i]!;
           if (count[u] === 0) first[u] = d;
           count[u]!++;
           last[u] = d;
@@ -385,35 +397,80 @@ export function createDayColumns(source: DaySource, opts: DayColumnsOptions = {}
           pairs.see(LANGS, u, c.langs[i]!, 0);
         }
       }
-      const out: MergedUser[] = [];
-      for (let u = 0; u < n; u++) {
-        if (count[u] === 0) continue;
-        const model = pairs.mostFrequent(MODEL, u, models.list);
-        const langs = new Set<string>();
-        pairs.each(LANGS, u, (set) => {
-          for (const l of langSetMembers[set]!) langs.add(languages.list[l]!);
-        });
-        const s = u * K;
-        const userMessages = sums[s + USER_MESSAGES]!;
+      // The active users, in user id order (code units, whatever the database's collation).
+      const rank = idOrder();
+      const active: number[] = [];
+      for (let u = 0; u < n; u++) if (count[u]! > 0) active.push(u);
+      active.sort((a, b) => rank[a]! - rank[b]!);
+      const m = active.length;
+      const out: MergedColumns = {
+        userIds: new Array<string>(m),
+        emails: new Array<string | null>(m),
+        sums: new Float64Array(RATIO * m),
+        autonomy: new Float64Array(m),
+        activeDays: new Int32Array(m),
+        firstDay: new Int32Array(m),
+        lastDay: new Int32Array(m),
+        days: days.map((d) => d.day),
+        model: new Int32Array(m),
+        models: models.list.slice(),
+        tier: new Int32Array(m),
+        tiers: tiers.list.slice(),
+        level: new Int32Array(m),
+        levels: levels.list.slice(),
+        languages: new Int32Array(m),
+        languageLists: [],
+      };
+      const listOf = new Map<string, number>();
+      const oneSet = new Map<number, number>();
+      const list = (names: string[]) => {
+        const key = names.join('\u0000');
+        let id = listOf.get(key);
+        if (id === undefined) {
+          id = out.languageLists.length;
+          out.languageLists.push(names);
+          listOf.set(key, id);
+        }
+        return id;
+      };
+      for (let i = 0; i < m; i++) {
+        const u = active[i]!;
         const e = email[u]!;
-        const row = {
-          userId: users.list[u]!,
-          // The first day's email (an empty one too), else the first one given later.
-          email: e >= 0 ? emails.list[e]! : fallback[u]! >= 0 ? emails.list[fallback[u]!]! : null,
-          activeDays: count[u]!,
-          firstDay: days[first[u]!]!.day,
-          lastDay: days[last[u]!]!.day,
-        } as MergedUser;
-        for (let k = 0; k < RATIO; k++) (row as unknown as Record<string, number>)[SUMS[k]![0]] = sums[s + k]!;
-        row.autonomyRatio = userMessages > 0 ? sums[s + RATIO]! / userMessages : 0;
-        row.primaryModel = model < 0 ? '' : models.list[model]!;
-        row.primaryModelTier = model < 0 ? '' : tiers.list[pairs.extraOf(MODEL, u, model)]!;
-        const level = pairs.mostFrequent(LEVEL, u, levels.list);
-        row.delegationLevel = level < 0 ? '' : levels.list[level]!;
-        row.languages = [...langs].sort();
-        out.push(row);
+        out.userIds[i] = users.list[u]!;
+        // The first day's email (an empty one too), else the first one given later.
+        out.emails[i] = e >= 0 ? emails.list[e]! : fallback[u]! >= 0 ? emails.list[fallback[u]!]! : null;
+        for (let k = 0; k < RATIO; k++) out.sums[k * m + i] = sums[k * n + u]!;
+        const userMessages = sums[USER_MESSAGES * n + u]!;
+        out.autonomy[i] = userMessages > 0 ? sums[RATIO * n + u]! / userMessages : 0;
+        out.activeDays[i] = count[u]!;
+        out.firstDay[i] = first[u]!;
+        out.lastDay[i] = last[u]!;
+        const model = pairs.mostFrequent(MODEL, u, models.list);
+        out.model[i] = model;
+        out.tier[i] = model < 0 ? -1 : pairs.extraOf(MODEL, u, model);
+        out.level[i] = pairs.mostFrequent(LEVEL, u, levels.list);
+        // Every language of every day: most people keep one set, whose sorted list is made once.
+        const sets: number[] = [];
+        pairs.each(LANGS, u, (set) => sets.push(set));
+        if (sets.length === 1) {
+          let id = oneSet.get(sets[0]!);
+          if (id === undefined) {
+            id = list([...new Set(langSetMembers[sets[0]!]!.map((l) => languages.list[l]!))].sort());
+            oneSet.set(sets[0]!, id);
+          }
+          out.languages[i] = id;
+        } else {
+          const names = new Set<string>();
+          for (const set of sets) for (const l of langSetMembers[set]!) names.add(languages.list[l]!);
+          out.languages[i] = list([...names].sort());
+        }
       }
-      return out.sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
+      return out;
+    },
+
+    /** The same as rows (for tests, and where no thread is crossed). */
+    mergedUsers(start: Day, end: Day): MergedUser[] {
+      return toMergedUsers(api.mergedColumns(start, end));
     },
 
     /** Each user's spend over [start, end] at these prices (the price in force on each day), by user id. */
@@ -471,9 +528,91 @@ export function createDayColumns(source: DaySource, opts: DayColumnsOptions = {}
     /** Bytes of typed arrays held, and days kept (for tests and the bench). */
     held: () => ({ bytes, usersDays: usersDays.size, tokensDays: tokensDays.size }),
   };
+  return api;
 }
 
 export type DayColumns = ReturnType<typeof createDayColumns>;
+
+/** A merged users table as columns: row i's fields at index i (sums: field k of row i at k × rows + i). */
+export interface MergedColumns {
+  userIds: string[];
+  emails: (string | null)[];
+  /** The table's sums, in SUMMED_FIELDS order. */
+  sums: Float64Array;
+  autonomy: Float64Array;
+  activeDays: Int32Array;
+  /** Indexes into `days`. */
+  firstDay: Int32Array;
+  lastDay: Int32Array;
+  days: string[];
+  /** Indexes into `models`, `tiers` and `levels` (-1: none). */
+  model: Int32Array;
+  models: string[];
+  tier: Int32Array;
+  tiers: string[];
+  level: Int32Array;
+  levels: string[];
+  /** Indexes into `languageLists` (each sorted). */
+  languages: Int32Array;
+  languageLists: string[][];
+}
+
+/** The typed arrays' buffers, handed over (not copied) when the columns cross to another thread. */
+export const transferablesOf = (c: MergedColumns): ArrayBuffer[] =>
+  [c.sums, c.autonomy, c.activeDays, c.firstDay, c.lastDay, c.model, c.tier, c.level, c.languages].map(
+    (a) => a.buffer as ArrayBuffer,
+  );
+
+const SUM_AT = Object.fromEntries(SUMS.map(([k], i) => [k, i])) as Record<keyof MergedSums, number>;
+
+/** The rows of a table given as columns, in its order, with the fields in the order the merge gives them. */
+export function toMergedUsers(c: MergedColumns): MergedUser[] {
+  const m = c.userIds.length;
+  const out = new Array<MergedUser>(m);
+  const sum = (k: keyof MergedSums, i: number) => c.sums[SUM_AT[k] * m + i]!;
+  const name = (list: string[], i: number) => (i < 0 ? '' : list[i]!);
+  for (let i = 0; i < m; i++) {
+    out[i] = {
+      userId: c.userIds[i]!,
+      email: c.emails[i]!,
+      activeDays: c.activeDays[i]!,
+      firstDay: c.days[c.firstDay[i]!]!,
+      lastDay: c.days[c.lastDay[i]!]!,
+      credits: sum('credits', i),
+      toolCalls: sum('toolCalls', i),
+      sessions: sum('sessions', i),
+      messages: sum('messages', i),
+      userMessages: sum('userMessages', i),
+      assistantMessages: sum('assistantMessages', i),
+      filesCreated: sum('filesCreated', i),
+      filesEdited: sum('filesEdited', i),
+      commits: sum('commits', i),
+      prs: sum('prs', i),
+      mcpCalls: sum('mcpCalls', i),
+      skillCalls: sum('skillCalls', i),
+      slashCommands: sum('slashCommands', i),
+      hooks: sum('hooks', i),
+      autonomyRatio: c.autonomy[i]!,
+      primaryModel: name(c.models, c.model[i]!),
+      primaryModelTier: name(c.tiers, c.tier[i]!),
+      delegationLevel: name(c.levels, c.level[i]!),
+      languages: c.languageLists[c.languages[i]!]!.slice(),
+    };
+  }
+  return out;
+}
+
+/** Adds each row's value to its user's sum (at `at + user`): one loop per kind of column, so each stays monomorphic. */
+function addInto(sums: Float64Array, at: number, user: Int32Array, values: Numbers) {
+  if (values instanceof Int32Array) addInts(sums, at, user, values);
+  else addFloats(sums, at, user, values);
+}
+function addInts(sums: Float64Array, at: number, user: Int32Array, values: Int32Array) {
+  for (let i = 0; i < values.length; i++) sums[at + user[i]!]! += values[i]!;
+}
+function addFloats(sums: Float64Array, at: number, user: Int32Array, values: Float64Array) {
+  for (let i = 0; i < values.length; i++) sums[at + user[i]!]! += values[i]!;
+}
 
 const MODEL = 0;
 const LEVEL = 1;

@@ -5,7 +5,7 @@
  */
 import SQLite from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
-import { createDayColumns, sqliteDaySource } from './day-columns';
+import { createDayColumns, sqliteDaySource, transferablesOf } from './day-columns';
 import type { ReadAnswer, ReadRequest } from './read-worker';
 
 const { path, maxBytes } = workerData as { path: string; maxBytes?: number };
@@ -22,7 +22,7 @@ try {
 const days = createDayColumns(sqliteDaySource(sqlite), { maxBytes });
 
 async function read(m: ReadRequest): Promise<ReadAnswer> {
-  if (m.kind === 'merged') return { id: m.id, users: days.mergedUsers(m.start, m.end) };
+  if (m.kind === 'merged') return { id: m.id, columns: days.mergedColumns(m.start, m.end) };
   if (m.kind === 'preload') return { id: m.id, preloaded: days.preload(m.what, m.start, m.end) };
   // The range's `/tokens` days, split per user and model, priced: as the server's facts do it.
   return { id: m.id, spend: days.spendByUser(m.start, m.end, m.prices) };
@@ -30,7 +30,8 @@ async function read(m: ReadRequest): Promise<ReadAnswer> {
 
 port.on('message', (m: ReadRequest) => {
   read(m).then(
-    (a) => port.postMessage(a),
+    // A table's typed arrays are handed over, not copied.
+    (a) => port.postMessage(a, 'columns' in a ? transferablesOf(a.columns) : []),
     (e: unknown) =>
       port.postMessage({ id: m.id, error: e instanceof Error ? e.message : String(e) } satisfies ReadAnswer),
   );

@@ -1,18 +1,20 @@
 /**
  * Reads of the embedded store that take long, in a worker thread: better-sqlite3 is synchronous, so
- * building a range's merged users table (about half a second at 5,000 users × 90 days, 4 s at
- * 50,000) or pricing its people's `/tokens` credits in the server's thread would hold every other
- * request meanwhile, static files included. The worker opens the same file read-only and runs the
- * very same query code; the server's thread goes on answering.
+ * building a range's merged users table or pricing its people's `/tokens` credits in the server's
+ * thread would hold every other request meanwhile, static files included. The worker opens the same
+ * file read-only and keeps the days it reads in memory, column by column (day-columns.ts): a range's
+ * table is then a pass over memory (tens of milliseconds at 5,000 users × 90 days), and the server's
+ * thread goes on answering meanwhile.
  *
- * Started on first use, it does one read at a time: the reads a reader waits for first, then the
- * tables built ahead. If the thread cannot start, fails, or leaves a read unanswered for a minute,
- * the reads run in the server's thread again (logged once): slower, never wrong.
+ * It does one read at a time: the reads a reader waits for first, then the tables built ahead and the
+ * days read ahead. If the thread cannot start, fails, or leaves a read unanswered for a minute, the
+ * reads run in the server's thread again (logged once), from SQL: slower, never wrong.
  */
 import { Worker } from 'node:worker_threads';
 import type { MergedUser } from '../../lib/user-merge';
 import type { Logger } from '../core/log';
 import type { PriceList } from '../spend/prices';
+import { toMergedUsers, type MergedColumns } from './day-columns';
 
 export type ReadRequest =
   | { id: number; kind: 'merged'; start: string; end: string }
@@ -20,6 +22,8 @@ export type ReadRequest =
   | { id: number; kind: 'preload'; what: 'users' | 'tokens'; start: string; end: string };
 export type ReadAnswer =
   | { id: number; users: MergedUser[] }
+  /** The thread's table, as columns (typed arrays cross without a copy); made rows in the server's thread. */
+  | { id: number; columns: MergedColumns }
   | { id: number; spend: Map<string, number> }
   | { id: number; preloaded: boolean }
   | { id: number; error: string }
@@ -148,7 +152,7 @@ export function createReadWorker(
   return {
     async mergedUsers(s, e, background = false) {
       const a = await ask({ id: next++, kind: 'merged', start: s, end: e }, background);
-      return 'users' in a ? a.users : [];
+      return 'columns' in a ? toMergedUsers(a.columns) : 'users' in a ? a.users : [];
     },
     async spendByUser(s, e, prices, background = false) {
       const a = await ask({ id: next++, kind: 'spend', start: s, end: e, prices }, background);

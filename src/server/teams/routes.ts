@@ -113,10 +113,21 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
    * gives them (or Unassigned), and the people the mapping names whom the store has not seen yet
    * (never active in the stored history), each once. So a team never has more active users than members.
    */
+  let counted: { mapping: Mapping | null; users: readonly unknown[]; direct: Map<string, number> } | undefined;
   async function membersByTeam(
     mapping: Mapping | null,
     users: readonly { userId: string; email: string | null }[],
   ): Promise<Map<string, number>> {
+    // Kept for the mapping in force and the users known (about 0.3 s to count at 50,000 people).
+    if (counted?.mapping === mapping && counted.users === users) return counted.direct;
+    const direct = countMembers(mapping, users);
+    counted = { mapping, users, direct };
+    return direct;
+  }
+  function countMembers(
+    mapping: Mapping | null,
+    users: readonly { userId: string; email: string | null }[],
+  ): Map<string, number> {
     const out = new Map<string, number>();
     const bump = (t: string) => out.set(t, (out.get(t) ?? 0) + 1);
     const resolve = mapping ? teamResolver(mapping) : () => UNASSIGNED;
