@@ -108,9 +108,9 @@ interface TokensDay {
   bytes: number;
 }
 
-/** Integers that fit in 32 bits are kept in half the bytes. */
+/** A column in an array of its own size: integers that fit in 32 bits in half the bytes. */
 function compact(values: Float64Array): Numbers {
-  for (const v of values) if (!Number.isInteger(v) || v < -0x80000000 || v > 0x7fffffff) return values;
+  for (const v of values) if (!Number.isInteger(v) || v < -0x80000000 || v > 0x7fffffff) return values.slice();
   return Int32Array.from(values);
 }
 
@@ -194,11 +194,12 @@ export function createDayColumns(source: DaySource, opts: DayColumnsOptions = {}
   const tokensDays = new Map<string, TokensDay>();
   let bytes = 0;
 
-  /** Marks a day as just used (the last to go), and drops the oldest beyond the budget. */
+  /** Marks a day as just used: the last to go when the budget is passed. */
   function touch<T extends { bytes: number }>(m: Map<string, T>, day: string, value: T) {
     m.delete(day);
     m.set(day, value);
   }
+  /** Drops the least recently used days (never those of `keep`, the range being read) beyond the budget. */
   function evict(keep: ReadonlySet<string>) {
     for (const m of [usersDays, tokensDays] as Map<string, { bytes: number }>[]) {
       for (const [day, v] of m) {

@@ -88,6 +88,8 @@ export interface UsersSpend {
    * filled from the service: a table is rebuilt when it changes. Throws when they cannot be filled.
    */
   version(r: DayRange): Promise<string>;
+  /** Whether the range's `/tokens` days are all stored (asks the service nothing). */
+  stored(r: DayRange): Promise<boolean>;
   /** Each user's spend over the range, by user id (the service's `/tokens` split per user and model, priced). */
   byUser(r: DayRange, background: boolean): Promise<ReadonlyMap<string, number>>;
 }
@@ -338,24 +340,28 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
     return warming;
   }
   async function warmOnce() {
+    // The stored history into the read threads' memory, a week at a time from the latest, while there is
+    // room (each pass reads only the days stored or written anew since the last)…
+    if (opts.readAhead) {
+      try {
+        for (let end = latestDay(); end >= HISTORY_START; end = addDays(end, -READ_AHEAD_DAYS)) {
+          const start = addDays(end, 1 - READ_AHEAD_DAYS);
+          if (!(await opts.readAhead({ start: start < HISTORY_START ? HISTORY_START : start, end }))) break;
+        }
+      } catch (e) {
+        logger.error('reading the stored days ahead failed', { error: e instanceof Error ? e.message : String(e) });
+      }
+    }
+    // …then the presets' tables, once all their days are stored: a pass never waits for a walk (during a
+    // backfill it would wait for the sync, and every pass asked for meanwhile with it).
     for (const days of [DEFAULT_DAYS, 7, 90]) {
       try {
         const r = lastDays(days, latestDay());
         const v = await filler.peek(r);
-        if (v) await tables.get(r, await tableVersion(r, v), true);
+        if (v && (currency() === null || (await spend!.stored(r)))) await tables.get(r, await tableVersion(r, v), true);
       } catch (e) {
         logger.error('users table prewarm failed', { error: e instanceof Error ? e.message : String(e) });
       }
-    }
-    // Then the rest of the stored history, a week at a time from the latest, while there is room.
-    if (!opts.readAhead) return;
-    try {
-      for (let end = latestDay(); end >= HISTORY_START; end = addDays(end, -READ_AHEAD_DAYS)) {
-        const start = addDays(end, 1 - READ_AHEAD_DAYS);
-        if (!(await opts.readAhead({ start: start < HISTORY_START ? HISTORY_START : start, end }))) break;
-      }
-    } catch (e) {
-      logger.error('reading the stored days ahead failed', { error: e instanceof Error ? e.message : String(e) });
     }
   }
   const timers: ReturnType<typeof setTimeout>[] = [];

@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PATHS } from '../../api/paths';
 import { userRowSchema, type UserRow } from '../../api/schemas';
 import { userDaysSchema, usersTableSchema, type UsersTableAnswer } from '../../api/users';
-import { addDays, HISTORY_START, type DayRange } from '../../lib/dates';
+import { addDays, HISTORY_START, lastDays, type DayRange } from '../../lib/dates';
 import {
   USER_COLUMN_VALUES,
   facetValues,
@@ -31,7 +31,7 @@ import { createDemoService } from '../demo/service';
 import { openStore, type StoreDb } from '../store/db';
 import { migrateToLatest } from '../store/migrations';
 import { claimStore } from '../store/queries';
-import { NUMERIC_FACTS, TEXT_FACTS, userDayFacts } from '../store/users-queries';
+import { mergedUsers, NUMERIC_FACTS, TEXT_FACTS, userDayFacts } from '../store/users-queries';
 import { createSyncEngine, type Fetched } from '../sync/engine';
 import { createUsersRoutes } from './routes';
 import { sortUsers } from './table';
@@ -234,6 +234,7 @@ describe.each(engines)('the users endpoints on $name', ({ available, open }) => 
           if (tokensFail) throw new Error('/tokens answered 503');
           return 'priced-1';
         },
+        stored: async () => !tokensFail,
         byUser: async () => new Map([[browserMerge(FINAL)[0]!.userId, 12.5]]),
       },
     });
@@ -517,6 +518,40 @@ describe('reading the stored history ahead', () => {
         if (i < asked.length - 1) expect(r.start).toBe(addDays(r.end, -6));
       }
       expect(asked.at(-1)!.start).toBe(HISTORY_START);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('the tables built ahead', () => {
+  it('are built once their days are stored, `/tokens` included, and a pass never waits for a walk', async () => {
+    const store = await openStore({ dataDir: ':memory:' });
+    try {
+      const built: DayRange[] = [];
+      let tokensStored = false;
+      const h = await harness(store, 20, {
+        merge: async (r) => {
+          built.push(r);
+          return mergedUsers(store.db, r.start, r.end);
+        },
+        spend: {
+          currency: () => 'EUR',
+          // Filling the range's `/tokens` days: a walk that does not end while the test runs.
+          version: () => (tokensStored ? Promise.resolve('priced') : new Promise<string>(() => undefined)),
+          stored: async () => tokensStored,
+          byUser: async () => new Map(),
+        },
+        readAhead: async () => true,
+      });
+      const week = lastDays(7, LATEST);
+      await h.engine.fillUsers(week, false);
+      // The week's `/users` days are in, its `/tokens` days are not: the pass ends without building it.
+      await h.routes.warm();
+      expect(built).toEqual([]);
+      tokensStored = true;
+      await h.routes.warm();
+      expect(built).toEqual([week]);
     } finally {
       await store.close();
     }
