@@ -9,7 +9,7 @@
 import type * as z from 'zod/mini';
 import { GROUP_BY, PATHS } from '../../api/paths';
 import { ANALYTICS_SCHEMAS, readinessResponseSchema, usersResponseSchema } from '../../api/schemas';
-import { eachDay, type Day, type DayRange } from '../../lib/dates';
+import { addDays, eachDay, type Day, type DayRange } from '../../lib/dates';
 import type { HttpResponse } from '../core/response';
 import type { StoreDb } from '../store/db';
 import * as q from '../store/queries';
@@ -40,6 +40,8 @@ export interface SyncOptions {
   usersPageSize: number;
   /** Reports per readiness page. */
   reportsPageSize: number;
+  /** About the most characters one answer should bring: bigger days are asked for fewer at a time (default 4 million). */
+  answerChars?: number;
 }
 
 /** An upstream answer that could not be stored: it goes back to whoever asked, as the service gave it. */
@@ -138,12 +140,29 @@ export function createSyncEngine(store: StoreDb, fetcher: Fetcher, opts: SyncOpt
   const storedMap = (days: q.StoredDay[]) => new Map(days.map((d) => [d.day, d.final]));
   const finalOf = (day: Day) => isFinal(day, opts.latestDay(), opts.refreshDays);
 
+  /** Characters per day of each endpoint's (and grouping's) latest answer. */
+  const charsPerDay = new Map<string, number>();
+  /**
+   * Days per request for an endpoint: as many as the configured span allows, unless its answers are big.
+   * A day of `/tokens` carries every active user (1.7 MB at 50,000 people), and an answer parsed takes
+   * several times its size in memory: days are asked for a few at a time then (once an answer has said
+   * how big a day is).
+   */
+  function daysPerRequest(endpoint: DayEndpoint, grouping: string): number {
+    const chars = charsPerDay.get(`${endpoint}:${grouping}`);
+    if (chars === undefined) return opts.maxSpanDays;
+    const most = opts.answerChars ?? ANSWER_CHARS;
+    return Math.max(1, Math.min(opts.maxSpanDays, Math.floor(most / Math.max(1, chars))));
+  }
+
   /** One span of one endpoint: one request, split by day, written in one transaction. */
   async function fetchSpan(endpoint: DayEndpoint, grouping: string, span: DayRange) {
     const schema = schemaOf(endpoint, grouping);
     // Final as of the request: an answer that arrives after midnight UTC was asked before the day closed.
     const final = new Set(eachDay(span.start, span.end).filter(finalOf));
     const r = await get(PATHS[endpoint], { startDate: span.start, endDate: span.end, group_by: grouping });
+    if (r.status === 200)
+      charsPerDay.set(`${endpoint}:${grouping}`, r.body.length / eachDay(span.start, span.end).length);
     const body = accept(r, schema) as Parsed;
     const byDay = new Map<string, unknown[]>();
     for (const row of body.data) {
@@ -176,9 +195,15 @@ export function createSyncEngine(store: StoreDb, fetcher: Fetcher, opts: SyncOpt
     if ((await missing()).length === 0) return;
     return lock(`${endpoint}:${grouping}`, async () => {
       for (const span of await missing()) {
-        await tracked(`${endpoint}${grouping ? ` by ${grouping}` : ''} ${span.start}…${span.end}`, () =>
-          fetchSpan(endpoint, grouping, span),
-        );
+        // In parts when the endpoint's days are big (known once its first answer has come).
+        for (let start = span.start; start <= span.end;) {
+          const last = addDays(start, daysPerRequest(endpoint, grouping) - 1);
+          const part = { start, end: last < span.end ? last : span.end };
+          await tracked(`${endpoint}${grouping ? ` by ${grouping}` : ''} ${part.start}…${part.end}`, () =>
+            fetchSpan(endpoint, grouping, part),
+          );
+          start = addDays(part.end, 1);
+        }
       }
     });
   }
@@ -270,6 +295,9 @@ export function createSyncEngine(store: StoreDb, fetcher: Fetcher, opts: SyncOpt
 }
 
 export type SyncEngine = ReturnType<typeof createSyncEngine>;
+
+/** About the most characters one answer should bring (a longer span is asked for in parts). */
+const ANSWER_CHARS = 4_000_000;
 
 /** The grouping a request names, when it is one the store keeps for that endpoint. */
 export function groupingOf(endpoint: DayEndpoint, groupBy: string | null): string | undefined {

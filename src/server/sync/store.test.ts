@@ -338,6 +338,45 @@ describe.skipIf(!pgAvailable())('two servers on one PostgreSQL', () => {
   });
 });
 
+describe('answers kept small', () => {
+  it('asks for big days a few at a time once an answer has said how big a day is', async () => {
+    const store = await openStore({ dataDir: ':memory:' });
+    try {
+      await claimStore(store.db, 'demo seed=store-test');
+      const up = upstream();
+      const engine = createSyncEngine(store, up.fetcher, {
+        latestDay: () => LATEST,
+        refreshDays: 2,
+        maxSpanDays: 31,
+        usersPageSize: 7,
+        reportsPageSize: 10,
+        answerChars: 1,
+      });
+      const spans = () =>
+        up.asked
+          .splice(0)
+          .filter((a) => a.startsWith(`${PATHS.tokens}?`))
+          .map((a) => {
+            const p = new URLSearchParams(a.split('?')[1]);
+            return daysBetween(p.get('startDate') as Day, p.get('endDate') as Day) + 1;
+          });
+      // Nothing known yet: one request for the span.
+      await engine.fillDays('tokens', '', { start: '2026-02-01', end: '2026-02-10' }, false);
+      expect(spans()).toEqual([10]);
+      // Every day is bigger than an answer may be: a day per request, each stored.
+      await engine.fillDays('tokens', '', { start: '2026-02-01', end: '2026-02-14' }, false);
+      expect(spans()).toEqual([1, 1, 1, 1]);
+      // What is known of one endpoint says nothing of another: its span in one request.
+      await engine.fillDays('tools', 'tool_name', { start: '2026-02-01', end: '2026-02-28' }, false);
+      expect(up.asked.filter((a) => a.startsWith(`${PATHS.tools}?`))).toHaveLength(1);
+      const stored = await storedDays(store.db, 'tokens', '', '2026-02-01', '2026-02-14');
+      expect(stored).toHaveLength(14);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('the embedded store’s reads of what is stored', () => {
   it('find which days are stored, final and when written from an index, never reading the answers', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'store-plan-'));
