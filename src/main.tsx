@@ -15,16 +15,10 @@ const client = createQueryClient(() => setKeyRejected(true));
 // The opening page's data and code are asked for before anything renders (on the landing page the server
 // has preloaded the data with the HTML). Waiting briefly for the data lets the first render draw the page
 // with it, instead of an empty page and then the whole page again; a slow answer does not hold the page
-// back. The page's code is waited for a little longer: a page drawn before its code is in shows a
-// placeholder, which React then keeps for at least 300 ms.
+// back. The page's code arrives meanwhile: the page draws in a render of its own once it is in.
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-await Promise.race([
-  Promise.all([
-    loadPageAt(window.location.pathname),
-    Promise.race([prefetchPage(client, configFromPage(), window.location), wait(100)]),
-  ]),
-  wait(400),
-]);
+void loadPageAt(window.location.pathname);
+await Promise.race([prefetchPage(client, configFromPage(), window.location), wait(100)]);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

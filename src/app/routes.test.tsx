@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { act, cleanup, render, screen } from '@testing-library/react';
-import { Suspense, useState } from 'react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { Component, Suspense, useState } from 'react';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { PAGES, lazyPage, loadPageAt } from './routes';
 
 function Counter() {
@@ -34,7 +34,25 @@ function Frame({ children }: { children: React.ReactNode }) {
 afterEach(cleanup);
 
 describe('lazyPage', () => {
-  it('draws a page whose code is already in without its placeholder', async () => {
+  // (First: what the app draws first is remembered for the rest of the file.)
+  it('draws the page the app opens on in a render after the shell’s, even with its code in', async () => {
+    const { page, arrive } = deferredPage();
+    const loading = page.load();
+    arrive();
+    await loading;
+    render(
+      <Frame>
+        <page.Component />
+      </Frame>,
+    );
+    // The shell's render: a loading line in the page's place, never a boundary's placeholder…
+    expect(screen.getByText('Loading…')).toBeTruthy();
+    expect(screen.queryByText('placeholder')).toBeNull();
+    // …then the page, in a render of its own.
+    expect(await screen.findByRole('button', { name: 'clicked 0' })).toBeTruthy();
+  });
+
+  it('draws a page whose code is already in at once, without a loading line', async () => {
     const { page, arrive, imported } = deferredPage();
     const loading = page.load();
     arrive();
@@ -46,18 +64,21 @@ describe('lazyPage', () => {
     );
     // Synchronously, on the first render: no placeholder in between.
     expect(screen.getByRole('button', { name: 'clicked 0' })).toBeTruthy();
+    expect(screen.queryByText('Loading…')).toBeNull();
     expect(screen.queryByText('placeholder')).toBeNull();
     expect(imported.count).toBe(1);
   });
 
-  it('shows the placeholder until the code arrives, and keeps the page (and its state) when drawn again', async () => {
+  it('shows a loading line (never suspending) until the code arrives, and keeps the page and its state when drawn again', async () => {
     const { page, arrive, imported } = deferredPage();
     const { rerender } = render(
       <Frame>
         <page.Component />
       </Frame>,
     );
-    expect(screen.getByText('placeholder')).toBeTruthy();
+    // Its own loading line: a boundary's placeholder would be kept for 300 ms once shown.
+    expect(screen.getByText('Loading…')).toBeTruthy();
+    expect(screen.queryByText('placeholder')).toBeNull();
     await act(async () => arrive());
     const button = await screen.findByRole('button', { name: 'clicked 0' });
     act(() => button.click());
@@ -72,6 +93,28 @@ describe('lazyPage', () => {
     // Loading again (a hovered link) imports nothing more.
     await page.load();
     expect(imported.count).toBe(1);
+  });
+
+  it('throws a chunk that cannot be fetched to the error boundary', async () => {
+    const page = lazyPage(() => Promise.reject(new Error('chunk failed')));
+    // React reports what a boundary caught on the console: expected here.
+    const quiet = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    onTestFinished(() => quiet.mockRestore());
+    class Boundary extends Component<{ children: React.ReactNode }, { error?: Error }> {
+      state: { error?: Error } = {};
+      static getDerivedStateFromError(error: Error) {
+        return { error };
+      }
+      render() {
+        return this.state.error ? <p>failed: {this.state.error.message}</p> : this.props.children;
+      }
+    }
+    render(
+      <Boundary>
+        <page.Component />
+      </Boundary>,
+    );
+    expect(await screen.findByText('failed: chunk failed')).toBeTruthy();
   });
 
   it('imports again after a failed load (a chunk that could not be fetched)', async () => {

@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { createElement, lazy, useState } from 'react';
+import { createElement, useEffect, useState } from 'react';
+import { Loading } from '../components/states';
 import { matchPath } from 'react-router-dom';
 import { getApiKey } from '../data/client';
 import type { ClientConfig } from '../api/schemas';
@@ -32,13 +33,17 @@ type Prefetch = (
 type Page = { default: React.ComponentType };
 
 /**
- * A page in a chunk of its own, drawn without suspending when its code is already in: React holds a
- * boundary's content back for 300 ms once its fallback has shown, so a page whose chunk arrived while
- * the data was asked for (or on hovering its link) should never show one.
+ * A page in a chunk of its own. It never suspends: until its code is in it shows a loading line, then
+ * the page, in a render of its own. (Suspending would make React keep a boundary's placeholder for at
+ * least 300 ms once shown; and waiting for the code before the first render made the shell and the page
+ * one long task.) A chunk that cannot be fetched is thrown to the page's error boundary.
  */
+/** Whether the app has drawn once (the opening page then draws in a render of its own). */
+let shellDrawn = false;
+
 export function lazyPage(importPage: () => Promise<Page>): {
   load: () => Promise<Page>;
-  /** Whether the page's code is in (it then draws without suspending). */
+  /** Whether the page's code is in (it then draws at once). */
   loaded: () => boolean;
   Component: React.ComponentType;
 } {
@@ -55,11 +60,28 @@ export function lazyPage(importPage: () => Promise<Page>): {
         throw e;
       },
     ));
-  const Lazy = lazy(load);
   function LazyPage() {
-    // Chosen once per mount: switching from the lazy wrapper to the module's component later would remount the page.
-    const [C] = useState<React.ComponentType>(() => loaded ?? Lazy);
-    return createElement(C);
+    // The page the app opens on draws in a render after the shell's, even when its code is in: together
+    // they made one task of a quarter of a second on a slow machine, during which nothing else ran.
+    const [C, setC] = useState<React.ComponentType | undefined>(() => (shellDrawn ? loaded : undefined));
+    const [, fail] = useState<never>();
+    useEffect(() => {
+      shellDrawn = true;
+      if (C) return;
+      let live = true;
+      load().then(
+        (m) => live && setC(() => m.default),
+        (e: unknown) =>
+          live &&
+          fail(() => {
+            throw e;
+          }),
+      );
+      return () => {
+        live = false;
+      };
+    }, [C]);
+    return C ? createElement(C) : createElement(Loading);
   }
   return { load, loaded: () => loaded !== undefined, Component: LazyPage };
 }
