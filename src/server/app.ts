@@ -223,7 +223,16 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
       },
     });
     // Started by main.ts when SYNC_BACKGROUND allows; `npm run sync` runs it once.
-    scheduler = createScheduler(engine, latestDay, logger, sc?.background ? () => void usersRoutes?.warm() : undefined);
+    // After each step of a sync: the users tables and the read threads' days, and who is in which team.
+    const stored = () => {
+      void usersRoutes?.warm();
+      void teamsRoutes
+        ?.warm()
+        .catch((e: unknown) =>
+          logger.error('counting the teams ahead failed', { error: e instanceof Error ? e.message : String(e) }),
+        );
+    };
+    scheduler = createScheduler(engine, latestDay, logger, sc?.background ? stored : undefined);
     status = () => syncStatus(store, engine, scheduler);
   }
   const proxy = proxyTo(origin, write, fromStore);

@@ -415,7 +415,12 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
   }
 
   const handle = serveRoute(route, logger, 'the team figures');
-  return { handle, userIdOf };
+  return {
+    handle,
+    userIdOf,
+    /** Reads who the store has seen and counts the teams' members ahead of a reader (after each sync step). */
+    warm: async () => void (await membersByTeam(source.current().mapping, await allUsers())),
+  };
 }
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
