@@ -258,6 +258,40 @@ describe('day columns: reading ahead', () => {
   });
 });
 
+describe('day columns: what goes first', () => {
+  it('drops days read ahead that no reader used before any day a reader used', () => {
+    const r = rng(13);
+    const s = memorySource();
+    for (const d of eachDay('2026-02-01', '2026-02-28'))
+      s.users.set(d, { version: 'v1', rows: ['a', 'b', 'c'].map((u) => row(r, u, d)) });
+    const probe = createDayColumns(s.source);
+    probe.mergedUsers('2026-02-01', '2026-02-28');
+    const perDay = probe.held().bytes / 28;
+    const columns = createDayColumns(s.source, { maxBytes: perDay * 10 + 1 });
+    columns.mergedUsers('2026-02-22', '2026-02-28');
+    expect(columns.preload('users', '2026-02-15', '2026-02-17')).toBe(true);
+    expect(columns.held().usersDays).toBe(10);
+    // A reader's range of three more days: the three read ahead go, not the reader's week.
+    columns.mergedUsers('2026-02-01', '2026-02-03');
+    expect(columns.held().usersDays).toBe(10);
+    const reads = s.reads.userRows;
+    expect(columns.mergedUsers('2026-02-22', '2026-02-28')).toEqual(browserMerge(s.users, '2026-02-22', '2026-02-28'));
+    expect(s.reads.userRows).toBe(reads);
+  });
+
+  it('counts a day walked again into no rows at its new size', () => {
+    const r = rng(17);
+    const s = memorySource();
+    s.users.set('2026-02-01', { version: 'v1', rows: ['a', 'b', 'c'].map((u) => row(r, u, '2026-02-01')) });
+    const columns = createDayColumns(s.source);
+    columns.mergedUsers('2026-02-01', '2026-02-01');
+    expect(columns.held().bytes).toBeGreaterThan(0);
+    s.users.set('2026-02-01', { version: 'v2', rows: [] });
+    expect(columns.mergedUsers('2026-02-01', '2026-02-01')).toEqual([]);
+    expect(columns.held().bytes).toBe(0);
+  });
+});
+
 describe('day columns: spend', () => {
   const PRICES = parsePrices(
     '{"currency": "EUR", "prices": [{"from": "2026-01-14", "perMillionCredits": 8}, {"from": "2026-02-15", "tier": "thinking", "perMillionCredits": 20}, {"from": "2026-02-20", "model": "opus", "perMillionCredits": 30}]}',

@@ -199,14 +199,42 @@ export function createDayColumns(source: DaySource, opts: DayColumnsOptions = {}
     m.delete(day);
     m.set(day, value);
   }
-  /** Drops the least recently used days (never those of `keep`, the range being read) beyond the budget. */
+  /** Days read ahead that no reader has used since: the first to go. */
+  const aheadOnly = new Set<string>();
+  const USERS = 'users';
+  const TOKENS = 'tokens';
+  const mapOf = (kind: string): Map<string, { bytes: number }> => (kind === USERS ? usersDays : tokensDays);
+  /** A day just read: for a reader, or ahead of any. */
+  function kept(kind: string, day: string, ahead: boolean) {
+    if (ahead) aheadOnly.add(`${kind} ${day}`);
+    else aheadOnly.delete(`${kind} ${day}`);
+  }
+  /** A day a reader uses: the last to go. */
+  function used(kind: string, day: string, cols: UsersDay | TokensDay) {
+    aheadOnly.delete(`${kind} ${day}`);
+    touch(mapOf(kind), day, cols);
+  }
+
+  /**
+   * Drops days beyond the budget, never those of `keep` (the range being read): first the days read ahead
+   * that no reader has used, then the least recently used.
+   */
   function evict(keep: ReadonlySet<string>) {
-    for (const m of [usersDays, tokensDays] as Map<string, { bytes: number }>[]) {
-      for (const [day, v] of m) {
+    const drop = (kind: string, day: string) => {
+      const m = mapOf(kind);
+      bytes -= m.get(day)?.bytes ?? 0;
+      m.delete(day);
+      aheadOnly.delete(`${kind} ${day}`);
+    };
+    for (const key of [...aheadOnly]) {
+      if (bytes <= maxBytes) return;
+      const [kind, day] = key.split(' ') as [string, string];
+      if (!keep.has(day)) drop(kind, day);
+    }
+    for (const kind of [USERS, TOKENS]) {
+      for (const day of [...mapOf(kind).keys()]) {
         if (bytes <= maxBytes) return;
-        if (keep.has(day)) continue;
-        m.delete(day);
-        bytes -= v.bytes;
+        if (!keep.has(day)) drop(kind, day);
       }
     }
   }
@@ -244,6 +272,7 @@ export function createDayColumns(source: DaySource, opts: DayColumnsOptions = {}
         if (old) bytes -= old.bytes;
         bytes += cols.bytes;
         touch(usersDays, day, cols);
+        kept(USERS, day, ahead);
       };
       const ints = [0, 0, 0, 0, 0, 0];
       const nums = DAY_NUMBERS.map(() => 0);
@@ -272,12 +301,14 @@ export function createDayColumns(source: DaySource, opts: DayColumnsOptions = {}
       // A stored day without rows (nobody active) is kept empty.
       for (const d of stale)
         if (d >= first && d <= last && usersDays.get(d)?.version !== versions.get(d)) {
+          bytes -= usersDays.get(d)?.bytes ?? 0;
           touch(usersDays, d, new DayBuilder().done(versions.get(d)!));
+          kept(USERS, d, ahead);
         }
     }
     const out = stored.map((s) => {
       const cols = usersDays.get(s.day)!;
-      touch(usersDays, s.day, cols);
+      if (!ahead) used(USERS, s.day, cols);
       return { day: s.day, cols };
     });
     if (!ahead) evict(new Set(stored.map((s) => s.day)));
@@ -337,12 +368,13 @@ export function createDayColumns(source: DaySource, opts: DayColumnsOptions = {}
         if (old) bytes -= old.bytes;
         bytes += cols.bytes;
         touch(tokensDays, day, cols);
+        kept(TOKENS, day, ahead);
       }
     }
     const out = stored.flatMap((s) => {
       const cols = tokensDays.get(s.day);
       if (!cols) return [];
-      touch(tokensDays, s.day, cols);
+      if (!ahead) used(TOKENS, s.day, cols);
       return [{ day: s.day, cols }];
     });
     if (!ahead) evict(new Set(stored.map((s) => s.day)));
@@ -512,16 +544,17 @@ export function createDayColumns(source: DaySource, opts: DayColumnsOptions = {}
      */
     preload(what: 'users' | 'tokens', start: Day, end: Day): boolean {
       if (bytes >= maxBytes * 0.8) return false;
-      const kept: Map<string, { bytes: number }> = what === 'users' ? usersDays : tokensDays;
-      const before = new Set(kept.keys());
+      const held = mapOf(what);
+      const before = new Set(held.keys());
       const read = what === 'users' ? loadUsers(start, end, true) : loadTokens(start, end, true);
       if (bytes <= maxBytes) return true;
       // Over the budget: the days just read go again (oldest first), never the ones readers use.
       for (const { day } of read) {
         if (bytes <= maxBytes) break;
         if (before.has(day)) continue;
-        bytes -= kept.get(day)!.bytes;
-        kept.delete(day);
+        bytes -= held.get(day)!.bytes;
+        held.delete(day);
+        aheadOnly.delete(`${what} ${day}`);
       }
       return false;
     },

@@ -219,12 +219,15 @@ migrations['0006_user_day_user_email'] = {
    * the one it replaces did.
    */
   async up(db: Kysely<unknown>) {
+    // Either step may be done already: SQLite runs no migration in a transaction, and a crash between them
+    // must not keep the store from starting.
     await db.schema
       .createIndex('user_day_user_email')
+      .ifNotExists()
       .on('user_day')
       .columns(['user_id', 'day', 'user_email'])
       .execute();
-    await db.schema.dropIndex('user_day_user').execute();
+    await db.schema.dropIndex('user_day_user').ifExists().execute();
   },
 };
 

@@ -332,11 +332,16 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
       return warming;
     }
     warming = (async () => {
-      do {
-        again = false;
-        await warmOnce();
-      } while (again);
-    })().finally(() => (warming = undefined));
+      try {
+        do {
+          again = false;
+          await warmOnce();
+        } while (again);
+      } finally {
+        // In the same turn as the last look at `again`: a pass asked for from now on starts afresh.
+        warming = undefined;
+      }
+    })();
     return warming;
   }
   async function warmOnce() {
