@@ -33,18 +33,23 @@ function Frame({ children }: { children: React.ReactNode }) {
 
 afterEach(cleanup);
 
+/** Loads the page's code, then draws it. */
+async function loadedAndDrawn(page: ReturnType<typeof lazyPage>, arrive: () => void) {
+  const loading = page.load();
+  arrive();
+  await loading;
+  render(
+    <Frame>
+      <page.Component />
+    </Frame>,
+  );
+}
+
 describe('lazyPage', () => {
   // (First: what the app draws first is remembered for the rest of the file.)
   it('draws the page the app opens on in a render after the shell’s, even with its code in', async () => {
     const { page, arrive } = deferredPage();
-    const loading = page.load();
-    arrive();
-    await loading;
-    render(
-      <Frame>
-        <page.Component />
-      </Frame>,
-    );
+    await loadedAndDrawn(page, arrive);
     // The shell's render: a loading line in the page's place, never a boundary's placeholder…
     expect(screen.getByText('Loading…')).toBeTruthy();
     expect(screen.queryByText('placeholder')).toBeNull();
@@ -54,14 +59,7 @@ describe('lazyPage', () => {
 
   it('draws a page whose code is already in at once, without a loading line', async () => {
     const { page, arrive, imported } = deferredPage();
-    const loading = page.load();
-    arrive();
-    await loading;
-    render(
-      <Frame>
-        <page.Component />
-      </Frame>,
-    );
+    await loadedAndDrawn(page, arrive);
     // Synchronously, on the first render: no placeholder in between.
     expect(screen.getByRole('button', { name: 'clicked 0' })).toBeTruthy();
     expect(screen.queryByText('Loading…')).toBeNull();

@@ -102,6 +102,17 @@ function browserMerge(users: Map<string, { rows: UserRow[] }>, start: Day, end: 
   return mergeUserRows(rows).sort(byId);
 }
 
+/** A store of February's 28 days, every one with a row of each person, and the bytes a day takes when kept. */
+function february(seed: number, people: string[]) {
+  const r = rng(seed);
+  const s = memorySource();
+  for (const d of eachDay('2026-02-01', '2026-02-28'))
+    s.users.set(d, { version: 'v1', rows: people.map((u) => row(r, u, d)) });
+  const probe = createDayColumns(s.source);
+  probe.mergedUsers('2026-02-01', '2026-02-28');
+  return { s, perDay: probe.held().bytes / 28 };
+}
+
 describe('day columns: the merged users table', () => {
   it('is the browser’s merge of the same rows, field for field, for random organizations and ranges', () => {
     for (let seed = 1; seed <= 12; seed++) {
@@ -210,13 +221,7 @@ describe('day columns: the merged users table', () => {
   });
 
   it('drops the least recently used days beyond its byte budget, and reads them again when asked', () => {
-    const r = rng(5);
-    const s = memorySource();
-    const days = eachDay('2026-02-01', '2026-02-28');
-    for (const d of days) s.users.set(d, { version: 'v1', rows: ['a', 'b', 'c', 'd'].map((u) => row(r, u, d)) });
-    const all = createDayColumns(s.source);
-    all.mergedUsers('2026-02-01', '2026-02-28');
-    const perDay = all.held().bytes / days.length;
+    const { s, perDay } = february(5, ['a', 'b', 'c', 'd']);
     // Room for about ten days.
     const small = createDayColumns(s.source, { maxBytes: perDay * 10 });
     expect(small.mergedUsers('2026-02-01', '2026-02-28')).toEqual(browserMerge(s.users, '2026-02-01', '2026-02-28'));
@@ -233,14 +238,7 @@ describe('day columns: the merged users table', () => {
 
 describe('day columns: reading ahead', () => {
   it('reads days before any reader asks, and stops (reading nothing) once most of the budget is used', () => {
-    const r = rng(11);
-    const s = memorySource();
-    const days = eachDay('2026-02-01', '2026-02-28');
-    for (const d of days) s.users.set(d, { version: 'v1', rows: ['a', 'b', 'c', 'd'].map((u) => row(r, u, d)) });
-    const probe = createDayColumns(s.source);
-    probe.mergedUsers('2026-02-01', '2026-02-28');
-    const perDay = probe.held().bytes / days.length;
-
+    const { s, perDay } = february(11, ['a', 'b', 'c', 'd']);
     const columns = createDayColumns(s.source, { maxBytes: perDay * 10 });
     expect(columns.preload('users', '2026-02-22', '2026-02-28')).toBe(true);
     const reads = s.reads.userRows;
@@ -260,13 +258,7 @@ describe('day columns: reading ahead', () => {
 
 describe('day columns: what goes first', () => {
   it('drops days read ahead that no reader used before any day a reader used', () => {
-    const r = rng(13);
-    const s = memorySource();
-    for (const d of eachDay('2026-02-01', '2026-02-28'))
-      s.users.set(d, { version: 'v1', rows: ['a', 'b', 'c'].map((u) => row(r, u, d)) });
-    const probe = createDayColumns(s.source);
-    probe.mergedUsers('2026-02-01', '2026-02-28');
-    const perDay = probe.held().bytes / 28;
+    const { s, perDay } = february(13, ['a', 'b', 'c']);
     const columns = createDayColumns(s.source, { maxBytes: perDay * 10 + 1 });
     columns.mergedUsers('2026-02-22', '2026-02-28');
     expect(columns.preload('users', '2026-02-15', '2026-02-17')).toBe(true);

@@ -108,6 +108,32 @@ interface TokensDay {
   bytes: number;
 }
 
+/**
+ * Reads a span of days from the store, keeping (`keep`) each day `wanted` gives a version for (the
+ * version to keep it under; undefined for a day not stored, or kept as it is).
+ */
+type ReadSpan<T> = (
+  first: Day,
+  last: Day,
+  wanted: (day: string) => string | undefined,
+  keep: (day: string, cols: T) => void,
+) => void;
+
+/** What every kept day has: the version it was read at, and the bytes its arrays hold. */
+interface KeptDay {
+  version: string;
+  bytes: number;
+}
+
+const tokensDay = (version: string, user: number[], key: number[], credits: number[], starts: number[]): TokensDay => ({
+  version,
+  user: Int32Array.from(user),
+  key: Int32Array.from(key),
+  credits: Float64Array.from(credits),
+  starts: Uint8Array.from(starts),
+  bytes: user.length * 17,
+});
+
 /** A column in an array of its own size: integers that fit in 32 bits in half the bytes. */
 function compact(values: Float64Array): Numbers {
   for (const v of values) if (!Number.isInteger(v) || v < -0x80000000 || v > 0x7fffffff) return values.slice();
@@ -195,7 +221,7 @@ export function createDayColumns(source: DaySource, opts: DayColumnsOptions = {}
   let bytes = 0;
 
   /** Marks a day as just used: the last to go when the budget is passed. */
-  function touch<T extends { bytes: number }>(m: Map<string, T>, day: string, value: T) {
+  function touch<T extends KeptDay>(m: Map<string, T>, day: string, value: T) {
     m.delete(day);
     m.set(day, value);
   }
@@ -203,14 +229,14 @@ export function createDayColumns(source: DaySource, opts: DayColumnsOptions = {}
   const aheadOnly = new Set<string>();
   const USERS = 'users';
   const TOKENS = 'tokens';
-  const mapOf = (kind: string): Map<string, { bytes: number }> => (kind === USERS ? usersDays : tokensDays);
+  const mapOf = (kind: string): Map<string, KeptDay> => (kind === USERS ? usersDays : tokensDays);
   /** A day just read: for a reader, or ahead of any. */
   function kept(kind: string, day: string, ahead: boolean) {
     if (ahead) aheadOnly.add(`${kind} ${day}`);
     else aheadOnly.delete(`${kind} ${day}`);
   }
   /** A day a reader uses: the last to go. */
-  function used(kind: string, day: string, cols: UsersDay | TokensDay) {
+  function used(kind: string, day: string, cols: KeptDay) {
     aheadOnly.delete(`${kind} ${day}`);
     touch(mapOf(kind), day, cols);
   }
@@ -254,39 +280,71 @@ export function createDayColumns(source: DaySource, opts: DayColumnsOptions = {}
     return i;
   }
 
-  /** The `/users` days of [start, end] as stored now, each read from the store if it is not kept as it is. */
-  function loadUsers(start: Day, end: Day, ahead = false): { day: string; cols: UsersDay }[] {
-    const stored = source.usersDays(start, end);
-    const stale = stored.filter((s) => usersDays.get(s.day)?.version !== s.version).map((s) => s.day);
+  /** Keeps a day's columns (in place of what was kept for it). */
+  function put<T extends KeptDay>(kind: string, m: Map<string, T>, day: string, cols: T, ahead: boolean) {
+    bytes += cols.bytes - (m.get(day)?.bytes ?? 0);
+    touch(m, day, cols);
+    kept(kind, day, ahead);
+  }
+
+  /**
+   * The days of [start, end] as stored now (`stored`), each read from the store (`readSpan`, a span of
+   * days at a time) unless it is kept as it is; a stored day that brought nothing (nobody active) is kept
+   * empty. `ahead`: read before any reader asks (see `preload`).
+   */
+  function load<T extends KeptDay>(
+    kind: string,
+    m: Map<string, T>,
+    stored: { day: string; version: string }[],
+    readSpan: ReadSpan<T>,
+    empty: (version: string) => T,
+    ahead: boolean,
+  ): { day: string; cols: T }[] {
     const versions = new Map(stored.map((s) => [s.day, s.version]));
+    const wanted = (day: string) => {
+      const v = versions.get(day);
+      return v !== undefined && m.get(day)?.version !== v ? v : undefined;
+    };
+    const stale = stored.filter((s) => wanted(s.day) !== undefined).map((s) => s.day);
     for (const [first, last] of spans(
       stale,
       stored.map((s) => s.day),
     )) {
+      readSpan(first as Day, last as Day, wanted, (day, cols) => put(kind, m, day, cols, ahead));
+      for (const d of stale) {
+        const v = d >= first && d <= last ? wanted(d) : undefined;
+        if (v !== undefined) put(kind, m, d, empty(v), ahead);
+      }
+    }
+    const out = stored.flatMap((s) => {
+      const cols = m.get(s.day);
+      if (!cols) return [];
+      if (!ahead) used(kind, s.day, cols);
+      return [{ day: s.day, cols }];
+    });
+    if (!ahead) evict(new Set(stored.map((s) => s.day)));
+    return out;
+  }
+
+  /** The `/users` days of [start, end] as stored now. */
+  function loadUsers(start: Day, end: Day, ahead = false): { day: string; cols: UsersDay }[] {
+    const readSpan: ReadSpan<UsersDay> = (first, last, wanted, keep) => {
       let day = '';
+      let version: string | undefined;
       let b: DayBuilder | undefined;
-      const flush = () => {
-        if (!b) return;
-        const cols = b.done(versions.get(day)!);
-        const old = usersDays.get(day);
-        if (old) bytes -= old.bytes;
-        bytes += cols.bytes;
-        touch(usersDays, day, cols);
-        kept(USERS, day, ahead);
-      };
+      const flush = () => b && keep(day, b.done(version!));
       const ints = [0, 0, 0, 0, 0, 0];
       const nums = DAY_NUMBERS.map(() => 0);
-      let skip = false;
-      for (const r of source.userRows(first as Day, last as Day)) {
+      for (const r of source.userRows(first, last)) {
         const d = r[0] as string;
         if (d !== day) {
           flush();
           day = d;
           // A day between two stored ones may hold rows of a walk under way: not a stored day yet.
-          skip = !versions.has(d) || usersDays.get(d)?.version === versions.get(d);
-          b = skip ? undefined : new DayBuilder();
+          version = wanted(d);
+          b = version === undefined ? undefined : new DayBuilder();
         }
-        if (skip) continue;
+        if (!b) continue;
         const email = r[2];
         ints[0] = users.of(String(r[1]));
         ints[1] = typeof email === 'string' ? emails.of(email) : -1;
@@ -295,37 +353,20 @@ export function createDayColumns(source: DaySource, opts: DayColumnsOptions = {}
         ints[4] = levels.of(typeof r[5] === 'string' ? r[5] : '');
         ints[5] = langSetOf(typeof r[6] === 'string' ? r[6] : '[]');
         for (let k = 0; k < nums.length; k++) nums[k] = num(r[7 + k]);
-        b!.push(ints, nums);
+        b.push(ints, nums);
       }
       flush();
-      // A stored day without rows (nobody active) is kept empty.
-      for (const d of stale)
-        if (d >= first && d <= last && usersDays.get(d)?.version !== versions.get(d)) {
-          bytes -= usersDays.get(d)?.bytes ?? 0;
-          touch(usersDays, d, new DayBuilder().done(versions.get(d)!));
-          kept(USERS, d, ahead);
-        }
-    }
-    const out = stored.map((s) => {
-      const cols = usersDays.get(s.day)!;
-      if (!ahead) used(USERS, s.day, cols);
-      return { day: s.day, cols };
-    });
-    if (!ahead) evict(new Set(stored.map((s) => s.day)));
-    return out;
+    };
+    const empty = (version: string) => new DayBuilder().done(version);
+    return load(USERS, usersDays, source.usersDays(start, end), readSpan, empty, ahead);
   }
 
   /** The `/tokens` days of [start, end] as stored now. */
   function loadTokens(start: Day, end: Day, ahead = false): { day: string; cols: TokensDay }[] {
-    const stored = source.tokensDays(start, end);
-    const versions = new Map(stored.map((s) => [s.day, s.version]));
-    const stale = stored.filter((s) => tokensDays.get(s.day)?.version !== s.version).map((s) => s.day);
-    for (const [first, last] of spans(
-      stale,
-      stored.map((s) => s.day),
-    )) {
-      for (const { day, body } of source.tokensBodies(first as Day, last as Day)) {
-        if (!versions.has(day) || tokensDays.get(day)?.version === versions.get(day)) continue;
+    const readSpan: ReadSpan<TokensDay> = (first, last, wanted, keep) => {
+      for (const { day, body } of source.tokensBodies(first, last)) {
+        const version = wanted(day);
+        if (version === undefined) continue;
         const user: number[] = [];
         const key: number[] = [];
         const credits: number[] = [];
@@ -356,29 +397,11 @@ export function createDayColumns(source: DaySource, opts: DayColumnsOptions = {}
             }
           }
         }
-        const cols: TokensDay = {
-          version: versions.get(day)!,
-          user: Int32Array.from(user),
-          key: Int32Array.from(key),
-          credits: Float64Array.from(credits),
-          starts: Uint8Array.from(starts),
-          bytes: user.length * 17,
-        };
-        const old = tokensDays.get(day);
-        if (old) bytes -= old.bytes;
-        bytes += cols.bytes;
-        touch(tokensDays, day, cols);
-        kept(TOKENS, day, ahead);
+        keep(day, tokensDay(version, user, key, credits, starts));
       }
-    }
-    const out = stored.flatMap((s) => {
-      const cols = tokensDays.get(s.day);
-      if (!cols) return [];
-      if (!ahead) used(TOKENS, s.day, cols);
-      return [{ day: s.day, cols }];
-    });
-    if (!ahead) evict(new Set(stored.map((s) => s.day)));
-    return out;
+    };
+    const empty = (version: string) => tokensDay(version, [], [], [], []);
+    return load(TOKENS, tokensDays, source.tokensDays(start, end), readSpan, empty, ahead);
   }
 
   /** Each interned user's place in user id order (code units), made again when new users have come. */

@@ -158,11 +158,11 @@ export function createSyncEngine(store: StoreDb, fetcher: Fetcher, opts: SyncOpt
   /** One span of one endpoint: one request, split by day, written in one transaction. */
   async function fetchSpan(endpoint: DayEndpoint, grouping: string, span: DayRange) {
     const schema = schemaOf(endpoint, grouping);
+    const spanDays = eachDay(span.start, span.end);
     // Final as of the request: an answer that arrives after midnight UTC was asked before the day closed.
-    const final = new Set(eachDay(span.start, span.end).filter(finalOf));
+    const final = new Set(spanDays.filter(finalOf));
     const r = await get(PATHS[endpoint], { startDate: span.start, endDate: span.end, group_by: grouping });
-    if (r.status === 200)
-      charsPerDay.set(`${endpoint}:${grouping}`, r.body.length / eachDay(span.start, span.end).length);
+    if (r.status === 200) charsPerDay.set(`${endpoint}:${grouping}`, r.body.length / spanDays.length);
     const body = accept(r, schema) as Parsed;
     const byDay = new Map<string, unknown[]>();
     for (const row of body.data) {
@@ -171,7 +171,7 @@ export function createSyncEngine(store: StoreDb, fetcher: Fetcher, opts: SyncOpt
       if (list) list.push(row);
       else byDay.set(day, [row]);
     }
-    const days = eachDay(span.start, span.end).map((day) => ({
+    const days = spanDays.map((day) => ({
       day,
       body: JSON.stringify(byDay.get(day) ?? []),
       final: final.has(day),

@@ -20,7 +20,7 @@ import { MIGRATION_NAMES, migrateToLatest } from '../store/migrations';
 import { claimStore, knownUser, knownUsers, storedDays, StoreMismatchError } from '../store/queries';
 import type { Schema } from '../store/schema';
 import { dayAnswerVersion, emailOf } from '../store/teams-queries';
-import { createSyncEngine, DAY_ENDPOINTS, type DayEndpoint, type Fetched } from './engine';
+import { createSyncEngine, DAY_ENDPOINTS, type DayEndpoint, type Fetched, type SyncOptions } from './engine';
 import { createStoreAnswerer } from './serve';
 import { STORE_ENGINES } from '../../test/stores';
 
@@ -54,7 +54,7 @@ function upstream() {
   };
 }
 
-function setup(store: StoreDb) {
+function setup(store: StoreDb, more: Partial<SyncOptions> = {}) {
   const up = upstream();
   const engine = createSyncEngine(store, up.fetcher, {
     latestDay: () => LATEST,
@@ -62,6 +62,7 @@ function setup(store: StoreDb) {
     maxSpanDays: 31,
     usersPageSize: 7,
     reportsPageSize: 10,
+    ...more,
   });
   const answer = createStoreAnswerer(store, engine, () => LATEST);
   return { up, engine, answer };
@@ -343,15 +344,7 @@ describe('answers kept small', () => {
     const store = await openStore({ dataDir: ':memory:' });
     try {
       await claimStore(store.db, 'demo seed=store-test');
-      const up = upstream();
-      const engine = createSyncEngine(store, up.fetcher, {
-        latestDay: () => LATEST,
-        refreshDays: 2,
-        maxSpanDays: 31,
-        usersPageSize: 7,
-        reportsPageSize: 10,
-        answerChars: 1,
-      });
+      const { up, engine } = setup(store, { answerChars: 1 });
       const spans = () =>
         up.asked
           .splice(0)

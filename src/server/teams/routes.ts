@@ -71,8 +71,6 @@ export function isTeamsPath(url: string): boolean {
   return path === '/api/teams' || path.startsWith('/api/teams/');
 }
 
-/** People per team: the mapping's members by team, and the users the store knows that it does not name. */
-
 /** Figures of a team from its sums and its number of members. */
 function figures(s: GroupSums, members: number): TeamFigures {
   return {
