@@ -5,10 +5,12 @@ import { fileURLToPath } from 'node:url';
 import sirv from 'sirv';
 import { createApp, openAppStore } from './app';
 import { readServerConfig } from './config';
+import { boundHeapGrowth } from './core/heap';
 import { createLogger } from './core/log';
 import { postDigest, scheduleDigest } from './digest/digest';
 import { readStoreConfig } from './store/config';
 
+boundHeapGrowth();
 const config = readServerConfig();
 const storeConfig = readStoreConfig();
 const logger = createLogger();

@@ -8,9 +8,11 @@ import { parseArgs } from 'node:util';
 import { HISTORY_START, isDay } from '../lib/dates';
 import { createApp, openAppStore } from './app';
 import { readServerConfig } from './config';
+import { boundHeapGrowth } from './core/heap';
 import { createLogger } from './core/log';
 import { readStoreConfig } from './store/config';
 
+boundHeapGrowth();
 const logger = createLogger();
 
 function fail(message: string): never {
