@@ -87,3 +87,26 @@ test('the credits page links its top users to their pages', async ({ page }) => 
   await top.click();
   await expect(page.getByRole('heading', { level: 1, name: name! })).toBeVisible();
 });
+
+test('users: the first rows come with the page, preloaded, and are asked for once', async ({ page }) => {
+  const asked: string[] = [];
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname === '/api/users') asked.push(r.url());
+  });
+  await page.goto('/users?start=2026-05-02&end=2026-05-31&usersSort=user:asc');
+  const table = page.getByRole('table', { name: 'Users active in the range' });
+  await expect(page.getByText(/^[\d,]+ of [\d,]+ users active in the range$/)).toBeVisible();
+  // The preload, not a second request, answered the page: one request, started by the page's <link>.
+  expect(asked).toHaveLength(1);
+  const initiators = await page.evaluate(() =>
+    performance
+      .getEntriesByType('resource')
+      .filter((e) => new URL(e.name).pathname === '/api/users')
+      .map((e) => (e as PerformanceResourceTiming).initiatorType),
+  );
+  expect(initiators).toEqual(['link']);
+  // And it is the table the URL asks for: sorted by email, A to Z.
+  const emails = await table.getByRole('row').locator('td:nth-child(1)').allTextContents();
+  expect(emails.length).toBeGreaterThan(1);
+  expect(emails).toEqual([...emails].sort((a, b) => a.localeCompare(b)));
+});

@@ -6,6 +6,7 @@ import { createQueryClient } from './data/query-client';
 import { loadPageAt, prefetchPage } from './app/routes';
 import { applyTheme, watchSystemTheme } from './app/theme';
 import { configFromPage } from './data/config';
+import { prepareMoneyFormats } from './lib/money';
 import './index.css';
 
 applyTheme();
@@ -15,10 +16,14 @@ const client = createQueryClient(() => setKeyRejected(true));
 // The opening page's data and code are asked for before anything renders (on the landing page the server
 // has preloaded the data with the HTML). Waiting briefly for the data lets the first render draw the page
 // with it, instead of an empty page and then the whole page again; a slow answer does not hold the page
-// back. The page's code arrives meanwhile: the page draws in a render of its own once it is in.
+// back. The page's code arrives meanwhile: the page draws in a render of its own once it is in. The
+// money formats are made while the data is on the way, not in the first render.
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 void loadPageAt(window.location.pathname);
-await Promise.race([prefetchPage(client, configFromPage(), window.location), wait(100)]);
+const config = configFromPage();
+const data = prefetchPage(client, config, window.location);
+prepareMoneyFormats(config?.currency);
+await Promise.race([data, wait(100)]);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -27,6 +27,20 @@ export function buildQuery(query: Query = {}): string {
   return s ? `?${s}` : '';
 }
 
+/** A query whose values may be lists: `{ team: ['A', 'B'] }` asks `team=A&team=B`. */
+export type ListQuery = Record<string, QueryValue | readonly string[]>;
+
+/** The query string of a list query (with its `?`), leaving out empty values as `api.get` does. */
+export function listQueryString(query: ListQuery): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) {
+    if (typeof v === 'object' && v !== null) for (const x of v) params.append(k, x);
+    else if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
+  }
+  const s = params.toString();
+  return s ? `?${s}` : '';
+}
+
 export function createClient(opts: ClientOptions = {}) {
   const base = opts.baseUrl ?? '';
   const doFetch = opts.fetch ?? ((...a: Parameters<typeof fetch>) => fetch(...a));

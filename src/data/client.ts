@@ -4,7 +4,7 @@
  * (never local storage, never the URL) and travels in the Authorization header.
  */
 import type * as z from 'zod/mini';
-import { createClient, type QueryValue } from '../api/client';
+import { createClient, listQueryString, type ListQuery } from '../api/client';
 import { externalValue } from './external-value';
 
 const KEY_ITEM = 'agent-dashboard.api-key';
@@ -36,19 +36,7 @@ export const api = createClient({
   },
 });
 
-/** A query whose values may be lists: `{ team: ['A', 'B'] }` asks `team=A&team=B`. */
-export type ListQuery = Record<string, QueryValue | readonly string[]>;
-
-/** The query string of a list query (with its `?`), leaving out empty values as `api.get` does. */
-export function listQueryString(query: ListQuery): string {
-  const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) {
-    if (typeof v === 'object' && v !== null) for (const x of v) params.append(k, x);
-    else if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
-  }
-  const s = params.toString();
-  return s ? `?${s}` : '';
-}
+export { listQueryString, type ListQuery } from '../api/client';
 
 /**
  * `api.get` for the dashboard server's endpoints that take a parameter several times (`team=`): the

@@ -11,6 +11,7 @@ import { useSearchParams } from 'react-router-dom';
 import * as z from 'zod/mini';
 import { isDay, type Day, type DayRange } from '../lib/dates';
 import type { Interval } from '../lib/series';
+import { sortSchema, type SortState } from '../lib/sort';
 import { rangeFrom, rangeParams } from '../lib/url-state';
 import { useAppConfig } from './config';
 import { effectiveTeams, useMe } from './me';
@@ -189,27 +190,7 @@ export function useRange() {
   return { range, setRange, latestDay };
 }
 
-export type SortDir = 'asc' | 'desc';
-export interface SortState {
-  column: string;
-  dir: SortDir;
-}
-
-const sortSchema = z.catch(
-  z.nullable(
-    z.pipe(
-      z.string().check(z.regex(/^[\w.-]+:(asc|desc)$/)),
-      z.transform((s): SortState => {
-        const i = s.lastIndexOf(':');
-        return { column: s.slice(0, i), dir: s.slice(i + 1) as SortDir };
-      }),
-    ),
-  ),
-  null,
-);
-
-/** A table's sort as the URL writes it (`column:dir`), or null when it writes none or nonsense. */
-export const parseSort = (raw: string | null): SortState | null => sortSchema.parse(raw);
+export { parseSort, type SortDir, type SortState } from '../lib/sort';
 
 /** A table's sort as `<table>Sort=column:dir` in the URL (one parameter per table, named by its id). */
 export function useSortParam(table: string, dflt: SortState) {

@@ -215,9 +215,27 @@ describe('the page', () => {
     );
     expect(renderIndex(html, '/tools')).not.toContain('rel="preload"');
   });
+  it('preloads the users page’s first rows at the address the page asks for (UsersPage.test.tsx)', () => {
+    const { renderIndex } = createApp(readServerConfig({ DEMO_TODAY: '2026-06-01', DEMO_USERS: '5', DEMO_REPOS: '1' }));
+    const page = renderIndex(
+      html,
+      '/users?start=2026-05-01&end=2026-05-14&usersSort=user:asc&delegation=auto-high&q=%20o%20',
+    );
+    const preloads = [...page.matchAll(/<link rel="preload" as="fetch" crossorigin="anonymous" href="([^"]+)"/g)];
+    expect(preloads.map((m) => m[1]!.replace(/&amp;/g, '&'))).toEqual([
+      '/api/users?start=2026-05-01&end=2026-05-14&sort=user&dir=asc&q=o&delegation=auto-high&offset=0&limit=200',
+    ]);
+    // Without a price list there is no spend to sort by: the page asks for its default sort.
+    expect(renderIndex(html, '/users?start=2026-05-01&end=2026-05-14&usersSort=spend:asc')).toContain(
+      'href="/api/users?start=2026-05-01&amp;end=2026-05-14&amp;sort=credits&amp;dir=desc&amp;offset=0&amp;limit=200"',
+    );
+    // Teams are read by the page with those the reader may see: nothing is guessed ahead.
+    expect(renderIndex(html, '/users?team=Engineering')).not.toContain('rel="preload"');
+  });
   it('preloads nothing when the browser must bring the key, and never inlines a server key', () => {
     const keyless = createApp(readServerConfig({ ANALYTICS_BASE_URL: 'http://127.0.0.1:9' }));
     expect(keyless.renderIndex(html, '/')).not.toContain('rel="preload"');
+    expect(keyless.renderIndex(html, '/users')).not.toContain('rel="preload"');
     const keyed = createApp(readServerConfig({ ANALYTICS_BASE_URL: 'http://127.0.0.1:9', API_KEY: 'top-secret-key' }));
     expect(keyed.renderIndex(html, '/')).not.toContain('top-secret-key');
   });

@@ -376,6 +376,10 @@ describe('UsersPage, from the server’s store', () => {
     expect(fetchMock).toHaveBeenCalledTimes(1);
     const asked = new URL(String(fetchMock.mock.calls[0]![0]), 'http://dashboard.test').searchParams;
     expect(Object.fromEntries(asked)).toMatchObject({ sort: 'spend', dir: 'asc', delegation: 'auto-high', q: 'o' });
+    // Exactly the address the server preloads with the page (server.test.ts), or the browser would ask twice.
+    expect(String(fetchMock.mock.calls[0]![0])).toBe(
+      '/api/users?start=2026-05-01&end=2026-05-14&sort=spend&dir=asc&q=o&delegation=auto-high&offset=0&limit=200',
+    );
     renderWithApp(<UsersPage />, { url: `/users${search}`, config, client });
     await screen.findByText('2 of 4 users active in the range');
     expect(users()).toEqual(['alice@acme.com', 'carol@other.org']);

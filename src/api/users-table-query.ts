@@ -1,0 +1,67 @@
+/**
+ * What the users page asks the server for, from its URL: the SPA builds its queries with it, and the
+ * server its preload of the page's first rows (sent with the page, so the answer is on its way while
+ * the app's code loads). Both must write the same address, or the browser would ask twice.
+ */
+import type { DayRange } from '../lib/dates';
+import { parseSort, type SortState } from '../lib/sort';
+import { isUserColumn } from '../lib/user-merge';
+import { listQueryString } from './client';
+import { USERS_PATHS } from './users';
+
+/** Rows per request of the server's table: a few screens of rows, a small answer. */
+export const TABLE_PAGE = 200;
+
+/** Most credits first, until the reader sorts otherwise. */
+export const DEFAULT_SORT: SortState = { column: 'credits', dir: 'desc' };
+
+export interface TableParams {
+  range: DayRange;
+  sort: SortState;
+  q: string;
+  delegation: string;
+  tier: string;
+  lang: string;
+  /** The teams whose members the table is limited to (sorted); empty for the whole organization. */
+  teams: readonly string[];
+}
+
+/** The URL's sort if the table has that column (spend only with a price list: an old link may carry it). */
+export function usersSortOf(sort: SortState | null, currency: string | null): SortState {
+  return sort && isUserColumn(sort.column) && (sort.column !== 'spend' || currency !== null) ? sort : DEFAULT_SORT;
+}
+
+/** The table's parameters as the page reads them from its URL (the range and teams read already). */
+export function usersTableParams(
+  range: DayRange,
+  teams: readonly string[],
+  params: URLSearchParams,
+  currency: string | null,
+): TableParams {
+  return {
+    range,
+    sort: usersSortOf(parseSort(params.get('usersSort')), currency),
+    q: (params.get('q') ?? '').trim(),
+    delegation: params.get('delegation') ?? '',
+    tier: params.get('tier') ?? '',
+    lang: params.get('lang') ?? '',
+    teams,
+  };
+}
+
+/** The server's query for the table (the same for its pages and its CSV). */
+export const usersTableQuery = (p: TableParams) => ({
+  start: p.range.start,
+  end: p.range.end,
+  sort: p.sort.column,
+  dir: p.sort.dir,
+  q: p.q.trim(),
+  delegation: p.delegation,
+  tier: p.tier,
+  lang: p.lang,
+  team: p.teams,
+});
+
+/** The address of one page of the table. */
+export const usersTablePageHref = (p: TableParams, page: number): string =>
+  `${USERS_PATHS.table}${listQueryString({ ...usersTableQuery(p), offset: page * TABLE_PAGE, limit: TABLE_PAGE })}`;

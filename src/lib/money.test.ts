@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { formatMoney, formatMoneyExact, prepareMoneyFormats } from './money';
+
+describe('money', () => {
+  it('writes amounts in the price list’s currency: cents under 100, whole units above', () => {
+    prepareMoneyFormats('EUR');
+    expect(formatMoney(12.345, 'EUR')).toBe('€12.35');
+    expect(formatMoney(1234.5, 'EUR')).toBe('€1,235');
+    expect(formatMoneyExact(1234.5, 'EUR')).toBe('€1,234.50');
+    expect(formatMoney(null, 'EUR')).toBe('–');
+  });
+
+  it('prepares nothing without a currency, and never throws for one Intl does not know (the app starts anyway)', () => {
+    expect(() => prepareMoneyFormats(null)).not.toThrow();
+    expect(() => prepareMoneyFormats('xx')).not.toThrow();
+    expect(() => formatMoney(5, 'xx')).toThrow(RangeError);
+  });
+});
