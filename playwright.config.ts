@@ -1,12 +1,5 @@
-import { existsSync } from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
-
-/**
- * Uses Debian's Chromium when it is installed (this project's machines cannot
- * download browsers); elsewhere Playwright's own browser. CHROMIUM_PATH wins.
- */
-const systemChromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
-const executablePath = process.env.CHROMIUM_PATH || systemChromium;
+import { CHROMIUM_ARGS, chromiumPath } from './scripts/chromium';
 
 /** A pinned demo clock makes every number on screen reproducible. */
 export const E2E_TODAY = '2026-06-01';
@@ -77,18 +70,7 @@ export default defineConfig({
       name: 'chromium',
       use: {
         ...devices['Desktop Chrome'],
-        launchOptions: {
-          executablePath,
-          args: [
-            '--no-sandbox',
-            '--disable-gpu',
-            '--disable-quic',
-            '--no-first-run',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-          ],
-        },
+        launchOptions: { executablePath: chromiumPath, args: CHROMIUM_ARGS },
       },
     },
   ],

@@ -20,24 +20,16 @@
  * start-up backfill has finished.
  */
 import { spawn, execFileSync, execSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from '@playwright/test';
+import { CHROMIUM_ARGS, chromiumPath } from './chromium';
 
 const TODAY = '2026-11-22';
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
-const executablePath = process.env.CHROMIUM_PATH || (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--enable-precise-memory-info',
-];
+const ARGS = [...CHROMIUM_ARGS, '--enable-precise-memory-info'];
 
 interface Result {
   metric: string;
@@ -565,7 +557,7 @@ function reference(label: string) {
 async function main() {
   reference('start');
   if (!process.env.BENCH_SKIP_BUILD) execSync('npm run build', { stdio: 'ignore' });
-  const browser = await chromium.launch({ executablePath, args: ARGS });
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: ARGS });
   const only = process.env.BENCH_ONLY;
   const small = only === 'scale' || only === 'store' || only === 'teams' ? undefined : await startServer(PORT, {});
   if (small)

@@ -5,8 +5,9 @@
  * WIDTH, COLOR_SCHEME (light|dark), PAGES (comma list) and SUFFIX adjust a run.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { chromium } from '@playwright/test';
+import { CHROMIUM_ARGS, chromiumPath } from './chromium';
 
 const own = !process.argv[2];
 const base = process.argv[2] ?? 'http://127.0.0.1:5420';
@@ -29,17 +30,7 @@ for (let i = 0; own && i < 100; i++) {
   }
 }
 
-const executablePath = process.env.CHROMIUM_PATH || (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
-const browser = await chromium.launch({
-  executablePath,
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-});
+const browser = await chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS });
 const variants = process.env.WIDTH
   ? [
       {
