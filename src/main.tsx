@@ -13,10 +13,10 @@ applyTheme();
 watchSystemTheme();
 
 const client = createQueryClient(() => setKeyRejected(true));
-// The opening page's data and code are asked for before anything renders (on the landing page the server
-// has preloaded the data with the HTML). Waiting briefly for the data lets the first render draw the page
-// with it, instead of an empty page and then the whole page again; a slow answer does not hold the page
-// back. The page's code arrives meanwhile: the page draws in a render of its own once it is in. The
+// The opening page's data and code are asked for before anything renders (on the landing and users
+// pages the server has preloaded the data with the HTML). Waiting briefly for the data lets the first
+// render draw the page with it, instead of an empty page and then the whole page again; a slow answer
+// does not hold the page back. The page's code arrives meanwhile: the page draws in a render of its own once it is in. The
 // money formats are made while the data is on the way, not in the first render.
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 void loadPageAt(window.location.pathname);

@@ -32,15 +32,15 @@ type Prefetch = (
  */
 type Page = { default: React.ComponentType };
 
+/** Whether the app has drawn once (the opening page then draws in a render of its own). */
+let shellDrawn = false;
+
 /**
  * A page in a chunk of its own. It never suspends: until its code is in it shows a loading line, then
  * the page, in a render of its own. (Suspending would make React keep a boundary's placeholder for at
  * least 300 ms once shown; and waiting for the code before the first render made the shell and the page
  * one long task.) A chunk that cannot be fetched is thrown to the page's error boundary.
  */
-/** Whether the app has drawn once (the opening page then draws in a render of its own). */
-let shellDrawn = false;
-
 export function lazyPage(importPage: () => Promise<Page>): {
   load: () => Promise<Page>;
   /** Whether the page's code is in (it then draws at once). */

@@ -10,7 +10,7 @@ import { buildQuery } from '../api/client';
 import { PATHS } from '../api/paths';
 import type { ClientConfig } from '../api/schemas';
 import { usersTableParams, usersTablePageHref } from '../api/users-table-query';
-import { daysBetween, HISTORY_START, yesterdayUtc } from '../lib/dates';
+import { HISTORY_START, yesterdayUtc } from '../lib/dates';
 import { parseRange } from '../lib/url-state';
 import type { ServerConfig } from './config';
 import { errorResponse } from './core/errors';
@@ -22,7 +22,7 @@ import { createDemoService } from './demo/service';
 import { writeDemoResponse } from './demo/transport';
 import { createHash } from 'node:crypto';
 import { openStore, type StoreDb } from './store/db';
-import { claimStore, storedDays } from './store/queries';
+import { claimStore } from './store/queries';
 import type { StoreConfig } from './store/config';
 import { createSyncEngine, type Fetched, type SyncEngine } from './sync/engine';
 import { createScheduler, type Scheduler } from './sync/scheduler';
@@ -215,8 +215,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
           const list = prices.current().prices;
           return `${list ? priceListKey(list) : ''}|${await dayAnswerVersion(store.db, 'tokens', '', r.start, r.end)}`;
         },
-        stored: async (r) =>
-          (await storedDays(store.db, 'tokens', '', r.start, r.end)).length === daysBetween(r.start, r.end) + 1,
+        stored: (r) => engine.daysStored('tokens', '', r),
         byUser: async (r, background) => {
           const list = prices.current().prices;
           return list ? reads.spendByUser(r.start, r.end, list, background) : new Map();

@@ -241,17 +241,19 @@ export function createDayColumns(source: DaySource, opts: DayColumnsOptions = {}
     touch(mapOf(kind), day, cols);
   }
 
+  /** Forgets a kept day. */
+  function drop(kind: string, day: string) {
+    const m = mapOf(kind);
+    bytes -= m.get(day)?.bytes ?? 0;
+    m.delete(day);
+    aheadOnly.delete(`${kind} ${day}`);
+  }
+
   /**
    * Drops days beyond the budget, never those of `keep` (the range being read): first the days read ahead
    * that no reader has used, then the least recently used.
    */
   function evict(keep: ReadonlySet<string>) {
-    const drop = (kind: string, day: string) => {
-      const m = mapOf(kind);
-      bytes -= m.get(day)?.bytes ?? 0;
-      m.delete(day);
-      aheadOnly.delete(`${kind} ${day}`);
-    };
     for (const key of [...aheadOnly]) {
       if (bytes <= maxBytes) return;
       const [kind, day] = key.split(' ') as [string, string];
@@ -567,17 +569,13 @@ export function createDayColumns(source: DaySource, opts: DayColumnsOptions = {}
      */
     preload(what: 'users' | 'tokens', start: Day, end: Day): boolean {
       if (bytes >= maxBytes * 0.8) return false;
-      const held = mapOf(what);
-      const before = new Set(held.keys());
+      const before = new Set(mapOf(what).keys());
       const read = what === 'users' ? loadUsers(start, end, true) : loadTokens(start, end, true);
       if (bytes <= maxBytes) return true;
       // Over the budget: the days just read go again (oldest first), never the ones readers use.
       for (const { day } of read) {
         if (bytes <= maxBytes) break;
-        if (before.has(day)) continue;
-        bytes -= held.get(day)!.bytes;
-        held.delete(day);
-        aheadOnly.delete(`${what} ${day}`);
+        if (!before.has(day)) drop(what, day);
       }
       return false;
     },

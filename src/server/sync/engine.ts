@@ -180,17 +180,23 @@ export function createSyncEngine(store: StoreDb, fetcher: Fetcher, opts: SyncOpt
     activity.generation++;
   }
 
+  /** The spans of the range to ask the service for (with `refresh`, also the days stored before they were final). */
+  async function spansOf(endpoint: DayEndpoint, grouping: string, range: DayRange, refresh: boolean) {
+    const stored = await q.storedDays(db, endpoint, grouping, range.start, range.end);
+    return spansToFetch(range, storedMap(stored), { refresh, maxDays: opts.maxSpanDays });
+  }
+
+  /** Whether every day of the range is stored for one endpoint and grouping (asks the service nothing). */
+  const daysStored = async (endpoint: DayEndpoint, grouping: string, range: DayRange) =>
+    (await spansOf(endpoint, grouping, range, false)).length === 0;
+
   /**
    * Makes every day of the range stored for one endpoint and grouping. With
    * `refresh`, days stored before they were final are asked for again (a sync);
    * without, a stored day is served as it is (a page view).
    */
   async function fillDays(endpoint: DayEndpoint, grouping: string, range: DayRange, refresh: boolean): Promise<void> {
-    const missing = async () =>
-      spansToFetch(range, storedMap(await q.storedDays(db, endpoint, grouping, range.start, range.end)), {
-        refresh,
-        maxDays: opts.maxSpanDays,
-      });
+    const missing = () => spansOf(endpoint, grouping, range, refresh);
     // A range already stored is the common case: it takes no lock, so page views never queue behind a sync.
     if ((await missing()).length === 0) return;
     return lock(`${endpoint}:${grouping}`, async () => {
@@ -291,7 +297,7 @@ export function createSyncEngine(store: StoreDb, fetcher: Fetcher, opts: SyncOpt
     });
   }
 
-  return { fillDays, fillUsers, syncReadiness, activity };
+  return { fillDays, daysStored, fillUsers, syncReadiness, activity };
 }
 
 export type SyncEngine = ReturnType<typeof createSyncEngine>;

@@ -247,6 +247,20 @@ describe.each(engines)('the store on $name', ({ available, open }) => {
     },
   );
 
+  it.skipIf(!available)('says whether a range is stored without asking the service', async () => {
+    const { engine, up } = setup(store);
+    const r = { start: '2026-02-01', end: '2026-02-05' };
+    expect(await engine.daysStored('tools', '', r)).toBe(false);
+    await engine.fillDays('tools', '', { start: r.start, end: '2026-02-04' }, false);
+    const asked = up.asked.length;
+    // One day short, then whole; another grouping of the same endpoint is not.
+    expect(await engine.daysStored('tools', '', r)).toBe(false);
+    await engine.fillDays('tools', '', r, false);
+    expect(await engine.daysStored('tools', '', r)).toBe(true);
+    expect(await engine.daysStored('tools', 'tool_name', r)).toBe(false);
+    expect(up.asked.length).toBe(asked + 1);
+  });
+
   it.skipIf(!available)(
     'serves /users only for days whose walk is complete; meanwhile the service answers',
     async () => {
