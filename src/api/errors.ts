@@ -41,6 +41,7 @@ export const STATUS_TITLES: Readonly<Record<number, string>> = {
   502: 'Bad Gateway',
   503: 'Service Unavailable',
   504: 'Gateway Timeout',
+  507: 'Insufficient Storage',
 };
 
 /** Status 0 marks failures that never got an HTTP answer or got an unreadable one. */

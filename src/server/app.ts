@@ -13,7 +13,7 @@ import { usersTableParams, usersTablePageHref } from '../api/users-table-query';
 import { HISTORY_START, yesterdayUtc } from '../lib/dates';
 import { parseRange } from '../lib/url-state';
 import type { ServerConfig } from './config';
-import { errorResponse } from './core/errors';
+import { errorResponse, faultResponse } from './core/errors';
 import { silentLogger, type Logger } from './core/log';
 import { json, send, type HttpResponse } from './core/response';
 import { setSecurityHeaders } from './core/security';
@@ -119,8 +119,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
       const head = req.method === 'HEAD';
       const encoding = String(req.headers['accept-encoding'] ?? '');
       const fail = (e: unknown) => {
-        logger.error('proxy failure', { error: e instanceof Error ? e.message : String(e) });
-        send(res, errorResponse(500, 'The dashboard server failed to handle the request.'));
+        send(res, faultResponse(e, logger, 'answer from its store or the service'));
       };
       // The store holds the server key's answers: a request carrying a key of its own (the demo without
       // API_KEY accepts one) is the service's to answer, with that key's rights.
@@ -368,7 +367,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
         return send(res, json(200, { store: null, reason: 'Each user brings a key: nothing is stored.' }), head);
       status().then(
         (body) => send(res, json(200, body), head),
-        (e: unknown) => send(res, errorResponse(500, `The store could not be read: ${String(e)}`)),
+        (e: unknown) => send(res, faultResponse(e, logger, 'read what its store holds')),
       );
       return;
     }

@@ -31,3 +31,65 @@ export class HttpError extends Error {
     super(detail);
   }
 }
+
+/** What a fault means for the reader, told apart by the error's code (SQLite's, PostgreSQL's, Node's). */
+export type FaultKind = 'disk-full' | 'store-unavailable' | 'internal';
+
+const DISK_FULL = new Set(['SQLITE_FULL', 'ENOSPC', '53100']);
+/** PostgreSQL's shutdown and connection classes, and a socket that went away under a client. */
+const STORE_GONE = /^(57P0[1-3]|08\d{3}|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND)$/;
+
+function codesOf(e: unknown): string[] {
+  const codes: string[] = [];
+  for (let x: unknown = e, depth = 0; x && typeof x === 'object' && depth < 5; depth++) {
+    const code = (x as { code?: unknown }).code;
+    if (typeof code === 'string') codes.push(code);
+    // An AggregateError (a connect that tried several addresses) or a wrapped cause.
+    const inner = (x as { errors?: unknown[] }).errors?.[0];
+    x = (x as { cause?: unknown }).cause ?? inner;
+  }
+  return codes;
+}
+
+export function faultKind(e: unknown): FaultKind {
+  const codes = codesOf(e);
+  if (codes.some((c) => DISK_FULL.has(c))) return 'disk-full';
+  const message = e instanceof Error ? e.message : '';
+  if (codes.some((c) => STORE_GONE.test(c)) || /Connection terminated|connection .*(closed|ended)/i.test(message))
+    return 'store-unavailable';
+  return 'internal';
+}
+
+/**
+ * The answer to an unexpected failure while `doing` something: the reason goes to the log with a request id,
+ * the reader gets that id and a plain sentence, never the internal text. A full disk and a store that cannot
+ * be reached are said as such (507, 503 with Retry-After); a refusal (HttpError) is answered as it says.
+ */
+export function faultResponse(
+  e: unknown,
+  logger: { error(msg: string, f?: Record<string, unknown>): void },
+  doing: string,
+): HttpResponse {
+  if (e instanceof HttpError) return errorResponse(e.status, e.detail, e.headers);
+  const kind = faultKind(e);
+  const r =
+    kind === 'disk-full'
+      ? errorResponse(
+          507,
+          `The store's disk is full, so the dashboard could not ${doing}. Nothing stored was lost; free some space and try again.`,
+        )
+      : kind === 'store-unavailable'
+        ? errorResponse(
+            503,
+            `The store cannot be reached just now, so the dashboard could not ${doing}. It reconnects by itself; try again shortly.`,
+            { 'retry-after': '5' },
+          )
+        : errorResponse(500, `The dashboard server failed to ${doing}. The request id is in its log with the reason.`);
+  logger.error(`failed to ${doing}`, {
+    kind,
+    requestId: r.headers['x-request-id'],
+    error: e instanceof Error ? e.message : String(e),
+    code: codesOf(e)[0],
+  });
+  return r;
+}

@@ -4,7 +4,7 @@
  * or an unexpected one (logged, 500) — sent no-store and compressed as the reader accepts.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { errorResponse, HttpError } from '../core/errors';
+import { errorResponse, faultResponse, HttpError } from '../core/errors';
 import type { Logger } from '../core/log';
 import { send, type HttpResponse } from '../core/response';
 import { FillFailed } from '../sync/engine';
@@ -31,9 +31,7 @@ export function serveRoute(
       .catch((e: unknown) => {
         if (e instanceof HttpError) return errorResponse(e.status, e.detail, e.headers);
         if (e instanceof FillFailed) return fillFailure(e, what);
-        const message = e instanceof Error ? e.message : String(e);
-        logger.error(`${what}: endpoint failed`, { path: url.pathname, error: message });
-        return errorResponse(500, `${what[0]!.toUpperCase()}${what.slice(1)} could not be computed: ${message}`);
+        return faultResponse(e, logger, `compute ${what}`);
       })
       .then((r) => {
         if (!r.headers['cache-control']) r.headers['cache-control'] = 'no-store';
