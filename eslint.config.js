@@ -29,7 +29,7 @@ const featureZones = features.map((f) => ({
 }));
 
 export default tseslint.config(
-  { ignores: ['dist', 'node_modules', 'playwright-report', 'test-results', 'bench-results'] },
+  { ignores: ['dist', 'dist-server', 'node_modules', 'playwright-report', 'test-results', 'bench-results'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   ...pluginQuery.configs['flat/recommended'],

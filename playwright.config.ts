@@ -41,7 +41,8 @@ const base = {
   DATA_DIR: ':memory:',
 };
 const dashboard = (port: number, env: Record<string, string> = {}) => ({
-  command: 'npx tsx src/server/main.ts',
+  // The compiled server, as production runs it (`npm run build` comes first in `npm test`).
+  command: 'node --enable-source-maps dist-server/main.js',
   url: `http://127.0.0.1:${port}/api/health`,
   reuseExistingServer: false,
   timeout: 60_000,

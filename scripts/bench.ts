@@ -60,7 +60,7 @@ const PORT = Number(process.env.BENCH_PORT || 5411);
 async function startServer(port: number, env: Record<string, string>): Promise<ChildProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-store-'));
   dataDirs.push(dataDir);
-  const child = spawn('npx', ['tsx', 'src/server/main.ts'], {
+  const child = spawn(process.execPath, ['dist-server/main.js'], {
     env: { ...process.env, NODE_ENV: 'production', PORT: String(port), DEMO_TODAY: TODAY, DATA_DIR: dataDir, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
     detached: true,

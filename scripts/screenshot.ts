@@ -16,7 +16,7 @@ const pages = (process.env.PAGES ?? '/,/tools,/activity,/productivity,/users,/re
 mkdirSync(out, { recursive: true });
 
 const server = own
-  ? spawn('npx', ['tsx', 'src/server/main.ts'], {
+  ? spawn(process.execPath, ['dist-server/main.js'], {
       env: { ...process.env, NODE_ENV: 'production', PORT: '5420', DEMO_TODAY: '2026-11-22' },
       stdio: 'ignore',
       detached: true,

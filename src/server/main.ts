@@ -25,7 +25,8 @@ const digests =
     ? scheduleDigest(config.digestSchedule, async () => postDigest(webhook, await digest(), logger), logger)
     : undefined;
 
-const dist = fileURLToPath(new URL('../../dist', import.meta.url));
+// The built SPA, beside this file's folder: `src/server/` from source, `dist-server/` compiled.
+const dist = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? '../../dist' : '../dist', import.meta.url));
 const statics = sirv(dist, {
   single: true,
   gzip: true,

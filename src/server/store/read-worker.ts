@@ -11,6 +11,14 @@
  * reads run in the server's thread again (logged once), from SQL: slower, never wrong.
  */
 import { Worker } from 'node:worker_threads';
+
+/**
+ * The thread's entry: from source (tsx, Vitest) a plain-JavaScript shim that loads the TypeScript through tsx;
+ * in the compiled server (`dist-server/`, scripts/build-server.ts) the thread's own compiled file.
+ */
+const THREAD_ENTRY = import.meta.url.endsWith('.ts')
+  ? new URL('./read-worker-entry.mjs', import.meta.url)
+  : new URL('./store/read-worker-thread.js', import.meta.url);
 import type { MergedUser } from '../../lib/user-merge';
 import type { Logger } from '../core/log';
 import type { PriceList } from '../spend/prices';
@@ -115,7 +123,7 @@ export function createReadWorker(
   }
 
   function spawn(): Worker {
-    const w = new Worker(new URL('./read-worker-entry.mjs', import.meta.url), {
+    const w = new Worker(THREAD_ENTRY, {
       workerData: { path, maxBytes: opts.maxBytes },
     });
     // The server ends when it is told to, whatever this thread is doing.
