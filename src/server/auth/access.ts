@@ -54,13 +54,35 @@ export const scopeOf = (req: IncomingMessage): ViewScope | undefined => scopes.g
 /** What the mapping tells about managers: team path → its managers' emails (lowercased). */
 export type Managers = ReadonlyMap<string, ReadonlySet<string>>;
 
+/**
+ * An address as it is compared here: its own characters, only ASCII letters lowercased. No Unicode
+ * normalisation, not even NFC, which makes U+212A KELVIN SIGN a `K`: `\u212Aim@…` is not `kim@…`.
+ */
+export const canonicalEmail = (email: string): string => email.trim().replace(/[A-Z]+/g, (c) => c.toLowerCase());
+
+/**
+ * The address an email is taken for only by Unicode folding (compatibility forms and full lowercasing,
+ * NFKC), when that address would be let in as someone else than the email itself: a claim to refuse.
+ */
+export function foldedInto(email: string, cfg: AuthConfig, managers: Managers | undefined): string | null {
+  const exact = canonicalEmail(email);
+  const folded = exact.normalize('NFKC').toLowerCase().normalize('NFKC');
+  if (folded === exact) return null;
+  const grant = (e: string) => {
+    const v = viewerOf({ email: e, name: null }, cfg, managers);
+    return v && `${v.role} ${v.teams.join('\n')}`;
+  };
+  const as = grant(folded);
+  return as && as !== grant(exact) ? folded : null;
+}
+
 /** The signed-in person's role, or null when they may not enter. */
 export function viewerOf(
   who: { email: string; name: string | null },
   cfg: AuthConfig,
   managers: Managers | undefined,
 ): Viewer | null {
-  const email = who.email.trim().toLowerCase();
+  const email = canonicalEmail(who.email);
   if (cfg.admins.has(email)) return { email, name: who.name, role: 'admin', teams: [] };
   const teams = [...(managers ?? new Map<string, ReadonlySet<string>>()).entries()]
     .filter(([, emails]) => emails.has(email))

@@ -181,7 +181,7 @@ describe('sign-in with OpenID Connect', () => {
     });
     expect(put.res.status).toBe(200);
     expect((await api(jar, '/api/teams/mapping', { method: 'DELETE' })).res.status).toBe(200);
-    const out = await api(jar, '/auth/logout', { method: 'POST' });
+    const out = await api(jar, '/auth/logout', { method: 'POST', headers: { origin: base } });
     expect(out.res.status).toBe(200);
     expect((await api(jar, '/api/me')).res.status).toBe(401);
   });
@@ -357,6 +357,7 @@ describe('sign-in with OpenID Connect', () => {
     for (const bad of [
       'https://evil.example/',
       '//evil.example/x',
+      '/.//evil.example/x',
       '/\\evil.example',
       'evil',
       '/%0d%0aLocation:x',

@@ -24,6 +24,14 @@ export interface AuthConfig {
   pseudonymize: boolean;
   /** How long a session lasts after sign-in. */
   sessionSeconds: number;
+  /**
+   * `OIDC_ALLOW_UNVERIFIED_EMAIL=1`: take the provider's email when it does not say whether it is
+   * verified (no `email_verified` claim in the ID token or at userinfo), for a provider that never
+   * sends the claim and whose accounts' emails it controls itself. Off by default: the email must come
+   * with `email_verified: true`, since anyone could claim an admin's address at a provider that lets
+   * people type their own. An email said unverified (`false`) is refused either way.
+   */
+  allowUnverifiedEmail: boolean;
 }
 
 const list = (v: string | undefined) =>
@@ -72,6 +80,7 @@ export function readAuthConfig(env: NodeJS.ProcessEnv = process.env): AuthConfig
     restrictOrgView: env.RESTRICT_ORG_VIEW === '1',
     pseudonymize: env.PSEUDONYMIZE === '1',
     sessionSeconds: Math.round(hours * 3600),
+    allowUnverifiedEmail: env.OIDC_ALLOW_UNVERIFIED_EMAIL === '1',
   };
 }
 

@@ -8,12 +8,22 @@
 import { createHmac } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as client from 'openid-client';
-import { errorResponse } from '../core/errors';
+import { errorResponse, faultResponse } from '../core/errors';
 import type { Logger } from '../core/log';
 import { send } from '../core/response';
-import { decide, limitRows, scopeOfViewer, setScope, viewerOf, type Managers, type Viewer } from './access';
+import {
+  canonicalEmail,
+  decide,
+  foldedInto,
+  limitRows,
+  scopeOfViewer,
+  setScope,
+  viewerOf,
+  type Managers,
+  type Viewer,
+} from './access';
 import type { AuthConfig } from './config';
-import { createSessions, safeReturnTo } from './session';
+import { createSessions, safeReturnTo, type Revocations } from './session';
 
 export interface AuthOptions {
   cfg: AuthConfig;
@@ -28,6 +38,8 @@ export interface AuthOptions {
   emailOf: (userId: string) => Promise<string | null>;
   /** The user id the store knows for an email (the reader's own page), or null. */
   userIdOf: (email: string) => Promise<string | null>;
+  /** The sessions signed out of; give the store's for a sign-out to hold on every replica (default: this process's). */
+  revoked?: Revocations;
 }
 
 const html = (status: number, title: string, body: string) => ({
@@ -43,7 +55,7 @@ export function createAuth(opts: AuthOptions) {
   // Stable per deployment, unguessable without SESSION_SECRET: the same person is the same pseudonym.
   const pseudonym = (email: string) =>
     `person-${createHmac('sha256', cfg.sessionSecret).update(email.toLowerCase()).digest('hex').slice(0, 10)}@pseudonym.invalid`;
-  const sessions = createSessions(cfg);
+  const sessions = createSessions(cfg, opts.revoked);
   const redirectUri = new URL('/auth/callback', cfg.publicUrl).href;
   const audit = (event: string, fields: Record<string, unknown>) => logger.info('audit', { event, ...fields });
 
@@ -116,8 +128,8 @@ export function createAuth(opts: AuthOptions) {
         idTokenExpected: true,
       });
       claims = tokens.claims();
-      // Providers that keep the ID token small give the email at the userinfo endpoint only.
-      if (claims && typeof claims.email !== 'string') {
+      // Providers that keep the ID token small give the email (or whether it is verified) at the userinfo endpoint only.
+      if (claims && (typeof claims.email !== 'string' || claims.email_verified === undefined)) {
         claims = { ...claims, ...(await client.fetchUserInfo(config, tokens.access_token, claims.sub!)) };
       }
     } catch (e) {
@@ -128,9 +140,14 @@ export function createAuth(opts: AuthOptions) {
       );
     }
     const email = typeof claims?.email === 'string' ? claims.email : null;
-    if (!email || claims?.email_verified === false) {
+    const said = claims?.email_verified;
+    if (!email || !(said === true || (said === undefined && cfg.allowUnverifiedEmail))) {
       audit('sign-in refused', {
-        reason: email ? 'email not verified' : 'no email from the identity provider',
+        reason: !email
+          ? 'no email from the identity provider'
+          : said === undefined
+            ? 'the identity provider did not say the email is verified (OIDC_ALLOW_UNVERIFIED_EMAIL=1 if it never does)'
+            : 'email not verified',
         sub: claims?.sub,
       });
       return send(
@@ -139,10 +156,25 @@ export function createAuth(opts: AuthOptions) {
       );
     }
     const name = typeof claims?.name === 'string' ? claims.name : null;
+    const folded = foldedInto(email, cfg, opts.managers());
+    if (folded) {
+      audit('sign-in refused', {
+        who: canonicalEmail(email),
+        reason: `the address matches ${folded}, who may sign in here, only by Unicode folding`,
+      });
+      return send(
+        res,
+        html(
+          403,
+          'This address is not the one allowed here',
+          `<p>${escape(email)} matches an address allowed here only once its characters are folded (Unicode compatibility forms or case), so it is refused. Sign in with the address exactly as it is allowed.</p>`,
+        ),
+      );
+    }
     const viewer = viewerOf({ email, name }, cfg, opts.managers());
     if (!viewer) {
       audit('sign-in refused', {
-        who: email.toLowerCase(),
+        who: canonicalEmail(email),
         reason: 'not an admin, a manager in the mapping, or an allowed email',
       });
       return send(
@@ -160,6 +192,19 @@ export function createAuth(opts: AuthOptions) {
     res.setHeader('location', kept.returnTo);
     res.setHeader('cache-control', 'no-store');
     res.end();
+  }
+
+  /**
+   * Whether a state-changing request comes from the dashboard's own pages: its Origin, or when it has
+   * none (or `null`, as a form post's under `Referrer-Policy: no-referrer`) Sec-Fetch-Site, or else its
+   * Referer, compared with PUBLIC_URL's origin, never with the request's own Host. Nothing to tell: refused.
+   */
+  function fromOwnPages(req: IncomingMessage): boolean {
+    const { origin, referer } = req.headers;
+    const site = req.headers['sec-fetch-site'];
+    if (origin && origin !== 'null') return origin === cfg.publicUrl.origin;
+    if (site) return site === 'same-origin';
+    return URL.parse(referer ?? '')?.origin === cfg.publicUrl.origin;
   }
 
   /** The signed-in viewer of a request, or null (no valid session, or no longer allowed). */
@@ -180,9 +225,16 @@ export function createAuth(opts: AuthOptions) {
     if (path === '/auth/callback') return (void (await callback(req, res, url)), false);
     if (path === '/auth/logout') {
       if (method !== 'POST') return (send(res, errorResponse(405, 'Sign out with POST.', { allow: 'POST' })), false);
-      const v = await sessions.read(req);
-      sessions.end(res);
-      if (v) audit('sign-out', { who: v.email });
+      if (!fromOwnPages(req)) {
+        audit('refused', { path, reason: 'sign-out from another site', origin: req.headers.origin });
+        return (send(res, errorResponse(403, 'Sign out from the dashboard’s own pages.')), false);
+      }
+      try {
+        const who = await sessions.end(req, res);
+        if (who) audit('sign-out', { who });
+      } catch (e) {
+        return (send(res, faultResponse(e, logger, 'sign you out')), false);
+      }
       return (
         send(
           res,
@@ -199,7 +251,12 @@ export function createAuth(opts: AuthOptions) {
     // The app's code and styles hold no data: served to anyone, so the sign-in page can load them.
     if (/^\/assets\/|\.(js|css|ico|svg|png|woff2?|webmanifest|txt)$/.test(path)) return true;
 
-    const viewer = await viewerOfRequest(req);
+    let viewer: Viewer | null;
+    try {
+      viewer = await viewerOfRequest(req);
+    } catch (e) {
+      return (send(res, faultResponse(e, logger, 'check your session')), false);
+    }
     if (!viewer) {
       if (path.startsWith('/api/')) {
         send(res, errorResponse(401, 'Sign in first: open the dashboard to be sent to the sign-in page.'));
@@ -232,7 +289,7 @@ export function createAuth(opts: AuthOptions) {
       const may =
         viewer.role === 'admin' ||
         (viewer.role === 'viewer'
-          ? (await opts.emailOf(d.userId))?.toLowerCase() === viewer.email
+          ? canonicalEmail((await opts.emailOf(d.userId)) ?? '') === viewer.email
           : await opts.inTeams(viewer, d.userId));
       if (!may) {
         audit('refused', { who: viewer.email, role: viewer.role, path, user: d.userId });
@@ -254,7 +311,7 @@ export function createAuth(opts: AuthOptions) {
       const sees =
         viewer.role === 'manager'
           ? opts.peopleOf(viewer)
-          : (_: string, email: string | null) => email?.trim().toLowerCase() === viewer.email;
+          : (_: string, email: string | null) => canonicalEmail(email ?? '') === viewer.email;
       rewriteAnswer(req, res, (body, status) =>
         status === 200 ? JSON.stringify(limitRows(path, JSON.parse(body) as object, sees)) : body,
       );

@@ -3,9 +3,10 @@
  * encryption (a JWE, `dir` + A256GCM, through jose): nobody can read it, and any change to it makes it
  * refused. The key is derived from SESSION_SECRET; each seal carries its purpose, the issuer and an
  * expiry, so a state cookie is never taken for a session, and a session of another issuer (after the
- * identity provider changes) or an expired one is refused.
+ * identity provider changes) or an expired one is refused. A session also carries its own id (`jti`):
+ * signing out revokes that id on the server, so a copy of the cookie kept from before is refused too.
  */
-import { hkdfSync } from 'node:crypto';
+import { hkdfSync, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseCookies, serialize } from 'cookie';
 import { EncryptJWT, jwtDecrypt, type JWTPayload } from 'jose';
@@ -29,7 +30,30 @@ export interface SignInState {
 
 const STATE_SECONDS = 10 * 60;
 
-export function createSessions(cfg: AuthConfig) {
+/**
+ * The sessions signed out of, by id, each kept until its cookie would have expired anyway. Shared by
+ * every replica (the store's) for a sign-out to hold on all of them; `memoryRevocations` holds in this
+ * process only.
+ */
+export interface Revocations {
+  /** `until`: seconds since the epoch. */
+  add(id: string, until: number): Promise<void> | void;
+  has(id: string): Promise<boolean> | boolean;
+}
+
+export function memoryRevocations(): Revocations {
+  const until = new Map<string, number>();
+  const now = () => Date.now() / 1000;
+  return {
+    add(id, expires) {
+      for (const [k, t] of until) if (t < now()) until.delete(k);
+      until.set(id, expires);
+    },
+    has: (id) => (until.get(id) ?? 0) >= now(),
+  };
+}
+
+export function createSessions(cfg: AuthConfig, revoked: Revocations = memoryRevocations()) {
   const key = new Uint8Array(hkdfSync('sha256', cfg.sessionSecret, 'agent-usage-dashboard', 'session cookie', 32));
   const secure = cfg.publicUrl.protocol === 'https:';
   // `__Host-` binds the cookie to this host, over https only.
@@ -72,16 +96,23 @@ export function createSessions(cfg: AuthConfig) {
 
   return {
     names,
+    /** The request's session; null without one, or when it is not valid (a revoked one among them). */
     async read(req: IncomingMessage): Promise<Session | null> {
       const p = await open('session', cookiesOf(req)[names.session]);
-      if (!p || typeof p.email !== 'string' || typeof p.exp !== 'number') return null;
+      if (!p || typeof p.jti !== 'string' || typeof p.email !== 'string' || typeof p.exp !== 'number') return null;
+      if (await revoked.has(p.jti)) return null;
       return { email: p.email, name: typeof p.name === 'string' ? p.name : null, expiresAt: p.exp };
     },
     async start(res: ServerResponse, s: { email: string; name: string | null }) {
-      append(res, cookie(names.session, await seal('session', s, cfg.sessionSeconds), cfg.sessionSeconds));
+      const sealed = await seal('session', { ...s, jti: randomUUID() }, cfg.sessionSeconds);
+      append(res, cookie(names.session, sealed, cfg.sessionSeconds));
     },
-    end(res: ServerResponse) {
+    /** Clears the cookie, and revokes its session so that no copy of it is taken any more; the session's email. */
+    async end(req: IncomingMessage, res: ServerResponse): Promise<string | null> {
       append(res, cookie(names.session, '', 0));
+      const p = await open('session', cookiesOf(req)[names.session]);
+      if (typeof p?.jti === 'string' && typeof p.exp === 'number') await revoked.add(p.jti, p.exp);
+      return typeof p?.email === 'string' ? p.email : null;
     },
     async keepState(res: ServerResponse, s: SignInState) {
       append(res, cookie(names.state, await seal('signin', { ...s }, STATE_SECONDS), STATE_SECONDS));
@@ -100,19 +131,16 @@ export function createSessions(cfg: AuthConfig) {
 
 export type Sessions = ReturnType<typeof createSessions>;
 
+const HERE = 'http://dashboard.invalid';
+
 /**
- * Where to go after sign-in: a path of this dashboard, never another site (`//evil.example`,
- * `/\evil.example`, `https://…` and anything not starting with one `/` become `/`).
+ * Where to go after sign-in: a path of this dashboard, never another site. The path is normalised
+ * first, as a browser would (`/.//evil.example` becomes `//evil.example`, `\` becomes `/`), and
+ * taken only when both what was asked and what it became lead to this dashboard; anything else
+ * (`//evil.example`, `/\evil.example`, `https://…`, `javascript:…`, no leading `/`) becomes `/`.
  */
 export function safeReturnTo(raw: string | null | undefined): string {
-  if (!raw || raw.length > 2000 || !raw.startsWith('/') || raw.startsWith('//') || raw.startsWith('/\\')) return '/';
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\\]/.test(raw)) return '/';
-  try {
-    const u = new URL(raw, 'http://dashboard.invalid');
-    if (u.origin !== 'http://dashboard.invalid') return '/';
-    return `${u.pathname}${u.search}${u.hash}`;
-  } catch {
-    return '/';
-  }
+  const u = raw?.startsWith('/') && raw.length <= 2000 ? URL.parse(raw, HERE) : null;
+  const path = u?.origin === HERE ? `${u.pathname}${u.search}${u.hash}` : '/';
+  return URL.parse(path, HERE)?.origin === HERE ? path : '/';
 }
