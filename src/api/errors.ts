@@ -36,6 +36,7 @@ export const STATUS_TITLES: Readonly<Record<number, string>> = {
   403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
+  421: 'Misdirected Request',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
   502: 'Bad Gateway',

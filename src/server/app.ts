@@ -14,6 +14,9 @@ import { HISTORY_START, yesterdayUtc } from '../lib/dates';
 import { parseRange } from '../lib/url-state';
 import type { ServerConfig } from './config';
 import { errorResponse, faultResponse } from './core/errors';
+import { createHostGuard } from './core/hosts';
+import { createMetrics, type Metrics } from './core/metrics';
+import { createProbes } from './probes';
 import { silentLogger, type Logger } from './core/log';
 import { json, send, type HttpResponse } from './core/response';
 import { setSecurityHeaders } from './core/security';
@@ -99,6 +102,8 @@ export async function openAppStore(config: ServerConfig, store: StoreConfig): Pr
 
 interface AppOptions {
   logger?: Logger;
+  /** Where the app counts what Prometheus scrapes (one a process, made by main.ts); else its own. */
+  metrics?: Metrics;
   /** An open store (see `openAppStore`): the documented paths are answered from it. */
   store?: StoreDb;
   storeConfig?: StoreConfig;
@@ -106,6 +111,8 @@ interface AppOptions {
 
 export function createApp(config: ServerConfig, opts: AppOptions = {}) {
   const logger = opts.logger ?? silentLogger;
+  const metrics = opts.metrics ?? createMetrics();
+  const hosts = createHostGuard({ host: config.host, publicUrl: config.publicUrl, allowedHosts: config.allowedHosts });
   // With a store in front, the store is the cache: the demo keeps no bodies of its own (each span is asked once).
   const demo = config.demo
     ? createDemoService(opts.store ? { ...config.demo, cacheChars: 0 } : config.demo)
@@ -135,7 +142,13 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     };
 
   // The demo's answers may carry transport faults that only its own writer carries out.
-  const origin: Origin<HttpResponse> = demo ? embeddedOrigin(demo, config.upstreamTimeoutMs) : httpOrigin(config);
+  const service: Origin<HttpResponse> = demo ? embeddedOrigin(demo, config.upstreamTimeoutMs) : httpOrigin(config);
+  // Every answer of the service counted by endpoint and status, retries apart.
+  const origin: Origin<HttpResponse> = async (target) => {
+    const answer = await service(target);
+    metrics.upstream(target, target.path, answer);
+    return answer;
+  };
   const write: Writer<HttpResponse> = demo ? writeDemoResponse : send;
 
   let fromStore: StoreRoute | undefined;
@@ -255,6 +268,8 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     : (editable ?? { current: fallback, stop: () => undefined });
   const teamFilter = teamFilterOf(teams);
   const teamsReady = (editable?.ready ?? Promise.resolve()).catch(() => undefined);
+  let mappingLoaded = !editable;
+  void editable?.ready.then(() => (mappingLoaded = true));
   // The demo organization's mapping takes a moment to build (about 1 s at 5,000 people): a server that
   // syncs in the background builds it at start, not on a reader's first page.
   if (demo && !config.teamsFile && opts.storeConfig?.background) setTimeout(() => void fallback(), 1000).unref();
@@ -332,9 +347,29 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
       })
     : undefined;
 
+  const probes = createProbes({
+    metrics,
+    metricsToken: config.metricsToken,
+    latestDay,
+    store: opts.store,
+    engine: sync,
+    mappingLoaded: () => mappingLoaded,
+    pricesFile: config.pricesFile,
+    prices,
+  });
+
   const handler: Handler = (req, res, next) => {
-    if (!auth) return serve(req, res, next);
+    metrics.observe(req, res);
     setSecurityHeaders(res, config.production);
+    if (probes(req, res)) return;
+    if (!hosts.hostAllowed(req))
+      return send(
+        res,
+        errorResponse(421, 'This server does not answer for that host name; an operator can add it to ALLOWED_HOSTS.'),
+      );
+    if (req.method !== 'GET' && req.method !== 'HEAD' && !hosts.originAllowed(req))
+      return send(res, errorResponse(403, 'Changes are accepted only from the dashboard’s own pages.'));
+    if (!auth) return serve(req, res, next);
     auth.gate(req, res).then(
       (go) => go && serve(req, res, next),
       (e: unknown) => {
@@ -348,7 +383,6 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
   const serve: Handler = (req, res, next) => {
     const started = performance.now();
     const url = req.url ?? '/';
-    setSecurityHeaders(res, config.production);
     res.on('finish', () => {
       if (url.startsWith('/api/')) {
         logger.info('request', {
@@ -360,7 +394,6 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
       }
     });
     const head = req.method === 'HEAD';
-    if (url === '/api/health') return send(res, json(200, { status: 'ok' }), head);
     if (url === '/api/config') return send(res, json(200, clientConfig()), head);
     if (url === '/api/sync') {
       if (!status)

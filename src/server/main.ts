@@ -7,6 +7,7 @@ import { createApp, openAppStore } from './app';
 import { readServerConfig } from './config';
 import { boundHeapGrowth } from './core/heap';
 import { createLogger } from './core/log';
+import { createMetrics } from './core/metrics';
 import { postDigest, scheduleDigest } from './digest/digest';
 import { readStoreConfig } from './store/config';
 
@@ -15,7 +16,14 @@ const config = readServerConfig();
 const storeConfig = readStoreConfig();
 const logger = createLogger();
 const store = await openAppStore(config, storeConfig);
-const { handler, demo, renderIndex, scheduler, digest, close } = createApp(config, { logger, store, storeConfig });
+// One set of metrics for the process, its own (CPU, memory, event loop) included.
+const metrics = createMetrics({ process: true });
+const { handler, demo, renderIndex, scheduler, digest, close } = createApp(config, {
+  logger,
+  store,
+  storeConfig,
+  metrics,
+});
 
 // The weekly digest, when there is a webhook to post it to (and a store to build it from).
 const webhook = config.digestWebhookUrl;
@@ -64,31 +72,65 @@ const server = createServer((req, res) =>
 );
 
 if (demo) demo.world(); // build the data set before the first request
+server.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EADDRINUSE' || e.code === 'EACCES')
+    console.error(
+      `Cannot listen on ${config.host}:${config.port}: ${e.code === 'EADDRINUSE' ? 'another program is using that port' : 'not allowed'}. Set PORT to a free port, e.g. PORT=5174 npm start.`,
+    );
+  else console.error(`Cannot listen on ${config.host}:${config.port}: ${e.message}`);
+  process.exit(1);
+});
 server.listen(config.port, config.host, () => {
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : config.port;
+  const url = process.env.PUBLIC_URL ? config.publicUrl.href : `http://${localName(config.host)}:${port}/`;
   logger.info('listening', {
-    url: `http://${config.host}:${port}/`,
+    url,
     mode: demo ? 'demo' : 'upstream',
     serverKey: config.apiKey ? 'configured' : 'none',
     store: store ? `${store.engine} ${store.location}` : 'none (each user brings a key)',
   });
+  // For a person at a terminal: the address alone on a line (the JSON lines are for the log collector).
+  console.log(`Dashboard ready at ${url}`);
   if (storeConfig.background) scheduler?.start();
   if (digests)
     logger.info('weekly digest scheduled', { schedule: config.digestSchedule, next: digests.next()?.toISOString() });
 });
 
+/** A wildcard address is reached as 127.0.0.1 from this machine; an IPv6 one goes in brackets. */
+function localName(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/**
+ * SIGTERM (an orchestrator's stop) and SIGINT: no new connections, the answers in flight finished (for at
+ * most SHUTDOWN_TIMEOUT_MS, default 10 s), the sync stopped (its PostgreSQL advisory lock goes with its
+ * connection), the read threads and the store closed. A second signal ends the process at once.
+ */
+let stopping = false;
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   process.on(sig, () => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    logger.info('stopping', { signal: sig });
     scheduler?.stop();
     digests?.stop();
-    server.close(
-      () =>
-        void close()
-          .then(() => store?.close())
-          .finally(() => process.exit(0)),
-    );
-    // Open keep-alive connections must not hold the exit back.
-    server.closeAllConnections();
+    const inFlight = new Promise<void>((resolve) => server.close(() => resolve()));
+    // Idle keep-alive connections would hold close() back; busy ones are closed once their answer is out.
+    const idle = setInterval(() => server.closeIdleConnections(), 100);
+    const timeout = Number(process.env.SHUTDOWN_TIMEOUT_MS || 10_000);
+    const late = new Promise<void>((resolve) => setTimeout(resolve, timeout).unref());
+    void Promise.race([inFlight, late])
+      .then(() => {
+        clearInterval(idle);
+        server.closeAllConnections();
+        return Promise.race([close().then(() => store?.close()), late]);
+      })
+      .catch((e: unknown) => logger.error('stopping failed', { error: e instanceof Error ? e.message : String(e) }))
+      .finally(() => {
+        logger.info('stopped');
+        process.exit(0);
+      });
   });
 }

@@ -23,6 +23,10 @@ export interface CoreConfig {
   digestSchedule: string;
   /** Where readers reach the dashboard, for the digest's links (PUBLIC_URL; else the server's own address). */
   publicUrl: URL;
+  /** More host names the server answers for, comma-separated (a proxy's); `*` for any (core/hosts.ts). */
+  allowedHosts: string | undefined;
+  /** A bearer token `/metrics` asks for, when set. */
+  metricsToken: string | undefined;
   production: boolean;
 }
 
@@ -63,6 +67,8 @@ function publicUrl(raw: string | undefined): URL | undefined {
   }
 }
 
+const urlHost = (host: string) => (host.includes(':') && !host.startsWith('[') ? `[${host}]` : host);
+
 export function readCoreConfig(env: NodeJS.ProcessEnv = process.env): CoreConfig {
   const analyticsBaseUrl = baseUrl(env, 'ANALYTICS_BASE_URL');
   // The readiness host is often the same as the analytics one.
@@ -82,7 +88,10 @@ export function readCoreConfig(env: NodeJS.ProcessEnv = process.env): CoreConfig
     pricesFile: env.PRICES_FILE || undefined,
     digestWebhookUrl: webhook(env.DIGEST_WEBHOOK_URL),
     digestSchedule: env.DIGEST_SCHEDULE || '0 8 * * 1',
-    publicUrl: publicUrl(env.PUBLIC_URL) ?? new URL(`http://${env.HOST || '127.0.0.1'}:${port}`),
+    // An IPv6 HOST goes in brackets (HOST=::1 made `http://::1:5173`, an invalid URL).
+    publicUrl: publicUrl(env.PUBLIC_URL) ?? new URL(`http://${urlHost(env.HOST || '127.0.0.1')}:${port}`),
+    allowedHosts: env.ALLOWED_HOSTS || undefined,
+    metricsToken: env.METRICS_TOKEN || undefined,
     production: env.NODE_ENV === 'production',
   };
 }

@@ -7,7 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type Dialect } from 'kysely';
 import pg from 'pg';
 import { migrateToLatest } from './migrations';
 import type { Schema } from './schema';
@@ -24,6 +24,8 @@ export interface StoreDb {
    * store (a PostgreSQL advisory lock); the embedded store has one server.
    */
   exclusive<T>(key: string, fn: () => Promise<T>): Promise<T>;
+  /** Resolves when the store answers a query within 2 s (the readiness probe), rejects otherwise. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -48,15 +50,53 @@ function redact(url: string): string {
   }
 }
 
+async function ping(db: Kysely<Schema>): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  // ETIMEDOUT: a store that does not answer, for `faultResponse` as for a socket that timed out.
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(Object.assign(new Error('the store did not answer within 2 s'), { code: 'ETIMEDOUT' })),
+      2000,
+    );
+  });
+  try {
+    await Promise.race([sql`select 1`.execute(db), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The dialect, with a ROLLBACK that never hides the error that ended the transaction: SQLite rolls the
+ * transaction back by itself on SQLITE_FULL (Kysely's ROLLBACK then fails with "no transaction is active"),
+ * and a PostgreSQL connection that died took its transaction with it (its ROLLBACK fails only then).
+ */
+function keepingTheCause<D extends Dialect>(dialect: D, rolledBack: () => boolean): D {
+  const createDriver = dialect.createDriver.bind(dialect);
+  dialect.createDriver = () => {
+    const driver = createDriver();
+    const rollback = driver.rollbackTransaction.bind(driver);
+    driver.rollbackTransaction = (conn) =>
+      rollback(conn).catch((e: unknown) => {
+        if (!rolledBack()) throw e;
+      });
+    return driver;
+  };
+  return dialect;
+}
+
 export async function openStore(where: StoreLocation): Promise<StoreDb> {
   let store: StoreDb;
   if (where.databaseUrl) {
     // Day strings and counts only: bigint columns are not used, so pg's default parsing is right.
     const pool = new pg.Pool({ connectionString: where.databaseUrl, max: 20 });
-    // An idle connection the server drops (a restart, a failover) is replaced on the next query; unhandled,
-    // its error would end the process.
+    // A connection the server drops (a restart, a failover, pg_terminate_backend) emits an error. Idle, the
+    // pool's listener takes it and the pool replaces the connection; checked out (a query, a transaction, the
+    // lock below), the query it runs fails with it and the pool drops the connection when it comes back.
+    // Unhandled, it would end the process.
     pool.on('error', () => undefined);
-    const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+    pool.on('connect', (client) => client.on('error', () => undefined));
+    const db = new Kysely<Schema>({ dialect: keepingTheCause(new PostgresDialect({ pool }), () => true) });
     const exclusive = <T>(key: string, fn: () => Promise<T>) =>
       // One pooled connection holds the lock for the duration; the work itself uses the others.
       db.connection().execute(async (conn) => {
@@ -64,10 +104,18 @@ export async function openStore(where: StoreLocation): Promise<StoreDb> {
         try {
           return await fn();
         } finally {
-          await sql`select pg_advisory_unlock(hashtext(${key}))`.execute(conn);
+          // It fails only when the connection is gone, and the lock with it: what `fn` did or threw stands.
+          await sql`select pg_advisory_unlock(hashtext(${key}))`.execute(conn).catch(() => undefined);
         }
       });
-    store = { db, engine: 'postgres', location: redact(where.databaseUrl), exclusive, close: () => db.destroy() };
+    store = {
+      db,
+      engine: 'postgres',
+      location: redact(where.databaseUrl),
+      exclusive,
+      ping: () => ping(db),
+      close: () => db.destroy(),
+    };
   } else {
     const dir = where.dataDir ?? './data';
     let path = ':memory:';
@@ -80,8 +128,16 @@ export async function openStore(where: StoreLocation): Promise<StoreDb> {
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('busy_timeout = 5000');
-    const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) });
-    store = { db, engine: 'sqlite', location: path, exclusive: (_key, fn) => fn(), close: () => db.destroy() };
+    const dialect = keepingTheCause(new SqliteDialect({ database: sqlite }), () => !sqlite.inTransaction);
+    const db = new Kysely<Schema>({ dialect });
+    store = {
+      db,
+      engine: 'sqlite',
+      location: path,
+      exclusive: (_key, fn) => fn(),
+      ping: () => ping(db),
+      close: () => db.destroy(),
+    };
   }
   try {
     await migrateToLatest(store.db as Kysely<unknown>);

@@ -1,0 +1,96 @@
+/**
+ * What the server reports to Prometheus (`GET /metrics`, prom-client): its requests and their latency by
+ * route, its requests to the service by endpoint and status (retries apart), and what the caller adds
+ * (the sync's lag, what is stored, its last error) as gauges read at each scrape.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { DOCUMENTED_PATHS } from '../../api/paths';
+
+/** Routes named by their shape, so that ids and unknown paths never make a label of their own. */
+export function routeOf(path: string, status: number): string {
+  if (DOCUMENTED_PATHS.includes(path)) return path;
+  if (status === 404) return 'unmatched';
+  if (path.startsWith('/assets/')) return '/assets';
+  if (!path.startsWith('/api/') && !path.startsWith('/auth/') && !/^\/(livez|readyz|metrics)$/.test(path))
+    return 'page';
+  // An id (digits, capitals, underscores, or anything long) is one label.
+  return path
+    .split('/')
+    .slice(0, 5)
+    .map((s) => (/[0-9A-Z_%@]/.test(s) || s.length > 32 ? ':id' : s))
+    .join('/');
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;
+
+export function createMetrics(opts: { process?: boolean } = {}) {
+  const registry = new Registry();
+  // The process's own (CPU, memory, event loop lag, handles): one set a process, so only the server's entry asks.
+  if (opts.process) collectDefaultMetrics({ register: registry });
+  const registers = [registry];
+  const requests = new Counter({
+    name: 'dashboard_http_requests_total',
+    help: 'Requests answered, by route, method and status.',
+    labelNames: ['route', 'method', 'status'],
+    registers,
+  });
+  const latency = new Histogram({
+    name: 'dashboard_http_request_duration_seconds',
+    help: 'Time to answer, by route.',
+    labelNames: ['route'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers,
+  });
+  const upstream = new Counter({
+    name: 'dashboard_upstream_requests_total',
+    help: 'Requests to the service, by endpoint and status ("unanswered" when it gave no answer: timeout, unreachable).',
+    labelNames: ['endpoint', 'status'],
+    registers,
+  });
+  const retries = new Counter({
+    name: 'dashboard_upstream_retries_total',
+    help: 'Requests to the service that were retries of an answer it refused (429, 502, 503, 504), by endpoint.',
+    labelNames: ['endpoint'],
+    registers,
+  });
+  /** Each request's target is asked again (the same object) on a retry: by that, a retry is told apart. */
+  const asked = new WeakSet<object>();
+
+  return {
+    registry,
+    /** Counts a request when its answer is written (probes and metrics scrapes too). */
+    observe(req: IncomingMessage, res: ServerResponse) {
+      const started = performance.now();
+      res.on('finish', () => {
+        const route = routeOf((req.url ?? '/').split('?', 1)[0]!, res.statusCode);
+        requests.inc({ route, method: req.method ?? 'GET', status: String(res.statusCode) });
+        latency.observe({ route }, (performance.now() - started) / 1000);
+      });
+    },
+    /** One answer of the service (or this server's own for it, `local`: no answer came). */
+    upstream(target: object, endpoint: string, answer: { status: number; local?: boolean }) {
+      if (asked.has(target)) retries.inc({ endpoint });
+      asked.add(target);
+      upstream.inc({ endpoint, status: answer.local ? 'unanswered' : String(answer.status) });
+    },
+    /** A gauge whose values are read at each scrape. */
+    gauge(
+      name: string,
+      help: string,
+      labelNames: string[],
+      read: (set: (labels: Record<string, string>, v: number) => void) => Promise<void>,
+    ) {
+      new Gauge({
+        name,
+        help,
+        labelNames,
+        registers,
+        async collect() {
+          this.reset();
+          await read((labels, v) => this.set(labels, v));
+        },
+      });
+    },
+  };
+}

@@ -1,0 +1,184 @@
+/**
+ * Operating the server: the probes (`/livez`, `/readyz`, `/metrics`), the host names it answers for (DNS
+ * rebinding), where state-changing requests may come from, and the configuration of an IPv6 listener.
+ */
+import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createApp } from './app';
+import { readServerConfig } from './config';
+import { readCoreConfig } from './core/config';
+import { createHostGuard } from './core/hosts';
+import { createLogger } from './core/log';
+import { createMetrics, routeOf } from './core/metrics';
+import { openStore, type StoreDb } from './store/db';
+
+const servers: Server[] = [];
+afterAll(() => servers.forEach((s) => s.close()));
+
+async function startApp(env: Record<string, string>, opts: { store?: StoreDb; lines?: string[] } = {}) {
+  const config = readServerConfig({ DEMO_TODAY: '2026-06-01', DEMO_USERS: '20', DEMO_REPOS: '3', ...env });
+  const logger = createLogger((l) => opts.lines?.push(l));
+  const app = createApp(config, { logger, store: opts.store, metrics: createMetrics() });
+  const s = createServer((req, res) => app.handler(req, res, () => res.end('spa')));
+  servers.push(s);
+  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
+}
+
+function raw(base: string, path: string, opts: { method?: string; headers?: Record<string, string> } = {}) {
+  const u = new URL(base);
+  return new Promise<{ status: number; headers: IncomingHttpHeaders; body: string }>((resolve, reject) => {
+    const req = request(
+      { host: u.hostname, port: u.port, path, method: opts.method ?? 'GET', headers: opts.headers },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const asRequest = (headers: Record<string, string>) => ({ headers }) as unknown as IncomingMessage;
+
+describe('host names', () => {
+  it('answers loopback names, HOST, PUBLIC_URL and ALLOWED_HOSTS, and no other', () => {
+    const g = createHostGuard({
+      host: '10.0.0.5',
+      publicUrl: new URL('https://dash.example.com'),
+      allowedHosts: 'proxy.internal, Other.Example',
+    });
+    for (const host of [
+      'localhost:5173',
+      '127.0.0.1',
+      '[::1]:80',
+      '10.0.0.5:5173',
+      'dash.example.com',
+      'proxy.internal:8080',
+      'other.example',
+    ])
+      expect(g.hostAllowed(asRequest({ host })), host).toBe(true);
+    for (const host of ['rebound.example', 'dash.example.com.evil', '127.0.0.2', '', 'a b'])
+      expect(g.hostAllowed(asRequest({ host })), host).toBe(false);
+    expect(g.hostAllowed(asRequest({}))).toBe(false);
+  });
+
+  it('adds no wildcard listener to its names; ALLOWED_HOSTS=* turns the check off', () => {
+    expect(createHostGuard({ host: '0.0.0.0' }).hostAllowed(asRequest({ host: '0.0.0.0:8080' }))).toBe(false);
+    expect(createHostGuard({ host: '::1' }).hostAllowed(asRequest({ host: '[::1]:5173' }))).toBe(true);
+    expect(
+      createHostGuard({ host: '0.0.0.0', allowedHosts: '*' }).hostAllowed(asRequest({ host: 'any.example' })),
+    ).toBe(true);
+  });
+
+  it('takes a change from its own names only, compared by Origin, never by the Host it came with', () => {
+    const g = createHostGuard({ host: '127.0.0.1' });
+    // A page on a name that resolves to 127.0.0.1 sends its own Origin and the same Host.
+    expect(g.originAllowed(asRequest({ host: 'rebound.example', origin: 'http://rebound.example' }))).toBe(false);
+    expect(g.originAllowed(asRequest({ origin: 'http://127.0.0.1:5173' }))).toBe(true);
+    expect(g.originAllowed(asRequest({ origin: 'null' }))).toBe(false);
+    expect(g.originAllowed(asRequest({ 'sec-fetch-site': 'cross-site' }))).toBe(false);
+    expect(g.originAllowed(asRequest({ 'sec-fetch-site': 'same-site', origin: 'http://localhost:9999' }))).toBe(false);
+    expect(g.originAllowed(asRequest({ 'sec-fetch-site': 'same-origin', origin: 'http://localhost:5173' }))).toBe(true);
+    // curl and scripts send neither.
+    expect(g.originAllowed(asRequest({}))).toBe(true);
+  });
+
+  it('refuses a page under another name over HTTP, and a change posted from one (421, 403)', async () => {
+    const base = await startApp({});
+    const rebound = await raw(base, '/api/config', { headers: { host: 'rebound.example:5173' } });
+    expect(rebound.status).toBe(421);
+    expect(JSON.parse(rebound.body).detail).toMatch(/ALLOWED_HOSTS/);
+    expect((await raw(base, '/api/config')).status).toBe(200);
+    const posted = await raw(base, '/api/teams/mapping', {
+      method: 'PUT',
+      headers: { origin: 'http://rebound.example:5173', 'content-type': 'text/csv' },
+    });
+    expect(posted.status).toBe(403);
+    expect(JSON.parse(posted.body).detail).toMatch(/dashboard’s own pages/);
+  });
+});
+
+describe('probes', () => {
+  it('/livez, /readyz and /api/health answer for any host, without a log line each', async () => {
+    const lines: string[] = [];
+    const store = await openStore({ dataDir: ':memory:' });
+    const base = await startApp({}, { store, lines });
+    for (const path of ['/livez', '/readyz', '/api/health']) {
+      const r = await raw(base, path, { headers: { host: '10.1.2.3:8080' } });
+      expect(r.status, path).toBe(200);
+      expect(JSON.parse(r.body)).toEqual({ status: 'ok' });
+    }
+    expect(lines.filter((l) => /"msg":"request"/.test(l))).toEqual([]);
+    await store.close();
+  });
+
+  it('/readyz answers 503 naming what is not ready: a store that does not answer', async () => {
+    const store = await openStore({ dataDir: ':memory:' });
+    const base = await startApp({}, { store });
+    await store.close();
+    const r = await raw(base, '/readyz');
+    expect(r.status).toBe(503);
+    expect(JSON.parse(r.body).detail).toBe('Not ready: store: it does not answer.');
+    // /livez still answers: the process is alive, only not ready.
+    expect((await raw(base, '/livez')).status).toBe(200);
+  });
+
+  it('/metrics counts requests by route, and the service’s answers by endpoint and status, retries apart', async () => {
+    const base = await startApp({ DEMO_FAULTS: 'tokens.model=429x1' });
+    const path = '/api/v1/analytics/tokens?startDate=2026-02-01&endDate=2026-02-02&group_by=model';
+    expect((await raw(base, path)).status).toBe(200);
+    await raw(base, '/api/users/usr_0123abc');
+    await raw(base, '/no/such/thing.png');
+    const m = (await raw(base, '/metrics')).body;
+    expect(m).toMatch(
+      /^dashboard_http_requests_total\{route="\/api\/v1\/analytics\/tokens",method="GET",status="200"\} 1$/m,
+    );
+    expect(m).toMatch(/^dashboard_upstream_requests_total\{endpoint="\/api\/v1\/analytics\/tokens",status="429"\} 1$/m);
+    expect(m).toMatch(/^dashboard_upstream_requests_total\{endpoint="\/api\/v1\/analytics\/tokens",status="200"\} 1$/m);
+    expect(m).toMatch(/^dashboard_upstream_retries_total\{endpoint="\/api\/v1\/analytics\/tokens"\} 1$/m);
+    expect(m).toMatch(/^dashboard_http_request_duration_seconds_count\{route="\/api\/v1\/analytics\/tokens"\} 1$/m);
+    // An id or an unknown path never becomes a label of its own.
+    expect(m).not.toMatch(/usr_0123abc|thing\.png/);
+  });
+
+  it('/metrics reports the sync’s lag and what is stored, from the store', async () => {
+    const store = await openStore({ dataDir: ':memory:' });
+    const base = await startApp({}, { store });
+    await raw(base, '/api/v1/analytics/tokens?startDate=2026-05-29&endDate=2026-05-30&group_by=model');
+    const m = (await raw(base, '/metrics')).body;
+    // The latest day is 2026-05-31; the newest stored 2026-05-30.
+    expect(m).toMatch(/^dashboard_sync_lag_days\{endpoint="tokens",group_by="model"\} 1$/m);
+    expect(m).toMatch(/^dashboard_store_days\{endpoint="tokens",group_by="model"\} 2$/m);
+    expect(m).toMatch(/^dashboard_sync_last_error_timestamp_seconds 0$/m);
+    await store.close();
+  });
+
+  it('/metrics asks for METRICS_TOKEN when it is set', async () => {
+    const base = await startApp({ METRICS_TOKEN: 's3cret-token' });
+    expect((await raw(base, '/metrics')).status).toBe(401);
+    expect((await raw(base, '/metrics', { headers: { authorization: 'Bearer wrong-token!' } })).status).toBe(401);
+    const ok = await raw(base, '/metrics', { headers: { authorization: 'Bearer s3cret-token' } });
+    expect(ok.status).toBe(200);
+    expect(ok.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
+  });
+
+  it('names routes by their shape', () => {
+    expect(routeOf('/api/v1/analytics/users', 200)).toBe('/api/v1/analytics/users');
+    expect(routeOf('/api/users/usr_0k78i12n', 200)).toBe('/api/users/:id');
+    expect(routeOf('/api/teams/summary', 200)).toBe('/api/teams/summary');
+    expect(routeOf('/assets/index-3f2a.js', 200)).toBe('/assets');
+    expect(routeOf('/users/usr_1', 200)).toBe('page');
+    expect(routeOf('/api/whatever/x', 404)).toBe('unmatched');
+  });
+});
+
+describe('configuration', () => {
+  it('HOST=::1 without PUBLIC_URL makes a valid address (it crashed with Invalid URL)', () => {
+    expect(readCoreConfig({ HOST: '::1', PORT: '5173' }).publicUrl.href).toBe('http://[::1]:5173/');
+  });
+});

@@ -1,0 +1,122 @@
+/**
+ * What an orchestrator and a monitor ask, unauthenticated and for any `Host` (a kubelet probes by address),
+ * never calling the service and never logged a request at a time:
+ * - `/livez`: the process answers;
+ * - `/readyz` (and its old name `/api/health`): the store open and migrated (it answers a query), the
+ *   mapping and the price list loaded; 503 naming what is missing;
+ * - `/metrics`: Prometheus's text (core/metrics.ts), behind `METRICS_TOKEN` when it is set.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { errorResponse } from './core/errors';
+import type { Metrics } from './core/metrics';
+import { json, send } from './core/response';
+import { daysBetween, type Day } from '../lib/dates';
+import type { PricesSource } from './spend/source';
+import type { StoreDb } from './store/db';
+import { storedDayCounts } from './store/summary-queries';
+import type { SyncEngine } from './sync/engine';
+
+export interface ProbeSources {
+  metrics: Metrics;
+  metricsToken: string | undefined;
+  latestDay: () => Day;
+  store?: StoreDb;
+  engine?: SyncEngine;
+  /** Whether the team mapping in force has been read (an uploaded one comes from the store at start). */
+  mappingLoaded: () => boolean;
+  /** PRICES_FILE is set, and the list in force, if any. */
+  pricesFile: string | undefined;
+  prices: PricesSource;
+}
+
+const sameSecret = (a: string, b: string) => {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+};
+
+export const PROBE_PATHS = new Set(['/livez', '/readyz', '/api/health', '/metrics']);
+
+/** Answers a probe and returns true, or returns false for any other request. */
+export function createProbes(p: ProbeSources) {
+  const { metrics, metricsToken, store, engine } = p;
+  /** Each check, with null when ready or why not (never internal text: the probe is unauthenticated). */
+  const checks: Record<string, () => Promise<string | null>> = {
+    store: async () =>
+      !store
+        ? null
+        : store.ping().then(
+            () => null,
+            () => 'it does not answer',
+          ),
+    'team mapping': async () => (p.mappingLoaded() ? null : 'not read yet'),
+    'price list': async () => (p.pricesFile && !p.prices.current().prices ? 'none in force' : null),
+  };
+  if (store && engine) {
+    // One read a scrape, whichever gauge asks first.
+    let read: { at: number; counts: ReturnType<typeof storedDayCounts> } | undefined;
+    const counts = () => {
+      if (!read || Date.now() - read.at > 1000) read = { at: Date.now(), counts: storedDayCounts(store.db) };
+      return read.counts;
+    };
+    metrics.gauge(
+      'dashboard_sync_lag_days',
+      'Days between the latest day (yesterday, UTC) and the newest stored, by endpoint.',
+      ['endpoint', 'group_by'],
+      async (set) => {
+        for (const d of (await counts()).days)
+          if (d.last) set({ endpoint: d.endpoint, group_by: d.groupBy }, daysBetween(d.last, p.latestDay()));
+      },
+    );
+    metrics.gauge(
+      'dashboard_store_days',
+      'Days stored, by endpoint and grouping.',
+      ['endpoint', 'group_by'],
+      async (set) => {
+        for (const d of (await counts()).days) set({ endpoint: d.endpoint, group_by: d.groupBy }, d.days);
+      },
+    );
+    metrics.gauge('dashboard_store_readiness_reports', 'Readiness reports stored.', [], async (set) =>
+      set({}, (await counts()).readinessReports),
+    );
+    metrics.gauge(
+      'dashboard_sync_last_error_timestamp_seconds',
+      'When the sync last failed (0: never, since start).',
+      [],
+      async (set) => set({}, engine.activity.lastError ? Date.parse(engine.activity.lastError.at) / 1000 : 0),
+    );
+    metrics.gauge('dashboard_sync_running', 'Fills running now.', [], async (set) =>
+      set({}, engine.activity.running.size),
+    );
+  }
+
+  async function readiness() {
+    const results = await Promise.all(
+      Object.entries(checks).map(async ([name, check]) => [name, await check().catch(() => 'failed')] as const),
+    );
+    const missing = results.filter(([, why]) => why !== null).map(([name, why]) => `${name}: ${why}`);
+    return missing.length === 0
+      ? json(200, { status: 'ok' })
+      : errorResponse(503, `Not ready: ${missing.join('; ')}.`, { 'cache-control': 'no-store' });
+  }
+
+  return (req: IncomingMessage, res: ServerResponse): boolean => {
+    const path = (req.url ?? '/').split('?', 1)[0]!;
+    if (!PROBE_PATHS.has(path)) return false;
+    const head = req.method === 'HEAD';
+    if (path === '/livez') send(res, json(200, { status: 'ok' }), head);
+    else if (path === '/metrics') {
+      const auth = req.headers.authorization ?? '';
+      if (metricsToken && !sameSecret(auth, `Bearer ${metricsToken}`))
+        send(res, errorResponse(401, 'The metrics need the token set in METRICS_TOKEN, as a bearer token.'), head);
+      else
+        void metrics.registry
+          .metrics()
+          .then((body) =>
+            send(res, { status: 200, headers: { 'content-type': metrics.registry.contentType }, body }, head),
+          );
+    } else void readiness().then((r) => send(res, r, head));
+    return true;
+  };
+}
