@@ -81,6 +81,9 @@ describe('host names', () => {
     expect(g.originAllowed(asRequest({ host: 'rebound.example', origin: 'http://rebound.example' }))).toBe(false);
     expect(g.originAllowed(asRequest({ origin: 'http://127.0.0.1:5173' }))).toBe(true);
     expect(g.originAllowed(asRequest({ origin: 'null' }))).toBe(false);
+    // Our own pages' form posts, under Referrer-Policy: no-referrer.
+    expect(g.originAllowed(asRequest({ origin: 'null', 'sec-fetch-site': 'same-origin' }))).toBe(true);
+    expect(g.originAllowed(asRequest({ origin: 'null', 'sec-fetch-site': 'none' }))).toBe(false);
     expect(g.originAllowed(asRequest({ 'sec-fetch-site': 'cross-site' }))).toBe(false);
     expect(g.originAllowed(asRequest({ 'sec-fetch-site': 'same-site', origin: 'http://localhost:9999' }))).toBe(false);
     expect(g.originAllowed(asRequest({ 'sec-fetch-site': 'same-origin', origin: 'http://localhost:5173' }))).toBe(true);

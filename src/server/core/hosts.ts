@@ -52,7 +52,10 @@ export function createHostGuard(opts: { host: string; publicUrl?: URL; allowedHo
       const site = req.headers['sec-fetch-site'];
       if (site !== undefined && site !== 'same-origin' && site !== 'none') return false;
       const origin = req.headers.origin;
-      // No Origin: not a browser's cross-site request (browsers send one on every cross-origin POST).
+      // No Origin: not a browser's cross-site request (browsers send one on every cross-origin POST). Under our
+      // `Referrer-Policy: no-referrer` a browser sends `Origin: null` from our own pages: then its
+      // `Sec-Fetch-Site` (which no page can set) must say so.
+      if (origin === 'null') return site === 'same-origin';
       return origin === undefined || allowed(nameOf(origin));
     },
   };
