@@ -4,12 +4,15 @@
  * - Finds the server binaries: `$PG_BIN_DIR` if set (only there — `PG_BIN_DIR=/nonexistent` simulates a machine
  *   without PostgreSQL), else the newest /usr/lib/postgresql/<version>/bin (Debian), else `initdb`/`pg_ctl` on PATH.
  * - initdb's a cluster in a fresh mkdtemp directory, trust auth for the unix socket (in that directory) and
- *   127.0.0.1 only, listening on a free port of 127.0.0.1, fsync/synchronous_commit/full_page_writes off for speed.
+ *   127.0.0.1 only, listening on a free port of 127.0.0.1 (below the kernel's range for clients' ports),
+ *   fsync/synchronous_commit/full_page_writes off for speed.
  *   As root (initdb refuses root), initdb/pg_ctl run as the `postgres` user through `runuser`.
  * - Provides its URL (`postgres://postgres@127.0.0.1:<port>/postgres`) as `inject('pgUrl')`; see ./postgres.ts,
  *   whose `freshDatabase()` gives each test file a database of its own.
  * - Teardown stops it (`pg_ctl stop -m immediate`) and deletes the directory, whether tests passed or not; an `exit`
  *   and signal handler does the same if the run dies, and a run also removes clusters left by runs that were killed.
+ * - `createCluster()` makes another such cluster, for a test that stops and starts its server (the run's cluster
+ *   is shared by the test files running at once).
  * - Without the binaries: fails the run when `$CI` is set, else says why on stderr and provides `null`
  *   (the PostgreSQL tests then skip).
  * - `PG_TEST_TIMING=1` prints how long starting and removing the cluster took.
@@ -125,17 +128,39 @@ function sweepOrphans(pgCtl: string): void {
   }
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** Whether `port` of 127.0.0.1 is free now (0: any free port); the port, or 0 when taken. */
+function tryPort(port: number): Promise<number> {
+  return new Promise((resolve) => {
     const server = createServer();
     server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.on('error', () => resolve(0));
+    server.listen(port, '127.0.0.1', () => {
       const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => (port ? resolve(port) : reject(new Error('no free port'))));
+      const bound = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(bound));
     });
   });
+}
+
+/**
+ * A free port below the range the kernel picks clients' ports from: a client that keeps reconnecting while a
+ * stopped cluster is down may otherwise be given the cluster's own port, connect to itself and hold the port
+ * (a restart then fails with "Address already in use").
+ */
+async function freePort(): Promise<number> {
+  let low = 32768;
+  try {
+    low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || low;
+  } catch {
+    // Not Linux: its default range starts higher still.
+  }
+  for (let attempt = 0; attempt < 20 && low > 11_024; attempt++) {
+    const port = await tryPort(low - 10_000 + Math.floor(Math.random() * 10_000));
+    if (port) return port;
+  }
+  const port = await tryPort(0);
+  if (!port) throw new Error('no free port');
+  return port;
 }
 
 async function waitForConnections(url: string, deadline: number): Promise<void> {
@@ -162,19 +187,23 @@ const readLog = (file: string) => {
   }
 };
 
-export default async function setup(project: TestProject): Promise<(() => void) | undefined> {
-  const bins = findPgBins();
-  if (!bins) {
-    if (process.env.CI) {
-      const where = process.env.PG_BIN_DIR
-        ? `$PG_BIN_DIR (${process.env.PG_BIN_DIR})`
-        : '/usr/lib/postgresql/*/bin or PATH';
-      throw new Error(`PostgreSQL is required in CI: apt-get install postgresql (no initdb/pg_ctl in ${where})`);
-    }
-    process.stderr.write(`PostgreSQL tests skipped: ${NOT_INSTALLED}\n`);
-    project.provide('pgUrl', null);
-    return undefined;
-  }
+/** A throwaway cluster of its own: the run's (below), or a test's that stops and starts it (failover tests). */
+export interface Cluster {
+  /** `postgres://postgres@127.0.0.1:<port>/postgres`. */
+  url: string;
+  /** Stops the server, keeping its data (`immediate`: as a crash would, `fast`: as a restart does). */
+  stop(mode?: 'fast' | 'immediate'): Promise<void>;
+  /** Starts it again on the same port, once it accepts connections. */
+  start(): Promise<void>;
+  /** Stops it and deletes its directory (also done on exit and on SIGINT/SIGTERM/SIGHUP). */
+  destroy(): void;
+}
+
+/**
+ * initdb's and starts a throwaway cluster (see the top of this file); throws with the server's log if it cannot.
+ * `crashSafe`: commits are flushed (synchronous_commit on), so that none is lost by `stop('immediate')`.
+ */
+export async function createCluster(bins: Bins, { crashSafe = false } = {}): Promise<Cluster> {
   // initdb refuses to run as root: then the cluster belongs to the `postgres` user (Debian's package creates it).
   let owner: { uid: number; gid: number } | undefined;
   if (isRoot()) {
@@ -186,7 +215,6 @@ export default async function setup(project: TestProject): Promise<(() => void) 
     }
   }
 
-  const started = performance.now();
   sweepOrphans(bins.pgCtl);
   const dir = mkdtempSync(join(tmpdir(), DIR_PREFIX));
   writeFileSync(join(dir, OWNER_FILE), String(process.pid));
@@ -210,6 +238,12 @@ export default async function setup(project: TestProject): Promise<(() => void) 
   process.on('exit', destroy);
   for (const signal of SIGNALS) process.on(signal, onSignal);
 
+  let port = 0;
+  const url = () => `postgres://postgres@127.0.0.1:${port}/postgres`;
+  const start = async () => {
+    await pgRun(bins.pgCtl, ['start', '-D', data, '-l', log, '-w', '-t', '60', '-o', `-p ${port}`], dir);
+    await waitForConnections(url(), Date.now() + 30_000);
+  };
   try {
     if (owner) chownSync(dir, owner.uid, owner.gid);
     await pgRun(
@@ -228,29 +262,21 @@ export default async function setup(project: TestProject): Promise<(() => void) 
         "listen_addresses = '127.0.0.1'",
         `unix_socket_directories = ${socketDir}`,
         'fsync = off',
-        'synchronous_commit = off',
+        `synchronous_commit = ${crashSafe ? 'on' : 'off'}`,
         'full_page_writes = off',
         '',
       ].join('\n'),
     );
 
     // The port is free when we look, but could be taken before the server binds it: then try another.
-    let url = '';
     for (let attempt = 1; ; attempt++) {
-      const port = await freePort();
+      port = await freePort();
       try {
-        await pgRun(bins.pgCtl, ['start', '-D', data, '-l', log, '-w', '-t', '60', '-o', `-p ${port}`], dir);
-        url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+        await start();
         break;
       } catch (e) {
         if (attempt >= 3 || !/could not bind|address already in use/i.test(readLog(log))) throw e;
       }
-    }
-    await waitForConnections(url, Date.now() + 30_000);
-
-    project.provide('pgUrl', url);
-    if (process.env.PG_TEST_TIMING) {
-      process.stderr.write(`PostgreSQL test cluster up in ${Math.round(performance.now() - started)} ms: ${url}\n`);
     }
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
@@ -258,10 +284,39 @@ export default async function setup(project: TestProject): Promise<(() => void) 
     destroy();
     throw new Error(`Could not start the PostgreSQL test cluster: ${message}\n--- server log ---\n${serverLog}`);
   }
+  return {
+    url: url(),
+    stop: (mode = 'fast') => pgRun(bins.pgCtl, ['stop', '-D', data, '-m', mode, '-w', '-t', '30'], dir),
+    start,
+    destroy,
+  };
+}
+
+export default async function setup(project: TestProject): Promise<(() => void) | undefined> {
+  const bins = findPgBins();
+  if (!bins) {
+    if (process.env.CI) {
+      const where = process.env.PG_BIN_DIR
+        ? `$PG_BIN_DIR (${process.env.PG_BIN_DIR})`
+        : '/usr/lib/postgresql/*/bin or PATH';
+      throw new Error(`PostgreSQL is required in CI: apt-get install postgresql (no initdb/pg_ctl in ${where})`);
+    }
+    process.stderr.write(`PostgreSQL tests skipped: ${NOT_INSTALLED}\n`);
+    project.provide('pgUrl', null);
+    return undefined;
+  }
+  const started = performance.now();
+  const cluster = await createCluster(bins);
+  project.provide('pgUrl', cluster.url);
+  if (process.env.PG_TEST_TIMING) {
+    process.stderr.write(
+      `PostgreSQL test cluster up in ${Math.round(performance.now() - started)} ms: ${cluster.url}\n`,
+    );
+  }
 
   return () => {
     const stopping = performance.now();
-    destroy();
+    cluster.destroy();
     if (process.env.PG_TEST_TIMING) {
       process.stderr.write(`PostgreSQL test cluster removed in ${Math.round(performance.now() - stopping)} ms\n`);
     }

@@ -55,7 +55,10 @@ export function faultKind(e: unknown): FaultKind {
   const codes = codesOf(e);
   if (codes.some((c) => DISK_FULL.has(c))) return 'disk-full';
   const message = e instanceof Error ? e.message : '';
-  if (codes.some((c) => STORE_GONE.test(c)) || /Connection terminated|connection .*(closed|ended)/i.test(message))
+  if (
+    codes.some((c) => STORE_GONE.test(c)) ||
+    /Connection terminated|connection .*(closed|ended)|not queryable/i.test(message)
+  )
     return 'store-unavailable';
   return 'internal';
 }

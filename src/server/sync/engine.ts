@@ -4,7 +4,8 @@
  * the cursor after it, so a crash resumes where it stopped. Readiness: new
  * reports after the newest one stored. Fills of one kind are serialised behind
  * a lock and recompute what is missing once they hold it, so concurrent
- * requests for overlapping ranges share one fill.
+ * requests for overlapping ranges share one fill, and its failure: a fill the
+ * service refused while another waited is the waiter's answer too.
  */
 import type * as z from 'zod/mini';
 import { GROUP_BY, PATHS } from '../../api/paths';
@@ -102,8 +103,28 @@ export interface SyncActivity {
 export function createSyncEngine(store: StoreDb, fetcher: Fetcher, opts: SyncOptions) {
   const { db } = store;
   const local = keyedLock();
-  /** One fill of a kind at a time, in this process and across the replicas sharing the store. */
-  const lock = <T>(key: string, fn: () => Promise<T>) => local(key, () => store.exclusive(`sync:${key}`, fn));
+  /** The service's last refusal of a fill of each kind, and when (by `clock`). */
+  const refused = new Map<string, { at: number; error: FillFailed }>();
+  let clock = 0;
+  /**
+   * One fill of a kind at a time, in this process and across the replicas sharing the store. `fn` is told
+   * the service's refusal of a fill it waited for: a page asking for two ranges of `/tokens` at once is
+   * refused once, not once per range (a persistent 503 costs three upstream calls, not six).
+   */
+  const lock = <T>(key: string, fn: (refusedMeanwhile: FillFailed | undefined) => Promise<T>) => {
+    const asked = ++clock;
+    return local(key, () =>
+      store.exclusive(`sync:${key}`, async () => {
+        const last = refused.get(key);
+        try {
+          return await fn(last && last.at > asked ? last.error : undefined);
+        } catch (e) {
+          if (e instanceof FillFailed) refused.set(key, { at: ++clock, error: e });
+          throw e;
+        }
+      }),
+    );
+  };
   const activity: SyncActivity = {
     running: new Map(),
     upstreamRequests: 0,
@@ -199,8 +220,10 @@ export function createSyncEngine(store: StoreDb, fetcher: Fetcher, opts: SyncOpt
     const missing = () => spansOf(endpoint, grouping, range, refresh);
     // A range already stored is the common case: it takes no lock, so page views never queue behind a sync.
     if ((await missing()).length === 0) return;
-    return lock(`${endpoint}:${grouping}`, async () => {
-      for (const span of await missing()) {
+    return lock(`${endpoint}:${grouping}`, async (refusedMeanwhile) => {
+      const spans = await missing();
+      if (spans.length > 0 && refusedMeanwhile) throw refusedMeanwhile;
+      for (const span of spans) {
         // In parts when the endpoint's days are big (known once its first answer has come).
         for (let start = span.start; start <= span.end;) {
           const last = addDays(start, daysPerRequest(endpoint, grouping) - 1);
@@ -260,8 +283,10 @@ export function createSyncEngine(store: StoreDb, fetcher: Fetcher, opts: SyncOpt
         maxDays: opts.maxSpanDays,
       });
     if ((await missing()).length === 0) return;
-    return lock('users', async () => {
-      for (const span of await missing()) await walkUsers(span);
+    return lock('users', async (refusedMeanwhile) => {
+      const spans = await missing();
+      if (spans.length > 0 && refusedMeanwhile) throw refusedMeanwhile;
+      for (const span of spans) await walkUsers(span);
     });
   }
 

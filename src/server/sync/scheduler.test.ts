@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../core/log';
 import type { DayRange } from '../../lib/dates';
 import { createScheduler } from './scheduler';
-import type { SyncEngine } from './engine';
+import { FillFailed, type SyncEngine } from './engine';
 
 describe('the sync scheduler', () => {
   it('fills a run step by step, newest first, and says so after each step has stored its days', async () => {
@@ -39,5 +39,46 @@ describe('the sync scheduler', () => {
       expect(told[k]!).toBeGreaterThan(events.indexOf(`tokens ${s}`));
       if (k + 1 < steps.length) expect(told[k]!).toBeLessThan(events.indexOf(`tokens ${steps[k + 1]}`));
     }
+  });
+
+  it('tries a fill that could not reach the store again with backoff, a few times; a refusal of the service never', async () => {
+    const gone = Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+    const calls = new Map<string, number>();
+    const count = (what: string) => calls.set(what, (calls.get(what) ?? 0) + 1).get(what)!;
+    const engine = {
+      // Tokens: two failovers, then stored. Tools by name: the store never comes back. Users: the service refuses.
+      fillDays: async (endpoint: string, grouping: string) => {
+        const n = count(`${endpoint}:${grouping}`);
+        if ((endpoint === 'tokens' && grouping === '' && n <= 2) || (endpoint === 'tools' && grouping === 'tool_name'))
+          throw gone;
+      },
+      fillUsers: async () => {
+        count('users');
+        throw new FillFailed({ status: 503, headers: {}, body: '{}' });
+      },
+      syncReadiness: async () => void count('readiness'),
+    } as unknown as SyncEngine;
+    const logged: Record<string, unknown>[] = [];
+    const logger = { ...silentLogger, error: (_m: string, f?: Record<string, unknown>) => void logged.push(f ?? {}) };
+    const run = await createScheduler(engine, () => '2026-03-10', logger, undefined, 1).run({
+      start: '2026-03-01',
+      end: '2026-03-10',
+    });
+    expect(calls.get('tokens:')).toBe(3);
+    expect(calls.get('tools:tool_name')).toBe(6);
+    expect(calls.get('users')).toBe(1);
+    expect(calls.get('readiness')).toBe(1);
+    expect(run.failures).toBe(2);
+    // Each failure logged, saying when it is tried again (doubling), or that it is not.
+    expect(logged.filter((f) => f.error === gone.message).map((f) => f.retryInMs)).toEqual([
+      1,
+      1,
+      2,
+      2,
+      4,
+      8,
+      16,
+      undefined,
+    ]);
   });
 });

@@ -2,9 +2,13 @@
  * The background sync: on start a backfill from the history start, newest
  * first (so recent ranges are ready first), and again each day shortly after
  * the UTC day ends. Each run asks again for the refresh window's days. A
- * failure is logged and recorded; the run goes on with the next range.
+ * failure is logged and recorded, and the run goes on with the next range;
+ * but a store that cannot be reached (a restart, a failover) is waited for
+ * first: the fill is tried again with backoff, a few times. (The service's
+ * refusals are not: the upstream retry policy has asked again already.)
  */
 import { HISTORY_START, type Day, type DayRange } from '../../lib/dates';
+import { faultKind } from '../core/errors';
 import type { Logger } from '../core/log';
 import { DAY_ENDPOINTS, type DayEndpoint, type SyncEngine } from './engine';
 import { newestFirst } from './spans';
@@ -13,6 +17,8 @@ import { newestFirst } from './spans';
 const STEP_DAYS = 14;
 /** After midnight UTC, wait this long: the service's day may take a moment to close. */
 const AFTER_MIDNIGHT_MS = 15 * 60_000;
+/** A fill that could not reach the store is tried again this often: after 1, 2, 4, 8 and 16 s (31 s in all). */
+const RETRIES = 5;
 
 export interface SyncRun {
   range: DayRange;
@@ -25,7 +31,14 @@ export interface SyncRun {
  * `stored`: told after each step of a run (its days are in the store), so that what is kept ready from the
  * store (the users tables, the read threads' days) follows the backfill.
  */
-export function createScheduler(engine: SyncEngine, latestDay: () => Day, logger: Logger, stored?: () => void) {
+export function createScheduler(
+  engine: SyncEngine,
+  latestDay: () => Day,
+  logger: Logger,
+  stored?: () => void,
+  /** The first wait before a fill is tried again; doubled each time. */
+  retryMs = 1000,
+) {
   let current: SyncRun | undefined;
   let last: SyncRun | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -35,21 +48,32 @@ export function createScheduler(engine: SyncEngine, latestDay: () => Day, logger
   async function run(range: DayRange): Promise<SyncRun> {
     const r: SyncRun = { range, startedAt: new Date().toISOString(), finishedAt: undefined, failures: 0 };
     current = r;
-    const attempt = async (p: Promise<void>) =>
-      p.catch((e: unknown) => {
-        r.failures++;
-        logger.error('sync step failed', { error: e instanceof Error ? e.message : String(e) });
-      });
+    const attempt = async (fill: () => Promise<void>) => {
+      for (let n = 0; ; n++) {
+        try {
+          return await fill();
+        } catch (e) {
+          const again = faultKind(e) === 'store-unavailable' && n < RETRIES && !stopped;
+          const retryInMs = again ? retryMs * 2 ** n : undefined;
+          logger.error('sync step failed', { error: e instanceof Error ? e.message : String(e), retryInMs });
+          if (!again) {
+            r.failures++;
+            return;
+          }
+          await new Promise((resolve) => setTimeout(resolve, retryInMs));
+        }
+      }
+    };
     try {
       for (const step of newestFirst(range, STEP_DAYS)) {
         if (stopped) break;
         const fills = Object.entries(DAY_ENDPOINTS).flatMap(([endpoint, groupings]) =>
-          groupings.map((g) => attempt(engine.fillDays(endpoint as DayEndpoint, g, step, true))),
+          groupings.map((g) => attempt(() => engine.fillDays(endpoint as DayEndpoint, g, step, true))),
         );
-        await Promise.all([...fills, attempt(engine.fillUsers(step, true))]);
+        await Promise.all([...fills, attempt(() => engine.fillUsers(step, true))]);
         stored?.();
       }
-      if (!stopped) await attempt(engine.syncReadiness());
+      if (!stopped) await attempt(() => engine.syncReadiness());
     } finally {
       r.finishedAt = new Date().toISOString();
       current = undefined;

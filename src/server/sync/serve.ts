@@ -203,10 +203,11 @@ export function createStoreAnswerer(store: StoreDb, engine: SyncEngine, latestDa
       return Promise.resolve(hit.r);
     }
     const running = building.get(key);
-    // Built from the same store as this reader would read: its answer, unless it is one never kept.
+    // Built from the same store as this reader would read: its answer, a failed fill's relayed answer too (the
+    // service was just asked this very question; asking again would double a persistent 503's calls).
     if (running && running.generation === generation) {
       const own = () => compute(path, search);
-      return running.answer.then((r) => (keepable(r) ? r : own()), own);
+      return running.answer.then((r) => r ?? own(), own);
     }
     const pending = build(key, path, search, generation).finally(() => {
       if (building.get(key)?.answer === pending) building.delete(key);
