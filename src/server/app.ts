@@ -26,6 +26,7 @@ import { writeDemoResponse } from './demo/transport';
 import { createHash } from 'node:crypto';
 import { openStore, type StoreDb } from './store/db';
 import { claimStore } from './store/queries';
+import { storeRevocations } from './store/revocations';
 import type { StoreConfig } from './store/config';
 import { createSyncEngine, type Fetched, type SyncEngine } from './sync/engine';
 import { createScheduler, type Scheduler } from './sync/scheduler';
@@ -333,6 +334,8 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     ? createAuth({
         cfg: config.auth,
         logger,
+        // A sign-out holds on every replica sharing the store.
+        revoked: opts.store && storeRevocations(opts.store.db),
         managers: () => teams.current().mapping?.managers,
         inTeams: async (viewer, userId) => {
           const test = teamFilter(viewer.teams);

@@ -37,7 +37,7 @@ export type FaultKind = 'disk-full' | 'store-unavailable' | 'internal';
 
 const DISK_FULL = new Set(['SQLITE_FULL', 'ENOSPC', '53100']);
 /** PostgreSQL's shutdown and connection classes, and a socket that went away under a client. */
-const STORE_GONE = /^(57P0[1-3]|08\d{3}|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND)$/;
+const STORE_GONE = /^(57P0[1-3]|08\d{3}|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN)$/;
 
 function codesOf(e: unknown): string[] {
   const codes: string[] = [];

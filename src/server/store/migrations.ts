@@ -231,6 +231,17 @@ migrations['0006_user_day_user_email'] = {
   },
 };
 
+migrations['0007_revoked_session'] = {
+  /** Sessions signed out of, until their cookies would have expired: a sign-out holds on every replica. */
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('revoked_session')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('until', 'bigint', (c) => c.notNull())
+      .execute();
+  },
+};
+
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 /** Brings the store to the newest version; throws, naming the migration, if one fails. */

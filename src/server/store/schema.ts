@@ -112,4 +112,11 @@ export interface Schema {
   readiness_report: ReadinessReportTable;
   team_mapping: TeamMappingTable;
   team_budget: TeamBudgetTable;
+  revoked_session: RevokedSessionTable;
+}
+
+/** A session signed out of (its cookie's id), kept until the cookie would have expired: seconds since the epoch. */
+export interface RevokedSessionTable {
+  id: string;
+  until: number;
 }
