@@ -11,7 +11,7 @@ RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build
 
-# Debian slim, not Alpine: better-sqlite3's prebuilt binary is built against glibc.
+# Debian slim: the official image the project tests against (better-sqlite3 ships glibc and musl binaries).
 FROM node:${NODE_VERSION}-bookworm-slim
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
