@@ -11,7 +11,7 @@ RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build
 
-# Debian slim: the official image the project tests against (better-sqlite3 ships glibc and musl binaries).
+# Debian slim (glibc), the C library most native modules' prebuilt binaries are made for.
 FROM node:${NODE_VERSION}-bookworm-slim
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \

@@ -6,16 +6,13 @@
  * and inside Vite's dev server.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { buildQuery } from '../api/client';
-import { PATHS } from '../api/paths';
 import type { ClientConfig } from '../api/schemas';
-import { usersTableParams, usersTablePageHref } from '../api/users-table-query';
 import { HISTORY_START, yesterdayUtc } from '../lib/dates';
-import { parseRange } from '../lib/url-state';
 import type { ServerConfig } from './config';
 import { errorResponse, faultResponse } from './core/errors';
 import { createHostGuard } from './core/hosts';
 import { createMetrics, type Metrics } from './core/metrics';
+import { renderPage } from './page';
 import { createProbes } from './probes';
 import { silentLogger, type Logger } from './core/log';
 import { json, send, type HttpResponse } from './core/response';
@@ -35,6 +32,7 @@ import { syncStatus } from './sync/status';
 import { httpOrigin } from './upstream/client';
 import { createUsersRoutes, isUsersPath, type UsersRoutes } from './users/routes';
 import { demoTeamsCsv } from './demo/teams';
+import { scopeOf } from './auth/access';
 import { createAuth } from './auth/routes';
 import { buildDigest, toSlack, type DigestSources } from './digest/digest';
 import { createInsightsRoutes, isInsightsPath } from './insights/routes';
@@ -401,6 +399,9 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     if (url === '/api/sync') {
       if (!status)
         return send(res, json(200, { store: null, reason: 'Each user brings a key: nothing is stored.' }), head);
+      // A reader kept to their teams (RESTRICT_ORG_VIEW) learns what is being filled, not the store's counts.
+      if (scopeOf(req)?.orgView === false)
+        return send(res, json(200, { store: opts.store!.engine, running: [...sync!.activity.running.values()] }), head);
       status().then(
         (body) => send(res, json(200, body), head),
         (e: unknown) => send(res, faultResponse(e, logger, 'read what its store holds')),
@@ -417,31 +418,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     next();
   };
 
-  /**
-   * The page with the client configuration in a meta tag, so the app needs no
-   * request before its first query; on the landing page the first chart's data,
-   * and on the users page its first rows, are preloaded while the scripts load
-   * (only when the browser sends no key: a preload cannot carry one).
-   */
-  const renderIndex = (html: string, url = '/') => {
-    const cfg = clientConfig();
-    const [path, query = ''] = url.split('?');
-    const params = new URLSearchParams(query);
-    let head = `<meta name="dashboard-config" content="${escapeAttr(JSON.stringify(cfg))}" />`;
-    if (path === '/' && !cfg.keyRequired) {
-      const r = parseRange(params, cfg.latestDay);
-      const href = `${PATHS.tokens}${buildQuery({ startDate: r.start, endDate: r.end, group_by: 'model' })}`;
-      head += `\n    <link rel="preload" as="fetch" crossorigin="anonymous" href="${escapeAttr(href)}" />`;
-    }
-    // The users page's first rows, asked for as the page will (unless its URL names teams, which the
-    // page reads with the teams it may see): with a range not built ahead the server merges the table
-    // while the app's code loads.
-    if (path === '/users' && !cfg.keyRequired && !params.has('team')) {
-      const p = usersTableParams(parseRange(params, cfg.latestDay), [], params, cfg.currency);
-      head += `\n    <link rel="preload" as="fetch" crossorigin="anonymous" href="${escapeAttr(usersTablePageHref(p, 0))}" />`;
-    }
-    return html.replace('</head>', `${head}\n  </head>`);
-  };
+  const renderIndex = (html: string, url = '/') => renderPage(html, url, clientConfig());
 
   /** Stops what the app runs beside its answers (the users tables' upkeep, the store's read threads). */
   const close = async () => {
@@ -450,8 +427,4 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
   };
 
   return { handler, demo, clientConfig, renderIndex, scheduler, sync, teams, prices, digest, close };
-}
-
-function escapeAttr(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
