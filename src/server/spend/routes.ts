@@ -75,6 +75,17 @@ export function createSpendRoutes(opts: SpendRoutesOptions) {
     return p;
   };
 
+  /**
+   * The budgets the reader may see ('' is the organization's): every one without sign-in, to an admin and
+   * to a manager; under RESTRICT_ORG_VIEW a manager's teams' only; none to a viewer (no team of theirs).
+   */
+  async function budgetsFor(scope: ViewScope | undefined): Promise<Map<string, number>> {
+    const all = await readBudgets(store.db);
+    if (!scope || scope.admin) return all;
+    const manager = source.current().mapping?.teams.some((t) => scope.seesTeamDetails(t)) ?? false;
+    return new Map([...all].filter(([t]) => manager && (scope.orgView || scope.seesTeamDetails(t))));
+  }
+
   /** The people a request is about: everyone, the teams named, or one user. */
   function maskFor(f: Facts, teams: readonly string[], user: string | null) {
     if (user !== null) {
@@ -87,7 +98,7 @@ export function createSpendRoutes(opts: SpendRoutesOptions) {
     return maskOf(f, source.current().mapping, teams);
   }
 
-  async function spend(search: URLSearchParams) {
+  async function spend(search: URLSearchParams, scope?: ViewScope) {
     const prices = pricesOrRefuse();
     const user = search.get('user');
     const rest = new URLSearchParams(search);
@@ -116,7 +127,7 @@ export function createSpendRoutes(opts: SpendRoutesOptions) {
     const before = prev ? spendDays(f, prices, mask, prev.start, prev.end) : null;
     const inMonth = spendDays(w, prices, maskFor(w, teams, user), window.start, window.end);
     const sum = (a: Float64Array) => a.reduce((s, v) => s + v, 0);
-    const budgets = await readBudgets(store.db);
+    const budgets = await budgetsFor(scope);
     // The organization's budget, or one team's; several teams or a user have none.
     const budget =
       user !== null
@@ -169,7 +180,7 @@ export function createSpendRoutes(opts: SpendRoutesOptions) {
     const inRange = grouped(f, range);
     const inMonth = grouped(w, window);
     const credits = creditsByTeam(f, mapping, paths, index, range);
-    const budgets = await readBudgets(store.db);
+    const budgets = await budgetsFor(scope);
     const sum = (a: Float64Array | undefined) => (a ? a.reduce((s, v) => s + v, 0) : 0);
     const row = (team: string): TeamSpendRow => ({
       team,
@@ -218,8 +229,8 @@ export function createSpendRoutes(opts: SpendRoutesOptions) {
     return rollUp(new Map(paths.map((t, i) => [t, direct[i]!])), (x, y) => x + y, 0);
   }
 
-  async function budgetsBody() {
-    const budgets = await readBudgets(store.db);
+  async function budgetsBody(scope?: ViewScope) {
+    const budgets = await budgetsFor(scope);
     return {
       currency: pricesOrRefuse().currency,
       budgets: [...budgets].map(([team, monthly]) => ({ team, monthly })).sort((a, b) => a.team.localeCompare(b.team)),
@@ -266,7 +277,7 @@ export function createSpendRoutes(opts: SpendRoutesOptions) {
       );
     await writeBudgets(store.db, out);
     logger.info('budgets saved', { budgets: out.size });
-    return json(200, await budgetsBody());
+    return json(200, await budgetsBody(scopeOf(req)));
   }
 
   async function route(req: IncomingMessage, url: URL): Promise<HttpResponse> {
@@ -274,12 +285,12 @@ export function createSpendRoutes(opts: SpendRoutesOptions) {
     const method = req.method ?? 'GET';
     const reading = method === 'GET' || method === 'HEAD';
     if (path === '/api/spend/budgets') {
-      if (reading) return json(200, await budgetsBody());
+      if (reading) return json(200, await budgetsBody(scopeOf(req)));
       if (method === 'PUT') return saveBudgets(req);
       return errorResponse(405, `Method ${method} is not allowed here.`, { allow: 'GET, HEAD, PUT' });
     }
     if (!reading) return errorResponse(405, `Method ${method} is not allowed here.`, { allow: 'GET, HEAD' });
-    if (path === '/api/spend') return json(200, await spend(url.searchParams));
+    if (path === '/api/spend') return json(200, await spend(url.searchParams, scopeOf(req)));
     if (path === '/api/spend/teams') return json(200, await teamsSpend(scopeOf(req), url.searchParams));
     if (path === '/api/spend/prices') {
       const s = pricesSource.current();

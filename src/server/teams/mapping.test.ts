@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_BYTES, MAX_ERRORS, MAX_ROWS, parseMapping, type Mapping, type MappingFormat } from './mapping';
+import {
+  MAX_BYTES,
+  MAX_DEPTH,
+  MAX_ERRORS,
+  MAX_ID,
+  MAX_NAME,
+  MAX_ROWS,
+  parseMapping,
+  type Mapping,
+  type MappingFormat,
+} from './mapping';
 
 function ok(text: string, format: MappingFormat = 'csv'): Mapping {
   const r = parseMapping(text, format);
@@ -255,6 +265,75 @@ describe('CSV: bad files are refused, naming the line', () => {
     const big = 'email,team\n' + 'a'.repeat(MAX_BYTES);
     expect(refused(big)).toEqual(['the file is 20.0 MB; the limit is 20 MB']);
     expect(refused(`[${' '.repeat(21 * 1024 * 1024)}]`, 'json')).toEqual(['the file is 21.0 MB; the limit is 20 MB']);
+  });
+
+  it(`a team deeper than ${MAX_DEPTH} levels, a team name over ${MAX_NAME} characters, an email or user_id over ${MAX_ID}`, () => {
+    const path = (levels: number, name = 'T') => Array.from({ length: levels }, (_, i) => `${name}${i}`).join('/');
+    const long = (n: number) => `${'a'.repeat(n - '@acme.com'.length)}@acme.com`;
+    const fine = ok(
+      csv(
+        'email,user_id,team,manager',
+        `${long(MAX_ID)},${'u'.repeat(MAX_ID)},${path(MAX_DEPTH - 1)}/${'n'.repeat(MAX_NAME)},`,
+      ),
+    );
+    expect(fine.teams).toHaveLength(MAX_DEPTH);
+    expect(
+      refused(
+        csv(
+          'email,user_id,team,manager',
+          `a@acme.com,,${path(MAX_DEPTH + 1)},`,
+          `b@acme.com,,Eng/${'n'.repeat(MAX_NAME + 1)},`,
+          `${long(MAX_ID + 1)},,Eng,`,
+          `,${'u'.repeat(MAX_ID + 1)},Eng,`,
+          `c@acme.com,,Eng,${long(MAX_ID + 1)}`,
+        ),
+      ),
+    ).toEqual([
+      'line 2: team "T0/T1/T2/T3/T4/T5/T6/T7/T8/T9/T10/T11/T12/T13/T14/T15/T16/T17/T18/T19/T20" has 21 levels; the limit is 20',
+      `line 3: team name "${'n'.repeat(77)}…" is 101 characters long; the limit is 100`,
+      `line 4: email "${'a'.repeat(77)}…" is 321 characters long; the limit is 320`,
+      `line 5: user_id "${'u'.repeat(77)}…" is 321 characters long; the limit is 320`,
+      `line 6: manager "${'a'.repeat(77)}…" is 321 characters long; the limit is 320`,
+    ]);
+    // The review's files: 1,000 levels (5 KB) and 100,000 levels (0.7 MB) are refused by line, at once.
+    for (const levels of [1_000, 100_000]) {
+      const [message] = refused(csv('email,team', 'ok@acme.com,Eng', `a@acme.com,${path(levels)}`));
+      expect(message).toBe(
+        `line 3: team "${path(levels).slice(0, 77)}…" has ${levels.toLocaleString('en-US')} levels; the limit is 20`,
+      );
+    }
+    const json = JSON.stringify([{ email: 'a@acme.com', team: path(MAX_DEPTH + 1) }]);
+    expect(refused(json, 'json')[0]).toMatch(/^entry 1 \(line 1\): team ".*" has 21 levels; the limit is 20$/);
+    expect([MAX_DEPTH, MAX_NAME, MAX_ID]).toEqual([20, 100, 320]);
+  });
+
+  it('a control character (NUL, a line break) in a team, an email, a user_id or a manager', () => {
+    expect(
+      refused(
+        csv(
+          'email,user_id,team,manager',
+          'a@acme.com,,Da\u0000ta,',
+          'b@acme.com,,Data,b\u0000o@acme.com',
+          'c\u0000y@acme.com,,Data,',
+          ',u\u00001,Data,',
+          'd@acme.com,,Data,"bo@acme.com;\u0007cy@acme.com"',
+        ),
+      ),
+    ).toEqual([
+      'line 2: team "Da\\u0000ta" contains a line break or a control character',
+      'line 3: manager "b\\u0000o@acme.com" contains a line break or a control character',
+      'line 4: email "c\\u0000y@acme.com" contains a line break or a control character',
+      'line 5: user_id "u\\u00001" contains a line break or a control character',
+      'line 6: manager "\\u0007cy@acme.com" contains a line break or a control character',
+    ]);
+    const json = JSON.stringify([
+      { email: 'a@acme.com', team: 'Data', manager: ['b\u0000o@acme.com'] },
+      { email: 'c\u0000y@acme.com', team: 'Data' },
+    ]);
+    expect(refused(json, 'json')).toEqual([
+      'entry 1 (line 1): manager "b\\u0000o@acme.com" contains a line break or a control character',
+      'entry 2 (line 1): email "c\\u0000y@acme.com" contains a line break or a control character',
+    ]);
   });
 
   it('gives each error its line as a number too', () => {

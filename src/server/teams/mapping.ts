@@ -20,7 +20,8 @@
  * (for a team whose people all sit in its sub-teams). A user listed twice in the same team is taken
  * once; in two teams, the file is refused. A file that names no user is refused: it is far more
  * likely a truncated export than an organization without people, and taking it would put everyone
- * in Unassigned.
+ * in Unassigned. A team path has at most 20 levels and a team's name at most 100 characters, an email
+ * or a user_id at most 320; none holds a control character (a line break, a NUL).
  */
 import { CsvError, parse } from 'csv-parse/sync';
 import { formatExact } from '../../lib/format';
@@ -69,6 +70,10 @@ export const MAX_ROWS = 200_000;
 export const MAX_BYTES = 20 * 1024 * 1024;
 /** Problems listed at most; the rest are counted in one last line. */
 export const MAX_ERRORS = 100;
+/** Levels of a team path at most, characters of a team name, of an email or a user_id. */
+export const MAX_DEPTH = 20;
+export const MAX_NAME = 100;
+export const MAX_ID = 320;
 
 const EXPECTED = 'expected email or user_id, team, manager';
 const COLUMNS = ['email', 'user_id', 'team', 'manager'] as const;
@@ -142,17 +147,22 @@ class Builder {
     let email: string | undefined;
     if (row.email) {
       email = row.email.toLowerCase();
-      if (!EMAIL.test(email)) problems.push(`${quote(row.email)} is not a valid email`);
+      const bad = textProblem('email', row.email);
+      if (bad) problems.push(bad);
+      else if (!EMAIL.test(email)) problems.push(`${quote(row.email)} is not a valid email`);
     }
     const userId = row.userId || undefined;
-    if (userId !== undefined && CONTROL.test(userId)) problems.push(`user_id ${quote(userId)} contains a line break`);
+    const badId = userId === undefined ? undefined : textProblem('user_id', userId);
+    if (badId) problems.push(badId);
     // A row with a team and managers but no user only names the team's managers.
     if (!email && !userId && row.managers.length === 0) problems.push('no email or user_id');
     const team = this.team(where, row.team ?? '', problems);
     const managers: string[] = [];
     for (const m of row.managers) {
       const e = m.toLowerCase();
-      if (EMAIL.test(e)) managers.push(e);
+      const bad = textProblem('manager', m);
+      if (bad) problems.push(bad);
+      else if (EMAIL.test(e)) managers.push(e);
       else {
         const hint = /[,\s]/.test(m) ? ' (separate several managers with ";")' : '';
         problems.push(`manager ${quote(m)} is not a valid email${hint}`);
@@ -248,6 +258,16 @@ function quote(s: string): string {
   return JSON.stringify(t);
 }
 
+const CONTROLLED = 'contains a line break or a control character';
+
+/** What is wrong with an email or a user_id as text (a control character, its length), if anything. */
+function textProblem(what: string, v: string): string | undefined {
+  if (CONTROL.test(v)) return `${what} ${quote(v)} ${CONTROLLED}`;
+  if (v.length > MAX_ID)
+    return `${what} ${quote(v)} is ${formatExact(v.length)} characters long; the limit is ${MAX_ID}`;
+  return undefined;
+}
+
 /** The team path with its parts trimmed, or null with the problem said. */
 function teamPath(raw: string, problems: string[]): string | null {
   const trimmed = raw.trim();
@@ -256,12 +276,21 @@ function teamPath(raw: string, problems: string[]): string | null {
     return null;
   }
   if (CONTROL.test(trimmed)) {
-    problems.push(`team ${quote(trimmed)} contains a line break or a control character`);
+    problems.push(`team ${quote(trimmed)} ${CONTROLLED}`);
     return null;
   }
   const parts = trimmed.split(SEPARATOR).map((p) => p.trim());
   if (parts.some((p) => p === '')) {
     problems.push(`team ${quote(trimmed)} has an empty part`);
+    return null;
+  }
+  if (parts.length > MAX_DEPTH) {
+    problems.push(`team ${quote(trimmed)} has ${formatExact(parts.length)} levels; the limit is ${MAX_DEPTH}`);
+    return null;
+  }
+  const long = parts.find((p) => p.length > MAX_NAME);
+  if (long !== undefined) {
+    problems.push(`team name ${quote(long)} is ${formatExact(long.length)} characters long; the limit is ${MAX_NAME}`);
     return null;
   }
   if (parts[0]!.toLowerCase() === UNASSIGNED.toLowerCase()) {

@@ -153,11 +153,16 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
     const counts = rollUp(direct, (a, b) => a + b, 0);
     const view = (n: TeamNode): TeamView => ({
       path: n.path,
-      name: nameOf(n.path),
+      name: n.name,
       members: counts.get(n.path) ?? 0,
       managers: details(n.path) ? [...(mapping?.managers.get(n.path) ?? [])].sort() : [],
       children: n.children.map(view),
     });
+    // RESTRICT_ORG_VIEW: a manager's tree is their teams (the outermost as roots), counting their people only.
+    const restricted = scope !== undefined && !scope.orgView;
+    const theirs = (ns: TeamNode[]): TeamNode[] => ns.flatMap((n) => (details(n.path) ? [n] : theirs(n.children)));
+    const tree = mapping ? teamTree(mapping.teams) : [];
+    const shown = (restricted ? theirs(tree) : tree).map(view);
     // A refused file's messages quote its lines (people's emails): for admins.
     return {
       source: state.source,
@@ -168,9 +173,9 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
         at: state.refused.at,
         errors: !scope || scope.admin ? state.refused.errors.map((e) => e.message) : [],
       },
-      teams: mapping ? teamTree(mapping.teams).map(view) : [],
-      unassigned: direct.get(UNASSIGNED) ?? 0,
-      users: users.length,
+      teams: shown,
+      unassigned: restricted ? 0 : (direct.get(UNASSIGNED) ?? 0),
+      users: restricted ? shown.reduce((n, t) => n + t.members, 0) : users.length,
     };
   }
 
@@ -361,7 +366,10 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
     const b = (body ?? {}) as { format?: unknown; text?: unknown; name?: unknown };
     if (b.format !== 'csv' && b.format !== 'json') return errorResponse(400, 'format must be "csv" or "json".');
     if (typeof b.text !== 'string') return errorResponse(400, 'text must be the mapping file’s content, as a string.');
-    const name = typeof b.name === 'string' && b.name.trim() ? b.name.trim().slice(0, 200) : `mapping.${b.format}`;
+    // A control character (a NUL) is not text PostgreSQL stores.
+    // eslint-disable-next-line no-control-regex
+    const named = typeof b.name === 'string' ? b.name.replace(/[\u0000-\u001f\u007f]/g, '').trim() : '';
+    const name = named ? named.slice(0, 200) : `mapping.${b.format}`;
     const result = await editable.save(b.text, b.format as MappingFormat, name);
     if (!result.ok) {
       const r = errorResponse(

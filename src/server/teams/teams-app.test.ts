@@ -330,4 +330,47 @@ describe.each(engines)('the mapping edited on the screen, kept in the store ($na
       }
     },
   );
+
+  it.skipIf(!available)(
+    'refuses by line a team 100,000 levels deep and a NUL in a team, a manager or an email; drops one from the name',
+    async () => {
+      const opened = await open();
+      try {
+        const { base } = await start({ DEMO_USERS: '40' }, opened.store);
+        const put = (body: unknown) =>
+          fetch(`${base}/api/teams/mapping`, {
+            method: 'PUT',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          });
+        const deep = Array.from({ length: 100_000 }, (_, i) => `t${i}`).join('/');
+        const cases: [string, number, RegExp][] = [
+          [`email,team\nann@acme.com,${deep}\n`, 2, /^line 2: team "t0\/t1\/.*…" has 100,000 levels; the limit is 20$/],
+          [
+            'email,team,manager\nann@acme.com,Data,b\u0000o@acme.com\n',
+            2,
+            /^line 2: manager "b\\u0000o@acme\.com" contains/,
+          ],
+          [
+            'email,team\nann@acme.com,Data\nc\u0000y@acme.com,Data\n',
+            3,
+            /^line 3: email "c\\u0000y@acme\.com" contains/,
+          ],
+          ['email,team\nann@acme.com,Da\u0000ta\n', 2, /^line 2: team "Da\\u0000ta" contains/],
+        ];
+        for (const [text, line, message] of cases) {
+          const r = await put({ format: 'csv', text });
+          expect(r.status, text.slice(0, 60)).toBe(400);
+          const body = (await r.json()) as { errors: { line: number | null; message: string }[] };
+          expect(body.errors).toEqual([{ line, message: expect.stringMatching(message) }]);
+        }
+        expect(teamsAnswerSchema.parse((await get(base, '/api/teams')).body).source).toBe('demo');
+        const named = await put({ format: 'csv', text: 'email,team\nann@acme.com,Data\n', name: 'org\u0000.csv' });
+        expect(named.status).toBe(200);
+        expect(teamsAnswerSchema.parse(await named.json()).name).toBe('org.csv');
+      } finally {
+        await opened.drop();
+      }
+    },
+  );
 });

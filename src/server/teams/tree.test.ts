@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseMapping } from './mapping';
+import { MAX_DEPTH, MAX_NAME, parseMapping } from './mapping';
 import {
   UNASSIGNED,
   ancestors,
@@ -152,5 +152,57 @@ describe('roll-ups', () => {
       Eng: 4,
       [UNASSIGNED]: 5,
     });
+  });
+});
+
+describe('a wide and a deep mapping near the limits', () => {
+  /** A name of exactly the longest length a mapping takes, in the order of `i`. */
+  const name = (word: string, i: number) => `${word} ${String(i).padStart(5, '0')} `.padEnd(MAX_NAME, 'x');
+  const n = 5_000;
+  const tops = Array.from({ length: n }, (_, i) => name('Top', i));
+  const subs = Array.from({ length: n }, (_, i) => `${tops[0]}/${name('Sub', i)}`);
+  // A chain of the deepest teams, and beside each of its teams a leaf.
+  const chain = ancestors(Array.from({ length: MAX_DEPTH }, (_, i) => name('Level', i)).join('/'));
+  const sides = chain.slice(0, -1).map((p, k) => `${p}/${name('Side', k)}`);
+
+  it('builds the tree, its order and the roll-ups of 10,000 sibling teams and of teams 20 levels deep', () => {
+    const teams = [...tops, ...subs, ...chain, ...sides];
+    const rows = teams.map((t, i) => `u${i}@acme.com,"${t}"`).reverse();
+    const parsed = parseMapping(['email,team', ...rows].join('\n'), 'csv');
+    if (!parsed.ok) throw new Error(parsed.errors[0]!.message);
+    // Tree order: the chain's teams each before its side leaf ("Level" < "Side"), then Top 0 with its subs.
+    const order = [...chain, ...[...sides].reverse(), tops[0]!, ...subs, ...tops.slice(1)];
+    expect(parsed.mapping.teams).toEqual(order);
+    expect(withAncestors(teams)).toEqual(order);
+
+    const tree = teamTree(parsed.mapping.teams);
+    expect(tree.map((t) => t.path)).toEqual([chain[0], ...tops]);
+    expect(tree[1]!.children.map((t) => [t.path, t.name, t.depth])).toEqual(subs.map((s, i) => [s, name('Sub', i), 2]));
+    for (let k = 0, node = tree[0]!; k < MAX_DEPTH; k++, node = node.children[0]!) {
+      expect([node.path, node.name, node.depth]).toEqual([chain[k], name('Level', k), k + 1]);
+      expect(node.children.map((c) => c.path)).toEqual(k + 1 < MAX_DEPTH ? [chain[k + 1], sides[k]] : []);
+    }
+
+    // One member per team: a team counts itself and every team below it.
+    const rolled = rollUp(new Map(teams.map((t) => [t, 1])), sum, 0);
+    expect(rolled.size).toBe(teams.length);
+    expect(rolled.get(tops[0]!)).toBe(n + 1);
+    expect(rolled.get(tops[1]!)).toBe(1);
+    chain.forEach((p, k) => expect(rolled.get(p)).toBe(2 * (MAX_DEPTH - k) - 1));
+  });
+
+  it('takes the paths’ own length, however deep: a chain of 1,500 levels, past any mapping’s limit', () => {
+    const levels = 1_500;
+    const all = ancestors(Array.from({ length: levels }, (_, i) => `L${i}`).join('/'));
+    expect(all).toHaveLength(levels);
+    expect(withAncestors([...all].reverse())).toEqual(all);
+    let nodes = teamTree(all);
+    for (let k = 0; k < levels; k++, nodes = nodes[0]!.children) {
+      expect(nodes.map((t) => [t.path, t.name, t.depth])).toEqual([[all[k], `L${k}`, k + 1]]);
+    }
+    expect(nodes).toEqual([]);
+    const rolled = rollUp(new Map([[all.at(-1)!, 1]]), sum, 0);
+    expect([...rolled.keys()]).toEqual(all);
+    expect([...rolled.values()].every((v) => v === 1)).toBe(true);
   });
 });

@@ -14,8 +14,8 @@ export const SEPARATOR = '/';
 
 /** The team itself and every team above it, outermost first: `A/B/C` → `A`, `A/B`, `A/B/C`. */
 export function ancestors(path: string): string[] {
-  const parts = path.split(SEPARATOR);
-  return parts.map((_, i) => parts.slice(0, i + 1).join(SEPARATOR));
+  let above = '';
+  return path.split(SEPARATOR).map((part, i) => (above = i === 0 ? part : above + SEPARATOR + part));
 }
 
 /** `A/B/C` → `A/B`; a top-level team has no parent. */
@@ -54,9 +54,13 @@ export function comparePaths(a: string, b: string): number {
 
 /** Every team named and every team above them, in tree order, once each. */
 export function withAncestors(paths: Iterable<string>): string[] {
-  const all = new Set<string>();
-  for (const p of paths) for (const a of ancestors(p)) all.add(a);
-  return [...all].sort(comparePaths);
+  const out: string[] = [];
+  const next = teamTree(paths).reverse();
+  for (let n = next.pop(); n; n = next.pop()) {
+    out.push(n.path);
+    for (let i = n.children.length - 1; i >= 0; i--) next.push(n.children[i]!);
+  }
+  return out;
 }
 
 /** The top-level teams among the paths (and above them), by name. */
@@ -77,18 +81,30 @@ export interface TeamNode {
   children: TeamNode[];
 }
 
-/** The teams as a tree (ancestors filled in), each level sorted by name. */
+/**
+ * The teams as a tree (ancestors filled in), each level sorted by name. Each path is walked down from
+ * the top by its parts, so the work is the paths' length (and sorting siblings), however deep they go.
+ */
 export function teamTree(paths: Iterable<string>): TeamNode[] {
-  const roots: TeamNode[] = [];
-  const nodes = new Map<string, TeamNode>();
-  // Tree order puts every parent before its children, and siblings already sorted.
-  for (const path of withAncestors(paths)) {
-    const node: TeamNode = { path, name: nameOf(path), depth: depthOf(path), children: [] };
-    nodes.set(path, node);
-    const parent = parentOf(path);
-    (parent === null ? roots : nodes.get(parent)!.children).push(node);
+  const top: TeamNode = { path: '', name: '', depth: 0, children: [] };
+  const named = new Map<TeamNode, Map<string, TeamNode>>();
+  for (const path of paths) {
+    let node = top;
+    for (const name of path.split(SEPARATOR)) {
+      let byName = named.get(node);
+      if (!byName) named.set(node, (byName = new Map()));
+      let child = byName.get(name);
+      if (!child) {
+        const childPath = node === top ? name : node.path + SEPARATOR + name;
+        child = { path: childPath, name, depth: node.depth + 1, children: [] };
+        byName.set(name, child);
+        node.children.push(child);
+      }
+      node = child;
+    }
   }
-  return roots;
+  for (const n of named.keys()) n.children.sort((a, b) => compareNames(a.name, b.name));
+  return top.children;
 }
 
 /** What assigning users needs of a mapping (`Mapping` from mapping.ts fits). */

@@ -10,7 +10,8 @@ import { describeZodError } from '../../api/errors';
 import { usersResponseSchema } from '../../api/schemas';
 import type { FillProgress } from '../../api/users';
 import { daysBetween, type DayRange } from '../../lib/dates';
-import { errorResponse } from '../core/errors';
+import { errorResponse, faultResponse } from '../core/errors';
+import type { Logger } from '../core/log';
 import type { HttpResponse } from '../core/response';
 import type { StoreDb } from '../store/db';
 import { StoreMismatchError } from '../store/queries';
@@ -34,9 +35,9 @@ const FAILURE_KEPT_MS = 5 * 60_000;
  * What the reader is told when the walk could not store the service's answer:
  * the service's own error as it gave it, or what was wrong with a 200 that
  * could not be stored (it names the endpoint and the field, as the browser
- * would have on its own walk).
+ * would have on its own walk); anything else is logged, and the reader told its request id.
  */
-export function failureAnswer(e: unknown): HttpResponse {
+export function failureAnswer(e: unknown, logger: Logger): HttpResponse {
   if (e instanceof FillFailed) {
     const a: Fetched = e.answer;
     if (a.status !== 200) return a;
@@ -52,10 +53,7 @@ export function failureAnswer(e: unknown): HttpResponse {
     return errorResponse(502, `${PATHS.users} returned data of an unexpected shape: ${why}.`);
   }
   if (e instanceof StoreMismatchError) return errorResponse(502, e.message);
-  return errorResponse(
-    500,
-    `The users could not be read into the store: ${e instanceof Error ? e.message : String(e)}`,
-  );
+  return faultResponse(e, logger, 'read the users from the service into its store');
 }
 
 interface Fill {
@@ -63,7 +61,7 @@ interface Fill {
   failure?: unknown;
 }
 
-export function createRangeFiller(store: StoreDb, engine: SyncEngine, waitMs: number) {
+export function createRangeFiller(store: StoreDb, engine: SyncEngine, waitMs: number, logger: Logger) {
   const fills = new Map<string, Fill>();
   const keyOf = (r: DayRange) => `${r.start}…${r.end}`;
 
@@ -108,7 +106,7 @@ export function createRangeFiller(store: StoreDb, engine: SyncEngine, waitMs: nu
     let fill = fills.get(key);
     if (fill && 'failure' in fill) {
       fills.delete(key);
-      throw new FillError(failureAnswer(fill.failure));
+      throw new FillError(failureAnswer(fill.failure, logger));
     }
     fill ??= start(r);
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -122,7 +120,7 @@ export function createRangeFiller(store: StoreDb, engine: SyncEngine, waitMs: nu
     clearTimeout(timer);
     if (typeof waited === 'object') {
       if (fills.get(key) === fill) fills.delete(key);
-      throw new FillError(failureAnswer(waited.failure));
+      throw new FillError(failureAnswer(waited.failure, logger));
     }
     version = await rangeVersion(store.db, r.start, r.end);
     if (version.storedDays >= days) return { complete: true, version };

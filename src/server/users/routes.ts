@@ -25,7 +25,7 @@ import { toCsv } from '../../lib/csv';
 import { addDays, HISTORY_START, lastDays, type Day, type DayRange } from '../../lib/dates';
 import { DEFAULT_DAYS } from '../../lib/url-state';
 import { mergeUserRows, usersCsvColumns, type MergedUser } from '../../lib/user-merge';
-import { errorResponse } from '../core/errors';
+import { errorResponse, faultResponse } from '../core/errors';
 import { silentLogger, type Logger } from '../core/log';
 import type { HttpResponse } from '../core/response';
 import type { StoreDb } from '../store/db';
@@ -111,7 +111,7 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
   const { store, engine, latestDay, refreshDays } = opts;
   const logger = opts.logger ?? silentLogger;
   const retryAfter = String(opts.retryAfterSeconds ?? 1);
-  const filler = createRangeFiller(store, engine, opts.fillWaitMs ?? 1500);
+  const filler = createRangeFiller(store, engine, opts.fillWaitMs ?? 1500, logger);
   const spend = opts.spend;
   const currency = () => spend?.currency() ?? null;
   const merge = opts.merge ?? ((r: DayRange) => mergedUsers(store.db, r.start, r.end));
@@ -310,8 +310,7 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
         return;
       }
       if (e instanceof FillError) return write(req, res, e.answer);
-      logger.error('users endpoint failure', { error: e instanceof Error ? e.message : String(e) });
-      return write(req, res, errorResponse(500, 'The dashboard server failed to read the users from its store.'));
+      return write(req, res, faultResponse(e, logger, 'read the users from its store'));
     }
   }
 

@@ -208,6 +208,7 @@ describe.each(engines)('the users endpoints on $name', ({ available, open }) => 
     for (const c of [...NUMERIC_FACTS, ...TEXT_FACTS]) await db.schema.alterTable('user_day').dropColumn(c).execute();
     await db.schema.dropTable('team_mapping').execute();
     await db.schema.dropTable('team_budget').execute();
+    await db.schema.dropTable('revoked_session').execute();
     await db.schema.dropIndex('day_answer_state').execute();
     await db.schema.dropIndex('user_day_user_email').execute();
     await db.schema.createIndex('user_day_user').on('user_day').columns(['user_id', 'day']).execute();
@@ -217,6 +218,7 @@ describe.each(engines)('the users endpoints on $name', ({ available, open }) => 
       '0004_team_budget',
       '0005_day_answer_state',
       '0006_user_day_user_email',
+      '0007_revoked_session',
     ];
     await db.deleteFrom('kysely_migration').where('name', 'in', later).execute();
     expect(await migrateToLatest(db as Kysely<unknown>)).toEqual(later);
@@ -488,6 +490,33 @@ describe.each(engines)('the users endpoints on $name', ({ available, open }) => 
     expect(relayed.body).toBe('{"title":"busy"}');
     h.failWith(undefined);
     expect((await h.get(`/api/users?${q(FINAL)}`)).status).toBe(200);
+  });
+
+  test(`answers an unexpected failure with a plain sentence and its request id, the reason in the log only${skipNote}`, async () => {
+    const lines: string[] = [];
+    const logger = createLogger((l) => void lines.push(l));
+    const internal = 'connect ECONNREFUSED 127.0.0.1:5432';
+    // The walk fails with an error of no known kind: 500.
+    const h = await harness(store, 2000, { logger });
+    h.failWith(() => {
+      throw new Error(internal);
+    });
+    const walk = await h.get(`/api/users?${q(FINAL)}`);
+    expect(walk.status).toBe(500);
+    // The store cannot be reached while the table is read: 503, and when to ask again.
+    const down = await harness(store, 2000, {
+      logger,
+      merge: () => Promise.reject(Object.assign(new Error(internal), { code: 'ECONNREFUSED' })),
+    });
+    await down.engine.fillUsers(FINAL, false);
+    const read = await down.get(`/api/users?${q(FINAL)}`);
+    expect(read.status).toBe(503);
+    expect(read.headers['retry-after']).toBe('5');
+    for (const r of [walk, read]) {
+      expect(r.body).not.toMatch(/ECONNREFUSED|127\.0\.0\.1/);
+      const { requestId } = JSON.parse(r.body) as { requestId: string };
+      expect(lines.some((l) => l.includes(requestId) && l.includes(internal))).toBe(true);
+    }
   });
 });
 
