@@ -22,6 +22,8 @@ import {
   type Managers,
   type Viewer,
 } from './access';
+import { PATHS } from '../../api/paths';
+import { cursorSealer } from './cursor';
 import type { AuthConfig } from './config';
 import { createSessions, safeReturnTo, type Revocations } from './session';
 
@@ -56,6 +58,7 @@ export function createAuth(opts: AuthOptions) {
   const pseudonym = (email: string) =>
     `person-${createHmac('sha256', cfg.sessionSecret).update(email.toLowerCase()).digest('hex').slice(0, 10)}@pseudonym.invalid`;
   const sessions = createSessions(cfg, opts.revoked);
+  const cursors = cursorSealer(cfg.sessionSecret);
   const redirectUri = new URL('/auth/callback', cfg.publicUrl).href;
   const audit = (event: string, fields: Record<string, unknown>) => logger.info('audit', { event, ...fields });
 
@@ -308,12 +311,20 @@ export function createAuth(opts: AuthOptions) {
     if (cfg.pseudonymize && viewer.role !== 'admin')
       rewriteAnswer(req, res, (body) => body.replace(EMAIL, (e) => pseudonym(e)));
     if (d.allow === 'rows') {
+      // A `/users` cursor is the id of the page's last person: the reader is given it sealed, and sends it back so.
+      if (path === PATHS.users) {
+        if (!cursors.openQuery(url.searchParams)) {
+          send(res, errorResponse(400, 'Invalid cursor: pass meta.next_cursor of the previous page.'));
+          return false;
+        }
+        req.url = `${url.pathname}?${url.searchParams}`;
+      }
       const sees =
         viewer.role === 'manager'
           ? opts.peopleOf(viewer)
           : (_: string, email: string | null) => canonicalEmail(email ?? '') === viewer.email;
       rewriteAnswer(req, res, (body, status) =>
-        status === 200 ? JSON.stringify(limitRows(path, JSON.parse(body) as object, sees)) : body,
+        status === 200 ? JSON.stringify(cursors.sealPage(limitRows(path, JSON.parse(body) as object, sees))) : body,
       );
     }
     if (path === '/api/users.csv')

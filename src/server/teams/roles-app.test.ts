@@ -189,9 +189,7 @@ describe('what each signed-in reader is shown', () => {
     }
   });
 
-  // Not yet: this holds once the sign-in gate (src/server/auth/routes.ts) seals the `/users` cursor with
-  // users/cursor.ts; unskip it with that wiring.
-  it.skip('the service’s /users pages give a viewer their own row, and cursors that name nobody', async () => {
+  it('the service’s /users pages give a viewer their own row, and cursors that name nobody', async () => {
     const people = ((await read(admin, `/api/users?${RANGE}&limit=1000`)) as { users: { userId: string }[] }).users.map(
       (u) => u.userId,
     );
