@@ -266,9 +266,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     ? fileMappingSource(config.teamsFile, logger)
     : (editable ?? { current: fallback, stop: () => undefined });
   const teamFilter = teamFilterOf(teams);
-  const teamsReady = (editable?.ready ?? Promise.resolve()).catch(() => undefined);
-  let mappingLoaded = !editable;
-  void editable?.ready.then(() => (mappingLoaded = true));
+  const teamsReady = editable?.ready ?? Promise.resolve();
   // The demo organization's mapping takes a moment to build (about 1 s at 5,000 people): a server that
   // syncs in the background builds it at start, not on a reader's first page.
   if (demo && !config.teamsFile && opts.storeConfig?.background) setTimeout(() => void fallback(), 1000).unref();
@@ -348,13 +346,16 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
       })
     : undefined;
 
+  /** Set when the server is told to stop: `/readyz` then sends readers elsewhere. */
+  let draining = false;
   const probes = createProbes({
     metrics,
     metricsToken: config.metricsToken,
     latestDay,
     store: opts.store,
     engine: sync,
-    mappingLoaded: () => mappingLoaded,
+    mappingLoaded: () => editable?.loaded() ?? true,
+    stopping: () => draining,
     pricesFile: config.pricesFile,
     prices,
   });
@@ -426,5 +427,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     await Promise.all(readThreads.map((t) => t.close()));
   };
 
-  return { handler, demo, clientConfig, renderIndex, scheduler, sync, teams, prices, digest, close };
+  const drain = () => void (draining = true);
+
+  return { handler, demo, clientConfig, renderIndex, scheduler, sync, teams, prices, digest, drain, close };
 }

@@ -7,6 +7,7 @@ import { createApp, openAppStore } from './app';
 import { readServerConfig } from './config';
 import { boundHeapGrowth } from './core/heap';
 import { createLogger } from './core/log';
+import { urlHost } from './core/hosts';
 import { createMetrics } from './core/metrics';
 import { postDigest, scheduleDigest } from './digest/digest';
 import { readStoreConfig } from './store/config';
@@ -18,7 +19,7 @@ const logger = createLogger();
 const store = await openAppStore(config, storeConfig);
 // One set of metrics for the process, its own (CPU, memory, event loop) included.
 const metrics = createMetrics({ process: true });
-const { handler, demo, renderIndex, scheduler, digest, close } = createApp(config, {
+const { handler, demo, renderIndex, scheduler, digest, drain, close } = createApp(config, {
   logger,
   store,
   storeConfig,
@@ -97,40 +98,52 @@ server.listen(config.port, config.host, () => {
     logger.info('weekly digest scheduled', { schedule: config.digestSchedule, next: digests.next()?.toISOString() });
 });
 
-/** A wildcard address is reached as 127.0.0.1 from this machine; an IPv6 one goes in brackets. */
-function localName(host: string): string {
-  if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
-  return host.includes(':') ? `[${host}]` : host;
-}
+/** A wildcard address is reached as 127.0.0.1 from this machine. */
+const localName = (host: string) => (host === '0.0.0.0' || host === '::' ? '127.0.0.1' : urlHost(host));
 
 /**
- * SIGTERM (an orchestrator's stop) and SIGINT: no new connections, the answers in flight finished (for at
- * most SHUTDOWN_TIMEOUT_MS, default 10 s), the sync stopped (its PostgreSQL advisory lock goes with its
- * connection), the read threads and the store closed. A second signal ends the process at once.
+ * SIGTERM (an orchestrator's stop) and SIGINT: `/readyz` says so at once, no new connections, the answers
+ * in flight finished (for at most SHUTDOWN_TIMEOUT_MS), the sync stopped (its PostgreSQL advisory lock goes
+ * with its connection), then the read threads and the store closed (within 5 s more). It exits 0 when all of
+ * that happened, 1 otherwise, saying what did not. A second signal ends the process at once.
  */
 let stopping = false;
+/** Whether `p` settled within `ms`. */
+const within = (p: Promise<unknown>, ms: number) =>
+  Promise.race([p.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   process.on(sig, () => {
     if (stopping) process.exit(1);
     stopping = true;
     logger.info('stopping', { signal: sig });
+    drain();
     scheduler?.stop();
     digests?.stop();
     const inFlight = new Promise<void>((resolve) => server.close(() => resolve()));
     // Idle keep-alive connections would hold close() back; busy ones are closed once their answer is out.
     const idle = setInterval(() => server.closeIdleConnections(), 100);
-    const timeout = Number(process.env.SHUTDOWN_TIMEOUT_MS || 10_000);
-    const late = new Promise<void>((resolve) => setTimeout(resolve, timeout).unref());
-    void Promise.race([inFlight, late])
-      .then(() => {
+    void (async () => {
+      let code = 0;
+      try {
+        if (!(await within(inFlight, config.shutdownTimeoutMs)))
+          logger.error('stopping: answers still in flight were cut off', { afterMs: config.shutdownTimeoutMs });
         clearInterval(idle);
         server.closeAllConnections();
-        return Promise.race([close().then(() => store?.close()), late]);
-      })
-      .catch((e: unknown) => logger.error('stopping failed', { error: e instanceof Error ? e.message : String(e) }))
-      .finally(() => {
-        logger.info('stopped');
-        process.exit(0);
-      });
+        if (
+          !(await within(
+            close().then(() => store?.close()),
+            5000,
+          ))
+        ) {
+          logger.error('stopping: the store did not close within 5 s');
+          code = 1;
+        }
+      } catch (e) {
+        logger.error('stopping failed', { error: e instanceof Error ? e.message : String(e) });
+        code = 1;
+      }
+      logger.info('stopped', { code });
+      process.exit(code);
+    })();
   });
 }

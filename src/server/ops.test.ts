@@ -23,8 +23,10 @@ async function startApp(env: Record<string, string>, opts: { store?: StoreDb; li
   const s = createServer((req, res) => app.handler(req, res, () => res.end('spa')));
   servers.push(s);
   await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+  apps.set(`http://127.0.0.1:${(s.address() as AddressInfo).port}`, app);
   return `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
 }
+const apps = new Map<string, ReturnType<typeof createApp>>();
 
 function raw(base: string, path: string, opts: { method?: string; headers?: Record<string, string> } = {}) {
   const u = new URL(base);
@@ -68,7 +70,17 @@ describe('host names', () => {
   });
 
   it('adds no wildcard listener to its names; ALLOWED_HOSTS=* turns the check off', () => {
-    expect(createHostGuard({ host: '0.0.0.0' }).hostAllowed(asRequest({ host: '0.0.0.0:8080' }))).toBe(false);
+    // HOST=0.0.0.0 without PUBLIC_URL makes the default public address http://0.0.0.0:port.
+    const wildcard = createHostGuard({ host: '0.0.0.0', publicUrl: readCoreConfig({ HOST: '0.0.0.0' }).publicUrl });
+    expect(wildcard.hostAllowed(asRequest({ host: '0.0.0.0:8080' }))).toBe(false);
+    expect(wildcard.names).toEqual(['localhost', '127.0.0.1', '[::1]']);
+    // Listed with a port, or in capitals, or as an IPv6 address: the name is what counts.
+    const listed = createHostGuard({
+      host: '127.0.0.1',
+      allowedHosts: 'dash.example.com:8443,DASH2.example.com,fd00::5',
+    });
+    for (const host of ['dash.example.com', 'dash2.example.com:80', '[fd00::5]:8080'])
+      expect(listed.hostAllowed(asRequest({ host })), host).toBe(true);
     expect(createHostGuard({ host: '::1' }).hostAllowed(asRequest({ host: '[::1]:5173' }))).toBe(true);
     expect(
       createHostGuard({ host: '0.0.0.0', allowedHosts: '*' }).hostAllowed(asRequest({ host: 'any.example' })),
@@ -80,10 +92,9 @@ describe('host names', () => {
     // A page on a name that resolves to 127.0.0.1 sends its own Origin and the same Host.
     expect(g.originAllowed(asRequest({ host: 'rebound.example', origin: 'http://rebound.example' }))).toBe(false);
     expect(g.originAllowed(asRequest({ origin: 'http://127.0.0.1:5173' }))).toBe(true);
+    // An opaque origin (a sandboxed frame, a page under no-referrer) says nothing of where it came from.
     expect(g.originAllowed(asRequest({ origin: 'null' }))).toBe(false);
-    // Our own pages' form posts, under Referrer-Policy: no-referrer.
-    expect(g.originAllowed(asRequest({ origin: 'null', 'sec-fetch-site': 'same-origin' }))).toBe(true);
-    expect(g.originAllowed(asRequest({ origin: 'null', 'sec-fetch-site': 'none' }))).toBe(false);
+    expect(g.originAllowed(asRequest({ origin: 'null', 'sec-fetch-site': 'same-origin' }))).toBe(false);
     expect(g.originAllowed(asRequest({ 'sec-fetch-site': 'cross-site' }))).toBe(false);
     expect(g.originAllowed(asRequest({ 'sec-fetch-site': 'same-site', origin: 'http://localhost:9999' }))).toBe(false);
     expect(g.originAllowed(asRequest({ 'sec-fetch-site': 'same-origin', origin: 'http://localhost:5173' }))).toBe(true);
@@ -131,12 +142,26 @@ describe('probes', () => {
     expect((await raw(base, '/livez')).status).toBe(200);
   });
 
+  it('/readyz answers 503 once the server is told to stop, so that readers are sent elsewhere', async () => {
+    const base = await startApp({});
+    expect((await raw(base, '/readyz')).status).toBe(200);
+    apps.get(base)!.drain();
+    const r = await raw(base, '/readyz');
+    expect(r.status).toBe(503);
+    expect(JSON.parse(r.body).detail).toBe('Not ready: server: stopping.');
+    expect((await raw(base, '/livez')).status).toBe(200);
+  });
+
   it('/metrics counts requests by route, and the service’s answers by endpoint and status, retries apart', async () => {
     const base = await startApp({ DEMO_FAULTS: 'tokens.model=429x1' });
     const path = '/api/v1/analytics/tokens?startDate=2026-02-01&endDate=2026-02-02&group_by=model';
     expect((await raw(base, path)).status).toBe(200);
     await raw(base, '/api/users/usr_0123abc');
     await raw(base, '/no/such/thing.png');
+    // Refused before any route (421, 403), or unknown: never a label of their own.
+    await raw(base, '/api/aaa/bbb', { headers: { host: 'rebound.example' } });
+    await raw(base, '/api/ccc/ddd', { method: 'POST', headers: { origin: 'http://evil.example' } });
+    await raw(base, '/auth/eee');
     const m = (await raw(base, '/metrics')).body;
     expect(m).toMatch(
       /^dashboard_http_requests_total\{route="\/api\/v1\/analytics\/tokens",method="GET",status="200"\} 1$/m,
@@ -146,7 +171,9 @@ describe('probes', () => {
     expect(m).toMatch(/^dashboard_upstream_retries_total\{endpoint="\/api\/v1\/analytics\/tokens"\} 1$/m);
     expect(m).toMatch(/^dashboard_http_request_duration_seconds_count\{route="\/api\/v1\/analytics\/tokens"\} 1$/m);
     // An id or an unknown path never becomes a label of its own.
-    expect(m).not.toMatch(/usr_0123abc|thing\.png/);
+    expect(m).not.toMatch(/usr_0123abc|thing\.png|aaa|ccc|eee/);
+    expect(m).toMatch(/^dashboard_http_requests_total\{route="other",method="GET",status="421"\} 1$/m);
+    expect(m).toMatch(/^dashboard_http_requests_total\{route="other",method="POST",status="403"\} 1$/m);
   });
 
   it('/metrics reports the sync’s lag and what is stored, from the store', async () => {
@@ -161,6 +188,18 @@ describe('probes', () => {
     await store.close();
   });
 
+  it('/metrics still answers when the store cannot be read, saying the store is down', async () => {
+    const store = await openStore({ dataDir: ':memory:' });
+    const base = await startApp({}, { store });
+    expect((await raw(base, '/metrics')).body).toMatch(/^dashboard_store_up 1$/m);
+    await store.close();
+    await new Promise((r) => setTimeout(r, 1100)); // past the scrape's one-second reuse
+    const m = await raw(base, '/metrics');
+    expect(m.status).toBe(200);
+    expect(m.body).toMatch(/^dashboard_http_requests_total\{route="\/metrics",method="GET",status="200"\} 1$/m);
+    expect(m.body).toMatch(/^dashboard_store_up 0$/m);
+  });
+
   it('/metrics asks for METRICS_TOKEN when it is set', async () => {
     const base = await startApp({ METRICS_TOKEN: 's3cret-token' });
     expect((await raw(base, '/metrics')).status).toBe(401);
@@ -170,18 +209,26 @@ describe('probes', () => {
     expect(ok.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
   });
 
-  it('names routes by their shape', () => {
-    expect(routeOf('/api/v1/analytics/users', 200)).toBe('/api/v1/analytics/users');
-    expect(routeOf('/api/users/usr_0k78i12n', 200)).toBe('/api/users/:id');
-    expect(routeOf('/api/teams/summary', 200)).toBe('/api/teams/summary');
-    expect(routeOf('/assets/index-3f2a.js', 200)).toBe('/assets');
-    expect(routeOf('/users/usr_1', 200)).toBe('page');
-    expect(routeOf('/api/whatever/x', 404)).toBe('unmatched');
+  it('names routes from a fixed list, ids by their shape', () => {
+    expect(routeOf('/api/v1/analytics/users')).toBe('/api/v1/analytics/users');
+    expect(routeOf('/api/users/usr_0k78i12n')).toBe('/api/users/:id');
+    expect(routeOf('/api/teams/summary')).toBe('/api/teams/summary');
+    expect(routeOf('/assets/index-3f2a.js')).toBe('/assets');
+    expect(routeOf('/users/usr_1')).toBe('page');
+    expect(routeOf('/api/whatever/x')).toBe('other');
+    expect(routeOf('/auth/whatever')).toBe('other');
   });
 });
 
 describe('configuration', () => {
   it('HOST=::1 without PUBLIC_URL makes a valid address (it crashed with Invalid URL)', () => {
     expect(readCoreConfig({ HOST: '::1', PORT: '5173' }).publicUrl.href).toBe('http://[::1]:5173/');
+  });
+
+  it('refuses a stop timeout that is not a number of milliseconds', () => {
+    expect(readCoreConfig({ SHUTDOWN_TIMEOUT_MS: '2500' }).shutdownTimeoutMs).toBe(2500);
+    expect(() => readCoreConfig({ SHUTDOWN_TIMEOUT_MS: 'abc' })).toThrow(
+      'SHUTDOWN_TIMEOUT_MS must be a number of milliseconds (0–600000)',
+    );
   });
 });

@@ -25,6 +25,8 @@ export interface ProbeSources {
   engine?: SyncEngine;
   /** Whether the team mapping in force has been read (an uploaded one comes from the store at start). */
   mappingLoaded: () => boolean;
+  /** Told to stop (SIGTERM): no new readers. */
+  stopping: () => boolean;
   /** PRICES_FILE is set, and the list in force, if any. */
   pricesFile: string | undefined;
   prices: PricesSource;
@@ -43,6 +45,7 @@ export function createProbes(p: ProbeSources) {
   const { metrics, metricsToken, store, engine } = p;
   /** Each check, with null when ready or why not (never internal text: the probe is unauthenticated). */
   const checks: Record<string, () => Promise<string | null>> = {
+    server: async () => (p.stopping() ? 'stopping' : null),
     store: async () =>
       !store
         ? null
@@ -57,9 +60,25 @@ export function createProbes(p: ProbeSources) {
     // One read a scrape, whichever gauge asks first.
     let read: { at: number; counts: ReturnType<typeof storedDayCounts> } | undefined;
     const counts = () => {
-      if (!read || Date.now() - read.at > 1000) read = { at: Date.now(), counts: storedDayCounts(store.db) };
+      if (!read || Date.now() - read.at > 1000) {
+        const counts = storedDayCounts(store.db);
+        // A failed read is not kept: the next scrape asks the store again.
+        counts.catch(() => {
+          if (read?.counts === counts) read = undefined;
+        });
+        read = { at: Date.now(), counts };
+      }
       return read.counts;
     };
+    metrics.gauge('dashboard_store_up', 'Whether the store answered this scrape (1) or not (0).', [], async (set) =>
+      set(
+        {},
+        await counts().then(
+          () => 1,
+          () => 0,
+        ),
+      ),
+    );
     metrics.gauge(
       'dashboard_sync_lag_days',
       'Days between the latest day (yesterday, UTC) and the newest stored, by endpoint.',
@@ -111,11 +130,10 @@ export function createProbes(p: ProbeSources) {
       if (metricsToken && !sameSecret(auth, `Bearer ${metricsToken}`))
         send(res, errorResponse(401, 'The metrics need the token set in METRICS_TOKEN, as a bearer token.'), head);
       else
-        void metrics.registry
-          .metrics()
-          .then((body) =>
-            send(res, { status: 200, headers: { 'content-type': metrics.registry.contentType }, body }, head),
-          );
+        void metrics.registry.metrics().then(
+          (body) => send(res, { status: 200, headers: { 'content-type': metrics.registry.contentType }, body }, head),
+          () => send(res, errorResponse(503, 'The metrics could not be collected just now.'), head),
+        );
     } else void readiness().then((r) => send(res, r, head));
     return true;
   };

@@ -199,7 +199,7 @@ describe('security headers', () => {
       expect(csp).toContain("script-src 'self'");
       expect(csp).not.toMatch(/unsafe-eval|script-src[^;]*unsafe-inline/);
       expect(r.headers['x-content-type-options']).toBe('nosniff');
-      expect(r.headers['referrer-policy']).toBe('no-referrer');
+      expect(r.headers['referrer-policy']).toBe('same-origin');
     }
   });
 });

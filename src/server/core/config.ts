@@ -1,4 +1,5 @@
 /** The dashboard server's own settings, read once from the environment. */
+import { urlHost } from './hosts';
 
 export interface CoreConfig {
   port: number;
@@ -27,6 +28,8 @@ export interface CoreConfig {
   allowedHosts: string | undefined;
   /** A bearer token `/metrics` asks for, when set. */
   metricsToken: string | undefined;
+  /** How long a stop (SIGTERM) waits for the answers in flight. */
+  shutdownTimeoutMs: number;
   production: boolean;
 }
 
@@ -67,7 +70,13 @@ function publicUrl(raw: string | undefined): URL | undefined {
   }
 }
 
-const urlHost = (host: string) => (host.includes(':') && !host.startsWith('[') ? `[${host}]` : host);
+/** A duration setting in milliseconds, 0 to 10 minutes. */
+function millis(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const v = Number(env[name] || fallback);
+  if (!Number.isInteger(v) || v < 0 || v > 600_000)
+    throw new Error(`${name} must be a number of milliseconds (0–600000)`);
+  return v;
+}
 
 export function readCoreConfig(env: NodeJS.ProcessEnv = process.env): CoreConfig {
   const analyticsBaseUrl = baseUrl(env, 'ANALYTICS_BASE_URL');
@@ -92,6 +101,7 @@ export function readCoreConfig(env: NodeJS.ProcessEnv = process.env): CoreConfig
     publicUrl: publicUrl(env.PUBLIC_URL) ?? new URL(`http://${urlHost(env.HOST || '127.0.0.1')}:${port}`),
     allowedHosts: env.ALLOWED_HOSTS || undefined,
     metricsToken: env.METRICS_TOKEN || undefined,
+    shutdownTimeoutMs: millis(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
     production: env.NODE_ENV === 'production',
   };
 }

@@ -8,18 +8,16 @@
 import type { IncomingMessage } from 'node:http';
 
 const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
-const WILDCARD = new Set(['0.0.0.0', '::', '[::]']);
+const WILDCARD = new Set(['0.0.0.0', '[::]']);
 
-/** `h` as it appears in a URL's host: lower case, IPv6 in brackets. */
-const hostname = (h: string) => {
-  const lower = h.trim().toLowerCase();
-  return lower.includes(':') && !lower.startsWith('[') ? `[${lower}]` : lower;
-};
+/** A host as it goes in a URL: an IPv6 address in brackets. */
+export const urlHost = (host: string): string =>
+  host.split(':').length > 2 && !host.startsWith('[') ? `[${host}]` : host;
 
-/** The host name a `Host` header or an origin names (no port), or null when it names none. */
+/** The host name (lower case, punycode, IPv6 in brackets; no port) a `Host` header, a name or an origin names. */
 function nameOf(hostOrUrl: string): string | null {
   try {
-    const u = new URL(hostOrUrl.includes('://') ? hostOrUrl : `http://${hostOrUrl}`);
+    const u = new URL(hostOrUrl.includes('://') ? hostOrUrl : `http://${urlHost(hostOrUrl.trim())}`);
     return u.hostname && (u.pathname === '/' || !hostOrUrl.includes('://')) ? u.hostname : null;
   } catch {
     return null;
@@ -41,9 +39,11 @@ export function createHostGuard(opts: { host: string; publicUrl?: URL; allowedHo
     .map((s) => s.trim())
     .filter(Boolean);
   const any = listed.includes('*');
-  const names = new Set([...LOOPBACK, ...listed.filter((s) => s !== '*').map(hostname)]);
-  if (!WILDCARD.has(opts.host)) names.add(hostname(opts.host));
-  if (opts.publicUrl) names.add(opts.publicUrl.hostname.toLowerCase());
+  const names = new Set(LOOPBACK);
+  for (const name of [...listed.filter((s) => s !== '*'), opts.host, opts.publicUrl?.host ?? '']) {
+    const n = nameOf(name);
+    if (n && !WILDCARD.has(n)) names.add(n);
+  }
   const allowed = (name: string | null) => name !== null && (any || names.has(name.toLowerCase()));
   return {
     names: any ? ['*'] : [...names],
@@ -52,10 +52,8 @@ export function createHostGuard(opts: { host: string; publicUrl?: URL; allowedHo
       const site = req.headers['sec-fetch-site'];
       if (site !== undefined && site !== 'same-origin' && site !== 'none') return false;
       const origin = req.headers.origin;
-      // No Origin: not a browser's cross-site request (browsers send one on every cross-origin POST). Under our
-      // `Referrer-Policy: no-referrer` a browser sends `Origin: null` from our own pages: then its
-      // `Sec-Fetch-Site` (which no page can set) must say so.
-      if (origin === 'null') return site === 'same-origin';
+      // No Origin: not a browser's cross-site request (browsers send one on every cross-origin POST; our pages'
+      // `Referrer-Policy: same-origin` keeps it the real origin, not `null`).
       return origin === undefined || allowed(nameOf(origin));
     },
   };

@@ -7,19 +7,35 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { DOCUMENTED_PATHS } from '../../api/paths';
 
-/** Routes named by their shape, so that ids and unknown paths never make a label of their own. */
-export function routeOf(path: string, status: number): string {
-  if (DOCUMENTED_PATHS.includes(path)) return path;
-  if (status === 404) return 'unmatched';
+/** The routes the server answers, each one label; a path with an id is named by its shape. */
+const ROUTES = new Set([
+  ...DOCUMENTED_PATHS,
+  ...['/livez', '/readyz', '/metrics', '/auth/login', '/auth/callback', '/auth/logout'],
+  ...[
+    '/api/health',
+    '/api/config',
+    '/api/sync',
+    '/api/me',
+    '/api/users',
+    '/api/users.csv',
+    '/api/highlights',
+    '/api/cohorts',
+  ],
+  ...['/api/teams', '/api/teams/mapping', '/api/teams/summary', '/api/teams/top-users'],
+  ...['tokens', 'tools', 'activity', 'productivity'].map((e) => `/api/teams/analytics/${e}`),
+  ...['/api/spend', '/api/spend/budgets', '/api/spend/prices', '/api/spend/teams'],
+]);
+
+/**
+ * A request's route label, from a fixed list so that no request can make a label of its own: whatever
+ * else a client asks for is `other`, and the SPA's pages and files are `page` and `/assets`.
+ */
+export function routeOf(path: string): string {
+  if (ROUTES.has(path)) return path;
+  if (/^\/api\/users\/[^/]+$/.test(path)) return '/api/users/:id';
   if (path.startsWith('/assets/')) return '/assets';
-  if (!path.startsWith('/api/') && !path.startsWith('/auth/') && !/^\/(livez|readyz|metrics)$/.test(path))
-    return 'page';
-  // An id (digits, capitals, underscores, or anything long) is one label.
-  return path
-    .split('/')
-    .slice(0, 5)
-    .map((s) => (/[0-9A-Z_%@]/.test(s) || s.length > 32 ? ':id' : s))
-    .join('/');
+  if (!path.startsWith('/api/') && !path.startsWith('/auth/')) return 'page';
+  return 'other';
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
@@ -59,11 +75,11 @@ export function createMetrics(opts: { process?: boolean } = {}) {
 
   return {
     registry,
-    /** Counts a request when its answer is written (probes and metrics scrapes too). */
+    /** Counts a request once its answer is written or its client gone (probes and metrics scrapes too). */
     observe(req: IncomingMessage, res: ServerResponse) {
       const started = performance.now();
-      res.on('finish', () => {
-        const route = routeOf((req.url ?? '/').split('?', 1)[0]!, res.statusCode);
+      res.on('close', () => {
+        const route = routeOf((req.url ?? '/').split('?', 1)[0]!);
         requests.inc({ route, method: req.method ?? 'GET', status: String(res.statusCode) });
         latency.observe({ route }, (performance.now() - started) / 1000);
       });
@@ -86,9 +102,10 @@ export function createMetrics(opts: { process?: boolean } = {}) {
         help,
         labelNames,
         registers,
+        // A source that cannot be read (a store gone away) leaves the gauge empty: the scrape still answers.
         async collect() {
           this.reset();
-          await read((labels, v) => this.set(labels, v));
+          await read((labels, v) => this.set(labels, v)).catch(() => undefined);
         },
       });
     },

@@ -125,6 +125,8 @@ export interface EditableMappingSource extends MappingSource {
   refresh(): Promise<void>;
   /** Settles once the store's mapping was first read: until then `current()` is the fallback. */
   ready: Promise<void>;
+  /** Whether the store's mapping has been read once (at start, or by a later look if that one failed). */
+  loaded(): boolean;
 }
 
 /**
@@ -174,15 +176,19 @@ export function storedMappingSource(
         }
       : { ...NO_MAPPING, source: 'store', name: row.name, refused: { at: row.updated_at, errors: result.errors } };
   }
-  const ready = refresh();
-  ready.catch((e: unknown) => logger.error('team mapping: the store could not be read', { error: String(e) }));
-  const timer = setInterval(() => {
-    refresh().catch((e: unknown) => logger.error('team mapping: the store could not be read', { error: String(e) }));
-  }, pollMs);
+  let loaded = false;
+  const look = () =>
+    refresh().then(
+      () => void (loaded = true),
+      (e: unknown) => logger.error('team mapping: the store could not be read', { error: String(e) }),
+    );
+  const ready = look();
+  const timer = setInterval(() => void look(), pollMs);
   timer.unref?.();
 
   return {
     ready,
+    loaded: () => loaded,
     current() {
       const base = stored ?? fallback();
       return refused ? { ...base, refused } : base;
