@@ -2,8 +2,9 @@
  * Operating the server: the probes (`/livez`, `/readyz`, `/metrics`), the host names it answers for (DNS
  * rebinding), where state-changing requests may come from, and the configuration of an IPv6 listener.
  */
-import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { raw } from '../test/http';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createApp } from './app';
 import { readServerConfig } from './config';
@@ -27,23 +28,6 @@ async function startApp(env: Record<string, string>, opts: { store?: StoreDb; li
   return `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
 }
 const apps = new Map<string, ReturnType<typeof createApp>>();
-
-function raw(base: string, path: string, opts: { method?: string; headers?: Record<string, string> } = {}) {
-  const u = new URL(base);
-  return new Promise<{ status: number; headers: IncomingHttpHeaders; body: string }>((resolve, reject) => {
-    const req = request(
-      { host: u.hostname, port: u.port, path, method: opts.method ?? 'GET', headers: opts.headers },
-      (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (c) => (body += c));
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 const asRequest = (headers: Record<string, string>) => ({ headers }) as unknown as IncomingMessage;
 

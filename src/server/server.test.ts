@@ -3,8 +3,9 @@
  * when the server has none, nothing but the documented GET paths forwarded,
  * and the headers it adds.
  */
-import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { raw } from '../test/http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from './app';
 import { readServerConfig } from './config';
@@ -20,24 +21,6 @@ function listen(server: Server): Promise<string> {
   return new Promise((resolve) =>
     server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
   );
-}
-
-/** Raw request: no client-side path normalisation. */
-function raw(base: string, path: string, opts: { method?: string; headers?: Record<string, string> } = {}) {
-  const u = new URL(base);
-  return new Promise<{ status: number; headers: IncomingHttpHeaders; body: string }>((resolve, reject) => {
-    const req = request(
-      { host: u.hostname, port: u.port, path, method: opts.method ?? 'GET', headers: opts.headers },
-      (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (c) => (body += c));
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
 }
 
 const servers: Server[] = [];
