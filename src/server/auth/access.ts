@@ -12,6 +12,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { PATHS } from '../../api/paths';
+import { canonicalEmail } from '../core/text';
 import { isWithin } from '../teams/tree';
 import type { AuthConfig } from './config';
 
@@ -51,23 +52,26 @@ export const setScope = (req: IncomingMessage, scope: ViewScope) => void scopes.
 /** The request's reader's scope; undefined without sign-in (everything is shown). */
 export const scopeOf = (req: IncomingMessage): ViewScope | undefined => scopes.get(req);
 
-/** What the mapping tells about managers: team path → its managers' emails (lowercased). */
+/** What the mapping tells about managers: team path → its managers' emails (as `canonicalEmail` gives them). */
 export type Managers = ReadonlyMap<string, ReadonlySet<string>>;
 
-/**
- * An address as it is compared here: its own characters, only ASCII letters lowercased. No Unicode
- * normalisation, not even NFC, which makes U+212A KELVIN SIGN a `K`: `\u212Aim@…` is not `kim@…`.
- */
-export const canonicalEmail = (email: string): string => email.trim().replace(/[A-Z]+/g, (c) => c.toLowerCase());
+/** An address as it is compared here and everywhere else (src/server/core/text.ts). */
+export { canonicalEmail };
+
+/** Whether the settings or the mapping name this address itself (as `canonicalEmail` gives it), not by its domain. */
+const named = (email: string, cfg: AuthConfig, managers: Managers | undefined) =>
+  cfg.admins.has(email) || cfg.allowedEmails.has(email) || [...(managers?.values() ?? [])].some((s) => s.has(email));
 
 /**
  * The address an email is taken for only by Unicode folding (compatibility forms and full lowercasing,
  * NFKC), when that address would be let in as someone else than the email itself: a claim to refuse.
+ * An address the settings or the mapping name as it is (`Ömer@…` in ADMIN_EMAILS) is that person, whatever
+ * its folded form (`ömer@…`, let in by its domain) would be.
  */
 export function foldedInto(email: string, cfg: AuthConfig, managers: Managers | undefined): string | null {
   const exact = canonicalEmail(email);
   const folded = exact.normalize('NFKC').toLowerCase().normalize('NFKC');
-  if (folded === exact) return null;
+  if (folded === exact || named(exact, cfg, managers)) return null;
   const grant = (e: string) => {
     const v = viewerOf({ email: e, name: null }, cfg, managers);
     return v && `${v.role} ${v.teams.join('\n')}`;

@@ -263,6 +263,31 @@ describe('sign-in with OpenID Connect', () => {
     expect(new Set(rows.byUser)).toEqual(new Set([member.userId]));
   });
 
+  it('a look-alike address (U+212A KELVIN SIGN for a k) signs in as itself, never finding the page of the one it folds into', async () => {
+    const { jar: admin } = await signIn('admin@acme.example');
+    const users = (
+      JSON.parse((await api(admin, `/api/users?${RANGE}&limit=1000`)).body) as {
+        users: { userId: string; email: string | null }[];
+      }
+    ).users;
+    const managers = new Set<string>();
+    const collect = (ts: { managers: string[]; children: unknown[] }[]): void =>
+      ts.forEach((t) => (t.managers.forEach((m) => managers.add(m)), collect(t.children as typeof ts)));
+    collect(teamsAnswerSchema.parse(JSON.parse((await api(admin, '/api/teams')).body)).teams);
+    // Someone of the organization with a `k` in their address, who manages nothing (a viewer, as the look-alike is).
+    const kim = users.find((u) => u.email && /k.*@/.test(u.email) && !managers.has(u.email))!;
+    expect(kim).toBeDefined();
+    const kelvin = kim.email!.replace('k', '\u212A');
+    expect(kelvin.toLowerCase()).toBe(kim.email);
+    const { jar, step } = await signIn(kelvin);
+    expect(step.res.status, step.body).toBe(200);
+    expect(JSON.parse((await api(jar, '/api/me')).body)).toMatchObject({ email: kelvin, role: 'viewer', userId: null });
+    expect((await api(jar, `/api/users/${encodeURIComponent(kim.userId)}?${RANGE}`)).res.status).toBe(403);
+    // The person themselves finds their page.
+    const own = await signIn(kim.email!);
+    expect(JSON.parse((await api(own.jar, '/api/me')).body)).toMatchObject({ email: kim.email, userId: kim.userId });
+  });
+
   it('with RESTRICT_ORG_VIEW=1 a manager sees their teams’ figures only, never the organization’s', async () => {
     current = restricted;
     try {

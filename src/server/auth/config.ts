@@ -4,6 +4,7 @@
  * half-configured server refuses to start naming what is missing.
  */
 import type { CoreConfig } from '../core/config';
+import { canonicalEmail } from '../core/text';
 
 export interface AuthConfig {
   issuer: URL;
@@ -13,9 +14,12 @@ export interface AuthConfig {
   publicUrl: URL;
   /** At least 32 characters; the session cookie's key is derived from it. */
   sessionSecret: string;
-  /** Emails (lowercased) that see everything and edit the team mapping. */
+  /**
+   * Emails (as `canonicalEmail` gives them: trimmed, ASCII letters lowercased, nothing else folded) that see
+   * everything and edit the team mapping.
+   */
   admins: ReadonlySet<string>;
-  /** Email domains (lowercased) whose people may sign in and see organization-wide figures. */
+  /** Email domains (ASCII letters lowercased, as the emails are) whose people may sign in and see organization-wide figures. */
   allowedDomains: ReadonlySet<string>;
   allowedEmails: ReadonlySet<string>;
   /** Managers see only their teams' figures, not the organization's. */
@@ -34,11 +38,12 @@ export interface AuthConfig {
   allowUnverifiedEmail: boolean;
 }
 
+/** A list of emails (or domains) as sign-in compares them (`canonicalEmail`), never lowercased in full Unicode. */
 const list = (v: string | undefined) =>
   new Set(
     (v ?? '')
       .split(/[,\s;]+/)
-      .map((x) => x.trim().toLowerCase())
+      .map(canonicalEmail)
       .filter(Boolean),
   );
 

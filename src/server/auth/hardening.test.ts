@@ -31,11 +31,15 @@ const env = (extra: Record<string, string> = {}) =>
     ALLOWED_DOMAINS: 'acme.example',
     ...extra,
   })!;
-const gateOf = (cfg: ReturnType<typeof env>, revoked?: Revocations) =>
+const gateOf = (
+  cfg: ReturnType<typeof env>,
+  revoked?: Revocations,
+  managers: Managers = new Map([['Data', new Set([MANAGER])]]),
+) =>
   createAuth({
     cfg,
     logger: createLogger((l) => logs.push(l)),
-    managers: (): Managers => new Map([['Data', new Set([MANAGER])]]),
+    managers: () => managers,
     inTeams: async () => false,
     peopleOf: () => () => false,
     emailOf: async () => null,
@@ -44,14 +48,16 @@ const gateOf = (cfg: ReturnType<typeof env>, revoked?: Revocations) =>
   });
 /** The gate answering the test server's requests; swapped by the tests that need another setting. */
 let gate: ReturnType<typeof gateOf>;
+/** What the server behind the gate answers (a test that needs emails in an answer sets it). */
+let downstream = 'ok';
 
 beforeAll(async () => {
-  server = createServer((req, res) => void gate.gate(req, res).then((go) => go && res.end('ok')));
+  server = createServer((req, res) => void gate.gate(req, res).then((go) => go && res.end(downstream)));
   idp = createServer();
   for (const s of [server, idp]) await new Promise<void>((ok) => s.listen(0, '127.0.0.1', () => ok()));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  // Accounts named by their email (`kelvin`'s has U+212A KELVIN SIGN); `unverified@…` is said unverified,
-  // `silent@…` is not said either way.
+  // Accounts named by their email (`kelvin`'s has U+212A KELVIN SIGN, `omer`'s is `Ömer@…`); `unverified@…`
+  // is said unverified, `silent@…` is not said either way.
   const provider = new Provider(env().issuer.origin, {
     clients: [
       {
@@ -69,7 +75,7 @@ beforeAll(async () => {
       accountId: id,
       claims: () => ({
         sub: id,
-        email: id === 'kelvin' ? '\u212Aim@acme.example' : id,
+        email: id === 'kelvin' ? '\u212Aim@acme.example' : id === 'omer' ? '\u00D6mer@acme.example' : id,
         ...(id.startsWith('silent@') ? {} : { email_verified: !id.startsWith('unverified@') }),
       }),
     }),
@@ -157,6 +163,58 @@ describe('who signs in is the address the provider verified, never one it folds 
       expect(foldedInto(fine, cfg, managers), fine).toBeNull();
   });
 
+  it('takes an admin whose address has a non-ASCII capital (Ömer@…) as configured, the domain allowed or not', async () => {
+    const omer = '\u00D6mer@acme.example';
+    for (const domains of ['acme.example', 'elsewhere.example']) {
+      const cfg = env({ ADMIN_EMAILS: `${omer}, root@acme.example`, ALLOWED_DOMAINS: domains });
+      expect([...cfg.admins]).toEqual([omer, 'root@acme.example']);
+      // Folding makes it `ömer@…`, someone else; the address configured is taken as it is, not refused.
+      expect(foldedInto(omer, cfg, undefined), domains).toBeNull();
+      gate = gateOf(cfg);
+      try {
+        const { step, jar } = await signIn('omer');
+        expect(step.res.status, `${domains}: ${step.body}`).toBe(200); // signed in, back at the page
+        const me = await request(jar, new URL('/api/me', base));
+        expect(JSON.parse(me.body), domains).toMatchObject({ email: omer, role: 'admin' });
+      } finally {
+        gate = gateOf(env());
+      }
+    }
+    // ALLOWED_EMAILS alike; ASCII capitals are still any case.
+    const cfg = env({ ALLOWED_EMAILS: `\u00C5sa@elsewhere.example, Bo@Elsewhere.example`, ALLOWED_DOMAINS: '' });
+    expect([...cfg.allowedEmails]).toEqual(['\u00C5sa@elsewhere.example', 'bo@elsewhere.example']);
+    expect(viewerOf({ email: '\u00C5sa@elsewhere.example', name: null }, cfg, undefined)?.role).toBe('viewer');
+    expect(viewerOf({ email: 'BO@elsewhere.example', name: null }, cfg, undefined)?.role).toBe('viewer');
+  });
+
+  it('gives a look-alike address (the Kelvin sign) a pseudonym of its own, never the one of the address it folds into', async () => {
+    // Kim is no manager here, so `\u212Aim@…` is let in as the viewer it is (their own grant, the domain's).
+    gate = gateOf(env({ PSEUDONYMIZE: '1' }), undefined, new Map());
+    const kelvin = '\u212Aim@acme.example';
+    downstream = JSON.stringify({
+      data: [{ user_email: MANAGER }, { user_email: 'Kim@ACME.example' }, { user_email: kelvin }],
+    });
+    try {
+      const { step, jar } = await signIn('kelvin');
+      expect(step.res.status, step.body).toBe(200);
+      expect(JSON.parse((await request(jar, new URL('/api/me', base))).body)).toMatchObject({
+        email: kelvin,
+        role: 'viewer',
+      });
+      const r = await request(jar, new URL('/api/v1/analytics/activity?startDate=2026-03-01&endDate=2026-03-02', base));
+      expect(r.res.status).toBe(200);
+      const [kim, kimAgain, look] = (JSON.parse(r.body) as { data: { user_email: string }[] }).data.map(
+        (d) => d.user_email,
+      );
+      for (const e of [kim, kimAgain, look]) expect(e).toMatch(/^person-[0-9a-f]{10}@pseudonym\.invalid$/);
+      expect(kimAgain).toBe(kim); // the same person, ASCII case aside
+      expect(look).not.toBe(kim);
+    } finally {
+      gate = gateOf(env());
+      downstream = 'ok';
+    }
+  });
+
   it('refuses an email the provider did not say was verified, unless OIDC_ALLOW_UNVERIFIED_EMAIL=1', async () => {
     for (const email of ['unverified@acme.example', 'silent@acme.example']) {
       const { step, jar } = await signIn(email);
@@ -178,7 +236,7 @@ describe('who signs in is the address the provider verified, never one it folds 
 });
 
 describe('sign-out', () => {
-  it('is refused from another site: Origin, or else Sec-Fetch-Site or Referer, against PUBLIC_URL’s origin', async () => {
+  it('is refused unless its Origin is PUBLIC_URL’s origin', async () => {
     const { jar } = await signIn('ann@acme.example');
     const localhost = base.replace('127.0.0.1', 'localhost');
     for (const [what, headers, at] of [
@@ -187,6 +245,11 @@ describe('sign-out', () => {
       ['a sibling site', { 'sec-fetch-site': 'same-site' }],
       ['another site’s referer', { referer: 'https://evil.example/page' }],
       ['nothing to tell', {}],
+      // Under the pages' `Referrer-Policy: same-origin` a browser's form post from them carries their real Origin:
+      // a null one, or none with only Sec-Fetch-Site or a Referer, is not theirs.
+      ['a null origin said same-origin', { origin: 'null', 'sec-fetch-site': 'same-origin' }],
+      ['no origin, said same-origin', { 'sec-fetch-site': 'same-origin' }],
+      ['no origin, our own referer', { referer: `${base}/users` }],
       // The request's own Host is not the dashboard's origin.
       ['the same server under another name', { origin: localhost }, localhost],
     ] as [string, Record<string, string>, string?][]) {
@@ -196,11 +259,10 @@ describe('sign-out', () => {
     expect(logs.some((l) => l.includes('"event":"refused"') && l.includes('/auth/logout'))).toBe(true);
   });
 
-  it('is taken from the dashboard’s own pages: its origin, a form post’s null origin, its referer', async () => {
+  it('is taken from the dashboard’s own pages: their origin (with or without what else a browser sends)', async () => {
     for (const headers of [
       { origin: base } as Record<string, string>,
-      { origin: 'null', 'sec-fetch-site': 'same-origin' }, // a form post under Referrer-Policy: no-referrer
-      { referer: `${base}/users` },
+      { origin: base, 'sec-fetch-site': 'same-origin', referer: `${base}/users` }, // a form post under same-origin
     ]) {
       const { jar } = await signIn('ann@acme.example');
       expect((await logout(jar, headers)).res.status, JSON.stringify(headers)).toBe(200);
@@ -233,11 +295,16 @@ describe('sign-out', () => {
         expect(r.res.status).toBe(503);
         expect(r.body).not.toMatch(/internal detail|ECONNREFUSED/);
       }
-      expect(out.res.headers.getSetCookie().some((c) => /^session=;/.test(c))).toBe(true); // cleared even so
+      // Not signed out: the cookie stays, to sign out with once the record can be written.
+      expect(out.res.headers.getSetCookie().some((c) => /^session=/.test(c))).toBe(false);
     } finally {
       gate = gateOf(env());
     }
     expect(logs.some((l) => l.includes('failed to sign you out') && l.includes('internal detail'))).toBe(true);
+    const again = await logout(jar);
+    expect(again.res.status).toBe(200);
+    expect(again.res.headers.getSetCookie().some((c) => /^session=;/.test(c))).toBe(true);
+    expect(await me(jar)).toBe(401);
   });
 
   it('holds across replicas sharing the revocations, kept until the cookie would have expired', async () => {

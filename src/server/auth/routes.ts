@@ -54,9 +54,10 @@ const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)}
 
 export function createAuth(opts: AuthOptions) {
   const { cfg, logger } = opts;
-  // Stable per deployment, unguessable without SESSION_SECRET: the same person is the same pseudonym.
+  // Stable per deployment, unguessable without SESSION_SECRET: the same person (the same address as sign-in
+  // compares them) is the same pseudonym, and a look-alike (`\u212Aim@…` for `kim@…`) another one.
   const pseudonym = (email: string) =>
-    `person-${createHmac('sha256', cfg.sessionSecret).update(email.toLowerCase()).digest('hex').slice(0, 10)}@pseudonym.invalid`;
+    `person-${createHmac('sha256', cfg.sessionSecret).update(canonicalEmail(email)).digest('hex').slice(0, 10)}@pseudonym.invalid`;
   const sessions = createSessions(cfg, opts.revoked);
   const cursors = cursorSealer(cfg.sessionSecret);
   const redirectUri = new URL('/auth/callback', cfg.publicUrl).href;
@@ -198,17 +199,12 @@ export function createAuth(opts: AuthOptions) {
   }
 
   /**
-   * Whether a state-changing request comes from the dashboard's own pages: its Origin, or when it has
-   * none (or `null`, as a form post's under `Referrer-Policy: no-referrer`) Sec-Fetch-Site, or else its
-   * Referer, compared with PUBLIC_URL's origin, never with the request's own Host. Nothing to tell: refused.
+   * Whether a state-changing request comes from the dashboard's own pages: its Origin is PUBLIC_URL's
+   * origin (never compared with the request's own Host). Browsers send an Origin on every POST, and under
+   * the pages' `Referrer-Policy: same-origin` their own requests carry their real one; a request with none,
+   * or `null`, is refused.
    */
-  function fromOwnPages(req: IncomingMessage): boolean {
-    const { origin, referer } = req.headers;
-    const site = req.headers['sec-fetch-site'];
-    if (origin && origin !== 'null') return origin === cfg.publicUrl.origin;
-    if (site) return site === 'same-origin';
-    return URL.parse(referer ?? '')?.origin === cfg.publicUrl.origin;
-  }
+  const fromOwnPages = (req: IncomingMessage): boolean => req.headers.origin === cfg.publicUrl.origin;
 
   /** The signed-in viewer of a request, or null (no valid session, or no longer allowed). */
   async function viewerOfRequest(req: IncomingMessage): Promise<Viewer | null> {
@@ -337,8 +333,11 @@ export function createAuth(opts: AuthOptions) {
 
 export type Auth = ReturnType<typeof createAuth>;
 
-/** Emails as the answers carry them (JSON strings, CSV cells). */
-const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;
+/**
+ * Emails as the answers carry them (JSON strings, CSV cells), letters of any script included: an address
+ * with a non-ASCII letter is replaced whole, not from its first ASCII letter on (`Ömer@…` left `Ö` before it).
+ */
+const EMAIL = /[\p{L}\p{M}\p{N}._%+-]+@[\p{L}\p{M}\p{N}.-]+\.[\p{L}\p{M}]{2,}/gu;
 
 /**
  * An answer rewritten whole before it is sent (PSEUDONYMIZE=1's emails, a reader's rows): it is taken

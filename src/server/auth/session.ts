@@ -107,11 +107,15 @@ export function createSessions(cfg: AuthConfig, revoked: Revocations = memoryRev
       const sealed = await seal('session', { ...s, jti: randomUUID() }, cfg.sessionSeconds);
       append(res, cookie(names.session, sealed, cfg.sessionSeconds));
     },
-    /** Clears the cookie, and revokes its session so that no copy of it is taken any more; the session's email. */
+    /**
+     * Revokes the session, so that no copy of its cookie is taken any more, then clears the cookie; the
+     * session's email. A revocation that fails throws before the cookie is cleared: the reader keeps it to
+     * sign out with again.
+     */
     async end(req: IncomingMessage, res: ServerResponse): Promise<string | null> {
-      append(res, cookie(names.session, '', 0));
       const p = await open('session', cookiesOf(req)[names.session]);
       if (typeof p?.jti === 'string' && typeof p.exp === 'number') await revoked.add(p.jti, p.exp);
+      append(res, cookie(names.session, '', 0));
       return typeof p?.email === 'string' ? p.email : null;
     },
     async keepState(res: ServerResponse, s: SignInState) {

@@ -1,4 +1,7 @@
-/** Places in a file's text, for messages that name a line; and a request body read whole, with a size limit. */
+/**
+ * Places in a file's text, for messages that name a line; a request body read whole, with a size limit; and
+ * an email address as every part of the server compares it.
+ */
 import type { IncomingMessage } from 'node:http';
 import { HttpError } from './errors';
 
@@ -35,3 +38,11 @@ export async function readBody(req: IncomingMessage, maxBytes: number, tooLarge:
   }
   return Buffer.concat(chunks).toString('utf8');
 }
+
+/**
+ * An email address as it is compared everywhere (sign-in, the admin and allowed lists, the team mapping,
+ * the store's users): its own characters, trimmed, only ASCII letters lowercased. No Unicode normalisation,
+ * not even NFC, and no full Unicode lowercasing, which would make U+212A KELVIN SIGN a `k`: `\u212Aim@…`
+ * is not `kim@…`, and `Ömer@…` is not `ömer@…`.
+ */
+export const canonicalEmail = (email: string): string => email.trim().replace(/[A-Z]+/g, (c) => c.toLowerCase());

@@ -4,13 +4,17 @@
  * the cursor after it, so a crash resumes where it stopped. Readiness: new
  * reports after the newest one stored. Fills of one kind are serialised behind
  * a lock and recompute what is missing once they hold it, so concurrent
- * requests for overlapping ranges share one fill, and its failure: a fill the
- * service refused while another waited is the waiter's answer too.
+ * requests for overlapping ranges share one fill, and the service's refusals:
+ * a fill the service refused (429, 5xx) while another waited is the waiter's
+ * answer too. A broken answer (a 200 that breaks the schema, a body cut off) is
+ * about its own days: a waiter asking for others fills them.
  */
 import type * as z from 'zod/mini';
 import { GROUP_BY, PATHS } from '../../api/paths';
 import { ANALYTICS_SCHEMAS, readinessResponseSchema, usersResponseSchema } from '../../api/schemas';
 import { addDays, eachDay, type Day, type DayRange } from '../../lib/dates';
+import { faultKind } from '../core/errors';
+import { silentLogger, type Logger } from '../core/log';
 import type { HttpResponse } from '../core/response';
 import type { StoreDb } from '../store/db';
 import * as q from '../store/queries';
@@ -43,13 +47,64 @@ export interface SyncOptions {
   reportsPageSize: number;
   /** About the most characters one answer should bring: bigger days are asked for fewer at a time (default 4 million). */
   answerChars?: number;
+  /** Where a fill's unexpected failure is written in full (`lastError` says it in a plain sentence). */
+  logger?: Logger;
 }
 
 /** An upstream answer that could not be stored: it goes back to whoever asked, as the service gave it. */
 export class FillFailed extends Error {
-  constructor(readonly answer: HttpResponse) {
+  constructor(readonly answer: Fetched) {
     super(`The service answered ${answer.status}`);
   }
+  /**
+   * The service refused (429, 5xx): asking again, for any days, costs more calls of a service that refuses.
+   * Otherwise the answer broke the contract (a 200 that breaks the schema or is cut off, another status):
+   * it is about the days it was asked for.
+   */
+  get refusal(): boolean {
+    return this.answer.status === 429 || this.answer.status >= 500;
+  }
+}
+
+/** The service's own `detail` of an error answer, on one line and short; undefined when it gave none. */
+function detailOf(answer: HttpResponse): string | undefined {
+  try {
+    const detail = (JSON.parse(answer.body) as { detail?: unknown } | null)?.detail;
+    if (typeof detail !== 'string') return undefined;
+    // eslint-disable-next-line no-control-regex
+    const line = detail.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+    return line.length > 200 ? `${line.slice(0, 199)}…` : line || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What `GET /api/sync` shows every signed-in reader of a fill's failure: the service's answer by its status
+ * and its own detail, what was wrong with an answer that could not be stored, or an internal failure by its
+ * kind only (its text, which may name the store's host and port, is for the log).
+ */
+function failureSentence(e: unknown): string {
+  if (e instanceof FillFailed) {
+    const a = e.answer;
+    if (a.status !== 200) {
+      const detail = detailOf(a);
+      return `the service answered ${a.status}${detail ? `: ${detail}` : ''}`;
+    }
+    if (a.incomplete) return 'the service’s answer was cut off, so it was not stored';
+    try {
+      JSON.parse(a.body);
+    } catch {
+      return 'the service’s answer was not valid JSON, so it was not stored';
+    }
+    return 'the service’s answer was not of the documented shape, so it was not stored';
+  }
+  const kind = faultKind(e);
+  return kind === 'store-unavailable'
+    ? 'the store cannot be reached'
+    : kind === 'disk-full'
+      ? 'the store’s disk is full'
+      : 'an internal error (see the server log)';
 }
 
 interface Parsed {
@@ -102,14 +157,16 @@ export interface SyncActivity {
 
 export function createSyncEngine(store: StoreDb, fetcher: Fetcher, opts: SyncOptions) {
   const { db } = store;
+  const logger = opts.logger ?? silentLogger;
   const local = keyedLock();
-  /** The service's last refusal of a fill of each kind, and when (by `clock`). */
+  /** The service's last refusal (429, 5xx) of a fill of each kind, and when (by `clock`). */
   const refused = new Map<string, { at: number; error: FillFailed }>();
   let clock = 0;
   /**
    * One fill of a kind at a time, in this process and across the replicas sharing the store. `fn` is told
-   * the service's refusal of a fill it waited for: a page asking for two ranges of `/tokens` at once is
-   * refused once, not once per range (a persistent 503 costs three upstream calls, not six).
+   * the service's refusal (429, 5xx) of a fill it waited for: a page asking for two ranges of `/tokens` at
+   * once is refused once, not once per range (a persistent 503 costs three upstream calls, not six). A
+   * broken answer is not told: it is about the days it was asked for, and the waiter asks for its own.
    */
   const lock = <T>(key: string, fn: (refusedMeanwhile: FillFailed | undefined) => Promise<T>) => {
     const asked = ++clock;
@@ -119,7 +176,7 @@ export function createSyncEngine(store: StoreDb, fetcher: Fetcher, opts: SyncOpt
         try {
           return await fn(last && last.at > asked ? last.error : undefined);
         } catch (e) {
-          if (e instanceof FillFailed) refused.set(key, { at: ++clock, error: e });
+          if (e instanceof FillFailed && e.refusal) refused.set(key, { at: ++clock, error: e });
           throw e;
         }
       }),
@@ -141,9 +198,15 @@ export function createSyncEngine(store: StoreDb, fetcher: Fetcher, opts: SyncOpt
     try {
       return await fn();
     } catch (e) {
-      const message =
-        e instanceof FillFailed ? `${label}: the service answered ${e.answer.status}` : `${label}: ${String(e)}`;
-      activity.lastError = { at: new Date().toISOString(), message };
+      // The whole text where it happens (not every caller logs it: a page view's background fill does not).
+      if (!(e instanceof FillFailed)) {
+        logger.error('sync fill failed', {
+          what: label,
+          kind: faultKind(e),
+          error: e instanceof Error ? e.message : String(e),
+        });
+      }
+      activity.lastError = { at: new Date().toISOString(), message: `${label}: ${failureSentence(e)}` };
       throw e;
     } finally {
       activity.running.delete(id);

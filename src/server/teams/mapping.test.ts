@@ -10,6 +10,7 @@ import {
   type Mapping,
   type MappingFormat,
 } from './mapping';
+import { canonicalEmail } from '../core/text';
 
 function ok(text: string, format: MappingFormat = 'csv'): Mapping {
   const r = parseMapping(text, format);
@@ -101,6 +102,28 @@ describe('CSV: good files', () => {
       { key: { email: 'ann@acme.com', userId: 'usr_1' }, team: 'Eng/Infra', line: 5 },
     ]);
     expect(managersOf(m)).toEqual({ Eng: ['cto@acme.com'] });
+  });
+
+  it('compares emails by their own characters, ASCII case aside, as sign-in does (canonicalEmail)', () => {
+    // U+212A KELVIN SIGN lowercases to `k` in full Unicode: a look-alike of kim@, another person here.
+    const m = ok(
+      csv(
+        'email,team,manager',
+        'Kim@ACME.com,Data,\u00D6mer@acme.com',
+        '\u212Aim@acme.com,Sales,',
+        '\u00D6mer@acme.com,Data,',
+      ),
+    );
+    expect(m.members.map((x) => x.key.email)).toEqual(['kim@acme.com', '\u212Aim@acme.com', '\u00D6mer@acme.com']);
+    // The manager as an admin list and the sign-in keep them: `Ömer@…`, not `ömer@…`.
+    expect(managersOf(m)).toEqual({ Data: ['\u00D6mer@acme.com'] });
+    expect(m.managers.get('Data')!.has(canonicalEmail('\u00D6mer@acme.com'))).toBe(true);
+    const json = ok(
+      JSON.stringify([{ email: ' \u212Aim@acme.com ', team: 'Sales', manager: ['KIM@acme.com'] }]),
+      'json',
+    );
+    expect(json.members[0]!.key.email).toBe('\u212Aim@acme.com');
+    expect(managersOf(json)).toEqual({ Sales: ['kim@acme.com'] });
   });
 
   it('ignores unnamed trailing columns while they are empty (spreadsheet exports)', () => {

@@ -4,7 +4,7 @@
  * line, in words a manager understands; the caller keeps the mapping in force.
  *
  * CSV: a header row, then one row per user. Columns (any order, names case-insensitive):
- *   email     the user's email (matched case-insensitively)
+ *   email     the user's email (ASCII letters matched in any case; other characters as they are)
  *   user_id   the service's user id (matched first, exactly)
  *   team      the team path, parts separated by "/": Engineering/Platform/Infra (required)
  *   manager   optional: the emails of that team's managers, separated by ";"
@@ -26,12 +26,12 @@
 import { CsvError, parse } from 'csv-parse/sync';
 import { formatExact } from '../../lib/format';
 import { SEPARATOR, UNASSIGNED, ancestors, withAncestors } from './tree';
-import { lineAt, lineStarts } from '../core/text';
+import { canonicalEmail, lineAt, lineStarts } from '../core/text';
 
 export type MappingFormat = 'csv' | 'json';
 
 export interface MemberKey {
-  /** Lowercased and trimmed. */
+  /** As `canonicalEmail` gives it (trimmed, ASCII letters lowercased), as sign-in compares it. */
   email?: string;
   userId?: string;
 }
@@ -49,7 +49,7 @@ export interface Member {
 export interface Mapping {
   /** One per user, in the file's order. */
   members: Member[];
-  /** Team path → its managers' emails (lowercased); only teams with managers listed. */
+  /** Team path → its managers' emails (as `canonicalEmail` gives them); only teams with managers listed. */
   managers: Map<string, Set<string>>;
   /** Every team named and every team above them, in tree order. */
   teams: string[];
@@ -146,7 +146,7 @@ class Builder {
     const problems: string[] = [];
     let email: string | undefined;
     if (row.email) {
-      email = row.email.toLowerCase();
+      email = canonicalEmail(row.email);
       const bad = textProblem('email', row.email);
       if (bad) problems.push(bad);
       else if (!EMAIL.test(email)) problems.push(`${quote(row.email)} is not a valid email`);
@@ -159,7 +159,7 @@ class Builder {
     const team = this.team(where, row.team ?? '', problems);
     const managers: string[] = [];
     for (const m of row.managers) {
-      const e = m.toLowerCase();
+      const e = canonicalEmail(m);
       const bad = textProblem('manager', m);
       if (bad) problems.push(bad);
       else if (EMAIL.test(e)) managers.push(e);

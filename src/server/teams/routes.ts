@@ -15,7 +15,7 @@ import {
 } from '../../api/teams';
 import { addDays, HISTORY_START, maxDay, previousPeriod, type Day, type DayRange } from '../../lib/dates';
 import { errorResponse, HttpError } from '../core/errors';
-import { readBody } from '../core/text';
+import { canonicalEmail, readBody } from '../core/text';
 import { serveRoute } from './serve-route';
 import { silentLogger, type Logger } from '../core/log';
 import { json, type HttpResponse } from '../core/response';
@@ -131,7 +131,7 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
     const resolve = mapping ? teamResolver(mapping) : () => UNASSIGNED;
     for (const u of users) bump(resolve(u.userId, u.email));
     const ids = new Set(users.map((u) => u.userId));
-    const emails = new Set(users.flatMap((u) => (u.email ? [u.email.trim().toLowerCase()] : [])));
+    const emails = new Set(users.flatMap((u) => (u.email ? [canonicalEmail(u.email)] : [])));
     const unseen = new Set<string>();
     for (const m of mapping?.members ?? []) {
       const { userId, email } = m.key;
@@ -414,10 +414,10 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
     return errorResponse(404, 'No such teams endpoint.');
   }
 
-  /** The user id the store knows for an email (a signed-in reader's own page), or null. */
+  /** The user id the store knows for an email (a signed-in reader's own page), or null; compared as sign-in does. */
   async function userIdOf(email: string): Promise<string | null> {
-    const e = email.trim().toLowerCase();
-    return (await allUsers()).find((u) => u.email?.trim().toLowerCase() === e)?.userId ?? null;
+    const e = canonicalEmail(email);
+    return (await allUsers()).find((u) => u.email !== null && canonicalEmail(u.email) === e)?.userId ?? null;
   }
 
   const handle = serveRoute(route, logger, 'the team figures');
@@ -432,9 +432,11 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 
 /**
- * The mapping is edited only from the dashboard's own pages (a request another site's page makes
- * carries its own origin). With sign-in, the gate lets admins only through (src/server/auth); without
- * it, only from the machine the dashboard runs on, not through a proxy.
+ * Who may edit the mapping (and the budgets). With sign-in, the gate lets admins only through
+ * (src/server/auth); without it, only from the machine the dashboard runs on, not through a proxy. That a
+ * change comes from the dashboard's own pages, not another site's, the server checks before any route,
+ * for every request that changes something (`originAllowed`, src/server/core/hosts.ts): its Origin against
+ * the names the server answers for, never against the request's own Host, which a rebinding page sets too.
  */
 export function mayEdit(
   req: IncomingMessage,
@@ -447,22 +449,6 @@ export function mayEdit(
     return errorResponse(
       403,
       `Until sign-in is configured, ${what} can be changed only from the machine the dashboard runs on; ${elsewhere}.`,
-    );
-  }
-  const site = req.headers['sec-fetch-site'];
-  const origin = req.headers.origin;
-  const host = (o: string) => {
-    try {
-      return new URL(o).host;
-    } catch {
-      return null;
-    }
-  };
-  const crossSite = site !== undefined && site !== 'same-origin' && site !== 'none';
-  if (crossSite || (origin !== undefined && host(origin) !== req.headers.host)) {
-    return errorResponse(
-      403,
-      `${what[0]!.toUpperCase()}${what.slice(1)} can be changed only from the dashboard’s own pages.`,
     );
   }
   return undefined;

@@ -253,6 +253,42 @@ describe('team answers on the demo organization', async () => {
   });
 });
 
+/** The server's one origin check's refusal (src/server/app.ts, core/hosts.ts), before any route. */
+const FOREIGN = 'Changes are accepted only from the dashboard’s own pages.';
+
+describe('who may change the mapping without sign-in', () => {
+  it('another site’s page is refused by the origin check; the dashboard’s own names are taken whatever the Host', async () => {
+    const { base } = await start({ DEMO_USERS: '20' });
+    const localhost = `http://localhost:${new URL(base).port}`;
+    const put = (headers: Record<string, string>) =>
+      fetch(`${base}/api/teams/mapping`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ format: 'csv', text: 'email,team\nann@acme.com,Data\n' }),
+      });
+    const detail = async (r: Response) => ((await r.json()) as { detail: string }).detail;
+    for (const headers of [
+      { origin: 'https://evil.example' },
+      { 'sec-fetch-site': 'cross-site' },
+      { origin: 'https://evil.example', 'sec-fetch-site': 'same-origin' },
+      { origin: localhost, 'sec-fetch-site': 'same-site' },
+    ] as Record<string, string>[]) {
+      const r = await put(headers);
+      expect(r.status, JSON.stringify(headers)).toBe(403);
+      expect(await detail(r)).toBe(FOREIGN);
+    }
+    // The dashboard's page at localhost, its request arriving with another Host (127.0.0.1 here; a proxy that
+    // sets its own): the Origin is one of the server's names, and the Host is not what tells.
+    const ours = await put({ origin: localhost, 'sec-fetch-site': 'same-origin' });
+    expect(ours.status, await ours.clone().text()).toBe(200);
+    expect(teamsAnswerSchema.parse(await ours.json()).source).toBe('store');
+    // Without sign-in, only from this machine, not through a proxy.
+    const proxied = await put({ origin: base, 'x-forwarded-for': '203.0.113.7' });
+    expect(proxied.status).toBe(403);
+    expect(await detail(proxied)).toMatch(/only from the machine the dashboard runs on/);
+  });
+});
+
 const engines = STORE_ENGINES;
 describe.each(engines)('the mapping edited on the screen, kept in the store ($name)', ({ available, open }) => {
   it.skipIf(!available)(
@@ -283,18 +319,20 @@ describe.each(engines)('the mapping edited on the screen, kept in the store ($na
         expect(still.refused!.errors[0]).toMatch(/^line 3:/);
 
         expect((await put({ format: 'csv', text: 'email,team\n' }, 'text/plain')).status).toBe(415);
-        // Another site's page cannot change it, nor remove it.
+        // Another site's page cannot change it, nor remove it: the server's one origin check refuses it.
         const forged = await fetch(`${base}/api/teams/mapping`, {
           method: 'PUT',
           headers: { 'content-type': 'application/json', origin: 'https://evil.example' },
           body: JSON.stringify({ format: 'csv', text: 'email,team\nann@acme.com,Data\n' }),
         });
         expect(forged.status).toBe(403);
+        expect(((await forged.json()) as { detail: string }).detail).toBe(FOREIGN);
         const forgedDelete = await fetch(`${base}/api/teams/mapping`, {
           method: 'DELETE',
           headers: { 'sec-fetch-site': 'cross-site' },
         });
         expect(forgedDelete.status).toBe(403);
+        expect(((await forgedDelete.json()) as { detail: string }).detail).toBe(FOREIGN);
         expect(teamsAnswerSchema.parse((await get(base, '/api/teams')).body).source).toBe('demo');
 
         const users = (await get(base, '/api/users?start=2026-03-01&end=2026-03-31&limit=3&sort=user&dir=asc'))
