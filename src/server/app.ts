@@ -171,6 +171,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
       return { ...r, incomplete: 'fault' in r && r.fault === 'truncated' };
     };
     const engine = createSyncEngine(store, fetcher, {
+      logger,
       latestDay,
       refreshDays: sc?.refreshDays ?? 2,
       maxSpanDays: sc?.maxSpanDays ?? 31,

@@ -9,6 +9,7 @@
  *   GET /api/cohorts[?team=A…]     people by the week they were first active, and the share of each
  *       week's cohort active again 1, 2, 4, 8 … weeks later.
  */
+import { canonicalEmail } from '../core/text';
 import type { IncomingMessage } from 'node:http';
 import type { Highlight } from '../../api/insights';
 import type { TeamSpendRow } from '../../api/spend';
@@ -205,7 +206,7 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
           }
       }
       const emailToId = new Map<string, number>();
-      f.emails.forEach((e, u) => e && emailToId.set(e.trim().toLowerCase(), u));
+      f.emails.forEach((e, u) => e && emailToId.set(canonicalEmail(e), u));
       const idle = new Map<string, string[]>();
       for (const m of mapping.members) {
         if (selected.length > 0 && !inSelection(m.team, selected)) continue;

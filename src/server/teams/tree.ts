@@ -5,6 +5,7 @@
  * Unassigned always add up to the organization.
  */
 
+import { canonicalEmail } from '../core/text';
 import { UNASSIGNED } from '../../api/teams';
 
 /** Where users the mapping does not name are counted; never a team name in a mapping (the parser refuses it). */
@@ -118,7 +119,7 @@ export interface UserRef {
 }
 
 /**
- * The team of any user, by user_id first, then by email (case-insensitively); users the mapping does
+ * The team of any user, by user_id first, then by email (as `canonicalEmail` compares: ASCII case aside); users the mapping does
  * not name are {@link UNASSIGNED}. Build it once per mapping and ask it for each user.
  */
 export function teamResolver(mapping: MemberList): (userId: string, email: string | null) => string {
@@ -128,12 +129,11 @@ export function teamResolver(mapping: MemberList): (userId: string, email: strin
     // The parser refuses a user in two teams, so the first entry is the only team.
     if (m.key.userId !== undefined && !byId.has(m.key.userId)) byId.set(m.key.userId, m.team);
     if (m.key.email !== undefined) {
-      const e = m.key.email.toLowerCase();
+      const e = m.key.email;
       if (!byEmail.has(e)) byEmail.set(e, m.team);
     }
   }
-  return (userId, email) =>
-    byId.get(userId) ?? (email ? byEmail.get(email.trim().toLowerCase()) : undefined) ?? UNASSIGNED;
+  return (userId, email) => byId.get(userId) ?? (email ? byEmail.get(canonicalEmail(email)) : undefined) ?? UNASSIGNED;
 }
 
 /**
