@@ -6,6 +6,7 @@
 import { parseArgs } from 'node:util';
 import { createApp, openAppStore } from './app';
 import { readServerConfig } from './config';
+import { startEgress } from './core/egress';
 import { createLogger } from './core/log';
 import { postDigest } from './digest/digest';
 import { readStoreConfig } from './store/config';
@@ -14,6 +15,7 @@ import { readStoreConfig } from './store/config';
 const logger = createLogger((line) => process.stderr.write(`${line}\n`));
 const { values } = parseArgs({ options: { 'dry-run': { type: 'boolean', default: false } }, strict: true });
 const config = readServerConfig();
+startEgress(config.egress, logger);
 const storeConfig = readStoreConfig();
 const store = await openAppStore(config, storeConfig);
 const { digest } = createApp(config, { logger, store, storeConfig });

@@ -6,6 +6,7 @@ import sirv from 'sirv';
 import { createApp, openAppStore } from './app';
 import { readServerConfig } from './config';
 import { boundHeapGrowth } from './core/heap';
+import { startEgress } from './core/egress';
 import { createLogger } from './core/log';
 import { urlHost } from './core/hosts';
 import { createMetrics } from './core/metrics';
@@ -16,6 +17,7 @@ boundHeapGrowth();
 const config = readServerConfig();
 const storeConfig = readStoreConfig();
 const logger = createLogger();
+startEgress(config.egress, logger);
 const store = await openAppStore(config, storeConfig);
 // One set of metrics for the process, its own (CPU, memory, event loop) included.
 const metrics = createMetrics({ process: true });

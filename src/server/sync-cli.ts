@@ -9,6 +9,7 @@ import { HISTORY_START, isDay } from '../lib/dates';
 import { createApp, openAppStore } from './app';
 import { readServerConfig } from './config';
 import { boundHeapGrowth } from './core/heap';
+import { startEgress } from './core/egress';
 import { createLogger } from './core/log';
 import { readStoreConfig } from './store/config';
 
@@ -22,6 +23,7 @@ function fail(message: string): never {
 
 const { values } = parseArgs({ options: { from: { type: 'string' }, to: { type: 'string' } }, strict: true });
 const config = readServerConfig();
+startEgress(config.egress, logger);
 const storeConfig = readStoreConfig();
 const store = await openAppStore(config, storeConfig);
 if (!store) fail('Nothing to sync: the store is used only with a key held by the server (API_KEY) or in demo mode.');

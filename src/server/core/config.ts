@@ -1,4 +1,5 @@
 /** The dashboard server's own settings, read once from the environment. */
+import { readEgress, type EgressSettings } from './egress';
 import { urlHost } from './hosts';
 
 export interface CoreConfig {
@@ -30,6 +31,8 @@ export interface CoreConfig {
   metricsToken: string | undefined;
   /** How long a stop (SIGTERM) waits for the answers in flight. */
   shutdownTimeoutMs: number;
+  /** The forward proxy outgoing requests go through (HTTPS_PROXY, HTTP_PROXY, NO_PROXY), if any. */
+  egress: EgressSettings | undefined;
   production: boolean;
 }
 
@@ -102,6 +105,7 @@ export function readCoreConfig(env: NodeJS.ProcessEnv = process.env): CoreConfig
     allowedHosts: env.ALLOWED_HOSTS || undefined,
     metricsToken: env.METRICS_TOKEN || undefined,
     shutdownTimeoutMs: millis(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
+    egress: readEgress(env),
     production: env.NODE_ENV === 'production',
   };
 }

@@ -5,6 +5,7 @@
  */
 import { ANALYTICS_PATHS } from '../../api/paths';
 import type { CoreConfig } from '../core/config';
+import { proxyFor } from '../core/egress';
 import { errorResponse } from '../core/errors';
 import { timeoutAnswer, type Answer, type Origin } from './proxy';
 import { Limiter } from './retry';
@@ -54,7 +55,12 @@ export function httpOrigin(config: CoreConfig): Origin {
         if (e instanceof Error && (e.name === 'TimeoutError' || e.name === 'AbortError')) {
           return timeoutAnswer(config.upstreamTimeoutMs);
         }
-        return { ...errorResponse(502, 'The service could not be reached or its answer was cut off.'), local: true };
+        // Through a proxy, it is the proxy that refused or could not be reached (or could not reach the service).
+        const via = proxyFor(config.egress, target);
+        const detail = via
+          ? `The service could not be reached through the proxy ${via}: the proxy refused, could not be reached, or could not reach the service.`
+          : 'The service could not be reached or its answer was cut off.';
+        return { ...errorResponse(502, detail), local: true };
       }
     };
     return limiter.run(run);
