@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ClientConfig } from '../api/schemas';
 import { HISTORY_START, yesterdayUtc } from '../lib/dates';
 import type { ServerConfig } from './config';
-import { errorResponse, faultResponse } from './core/errors';
+import { errorResponse, faultResponse, withRequestId } from './core/errors';
 import { createHostGuard } from './core/hosts';
 import { createMetrics, type Metrics } from './core/metrics';
 import { renderPage } from './page';
@@ -361,7 +361,13 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     prices,
   });
 
-  const handler: Handler = (req, res, next) => {
+  const handler: Handler = (req, res, next) =>
+    withRequestId(req.headers['x-request-id'], (id) => {
+      res.setHeader('x-request-id', id);
+      answer(req, res, next);
+    });
+
+  const answer: Handler = (req, res, next) => {
     metrics.observe(req, res);
     setSecurityHeaders(res, config.production);
     if (probes(req, res)) return;
@@ -393,6 +399,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
           path: url.split('?')[0],
           status: res.statusCode,
           ms: Math.round(performance.now() - started),
+          requestId: res.getHeader('x-request-id'),
         });
       }
     });

@@ -204,6 +204,36 @@ describe('probes', () => {
   });
 });
 
+describe('request ids', () => {
+  it('keeps a valid X-Request-Id from a proxy in front: in the answer, the log and the request to the service', async () => {
+    const seen: (string | undefined)[] = [];
+    const upstream = createServer((req, res) => {
+      seen.push(req.headers['x-request-id'] as string | undefined);
+      res.writeHead(503, { 'content-type': 'application/json' }).end('{"title":"Service Unavailable","status":503}');
+    });
+    servers.push(upstream);
+    await new Promise<void>((ok) => upstream.listen(0, '127.0.0.1', () => ok()));
+    const lines: string[] = [];
+    const base = await startApp(
+      { ANALYTICS_BASE_URL: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`, UPSTREAM_RETRIES: '0' },
+      { lines },
+    );
+    const path = '/api/v1/analytics/tokens?startDate=2026-02-01&endDate=2026-02-02';
+    const kept = await raw(base, path, { headers: { 'x-request-id': 'edge-7f3a:42', authorization: 'Bearer k' } });
+    expect(kept.headers['x-request-id']).toBe('edge-7f3a:42');
+    expect(seen).toEqual(['edge-7f3a:42']);
+    const refused = await raw(base, '/api/nothing-here', { headers: { 'x-request-id': 'edge-7f3a:43' } });
+    expect(JSON.parse(refused.body).requestId).toBe('edge-7f3a:43');
+    expect(lines.some((l) => l.includes('"requestId":"edge-7f3a:42"'))).toBe(true);
+    // Too long, or with characters a log or a header should not carry: a new id of our own.
+    for (const bad of ['x'.repeat(129), 'a b', 'id\u00e9']) {
+      const r = await raw(base, '/api/nothing-here', { headers: { 'x-request-id': bad } });
+      expect(JSON.parse(r.body).requestId).toMatch(/^req_[0-9A-Z]{26}$/);
+      expect(r.headers['x-request-id']).toBe(JSON.parse(r.body).requestId);
+    }
+  });
+});
+
 describe('configuration', () => {
   it('HOST=::1 without PUBLIC_URL makes a valid address (it crashed with Invalid URL)', () => {
     expect(readCoreConfig({ HOST: '::1', PORT: '5173' }).publicUrl.href).toBe('http://[::1]:5173/');

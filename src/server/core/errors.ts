@@ -1,10 +1,33 @@
 /** Error answers in the service's shape (title, detail, status, requestId), so the browser reads every error one way. */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import { STATUS_TITLES } from '../../api/errors';
 import type { HttpResponse } from './response';
 
+/** The id of the request being answered, set once where it comes in (`withRequestId`). */
+const current = new AsyncLocalStorage<string>();
+
+/** An incoming `X-Request-Id` worth keeping: 1 to 128 of letters, digits and `._:-`. */
+const VALID_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * Runs `fn` as the answer to one request: its id is the one a proxy in front sent (`X-Request-Id`, when it is
+ * a valid one), else a new one, and every error answer, log line and request to the service made meanwhile
+ * carries it, so one id follows the request through every hop.
+ */
+export function withRequestId<T>(incoming: string | string[] | undefined, fn: (id: string) => T): T {
+  const id = typeof incoming === 'string' && VALID_ID.test(incoming) ? incoming : freshRequestId();
+  return current.run(id, () => fn(id));
+}
+
+/** The id of the request being answered, if any. */
+export const currentRequestId = (): string | undefined => current.getStore();
+
+/** The request's id within a request (`withRequestId`), else a new one. */
+export const newRequestId = (): string => current.getStore() ?? freshRequestId();
+
 /** `req_` and 26 Crockford base-32 characters, like the service's request ids. */
-export function newRequestId(): string {
+function freshRequestId(): string {
   const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
   const bytes = randomBytes(26);
   let s = 'req_';
