@@ -23,6 +23,10 @@ function dashboardServer(): Plugin {
 }
 
 export default defineConfig({
+  // The built page and chunks name their assets relatively, so one build serves any BASE_PATH: the server
+  // names the page's own from the base when it sends the page (src/server/page.ts), and chunks load
+  // theirs relative to their own address (import.meta.url).
+  base: './',
   plugins: [react(), tailwindcss(), dashboardServer()],
   server: { port: Number(process.env.PORT || 5173), strictPort: true },
   build: {

@@ -109,7 +109,7 @@ export async function walkSignIn(jar: CookieJar, start: URL, email: string, opts
     const location = step.res.headers.get('location');
     if (location) {
       const next = new URL(location, step.url);
-      if (opts.stopAtCallback && next.pathname === '/auth/callback') return { callback: next, step };
+      if (opts.stopAtCallback && next.pathname.endsWith('/auth/callback')) return { callback: next, step };
       step = await request(jar, next);
       continue;
     }
