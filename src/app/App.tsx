@@ -7,8 +7,9 @@ import { NotFound, Shell } from './Shell';
 export function App({ client }: { client: QueryClient }) {
   return (
     <QueryClientProvider client={client}>
-      {/* Under BASE_PATH every page's address is below the base (`/dashboard/users`); the routes name them without it. */}
-      <BrowserRouter basename={basePath || undefined}>
+      {/* Under BASE_PATH every page's address is below the base (`/dashboard/users`), the home page's with its
+          slash (`/dashboard/`, where the server sends `/dashboard`); the routes name them without it. */}
+      <BrowserRouter basename={basePath ? `${basePath}/` : undefined}>
         <Routes>
           <Route element={<Shell />}>
             {PAGES.map(({ path, Component }) => (

@@ -367,12 +367,16 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     metrics.observe(req, res);
     setSecurityHeaders(res, config.production);
     // Under BASE_PATH the prefix is taken off once, here: every route below sees the path it has at the root.
-    const inner = stripBase(config.basePath, req.url ?? '/');
+    const target = req.url ?? '/';
+    const inner = stripBase(config.basePath, target);
     if (inner !== null) req.url = inner;
     // The probes answer at the root as well as under the base (an orchestrator probes the pod, not the proxy).
     if (probes(req, res)) return;
     if (inner === null)
       return send(res, errorResponse(404, `The dashboard is served under ${config.basePath}/ (BASE_PATH).`));
+    // The base without its slash (`/dashboard`) is sent to the home page's address, the router's (`/dashboard/`).
+    if (config.basePath && !target.startsWith(`${config.basePath}/`))
+      return send(res, { status: 308, headers: { location: `${config.basePath}${inner}` }, body: '' });
     if (!hosts.hostAllowed(req))
       return send(
         res,
