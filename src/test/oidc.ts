@@ -12,9 +12,9 @@ export interface TestProvider {
   close: () => Promise<void>;
 }
 
-/** Accounts: the login is the email; `unverified@…` has an unverified email. */
+/** Accounts: the login is the email; `unverified@…` has an unverified email. The client may redirect to each of `redirectUris`. */
 export async function startProvider(
-  redirectUri: string,
+  redirectUris: string | readonly string[],
   clientId = 'dashboard',
   clientSecret = 'dashboard-secret',
   port = 0,
@@ -27,7 +27,7 @@ export async function startProvider(
       {
         client_id: clientId,
         client_secret: clientSecret,
-        redirect_uris: [redirectUri],
+        redirect_uris: typeof redirectUris === 'string' ? [redirectUris] : [...redirectUris],
         grant_types: ['authorization_code'],
         response_types: ['code'],
         token_endpoint_auth_method: 'client_secret_post',
