@@ -12,7 +12,13 @@ export const PORTS = {
   oidc: 5315,
   signIn: 5316,
   spend: 5317,
+  /** A reverse proxy that forwards `/dashboard/…` unchanged (and nothing else) to the `basePath` dashboard. */
+  proxy: 5318,
+  basePath: 5319,
 };
+
+/** The prefix the `basePath` dashboard is served under, behind the proxy (e2e/base-path.spec.ts). */
+export const BASE_PATH = '/dashboard';
 
 /**
  * Each test server must be reached only by the spec written for it: the
@@ -97,7 +103,13 @@ export default defineConfig({
       url: `http://127.0.0.1:${PORTS.oidc}/.well-known/openid-configuration`,
       reuseExistingServer: false,
       timeout: 60_000,
-      env: { PORT: String(PORTS.oidc), REDIRECT_URI: `http://127.0.0.1:${PORTS.signIn}/auth/callback` },
+      env: {
+        PORT: String(PORTS.oidc),
+        REDIRECT_URI: [
+          `http://127.0.0.1:${PORTS.signIn}/auth/callback`,
+          `http://127.0.0.1:${PORTS.proxy}${BASE_PATH}/auth/callback`,
+        ].join(','),
+      },
     },
     dashboard(PORTS.signIn, {
       OIDC_ISSUER: `http://127.0.0.1:${PORTS.oidc}`,
@@ -108,5 +120,23 @@ export default defineConfig({
       ADMIN_EMAILS: 'admin@acme.example',
       ALLOWED_DOMAINS: 'acme.example',
     }),
+    // Under a base path, behind a reverse proxy that keeps the prefix, with sign-in: readers reach it at
+    // PUBLIC_URL, the proxy's address (given with the base path, as PUBLIC_URL may be).
+    dashboard(PORTS.basePath, {
+      BASE_PATH,
+      OIDC_ISSUER: `http://127.0.0.1:${PORTS.oidc}`,
+      OIDC_CLIENT_ID: 'dashboard',
+      OIDC_CLIENT_SECRET: 'dashboard-secret',
+      PUBLIC_URL: `http://127.0.0.1:${PORTS.proxy}${BASE_PATH}`,
+      SESSION_SECRET: 'an-end-to-end-session-secret-of-32-chars',
+      ADMIN_EMAILS: 'admin@acme.example',
+    }),
+    {
+      command: 'node scripts/base-path-proxy.ts',
+      url: `http://127.0.0.1:${PORTS.proxy}${BASE_PATH}/livez`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: { PORT: String(PORTS.proxy), TARGET: `http://127.0.0.1:${PORTS.basePath}`, PREFIX: BASE_PATH },
+    },
   ],
 });

@@ -1,9 +1,16 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { readBasePath, stripBase } from './src/server/core/base-path';
 
-/** Mounts the dashboard's own server (proxy, demo service, config) inside Vite's dev server. */
+/**
+ * Mounts the dashboard's own server (proxy, demo service, config) inside Vite's dev server, and renders
+ * the page as the production server does (the configuration inlined, the first data preloaded). Under
+ * BASE_PATH, Vite serves its modules under the base too (`base` below): the app's handler takes the base
+ * off for its own routes, and hands Vite the address as it came.
+ */
 function dashboardServer(): Plugin {
+  let app: { renderIndex: (html: string, url: string) => string } | undefined;
   return {
     name: 'dashboard-server',
     apply: 'serve',
@@ -15,14 +22,30 @@ function dashboardServer(): Plugin {
       const config = readServerConfig();
       const storeConfig = readStoreConfig();
       const store = await openAppStore(config, storeConfig);
-      const app = createApp(config, { logger: createLogger(), store, storeConfig });
-      if (storeConfig.background) app.scheduler?.start();
-      server.middlewares.use((req, res, next) => app.handler(req, res, next));
+      const dashboard = createApp(config, { logger: createLogger(), store, storeConfig });
+      app = dashboard;
+      if (storeConfig.background) dashboard.scheduler?.start();
+      server.middlewares.use((req, res, next) => {
+        const url = req.url;
+        dashboard.handler(req, res, () => {
+          req.url = url;
+          next();
+        });
+      });
+    },
+    transformIndexHtml(html, ctx) {
+      return app ? app.renderIndex(html, stripBase(basePath, ctx.originalUrl ?? ctx.path) ?? '/') : html;
     },
   };
 }
 
-export default defineConfig({
+const basePath = readBasePath();
+
+export default defineConfig(({ command }) => ({
+  // The built page and chunks name their assets relatively, so one build serves any BASE_PATH: the server
+  // names the page's own from the base when it sends the page (src/server/page.ts), and chunks load
+  // theirs relative to their own address (import.meta.url). The dev server serves under the base itself.
+  base: command === 'build' ? './' : `${basePath}/`,
   plugins: [react(), tailwindcss(), dashboardServer()],
   server: { port: Number(process.env.PORT || 5173), strictPort: true },
   build: {
@@ -48,4 +71,4 @@ export default defineConfig({
       },
     },
   },
-});
+}));

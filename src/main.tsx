@@ -5,6 +5,7 @@ import { setKeyRejected } from './data/client';
 import { createQueryClient } from './data/query-client';
 import { loadPageAt, prefetchPage } from './app/routes';
 import { applyTheme, watchSystemTheme } from './app/theme';
+import { appPath } from './data/base';
 import { configFromPage } from './data/config';
 import { prepareMoneyFormats } from './lib/money';
 import './index.css';
@@ -19,9 +20,12 @@ const client = createQueryClient(() => setKeyRejected(true));
 // does not hold the page back. The page's code arrives meanwhile: the page draws in a render of its own once it is in. The
 // money formats are made while the data is on the way, not in the first render.
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-void loadPageAt(window.location.pathname);
+void loadPageAt(appPath(window.location.pathname));
 const config = configFromPage();
-const data = prefetchPage(client, config, window.location);
+const data = prefetchPage(client, config, {
+  pathname: appPath(window.location.pathname),
+  search: window.location.search,
+});
 prepareMoneyFormats(config?.currency);
 await Promise.race([data, wait(100)]);
 

@@ -219,6 +219,11 @@ export const clientConfigSchema = z.object({
   currency: z.nullable(z.string()),
   historyStart: day,
   latestDay: day,
+  /**
+   * The path the dashboard is served under (BASE_PATH): '' at the root, else like `/dashboard`. The router's
+   * basename, and the prefix of every address of the server's the app asks for or links to.
+   */
+  basePath: z.string(),
 });
 export type ClientConfig = z.infer<typeof clientConfigSchema>;
 

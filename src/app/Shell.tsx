@@ -5,6 +5,7 @@ import { NavLink, Outlet, useLocation } from 'react-router-dom';
 import { configQuery } from '../data/config';
 import { parseTeams, useLinkTo } from '../data/search';
 import { parseRange } from '../lib/url-state';
+import { atBase } from '../data/base';
 import { getApiKey, setApiKey } from '../data/client';
 import { pageRefusal, useMe } from '../data/me';
 import { ErrorState, Loading } from '../components/states';
@@ -27,7 +28,7 @@ export function Shell() {
   const linkTo = useLinkTo();
   // Readiness reports are not bound to the analytics date range, nor is the team mapping; the teams pages
   // show every team (or name theirs in the path), so a team selection means nothing there.
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
   const dated = !pathname.startsWith('/readiness') && !pathname.startsWith('/settings');
   const selectable = dated && !pathname.startsWith('/teams');
 
@@ -41,9 +42,8 @@ export function Shell() {
   }
   // With sign-in, a 401 means the session ended: the server sends the reader to sign in again.
   if (config.data.signIn && keyRejected) {
-    window.location.assign(
-      `/auth/login?returnTo=${encodeURIComponent(window.location.pathname + window.location.search)}`,
-    );
+    // `returnTo` is the page's address in the app (the router's, below the base path).
+    window.location.assign(atBase(`/auth/login?returnTo=${encodeURIComponent(pathname + search)}`));
   }
   const needKey = config.data.keyRequired && (keyRejected || !getApiKey());
   if (needKey) {
@@ -238,7 +238,7 @@ function SignedIn() {
   const linkTo = useLinkTo();
   if (!me) return null;
   return (
-    <form method="post" action="/auth/logout" className="flex items-center gap-2 text-sm text-fg-muted">
+    <form method="post" action={atBase('/auth/logout')} className="flex items-center gap-2 text-sm text-fg-muted">
       {me.userId ? (
         <NavLink
           to={linkTo(`/users/${encodeURIComponent(me.userId)}`)}

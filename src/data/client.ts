@@ -1,10 +1,12 @@
 /**
- * The SPA's one client and its key session. It speaks relative paths to the
- * dashboard's own server; a key the user pasted lives in session storage only
- * (never local storage, never the URL) and travels in the Authorization header.
+ * The SPA's one client and its key session. It speaks to the dashboard's own
+ * server, every path under the base path (`data/base.ts`); a key the user pasted
+ * lives in session storage only (never local storage, never the URL) and travels
+ * in the Authorization header.
  */
 import type * as z from 'zod/mini';
 import { createClient, listQueryString, type ListQuery } from '../api/client';
+import { basePath } from './base';
 import { externalValue } from './external-value';
 
 const KEY_ITEM = 'agent-dashboard.api-key';
@@ -30,6 +32,7 @@ export function setApiKey(key: string | undefined): void {
 }
 
 export const api = createClient({
+  baseUrl: basePath,
   authorization: () => {
     const k = getApiKey();
     return k ? `Bearer ${k}` : undefined;

@@ -1,20 +1,10 @@
 /** The server's client configuration: inlined in the page, refetched as the UTC day moves on. */
 import { queryOptions, useSuspenseQuery } from '@tanstack/react-query';
 import { clientConfigSchema, type ClientConfig } from '../api/schemas';
+import { configFromPage } from './base';
 import { api } from './client';
 
-/** The configuration the server inlined in the page, if it did (it does in production). */
-export function configFromPage(): ClientConfig | undefined {
-  if (typeof document === 'undefined') return undefined;
-  const raw = document.querySelector('meta[name="dashboard-config"]')?.getAttribute('content');
-  if (!raw) return undefined;
-  try {
-    const parsed = clientConfigSchema.safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
-}
+export { configFromPage } from './base';
 
 const loadedAt = Date.now();
 

@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ClientConfig } from '../api/schemas';
 import { HISTORY_START, yesterdayUtc } from '../lib/dates';
 import type { ServerConfig } from './config';
+import { stripBase } from './core/base-path';
 import { errorResponse, faultResponse, withRequestId } from './core/errors';
 import { createHostGuard } from './core/hosts';
 import { createMetrics, type Metrics } from './core/metrics';
@@ -324,6 +325,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     currency: (opts.store && prices.current().prices?.currency) || null,
     historyStart: HISTORY_START,
     latestDay: latestDay(),
+    basePath: config.basePath,
   });
 
   // Sign-in: every request passes the gate first (src/server/auth).
@@ -370,7 +372,17 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
   const answer: Handler = (req, res, next) => {
     metrics.observe(req, res);
     setSecurityHeaders(res, config.production);
+    // Under BASE_PATH the prefix is taken off once, here: every route below sees the path it has at the root.
+    const target = req.url ?? '/';
+    const inner = stripBase(config.basePath, target);
+    if (inner !== null) req.url = inner;
+    // The probes answer at the root as well as under the base (an orchestrator probes the pod, not the proxy).
     if (probes(req, res)) return;
+    if (inner === null)
+      return send(res, errorResponse(404, `The dashboard is served under ${config.basePath}/ (BASE_PATH).`));
+    // The base without its slash (`/dashboard`) is sent to the home page's address, the router's (`/dashboard/`).
+    if (config.basePath && !target.startsWith(`${config.basePath}/`))
+      return send(res, { status: 308, headers: { location: `${config.basePath}${inner}` }, body: '' });
     if (!hosts.hostAllowed(req))
       return send(
         res,

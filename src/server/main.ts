@@ -54,7 +54,10 @@ const statics = sirv(dist, {
 
 const indexHtml = readFileSync(`${dist}/index.html`, 'utf8');
 
-/** Page addresses (no file extension) get the page itself, with the configuration inlined. */
+/**
+ * Page addresses (no file extension) get the page itself, with the configuration inlined. Here, as for the
+ * static files, `req.url` is the address below BASE_PATH: the app's handler took the base off.
+ */
 function servePage(req: IncomingMessage, res: ServerResponse): boolean {
   const path = (req.url ?? '/').split('?')[0]!;
   if ((req.method !== 'GET' && req.method !== 'HEAD') || /\.[a-z0-9]+$/i.test(path)) return false;
@@ -86,7 +89,9 @@ server.on('error', (e: NodeJS.ErrnoException) => {
 server.listen(config.port, config.host, () => {
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : config.port;
-  const url = process.env.PUBLIC_URL ? config.publicUrl.href : `http://${localName(config.host)}:${port}/`;
+  const url = process.env.PUBLIC_URL
+    ? config.publicUrl.href
+    : `http://${localName(config.host)}:${port}${config.basePath}/`;
   logger.info('listening', {
     url,
     mode: demo ? 'demo' : 'upstream',

@@ -77,6 +77,7 @@ describe('demo mode', () => {
       currency: null,
       historyStart: '2026-01-14',
       latestDay: '2026-05-31',
+      basePath: '',
     });
     const r = await raw(base, tokens);
     expect(r.status).toBe(200);

@@ -12,9 +12,9 @@ export interface TestProvider {
   close: () => Promise<void>;
 }
 
-/** Accounts: the login is the email; `unverified@…` has an unverified email. */
+/** Accounts: the login is the email; `unverified@…` has an unverified email. The client may redirect to each of `redirectUris`. */
 export async function startProvider(
-  redirectUri: string,
+  redirectUris: string | readonly string[],
   clientId = 'dashboard',
   clientSecret = 'dashboard-secret',
   port = 0,
@@ -27,7 +27,7 @@ export async function startProvider(
       {
         client_id: clientId,
         client_secret: clientSecret,
-        redirect_uris: [redirectUri],
+        redirect_uris: typeof redirectUris === 'string' ? [redirectUris] : [...redirectUris],
         grant_types: ['authorization_code'],
         response_types: ['code'],
         token_endpoint_auth_method: 'client_secret_post',
@@ -109,7 +109,7 @@ export async function walkSignIn(jar: CookieJar, start: URL, email: string, opts
     const location = step.res.headers.get('location');
     if (location) {
       const next = new URL(location, step.url);
-      if (opts.stopAtCallback && next.pathname === '/auth/callback') return { callback: next, step };
+      if (opts.stopAtCallback && next.pathname.endsWith('/auth/callback')) return { callback: next, step };
       step = await request(jar, next);
       continue;
     }

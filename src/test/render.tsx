@@ -27,6 +27,7 @@ export const TEST_CONFIG: ClientConfig = {
   currency: null,
   historyStart: '2026-01-14',
   latestDay: '2026-05-31',
+  basePath: '',
 };
 
 export function createTestQueryClient(): QueryClient {

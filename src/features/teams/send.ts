@@ -7,6 +7,7 @@ import * as z from 'zod/mini';
 import { ApiError, NETWORK_ERROR, STATUS_TITLES, parseRetryAfter } from '../../api/errors';
 import { errorBodySchema } from '../../api/schemas';
 import { mappingRefusalSchema } from '../../api/teams';
+import { atBase } from '../../data/base';
 import { getApiKey } from '../../data/client';
 
 export type MappingProblem = z.infer<typeof mappingRefusalSchema>['errors'][number];
@@ -30,7 +31,7 @@ export async function sendJson(method: 'PUT' | 'POST' | 'DELETE', path: string, 
 
   let res: Response;
   try {
-    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    res = await fetch(atBase(path), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch (e) {
     throw new ApiError({
       status: NETWORK_ERROR,

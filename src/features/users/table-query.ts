@@ -7,6 +7,7 @@ import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import type { ClientConfig } from '../../api/schemas';
 import { USERS_PATHS, usersTableSchema } from '../../api/users';
 import { usersTablePageHref, usersTableParams, usersTableQuery, type TableParams } from '../../api/users-table-query';
+import { atBase } from '../../data/base';
 import { api, listQueryString } from '../../data/client';
 import type { DayRange } from '../../lib/dates';
 
@@ -19,7 +20,7 @@ export const whileFilling = (data: { complete: boolean } | undefined) =>
 
 /** The address of the server's CSV of the same table (the server holds the key: nothing secret in it). */
 export function usersCsvHref(p: TableParams): string {
-  return `${USERS_PATHS.csv}${listQueryString(usersTableQuery(p))}`;
+  return atBase(`${USERS_PATHS.csv}${listQueryString(usersTableQuery(p))}`);
 }
 
 /** One page of the merged table, sorted, filtered and searched by the server. */

@@ -3,15 +3,21 @@
  * client's id and secret, the dashboard's public address and a session secret are required, and a
  * half-configured server refuses to start naming what is missing.
  */
-import type { CoreConfig } from '../core/config';
+import { readBasePath } from '../core/base-path';
+import { dashboardUrl, type CoreConfig } from '../core/config';
 import { canonicalEmail } from '../core/text';
 
 export interface AuthConfig {
   issuer: URL;
   clientId: string;
   clientSecret: string;
-  /** Where the dashboard is reached: the redirect is `PUBLIC_URL/auth/callback`. */
+  /**
+   * Where the dashboard is reached: PUBLIC_URL's origin and the base path, ending in `/`
+   * (`https://corp.example/dashboard/`); the redirect is `auth/callback` under it.
+   */
   publicUrl: URL;
+  /** The path the dashboard is served under (BASE_PATH): '' at the root, else like `/dashboard`. */
+  basePath: string;
   /** At least 32 characters; the session cookie's key is derived from it. */
   sessionSecret: string;
   /**
@@ -73,11 +79,13 @@ export function readAuthConfig(env: NodeJS.ProcessEnv = process.env): AuthConfig
   const hours = Number(env.SESSION_HOURS ?? 12);
   if (!Number.isFinite(hours) || hours <= 0 || hours > 24 * 30)
     throw new Error('SESSION_HOURS must be a number of hours from 0 to 720');
+  const basePath = readBasePath(env);
   return {
     issuer: url('OIDC_ISSUER', env.OIDC_ISSUER),
     clientId: env.OIDC_CLIENT_ID!,
     clientSecret: env.OIDC_CLIENT_SECRET!,
-    publicUrl: url('PUBLIC_URL', env.PUBLIC_URL!),
+    publicUrl: dashboardUrl(url('PUBLIC_URL', env.PUBLIC_URL!), basePath),
+    basePath,
     sessionSecret: secret,
     admins: list(env.ADMIN_EMAILS),
     allowedDomains: new Set([...list(env.ALLOWED_DOMAINS)].map((d) => d.replace(/^@/, ''))),

@@ -60,7 +60,10 @@ export function createAuth(opts: AuthOptions) {
     `person-${createHmac('sha256', cfg.sessionSecret).update(canonicalEmail(email)).digest('hex').slice(0, 10)}@pseudonym.invalid`;
   const sessions = createSessions(cfg, opts.revoked);
   const cursors = cursorSealer(cfg.sessionSecret);
-  const redirectUri = new URL('/auth/callback', cfg.publicUrl).href;
+  // Under the base path: the redirect (`PUBLIC_URL` + BASE_PATH + `/auth/callback`), this server's own links and
+  // redirects, and where a reader returns after sign-in (`returnTo` is a path of the app, below the base).
+  const redirectUri = new URL('auth/callback', cfg.publicUrl).href;
+  const at = (path: string) => `${cfg.basePath}${path}`;
   const audit = (event: string, fields: Record<string, unknown>) => logger.info('audit', { event, ...fields });
 
   // Discovery once, on first use; a failure is tried again by the next sign-in.
@@ -110,7 +113,7 @@ export function createAuth(opts: AuthOptions) {
 
   async function callback(req: IncomingMessage, res: ServerResponse, url: URL) {
     const kept = await sessions.takeState(req, res);
-    const again = '<p><a href="/auth/login">Sign in again</a></p>';
+    const again = `<p><a href="${at('/auth/login')}">Sign in again</a></p>`;
     if (!kept) {
       audit('sign-in refused', { reason: 'no sign-in under way (expired, used, or started elsewhere)' });
       return send(
@@ -125,7 +128,9 @@ export function createAuth(opts: AuthOptions) {
     let claims: { sub?: string; email?: unknown; email_verified?: unknown; name?: unknown } | undefined;
     try {
       const config = await configuration();
-      const tokens = await client.authorizationCodeGrant(config, new URL(url.pathname + url.search, cfg.publicUrl), {
+      // The address the provider redirected to (its query holds the code): openid-client sends it, without the
+      // query, as the redirect_uri of the code's exchange.
+      const tokens = await client.authorizationCodeGrant(config, new URL(`${redirectUri}${url.search}`), {
         pkceCodeVerifier: kept.codeVerifier,
         expectedState: kept.state,
         expectedNonce: kept.nonce,
@@ -193,7 +198,7 @@ export function createAuth(opts: AuthOptions) {
     await sessions.start(res, { email: viewer.email, name });
     audit('sign-in', { who: viewer.email, role: viewer.role, teams: viewer.teams });
     res.statusCode = 302;
-    res.setHeader('location', kept.returnTo);
+    res.setHeader('location', at(kept.returnTo));
     res.setHeader('cache-control', 'no-store');
     res.end();
   }
@@ -240,7 +245,7 @@ export function createAuth(opts: AuthOptions) {
           html(
             200,
             'Signed out',
-            '<p>You are signed out of the dashboard.</p><p><a href="/auth/login">Sign in</a></p>',
+            `<p>You are signed out of the dashboard.</p><p><a href="${at('/auth/login')}">Sign in</a></p>`,
           ),
         ),
         false
@@ -262,7 +267,7 @@ export function createAuth(opts: AuthOptions) {
         return false;
       }
       res.statusCode = 302;
-      res.setHeader('location', `/auth/login?returnTo=${encodeURIComponent(url.pathname + url.search)}`);
+      res.setHeader('location', at(`/auth/login?returnTo=${encodeURIComponent(url.pathname + url.search)}`));
       res.setHeader('cache-control', 'no-store');
       res.end();
       return false;

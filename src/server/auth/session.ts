@@ -56,8 +56,13 @@ export function memoryRevocations(): Revocations {
 export function createSessions(cfg: AuthConfig, revoked: Revocations = memoryRevocations()) {
   const key = new Uint8Array(hkdfSync('sha256', cfg.sessionSecret, 'agent-usage-dashboard', 'session cookie', 32));
   const secure = cfg.publicUrl.protocol === 'https:';
-  // `__Host-` binds the cookie to this host, over https only.
-  const names = { session: secure ? '__Host-session' : 'session', state: secure ? '__Host-signin' : 'signin' };
+  // The cookies go with requests under the base path only (RFC 6265's path match: `/dashboard` covers
+  // `/dashboard` and `/dashboard/…`, never `/dashboardx`).
+  const path = cfg.basePath || '/';
+  // Over https: `__Host-` binds the cookie to this host, but only with `Path=/`; under a base path,
+  // `__Secure-` (a Secure cookie, no Domain set either way).
+  const prefix = !secure ? '' : cfg.basePath ? '__Secure-' : '__Host-';
+  const names = { session: `${prefix}session`, state: `${prefix}signin` };
   const issuer = cfg.issuer.href;
 
   async function seal(purpose: string, payload: JWTPayload, seconds: number): Promise<string> {
@@ -84,7 +89,7 @@ export function createSessions(cfg: AuthConfig, revoked: Revocations = memoryRev
   }
 
   const cookie = (name: string, value: string, maxAge: number) =>
-    serialize(name, value, { httpOnly: true, secure, sameSite: 'lax', path: '/', maxAge });
+    serialize(name, value, { httpOnly: true, secure, sameSite: 'lax', path, maxAge });
 
   const cookiesOf = (req: IncomingMessage) => parseCookies(req.headers.cookie ?? '');
 

@@ -1,4 +1,5 @@
 /** The dashboard server's own settings, read once from the environment. */
+import { readBasePath } from './base-path';
 import { readEgress, type EgressSettings } from './egress';
 import { urlHost } from './hosts';
 
@@ -23,7 +24,12 @@ export interface CoreConfig {
   digestWebhookUrl: URL | undefined;
   /** When the digest is posted: a cron expression read in UTC (default Mondays 08:00). */
   digestSchedule: string;
-  /** Where readers reach the dashboard, for the digest's links (PUBLIC_URL; else the server's own address). */
+  /** The path the dashboard is served under (BASE_PATH): '' at the root, else like `/dashboard` (core/base-path.ts). */
+  basePath: string;
+  /**
+   * Where readers reach the dashboard, for the digest's links and sign-in (PUBLIC_URL, else the server's own
+   * address): its origin and the base path, always ending in `/` (`https://corp.example/dashboard/`).
+   */
   publicUrl: URL;
   /** More host names the server answers for, comma-separated (a proxy's); `*` for any (core/hosts.ts). */
   allowedHosts: string | undefined;
@@ -66,11 +72,24 @@ function webhook(raw: string | undefined): URL | undefined {
 
 function publicUrl(raw: string | undefined): URL | undefined {
   if (!raw) return undefined;
-  try {
-    return new URL(raw);
-  } catch {
-    throw new Error('PUBLIC_URL must be an absolute URL, like https://dashboard.example.com');
-  }
+  const u = URL.parse(raw);
+  if (u?.protocol !== 'https:' && u?.protocol !== 'http:')
+    throw new Error('PUBLIC_URL must be an absolute http(s) URL, like https://dashboard.example.com');
+  return u;
+}
+
+/**
+ * The dashboard's public address: PUBLIC_URL's origin and the base path. PUBLIC_URL may be given as the
+ * origin alone or with the base path (`https://corp.example/dashboard`); any other path is refused, since
+ * the dashboard is served under BASE_PATH and nowhere else.
+ */
+export function dashboardUrl(given: URL, basePath: string): URL {
+  const path = given.pathname.replace(/\/$/, '');
+  if (path !== '' && path !== basePath)
+    throw new Error(
+      `PUBLIC_URL's path (${given.pathname}) must be BASE_PATH (${basePath || '/'}): give PUBLIC_URL as the origin${basePath ? '' : ', or set BASE_PATH to serve the dashboard under that path'}`,
+    );
+  return new URL(`${basePath}/`, given.origin);
 }
 
 /** A duration setting in milliseconds, 0 to 10 minutes. */
@@ -87,6 +106,7 @@ export function readCoreConfig(env: NodeJS.ProcessEnv = process.env): CoreConfig
   const readinessBaseUrl = baseUrl(env, 'READINESS_BASE_URL') ?? analyticsBaseUrl;
   const port = Number(env.PORT || 5173);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error('PORT must be a port number');
+  const basePath = readBasePath(env);
   return {
     port,
     host: env.HOST || '127.0.0.1',
@@ -101,7 +121,11 @@ export function readCoreConfig(env: NodeJS.ProcessEnv = process.env): CoreConfig
     digestWebhookUrl: webhook(env.DIGEST_WEBHOOK_URL),
     digestSchedule: env.DIGEST_SCHEDULE || '0 8 * * 1',
     // An IPv6 HOST goes in brackets (HOST=::1 made `http://::1:5173`, an invalid URL).
-    publicUrl: publicUrl(env.PUBLIC_URL) ?? new URL(`http://${urlHost(env.HOST || '127.0.0.1')}:${port}`),
+    basePath,
+    publicUrl: dashboardUrl(
+      publicUrl(env.PUBLIC_URL) ?? new URL(`http://${urlHost(env.HOST || '127.0.0.1')}:${port}`),
+      basePath,
+    ),
     allowedHosts: env.ALLOWED_HOSTS || undefined,
     metricsToken: env.METRICS_TOKEN || undefined,
     shutdownTimeoutMs: millis(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),

@@ -85,10 +85,13 @@ function change(now: number, before: number): string {
   return `${c >= 0 ? '+' : '−'}${Math.abs(c * 100).toFixed(0)} %`;
 }
 
-/** The digest as a Slack-compatible message, its links on the dashboard's public address. */
+/**
+ * The digest as a Slack-compatible message, its links on the dashboard's public address (`base`, ending in
+ * `/`: under BASE_PATH it holds the base path, and an app path like `/teams` is taken below it).
+ */
 export function toSlack(d: Digest, base: URL): { text: string; blocks: unknown[] } {
   const link = (path: string, query: Record<string, string | string[]> = {}) => {
-    const u = new URL(path, base);
+    const u = new URL(`.${path}`, base);
     for (const [k, v] of Object.entries(query)) for (const x of Array.isArray(v) ? v : [v]) u.searchParams.append(k, x);
     return u.href;
   };
