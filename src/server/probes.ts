@@ -14,7 +14,7 @@ import { json, send } from './core/response';
 import { daysBetween, type Day } from '../lib/dates';
 import type { PricesSource } from './spend/source';
 import type { StoreDb } from './store/db';
-import { storedDayCounts } from './store/summary-queries';
+import { storedDayCounts } from './store/queries';
 import type { SyncEngine } from './sync/engine';
 
 export interface ProbeSources {
@@ -70,6 +70,12 @@ export function createProbes(p: ProbeSources) {
       }
       return read.counts;
     };
+    /** Each endpoint and grouping's days, `/users` among them. */
+    const dayRows = async () => {
+      const c = await counts();
+      const users = { endpoint: 'users', groupBy: '', days: c.users.days, last: c.users.last };
+      return [...c.analytics.map((a) => ({ ...a, groupBy: a.groupBy ?? '' })), users];
+    };
     metrics.gauge('dashboard_store_up', 'Whether the store answered this scrape (1) or not (0).', [], async (set) =>
       set(
         {},
@@ -84,7 +90,7 @@ export function createProbes(p: ProbeSources) {
       'Days between the latest day (yesterday, UTC) and the newest stored, by endpoint.',
       ['endpoint', 'group_by'],
       async (set) => {
-        for (const d of (await counts()).days)
+        for (const d of await dayRows())
           if (d.last) set({ endpoint: d.endpoint, group_by: d.groupBy }, daysBetween(d.last, p.latestDay()));
       },
     );
@@ -93,7 +99,7 @@ export function createProbes(p: ProbeSources) {
       'Days stored, by endpoint and grouping.',
       ['endpoint', 'group_by'],
       async (set) => {
-        for (const d of (await counts()).days) set({ endpoint: d.endpoint, group_by: d.groupBy }, d.days);
+        for (const d of await dayRows()) set({ endpoint: d.endpoint, group_by: d.groupBy }, d.days);
       },
     );
     metrics.gauge('dashboard_store_readiness_reports', 'Readiness reports stored.', [], async (set) =>

@@ -353,8 +353,9 @@ export async function knownUsers(db: Db) {
 }
 
 /** What the store holds, for `GET /api/sync`. */
-export async function storeSummary(db: Db) {
-  const [answers, users, userRows, reports] = await Promise.all([
+/** Days stored per endpoint and grouping (and `/users` days), with their ends, and readiness reports: cheap reads. */
+export async function storedDayCounts(db: Db) {
+  const [answers, users, reports] = await Promise.all([
     db
       .selectFrom('day_answer')
       .select((eb) => [
@@ -373,10 +374,6 @@ export async function storeSummary(db: Db) {
       .select((eb) => [eb.fn.countAll<number>().as('days'), eb.fn.min('day').as('first'), eb.fn.max('day').as('last')])
       .executeTakeFirst(),
     db
-      .selectFrom('user_day')
-      .select((eb) => eb.fn.countAll<number>().as('rows'))
-      .executeTakeFirst(),
-    db
       .selectFrom('readiness_report')
       .select((eb) => eb.fn.countAll<number>().as('reports'))
       .executeTakeFirst(),
@@ -389,12 +386,19 @@ export async function storeSummary(db: Db) {
       first: a.first,
       last: a.last,
     })),
-    users: {
-      days: Number(users?.days ?? 0),
-      first: users?.first ?? null,
-      last: users?.last ?? null,
-      rows: Number(userRows?.rows ?? 0),
-    },
+    users: { days: Number(users?.days ?? 0), first: users?.first ?? null, last: users?.last ?? null },
     readinessReports: Number(reports?.reports ?? 0),
   };
+}
+
+/** What `GET /api/sync` says is stored: the day counts, and the `/users` rows (a count over the whole table). */
+export async function storeSummary(db: Db) {
+  const [counts, userRows] = await Promise.all([
+    storedDayCounts(db),
+    db
+      .selectFrom('user_day')
+      .select((eb) => eb.fn.countAll<number>().as('rows'))
+      .executeTakeFirst(),
+  ]);
+  return { ...counts, users: { ...counts.users, rows: Number(userRows?.rows ?? 0) } };
 }
