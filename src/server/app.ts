@@ -10,7 +10,7 @@ import type { ClientConfig } from '../api/schemas';
 import { HISTORY_START, yesterdayUtc } from '../lib/dates';
 import type { ServerConfig } from './config';
 import { stripBase } from './core/base-path';
-import { errorResponse, faultResponse, withRequestId } from './core/errors';
+import { errorResponse, faultResponse, incomingRequestId, withRequestId } from './core/errors';
 import { createHostGuard } from './core/hosts';
 import { createMetrics, type Metrics } from './core/metrics';
 import { renderPage } from './page';
@@ -364,8 +364,10 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
   });
 
   const handler: Handler = (req, res, next) =>
-    withRequestId(req.headers['x-request-id'], (id) => {
-      res.setHeader('x-request-id', id);
+    withRequestId(req.headers['x-request-id'], () => {
+      // A proxy's id goes back on every answer; one of ours is on the answers that needed one (errors).
+      const id = incomingRequestId();
+      if (id) res.setHeader('x-request-id', id);
       answer(req, res, next);
     });
 

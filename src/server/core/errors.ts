@@ -4,27 +4,34 @@ import { randomBytes } from 'node:crypto';
 import { STATUS_TITLES } from '../../api/errors';
 import type { HttpResponse } from './response';
 
-/** The id of the request being answered, set once where it comes in (`withRequestId`). */
-const current = new AsyncLocalStorage<string>();
+/** The request being answered: the id a proxy in front sent, or one made when first needed. */
+const current = new AsyncLocalStorage<{ id: string | undefined }>();
 
 /** An incoming `X-Request-Id` worth keeping: 1 to 128 of letters, digits and `._:-`. */
 const VALID_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
- * Runs `fn` as the answer to one request: its id is the one a proxy in front sent (`X-Request-Id`, when it is
- * a valid one), else a new one, and every error answer, log line and request to the service made meanwhile
- * carries it, so one id follows the request through every hop.
+ * Runs `fn` as the answer to one request. Its id is the one a proxy in front sent (`X-Request-Id`, when it is
+ * a valid one), else one made the first time something needs it (an error, a request to the service); from
+ * then on every error answer, log line and request to the service made meanwhile carries it, so one id follows
+ * the request through every hop. A request that needs none costs no id.
  */
-export function withRequestId<T>(incoming: string | string[] | undefined, fn: (id: string) => T): T {
-  const id = typeof incoming === 'string' && VALID_ID.test(incoming) ? incoming : freshRequestId();
-  return current.run(id, () => fn(id));
+export function withRequestId<T>(incoming: string | string[] | undefined, fn: () => T): T {
+  const id = typeof incoming === 'string' && VALID_ID.test(incoming) ? incoming : undefined;
+  return current.run({ id }, fn);
 }
 
-/** The id of the request being answered, if any. */
-export const currentRequestId = (): string | undefined => current.getStore();
+/** The id a proxy in front sent with the request being answered, if any. */
+export const incomingRequestId = (): string | undefined => current.getStore()?.id;
 
-/** The request's id within a request (`withRequestId`), else a new one. */
-export const newRequestId = (): string => current.getStore() ?? freshRequestId();
+/** Within a request, its id (made now if it has none yet); outside one (the sync), undefined. */
+export function requestIdInContext(): string | undefined {
+  const ctx = current.getStore();
+  return ctx && (ctx.id ??= freshRequestId());
+}
+
+/** The request's id within a request, else a new one. */
+export const newRequestId = (): string => requestIdInContext() ?? freshRequestId();
 
 /** `req_` and 26 Crockford base-32 characters, like the service's request ids. */
 function freshRequestId(): string {

@@ -6,7 +6,7 @@
 import { ANALYTICS_PATHS } from '../../api/paths';
 import type { CoreConfig } from '../core/config';
 import { proxyFor } from '../core/egress';
-import { currentRequestId, errorResponse } from '../core/errors';
+import { errorResponse, requestIdInContext } from '../core/errors';
 import { timeoutAnswer, type Answer, type Origin } from './proxy';
 import { Limiter } from './retry';
 
@@ -22,7 +22,7 @@ export function httpOrigin(config: CoreConfig): Origin {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (authorization) headers.authorization = authorization;
     // The id of the reader's request, so that the service's logs and ours name it alike.
-    const requestId = currentRequestId();
+    const requestId = requestIdInContext();
     if (requestId) headers['x-request-id'] = requestId;
     const run = async (): Promise<Answer> => {
       let target = new URL(base.href.replace(/\/$/, '') + path + search);
