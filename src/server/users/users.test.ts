@@ -5,7 +5,7 @@
  * sorted, filtered, searched, paged and written as CSV here; one user's days;
  * the 400s and 404s; ETag and 304; a range still being filled.
  */
-import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Kysely } from 'kysely';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -22,6 +22,7 @@ import {
   type MergedUser,
 } from '../../lib/user-merge';
 import { toCsv } from '../../lib/csv';
+import { raw } from '../../test/http';
 import { pgSkipReason } from '../../test/postgres';
 import { createApp } from '../app';
 import { createLogger } from '../core/log';
@@ -86,25 +87,8 @@ function listen(server: Server): Promise<string> {
   );
 }
 
-interface Answer {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-function get(base: string, path: string, headers: Record<string, string> = {}, method = 'GET') {
-  const u = new URL(base);
-  return new Promise<Answer>((resolve, reject) => {
-    const req = request({ host: u.hostname, port: u.port, path, method, headers }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+const get = (base: string, path: string, headers: Record<string, string> = {}, method = 'GET') =>
+  raw(base, path, { headers, method });
 
 /** The routes over a store, the demo as upstream (it can be held back), on a port of their own. */
 async function harness(store: StoreDb, fillWaitMs = 20, more: Partial<Parameters<typeof createUsersRoutes>[0]> = {}) {
