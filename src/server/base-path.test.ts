@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { raw } from '../test/http';
-import { CookieJar, request, startProvider, walkSignIn, type TestProvider } from '../test/oidc';
+import { CookieJar, request, startProvider, walkSignIn, type TestProvider, signInEnv } from '../test/oidc';
 import { createApp } from './app';
 import { readAuthConfig } from './auth/config';
 import { createSessions } from './auth/session';
@@ -250,12 +250,7 @@ describe('sign-in under /dashboard', () => {
         DEMO_USERS: '5',
         DEMO_REPOS: '1',
         BASE_PATH: '/dashboard',
-        OIDC_ISSUER: provider.issuer,
-        OIDC_CLIENT_ID: 'dashboard',
-        OIDC_CLIENT_SECRET: 'dashboard-secret',
-        PUBLIC_URL: base,
-        SESSION_SECRET: 'a-session-secret-of-at-least-32-characters!',
-        ADMIN_EMAILS: 'admin@acme.example',
+        ...signInEnv(provider.issuer, base),
       }),
     );
   }, 60_000);

@@ -53,6 +53,20 @@ export async function startProvider(
 }
 
 /** Cookies by origin, as a browser keeps them (enough for these tests: no paths, no expiry). */
+/** The test session secret (at least 32 characters). */
+export const TEST_SESSION_SECRET = 'a-session-secret-of-at-least-32-characters!';
+
+/** A dashboard's sign-in settings against the test provider: admin@acme.example admin, acme.example allowed. */
+export const signInEnv = (issuer: string, publicUrl: string) => ({
+  OIDC_ISSUER: issuer,
+  OIDC_CLIENT_ID: 'dashboard',
+  OIDC_CLIENT_SECRET: 'dashboard-secret',
+  PUBLIC_URL: publicUrl,
+  SESSION_SECRET: TEST_SESSION_SECRET,
+  ADMIN_EMAILS: 'admin@acme.example',
+  ALLOWED_DOMAINS: 'acme.example',
+});
+
 export class CookieJar {
   private jars = new Map<string, Map<string, string>>();
   header(url: URL): string {

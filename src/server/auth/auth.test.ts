@@ -11,7 +11,15 @@ import { EncryptJWT } from 'jose';
 import { hkdfSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { teamsAnswerSchema, teamsSummarySchema } from '../../api/teams';
-import { CookieJar, request, startProvider, walkSignIn, type TestProvider } from '../../test/oidc';
+import {
+  CookieJar,
+  request,
+  startProvider,
+  walkSignIn,
+  type TestProvider,
+  signInEnv,
+  TEST_SESSION_SECRET,
+} from '../../test/oidc';
 import { createApp, openAppStore } from '../app';
 import { readServerConfig } from '../config';
 import { createLogger } from '../core/log';
@@ -19,7 +27,7 @@ import { readStoreConfig } from '../store/config';
 import type { StoreDb } from '../store/db';
 import { safeReturnTo } from './session';
 
-const SECRET = 'a-session-secret-of-at-least-32-characters!';
+const SECRET = TEST_SESSION_SECRET;
 let provider: TestProvider;
 let base: string;
 let server: Server;
@@ -43,13 +51,7 @@ beforeAll(async () => {
     DEMO_SEED: 'auth',
     DEMO_USERS: '60',
     DATA_DIR: ':memory:',
-    OIDC_ISSUER: provider.issuer,
-    OIDC_CLIENT_ID: 'dashboard',
-    OIDC_CLIENT_SECRET: 'dashboard-secret',
-    PUBLIC_URL: base,
-    SESSION_SECRET: SECRET,
-    ADMIN_EMAILS: 'admin@acme.example',
-    ALLOWED_DOMAINS: 'acme.example',
+    ...signInEnv(provider.issuer, base),
     PSEUDONYMIZE: '1',
   };
   const config = readServerConfig(env);

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { budgetsSchema, spendAnswerSchema } from '../../api/spend';
 import { teamsAnswerSchema, type TeamView } from '../../api/teams';
-import { CookieJar, request, startProvider, walkSignIn, type TestProvider } from '../../test/oidc';
+import { CookieJar, request, startProvider, walkSignIn, type TestProvider, signInEnv } from '../../test/oidc';
 import { createApp, openAppStore } from '../app';
 import { readServerConfig } from '../config';
 import { createLogger } from '../core/log';
@@ -43,13 +43,7 @@ beforeAll(async () => {
     DEMO_SEED: 'auth',
     DEMO_USERS: '60',
     DATA_DIR: ':memory:',
-    OIDC_ISSUER: provider.issuer,
-    OIDC_CLIENT_ID: 'dashboard',
-    OIDC_CLIENT_SECRET: 'dashboard-secret',
-    PUBLIC_URL: base,
-    SESSION_SECRET: 'a-session-secret-of-at-least-32-characters!',
-    ADMIN_EMAILS: 'admin@acme.example',
-    ALLOWED_DOMAINS: 'acme.example',
+    ...signInEnv(provider.issuer, base),
     PRICES_FILE: prices,
   };
   const config = readServerConfig(env);
