@@ -10,7 +10,8 @@ import type { ClientConfig } from '../api/schemas';
 import { HISTORY_START, yesterdayUtc } from '../lib/dates';
 import type { ServerConfig } from './config';
 import { stripBase } from './core/base-path';
-import { errorResponse, faultResponse, incomingRequestId, withRequestId } from './core/errors';
+import { errorResponse, faultResponse, incomingRequestId, peerInContext, withRequest } from './core/errors';
+import { peerOf } from './core/forwarded';
 import { createHostGuard } from './core/hosts';
 import { createMetrics, type Metrics } from './core/metrics';
 import { renderPage } from './page';
@@ -364,7 +365,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
   });
 
   const handler: Handler = (req, res, next) =>
-    withRequestId(req.headers['x-request-id'], () => {
+    withRequest(req.headers['x-request-id'], peerOf(req, config.trustProxy), () => {
       // A proxy's id goes back on every answer; one of ours is on the answers that needed one (errors).
       const id = incomingRequestId();
       if (id) res.setHeader('x-request-id', id);
@@ -385,7 +386,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     // The base without its slash (`/dashboard`) is sent to the home page's address, the router's (`/dashboard/`).
     if (config.basePath && !target.startsWith(`${config.basePath}/`))
       return send(res, { status: 308, headers: { location: `${config.basePath}${inner}` }, body: '' });
-    if (!hosts.hostAllowed(req))
+    if (!hosts.hostAllowed(req, peerInContext()?.host))
       return send(
         res,
         errorResponse(421, 'This server does not answer for that host name; an operator can add it to ALLOWED_HOSTS.'),
@@ -406,6 +407,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
   const serve: Handler = (req, res, next) => {
     const started = performance.now();
     const url = req.url ?? '/';
+    const client = peerInContext()?.address;
     res.on('finish', () => {
       if (url.startsWith('/api/')) {
         logger.info('request', {
@@ -414,6 +416,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
           status: res.statusCode,
           ms: Math.round(performance.now() - started),
           requestId: res.getHeader('x-request-id'),
+          client,
         });
       }
     });

@@ -3,7 +3,7 @@
  * request (the probes at both addresses, 404 outside it), the page's addresses, and sign-in under it
  * against a real OpenID provider.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { raw } from '../test/http';
@@ -95,12 +95,21 @@ describe('the public address under a base path', () => {
     expect(under.basePath).toBe('/dashboard');
     expect(new URL('auth/callback', under.publicUrl).href).toBe('https://corp.example/dashboard/auth/callback');
     // `__Host-` needs `Path=/`: under a base path the cookies are `__Secure-`, with the base as their path.
-    expect(createSessions(under).names).toEqual({ session: '__Secure-session', state: '__Secure-signin' });
+    const req = {} as IncomingMessage;
+    expect(createSessions(under).names(req)).toEqual({
+      secure: true,
+      session: '__Secure-session',
+      state: '__Secure-signin',
+    });
     const root = readAuthConfig({ ...env, PUBLIC_URL: 'https://corp.example' })!;
     expect(root.basePath).toBe('');
-    expect(createSessions(root).names).toEqual({ session: '__Host-session', state: '__Host-signin' });
+    expect(createSessions(root).names(req)).toEqual({
+      secure: true,
+      session: '__Host-session',
+      state: '__Host-signin',
+    });
     const plain = readAuthConfig({ ...env, PUBLIC_URL: 'http://127.0.0.1:8080', BASE_PATH: '/dashboard' })!;
-    expect(createSessions(plain).names).toEqual({ session: 'session', state: 'signin' });
+    expect(createSessions(plain).names(req)).toEqual({ secure: false, session: 'session', state: 'signin' });
   });
 
   it('links the digest’s pages under the base', () => {

@@ -10,7 +10,7 @@ export interface RawAnswer {
 export function raw(
   base: string,
   path: string,
-  opts: { method?: string; headers?: Record<string, string> } = {},
+  opts: { method?: string; headers?: Record<string, string>; body?: string } = {},
 ): Promise<RawAnswer> {
   const u = new URL(base);
   return new Promise((resolve, reject) => {
@@ -24,6 +24,6 @@ export function raw(
       },
     );
     req.on('error', reject);
-    req.end();
+    req.end(opts.body);
   });
 }

@@ -4,6 +4,7 @@
  * named by their email, and a cookie-keeping HTTP walk through a sign-in, as a browser would do it.
  */
 import { createServer, type Server } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
 
@@ -12,16 +13,21 @@ export interface TestProvider {
   close: () => Promise<void>;
 }
 
-/** Accounts: the login is the email; `unverified@…` has an unverified email. The client may redirect to each of `redirectUris`. */
+/**
+ * Accounts: the login is the email; `unverified@…` has an unverified email. The client may redirect to each of
+ * `redirectUris`. With `tls`, over https under `tls.name` (a name only a test's forward proxy resolves, say).
+ */
 export async function startProvider(
   redirectUris: string | readonly string[],
   clientId = 'dashboard',
   clientSecret = 'dashboard-secret',
   port = 0,
+  tls?: { key: string; cert: string; name: string },
 ) {
-  const server: Server = createServer();
+  const server: Server = tls ? createTlsServer({ key: tls.key, cert: tls.cert }) : createServer();
   await new Promise<void>((ok) => server.listen(port, '127.0.0.1', () => ok()));
-  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const at = (server.address() as AddressInfo).port;
+  const issuer = tls ? `https://${tls.name}:${at}` : `http://127.0.0.1:${at}`;
   const provider = new Provider(issuer, {
     clients: [
       {

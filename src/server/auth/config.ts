@@ -13,9 +13,10 @@ export interface AuthConfig {
   clientSecret: string;
   /**
    * Where the dashboard is reached: PUBLIC_URL's origin and the base path, ending in `/`
-   * (`https://corp.example/dashboard/`); the redirect is `auth/callback` under it.
+   * (`https://corp.example/dashboard/`); the redirect is `auth/callback` under it. Without PUBLIC_URL (allowed
+   * with TRUST_PROXY only), each request's: the scheme and host a trusted proxy forwarded.
    */
-  publicUrl: URL;
+  publicUrl: URL | undefined;
   /** The path the dashboard is served under (BASE_PATH): '' at the root, else like `/dashboard`. */
   basePath: string;
   /** At least 32 characters; the session cookie's key is derived from it. */
@@ -71,7 +72,9 @@ export function readAuthConfig(env: NodeJS.ProcessEnv = process.env): AuthConfig
       throw new Error(`${stray.join(', ')} set without OIDC_ISSUER: set OIDC_ISSUER to turn sign-in on`);
     return undefined;
   }
-  const missing = ['OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET', 'PUBLIC_URL', 'SESSION_SECRET'].filter((k) => !env[k]);
+  // The public address is PUBLIC_URL, or what a trusted proxy in front forwards with each request.
+  const needed = ['OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET', ...(env.TRUST_PROXY ? [] : ['PUBLIC_URL']), 'SESSION_SECRET'];
+  const missing = needed.filter((k) => !env[k]);
   if (missing.length > 0) throw new Error(`Sign-in (OIDC_ISSUER) needs ${missing.join(', ')} as well`);
   const secret = env.SESSION_SECRET!;
   if (secret.length < 32)
@@ -84,7 +87,7 @@ export function readAuthConfig(env: NodeJS.ProcessEnv = process.env): AuthConfig
     issuer: url('OIDC_ISSUER', env.OIDC_ISSUER),
     clientId: env.OIDC_CLIENT_ID!,
     clientSecret: env.OIDC_CLIENT_SECRET!,
-    publicUrl: dashboardUrl(url('PUBLIC_URL', env.PUBLIC_URL!), basePath),
+    publicUrl: env.PUBLIC_URL ? dashboardUrl(url('PUBLIC_URL', env.PUBLIC_URL), basePath) : undefined,
     basePath,
     sessionSecret: secret,
     admins: list(env.ADMIN_EMAILS),

@@ -8,7 +8,7 @@
 import { createHmac } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as client from 'openid-client';
-import { errorResponse, faultResponse } from '../core/errors';
+import { errorResponse, faultResponse, peerInContext } from '../core/errors';
 import type { Logger } from '../core/log';
 import { send } from '../core/response';
 import {
@@ -58,13 +58,24 @@ export function createAuth(opts: AuthOptions) {
   // compares them) is the same pseudonym, and a look-alike (`\u212Aim@…` for `kim@…`) another one.
   const pseudonym = (email: string) =>
     `person-${createHmac('sha256', cfg.sessionSecret).update(canonicalEmail(email)).digest('hex').slice(0, 10)}@pseudonym.invalid`;
-  const sessions = createSessions(cfg, opts.revoked);
+  /**
+   * Where the reader reached the dashboard: PUBLIC_URL (and the base path); without it, the scheme and host a
+   * trusted proxy forwarded (TRUST_PROXY, core/forwarded.ts), else the request's own `Host` over http.
+   */
+  const dashboardAt = (req: IncomingMessage): URL => {
+    if (cfg.publicUrl) return cfg.publicUrl;
+    const peer = peerInContext();
+    return new URL(`${cfg.basePath}/`, `${peer?.proto ?? 'http'}://${peer?.host ?? req.headers.host ?? 'localhost'}`);
+  };
+  const sessions = createSessions(cfg, opts.revoked, (req) => dashboardAt(req).protocol === 'https:');
   const cursors = cursorSealer(cfg.sessionSecret);
   // Under the base path: the redirect (`PUBLIC_URL` + BASE_PATH + `/auth/callback`), this server's own links and
   // redirects, and where a reader returns after sign-in (`returnTo` is a path of the app, below the base).
-  const redirectUri = new URL('auth/callback', cfg.publicUrl).href;
+  const redirectUri = (req: IncomingMessage) => new URL('auth/callback', dashboardAt(req)).href;
   const at = (path: string) => `${cfg.basePath}${path}`;
-  const audit = (event: string, fields: Record<string, unknown>) => logger.info('audit', { event, ...fields });
+  // Each line names the client's address (behind a trusted proxy, the one it forwarded).
+  const audit = (event: string, fields: Record<string, unknown>) =>
+    logger.info('audit', { event, ...fields, client: peerInContext()?.address });
 
   // Discovery once, on first use; a failure is tried again by the next sign-in.
   let discovered: Promise<client.Configuration> | undefined;
@@ -86,7 +97,7 @@ export function createAuth(opts: AuthOptions) {
     return discovered;
   };
 
-  async function login(res: ServerResponse, url: URL) {
+  async function login(req: IncomingMessage, res: ServerResponse, url: URL) {
     const config = await configuration();
     const codeVerifier = client.randomPKCECodeVerifier();
     const state = client.randomState();
@@ -98,7 +109,7 @@ export function createAuth(opts: AuthOptions) {
       returnTo: safeReturnTo(url.searchParams.get('returnTo')),
     });
     const to = client.buildAuthorizationUrl(config, {
-      redirect_uri: redirectUri,
+      redirect_uri: redirectUri(req),
       scope: 'openid email profile',
       code_challenge: await client.calculatePKCECodeChallenge(codeVerifier),
       code_challenge_method: 'S256',
@@ -130,7 +141,7 @@ export function createAuth(opts: AuthOptions) {
       const config = await configuration();
       // The address the provider redirected to (its query holds the code): openid-client sends it, without the
       // query, as the redirect_uri of the code's exchange.
-      const tokens = await client.authorizationCodeGrant(config, new URL(`${redirectUri}${url.search}`), {
+      const tokens = await client.authorizationCodeGrant(config, new URL(`${redirectUri(req)}${url.search}`), {
         pkceCodeVerifier: kept.codeVerifier,
         expectedState: kept.state,
         expectedNonce: kept.nonce,
@@ -204,12 +215,12 @@ export function createAuth(opts: AuthOptions) {
   }
 
   /**
-   * Whether a state-changing request comes from the dashboard's own pages: its Origin is PUBLIC_URL's
+   * Whether a state-changing request comes from the dashboard's own pages: its Origin is the dashboard's
    * origin (never compared with the request's own Host). Browsers send an Origin on every POST, and under
    * the pages' `Referrer-Policy: same-origin` their own requests carry their real one; a request with none,
    * or `null`, is refused.
    */
-  const fromOwnPages = (req: IncomingMessage): boolean => req.headers.origin === cfg.publicUrl.origin;
+  const fromOwnPages = (req: IncomingMessage): boolean => req.headers.origin === dashboardAt(req).origin;
 
   /** The signed-in viewer of a request, or null (no valid session, or no longer allowed). */
   async function viewerOfRequest(req: IncomingMessage): Promise<Viewer | null> {
@@ -222,10 +233,10 @@ export function createAuth(opts: AuthOptions) {
    * limited to the viewer's teams where the rules say so), false when the answer was written here.
    */
   async function gate(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
-    const url = new URL(req.url ?? '/', cfg.publicUrl);
+    const url = new URL(req.url ?? '/', 'http://dashboard.invalid');
     const path = url.pathname;
     const method = req.method ?? 'GET';
-    if (path === '/auth/login') return (void (await login(res, url)), false);
+    if (path === '/auth/login') return (void (await login(req, res, url)), false);
     if (path === '/auth/callback') return (void (await callback(req, res, url)), false);
     if (path === '/auth/logout') {
       if (method !== 'POST') return (send(res, errorResponse(405, 'Sign out with POST.', { allow: 'POST' })), false);

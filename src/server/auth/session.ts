@@ -53,16 +53,28 @@ export function memoryRevocations(): Revocations {
   };
 }
 
-export function createSessions(cfg: AuthConfig, revoked: Revocations = memoryRevocations()) {
+/**
+ * `secureOf` says whether a request reached the dashboard over https (PUBLIC_URL's scheme, or a trusted
+ * proxy's `X-Forwarded-Proto`): its cookies are then `Secure`, and named to match.
+ */
+export function createSessions(
+  cfg: AuthConfig,
+  revoked: Revocations = memoryRevocations(),
+  secureOf: (req: IncomingMessage) => boolean = () => cfg.publicUrl?.protocol === 'https:',
+) {
   const key = new Uint8Array(hkdfSync('sha256', cfg.sessionSecret, 'agent-usage-dashboard', 'session cookie', 32));
-  const secure = cfg.publicUrl.protocol === 'https:';
   // The cookies go with requests under the base path only (RFC 6265's path match: `/dashboard` covers
   // `/dashboard` and `/dashboard/…`, never `/dashboardx`).
   const path = cfg.basePath || '/';
   // Over https: `__Host-` binds the cookie to this host, but only with `Path=/`; under a base path,
   // `__Secure-` (a Secure cookie, no Domain set either way).
-  const prefix = !secure ? '' : cfg.basePath ? '__Secure-' : '__Host-';
-  const names = { session: `${prefix}session`, state: `${prefix}signin` };
+  const namesOf = (secure: boolean) => {
+    const prefix = !secure ? '' : cfg.basePath ? '__Secure-' : '__Host-';
+    return { secure, session: `${prefix}session`, state: `${prefix}signin` };
+  };
+  const plain = namesOf(false);
+  const tls = namesOf(true);
+  const names = (req: IncomingMessage) => (secureOf(req) ? tls : plain);
   const issuer = cfg.issuer.href;
 
   async function seal(purpose: string, payload: JWTPayload, seconds: number): Promise<string> {
@@ -88,7 +100,7 @@ export function createSessions(cfg: AuthConfig, revoked: Revocations = memoryRev
     }
   }
 
-  const cookie = (name: string, value: string, maxAge: number) =>
+  const cookie = (secure: boolean, name: string, value: string, maxAge: number) =>
     serialize(name, value, { httpOnly: true, secure, sameSite: 'lax', path, maxAge });
 
   const cookiesOf = (req: IncomingMessage) => parseCookies(req.headers.cookie ?? '');
@@ -100,17 +112,19 @@ export function createSessions(cfg: AuthConfig, revoked: Revocations = memoryRev
   }
 
   return {
+    /** The cookies' names for a request (prefixed over https). */
     names,
     /** The request's session; null without one, or when it is not valid (a revoked one among them). */
     async read(req: IncomingMessage): Promise<Session | null> {
-      const p = await open('session', cookiesOf(req)[names.session]);
+      const p = await open('session', cookiesOf(req)[names(req).session]);
       if (!p || typeof p.jti !== 'string' || typeof p.email !== 'string' || typeof p.exp !== 'number') return null;
       if (await revoked.has(p.jti)) return null;
       return { email: p.email, name: typeof p.name === 'string' ? p.name : null, expiresAt: p.exp };
     },
     async start(res: ServerResponse, s: { email: string; name: string | null }) {
       const sealed = await seal('session', { ...s, jti: randomUUID() }, cfg.sessionSeconds);
-      append(res, cookie(names.session, sealed, cfg.sessionSeconds));
+      const n = names(res.req);
+      append(res, cookie(n.secure, n.session, sealed, cfg.sessionSeconds));
     },
     /**
      * Revokes the session, so that no copy of its cookie is taken any more, then clears the cookie; the
@@ -118,18 +132,21 @@ export function createSessions(cfg: AuthConfig, revoked: Revocations = memoryRev
      * sign out with again.
      */
     async end(req: IncomingMessage, res: ServerResponse): Promise<string | null> {
-      const p = await open('session', cookiesOf(req)[names.session]);
+      const n = names(req);
+      const p = await open('session', cookiesOf(req)[n.session]);
       if (typeof p?.jti === 'string' && typeof p.exp === 'number') await revoked.add(p.jti, p.exp);
-      append(res, cookie(names.session, '', 0));
+      append(res, cookie(n.secure, n.session, '', 0));
       return typeof p?.email === 'string' ? p.email : null;
     },
     async keepState(res: ServerResponse, s: SignInState) {
-      append(res, cookie(names.state, await seal('signin', { ...s }, STATE_SECONDS), STATE_SECONDS));
+      const n = names(res.req);
+      append(res, cookie(n.secure, n.state, await seal('signin', { ...s }, STATE_SECONDS), STATE_SECONDS));
     },
     /** The sign-in state, once: the cookie is cleared whatever it held, so a code is never redeemed twice here. */
     async takeState(req: IncomingMessage, res: ServerResponse): Promise<SignInState | null> {
-      const p = await open('signin', cookiesOf(req)[names.state]);
-      append(res, cookie(names.state, '', 0));
+      const n = names(req);
+      const p = await open('signin', cookiesOf(req)[n.state]);
+      append(res, cookie(n.secure, n.state, '', 0));
       if (!p) return null;
       const { state, nonce, codeVerifier, returnTo } = p as Partial<Record<keyof SignInState, unknown>>;
       if (typeof state !== 'string' || typeof nonce !== 'string' || typeof codeVerifier !== 'string') return null;

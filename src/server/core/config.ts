@@ -1,6 +1,7 @@
 /** The dashboard server's own settings, read once from the environment. */
 import { readBasePath } from './base-path';
 import { readEgress, type EgressSettings } from './egress';
+import { readTrustProxy, type ProxyTrust } from './forwarded';
 import { urlHost } from './hosts';
 
 export interface CoreConfig {
@@ -37,6 +38,8 @@ export interface CoreConfig {
   metricsToken: string | undefined;
   /** How long a stop (SIGTERM) waits for the answers in flight. */
   shutdownTimeoutMs: number;
+  /** Which peers' `X-Forwarded-*` headers are believed (TRUST_PROXY, core/forwarded.ts); none by default. */
+  trustProxy: ProxyTrust | undefined;
   /** The forward proxy outgoing requests go through (HTTPS_PROXY, HTTP_PROXY, NO_PROXY), if any. */
   egress: EgressSettings | undefined;
   production: boolean;
@@ -129,6 +132,7 @@ export function readCoreConfig(env: NodeJS.ProcessEnv = process.env): CoreConfig
     allowedHosts: env.ALLOWED_HOSTS || undefined,
     metricsToken: env.METRICS_TOKEN || undefined,
     shutdownTimeoutMs: millis(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
+    trustProxy: readTrustProxy(env),
     egress: readEgress(env),
     production: env.NODE_ENV === 'production',
   };

@@ -2,10 +2,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import { STATUS_TITLES } from '../../api/errors';
+import type { Peer } from './forwarded';
 import type { HttpResponse } from './response';
 
-/** The request being answered: the id a proxy in front sent, or one made when first needed. */
-const current = new AsyncLocalStorage<{ id: string | undefined }>();
+/** The request being answered: the id a proxy in front sent, or one made when first needed; who sent it. */
+const current = new AsyncLocalStorage<{ id: string | undefined; peer: Peer }>();
 
 /** An incoming `X-Request-Id` worth keeping: 1 to 128 of letters, digits and `._:-`. */
 const VALID_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -16,10 +17,13 @@ const VALID_ID = /^[A-Za-z0-9._:-]{1,128}$/;
  * then on every error answer, log line and request to the service made meanwhile carries it, so one id follows
  * the request through every hop. A request that needs none costs no id.
  */
-export function withRequestId<T>(incoming: string | string[] | undefined, fn: () => T): T {
+export function withRequest<T>(incoming: string | string[] | undefined, peer: Peer, fn: () => T): T {
   const id = typeof incoming === 'string' && VALID_ID.test(incoming) ? incoming : undefined;
-  return current.run({ id }, fn);
+  return current.run({ id, peer }, fn);
 }
+
+/** Who sent the request being answered (core/forwarded.ts), if one is. */
+export const peerInContext = (): Peer | undefined => current.getStore()?.peer;
 
 /** The id a proxy in front sent with the request being answered, if any. */
 export const incomingRequestId = (): string | undefined => current.getStore()?.id;

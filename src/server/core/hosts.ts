@@ -27,8 +27,11 @@ function nameOf(hostOrUrl: string): string | null {
 export interface HostGuard {
   /** The names answered for (`*` alone when ALLOWED_HOSTS turns the check off). */
   names: readonly string[];
-  /** Whether the request's `Host` is one the server answers for. */
-  hostAllowed(req: IncomingMessage): boolean;
+  /**
+   * Whether the request's `Host` is one the server answers for; behind a trusted proxy, the host the reader
+   * asked the proxy for (`X-Forwarded-Host`, core/forwarded.ts) when it says one.
+   */
+  hostAllowed(req: IncomingMessage, forwardedHost?: string): boolean;
   /** Whether a state-changing request may come from where its `Origin` and `Sec-Fetch-Site` say. */
   originAllowed(req: IncomingMessage): boolean;
 }
@@ -47,7 +50,7 @@ export function createHostGuard(opts: { host: string; publicUrl?: URL; allowedHo
   const allowed = (name: string | null) => name !== null && (any || names.has(name.toLowerCase()));
   return {
     names: any ? ['*'] : [...names],
-    hostAllowed: (req) => allowed(nameOf(req.headers.host ?? '')),
+    hostAllowed: (req, forwardedHost) => allowed(nameOf(forwardedHost ?? req.headers.host ?? '')),
     originAllowed(req) {
       const site = req.headers['sec-fetch-site'];
       if (site !== undefined && site !== 'same-origin' && site !== 'none') return false;

@@ -14,7 +14,8 @@ import {
   type TeamSummaryRow,
 } from '../../api/teams';
 import { addDays, HISTORY_START, maxDay, previousPeriod, type Day, type DayRange } from '../../lib/dates';
-import { errorResponse, HttpError } from '../core/errors';
+import { errorResponse, HttpError, peerInContext } from '../core/errors';
+import { peerOf } from '../core/forwarded';
 import { canonicalEmail, readBody } from '../core/text';
 import { serveRoute } from './serve-route';
 import { silentLogger, type Logger } from '../core/log';
@@ -433,10 +434,12 @@ const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 
 /**
  * Who may edit the mapping (and the budgets). With sign-in, the gate lets admins only through
- * (src/server/auth); without it, only from the machine the dashboard runs on, not through a proxy. That a
- * change comes from the dashboard's own pages, not another site's, the server checks before any route,
- * for every request that changes something (`originAllowed`, src/server/core/hosts.ts): its Origin against
- * the names the server answers for, never against the request's own Host, which a rebinding page sets too.
+ * (src/server/auth); without it, only a reader on the machine the dashboard runs on: a request from
+ * loopback that names no hop beyond it, or, behind a proxy TRUST_PROXY trusts, one whose client the proxy
+ * says is on loopback (core/forwarded.ts). That a change comes from the dashboard's own pages, not another
+ * site's, the server checks before any route, for every request that changes something (`originAllowed`,
+ * src/server/core/hosts.ts): its Origin against the names the server answers for, never against the
+ * request's own Host, which a rebinding page sets too.
  */
 export function mayEdit(
   req: IncomingMessage,
@@ -444,8 +447,8 @@ export function mayEdit(
   what = 'the team mapping',
   elsewhere = 'elsewhere, set TEAMS_FILE',
 ): HttpResponse | undefined {
-  const remote = req.socket.remoteAddress ?? '';
-  if (!signIn && (!LOOPBACK.test(remote) || req.headers['x-forwarded-for'] !== undefined)) {
+  const peer = peerInContext() ?? peerOf(req, undefined);
+  if (!signIn && (!LOOPBACK.test(peer.address) || peer.hidden)) {
     return errorResponse(
       403,
       `Until sign-in is configured, ${what} can be changed only from the machine the dashboard runs on; ${elsewhere}.`,

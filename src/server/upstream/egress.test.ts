@@ -9,6 +9,8 @@ import { createServer, request, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { raw } from '../../test/http';
+import { CookieJar, request as step, signInEnv, startProvider, walkSignIn } from '../../test/oidc';
+import { makePki, trustCa } from '../../test/pki';
 import { createApp } from '../app';
 import { readServerConfig } from '../config';
 import { applyEgress, proxyFor, readEgress } from '../core/egress';
@@ -155,6 +157,43 @@ describe('through a forward proxy', () => {
     );
     expect(r.body + lines.join('\n')).not.toContain('s3cret');
     expect((await raw(base, '/livez')).status).toBe(200);
+  });
+});
+
+describe('sign-in through the forward proxy', () => {
+  it('finds the OpenID provider, takes its keys and redeems the code through the proxy, trusting a private CA', async () => {
+    // The provider on an https name only the proxy resolves, under a certificate of the organization's own CA.
+    const pki = makePki(['idp.internal']);
+    const untrust = trustCa(pki.ca);
+    let handler: Parameters<typeof createServer>[1] = (_q, r) => void r.end();
+    const port = await listen(createServer((q, r) => handler!(q, r)));
+    const base = `http://127.0.0.1:${port}`;
+    const idp = await startProvider(`${base}/auth/callback`, undefined, undefined, 0, {
+      ...pki,
+      name: 'idp.internal',
+    });
+    try {
+      const config = readServerConfig({ ...signInEnv(idp.issuer, base), HTTPS_PROXY: PROXY() });
+      restore = applyEgress(config.egress);
+      const store = await openStore({ dataDir: ':memory:' });
+      stores.push(store);
+      const app = createApp(config, { store });
+      handler = (q, r) => app.handler(q, r, () => r.end('page'));
+      const before = proxy.seen.length;
+      // The reader's browser reaches the provider's pages through the same proxy (this process's global one).
+      const jar = new CookieJar();
+      const { step: last } = await walkSignIn(jar, new URL(`${base}/`), 'admin@acme.example');
+      expect(last.url.href).toBe(`${base}/`);
+      const me = await step(jar, new URL(`${base}/api/me`));
+      expect(me.res.status).toBe(200);
+      expect(JSON.parse(me.body).email).toBe('admin@acme.example');
+      // Discovery, the keys and the code's exchange: only the proxy can reach idp.internal, so they went through it.
+      expect(proxy.seen.slice(before)).toContain(`CONNECT ${new URL(idp.issuer).host}`);
+    } finally {
+      untrust();
+      await idp.close();
+      pki.remove();
+    }
   });
 });
 
