@@ -19,6 +19,18 @@ const zones = [
   { target: './src/server', from: SPA },
   { target: './src/app', from: ['./src/server'] },
   { target: './src/server/core', from: './src/server/demo', message: 'The server core never imports the demo.' },
+  {
+    target: './src/server/analytics',
+    from: [
+      './src/server/users',
+      './src/server/teams',
+      './src/server/insights',
+      './src/server/digest',
+      './src/server/auth',
+      './src/server/app.ts',
+    ],
+    message: 'The analytics engine is below the pages that use it.',
+  },
 ];
 const features = ['usage', 'tools', 'activity', 'productivity', 'users', 'readiness', 'teams'];
 const featureZones = features.map((f) => ({

@@ -11,13 +11,7 @@ import { build } from 'esbuild';
 const OUT = 'dist-server';
 rmSync(OUT, { recursive: true, force: true });
 const result = await build({
-  entryPoints: [
-    'src/server/main.ts',
-    'src/server/sync-cli.ts',
-    'src/server/digest-cli.ts',
-    // The store's read threads start from a file of their own (src/server/store/read-worker.ts).
-    'src/server/store/read-worker-thread.ts',
-  ],
+  entryPoints: ['src/server/main.ts', 'src/server/sync-cli.ts', 'src/server/digest-cli.ts'],
   outbase: 'src/server',
   outdir: OUT,
   bundle: true,

@@ -4,7 +4,8 @@
  * user, the columns of that table (what sorting and the CSV read), the search
  * and facet filters, and the sort. The browser merges rows as a walk streams
  * them (when each reader brings a key); the server builds the same rows from
- * the store and must agree with this file to the last field.
+ * the store's copy in the analytics engine (src/server/analytics/users.ts, in SQL) and must agree with this file to
+ * the last field.
  */
 
 /** The fields of a `/users` row the merge reads (the service's row, structurally). */
@@ -121,18 +122,13 @@ export function mostFrequent(m: ReadonlyMap<string, number>): string {
 
 const add = (m: Map<string, number>, k: string, n: number) => m.set(k, (m.get(k) ?? 0) + n);
 
-/**
- * One user's merge in progress, fed either rows (the browser) or groups of
- * rows that share their model, tier, level, languages and email (the server's
- * query): both end in `result()`, so the two agree by construction.
- */
+/** One user's merge in progress, fed rows as a walk finds them. */
 export class UserAccumulator {
   private email: string | null | undefined;
   private emailDay = '';
   private fallbackEmail: string | null = null;
   private fallbackDay = '';
   private days = new Set<string>();
-  private dayCount = 0;
   private first = '';
   private last = '';
   private ratioWeighted = 0;
@@ -198,29 +194,13 @@ export class UserAccumulator {
     for (const l of r.languages) this.languages.add(l);
   }
 
-  /** `days` rows (distinct days, from `firstDay` to `lastDay`) that share these values. */
-  addGroup(g: UserGroup): void {
-    this.seeEmail(g.email, g.firstDay);
-    this.dayCount += g.days;
-    this.seeDays(g.firstDay, g.lastDay);
-    this.seeModel(g.primaryModel, g.primaryModelTier, g.lastDay, g.days);
-    add(this.delegation, g.delegationLevel, g.days);
-    for (const l of g.languages) this.languages.add(l);
-  }
-
-  /** The sums of rows whose picks come through `addGroup`. */
-  addTotals(t: UserTotals): void {
-    for (const [k] of SUMS) this.sums[k] += t.sums[k];
-    this.ratioWeighted += t.ratioWeighted;
-  }
-
   result(): MergedUser {
     const primaryModel = mostFrequent(this.models);
     const userMessages = this.sums.userMessages;
     return {
       userId: this.userId,
       email: this.email === undefined ? null : (this.email ?? this.fallbackEmail),
-      activeDays: this.days.size + this.dayCount,
+      activeDays: this.days.size,
       firstDay: this.first,
       lastDay: this.last,
       ...this.sums,
@@ -231,25 +211,6 @@ export class UserAccumulator {
       languages: [...this.languages].sort(),
     };
   }
-}
-
-/** Rows of one user that share model, tier, level, languages and email: one row of the server's grouped query. */
-export interface UserGroup {
-  email: string | null;
-  primaryModel: string;
-  primaryModelTier: string;
-  delegationLevel: string;
-  languages: readonly string[];
-  days: number;
-  firstDay: string;
-  lastDay: string;
-}
-
-/** The sums over rows of one user. */
-export interface UserTotals {
-  sums: MergedSums;
-  /** Σ autonomy_ratio · user_messages. */
-  ratioWeighted: number;
 }
 
 /** Merges rows page by page as they come; users in the order first seen. */
@@ -267,14 +228,6 @@ export class UserMerger {
 
   add(rows: readonly UserDayRow[]): void {
     for (const r of rows) this.acc(r.user_id).addRow(r);
-  }
-
-  addGroup(userId: string, g: UserGroup): void {
-    this.acc(userId).addGroup(g);
-  }
-
-  addTotals(userId: string, t: UserTotals): void {
-    this.acc(userId).addTotals(t);
   }
 
   result(): MergedUser[] {

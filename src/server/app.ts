@@ -23,6 +23,8 @@ import { embeddedOrigin } from './demo/embedded';
 import { createDemoService } from './demo/service';
 import { writeDemoResponse } from './demo/transport';
 import { createHash } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { openStore, type StoreDb } from './store/db';
 import { claimStore } from './store/queries';
 import { storeRevocations } from './store/revocations';
@@ -42,9 +44,8 @@ import { createSpendRoutes, isSpendPath } from './spend/routes';
 import { filePricesSource, NO_PRICES } from './spend/source';
 import { dayAnswerVersion, emailOf } from './store/teams-queries';
 import { createFactsCache, type FactsCache } from './teams/facts';
-import { createReadWorker, type ReadWorker, type StoreReads } from './store/read-worker';
-import { mergedUsers } from './store/users-queries';
-import { spendByUserId } from './spend/compute';
+import { openAnalytics, type Analytics } from './analytics/engine';
+import { createSpendByUser, mergedUsers } from './analytics/users';
 import { priceListKey } from './spend/prices';
 import { createTeamsRoutes, isTeamsPath, teamFilterOf } from './teams/routes';
 import {
@@ -157,8 +158,8 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
   let scheduler: Scheduler | undefined;
   let sync: SyncEngine | undefined;
   let usersRoutes: UsersRoutes | undefined;
-  /** The store's read threads (an embedded store's file), closed with the app. */
-  let readThreads: ReadWorker[] = [];
+  /** The analytics engine (with a store), closed with the app. */
+  let analytics: Promise<Analytics> | undefined;
   /** The store's per-user facts of recent ranges (teams, spend, highlights). */
   let facts: FactsCache | undefined;
   // The price list: spend beside credits (and budgets) only with one.
@@ -184,36 +185,32 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     fromStore = createStoreAnswerer(store, engine, latestDay, sc?.refreshDays ?? 2);
     // The users pages' endpoints (src/server/users): the merged table and one user's days, from the store.
     const refreshDays = sc?.refreshDays ?? 2;
-    const kept = (facts = createFactsCache(store, engine));
-    // The users tables' long reads, in the server's thread…
-    const here: StoreReads = {
-      mergedUsers: (s, e) => mergedUsers(store.db, s, e),
-      spendByUser: async (s, e, list) => spendByUserId(await kept.get(s, e, 'tokens'), list, s, e),
-    };
-    // …or, on an embedded store's file, in worker threads that read it beside this one: one merges the
-    // table while the other prices it (each reads one thing at a time).
-    const threads =
-      store.engine === 'sqlite' && store.location !== ':memory:'
-        ? [createReadWorker(store.location, here, logger), createReadWorker(store.location, here, logger)]
-        : undefined;
-    readThreads = threads ?? [];
-    const reads: StoreReads = threads
-      ? { mergedUsers: threads[0]!.mergedUsers, spendByUser: threads[1]!.spendByUser }
-      : here;
-    // A server that syncs in the background (not a test's or a command's) starts them with itself.
-    if (sc?.background) threads?.forEach((t) => t.start());
+    facts = createFactsCache(store, engine);
+    // Every per-person figure of the users pages from the analytics engine (src/server/analytics), its copy of
+    // the store beside the embedded store's file (caught up at start), in memory beside PostgreSQL.
+    const opening = openAnalytics(store, {
+      file:
+        store.engine === 'sqlite' && store.location !== ':memory:'
+          ? join(dirname(store.location), 'analytics.duckdb')
+          : ':memory:',
+      logger,
+      tempDirectory: join(tmpdir(), 'agent-usage-dashboard-analytics'),
+    });
+    analytics = opening;
+    const spendOf = opening.then(createSpendByUser);
+    // A copy that cannot be opened is the users pages' error, said to their readers: not the process's end.
+    spendOf.catch(() => undefined);
+    // A server that syncs in the background (not a test's or a command's) brings the copy up to date with itself.
+    if (sc?.background)
+      void opening
+        .then((a) => a.catchUp())
+        .catch((e: unknown) =>
+          logger.error('the analytics copy could not be brought up to date', {
+            error: e instanceof Error ? e.message : String(e),
+          }),
+        );
     usersRoutes = createUsersRoutes({
-      merge: (r, background) => reads.mergedUsers(r.start, r.end, background),
-      // Each thread keeps the days it reads: `/users` days in the first, `/tokens` days (for spend) in the other.
-      readAhead:
-        threads &&
-        (async (r) => {
-          const [users, tokens] = await Promise.all([
-            threads[0]!.preload('users', r.start, r.end),
-            prices.current().prices ? threads[1]!.preload('tokens', r.start, r.end) : false,
-          ]);
-          return users || tokens;
-        }),
+      merge: async (r) => mergedUsers(await opening, r),
       store,
       engine,
       latestDay,
@@ -230,15 +227,16 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
           return `${list ? priceListKey(list) : ''}|${await dayAnswerVersion(store.db, 'tokens', '', r.start, r.end)}`;
         },
         stored: (r) => engine.daysStored('tokens', '', r),
-        byUser: async (r, background) => {
+        byUser: async (r) => {
           const list = prices.current().prices;
-          return list ? reads.spendByUser(r.start, r.end, list, background) : new Map();
+          return list ? (await spendOf)(r, list) : new Map();
         },
       },
     });
     // Started by main.ts when SYNC_BACKGROUND allows; `npm run sync` runs it once.
     // After each step of a sync: the users tables and the read threads' days, and who is in which team.
     const stored = () => {
+      void analytics?.then((a) => a.catchUp()).catch(() => undefined);
       void usersRoutes?.warm();
       void teamsRoutes
         ?.warm()
@@ -446,10 +444,10 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
 
   const renderIndex = (html: string, url = '/') => renderPage(html, url, clientConfig());
 
-  /** Stops what the app runs beside its answers (the users tables' upkeep, the store's read threads). */
+  /** Stops what the app runs beside its answers (the users tables' upkeep, the analytics engine). */
   const close = async () => {
     usersRoutes?.stop();
-    await Promise.all(readThreads.map((t) => t.close()));
+    await (await analytics?.catch(() => undefined))?.close();
   };
 
   const drain = () => void (draining = true);

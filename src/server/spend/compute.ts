@@ -82,21 +82,6 @@ export function spendDays(f: Facts, prices: PriceList, mask: Mask | null, start:
   return { credits, spend };
 }
 
-/** Each user's spend over [start, end], by the facts' user index. */
-function spendByUser(f: Facts, prices: PriceList, start: Day, end: Day): Float64Array {
-  const out = new Float64Array(f.userIds.length);
-  walk(f, prices, null, start, end, (u, _d, _c, s) => {
-    out[u]! += s;
-  });
-  return out;
-}
-
-/** Each user's spend over [start, end], by user id. */
-export function spendByUserId(f: Facts, prices: PriceList, start: Day, end: Day): Map<string, number> {
-  const spent = spendByUser(f, prices, start, end);
-  return new Map(f.userIds.map((id, i) => [id, spent[i]!]));
-}
-
 /** Each group's daily spend over [start, end] (users grouped by `groupOf`, e.g. their direct team). */
 export function spendByGroup(
   f: Facts,

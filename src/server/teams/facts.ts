@@ -21,6 +21,7 @@ import {
 } from '../store/teams-queries';
 import { rangeVersion } from '../store/users-queries';
 import type { SyncEngine } from '../sync/engine';
+import type { ByUserElement, ModelElement } from '../analytics/engine';
 
 export interface Facts {
   /** The days loaded, first to last, every one of them. */
@@ -45,20 +46,6 @@ export interface Facts {
   tiers: string[];
   /** Each day's `/tokens` row for the whole organization as the service gave it, without `by_user` (undefined: no row). */
   orgTokenDays: (Record<string, unknown> | undefined)[];
-}
-
-interface ByUserElement {
-  user_id?: unknown;
-  user_email?: unknown;
-  billable_tokens?: unknown;
-  by_model?: unknown;
-}
-interface ModelElement {
-  model_id?: unknown;
-  model_tier?: unknown;
-  billable_tokens?: unknown;
-  input_tokens?: unknown;
-  output_tokens?: unknown;
 }
 
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);

@@ -22,7 +22,7 @@ import { createGzip, gzip } from 'node:zlib';
 import { userRowSchema } from '../../api/schemas';
 import type { UserDaysAnswer, UsersTableAnswer } from '../../api/users';
 import { toCsv } from '../../lib/csv';
-import { addDays, HISTORY_START, lastDays, type Day, type DayRange } from '../../lib/dates';
+import { lastDays, type Day, type DayRange } from '../../lib/dates';
 import { DEFAULT_DAYS } from '../../lib/url-state';
 import { mergeUserRows, usersCsvColumns, type MergedUser } from '../../lib/user-merge';
 import { errorResponse, faultResponse } from '../core/errors';
@@ -30,7 +30,7 @@ import { silentLogger, type Logger } from '../core/log';
 import type { HttpResponse } from '../core/response';
 import type { StoreDb } from '../store/db';
 import { knownUser } from '../store/queries';
-import { mergedUsers, userDayRows, type RangeVersion } from '../store/users-queries';
+import { userDayRows, type RangeVersion } from '../store/users-queries';
 import type { SyncEngine } from '../sync/engine';
 import { isFinal } from '../sync/spans';
 import { FillError, createRangeFiller, type RangeState } from './fill';
@@ -43,8 +43,6 @@ const gzipAsync = promisify(gzip);
 const ANSWER_VERSION = 'users-1';
 /** CSV rows per write. */
 const CSV_CHUNK = 1000;
-/** Days per read ahead: a reader's read waits behind one such read at most (about 0.4 s at 50,000 users). */
-const READ_AHEAD_DAYS = 7;
 
 export interface UsersRoutesOptions {
   store: StoreDb;
@@ -67,15 +65,10 @@ export interface UsersRoutesOptions {
   /** Spend beside credits, when the server has a price list. */
   spend?: UsersSpend;
   /**
-   * Builds a range's merged users (default: the store's query, in this thread; see store/read-worker.ts);
-   * `background` for the tables built ahead, which wait behind the ones readers ask for.
+   * Builds a range's merged users (the analytics engine's, src/server/analytics/users.ts); `background` for the
+   * tables built ahead.
    */
-  merge?: (r: DayRange, background: boolean) => Promise<MergedUser[]>;
-  /**
-   * Reads a range's days into the read threads' memory ahead of any reader (after the tables built ahead):
-   * false once they have no room left. Then any range's table is a pass over memory.
-   */
-  readAhead?: (r: DayRange) => Promise<boolean>;
+  merge: (r: DayRange, background: boolean) => Promise<MergedUser[]>;
   logger?: Logger;
 }
 
@@ -114,7 +107,7 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
   const filler = createRangeFiller(store, engine, opts.fillWaitMs ?? 1500, logger);
   const spend = opts.spend;
   const currency = () => spend?.currency() ?? null;
-  const merge = opts.merge ?? ((r: DayRange) => mergedUsers(store.db, r.start, r.end));
+  const merge = opts.merge;
   const SPEND = '|spend ';
   const tables = createTableCache(async (r, version, background) => {
     const [users, spent] = await Promise.all([
@@ -344,19 +337,7 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
     return warming;
   }
   async function warmOnce() {
-    // The stored history into the read threads' memory, a week at a time from the latest, while there is
-    // room (each pass reads only the days stored or written anew since the last)…
-    if (opts.readAhead) {
-      try {
-        for (let end = latestDay(); end >= HISTORY_START; end = addDays(end, -READ_AHEAD_DAYS)) {
-          const start = addDays(end, 1 - READ_AHEAD_DAYS);
-          if (!(await opts.readAhead({ start: start < HISTORY_START ? HISTORY_START : start, end }))) break;
-        }
-      } catch (e) {
-        logger.error('reading the stored days ahead failed', { error: e instanceof Error ? e.message : String(e) });
-      }
-    }
-    // …then the presets' tables, once all their days are stored: a pass never waits for a walk (during a
+    // The presets' tables, once all their days are stored: a pass never waits for a walk (during a
     // backfill it would wait for the sync, and every pass asked for meanwhile with it).
     for (const days of [DEFAULT_DAYS, 7, 90]) {
       try {

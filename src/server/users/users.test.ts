@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PATHS } from '../../api/paths';
 import { userRowSchema, type UserRow } from '../../api/schemas';
 import { userDaysSchema, usersTableSchema, type UsersTableAnswer } from '../../api/users';
-import { addDays, HISTORY_START, lastDays, type DayRange } from '../../lib/dates';
+import { addDays, lastDays, type DayRange } from '../../lib/dates';
 import {
   USER_COLUMN_VALUES,
   facetValues,
@@ -25,14 +25,16 @@ import { toCsv } from '../../lib/csv';
 import { raw } from '../../test/http';
 import { pgSkipReason } from '../../test/postgres';
 import { createApp } from '../app';
-import { createLogger } from '../core/log';
+import { createLogger, silentLogger } from '../core/log';
 import { readServerConfig } from '../config';
 import { DEFAULT_KEYS } from '../demo/auth';
 import { createDemoService } from '../demo/service';
 import { openStore, type StoreDb } from '../store/db';
 import { migrateToLatest } from '../store/migrations';
 import { claimStore } from '../store/queries';
-import { mergedUsers, NUMERIC_FACTS, TEXT_FACTS, userDayFacts } from '../store/users-queries';
+import { NUMERIC_FACTS, TEXT_FACTS, userDayFacts } from '../store/users-queries';
+import { openAnalytics, type Analytics } from '../analytics/engine';
+import { mergedUsers } from '../analytics/users';
 import { createSyncEngine, type Fetched } from '../sync/engine';
 import { createUsersRoutes } from './routes';
 import { sortUsers } from './table';
@@ -78,7 +80,11 @@ const byId = (a: MergedUser, b: MergedUser) => (a.userId < b.userId ? -1 : a.use
 const browserMerge = (r: DayRange) => mergeUserRows(serviceRows(r)).sort(byId);
 
 const servers: Server[] = [];
-afterAll(() => servers.forEach((s) => s.close()));
+const copies: Analytics[] = [];
+afterAll(async () => {
+  servers.forEach((s) => s.close());
+  for (const a of copies) await a.close();
+});
 
 function listen(server: Server): Promise<string> {
   servers.push(server);
@@ -107,12 +113,24 @@ async function harness(store: StoreDb, fillWaitMs = 20, more: Partial<Parameters
     usersPageSize: 13,
     reportsPageSize: 10,
   });
-  const routes = createUsersRoutes({ store, engine, latestDay: () => LATEST, refreshDays: 2, fillWaitMs, ...more });
+  const analytics = await openAnalytics(store, { file: ':memory:', logger: silentLogger });
+  copies.push(analytics);
+  const merge = (r: DayRange) => mergedUsers(analytics, r);
+  const routes = createUsersRoutes({
+    store,
+    engine,
+    latestDay: () => LATEST,
+    refreshDays: 2,
+    fillWaitMs,
+    merge,
+    ...more,
+  });
   const base = await listen(createServer((req, res) => routes.handle(req, res)));
   return {
     base,
     engine,
     routes,
+    merge,
     asked,
     hold() {
       let open!: () => void;
@@ -504,49 +522,17 @@ describe.each(engines)('the users endpoints on $name', ({ available, open }) => 
   });
 });
 
-describe('reading the stored history ahead', () => {
-  it('reads it a week at a time from the latest day after the tables built ahead, until there is no room', async () => {
-    const store = await openStore({ dataDir: ':memory:' });
-    try {
-      const asked: DayRange[] = [];
-      let room = 3;
-      const h = await harness(store, 20, {
-        readAhead: async (r) => {
-          asked.push(r);
-          return --room > 0;
-        },
-      });
-      // Asked for during a pass, one more pass follows it (however often it was asked for meanwhile).
-      await Promise.all([h.routes.warm(), h.routes.warm(), h.routes.warm()]);
-      const week = (n: number) => ({ start: addDays(LATEST, -7 * n - 6), end: addDays(LATEST, -7 * n) });
-      // The first pass until there was no room; the second stops at its first week.
-      expect(asked).toEqual([week(0), week(1), week(2), week(0)]);
-      // With room for all of it: every day once, down to the history's start and not before.
-      asked.length = 0;
-      room = Infinity;
-      await h.routes.warm();
-      expect(asked[0]!.end).toBe(LATEST);
-      for (const [i, r] of asked.entries()) {
-        if (i > 0) expect(r.end).toBe(addDays(asked[i - 1]!.start, -1));
-        if (i < asked.length - 1) expect(r.start).toBe(addDays(r.end, -6));
-      }
-      expect(asked.at(-1)!.start).toBe(HISTORY_START);
-    } finally {
-      await store.close();
-    }
-  });
-});
-
 describe('the tables built ahead', () => {
   it('are built once their days are stored, `/tokens` included, and a pass never waits for a walk', async () => {
     const store = await openStore({ dataDir: ':memory:' });
     try {
       const built: DayRange[] = [];
       let tokensStored = false;
+      let merge: (r: DayRange) => Promise<MergedUser[]> = async () => [];
       const h = await harness(store, 20, {
         merge: async (r) => {
           built.push(r);
-          return mergedUsers(store.db, r.start, r.end);
+          return merge(r);
         },
         spend: {
           currency: () => 'EUR',
@@ -555,8 +541,8 @@ describe('the tables built ahead', () => {
           stored: async () => tokensStored,
           byUser: async () => new Map(),
         },
-        readAhead: async () => true,
       });
+      merge = h.merge;
       const week = lastDays(7, LATEST);
       await h.engine.fillUsers(week, false);
       // The week's `/users` days are in, its `/tokens` days are not: the pass ends without building it.

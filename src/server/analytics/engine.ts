@@ -1,0 +1,299 @@
+/**
+ * The analytics engine: every per-person figure is SQL over normalised facts in DuckDB, an embedded columnar
+ * engine that runs each query on its own threads, off the event loop. It holds a copy derived from the store
+ * (which stays the store of record): per day and person, the `/users` row's facts (`person_day`), and from each
+ * `/tokens` day's `by_user` split the person's credits (`person_credits_day`) and their credits by model
+ * (`person_model_day`). Each day is copied with the version the store gives it (its `synced_at`): `catchUp`
+ * copies the days the store wrote since, and drops the ones it no longer has, one day in one transaction, so a
+ * reader sees a day whole or not at all. A restarted process catches up from where its file was (the embedded
+ * store's file sits beside it), or from nothing; every replica does the same from the shared store.
+ */
+import { rmSync } from 'node:fs';
+import {
+  DOUBLE,
+  DuckDBDataChunk,
+  DuckDBInstance,
+  VARCHAR,
+  type DuckDBConnection,
+  type DuckDBType,
+  type DuckDBValue,
+} from '@duckdb/node-api';
+import type { Day, DayRange } from '../../lib/dates';
+import { SUMMED_FIELDS } from '../../lib/user-merge';
+import type { Logger } from '../core/log';
+import type { StoreDb } from '../store/db';
+
+/** Bumped when the copy's tables change: a file of another version is rebuilt. */
+const SCHEMA_VERSION = 1;
+
+/** The `/users` row's numbers kept per person and day: the sums, then the ratio weighted by user messages. */
+export const PERSON_NUMBERS = [...Object.values(SUMMED_FIELDS), 'autonomy_ratio'] as const;
+const PERSON_TEXTS = ['primary_model', 'primary_model_tier', 'delegation_level', 'languages'] as const;
+
+const SCHEMA = [
+  `CREATE TABLE IF NOT EXISTS meta (schema_version INTEGER)`,
+  `CREATE TABLE IF NOT EXISTS loaded_day (source VARCHAR, day VARCHAR, version VARCHAR, PRIMARY KEY (source, day))`,
+  `CREATE TABLE IF NOT EXISTS person_day (day VARCHAR, user_id VARCHAR, user_email VARCHAR,
+     ${PERSON_NUMBERS.map((c) => `${c} DOUBLE`).join(', ')}, ${PERSON_TEXTS.map((c) => `${c} VARCHAR`).join(', ')})`,
+  `CREATE TABLE IF NOT EXISTS person_credits_day (day VARCHAR, user_id VARCHAR, user_email VARCHAR, credits DOUBLE)`,
+  `CREATE TABLE IF NOT EXISTS person_model_day (day VARCHAR, user_id VARCHAR, model VARCHAR, tier VARCHAR,
+     credits DOUBLE, input_tokens DOUBLE, output_tokens DOUBLE)`,
+];
+
+type Source = 'users' | 'tokens';
+
+export interface AnalyticsOptions {
+  /** The copy's file; `:memory:` for one rebuilt at each start. */
+  file: string;
+  logger: Logger;
+  /** DuckDB's memory limit (default 512 MB: beyond it, the file's pages are read again as needed). */
+  memoryLimit?: string;
+  /** Where DuckDB spills what does not fit (an in-memory copy only). */
+  tempDirectory?: string;
+}
+
+export interface Analytics {
+  /** Brings the copy of [start, end] (every stored day without a range) up to the store's. */
+  catchUp(range?: DayRange): Promise<void>;
+  /** Replaces a table of the engine's own (made from the store's data, like a price table) in one transaction. */
+  replaceTable(name: string, columns: readonly [string, DuckDBType][], rows: DuckDBValue[][]): Promise<void>;
+  /** Runs a query on the engine's threads; rows as plain objects (numbers as numbers). */
+  rows<T extends Record<string, unknown>>(sql: string, params?: Record<string, DuckDBValue>): Promise<T[]>;
+  close(): Promise<void>;
+}
+
+const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+const text = (v: unknown) => (typeof v === 'string' ? v : null);
+
+/** Rows appended a chunk at a time (DuckDB's vector size), the event loop let go between chunks. */
+const CHUNK = 2048;
+
+async function appendRows(con: DuckDBConnection, table: string, types: DuckDBType[], rows: DuckDBValue[][]) {
+  if (rows.length === 0) return;
+  const appender = await con.createAppender(table);
+  try {
+    for (let i = 0; i < rows.length; i += CHUNK) {
+      const part = rows.slice(i, i + CHUNK);
+      const chunk = DuckDBDataChunk.create(types, part.length);
+      chunk.setColumns(types.map((_, c) => part.map((r) => r[c]!)));
+      appender.appendDataChunk(chunk);
+      if (i + CHUNK < rows.length) await new Promise((ok) => setImmediate(ok));
+    }
+    appender.flushSync();
+  } finally {
+    appender.closeSync();
+  }
+}
+
+const PERSON_DAY_TYPES = [
+  VARCHAR,
+  VARCHAR,
+  VARCHAR,
+  ...PERSON_NUMBERS.map(() => DOUBLE),
+  ...PERSON_TEXTS.map(() => VARCHAR),
+];
+const CREDITS_TYPES = [VARCHAR, VARCHAR, VARCHAR, DOUBLE];
+const MODEL_TYPES = [VARCHAR, VARCHAR, VARCHAR, VARCHAR, DOUBLE, DOUBLE, DOUBLE];
+
+/** A `/tokens` day row's `by_user` element, and its `by_model` entries, as the service sends them. */
+export interface ByUserElement {
+  user_id?: unknown;
+  user_email?: unknown;
+  billable_tokens?: unknown;
+  by_model?: unknown;
+}
+export interface ModelElement {
+  model_id?: unknown;
+  model_tier?: unknown;
+  billable_tokens?: unknown;
+  input_tokens?: unknown;
+  output_tokens?: unknown;
+}
+
+/**
+ * A `/tokens` day body's split per person: their credits, and their credits by model (an element without
+ * a split is one entry of no model, priced at the day's default).
+ */
+export function tokensDayRows(day: Day, body: string): { credits: DuckDBValue[][]; models: DuckDBValue[][] } {
+  const credits: DuckDBValue[][] = [];
+  const models: DuckDBValue[][] = [];
+  for (const row of JSON.parse(body) as { by_user?: unknown }[]) {
+    if (!Array.isArray(row.by_user)) continue;
+    for (const el of row.by_user as ByUserElement[]) {
+      if (typeof el.user_id !== 'string') continue;
+      const billable = num(el.billable_tokens);
+      credits.push([day, el.user_id, text(el.user_email) || null, billable]);
+      const split = Array.isArray(el.by_model) ? (el.by_model as ModelElement[]) : [];
+      if (split.length === 0) models.push([day, el.user_id, '', '', billable, 0, 0]);
+      for (const m of split)
+        models.push([
+          day,
+          el.user_id,
+          String(m.model_id ?? ''),
+          String(m.model_tier ?? ''),
+          num(m.billable_tokens),
+          num(m.input_tokens),
+          num(m.output_tokens),
+        ]);
+    }
+  }
+  return { credits, models };
+}
+
+export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Promise<Analytics> {
+  const settings = {
+    memory_limit: opts.memoryLimit ?? '512MB',
+    ...(opts.tempDirectory ? { temp_directory: opts.tempDirectory } : {}),
+  };
+  let instance: DuckDBInstance;
+  try {
+    instance = await DuckDBInstance.create(opts.file, settings);
+  } catch (e) {
+    if (opts.file === ':memory:') throw e;
+    // A file DuckDB cannot open (damaged, another version's) is only a copy: made again from the store.
+    opts.logger.error('the analytics copy could not be opened; it is made again from the store', {
+      file: opts.file,
+      error: e instanceof Error ? e.message : String(e),
+    });
+    for (const f of [opts.file, `${opts.file}.wal`]) rmSync(f, { force: true });
+    instance = await DuckDBInstance.create(opts.file, settings);
+  }
+  const loader = await instance.connect();
+  const reader = await instance.connect();
+  await loader.run('CREATE TABLE IF NOT EXISTS meta (schema_version INTEGER)');
+  const version = Number((await loader.runAndReadAll('SELECT max(schema_version) FROM meta')).getRowsJS()[0]?.[0] ?? 0);
+  if (version !== SCHEMA_VERSION) {
+    for (const t of ['meta', 'loaded_day', 'person_day', 'person_credits_day', 'person_model_day'])
+      await loader.run(`DROP TABLE IF EXISTS ${t}`);
+  }
+  for (const s of SCHEMA) await loader.run(s);
+  if (version !== SCHEMA_VERSION) await loader.run(`INSERT INTO meta VALUES (${SCHEMA_VERSION})`);
+
+  /** What the copy holds: per source, each day's version. */
+  const loaded: Record<Source, Map<string, string>> = { users: new Map(), tokens: new Map() };
+  for (const r of (await loader.runAndReadAll('SELECT source, day, version FROM loaded_day')).getRowsJS())
+    loaded[r[0] as Source].set(String(r[1]), String(r[2]));
+
+  async function storedVersions(source: Source, range?: DayRange): Promise<Map<string, string>> {
+    const from = range?.start ?? '0000-00-00';
+    const to = range?.end ?? '9999-99-99';
+    const rows =
+      source === 'users'
+        ? await store.db
+            .selectFrom('users_day')
+            .select(['day', 'synced_at'])
+            .where('day', '>=', from)
+            .where('day', '<=', to)
+            .execute()
+        : await store.db
+            .selectFrom('day_answer')
+            .select(['day', 'synced_at'])
+            .where('endpoint', '=', 'tokens')
+            .where('grouping', '=', '')
+            .where('day', '>=', from)
+            .where('day', '<=', to)
+            .execute();
+    return new Map(rows.map((r) => [r.day, r.synced_at]));
+  }
+
+  /** Replaces one day of one source in the copy, in one transaction (`version` undefined: drops it). */
+  async function copyDay(source: Source, day: Day, version: string | undefined) {
+    const tables = source === 'users' ? ['person_day'] : ['person_credits_day', 'person_model_day'];
+    let rows: { table: string; types: DuckDBType[]; values: DuckDBValue[][] }[] = [];
+    if (version !== undefined && source === 'users') {
+      const stored = await store.db
+        .selectFrom('user_day')
+        .select(['user_id', 'user_email', ...PERSON_NUMBERS, ...PERSON_TEXTS])
+        .where('day', '=', day)
+        .execute();
+      const values = stored.map((r) => [
+        day,
+        r.user_id,
+        r.user_email,
+        ...PERSON_NUMBERS.map((c) => num(r[c])),
+        r.primary_model ?? '',
+        r.primary_model_tier ?? '',
+        r.delegation_level ?? '',
+        r.languages ?? '[]',
+      ]);
+      rows = [{ table: 'person_day', types: PERSON_DAY_TYPES, values }];
+    } else if (version !== undefined) {
+      const answer = await store.db
+        .selectFrom('day_answer')
+        .select('body')
+        .where('endpoint', '=', 'tokens')
+        .where('grouping', '=', '')
+        .where('day', '=', day)
+        .executeTakeFirst();
+      const split = tokensDayRows(day, answer?.body ?? '[]');
+      rows = [
+        { table: 'person_credits_day', types: CREDITS_TYPES, values: split.credits },
+        { table: 'person_model_day', types: MODEL_TYPES, values: split.models },
+      ];
+    }
+    await loader.run('BEGIN TRANSACTION');
+    try {
+      for (const t of tables) await loader.run(`DELETE FROM ${t} WHERE day = ?`, [day]);
+      for (const r of rows) await appendRows(loader, r.table, r.types, r.values);
+      await loader.run('DELETE FROM loaded_day WHERE source = ? AND day = ?', [source, day]);
+      if (version !== undefined) await loader.run('INSERT INTO loaded_day VALUES (?, ?, ?)', [source, day, version]);
+      await loader.run('COMMIT');
+    } catch (e) {
+      await loader.run('ROLLBACK').catch(() => undefined);
+      throw e;
+    }
+    if (version === undefined) loaded[source].delete(day);
+    else loaded[source].set(day, version);
+  }
+
+  /** One catch-up at a time: a second waits for the first, then looks again. */
+  let queue: Promise<unknown> = Promise.resolve();
+  async function catchUpNow(range?: DayRange) {
+    for (const source of ['users', 'tokens'] as const) {
+      const stored = await storedVersions(source, range);
+      const held = loaded[source];
+      for (const [day, v] of stored) if (held.get(day) !== v) await copyDay(source, day as Day, v);
+      for (const day of [...held.keys()])
+        if (!stored.has(day) && (!range || (day >= range.start && day <= range.end)))
+          await copyDay(source, day as Day, undefined);
+    }
+  }
+
+  function serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = queue.then(fn);
+    queue = run.catch(() => undefined);
+    return run;
+  }
+
+  return {
+    catchUp: (range) => serial(() => catchUpNow(range)),
+    replaceTable: (name, columns, rows) =>
+      serial(async () => {
+        await loader.run('BEGIN TRANSACTION');
+        try {
+          await loader.run(
+            `CREATE OR REPLACE TABLE ${name} (${columns.map(([c, t]) => `${c} ${t.toString()}`).join(', ')})`,
+          );
+          await appendRows(
+            loader,
+            name,
+            columns.map(([, t]) => t),
+            rows,
+          );
+          await loader.run('COMMIT');
+        } catch (e) {
+          await loader.run('ROLLBACK').catch(() => undefined);
+          throw e;
+        }
+      }),
+    async rows<T extends Record<string, unknown>>(sql: string, params?: Record<string, DuckDBValue>) {
+      return (await reader.runAndReadAll(sql, params)).getRowObjectsJS() as T[];
+    },
+    async close() {
+      await queue;
+      loader.closeSync();
+      reader.closeSync();
+      instance.closeSync();
+    },
+  };
+}

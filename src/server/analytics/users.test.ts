@@ -1,0 +1,307 @@
+/**
+ * The analytics engine's users table against the browser's merge of the same rows (every field), over random
+ * organizations whose people change email, model, tier, level and languages from day to day, on both stores;
+ * spend against constructed `/tokens` days priced by hand; the copy following days written again or dropped;
+ * and a restarted process catching up from its file.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { UserRow } from '../../api/schemas';
+import { eachDay, type Day } from '../../lib/dates';
+import { mergeUserRows, type MergedUser } from '../../lib/user-merge';
+import { STORE_ENGINES } from '../../test/stores';
+import { silentLogger } from '../core/log';
+import { rng, type Rng } from '../demo/rng';
+import { parsePrices, priceOf } from '../spend/prices';
+import type { StoreDb } from '../store/db';
+import { userDayFacts } from '../store/users-queries';
+import { openAnalytics, type Analytics } from './engine';
+import { createSpendByUser, mergedUsers } from './users';
+
+const pick = <T>(r: Rng, xs: readonly T[]) => xs[Math.floor(r() * xs.length)]!;
+
+/** One person's row of a day, with picks that vary (and an email that is sometimes missing or empty). */
+function row(r: Rng, userId: string, date: string): UserRow {
+  const n = () => Math.floor(r() * 50);
+  return {
+    user_id: userId,
+    user_email: pick(r, [null, '', `${userId}@acme.example`, `${userId}@old.example`]),
+    date,
+    tool_calls: n(),
+    billable_tokens: Math.floor(r() * 900_000),
+    primary_model: pick(r, ['opus', 'sonnet', 'gpt-5.4', '']),
+    primary_model_tier: pick(r, ['standard', 'thinking']),
+    files_created: n(),
+    files_edited: n(),
+    git_commits: n(),
+    git_prs_created: n(),
+    mcp_calls: n(),
+    skill_calls: n(),
+    slash_commands: n(),
+    hooks: n(),
+    sessions: n(),
+    messages: n(),
+    user_messages: n(),
+    assistant_messages: n(),
+    autonomy_ratio: Math.round(r() * 2000) / 100 + r() / 3,
+    delegation_level: pick(r, ['manual', 'auto-low', 'auto-high']),
+    languages: pick(r, [[], ['TypeScript'], ['Go', 'TypeScript'], ['Python'], ['Rust', 'Go']]),
+  };
+}
+
+/** Writes a `/users` day as the sync does: its rows, then the day as walked (`version` is its `synced_at`). */
+async function putUsersDay(store: StoreDb, day: Day, rows: readonly UserRow[], version: string) {
+  await store.db.deleteFrom('user_day').where('day', '=', day).execute();
+  if (rows.length > 0)
+    await store.db
+      .insertInto('user_day')
+      .values(
+        rows.map((r) => ({
+          day,
+          user_id: r.user_id,
+          user_email: r.user_email,
+          row: JSON.stringify(r),
+          ...userDayFacts(r as unknown as Record<string, unknown>),
+        })),
+      )
+      .execute();
+  await store.db
+    .insertInto('users_day')
+    .values({ day, final: 1, synced_at: version })
+    .onConflict((oc) => oc.column('day').doUpdateSet({ synced_at: version }))
+    .execute();
+}
+
+async function putTokensDay(store: StoreDb, day: Day, body: string, version: string) {
+  await store.db
+    .insertInto('day_answer')
+    .values({ endpoint: 'tokens', grouping: '', day, body, final: 1, synced_at: version })
+    .onConflict((oc) => oc.columns(['endpoint', 'grouping', 'day']).doUpdateSet({ body, synced_at: version }))
+    .execute();
+}
+
+const byId = (a: MergedUser, b: MergedUser) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0);
+
+/** The browser's merge of the rows of [start, end], walked in day order. */
+function browserMerge(days: Map<string, UserRow[]>, start: Day, end: Day): MergedUser[] {
+  const rows = eachDay(start, end).flatMap((d) =>
+    [...(days.get(d) ?? [])].sort((a, b) => (a.user_id < b.user_id ? -1 : 1)),
+  );
+  return mergeUserRows(rows).sort(byId);
+}
+
+/** Equal field for field; the ratio (a quotient of sums added in another order) to 12 digits. */
+function expectSame(got: MergedUser[], want: MergedUser[]) {
+  expect(got.map((u) => ({ ...u, autonomyRatio: 0 }))).toEqual(want.map((u) => ({ ...u, autonomyRatio: 0 })));
+  got.forEach((u, i) => expect(u.autonomyRatio).toBeCloseTo(want[i]!.autonomyRatio, 12));
+}
+
+const opened: (() => Promise<unknown>)[] = [];
+afterAll(async () => {
+  for (const c of opened.reverse()) await c();
+});
+
+describe.each(STORE_ENGINES)('the analytics engine on the $name store', ({ available, open }) => {
+  async function fresh(file = ':memory:'): Promise<{ store: StoreDb; analytics: Analytics }> {
+    const s = await open();
+    const analytics = await openAnalytics(s.store, { file, logger: silentLogger });
+    opened.push(
+      () => s.store.close().then(s.drop),
+      () => analytics.close(),
+    );
+    return { store: s.store, analytics };
+  }
+
+  it.skipIf(!available)(
+    'merges each person’s days as the browser does, field for field, for random organizations',
+    async () => {
+      const { store, analytics } = await fresh();
+      for (let seed = 1; seed <= 4; seed++) {
+        const r = rng(seed);
+        const people = Array.from({ length: 5 + Math.floor(r() * 40) }, (_, i) => `u-${seed}-${i}`);
+        const days = eachDay('2026-02-01', '2026-03-31');
+        const stored = new Map<string, UserRow[]>();
+        for (const d of days) {
+          if (r() < 0.15) {
+            await store.db.deleteFrom('users_day').where('day', '=', d).execute();
+            await store.db.deleteFrom('user_day').where('day', '=', d).execute();
+            continue; // a day not stored
+          }
+          const rows = people.filter(() => r() < 0.4).map((u) => row(r, u, d));
+          stored.set(d, rows);
+          await putUsersDay(store, d, rows, `v${seed}`);
+        }
+        for (let k = 0; k < 5; k++) {
+          const a = pick(r, days);
+          const b = pick(r, days);
+          const [start, end] = (a <= b ? [a, b] : [b, a]) as [Day, Day];
+          expectSame(await mergedUsers(analytics, { start, end }), browserMerge(stored, start, end));
+        }
+        expectSame(
+          await mergedUsers(analytics, { start: '2026-02-01', end: '2026-03-31' }),
+          browserMerge(stored, '2026-02-01', '2026-03-31'),
+        );
+      }
+      expect(await mergedUsers(analytics, { start: '2026-05-01', end: '2026-05-02' })).toEqual([]);
+    },
+  );
+
+  it.skipIf(!available)(
+    'picks the first day’s email (else the first given), the most frequent model with its latest tier, ties by name',
+    async () => {
+      const { store, analytics } = await fresh();
+      const base = row(rng(7), 'u-1', '2026-02-01');
+      const day = (date: Day, o: Partial<UserRow>) => putUsersDay(store, date, [{ ...base, date, ...o }], 'a');
+      await day('2026-02-01', {
+        user_email: null,
+        primary_model: 'sonnet',
+        primary_model_tier: 'standard',
+        delegation_level: 'manual',
+      });
+      await day('2026-02-02', {
+        user_email: '',
+        primary_model: 'opus',
+        primary_model_tier: 'standard',
+        delegation_level: 'auto-high',
+      });
+      await day('2026-02-03', {
+        user_email: 'last@acme.example',
+        primary_model: 'opus',
+        primary_model_tier: 'thinking',
+        delegation_level: 'manual',
+      });
+      const [u] = await mergedUsers(analytics, { start: '2026-02-01', end: '2026-02-03' });
+      expect(u).toMatchObject({
+        email: 'last@acme.example',
+        primaryModel: 'opus',
+        primaryModelTier: 'thinking',
+        delegationLevel: 'manual',
+        activeDays: 3,
+        firstDay: '2026-02-01',
+        lastDay: '2026-02-03',
+      });
+      // The first day's email, even empty; one day each of two levels: the first name wins.
+      const [v] = await mergedUsers(analytics, { start: '2026-02-02', end: '2026-02-03' });
+      expect([v!.email, v!.delegationLevel]).toEqual(['', 'auto-high']);
+    },
+  );
+
+  it.skipIf(!available)(
+    'follows a day written again or dropped, and a restarted process catches up from its file',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'analytics-'));
+      opened.push(async () => rmSync(dir, { recursive: true, force: true }));
+      const file = join(dir, 'analytics.duckdb');
+      const s = await open();
+      opened.push(() => s.store.close().then(s.drop));
+      const r = rng(5);
+      const days = new Map<string, UserRow[]>();
+      for (const d of eachDay('2026-02-01', '2026-02-05')) {
+        days.set(
+          d,
+          ['a', 'b'].map((u) => row(r, u, d)),
+        );
+        await putUsersDay(s.store, d, days.get(d)!, 'v1');
+      }
+      const range = { start: '2026-02-01', end: '2026-02-05' } as const;
+      let analytics = await openAnalytics(s.store, { file, logger: silentLogger });
+      expectSame(await mergedUsers(analytics, range), browserMerge(days, range.start, range.end));
+      // A sync walks a day again (another version) and a day goes from the store.
+      days.set(
+        '2026-02-03',
+        ['a', 'c'].map((u) => row(r, u, '2026-02-03')),
+      );
+      await putUsersDay(s.store, '2026-02-03', days.get('2026-02-03')!, 'v2');
+      expectSame(await mergedUsers(analytics, range), browserMerge(days, range.start, range.end));
+      await analytics.close();
+      // While it was stopped: one more day written, one dropped.
+      days.set(
+        '2026-02-04',
+        ['b'].map((u) => row(r, u, '2026-02-04')),
+      );
+      await putUsersDay(s.store, '2026-02-04', days.get('2026-02-04')!, 'v3');
+      days.delete('2026-02-05');
+      await s.store.db.deleteFrom('users_day').where('day', '=', '2026-02-05').execute();
+      analytics = await openAnalytics(s.store, { file, logger: silentLogger });
+      opened.push(() => analytics.close());
+      expectSame(await mergedUsers(analytics, range), browserMerge(days, range.start, range.end));
+      const held = await analytics.rows<{ day: string; version: string }>(
+        "SELECT day, version FROM loaded_day WHERE source = 'users' ORDER BY day",
+      );
+      expect(held.map((h) => `${h.day} ${h.version}`)).toEqual([
+        '2026-02-01 v1',
+        '2026-02-02 v1',
+        '2026-02-03 v2',
+        '2026-02-04 v3',
+      ]);
+    },
+  );
+
+  it.skipIf(!available)(
+    'prices each person’s credits per model and tier at each day’s price, an element without a split at the day’s default',
+    async () => {
+      const { store, analytics } = await fresh();
+      const parsed = parsePrices(
+        '{"currency": "EUR", "prices": [{"from": "2026-01-14", "perMillionCredits": 8}, {"from": "2026-02-15", "tier": "thinking", "perMillionCredits": 20}, {"from": "2026-02-20", "model": "opus", "perMillionCredits": 30}]}',
+      );
+      if (!parsed.ok) throw new Error('the test prices are refused');
+      const list = parsed.prices;
+      const body = (els: unknown[]) => JSON.stringify([{ date: 'x', billable_tokens: 1, by_user: els }]);
+      await putTokensDay(
+        store,
+        '2026-02-14',
+        body([
+          {
+            user_id: 'a',
+            billable_tokens: 3e6,
+            by_model: [{ model_id: 'opus', model_tier: 'thinking', billable_tokens: 3e6 }],
+          },
+          { user_id: 'b', billable_tokens: 1e6 },
+        ]),
+        '1',
+      );
+      await putTokensDay(
+        store,
+        '2026-02-21',
+        body([
+          {
+            user_id: 'a',
+            billable_tokens: 3e6,
+            by_model: [
+              { model_id: 'opus', model_tier: 'thinking', billable_tokens: 1e6 },
+              { model_id: 'sonnet', model_tier: 'thinking', billable_tokens: 2e6 },
+            ],
+          },
+          { user_id: 'b', billable_tokens: 5e5, by_model: [] },
+          { billable_tokens: 9e9 },
+        ]),
+        '1',
+      );
+      const spendByUser = createSpendByUser(analytics);
+      const spent = await spendByUser({ start: '2026-02-01', end: '2026-02-28' }, list);
+      const p = (d: string, m: string, t: string) => priceOf(list, d, m, t);
+      expect([...spent.keys()].sort()).toEqual(['a', 'b']);
+      expect(spent.get('a')).toBeCloseTo(
+        3 * p('2026-02-14', 'opus', 'thinking') +
+          1 * p('2026-02-21', 'opus', 'thinking') +
+          2 * p('2026-02-21', 'sonnet', 'thinking'),
+        9,
+      );
+      expect(spent.get('a')).toBeCloseTo(3 * 8 + 30 + 2 * 20, 9);
+      expect(spent.get('b')).toBeCloseTo(1 * 8 + 0.5 * 8, 9);
+      // Another price list: the same days priced again.
+      const doubled = parsePrices(
+        '{"currency": "EUR", "prices": [{"from": "2026-01-14", "perMillionCredits": 16}, {"from": "2026-02-15", "tier": "thinking", "perMillionCredits": 40}, {"from": "2026-02-20", "model": "opus", "perMillionCredits": 60}]}',
+      );
+      if (!doubled.ok) throw new Error('refused');
+      const twice = await spendByUser({ start: '2026-02-01', end: '2026-02-28' }, doubled.prices);
+      for (const [id, v] of spent) expect(twice.get(id)).toBeCloseTo(2 * v, 9);
+      expect((await spendByUser({ start: '2026-02-14', end: '2026-02-14' }, list)).get('a')).toBeCloseTo(24, 9);
+      // A day of `/tokens` written again: spend follows.
+      await putTokensDay(store, '2026-02-14', body([{ user_id: 'a', billable_tokens: 1e6 }]), '2');
+      expect((await spendByUser({ start: '2026-02-14', end: '2026-02-14' }, list)).get('a')).toBeCloseTo(8, 9);
+    },
+  );
+});

@@ -1,0 +1,133 @@
+/**
+ * The users table's figures from the analytics engine: each person's merge over a range (the merge rules of a
+ * person's days, written once, here, in SQL) and their spend at the price list in force. They agree with the
+ * browser's merge of the same `/users` rows (src/lib/user-merge.ts) to the last field: the sums, the ratio
+ * weighted by user messages, the email of the first day (else the first one given later), the model and
+ * delegation level of most days (ties: the first by name) with the model's tier on its latest day, every
+ * language.
+ */
+import { DOUBLE, VARCHAR } from '@duckdb/node-api';
+import { eachDay, HISTORY_START, type Day, type DayRange } from '../../lib/dates';
+import { SUMMED_FIELDS, type MergedSums, type MergedUser } from '../../lib/user-merge';
+import { priceListKey, priceOf, type PriceList } from '../spend/prices';
+import type { Analytics } from './engine';
+
+const SUMS = Object.entries(SUMMED_FIELDS) as [keyof MergedSums, string][];
+
+const MERGE = `
+WITH r AS (SELECT * FROM person_day WHERE day BETWEEN $start AND $end),
+models AS (
+  SELECT user_id, primary_model AS model, count(*) AS n, arg_max(primary_model_tier, day) AS tier
+  FROM r GROUP BY user_id, primary_model),
+top_model AS (
+  SELECT user_id, first(model ORDER BY n DESC, model) AS model, first(tier ORDER BY n DESC, model) AS tier
+  FROM models GROUP BY user_id),
+levels AS (SELECT user_id, delegation_level AS level, count(*) AS n FROM r GROUP BY user_id, delegation_level),
+top_level AS (SELECT user_id, first(level ORDER BY n DESC, level) AS level FROM levels GROUP BY user_id),
+people AS (
+  SELECT user_id,
+    coalesce(arg_min_null(user_email, day), arg_min(user_email, day) FILTER (WHERE user_email <> '')) AS email,
+    count(*)::INTEGER AS active_days, min(day) AS first_day, max(day) AS last_day,
+    ${SUMS.map(([k, c]) => `sum(${c}) AS "${k}"`).join(', ')},
+    coalesce(sum(autonomy_ratio * user_messages) / nullif(sum(user_messages), 0), 0) AS autonomy_ratio,
+    list(DISTINCT languages) AS language_lists
+  FROM r GROUP BY user_id)
+SELECT p.*, t.model, t.tier, l.level
+FROM people p JOIN top_model t USING (user_id) JOIN top_level l USING (user_id)`;
+
+interface MergeRow extends Record<string, unknown> {
+  user_id: string;
+  email: string | null;
+  active_days: number;
+  first_day: string;
+  last_day: string;
+  autonomy_ratio: number;
+  language_lists: string[];
+  model: string;
+  tier: string;
+  level: string;
+}
+
+const byCodeUnits = (a: MergedUser, b: MergedUser) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0);
+
+/** One row per person active in the range, in user id order (the order ties keep when the table is sorted). */
+export async function mergedUsers(a: Analytics, r: DayRange): Promise<MergedUser[]> {
+  await a.catchUp(r);
+  const rows = await a.rows<MergeRow>(MERGE, { start: r.start, end: r.end });
+  const parsed = new Map<string, string[]>();
+  const languagesOf = (lists: string[]) => {
+    const all = new Set<string>();
+    for (const l of lists) {
+      let langs = parsed.get(l);
+      if (!langs) parsed.set(l, (langs = JSON.parse(l) as string[]));
+      for (const x of langs) all.add(x);
+    }
+    return [...all].sort();
+  };
+  const users = rows.map((row): MergedUser => {
+    const sums = {} as MergedSums;
+    for (const [k] of SUMS) sums[k] = Number(row[k] ?? 0);
+    return {
+      userId: row.user_id,
+      email: row.email,
+      activeDays: row.active_days,
+      firstDay: row.first_day,
+      lastDay: row.last_day,
+      ...sums,
+      autonomyRatio: row.autonomy_ratio,
+      primaryModel: row.model,
+      primaryModelTier: row.tier,
+      delegationLevel: row.level,
+      languages: languagesOf(row.language_lists),
+    };
+  });
+  return users.sort(byCodeUnits);
+}
+
+/**
+ * The price of a million credits for every day of the copy and every model and tier in it, as a table: the
+ * price list's rules (prices.ts) applied once per day, model and tier, then joined. Made again when the list,
+ * the days or the models change.
+ */
+function createPriceTable(a: Analytics) {
+  let made = '';
+  return async (list: PriceList) => {
+    const pairs = await a.rows<{ model: string; tier: string; last: string | null }>(
+      'SELECT model, tier, max(day) AS last FROM person_model_day GROUP BY model, tier ORDER BY model, tier',
+    );
+    const last = pairs.reduce((m, p) => (p.last && p.last > m ? p.last : m), HISTORY_START as string) as Day;
+    const key = `${priceListKey(list)}|${last}|${pairs.map((p) => `${p.model}\u0000${p.tier}`).join('\u0001')}`;
+    if (key === made) return;
+    const rows = [];
+    for (const day of eachDay(HISTORY_START, last))
+      for (const p of pairs) rows.push([day, p.model, p.tier, priceOf(list, day, p.model, p.tier)]);
+    await a.replaceTable(
+      'price',
+      [
+        ['day', VARCHAR],
+        ['model', VARCHAR],
+        ['tier', VARCHAR],
+        ['per_million', DOUBLE],
+      ],
+      rows,
+    );
+    made = key;
+  };
+}
+
+const SPEND = `
+SELECT m.user_id, sum(m.credits * p.per_million / 1e6) AS spend
+FROM person_model_day m JOIN price p ON p.day = m.day AND p.model = m.model AND p.tier = m.tier
+WHERE m.day BETWEEN $start AND $end
+GROUP BY m.user_id`;
+
+/** Each person's spend over a range at a price list: every `/tokens` day's credits by model, priced. */
+export function createSpendByUser(a: Analytics) {
+  const prices = createPriceTable(a);
+  return async (r: DayRange, list: PriceList): Promise<Map<string, number>> => {
+    await a.catchUp(r);
+    await prices(list);
+    const rows = await a.rows<{ user_id: string; spend: number }>(SPEND, { start: r.start, end: r.end });
+    return new Map(rows.map((x) => [x.user_id, x.spend]));
+  };
+}
