@@ -46,6 +46,7 @@ import { dayAnswerVersion, emailOf } from './store/teams-queries';
 import { createFactsCache, type FactsCache } from './teams/facts';
 import { openAnalytics, type Analytics } from './analytics/engine';
 import { createSpendByUser, mergedUsers } from './analytics/users';
+import { createTeamFigures } from './analytics/teams';
 import { priceListKey } from './spend/prices';
 import { createTeamsRoutes, isTeamsPath, teamFilterOf } from './teams/routes';
 import {
@@ -305,11 +306,14 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
       publicUrl: config.publicUrl,
     };
     digest = async () => toSlack(await buildDigest(sources), config.publicUrl);
+    const filling = sync!;
     teamsRoutes = createTeamsRoutes({
       store: opts.store,
       source: teams,
       editable,
-      facts,
+      figures: analytics!.then(createTeamFigures),
+      fill: async (r, from) =>
+        void (await (from === 'tokens' ? filling.fillDays('tokens', '', r, false) : filling.fillUsers(r, false))),
       latestDay,
       logger,
       signIn: config.auth !== undefined,

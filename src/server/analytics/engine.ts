@@ -10,6 +10,7 @@
  */
 import { rmSync } from 'node:fs';
 import {
+  BOOLEAN,
   DOUBLE,
   DuckDBDataChunk,
   DuckDBInstance,
@@ -24,7 +25,7 @@ import type { Logger } from '../core/log';
 import type { StoreDb } from '../store/db';
 
 /** Bumped when the copy's tables change: a file of another version is rebuilt. */
-const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 2;
 
 /** The `/users` row's numbers kept per person and day: the sums, then the ratio weighted by user messages. */
 export const PERSON_NUMBERS = [...Object.values(SUMMED_FIELDS), 'autonomy_ratio'] as const;
@@ -36,8 +37,11 @@ const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS person_day (day VARCHAR, user_id VARCHAR, user_email VARCHAR,
      ${PERSON_NUMBERS.map((c) => `${c} DOUBLE`).join(', ')}, ${PERSON_TEXTS.map((c) => `${c} VARCHAR`).join(', ')})`,
   `CREATE TABLE IF NOT EXISTS person_credits_day (day VARCHAR, user_id VARCHAR, user_email VARCHAR, credits DOUBLE)`,
+  // `split`: an entry of the element's `by_model`; false for an element without one (its credits, no model).
   `CREATE TABLE IF NOT EXISTS person_model_day (day VARCHAR, user_id VARCHAR, model VARCHAR, tier VARCHAR,
-     credits DOUBLE, input_tokens DOUBLE, output_tokens DOUBLE)`,
+     credits DOUBLE, input_tokens DOUBLE, output_tokens DOUBLE, split BOOLEAN)`,
+  // The organization's own `/tokens` row of the day, as the service gave it, without its `by_user` split.
+  `CREATE TABLE IF NOT EXISTS org_tokens_day (day VARCHAR, row VARCHAR)`,
 ];
 
 type Source = 'users' | 'tokens';
@@ -58,7 +62,13 @@ export interface Analytics {
   /** Replaces a table of the engine's own (made from the store's data, like a price table) in one transaction. */
   replaceTable(name: string, columns: readonly [string, DuckDBType][], rows: DuckDBValue[][]): Promise<void>;
   /** Runs a query on the engine's threads; rows as plain objects (numbers as numbers). */
-  rows<T extends Record<string, unknown>>(sql: string, params?: Record<string, DuckDBValue>): Promise<T[]>;
+  rows<T extends Record<string, unknown>>(
+    sql: string,
+    params?: Record<string, DuckDBValue>,
+    types?: Record<string, DuckDBType>,
+  ): Promise<T[]>;
+  /** Changes each time a day of the copy is written or dropped. */
+  generation(): number;
   close(): Promise<void>;
 }
 
@@ -93,7 +103,8 @@ const PERSON_DAY_TYPES = [
   ...PERSON_TEXTS.map(() => VARCHAR),
 ];
 const CREDITS_TYPES = [VARCHAR, VARCHAR, VARCHAR, DOUBLE];
-const MODEL_TYPES = [VARCHAR, VARCHAR, VARCHAR, VARCHAR, DOUBLE, DOUBLE, DOUBLE];
+const MODEL_TYPES = [VARCHAR, VARCHAR, VARCHAR, VARCHAR, DOUBLE, DOUBLE, DOUBLE, BOOLEAN];
+const ORG_TYPES = [VARCHAR, VARCHAR];
 
 /** A `/tokens` day row's `by_user` element, and its `by_model` entries, as the service sends them. */
 export interface ByUserElement {
@@ -114,17 +125,24 @@ export interface ModelElement {
  * A `/tokens` day body's split per person: their credits, and their credits by model (an element without
  * a split is one entry of no model, priced at the day's default).
  */
-export function tokensDayRows(day: Day, body: string): { credits: DuckDBValue[][]; models: DuckDBValue[][] } {
+export function tokensDayRows(
+  day: Day,
+  body: string,
+): { credits: DuckDBValue[][]; models: DuckDBValue[][]; org: DuckDBValue[][] } {
   const credits: DuckDBValue[][] = [];
   const models: DuckDBValue[][] = [];
+  const org: DuckDBValue[][] = [];
   for (const row of JSON.parse(body) as { by_user?: unknown }[]) {
+    const whole: Record<string, unknown> = { ...row };
+    delete whole.by_user;
+    org.push([day, JSON.stringify(whole)]);
     if (!Array.isArray(row.by_user)) continue;
     for (const el of row.by_user as ByUserElement[]) {
       if (typeof el.user_id !== 'string') continue;
       const billable = num(el.billable_tokens);
       credits.push([day, el.user_id, text(el.user_email) || null, billable]);
       const split = Array.isArray(el.by_model) ? (el.by_model as ModelElement[]) : [];
-      if (split.length === 0) models.push([day, el.user_id, '', '', billable, 0, 0]);
+      if (split.length === 0) models.push([day, el.user_id, '', '', billable, 0, 0, false]);
       for (const m of split)
         models.push([
           day,
@@ -134,10 +152,11 @@ export function tokensDayRows(day: Day, body: string): { credits: DuckDBValue[][
           num(m.billable_tokens),
           num(m.input_tokens),
           num(m.output_tokens),
+          true,
         ]);
     }
   }
-  return { credits, models };
+  return { credits, models, org };
 }
 
 export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Promise<Analytics> {
@@ -163,12 +182,14 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
   await loader.run('CREATE TABLE IF NOT EXISTS meta (schema_version INTEGER)');
   const version = Number((await loader.runAndReadAll('SELECT max(schema_version) FROM meta')).getRowsJS()[0]?.[0] ?? 0);
   if (version !== SCHEMA_VERSION) {
-    for (const t of ['meta', 'loaded_day', 'person_day', 'person_credits_day', 'person_model_day'])
+    for (const t of ['meta', 'loaded_day', 'person_day', 'person_credits_day', 'person_model_day', 'org_tokens_day'])
       await loader.run(`DROP TABLE IF EXISTS ${t}`);
   }
   for (const s of SCHEMA) await loader.run(s);
   if (version !== SCHEMA_VERSION) await loader.run(`INSERT INTO meta VALUES (${SCHEMA_VERSION})`);
 
+  /** Counts the days copied or dropped: what was made from the copy (a membership table) is made again after. */
+  let generation = 0;
   /** What the copy holds: per source, each day's version. */
   const loaded: Record<Source, Map<string, string>> = { users: new Map(), tokens: new Map() };
   for (const r of (await loader.runAndReadAll('SELECT source, day, version FROM loaded_day')).getRowsJS())
@@ -198,7 +219,7 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
 
   /** Replaces one day of one source in the copy, in one transaction (`version` undefined: drops it). */
   async function copyDay(source: Source, day: Day, version: string | undefined) {
-    const tables = source === 'users' ? ['person_day'] : ['person_credits_day', 'person_model_day'];
+    const tables = source === 'users' ? ['person_day'] : ['person_credits_day', 'person_model_day', 'org_tokens_day'];
     let rows: { table: string; types: DuckDBType[]; values: DuckDBValue[][] }[] = [];
     if (version !== undefined && source === 'users') {
       const stored = await store.db
@@ -229,6 +250,7 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
       rows = [
         { table: 'person_credits_day', types: CREDITS_TYPES, values: split.credits },
         { table: 'person_model_day', types: MODEL_TYPES, values: split.models },
+        { table: 'org_tokens_day', types: ORG_TYPES, values: split.org },
       ];
     }
     await loader.run('BEGIN TRANSACTION');
@@ -244,6 +266,7 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
     }
     if (version === undefined) loaded[source].delete(day);
     else loaded[source].set(day, version);
+    generation++;
   }
 
   /** One catch-up at a time: a second waits for the first, then looks again. */
@@ -286,9 +309,14 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
           throw e;
         }
       }),
-    async rows<T extends Record<string, unknown>>(sql: string, params?: Record<string, DuckDBValue>) {
-      return (await reader.runAndReadAll(sql, params)).getRowObjectsJS() as T[];
+    async rows<T extends Record<string, unknown>>(
+      sql: string,
+      params?: Record<string, DuckDBValue>,
+      types?: Record<string, DuckDBType>,
+    ) {
+      return (await reader.runAndReadAll(sql, params, types)).getRowObjectsJS() as T[];
     },
+    generation: () => generation,
     async close() {
       await queue;
       loader.closeSync();

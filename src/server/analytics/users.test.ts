@@ -11,12 +11,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { UserRow } from '../../api/schemas';
 import { eachDay, type Day } from '../../lib/dates';
 import { mergeUserRows, type MergedUser } from '../../lib/user-merge';
+import { putTokensDay, putUsersDay } from '../../test/store-days';
 import { STORE_ENGINES } from '../../test/stores';
 import { silentLogger } from '../core/log';
 import { rng, type Rng } from '../demo/rng';
 import { parsePrices, priceOf } from '../spend/prices';
 import type { StoreDb } from '../store/db';
-import { userDayFacts } from '../store/users-queries';
 import { openAnalytics, type Analytics } from './engine';
 import { createSpendByUser, mergedUsers } from './users';
 
@@ -49,37 +49,6 @@ function row(r: Rng, userId: string, date: string): UserRow {
     delegation_level: pick(r, ['manual', 'auto-low', 'auto-high']),
     languages: pick(r, [[], ['TypeScript'], ['Go', 'TypeScript'], ['Python'], ['Rust', 'Go']]),
   };
-}
-
-/** Writes a `/users` day as the sync does: its rows, then the day as walked (`version` is its `synced_at`). */
-async function putUsersDay(store: StoreDb, day: Day, rows: readonly UserRow[], version: string) {
-  await store.db.deleteFrom('user_day').where('day', '=', day).execute();
-  if (rows.length > 0)
-    await store.db
-      .insertInto('user_day')
-      .values(
-        rows.map((r) => ({
-          day,
-          user_id: r.user_id,
-          user_email: r.user_email,
-          row: JSON.stringify(r),
-          ...userDayFacts(r as unknown as Record<string, unknown>),
-        })),
-      )
-      .execute();
-  await store.db
-    .insertInto('users_day')
-    .values({ day, final: 1, synced_at: version })
-    .onConflict((oc) => oc.column('day').doUpdateSet({ synced_at: version }))
-    .execute();
-}
-
-async function putTokensDay(store: StoreDb, day: Day, body: string, version: string) {
-  await store.db
-    .insertInto('day_answer')
-    .values({ endpoint: 'tokens', grouping: '', day, body, final: 1, synced_at: version })
-    .onConflict((oc) => oc.columns(['endpoint', 'grouping', 'day']).doUpdateSet({ body, synced_at: version }))
-    .execute();
 }
 
 const byId = (a: MergedUser, b: MergedUser) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0);

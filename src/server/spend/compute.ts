@@ -5,7 +5,7 @@
  */
 import type { Day } from '../../lib/dates';
 import type { Facts } from '../teams/facts';
-import type { Mask } from '../teams/scoped';
+import type { Mask } from '../teams/masks';
 import { priceOf, type PriceList } from './prices';
 
 /** The price of a million credits per day, model and tier of the facts: [day][model][tier]. */

@@ -2,8 +2,10 @@
 import type { Parsed } from '../users/params';
 import type { Facts } from './facts';
 import type { Mapping } from './mapping';
-import type { Mask } from './scoped';
 import { comparePaths, inSelection, teamResolver, UNASSIGNED } from './tree';
+
+/** One byte per user of the facts: 1 when the user is in the selection. */
+export type Mask = Uint8Array;
 
 export const quote = (v: unknown) => JSON.stringify(String(v).slice(0, 60));
 

@@ -2,7 +2,8 @@
  * The teams endpoints of the dashboard's server (their shapes: src/api/teams.ts): the mapping in
  * force and its tree, the mapping's text and its edit (kept in the store; read-only while TEAMS_FILE
  * rules), each team's figures for the teams page, and the service's day rows for the people of
- * chosen teams. Every figure is computed from the store's per-user facts (facts.ts, scoped.ts).
+ * chosen teams. Every figure is computed by the analytics engine (src/server/analytics/teams.ts), off the
+ * event loop.
  */
 import type { IncomingMessage } from 'node:http';
 import {
@@ -13,7 +14,7 @@ import {
   type TeamFigures,
   type TeamSummaryRow,
 } from '../../api/teams';
-import { addDays, HISTORY_START, maxDay, previousPeriod, type Day, type DayRange } from '../../lib/dates';
+import { addDays, eachDay, HISTORY_START, maxDay, previousPeriod, type Day, type DayRange } from '../../lib/dates';
 import { errorResponse, HttpError, peerInContext } from '../core/errors';
 import { peerOf } from '../core/forwarded';
 import { canonicalEmail, readBody } from '../core/text';
@@ -24,23 +25,9 @@ import type { StoreDb } from '../store/db';
 import { knownUsers, storedOrgId } from '../store/queries';
 import { scopeOf, type ViewScope } from '../auth/access';
 import { rangeOf, teamsOf, type Parsed } from '../users/params';
-import type { FactsCache } from './facts';
 import { MAX_BYTES, type Mapping, type MappingFormat } from './mapping';
-import {
-  activeIn,
-  activityDays,
-  addSums,
-  productivityDays,
-  sumsByGroup,
-  tokenDays,
-  tokenModelRows,
-  toolDays,
-  topUsers,
-  zeroSums,
-  type GroupSums,
-  type Mask,
-} from './scoped';
-import { checkTeams, maskOf, quote, teamsOfUsers } from './masks';
+import { addSums, zeroSums, type GroupSums, type TeamAnalytics } from '../analytics/teams';
+import { checkTeams, quote } from './masks';
 import type { EditableMappingSource, MappingSource, MappingState } from './source';
 import {
   depthOf,
@@ -60,7 +47,10 @@ export interface TeamsRoutesOptions {
   source: MappingSource;
   /** Set when the mapping may be edited here (no TEAMS_FILE). */
   editable?: EditableMappingSource;
-  facts: FactsCache;
+  /** The team figures (the analytics engine's). */
+  figures: Promise<TeamAnalytics>;
+  /** Fills a range's days from the service first, as the store's own answers do: `/users` or `/tokens` ones. */
+  fill: (r: DayRange, from: 'users' | 'tokens') => Promise<void>;
   latestDay: () => Day;
   /** Sign-in decides who edits (admins); without it, only the dashboard's own machine may. */
   signIn?: boolean;
@@ -90,7 +80,12 @@ function figures(s: GroupSums, members: number): TeamFigures {
 }
 
 export function createTeamsRoutes(opts: TeamsRoutesOptions) {
-  const { store, source, editable, facts, latestDay } = opts;
+  const { store, source, editable, latestDay, fill } = opts;
+  /** The engine, once the range's days are filled (and copied: each figure catches the copy up first). */
+  const engine = async (r: DayRange, from: 'users' | 'tokens') => {
+    await fill(r, from);
+    return opts.figures;
+  };
   const logger = opts.logger ?? silentLogger;
 
   let known: { version: string; users: { userId: string; email: string | null }[] } | undefined;
@@ -192,19 +187,18 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
       const checked = checkTeams(only, source.current().mapping);
       if (!checked.ok) throw new HttpError(400, checked.detail);
     }
-    const f = await facts.get(prev?.start ?? range.start, range.end, 'users');
+    const t = await engine({ start: prev?.start ?? range.start, end: range.end }, 'users');
     const state = source.current();
     const mapping = state.mapping;
     // Groups: each team the mapping names (direct members), and Unassigned.
     const paths = [...(mapping?.teams ?? []), UNASSIGNED];
-    const index = new Map(paths.map((t, i) => [t, i]));
-    const teamOfUser = teamsOfUsers(f, mapping);
-    const groupOf = Int32Array.from(teamOfUser, (t) => index.get(t) ?? index.get(UNASSIGNED)!);
-    const days = f.days.length - (prev ? f.dayIndex.get(range.start)! : 0);
-    const rolled = (sums: GroupSums[], n: number) =>
-      rollUp(new Map(paths.map((t, i) => [t, sums[i]!])), addSums, zeroSums(n));
-    const cur = rolled(sumsByGroup(f, groupOf, paths.length, range.start, range.end), days);
-    const before = prev ? rolled(sumsByGroup(f, groupOf, paths.length, prev.start, prev.end), days) : null;
+    const days = eachDay(range.start, range.end).length;
+    const rolled = async (r: DayRange) => {
+      const direct = await t.sumsByTeam(mapping, r);
+      return rollUp(new Map(paths.map((p) => [p, direct.get(p) ?? zeroSums(days)])), addSums, zeroSums(days));
+    };
+    const cur = await rolled(range);
+    const before = prev ? await rolled(prev) : null;
     const members = rollUp(await membersByTeam(mapping, await allUsers()), (a, b) => a + b, 0);
     const tops = withAncestors(paths).filter((t) => parentOf(t) === null);
     const org = (m: Map<string, GroupSums>) => tops.reduce((s, t) => addSums(s, m.get(t)!), zeroSums(days));
@@ -260,15 +254,14 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
     const range = p.value;
     const state = source.current();
     const teams = teamsOf(search);
-    const f = await facts.get(range.start, range.end, 'tokens');
-    let mask: Mask;
-    if (teams.length === 0) mask = new Uint8Array(f.userIds.length).fill(1);
-    else {
-      const selected = checkTeams(teams, state.mapping);
-      if (!selected.ok) throw new HttpError(400, selected.detail);
-      mask = maskOf(f, state.mapping, selected.value);
+    let selected: string[] | null = null;
+    if (teams.length > 0) {
+      const checked = checkTeams(teams, state.mapping);
+      if (!checked.ok) throw new HttpError(400, checked.detail);
+      selected = checked.value;
     }
-    return { range, teams, limit, ...topUsers(f, mask, range.start, range.end, limit) };
+    const t = await engine(range, 'tokens');
+    return { range, teams, limit, ...(await t.topUsers(state.mapping, selected, range, limit)) };
   }
 
   /**
@@ -276,10 +269,9 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
    * without the per-user split (33 MB for 5,000 people over 90 days; the top users come from top-users).
    */
   async function organizationTokens(range: DayRange) {
-    const f = await facts.get(range.start, range.end, 'tokens');
-    const [a, b] = [f.dayIndex.get(range.start)!, f.dayIndex.get(range.end)!];
-    const data = f.orgTokenDays.slice(a, b + 1).filter((d) => d !== undefined);
-    const everyone = new Uint8Array(f.userIds.length).fill(1);
+    const t = await engine(range, 'tokens');
+    const data = await t.organizationTokenDays(range);
+    const members = await t.activeIn(null, null, range);
     return {
       data,
       meta: {
@@ -287,7 +279,7 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
         start_date: range.start,
         end_date: range.end,
         teams: [],
-        members: activeIn(f, everyone, range.start, range.end),
+        members,
         org_only: [],
       },
     };
@@ -314,20 +306,28 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
     if (!selected.ok) throw new HttpError(400, selected.detail);
     // Weekly and monthly active users look back 6 and 29 days before each day.
     const first = endpoint === 'activity' ? maxDay(HISTORY_START, addDays(range.start, -29)) : range.start;
-    const f = await facts.get(first, range.end, endpoint === 'tokens' ? 'tokens' : 'users');
-    const mask = maskOf(f, state.mapping, selected.value);
+    const t = await engine({ start: first, end: range.end }, endpoint === 'tokens' ? 'tokens' : 'users');
     const { start, end } = range;
+    const who = selected.value;
     const data =
       endpoint === 'tokens'
         ? groupBy === 'model'
-          ? tokenModelRows(f, mask, start, end)
-          : tokenDays(f, mask, start, end)
+          ? (await t.tokenDays(state.mapping, who, range)).flatMap((d) =>
+              d.by_model.map((m) => ({
+                date: d.date,
+                group_key: m.model_id,
+                billable_tokens: m.billable_tokens,
+                input_tokens: m.input_tokens,
+                output_tokens: m.output_tokens,
+              })),
+            )
+          : await t.tokenDays(state.mapping, who, range)
         : endpoint === 'tools'
-          ? toolDays(f, mask, start, end)
+          ? await t.toolDays(state.mapping, who, range)
           : endpoint === 'activity'
-            ? activityDays(f, mask, start, end)
-            : productivityDays(f, mask, start, end);
-    const members = activeIn(f, mask, start, end);
+            ? await t.activityDays(state.mapping, who, range)
+            : await t.productivityDays(state.mapping, who, range);
+    const members = await t.activeIn(state.mapping, who, range);
     return {
       data,
       meta: {

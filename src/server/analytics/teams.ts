@@ -1,0 +1,358 @@
+/**
+ * Team figures from the analytics engine: who is in which team is a table (`member`, one row per person of the
+ * copy, rewritten when the mapping or the people change), and a selection of teams is a join against it. The
+ * rules are the service's own, applied to fewer people: sums are sums; daily, weekly and monthly active users
+ * are distinct people active on the day and in the trailing 7 and 30 days; the autonomy average and percentiles
+ * are over the selected people's own ratios of the day. So the top-level teams and Unassigned add up to the
+ * organization for every sum and every count of people (teams.test.ts).
+ */
+import { LIST, VARCHAR, listValue, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
+import { addDays, eachDay, type Day, type DayRange } from '../../lib/dates';
+import type { Mapping } from '../teams/mapping';
+import { inSelection, teamResolver, UNASSIGNED } from '../teams/tree';
+import type { Analytics } from './engine';
+
+const round2 = (x: number) => Math.round(x * 100) / 100;
+
+/**
+ * The people of a selection: `null` for everyone, else the teams chosen (each with its sub-teams; Unassigned
+ * is a team too).
+ */
+export type Selection = readonly string[] | null;
+
+/** Keeps `member` for the mapping in force and the people of the copy. */
+export function createMembership(a: Analytics) {
+  const ids = new WeakMap<Mapping, number>();
+  let nextId = 1;
+  let made = '';
+  return {
+    /** Brings `member` up to date: each person's team by id, else by their latest email, else Unassigned. */
+    async current(mapping: Mapping | null): Promise<void> {
+      if (mapping && !ids.has(mapping)) ids.set(mapping, nextId++);
+      const key = `${mapping ? ids.get(mapping) : 0}|${a.generation()}`;
+      if (key === made) return;
+      const people = await a.rows<{ user_id: string; email: string | null }>(`
+        SELECT user_id, arg_max(user_email, day) FILTER (WHERE user_email <> '') AS email
+        FROM (SELECT day, user_id, user_email FROM person_day UNION ALL SELECT day, user_id, user_email FROM person_credits_day)
+        GROUP BY user_id`);
+      const resolve = mapping ? teamResolver(mapping) : () => UNASSIGNED;
+      await a.replaceTable(
+        'member',
+        [
+          ['user_id', VARCHAR],
+          ['team', VARCHAR],
+        ],
+        people.map((p) => [p.user_id, resolve(p.user_id, p.email)]),
+      );
+      made = key;
+    },
+  };
+}
+
+/** The SQL that keeps a selection's people (`$teams`: the teams whose direct members are in it). */
+function selection(
+  mapping: Mapping | null,
+  selected: Selection,
+): { where: string; params: Record<string, DuckDBValue>; types: Record<string, DuckDBType> } {
+  if (selected === null) return { where: 'true', params: {}, types: {} };
+  const teams = [...(mapping?.teams ?? []), UNASSIGNED].filter((t) => inSelection(t, selected));
+  return {
+    where: 'user_id IN (SELECT user_id FROM member WHERE list_contains($teams, team))',
+    params: { teams: listValue(teams) },
+    types: { teams: LIST(VARCHAR) },
+  };
+}
+
+type Ask = <T extends Record<string, unknown>>(sql: string, extra?: Record<string, DuckDBValue>) => Promise<T[]>;
+
+/** A query over the selection and the range ($start, $end). */
+function asker(a: Analytics, mapping: Mapping | null, selected: Selection, r: DayRange): Ask {
+  const sel = selection(mapping, selected);
+  return (sql, extra = {}) =>
+    a.rows(sql.replaceAll('<selected>', sel.where), { start: r.start, end: r.end, ...extra, ...sel.params }, sel.types);
+}
+
+/** Each day of the range, with what the query gave for it (or `zero`). */
+function everyDay<T extends { day: string }, U>(
+  r: DayRange,
+  rows: T[],
+  make: (row: T | undefined, day: Day) => U,
+): U[] {
+  const byDay = new Map(rows.map((x) => [x.day, x]));
+  return eachDay(r.start, r.end).map((d) => make(byDay.get(d), d));
+}
+
+export function createTeamFigures(a: Analytics) {
+  const membership = createMembership(a);
+  const prepare = async (mapping: Mapping | null, selected: Selection, r: DayRange) => {
+    await a.catchUp(r);
+    if (selected !== null) await membership.current(mapping);
+    return asker(a, mapping, selected, r);
+  };
+
+  return {
+    membership,
+
+    /** People of the selection with a `/users` row or a `/tokens` split in the range. */
+    async activeIn(mapping: Mapping | null, selected: Selection, r: DayRange): Promise<number> {
+      const ask = await prepare(mapping, selected, r);
+      const [row] = await ask<{ n: number }>(`
+        SELECT count(*)::INTEGER AS n FROM (
+          SELECT user_id FROM person_day WHERE day BETWEEN $start AND $end
+          UNION SELECT user_id FROM person_credits_day WHERE day BETWEEN $start AND $end)
+        WHERE <selected>`);
+      return row?.n ?? 0;
+    },
+
+    /** The organization's own `/tokens` rows of the range, as the service gave them, without the split per person. */
+    async organizationTokenDays(r: DayRange): Promise<Record<string, unknown>[]> {
+      await a.catchUp(r);
+      const rows = await a.rows<{ row: string }>(
+        'SELECT row FROM org_tokens_day WHERE day BETWEEN $start AND $end ORDER BY day',
+        { start: r.start, end: r.end },
+      );
+      return rows.map((x) => JSON.parse(x.row) as Record<string, unknown>);
+    },
+
+    /** `/tokens` day rows of the selection: credits, input and output, and per model (largest first). */
+    async tokenDays(mapping: Mapping | null, selected: Selection, r: DayRange) {
+      const ask = await prepare(mapping, selected, r);
+      const [credits, models] = await Promise.all([
+        ask<{ day: string; credits: number }>(`
+          SELECT day, sum(credits) AS credits FROM person_credits_day
+          WHERE day BETWEEN $start AND $end AND <selected> GROUP BY day`),
+        ask<{ day: string; model: string; tier: string; credits: number; input: number; output: number }>(`
+          SELECT day, model, min(tier) AS tier, sum(credits) AS credits, sum(input_tokens) AS input,
+            sum(output_tokens) AS output
+          FROM person_model_day WHERE split AND day BETWEEN $start AND $end AND <selected>
+          GROUP BY day, model ORDER BY day, credits DESC, model`),
+      ]);
+      const perDay = new Map<string, typeof models>();
+      for (const m of models) perDay.set(m.day, [...(perDay.get(m.day) ?? []), m]);
+      return everyDay(r, credits, (c, day) => {
+        const ms = perDay.get(day) ?? [];
+        return {
+          date: day,
+          billable_tokens: c?.credits ?? 0,
+          input_tokens: ms.reduce((s, m) => s + m.input, 0),
+          output_tokens: ms.reduce((s, m) => s + m.output, 0),
+          by_model: ms.map((m) => ({
+            model_id: m.model,
+            model_tier: m.tier,
+            billable_tokens: m.credits,
+            input_tokens: m.input,
+            output_tokens: m.output,
+          })),
+        };
+      });
+    },
+
+    /** The selection's people with the most credits, their credits per model and their share. */
+    async topUsers(mapping: Mapping | null, selected: Selection, r: DayRange, n: number) {
+      const ask = await prepare(mapping, selected, r);
+      const [total] = await ask<{ total: number | null }>(`
+        SELECT sum(credits) AS total FROM person_credits_day WHERE day BETWEEN $start AND $end AND <selected>`);
+      const top = await ask<{ user_id: string; email: string | null; credits: number; models: string }>(
+        `
+        WITH top AS (
+          SELECT user_id, sum(credits) AS credits,
+            arg_min(user_email, day) FILTER (WHERE user_email <> '') AS email
+          FROM person_credits_day WHERE day BETWEEN $start AND $end AND <selected>
+          GROUP BY user_id HAVING sum(credits) > 0 ORDER BY credits DESC, user_id LIMIT $n)
+        SELECT top.user_id, top.email, top.credits,
+          coalesce((SELECT to_json(list({'model': model, 'credits': c} ORDER BY c DESC, model))
+            FROM (SELECT model, sum(m.credits) AS c FROM person_model_day m
+                  WHERE m.split AND m.user_id = top.user_id AND m.day BETWEEN $start AND $end GROUP BY model))::VARCHAR,
+            '[]') AS models
+        FROM top ORDER BY top.credits DESC, top.user_id`,
+        { n },
+      );
+      const sum = total?.total ?? 0;
+      return {
+        total: sum,
+        users: top.map((u) => ({
+          userId: u.user_id,
+          email: u.email,
+          credits: u.credits,
+          share: sum > 0 ? u.credits / sum : 0,
+          models: JSON.parse(u.models) as { model: string; credits: number }[],
+        })),
+      };
+    },
+
+    /** `/activity` day rows of the selection: active people on the day and in the trailing 7 and 30 days. */
+    async activityDays(mapping: Mapping | null, selected: Selection, r: DayRange) {
+      const from = addDays(r.start, -29);
+      const ask = await prepare(mapping, selected, { start: from, end: r.end });
+      // Each person counts in the windows ending on d…d+6 (d…d+29) after each active day d, except those an
+      // earlier active day already covers: intervals whose starts and ends, summed day by day, give the counts.
+      const rows = await ask<{
+        day: string;
+        dau: number;
+        wau: number;
+        mau: number;
+        sessions: number;
+        messages: number;
+        user_messages: number;
+      }>(
+        `
+        WITH act AS (
+          SELECT user_id, day::DATE AS d, lag(day::DATE) OVER (PARTITION BY user_id ORDER BY day) AS p,
+            sessions, messages, user_messages
+          FROM person_day WHERE day BETWEEN $start AND $end AND <selected>),
+        events AS (
+          SELECT greatest(d, coalesce(p + 7, d)) AS on_day, 1 AS w, 0 AS m FROM act
+          UNION ALL SELECT d + 7, -1, 0 FROM act
+          UNION ALL SELECT greatest(d, coalesce(p + 30, d)), 0, 1 FROM act
+          UNION ALL SELECT d + 30, 0, -1 FROM act),
+        fixed AS (
+          SELECT on_day, sum(w) AS w, sum(m) AS m FROM events
+          GROUP BY on_day),
+        days AS (SELECT unnest(generate_series($start::DATE, $end::DATE, INTERVAL 1 DAY))::DATE AS d),
+        running AS (
+          SELECT days.d, sum(coalesce(fixed.w, 0)) OVER (ORDER BY days.d) AS wau,
+            sum(coalesce(fixed.m, 0)) OVER (ORDER BY days.d) AS mau
+          FROM days LEFT JOIN fixed ON fixed.on_day = days.d),
+        daily AS (
+          SELECT d, count(*) AS dau, sum(sessions) AS sessions, sum(messages) AS messages,
+            sum(user_messages) AS user_messages FROM act GROUP BY d)
+        SELECT strftime(running.d, '%Y-%m-%d') AS day, coalesce(daily.dau, 0)::INTEGER AS dau,
+          running.wau::INTEGER AS wau, running.mau::INTEGER AS mau,
+          coalesce(daily.sessions, 0) AS sessions, coalesce(daily.messages, 0) AS messages,
+          coalesce(daily.user_messages, 0) AS user_messages
+        FROM running LEFT JOIN daily ON daily.d = running.d
+        WHERE running.d >= $first::DATE`,
+        { first: r.start },
+      );
+      return everyDay(r, rows, (x, day) => ({
+        date: day,
+        daily_active_users: x?.dau ?? 0,
+        weekly_active_users: x?.wau ?? 0,
+        monthly_active_users: x?.mau ?? 0,
+        sessions: x?.sessions ?? 0,
+        messages: x?.messages ?? 0,
+        user_messages: x?.user_messages ?? 0,
+      }));
+    },
+
+    /** `/tools` day rows of the selection: sums, people using MCP, and the autonomy of its people's own ratios. */
+    async toolDays(mapping: Mapping | null, selected: Selection, r: DayRange) {
+      const ask = await prepare(mapping, selected, r);
+      const rows = await ask<{
+        day: string;
+        tool_calls: number;
+        mcp_users: number;
+        skills: number;
+        slash: number;
+        hooks: number;
+        sessions: number;
+        user_messages: number;
+        avg: number | null;
+        p50: number | null;
+        p90: number | null;
+      }>(`
+        SELECT day, sum(tool_calls) AS tool_calls, count(*) FILTER (WHERE mcp_calls > 0)::INTEGER AS mcp_users,
+          sum(skill_calls) AS skills, sum(slash_commands) AS slash, sum(hooks) AS hooks, sum(sessions) AS sessions,
+          sum(user_messages) AS user_messages,
+          -- Tool calls per user turn, from the counts when there are turns (the row's ratio is rounded).
+          avg(ratio) AS avg, quantile_cont(ratio, 0.5) AS p50, quantile_cont(ratio, 0.9) AS p90
+        FROM (SELECT *, CASE WHEN user_messages > 0 THEN tool_calls / user_messages ELSE autonomy_ratio END AS ratio
+              FROM person_day WHERE day BETWEEN $start AND $end AND <selected>)
+        GROUP BY day`);
+      return everyDay(r, rows, (x, day) => ({
+        date: day,
+        tool_calls: x?.tool_calls ?? 0,
+        mcp_users_with_mcp: x?.mcp_users ?? 0,
+        skills_invocations: x?.skills ?? 0,
+        slash_commands_invocations: x?.slash ?? 0,
+        hooks_invocations: x?.hooks ?? 0,
+        autonomy_ratio_avg: round2(x?.avg ?? 0),
+        autonomy_ratio_p50: round2(x?.p50 ?? 0),
+        autonomy_ratio_p90: round2(x?.p90 ?? 0),
+        tool_calls_per_session_avg: x?.sessions ? round2(x.tool_calls / x.sessions) : 0,
+        user_turns_per_session_avg: x?.sessions ? round2(x.user_messages / x.sessions) : 0,
+      }));
+    },
+
+    /** `/productivity` day rows of the selection. */
+    async productivityDays(mapping: Mapping | null, selected: Selection, r: DayRange) {
+      const ask = await prepare(mapping, selected, r);
+      const rows = await ask<{ day: string; created: number; edited: number; commits: number; prs: number }>(`
+        SELECT day, sum(files_created) AS created, sum(files_edited) AS edited, sum(git_commits) AS commits,
+          sum(git_prs_created) AS prs
+        FROM person_day WHERE day BETWEEN $start AND $end AND <selected> GROUP BY day`);
+      return everyDay(r, rows, (x, day) => ({
+        date: day,
+        files_created: x?.created ?? 0,
+        files_edited: x?.edited ?? 0,
+        git_commits: x?.commits ?? 0,
+        git_prs_created: x?.prs ?? 0,
+      }));
+    },
+
+    /** Each team's own figures over the range (its direct members; Unassigned too), its credits day by day. */
+    async sumsByTeam(mapping: Mapping | null, r: DayRange): Promise<Map<string, GroupSums>> {
+      await a.catchUp(r);
+      await membership.current(mapping);
+      const [totals, trend] = await Promise.all([
+        a.rows<Omit<GroupSums, 'trend'> & { team: string }>(
+          `SELECT team, count(DISTINCT user_id)::INTEGER AS active, sum(billable_tokens) AS credits,
+             sum(tool_calls) AS "toolCalls", sum(user_messages) AS "userMessages", sum(sessions) AS sessions,
+             sum(git_commits) AS commits, sum(git_prs_created) AS prs
+           FROM person_day JOIN member USING (user_id) WHERE day BETWEEN $start AND $end GROUP BY team`,
+          { start: r.start, end: r.end },
+        ),
+        a.rows<{ team: string; day: string; credits: number }>(
+          `SELECT team, day, sum(billable_tokens) AS credits
+           FROM person_day JOIN member USING (user_id) WHERE day BETWEEN $start AND $end GROUP BY team, day`,
+          { start: r.start, end: r.end },
+        ),
+      ]);
+      const days = eachDay(r.start, r.end);
+      const index = new Map(days.map((d, i) => [d, i]));
+      const out = new Map<string, GroupSums>();
+      for (const { team, ...sums } of totals) out.set(team, { ...sums, trend: new Array<number>(days.length).fill(0) });
+      for (const t of trend) out.get(t.team)!.trend[index.get(t.day as Day)!] = t.credits;
+      return out;
+    },
+  };
+}
+
+export type TeamAnalytics = ReturnType<typeof createTeamFigures>;
+
+/** The additive figures of a group of people over a window of days; `trend` is its daily credits. */
+export interface GroupSums {
+  active: number;
+  credits: number;
+  toolCalls: number;
+  userMessages: number;
+  sessions: number;
+  commits: number;
+  prs: number;
+  trend: number[];
+}
+
+export const zeroSums = (days: number): GroupSums => ({
+  active: 0,
+  credits: 0,
+  toolCalls: 0,
+  userMessages: 0,
+  sessions: 0,
+  commits: 0,
+  prs: 0,
+  trend: new Array<number>(days).fill(0),
+});
+
+/** Adds two groups' sums (disjoint groups: active people add up too). */
+export function addSums(x: GroupSums, y: GroupSums): GroupSums {
+  return {
+    active: x.active + y.active,
+    credits: x.credits + y.credits,
+    toolCalls: x.toolCalls + y.toolCalls,
+    userMessages: x.userMessages + y.userMessages,
+    sessions: x.sessions + y.sessions,
+    commits: x.commits + y.commits,
+    prs: x.prs + y.prs,
+    trend: x.trend.map((v, i) => v + y.trend[i]!),
+  };
+}
