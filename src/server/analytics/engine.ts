@@ -14,7 +14,9 @@ import {
   DOUBLE,
   DuckDBDataChunk,
   DuckDBInstance,
+  LIST,
   VARCHAR,
+  listValue,
   type DuckDBConnection,
   type DuckDBType,
   type DuckDBValue,
@@ -217,81 +219,152 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
     return new Map(rows.map((r) => [r.day, r.synced_at]));
   }
 
-  /** Replaces one day of one source in the copy, in one transaction (`version` undefined: drops it). */
-  async function copyDay(source: Source, day: Day, version: string | undefined) {
-    const tables = source === 'users' ? ['person_day'] : ['person_credits_day', 'person_model_day', 'org_tokens_day'];
-    let rows: { table: string; types: DuckDBType[]; values: DuckDBValue[][] }[] = [];
-    if (version !== undefined && source === 'users') {
+  /** A day's rows for the copy's tables, read from the store (none for a day dropped). */
+  async function rowsOf(source: Source, day: Day, version: string | undefined): Promise<DuckDBValue[][][]> {
+    if (version === undefined) return source === 'users' ? [[]] : [[], [], []];
+    if (source === 'users') {
       const stored = await store.db
         .selectFrom('user_day')
         .select(['user_id', 'user_email', ...PERSON_NUMBERS, ...PERSON_TEXTS])
         .where('day', '=', day)
         .execute();
-      const values = stored.map((r) => [
-        day,
-        r.user_id,
-        r.user_email,
-        ...PERSON_NUMBERS.map((c) => num(r[c])),
-        r.primary_model ?? '',
-        r.primary_model_tier ?? '',
-        r.delegation_level ?? '',
-        r.languages ?? '[]',
-      ]);
-      rows = [{ table: 'person_day', types: PERSON_DAY_TYPES, values }];
-    } else if (version !== undefined) {
-      const answer = await store.db
-        .selectFrom('day_answer')
-        .select('body')
-        .where('endpoint', '=', 'tokens')
-        .where('grouping', '=', '')
-        .where('day', '=', day)
-        .executeTakeFirst();
-      const split = tokensDayRows(day, answer?.body ?? '[]');
-      rows = [
-        { table: 'person_credits_day', types: CREDITS_TYPES, values: split.credits },
-        { table: 'person_model_day', types: MODEL_TYPES, values: split.models },
-        { table: 'org_tokens_day', types: ORG_TYPES, values: split.org },
+      return [
+        stored.map((r) => [
+          day,
+          r.user_id,
+          r.user_email,
+          ...PERSON_NUMBERS.map((c) => num(r[c])),
+          r.primary_model ?? '',
+          r.primary_model_tier ?? '',
+          r.delegation_level ?? '',
+          r.languages ?? '[]',
+        ]),
       ];
     }
+    const answer = await store.db
+      .selectFrom('day_answer')
+      .select('body')
+      .where('endpoint', '=', 'tokens')
+      .where('grouping', '=', '')
+      .where('day', '=', day)
+      .executeTakeFirst();
+    const split = tokensDayRows(day, answer?.body ?? '[]');
+    return [split.credits, split.models, split.org];
+  }
+
+  const TABLES: Record<Source, { name: string; types: DuckDBType[] }[]> = {
+    users: [{ name: 'person_day', types: PERSON_DAY_TYPES }],
+    tokens: [
+      { name: 'person_credits_day', types: CREDITS_TYPES },
+      { name: 'person_model_day', types: MODEL_TYPES },
+      { name: 'org_tokens_day', types: ORG_TYPES },
+    ],
+  };
+
+  /**
+   * Replaces days of one source in the copy (`version` undefined: drops the day), all in one transaction: a
+   * reader sees each of them whole or not at all, and a crash leaves them to be copied again.
+   */
+  async function copyDays(source: Source, days: readonly [Day, string | undefined][]): Promise<number> {
+    const tables = TABLES[source];
+    const values: DuckDBValue[][][] = tables.map(() => []);
+    for (const [day, version] of days) (await rowsOf(source, day, version)).forEach((v, i) => values[i]!.push(...v));
+    // Days copied before are replaced (a scan of each table); new ones have nothing to replace.
+    const replaced = days.map(([day]) => day).filter((day) => loaded[source].has(day));
     await loader.run('BEGIN TRANSACTION');
     try {
-      for (const t of tables) await loader.run(`DELETE FROM ${t} WHERE day = ?`, [day]);
-      for (const r of rows) await appendRows(loader, r.table, r.types, r.values);
-      await loader.run('DELETE FROM loaded_day WHERE source = ? AND day = ?', [source, day]);
-      if (version !== undefined) await loader.run('INSERT INTO loaded_day VALUES (?, ?, ?)', [source, day, version]);
+      if (replaced.length > 0)
+        for (const t of tables)
+          await loader.run(
+            `DELETE FROM ${t.name} WHERE list_contains($days, day)`,
+            { days: listValue(replaced) },
+            {
+              days: LIST(VARCHAR),
+            },
+          );
+      for (const [i, t] of tables.entries()) await appendRows(loader, t.name, t.types, values[i]!);
+      await loader.run(
+        'DELETE FROM loaded_day WHERE source = $source AND list_contains($days, day)',
+        {
+          source,
+          days: listValue(days.map(([day]) => day)),
+        },
+        { days: LIST(VARCHAR) },
+      );
+      const kept = days.filter(([, v]) => v !== undefined) as [Day, string][];
+      await appendRows(
+        loader,
+        'loaded_day',
+        [VARCHAR, VARCHAR, VARCHAR],
+        kept.map(([day, v]) => [source, day, v]),
+      );
       await loader.run('COMMIT');
     } catch (e) {
       await loader.run('ROLLBACK').catch(() => undefined);
       throw e;
     }
-    if (version === undefined) loaded[source].delete(day);
-    else loaded[source].set(day, version);
+    for (const [day, version] of days) {
+      if (version === undefined) loaded[source].delete(day);
+      else loaded[source].set(day, version);
+    }
     generation++;
+    return values.reduce((n, v) => n + v.length, 0);
   }
 
-  /** One catch-up at a time: a second waits for the first, then looks again. */
-  let queue: Promise<unknown> = Promise.resolve();
-  async function catchUpNow(range?: DayRange) {
-    for (const source of ['users', 'tokens'] as const) {
-      const stored = await storedVersions(source, range);
-      const held = loaded[source];
-      for (const [day, v] of stored) if (held.get(day) !== v) await copyDay(source, day as Day, v);
-      for (const day of [...held.keys()])
-        if (!stored.has(day) && (!range || (day >= range.start && day <= range.end)))
-          await copyDay(source, day as Day, undefined);
+  /**
+   * The loader connection, one task at a time: a reader's (a range it waits for, a table it needs) before the
+   * background's (the whole history, newest day first), so a reader never waits for more than one day's copy.
+   */
+  let busy = false;
+  let closed = false;
+  const waiting: Record<'urgent' | 'background', (() => void)[]> = { urgent: [], background: [] };
+  async function withLoader<T>(urgent: boolean, fn: () => Promise<T>): Promise<T> {
+    if (busy) await new Promise<void>((ok) => waiting[urgent ? 'urgent' : 'background'].push(ok));
+    busy = true;
+    try {
+      return await fn();
+    } finally {
+      const next = waiting.urgent.shift() ?? waiting.background.shift();
+      if (next) next();
+      else busy = false;
     }
   }
 
-  function serial<T>(fn: () => Promise<T>): Promise<T> {
-    const run = queue.then(fn);
-    queue = run.catch(() => undefined);
-    return run;
+  /** Rows copied in one transaction, at most, from as many days as they take (a day at least). */
+  const BATCH_ROWS = 30_000;
+
+  async function catchUpNow(range: DayRange | undefined) {
+    const urgent = range !== undefined;
+    for (const source of ['users', 'tokens'] as const) {
+      const stored = await storedVersions(source, range);
+      const held = loaded[source];
+      // Newest first (the days readers look at), then the days the store no longer has.
+      const todo: [Day, string | undefined][] = [
+        ...[...stored].filter(([day, v]) => held.get(day) !== v).sort(([a], [b]) => (a < b ? 1 : -1)),
+        ...[...held.keys()]
+          .filter((day) => !stored.has(day) && (!range || (day >= range.start && day <= range.end)))
+          .map((day) => [day, undefined] as const),
+      ] as [Day, string | undefined][];
+      // A batch is as many days as the last one's size says fit: a reader waits for one batch at most.
+      let perDay = 0;
+      for (let i = 0; i < todo.length && !closed;) {
+        const n = Math.max(1, perDay > 0 ? Math.floor(BATCH_ROWS / perDay) : 1);
+        const batch = todo.slice(i, i + n);
+        i += batch.length;
+        // Looked at again once its turn comes: another catch-up may have copied some meanwhile.
+        const rows = await withLoader(urgent, async () => {
+          const still = batch.filter(([day, v]) => held.get(day) !== v);
+          return still.length > 0 && !closed ? copyDays(source, still) : 0;
+        });
+        perDay = Math.max(perDay, rows / batch.length);
+      }
+    }
   }
 
   return {
-    catchUp: (range) => serial(() => catchUpNow(range)),
+    catchUp: (range) => catchUpNow(range),
     replaceTable: (name, columns, rows) =>
-      serial(async () => {
+      withLoader(true, async () => {
         await loader.run('BEGIN TRANSACTION');
         try {
           await loader.run(
@@ -318,7 +391,8 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
     },
     generation: () => generation,
     async close() {
-      await queue;
+      closed = true;
+      await withLoader(true, async () => undefined);
       loader.closeSync();
       reader.closeSync();
       instance.closeSync();
