@@ -47,6 +47,7 @@ import { createFactsCache, type FactsCache } from './teams/facts';
 import { openAnalytics, type Analytics } from './analytics/engine';
 import { createSpendByUser, mergedUsers } from './analytics/users';
 import { createTeamFigures } from './analytics/teams';
+import { createSpend } from './analytics/spend';
 import { priceListKey } from './spend/prices';
 import { createTeamsRoutes, isTeamsPath, teamFilterOf } from './teams/routes';
 import {
@@ -277,10 +278,12 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
   let insightsRoutes: ReturnType<typeof createInsightsRoutes> | undefined;
   /** The weekly digest's message (with a store). */
   let digest: (() => Promise<{ text: string; blocks: unknown[] }>) | undefined;
-  if (opts.store && facts) {
+  if (opts.store && facts && analytics && sync) {
+    const filling = sync;
     spendRoutes = createSpendRoutes({
       store: opts.store,
-      facts,
+      spend: analytics.then(createSpend),
+      fill: async (r) => void (await filling.fillDays('tokens', '', r, false)),
       teams,
       prices,
       latestDay,
@@ -306,12 +309,11 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
       publicUrl: config.publicUrl,
     };
     digest = async () => toSlack(await buildDigest(sources), config.publicUrl);
-    const filling = sync!;
     teamsRoutes = createTeamsRoutes({
       store: opts.store,
       source: teams,
       editable,
-      figures: analytics!.then(createTeamFigures),
+      figures: analytics.then(createTeamFigures),
       fill: async (r, from) =>
         void (await (from === 'tokens' ? filling.fillDays('tokens', '', r, false) : filling.fillUsers(r, false))),
       latestDay,

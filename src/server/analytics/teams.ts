@@ -15,13 +15,20 @@ import type { Analytics } from './engine';
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
 /**
- * The people of a selection: `null` for everyone, else the teams chosen (each with its sub-teams; Unassigned
- * is a team too).
+ * The people of a selection: `null` for everyone, the teams chosen (each with its sub-teams; Unassigned is a
+ * team too), or one person.
  */
-export type Selection = readonly string[] | null;
+export type Selection = readonly string[] | null | { user: string };
 
-/** Keeps `member` for the mapping in force and the people of the copy. */
-export function createMembership(a: Analytics) {
+/** Keeps `member` for the mapping in force and the people of the copy (one per engine: they share the table). */
+const memberships = new WeakMap<Analytics, ReturnType<typeof createMembership>>();
+export const membershipOf = (a: Analytics) => {
+  let m = memberships.get(a);
+  if (!m) memberships.set(a, (m = createMembership(a)));
+  return m;
+};
+
+function createMembership(a: Analytics) {
   const ids = new WeakMap<Mapping, number>();
   let nextId = 1;
   let made = '';
@@ -55,6 +62,7 @@ function selection(
   selected: Selection,
 ): { where: string; params: Record<string, DuckDBValue>; types: Record<string, DuckDBType> } {
   if (selected === null) return { where: 'true', params: {}, types: {} };
+  if ('user' in selected) return { where: 'user_id = $user', params: { user: selected.user }, types: {} };
   const teams = [...(mapping?.teams ?? []), UNASSIGNED].filter((t) => inSelection(t, selected));
   return {
     where: 'user_id IN (SELECT user_id FROM member WHERE list_contains($teams, team))',
@@ -63,17 +71,27 @@ function selection(
   };
 }
 
-type Ask = <T extends Record<string, unknown>>(sql: string, extra?: Record<string, DuckDBValue>) => Promise<T[]>;
+export type Ask = <T extends Record<string, unknown>>(sql: string, extra?: Record<string, DuckDBValue>) => Promise<T[]>;
 
-/** A query over the selection and the range ($start, $end). */
+/** A query over the selection (`<selected>` in its SQL) and the range ($start, $end). */
 function asker(a: Analytics, mapping: Mapping | null, selected: Selection, r: DayRange): Ask {
   const sel = selection(mapping, selected);
   return (sql, extra = {}) =>
     a.rows(sql.replaceAll('<selected>', sel.where), { start: r.start, end: r.end, ...extra, ...sel.params }, sel.types);
 }
 
-/** Each day of the range, with what the query gave for it (or `zero`). */
-function everyDay<T extends { day: string }, U>(
+/**
+ * Queries over a selection and a range, once the range is copied and, for teams, who is in which team is
+ * current.
+ */
+export async function scoped(a: Analytics, mapping: Mapping | null, selected: Selection, r: DayRange): Promise<Ask> {
+  await a.catchUp(r);
+  if (Array.isArray(selected)) await membershipOf(a).current(mapping);
+  return asker(a, mapping, selected, r);
+}
+
+/** Each day of the range, with what the query gave for it. */
+export function everyDay<T extends { day: string }, U>(
   r: DayRange,
   rows: T[],
   make: (row: T | undefined, day: Day) => U,
@@ -83,16 +101,10 @@ function everyDay<T extends { day: string }, U>(
 }
 
 export function createTeamFigures(a: Analytics) {
-  const membership = createMembership(a);
-  const prepare = async (mapping: Mapping | null, selected: Selection, r: DayRange) => {
-    await a.catchUp(r);
-    if (selected !== null) await membership.current(mapping);
-    return asker(a, mapping, selected, r);
-  };
+  const membership = membershipOf(a);
+  const prepare = (mapping: Mapping | null, selected: Selection, r: DayRange) => scoped(a, mapping, selected, r);
 
   return {
-    membership,
-
     /** People of the selection with a `/users` row or a `/tokens` split in the range. */
     async activeIn(mapping: Mapping | null, selected: Selection, r: DayRange): Promise<number> {
       const ask = await prepare(mapping, selected, r);

@@ -6,11 +6,11 @@
  * delegation level of most days (ties: the first by name) with the model's tier on its latest day, every
  * language.
  */
-import { DOUBLE, VARCHAR } from '@duckdb/node-api';
-import { eachDay, HISTORY_START, type Day, type DayRange } from '../../lib/dates';
+import type { DayRange } from '../../lib/dates';
 import { SUMMED_FIELDS, type MergedSums, type MergedUser } from '../../lib/user-merge';
-import { priceListKey, priceOf, type PriceList } from '../spend/prices';
+import type { PriceList } from '../spend/prices';
 import type { Analytics } from './engine';
+import { priceTableOf } from './spend';
 
 const SUMS = Object.entries(SUMMED_FIELDS) as [keyof MergedSums, string][];
 
@@ -84,37 +84,6 @@ export async function mergedUsers(a: Analytics, r: DayRange): Promise<MergedUser
   return users.sort(byCodeUnits);
 }
 
-/**
- * The price of a million credits for every day of the copy and every model and tier in it, as a table: the
- * price list's rules (prices.ts) applied once per day, model and tier, then joined. Made again when the list,
- * the days or the models change.
- */
-function createPriceTable(a: Analytics) {
-  let made = '';
-  return async (list: PriceList) => {
-    const pairs = await a.rows<{ model: string; tier: string; last: string | null }>(
-      'SELECT model, tier, max(day) AS last FROM person_model_day GROUP BY model, tier ORDER BY model, tier',
-    );
-    const last = pairs.reduce((m, p) => (p.last && p.last > m ? p.last : m), HISTORY_START as string) as Day;
-    const key = `${priceListKey(list)}|${last}|${pairs.map((p) => `${p.model}\u0000${p.tier}`).join('\u0001')}`;
-    if (key === made) return;
-    const rows = [];
-    for (const day of eachDay(HISTORY_START, last))
-      for (const p of pairs) rows.push([day, p.model, p.tier, priceOf(list, day, p.model, p.tier)]);
-    await a.replaceTable(
-      'price',
-      [
-        ['day', VARCHAR],
-        ['model', VARCHAR],
-        ['tier', VARCHAR],
-        ['per_million', DOUBLE],
-      ],
-      rows,
-    );
-    made = key;
-  };
-}
-
 const SPEND = `
 SELECT m.user_id, sum(m.credits * p.per_million / 1e6) AS spend
 FROM person_model_day m JOIN price p ON p.day = m.day AND p.model = m.model AND p.tier = m.tier
@@ -123,7 +92,7 @@ GROUP BY m.user_id`;
 
 /** Each person's spend over a range at a price list: every `/tokens` day's credits by model, priced. */
 export function createSpendByUser(a: Analytics) {
-  const prices = createPriceTable(a);
+  const prices = priceTableOf(a);
   return async (r: DayRange, list: PriceList): Promise<Map<string, number>> => {
     await a.catchUp(r);
     await prices(list);

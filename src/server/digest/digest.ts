@@ -45,7 +45,7 @@ export async function buildDigest(s: DigestSources): Promise<Digest> {
   const latest = s.latestDay();
   const week = { start: addDays(latest, -6), end: latest };
   const previous = { start: addDays(latest, -13), end: addDays(latest, -7) };
-  const f = await s.facts.get(previous.start, latest, 'users');
+  const f = await s.facts.get(previous.start, latest);
   const split = f.dayIndex.get(week.start)!;
   const sums = { now: new Map<string, number>(), before: new Map<string, number>() };
   const active = { now: new Set<number>(), before: new Set<number>() };

@@ -92,7 +92,7 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
           ],
         };
     }
-    const f = await facts.get(from, latest, 'users');
+    const f = await facts.get(from, latest);
     const teamOf = teamsOfUsers(f, mapping);
     const userIndex = new Map(f.userIds.map((id, u) => [id, u]));
     const inScope = (u: number) => selected.length === 0 || inSelection(teamOf[u]!, selected);

@@ -1,10 +1,10 @@
 /**
- * The spend endpoints (their shapes and list: src/api/spend.ts), computed from the store's per-user
- * `/tokens` facts (src/server/teams/facts.ts) with the price list in force.
+ * The spend endpoints (their shapes and list: src/api/spend.ts), computed by the analytics engine
+ * (src/server/analytics/spend.ts) with the price list in force.
  */
 import type { IncomingMessage } from 'node:http';
 import { FORECAST_METHOD, type MonthSpend, type TeamSpendRow } from '../../api/spend';
-import { addDays, HISTORY_START, maxDay, previousPeriod, type Day, type DayRange } from '../../lib/dates';
+import { addDays, eachDay, HISTORY_START, maxDay, previousPeriod, type Day, type DayRange } from '../../lib/dates';
 import { scopeOf, type ViewScope } from '../auth/access';
 import { errorResponse, HttpError } from '../core/errors';
 import { readBody } from '../core/text';
@@ -12,21 +12,24 @@ import { silentLogger, type Logger } from '../core/log';
 import { json, type HttpResponse } from '../core/response';
 import type { StoreDb } from '../store/db';
 import { readBudgets, writeBudgets } from '../store/teams-queries';
-import type { Facts, FactsCache } from '../teams/facts';
-import { checkTeams, everyone, maskOf, quote, teamsOfUsers } from '../teams/masks';
+import type { Spend } from '../analytics/spend';
+import type { Selection } from '../analytics/teams';
+import { checkTeams, quote } from '../teams/masks';
 import { mayEdit, rangeParams } from '../teams/routes';
 import { serveRoute } from '../teams/serve-route';
 import type { MappingSource } from '../teams/source';
 import { rollUp, UNASSIGNED, withAncestors } from '../teams/tree';
 import { teamsOf } from '../users/params';
-import { spendByGroup, spendByModel, spendDays } from './compute';
 import { budgetStatus, FORECAST_WINDOW, forecastMonth, monthStart } from './forecast';
 import type { PriceList } from './prices';
 import type { PricesSource } from './source';
 
 export interface SpendRoutesOptions {
   store: StoreDb;
-  facts: FactsCache;
+  /** Spend (the analytics engine's). */
+  spend: Promise<Spend>;
+  /** Fills a range's `/tokens` days from the service first, as the store's own answers do. */
+  fill: (r: DayRange) => Promise<void>;
   teams: MappingSource;
   prices: PricesSource;
   latestDay: () => Day;
@@ -66,7 +69,13 @@ function month(window: DayRange, spend: Float64Array, budget: number | undefined
 }
 
 export function createSpendRoutes(opts: SpendRoutesOptions) {
-  const { store, facts, teams: source, prices: pricesSource, latestDay } = opts;
+  const { store, teams: source, prices: pricesSource, latestDay } = opts;
+  /** The engine, once the ranges' `/tokens` days are filled. */
+  const engine = async (...ranges: DayRange[]) => {
+    await Promise.all(ranges.map((r) => opts.fill(r)));
+    return opts.spend;
+  };
+  const spendOf = (days: { spend: number }[]) => Float64Array.from(days, (d) => d.spend);
   const logger = opts.logger ?? silentLogger;
 
   const pricesOrRefuse = (): PriceList => {
@@ -84,18 +93,6 @@ export function createSpendRoutes(opts: SpendRoutesOptions) {
     if (!scope || scope.admin) return all;
     const manager = source.current().mapping?.teams.some((t) => scope.seesTeamDetails(t)) ?? false;
     return new Map([...all].filter(([t]) => manager && (scope.orgView || scope.seesTeamDetails(t))));
-  }
-
-  /** The people a request is about: everyone, the teams named, or one user. */
-  function maskFor(f: Facts, teams: readonly string[], user: string | null) {
-    if (user !== null) {
-      const mask = new Uint8Array(f.userIds.length);
-      const u = f.userIds.indexOf(user);
-      if (u >= 0) mask[u] = 1;
-      return mask;
-    }
-    if (teams.length === 0) return null;
-    return maskOf(f, source.current().mapping, teams);
   }
 
   async function spend(search: URLSearchParams, scope?: ViewScope) {
@@ -118,15 +115,19 @@ export function createSpendRoutes(opts: SpendRoutesOptions) {
     const prev = previousPeriod(range);
     const latest = latestDay();
     const window = monthWindow(latest);
-    const [f, w] = await Promise.all([
-      facts.get(prev?.start ?? range.start, range.end, 'tokens'),
-      facts.get(window.start, window.end, 'tokens'),
+    const selected: Selection = user !== null ? { user } : teams.length > 0 ? teams : null;
+    const mapping = source.current().mapping;
+    const e = await engine({ start: prev?.start ?? range.start, end: range.end }, window);
+    const [cur, before, inMonth, models] = await Promise.all([
+      e.days(mapping, selected, range, prices),
+      prev ? e.days(mapping, selected, prev, prices) : null,
+      e.days(mapping, selected, window, prices),
+      e.byModel(mapping, selected, range, prices),
     ]);
-    const mask = maskFor(f, teams, user);
-    const cur = spendDays(f, prices, mask, range.start, range.end);
-    const before = prev ? spendDays(f, prices, mask, prev.start, prev.end) : null;
-    const inMonth = spendDays(w, prices, maskFor(w, teams, user), window.start, window.end);
-    const sum = (a: Float64Array) => a.reduce((s, v) => s + v, 0);
+    const total = (days: { credits: number; spend: number }[]) => ({
+      credits: days.reduce((x, d) => x + d.credits, 0),
+      spend: days.reduce((x, d) => x + d.spend, 0),
+    });
     const budgets = await budgetsFor(scope);
     // The organization's budget, or one team's; several teams or a user have none.
     const budget =
@@ -142,12 +143,11 @@ export function createSpendRoutes(opts: SpendRoutesOptions) {
       range,
       teams,
       user,
-      days: [...cur.spend].map((s, i) => ({ date: addDays(range.start, i), credits: cur.credits[i]!, spend: s })),
-      credits: sum(cur.credits),
-      spend: sum(cur.spend),
-      previous: before ? { credits: sum(before.credits), spend: sum(before.spend) } : null,
-      models: spendByModel(f, prices, mask, range.start, range.end),
-      month: month(window, inMonth.spend, budget),
+      days: cur,
+      ...total(cur),
+      previous: before ? total(before) : null,
+      models,
+      month: month(window, spendOf(inMonth), budget),
       method: FORECAST_METHOD,
     };
   }
@@ -164,69 +164,48 @@ export function createSpendRoutes(opts: SpendRoutesOptions) {
       if (!checked.ok) throw new HttpError(400, checked.detail);
     }
     const window = monthWindow(latestDay());
-    const [f, w] = await Promise.all([
-      facts.get(range.start, range.end, 'tokens'),
-      facts.get(window.start, window.end, 'tokens'),
-    ]);
+    const e = await engine(range, window);
     const paths = [...(mapping?.teams ?? []), UNASSIGNED];
-    const index = new Map(paths.map((t, i) => [t, i]));
-    const grouped = (facts: Facts, r: DayRange) => {
-      const teamOf = teamsOfUsers(facts, mapping);
-      const groupOf = Int32Array.from(teamOf, (t) => index.get(t) ?? index.get(UNASSIGNED)!);
-      const per = spendByGroup(facts, prices, groupOf, paths.length, r.start, r.end);
-      const add = (a: Float64Array, b: Float64Array) => a.map((v, i) => v + b[i]!);
-      return rollUp(new Map(paths.map((t, i) => [t, per[i]!])), add, new Float64Array(per[0]?.length ?? 0));
+    const [inRange, inMonth, org, orgMonth] = await Promise.all([
+      e.byTeam(mapping, range, prices),
+      e.byTeam(mapping, window, prices),
+      e.days(mapping, null, range, prices),
+      e.days(mapping, null, window, prices),
+    ]);
+    const add = (a: Float64Array, b: Float64Array) => a.map((v, i) => v + b[i]!);
+    const daily = (by: typeof inRange, r: DayRange) => {
+      const zero = new Float64Array(eachDay(r.start, r.end).length);
+      return rollUp(new Map(paths.map((t) => [t, by.daily.get(t) ?? zero])), add, zero);
     };
-    const inRange = grouped(f, range);
-    const inMonth = grouped(w, window);
-    const credits = creditsByTeam(f, mapping, paths, index, range);
+    const spentInRange = daily(inRange, range);
+    const spentInMonth = daily(inMonth, window);
+    const credits = rollUp(new Map(paths.map((t) => [t, inRange.credits.get(t) ?? 0])), (x, y) => x + y, 0);
     const budgets = await budgetsFor(scope);
     const sum = (a: Float64Array | undefined) => (a ? a.reduce((s, v) => s + v, 0) : 0);
     const row = (team: string): TeamSpendRow => ({
       team,
       credits: credits.get(team) ?? 0,
-      spend: sum(inRange.get(team)),
-      month: month(window, inMonth.get(team) ?? new Float64Array(0), budgets.get(team)),
+      spend: sum(spentInRange.get(team)),
+      month: month(window, spentInMonth.get(team) ?? new Float64Array(0), budgets.get(team)),
     });
     const listed = withAncestors(mapping?.teams ?? []).filter(
       (t) => only.length === 0 || only.some((o) => t === o || t.startsWith(`${o}/`)),
     );
-    const org = spendDays(f, prices, everyone(f), range.start, range.end);
-    const orgMonth = spendDays(w, prices, null, window.start, window.end);
     const rows: TeamSpendRow[] = [
       ...(scope && !scope.orgView
         ? []
         : [
             {
               team: '',
-              credits: sum(org.credits),
-              spend: sum(org.spend),
-              month: month(window, orgMonth.spend, budgets.get('')),
+              credits: org.reduce((x, d) => x + d.credits, 0),
+              spend: org.reduce((x, d) => x + d.spend, 0),
+              month: month(window, spendOf(orgMonth), budgets.get('')),
             },
           ]),
       ...listed.map(row),
       ...(only.length === 0 || only.includes(UNASSIGNED) ? [row(UNASSIGNED)] : []),
     ];
     return { currency: prices.currency, range, rows, method: FORECAST_METHOD };
-  }
-
-  function creditsByTeam(
-    f: Facts,
-    mapping: Parameters<typeof teamsOfUsers>[1],
-    paths: string[],
-    index: Map<string, number>,
-    range: DayRange,
-  ): Map<string, number> {
-    const teamOf = teamsOfUsers(f, mapping);
-    const direct = new Float64Array(paths.length);
-    const a = f.dayIndex.get(range.start)!;
-    const b = f.dayIndex.get(range.end)!;
-    for (let i = 0; i < f.tokens.user.length; i++) {
-      const d = f.tokens.day[i]!;
-      if (d < a || d > b) continue;
-      direct[index.get(teamOf[f.tokens.user[i]!]!) ?? index.get(UNASSIGNED)!]! += f.tokens.billable[i]!;
-    }
-    return rollUp(new Map(paths.map((t, i) => [t, direct[i]!])), (x, y) => x + y, 0);
   }
 
   async function budgetsBody(scope?: ViewScope) {

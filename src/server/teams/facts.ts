@@ -1,9 +1,7 @@
 /**
- * The per-user facts of a range, in memory and column by column, from which every team figure is
- * computed: the `/users` rows (one per user and active day, their numbers as typed arrays) and the
- * `/tokens` days' `by_user` elements with their `by_model` split (the only per-user source of credits
- * per model and of input and output tokens). A team is then a mask over the users, and any team's
- * answer is one pass over these arrays: switching team never touches the store.
+ * The per-user `/users` facts of a range, in memory and column by column (one row per user and active day,
+ * their numbers as typed arrays), which the highlights and the digest still read; every other per-person
+ * figure comes from the analytics engine (src/server/analytics), where these will go too.
  *
  * `createFactsCache` keeps the facts of the last few ranges, each valid for one version of its stored
  * days (a sync that writes any of them makes a new version), and fills missing days from the service
@@ -11,41 +9,19 @@
  */
 import { eachDay, type Day } from '../../lib/dates';
 import type { StoreDb } from '../store/db';
-import { readDays } from '../store/queries';
-import {
-  dayAnswerVersion,
-  teamFactRows,
-  TEAM_FACT_COLUMNS,
-  type TeamFactColumn,
-  type TeamFactRow,
-} from '../store/teams-queries';
+import { teamFactRows, TEAM_FACT_COLUMNS, type TeamFactColumn, type TeamFactRow } from '../store/teams-queries';
 import { rangeVersion } from '../store/users-queries';
 import type { SyncEngine } from '../sync/engine';
-import type { ByUserElement, ModelElement } from '../analytics/engine';
 
 export interface Facts {
   /** The days loaded, first to last, every one of them. */
   days: Day[];
   dayIndex: Map<Day, number>;
-  /** The users seen in the rows or in `by_user`, by index, with an email when any row has one. */
+  /** The users seen in the rows, by index, with an email when any row has one. */
   userIds: string[];
   emails: (string | null)[];
   /** `/users` rows: the user's index, the day's index, and each fact column. */
   rows: { user: Int32Array; day: Int32Array; cols: Record<TeamFactColumn, Float64Array> };
-  /** `/tokens` `by_user` elements: user, day, credits, and where their `by_model` entries are. */
-  tokens: { user: Int32Array; day: Int32Array; billable: Float64Array; modelsFrom: Int32Array };
-  /** The `by_model` entries of every element, in element order. */
-  models: {
-    model: Int32Array;
-    tier: Int32Array;
-    billable: Float64Array;
-    input: Float64Array;
-    output: Float64Array;
-  };
-  modelIds: string[];
-  tiers: string[];
-  /** Each day's `/tokens` row for the whole organization as the service gave it, without `by_user` (undefined: no row). */
-  orgTokenDays: (Record<string, unknown> | undefined)[];
 }
 
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
@@ -69,39 +45,8 @@ function interner() {
   };
 }
 
-/** Growable typed columns (doubling), trimmed at the end. */
-class Column<T extends Int32Array | Float64Array> {
-  length = 0;
-  constructor(
-    private data: T,
-    private readonly make: (n: number) => T,
-  ) {}
-  push(v: number) {
-    if (this.length === this.data.length) {
-      const next = this.make(Math.max(16, this.data.length * 2));
-      next.set(this.data);
-      this.data = next;
-    }
-    this.data[this.length++] = v;
-  }
-  /** The values, in an array of their own size (a view would keep the doubled buffer alive). */
-  done(): T {
-    return this.data.slice(0, this.length) as T;
-  }
-}
-const ints = () => new Column(new Int32Array(1024), (n) => new Int32Array(n));
-const floats = () => new Column(new Float64Array(1024), (n) => new Float64Array(n));
-
-/**
- * The facts of the days [first, last] from the store's rows (by user then day) and `/tokens` day
- * bodies (JSON arrays of the service's day rows, already checked against the contract when stored).
- */
-export function buildFacts(
-  first: Day,
-  last: Day,
-  rows: readonly TeamFactRow[],
-  tokenBodies: readonly { day: string; body: string }[],
-): Facts {
+/** The facts of the days [first, last] from the store's rows (by user then day). */
+export function buildFacts(first: Day, last: Day, rows: readonly TeamFactRow[]): Facts {
   const days = eachDay(first, last);
   const dayIndex = new Map(days.map((d, i) => [d, i]));
   const users = interner();
@@ -130,38 +75,6 @@ export function buildFacts(
     kept++;
   }
 
-  const models = interner();
-  const tiers = interner();
-  const t = { user: ints(), day: ints(), billable: floats(), modelsFrom: ints() };
-  const m = { model: ints(), tier: ints(), billable: floats(), input: floats(), output: floats() };
-  const orgTokenDays: (Record<string, unknown> | undefined)[] = days.map(() => undefined);
-  for (const { day, body } of tokenBodies) {
-    const d = dayIndex.get(day as Day);
-    if (d === undefined) continue;
-    for (const row of JSON.parse(body) as { by_user?: unknown }[]) {
-      const org: Record<string, unknown> = { ...row };
-      delete org.by_user;
-      orgTokenDays[d] = org;
-      if (!Array.isArray(row.by_user)) continue;
-      for (const el of row.by_user as ByUserElement[]) {
-        if (typeof el.user_id !== 'string') continue;
-        t.user.push(userOf(el.user_id, el.user_email));
-        t.day.push(d);
-        t.billable.push(num(el.billable_tokens));
-        t.modelsFrom.push(m.model.length);
-        if (!Array.isArray(el.by_model)) continue;
-        for (const me of el.by_model as ModelElement[]) {
-          m.model.push(models.of(String(me.model_id ?? '')));
-          m.tier.push(tiers.of(String(me.model_tier ?? '')));
-          m.billable.push(num(me.billable_tokens));
-          m.input.push(num(me.input_tokens));
-          m.output.push(num(me.output_tokens));
-        }
-      }
-    }
-  }
-  t.modelsFrom.push(m.model.length);
-
   const cut = <T extends Int32Array | Float64Array>(a: T) => a.subarray(0, kept) as T;
   return {
     days,
@@ -173,26 +86,11 @@ export function buildFacts(
       day: cut(rowDay),
       cols: Object.fromEntries(TEAM_FACT_COLUMNS.map((c) => [c, cut(cols[c])])) as Record<TeamFactColumn, Float64Array>,
     },
-    tokens: { user: t.user.done(), day: t.day.done(), billable: t.billable.done(), modelsFrom: t.modelsFrom.done() },
-    models: {
-      model: m.model.done(),
-      tier: m.tier.done(),
-      billable: m.billable.done(),
-      input: m.input.done(),
-      output: m.output.done(),
-    },
-    modelIds: models.list,
-    tiers: tiers.list,
-    orgTokenDays,
   };
 }
 
-/**
- * Ranges whose facts are kept, at most… A landing page with a team reads about eight: the range and the
- * period before it (and both together, for spend), the month so far, the weeks the highlights look
- * back over, the activity's 29 days before the range, for both `/users` and `/tokens` facts.
- */
-const KEPT_RANGES = 12;
+/** Ranges whose facts are kept, at most (the highlights' five weeks, the digest's two)… */
+const KEPT_RANGES = 4;
 /** …and bytes of typed arrays they hold together (the newest range is kept whatever its size). */
 const KEPT_BYTES = 256 * 1024 * 1024;
 
@@ -200,8 +98,6 @@ const KEPT_BYTES = 256 * 1024 * 1024;
 export function factsBytes(f: Facts): number {
   let n = f.rows.user.byteLength + f.rows.day.byteLength;
   for (const c of Object.values(f.rows.cols)) n += c.byteLength;
-  for (const a of Object.values(f.tokens)) n += a.byteLength;
-  for (const a of Object.values(f.models)) n += a.byteLength;
   return n;
 }
 
@@ -223,38 +119,30 @@ export function createFactsCache(store: StoreDb, engine: SyncEngine) {
     }
   }
 
-  async function version(first: Day, last: Day, tokens: boolean) {
-    if (tokens) return dayAnswerVersion(store.db, 'tokens', '', first, last);
+  async function version(first: Day, last: Day) {
     const users = await rangeVersion(store.db, first, last);
     return `${users.storedDays}|${users.syncedAt ?? ''}`;
   }
 
-  async function load(first: Day, last: Day, tokens: boolean): Promise<Facts> {
-    const [rows, bodies] = await Promise.all([
-      tokens ? [] : teamFactRows(store.db, first, last),
-      tokens ? readDays(store.db, 'tokens', '', first, last) : [],
-    ]);
-    return buildFacts(first, last, rows, bodies);
-  }
+  const load = async (first: Day, last: Day): Promise<Facts> =>
+    buildFacts(first, last, await teamFactRows(store.db, first, last));
 
   /**
-   * The facts of [first, last]: from `users`, the `/users` rows; from `tokens`, the `/tokens` days and
-   * their split per user and model (each fills only what it reads). Throws the sync's `FillFailed`
-   * when the service could not fill the range.
+   * The `/users` facts of [first, last]. Throws the sync's `FillFailed` when the service could not fill the
+   * range.
    */
-  async function get(first: Day, last: Day, from: 'users' | 'tokens'): Promise<Facts> {
+  async function get(first: Day, last: Day): Promise<Facts> {
     const range = { start: first, end: last };
-    const tokens = from === 'tokens';
-    await (tokens ? engine.fillDays('tokens', '', range, false) : engine.fillUsers(range, false));
-    const key = `${first}…${last}${tokens ? ' tokens' : ''}`;
-    const v = await version(first, last, tokens);
+    await engine.fillUsers(range, false);
+    const key = `${first}…${last}`;
+    const v = await version(first, last);
     const hit = kept.get(key);
     if (hit && hit.version === v) {
       kept.delete(key);
       kept.set(key, hit);
       return hit.facts;
     }
-    const entry = { version: v, facts: load(first, last, tokens), bytes: 0 };
+    const entry = { version: v, facts: load(first, last), bytes: 0 };
     kept.set(key, entry);
     evict();
     // A sync that wrote some of these days while they were read leaves a mix: answer with it, keep it not.
@@ -263,7 +151,7 @@ export function createFactsCache(store: StoreDb, engine: SyncEngine) {
         async (loaded) => {
           entry.bytes = factsBytes(loaded);
           evict();
-          if ((await version(first, last, tokens)) !== v && kept.get(key) === entry) kept.delete(key);
+          if ((await version(first, last)) !== v && kept.get(key) === entry) kept.delete(key);
         },
         () => kept.get(key) === entry && kept.delete(key),
       )

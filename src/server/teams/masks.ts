@@ -1,11 +1,8 @@
-/** Which users of a range's facts are in which team, and the mask of a selection of teams. */
+/** Which users of a range's facts are in which team, and the teams a request names, checked. */
 import type { Parsed } from '../users/params';
 import type { Facts } from './facts';
 import type { Mapping } from './mapping';
-import { comparePaths, inSelection, teamResolver, UNASSIGNED } from './tree';
-
-/** One byte per user of the facts: 1 when the user is in the selection. */
-export type Mask = Uint8Array;
+import { comparePaths, teamResolver, UNASSIGNED } from './tree';
 
 export const quote = (v: unknown) => JSON.stringify(String(v).slice(0, 60));
 
@@ -24,13 +21,6 @@ export function teamsOfUsers(f: Facts, mapping: Mapping | null): string[] {
   return teams;
 }
 
-export function maskOf(f: Facts, mapping: Mapping | null, selected: readonly string[]): Mask {
-  const teams = teamsOfUsers(f, mapping);
-  const mask = new Uint8Array(f.userIds.length);
-  for (let u = 0; u < mask.length; u++) if (inSelection(teams[u]!, selected)) mask[u] = 1;
-  return mask;
-}
-
 /** The teams asked for, each a team of the mapping or Unassigned. */
 export function checkTeams(teams: readonly string[], mapping: Mapping | null): Parsed<string[]> {
   if (teams.length === 0) return { ok: false, detail: 'Name at least one team: team=<path> (several allowed).' };
@@ -45,6 +35,3 @@ export function checkTeams(teams: readonly string[], mapping: Mapping | null): P
   }
   return { ok: true, value: [...new Set(teams)].sort(comparePaths) };
 }
-
-/** Everyone in the facts. */
-export const everyone = (f: Facts): Mask => new Uint8Array(f.userIds.length).fill(1);

@@ -1,0 +1,117 @@
+/**
+ * Spend from the analytics engine: each person's credits by model and day joined to a price table made from the
+ * price list's rules (prices.ts), for everyone, the teams chosen or one person. An element of `/tokens`' split
+ * without a split by model is priced at its day's default. Teams add up to the organization as credits do.
+ */
+import { DOUBLE, VARCHAR } from '@duckdb/node-api';
+import { eachDay, HISTORY_START, type Day, type DayRange } from '../../lib/dates';
+import { priceListKey, priceOf, type PriceList } from '../spend/prices';
+import type { Mapping } from '../teams/mapping';
+import type { Analytics } from './engine';
+import { everyDay, membershipOf, scoped, type Selection } from './teams';
+
+/**
+ * The price of a million credits for every day of the copy and every model and tier in it, as a table: the
+ * price list's rules (prices.ts) applied once per day, model and tier, then joined. Made again when the list,
+ * the days or the models change.
+ */
+function createPriceTable(a: Analytics) {
+  let made = '';
+  return async (list: PriceList) => {
+    const pairs = await a.rows<{ model: string; tier: string; last: string | null }>(
+      'SELECT model, tier, max(day) AS last FROM person_model_day GROUP BY model, tier ORDER BY model, tier',
+    );
+    const last = pairs.reduce((m, p) => (p.last && p.last > m ? p.last : m), HISTORY_START as string) as Day;
+    const key = `${priceListKey(list)}|${last}|${pairs.map((p) => `${p.model}\u0000${p.tier}`).join('\u0001')}`;
+    if (key === made) return;
+    const rows = [];
+    for (const day of eachDay(HISTORY_START, last))
+      for (const p of pairs) rows.push([day, p.model, p.tier, priceOf(list, day, p.model, p.tier)]);
+    await a.replaceTable(
+      'price',
+      [
+        ['day', VARCHAR],
+        ['model', VARCHAR],
+        ['tier', VARCHAR],
+        ['per_million', DOUBLE],
+      ],
+      rows,
+    );
+    made = key;
+  };
+}
+
+const tables = new WeakMap<Analytics, (list: PriceList) => Promise<void>>();
+/** The engine's price table (one per engine), brought up to the price list given. */
+export function priceTableOf(a: Analytics) {
+  let t = tables.get(a);
+  if (!t) tables.set(a, (t = createPriceTable(a)));
+  return t;
+}
+
+const PRICED = `FROM person_model_day m JOIN price p ON p.day = m.day AND p.model = m.model AND p.tier = m.tier`;
+
+export function createSpend(a: Analytics) {
+  const prices = priceTableOf(a);
+  const ask = async (mapping: Mapping | null, selected: Selection, r: DayRange, list: PriceList) => {
+    const q = await scoped(a, mapping, selected, r);
+    await prices(list);
+    return q;
+  };
+  return {
+    /** Daily credits (each person's `/tokens` split) and spend of the selection over the range. */
+    async days(mapping: Mapping | null, selected: Selection, r: DayRange, list: PriceList) {
+      const q = await ask(mapping, selected, r, list);
+      const [credits, spent] = await Promise.all([
+        q<{ day: string; credits: number }>(`
+          SELECT day, sum(credits) AS credits FROM person_credits_day
+          WHERE day BETWEEN $start AND $end AND <selected> GROUP BY day`),
+        q<{ day: string; spend: number }>(`
+          SELECT m.day, sum(m.credits * p.per_million / 1e6) AS spend ${PRICED}
+          WHERE m.day BETWEEN $start AND $end AND <selected> GROUP BY m.day`),
+      ]);
+      const spendOn = new Map(spent.map((x) => [x.day, x.spend]));
+      return everyDay(r, credits, (c, day) => ({ date: day, credits: c?.credits ?? 0, spend: spendOn.get(day) ?? 0 }));
+    },
+
+    /** Spend per model and tier of the selection (the split by model only), largest first. */
+    async byModel(mapping: Mapping | null, selected: Selection, r: DayRange, list: PriceList) {
+      const q = await ask(mapping, selected, r, list);
+      return q<{ model: string; tier: string; credits: number; spend: number }>(`
+        SELECT m.model, m.tier, sum(m.credits) AS credits, sum(m.credits * p.per_million / 1e6) AS spend ${PRICED}
+        WHERE m.split AND m.day BETWEEN $start AND $end AND <selected>
+        GROUP BY m.model, m.tier ORDER BY spend DESC, m.model`);
+    },
+
+    /** Each team's own (direct members') credits and daily spend over the range. */
+    async byTeam(mapping: Mapping | null, r: DayRange, list: PriceList) {
+      await a.catchUp(r);
+      await membershipOf(a).current(mapping);
+      await prices(list);
+      const range = { start: r.start, end: r.end };
+      const [credits, spent] = await Promise.all([
+        a.rows<{ team: string; credits: number }>(
+          `SELECT team, sum(credits) AS credits FROM person_credits_day JOIN member USING (user_id)
+           WHERE day BETWEEN $start AND $end GROUP BY team`,
+          range,
+        ),
+        a.rows<{ team: string; day: string; spend: number }>(
+          `SELECT team, m.day, sum(m.credits * p.per_million / 1e6) AS spend ${PRICED} JOIN member USING (user_id)
+           WHERE m.day BETWEEN $start AND $end GROUP BY team, m.day`,
+          range,
+        ),
+      ]);
+      const days = eachDay(r.start, r.end);
+      const index = new Map<string, number>(days.map((d, i) => [d, i]));
+      const daily = new Map<string, Float64Array>();
+      for (const x of spent) {
+        let d = daily.get(x.team);
+        if (!d) daily.set(x.team, (d = new Float64Array(days.length)));
+        d[index.get(x.day)!] = x.spend;
+      }
+      return { credits: new Map(credits.map((x) => [x.team, x.credits])), daily };
+    },
+  };
+}
+
+export type Spend = ReturnType<typeof createSpend>;
