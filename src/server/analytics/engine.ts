@@ -69,6 +69,8 @@ export interface Analytics {
     params?: Record<string, DuckDBValue>,
     types?: Record<string, DuckDBType>,
   ): Promise<T[]>;
+  /** Runs a query on the engine's threads; its columns by name (half the cost of rows as objects, for large answers). */
+  columns(sql: string, params?: Record<string, DuckDBValue>): Promise<Record<string, unknown[]>>;
   /** Changes each time a day of the copy is written or dropped. */
   generation(): number;
   close(): Promise<void>;
@@ -389,6 +391,7 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
     ) {
       return (await reader.runAndReadAll(sql, params, types)).getRowObjectsJS() as T[];
     },
+    columns: async (sql, params) => (await reader.runAndReadAll(sql, params)).getColumnsObjectJS(),
     generation: () => generation,
     async close() {
       closed = true;

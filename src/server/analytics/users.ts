@@ -14,16 +14,19 @@ import { priceTableOf } from './spend';
 
 const SUMS = Object.entries(SUMMED_FIELDS) as [keyof MergedSums, string][];
 
+// The range's rows are read by each part where it is (NOT MATERIALIZED): a copy of them all first took longer
+// than the merge (3.5 s against 1.5 s at 50,000 people × 88 days).
 const MERGE = `
-WITH r AS (SELECT * FROM person_day WHERE day BETWEEN $start AND $end),
-models AS (
-  SELECT user_id, primary_model AS model, count(*) AS n, arg_max(primary_model_tier, day) AS tier
-  FROM r GROUP BY user_id, primary_model),
+WITH r AS NOT MATERIALIZED (SELECT * FROM person_day WHERE day BETWEEN $start AND $end),
 top_model AS (
-  SELECT user_id, first(model ORDER BY n DESC, model) AS model, first(tier ORDER BY n DESC, model) AS tier
-  FROM models GROUP BY user_id),
-levels AS (SELECT user_id, delegation_level AS level, count(*) AS n FROM r GROUP BY user_id, delegation_level),
-top_level AS (SELECT user_id, first(level ORDER BY n DESC, level) AS level FROM levels GROUP BY user_id),
+  SELECT user_id, model, tier FROM (
+    SELECT user_id, primary_model AS model, count(*) AS n, arg_max(primary_model_tier, day) AS tier
+    FROM r GROUP BY user_id, primary_model)
+  QUALIFY row_number() OVER (PARTITION BY user_id ORDER BY n DESC, model) = 1),
+top_level AS (
+  SELECT user_id, level FROM (
+    SELECT user_id, delegation_level AS level, count(*) AS n FROM r GROUP BY user_id, delegation_level)
+  QUALIFY row_number() OVER (PARTITION BY user_id ORDER BY n DESC, level) = 1),
 people AS (
   SELECT user_id,
     coalesce(arg_min_null(user_email, day), arg_min(user_email, day) FILTER (WHERE user_email <> '')) AS email,
@@ -35,25 +38,13 @@ people AS (
 SELECT p.*, t.model, t.tier, l.level
 FROM people p JOIN top_model t USING (user_id) JOIN top_level l USING (user_id)`;
 
-interface MergeRow extends Record<string, unknown> {
-  user_id: string;
-  email: string | null;
-  active_days: number;
-  first_day: string;
-  last_day: string;
-  autonomy_ratio: number;
-  language_lists: string[];
-  model: string;
-  tier: string;
-  level: string;
-}
-
 const byCodeUnits = (a: MergedUser, b: MergedUser) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0);
 
 /** One row per person active in the range, in user id order (the order ties keep when the table is sorted). */
 export async function mergedUsers(a: Analytics, r: DayRange): Promise<MergedUser[]> {
   await a.catchUp(r);
-  const rows = await a.rows<MergeRow>(MERGE, { start: r.start, end: r.end });
+  const c = await a.columns(MERGE, { start: r.start, end: r.end });
+  const col = <T>(name: string) => c[name] as T[];
   const parsed = new Map<string, string[]>();
   const languagesOf = (lists: string[]) => {
     const all = new Set<string>();
@@ -64,22 +55,34 @@ export async function mergedUsers(a: Analytics, r: DayRange): Promise<MergedUser
     }
     return [...all].sort();
   };
-  const users = rows.map((row): MergedUser => {
-    const sums = {} as MergedSums;
-    for (const [k] of SUMS) sums[k] = Number(row[k] ?? 0);
-    return {
-      userId: row.user_id,
-      email: row.email,
-      activeDays: row.active_days,
-      firstDay: row.first_day,
-      lastDay: row.last_day,
-      ...sums,
-      autonomyRatio: row.autonomy_ratio,
-      primaryModel: row.model,
-      primaryModelTier: row.tier,
-      delegationLevel: row.level,
-      languages: languagesOf(row.language_lists),
-    };
+  const [ids, emails, activeDays, firstDays, lastDays, ratios, lists, models, tiers, levels] = [
+    col<string>('user_id'),
+    col<string | null>('email'),
+    col<number>('active_days'),
+    col<string>('first_day'),
+    col<string>('last_day'),
+    col<number>('autonomy_ratio'),
+    col<string[]>('language_lists'),
+    col<string>('model'),
+    col<string>('tier'),
+    col<string>('level'),
+  ];
+  const sums = SUMS.map(([k]) => [k, col<number | null>(k)] as const);
+  const users = ids.map((userId, i): MergedUser => {
+    const u = {
+      userId,
+      email: emails[i]!,
+      activeDays: activeDays[i]!,
+      firstDay: firstDays[i]!,
+      lastDay: lastDays[i]!,
+    } as MergedUser;
+    for (const [k, values] of sums) u[k] = Number(values[i] ?? 0);
+    u.autonomyRatio = ratios[i]!;
+    u.primaryModel = models[i]!;
+    u.primaryModelTier = tiers[i]!;
+    u.delegationLevel = levels[i]!;
+    u.languages = languagesOf(lists[i]!);
+    return u;
   });
   return users.sort(byCodeUnits);
 }
