@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ClientConfig } from '../api/schemas';
-import { HISTORY_START, yesterdayUtc } from '../lib/dates';
+import { HISTORY_START, yesterdayUtc, type Day } from '../lib/dates';
 import type { ServerConfig } from './config';
 import { stripBase } from './core/base-path';
 import { errorResponse, faultResponse, incomingRequestId, peerInContext, withRequest } from './core/errors';
@@ -43,11 +43,11 @@ import { createInsightsRoutes, isInsightsPath } from './insights/routes';
 import { createSpendRoutes, isSpendPath } from './spend/routes';
 import { filePricesSource, NO_PRICES } from './spend/source';
 import { dayAnswerVersion, emailOf } from './store/teams-queries';
-import { createFactsCache, type FactsCache } from './teams/facts';
 import { openAnalytics, type Analytics } from './analytics/engine';
 import { createSpendByUser, mergedUsers } from './analytics/users';
 import { createTeamFigures } from './analytics/teams';
 import { createSpend } from './analytics/spend';
+import { personDays } from './analytics/person-days';
 import { priceListKey } from './spend/prices';
 import { createTeamsRoutes, isTeamsPath, teamFilterOf } from './teams/routes';
 import {
@@ -162,8 +162,6 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
   let usersRoutes: UsersRoutes | undefined;
   /** The analytics engine (with a store), closed with the app. */
   let analytics: Promise<Analytics> | undefined;
-  /** The store's per-user facts of recent ranges (teams, spend, highlights). */
-  let facts: FactsCache | undefined;
   // The price list: spend beside credits (and budgets) only with one.
   const prices = config.pricesFile ? filePricesSource(config.pricesFile, logger) : NO_PRICES;
   if (opts.store) {
@@ -187,7 +185,6 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     fromStore = createStoreAnswerer(store, engine, latestDay, sc?.refreshDays ?? 2);
     // The users pages' endpoints (src/server/users): the merged table and one user's days, from the store.
     const refreshDays = sc?.refreshDays ?? 2;
-    facts = createFactsCache(store, engine);
     // Every per-person figure of the users pages from the analytics engine (src/server/analytics), its copy of
     // the store beside the embedded store's file (caught up at start), in memory beside PostgreSQL.
     const opening = openAnalytics(store, {
@@ -278,8 +275,14 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
   let insightsRoutes: ReturnType<typeof createInsightsRoutes> | undefined;
   /** The weekly digest's message (with a store). */
   let digest: (() => Promise<{ text: string; blocks: unknown[] }>) | undefined;
-  if (opts.store && facts && analytics && sync) {
+  if (opts.store && analytics && sync) {
     const filling = sync;
+    const engine = analytics;
+    /** A range's `/users` days, filled from the service first, as the engine has them. */
+    const daysOf = async (first: Day, last: Day) => {
+      await filling.fillUsers({ start: first, end: last }, false);
+      return personDays(await engine, { start: first, end: last });
+    };
     spendRoutes = createSpendRoutes({
       store: opts.store,
       spend: analytics.then(createSpend),
@@ -293,7 +296,8 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     const spend = spendRoutes;
     insightsRoutes = createInsightsRoutes({
       store: opts.store,
-      facts,
+      personDays: daysOf,
+      analytics: engine,
       teams,
       latestDay,
       logger,
@@ -301,7 +305,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     });
     const insights = insightsRoutes;
     const sources: DigestSources = {
-      facts,
+      personDays: daysOf,
       latestDay,
       highlights: (q) => insights.highlights(q, { fill: true }),
       spend: (q) => spend.spend(q),

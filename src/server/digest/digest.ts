@@ -12,10 +12,11 @@ import type { SpendAnswer, TeamSpendRow } from '../../api/spend';
 import { addDays, formatDayLong, type Day } from '../../lib/dates';
 import { HttpError } from '../core/errors';
 import type { Logger } from '../core/log';
-import type { FactsCache } from '../teams/facts';
+import type { PersonDays } from '../analytics/person-days';
 
 export interface DigestSources {
-  facts: FactsCache;
+  /** Each person's `/users` days of a range, filled from the service first. */
+  personDays: (first: Day, last: Day) => Promise<PersonDays>;
   latestDay: () => Day;
   highlights: (search: URLSearchParams) => Promise<Highlights>;
   /** The organization's spend (throws a 404 HttpError without a price list). */
@@ -45,7 +46,7 @@ export async function buildDigest(s: DigestSources): Promise<Digest> {
   const latest = s.latestDay();
   const week = { start: addDays(latest, -6), end: latest };
   const previous = { start: addDays(latest, -13), end: addDays(latest, -7) };
-  const f = await s.facts.get(previous.start, latest);
+  const f = await s.personDays(previous.start, latest);
   const split = f.dayIndex.get(week.start)!;
   const sums = { now: new Map<string, number>(), before: new Map<string, number>() };
   const active = { now: new Set<number>(), before: new Set<number>() };

@@ -18,9 +18,9 @@ import { errorResponse, HttpError } from '../core/errors';
 import { silentLogger, type Logger } from '../core/log';
 import { json, type HttpResponse } from '../core/response';
 import type { StoreDb } from '../store/db';
-import { allUserDays, firstDays } from '../store/teams-queries';
 import { rangeVersion } from '../store/users-queries';
-import type { FactsCache } from '../teams/facts';
+import { activeWeeks, firstDays, type PersonDays } from '../analytics/person-days';
+import type { Analytics } from '../analytics/engine';
 import { checkTeams, teamsOfUsers } from '../teams/masks';
 import { serveRoute } from '../teams/serve-route';
 import type { MappingSource } from '../teams/source';
@@ -30,7 +30,9 @@ import { cohorts, COHORT_OFFSETS, sharpDrop, SPIKE_WINDOW, spikeVerdict } from '
 
 export interface InsightsRoutesOptions {
   store: StoreDb;
-  facts: FactsCache;
+  /** Each person's `/users` days of a range, filled from the service first (the analytics engine's). */
+  personDays: (first: Day, last: Day) => Promise<PersonDays>;
+  analytics: Promise<Analytics>;
   teams: MappingSource;
   latestDay: () => Day;
   /** The budgets set and their state this month (none without a price list). */
@@ -51,7 +53,7 @@ const teamLabel = (t: string) => (t === '' ? 'the organization' : t);
 const people = (n: number) => `${n} ${n === 1 ? 'person' : 'people'}`;
 
 export function createInsightsRoutes(opts: InsightsRoutesOptions) {
-  const { store, facts, teams: source, latestDay } = opts;
+  const { store, teams: source, latestDay } = opts;
   const logger = opts.logger ?? silentLogger;
 
   function selection(search: URLSearchParams, allowed: readonly string[]): string[] {
@@ -92,7 +94,7 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
           ],
         };
     }
-    const f = await facts.get(from, latest);
+    const f = await opts.personDays(from, latest);
     const teamOf = teamsOfUsers(f, mapping);
     const userIndex = new Map(f.userIds.map((id, u) => [id, u]));
     const inScope = (u: number) => selected.length === 0 || inSelection(teamOf[u]!, selected);
@@ -239,14 +241,14 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
     // Only the whole history tells who is new: until the store holds it, say so instead of guessing.
     const held = await rangeVersion(store.db, HISTORY_START, latest);
     const historyDays = daysBetween(HISTORY_START, latest) + 1;
-    const firsts = held.storedDays >= historyDays ? await firstDays(store.db) : [];
+    const firsts = held.storedDays >= historyDays ? await firstDays(await opts.analytics, latest) : new Map();
     if (held.storedDays < historyDays)
       notes.push(
         `New people are named once the store holds the whole history (${held.storedDays} of ${historyDays} days so far).`,
       );
-    const fresh = firsts
-      .filter((r) => r.first >= week.start && r.first <= week.end)
-      .map((r) => userIndex.get(r.user_id))
+    const fresh = [...firsts]
+      .filter(([, first]) => first >= week.start && first <= week.end)
+      .map(([id]) => userIndex.get(id))
       .filter((u): u is number => u !== undefined && inScope(u));
     if (fresh.length > 0) {
       const names = fresh.slice(0, 5).map((u) => f.emails[u] ?? f.userIds[u]!);
@@ -301,39 +303,19 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
     return { week, teams: selected, complete: true, highlights: out, notes };
   }
 
-  let kept: { version: string; days: Awaited<ReturnType<typeof allUserDays>> } | undefined;
-
   async function cohortsOf(search: URLSearchParams) {
     const selected = selection(search, ['team']);
     const latest = latestDay();
     const v = await rangeVersion(store.db, HISTORY_START, latest);
-    const version = `${v.storedDays}|${v.syncedAt ?? ''}`;
-    if (kept?.version !== version) kept = { version, days: await allUserDays(store.db) };
     const mapping = source.current().mapping;
     const resolve = mapping ? teamResolver(mapping) : () => UNASSIGNED;
     const origin = weekStart(HISTORY_START);
-    const weekOf = (d: string) => Math.floor(daysBetween(origin, d) / 7);
     // Weeks that have ended by the latest day (a week runs Monday to Sunday, UTC).
     const completeWeeks = Math.floor((daysBetween(origin, latest) + 1) / 7);
-    const perUser: number[][] = [];
-    let current: string | undefined;
-    let email: string | null = null;
-    let weeks = new Set<number>();
-    const flush = () => {
-      if (current !== undefined && (selected.length === 0 || inSelection(resolve(current, email), selected)))
-        perUser.push([...weeks]);
-    };
-    for (const r of kept.days) {
-      if (r.user_id !== current) {
-        flush();
-        current = r.user_id;
-        email = null;
-        weeks = new Set();
-      }
-      if (r.user_email) email = r.user_email;
-      weeks.add(weekOf(r.day));
-    }
-    flush();
+    const active = await activeWeeks(await opts.analytics, origin, latest);
+    const perUser = active.weeks.filter(
+      (_, i) => selected.length === 0 || inSelection(resolve(active.userIds[i]!, active.emails[i] ?? null), selected),
+    );
     return {
       teams: selected,
       offsets: [...COHORT_OFFSETS],

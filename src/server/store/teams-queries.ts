@@ -1,11 +1,9 @@
 /**
- * The store's reads and writes for teams: the uploaded mapping, the per-user facts of a range as
- * plain rows (the team figures are computed from them in memory, src/server/teams/facts.ts), and
- * the version of a range's stored `/tokens` days (what a computed answer is valid for).
+ * The store's reads and writes for teams: the uploaded mapping, the budgets, and the version of a range's
+ * stored `/tokens` days (what a computed answer is valid for).
  */
 import type { Kysely, Transaction } from 'kysely';
 import type { Schema, TeamMappingTable } from './schema';
-import { NUMERIC_FACTS } from './users-queries';
 
 type Db = Kysely<Schema> | Transaction<Schema>;
 
@@ -30,27 +28,6 @@ export async function writeStoredMapping(db: Db, m: Omit<TeamMappingTable, 'id'>
 export async function deleteStoredMapping(db: Db): Promise<boolean> {
   const r = await db.deleteFrom('team_mapping').where('id', '=', 1).executeTakeFirst();
   return Number(r.numDeletedRows) > 0;
-}
-
-/** The numbers of a `/users` row the team figures add up: the fact columns of migration 0002. */
-export const TEAM_FACT_COLUMNS = NUMERIC_FACTS;
-export type TeamFactColumn = (typeof TEAM_FACT_COLUMNS)[number];
-
-export type TeamFactRow = { user_id: string; user_email: string | null; day: string } & Record<
-  TeamFactColumn,
-  number | null
->;
-
-/** The `/users` rows of [start, end] as their fact columns, by user then day. */
-export async function teamFactRows(db: Db, start: string, end: string): Promise<TeamFactRow[]> {
-  return db
-    .selectFrom('user_day')
-    .select(['user_id', 'user_email', 'day', ...TEAM_FACT_COLUMNS])
-    .where('day', '>=', start)
-    .where('day', '<=', end)
-    .orderBy('user_id')
-    .orderBy('day')
-    .execute() as Promise<TeamFactRow[]>;
 }
 
 /** How many days of one endpoint's answers are stored in [start, end], and when the latest was written. */
@@ -93,19 +70,4 @@ export async function writeBudgets(db: Kysely<Schema>, budgets: ReadonlyMap<stri
         .values([...budgets].map(([team, monthly]) => ({ team, monthly, updated_at: at })))
         .execute();
   });
-}
-
-/** Every stored active day of every user (id, email, day), in user order: the adoption cohorts' input. */
-export async function allUserDays(db: Db): Promise<{ user_id: string; user_email: string | null; day: string }[]> {
-  return db.selectFrom('user_day').select(['user_id', 'user_email', 'day']).orderBy('user_id').execute();
-}
-
-/** Each user's first stored active day. */
-export async function firstDays(db: Db): Promise<{ user_id: string; first: string }[]> {
-  const rows = await db
-    .selectFrom('user_day')
-    .select((eb) => ['user_id', eb.fn.min('day').as('first')])
-    .groupBy('user_id')
-    .execute();
-  return rows.map((r) => ({ user_id: r.user_id, first: String(r.first) }));
 }

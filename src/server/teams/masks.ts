@@ -1,14 +1,14 @@
-/** Which users of a range's facts are in which team, and the teams a request names, checked. */
+/** Which people of a range's days are in which team, and the teams a request names, checked. */
 import type { Parsed } from '../users/params';
-import type { Facts } from './facts';
+import type { PersonDays } from '../analytics/person-days';
 import type { Mapping } from './mapping';
 import { comparePaths, teamResolver, UNASSIGNED } from './tree';
 
 export const quote = (v: unknown) => JSON.stringify(String(v).slice(0, 60));
 
 /** Each user of the facts in the selection (a team includes its sub-teams; Unassigned is a team too). */
-const masks = new WeakMap<Facts, WeakMap<Mapping, string[]>>();
-export function teamsOfUsers(f: Facts, mapping: Mapping | null): string[] {
+const masks = new WeakMap<PersonDays, WeakMap<Mapping, string[]>>();
+export function teamsOfUsers(f: PersonDays, mapping: Mapping | null): string[] {
   if (!mapping) return f.userIds.map(() => UNASSIGNED);
   let byMapping = masks.get(f);
   if (!byMapping) masks.set(f, (byMapping = new WeakMap()));

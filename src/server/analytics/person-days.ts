@@ -1,0 +1,76 @@
+/**
+ * Each person's `/users` days of a range as columns (one row per person and active day, their numbers as typed
+ * arrays), read from the analytics engine for the rules that walk a person's days one by one (the highlights'
+ * spikes, the digest's week), and who was active in which weeks (the cohorts).
+ */
+import { eachDay, HISTORY_START, type Day, type DayRange } from '../../lib/dates';
+import type { Analytics } from './engine';
+import { PERSON_NUMBERS } from './engine';
+
+export type PersonNumber = (typeof PERSON_NUMBERS)[number];
+
+export interface PersonDays {
+  /** The days of the range, first to last, every one of them. */
+  days: Day[];
+  dayIndex: Map<Day, number>;
+  /** The people with a row in the range, by index, with the range's first email when a row has one. */
+  userIds: string[];
+  emails: (string | null)[];
+  /** The rows, by person then day: the person's index, the day's index, and each number. */
+  rows: { user: Int32Array; day: Int32Array; cols: Record<PersonNumber, Float64Array> };
+}
+
+/** The `/users` days of [start, end], from the copy once it holds them. */
+export async function personDays(a: Analytics, r: DayRange): Promise<PersonDays> {
+  await a.catchUp(r);
+  const range = { start: r.start, end: r.end };
+  const [c, people] = await Promise.all([
+    a.columns(
+      `SELECT user_id, day, ${PERSON_NUMBERS.join(', ')} FROM person_day
+       WHERE day BETWEEN $start AND $end ORDER BY user_id, day`,
+      range,
+    ),
+    a.columns(
+      `SELECT user_id, arg_min(user_email, day) FILTER (WHERE user_email <> '') AS email FROM person_day
+       WHERE day BETWEEN $start AND $end GROUP BY user_id ORDER BY user_id`,
+      range,
+    ),
+  ]);
+  const days = eachDay(r.start, r.end);
+  const dayIndex = new Map(days.map((d, i) => [d, i]));
+  const userIds = people.user_id as string[];
+  const index = new Map(userIds.map((id, i) => [id, i]));
+  const ids = c.user_id as string[];
+  return {
+    days,
+    dayIndex,
+    userIds,
+    emails: people.email as (string | null)[],
+    rows: {
+      user: Int32Array.from(ids, (id) => index.get(id)!),
+      day: Int32Array.from(c.day as string[], (d) => dayIndex.get(d as Day)!),
+      cols: Object.fromEntries(
+        PERSON_NUMBERS.map((k) => [k, Float64Array.from(c[k] as (number | null)[], (v) => v ?? 0)]),
+      ) as Record<PersonNumber, Float64Array>,
+    },
+  };
+}
+
+/** Each person's weeks with activity (weeks counted from `origin`), and their latest email. */
+export async function activeWeeks(a: Analytics, origin: Day, latest: Day) {
+  await a.catchUp({ start: origin, end: latest });
+  const c = await a.columns(
+    `SELECT user_id, arg_max(user_email, day) FILTER (WHERE user_email <> '') AS email,
+       list(DISTINCT (date_diff('day', $origin::DATE, day::DATE) // 7)::INTEGER) AS weeks
+     FROM person_day WHERE day <= $latest GROUP BY user_id ORDER BY user_id`,
+    { origin, latest },
+  );
+  return { userIds: c.user_id as string[], emails: c.email as (string | null)[], weeks: c.weeks as number[][] };
+}
+
+/** Each person's first active day in the copy, up to `latest`. */
+export async function firstDays(a: Analytics, latest: Day): Promise<Map<string, string>> {
+  await a.catchUp({ start: HISTORY_START, end: latest });
+  const c = await a.columns('SELECT user_id, min(day) AS first FROM person_day GROUP BY user_id');
+  return new Map((c.user_id as string[]).map((id, i) => [id, (c.first as string[])[i]!]));
+}
