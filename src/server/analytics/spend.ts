@@ -17,13 +17,17 @@ import { everyDay, membershipOf, scoped, type Selection } from './teams';
  */
 function createPriceTable(a: Analytics) {
   let made = '';
+  /** The list and the copy's generation last looked at: the models and days change only with the copy. */
+  let seen = '';
   return async (list: PriceList) => {
+    const now = `${priceListKey(list)}|${a.generation()}`;
+    if (now === seen) return;
     const pairs = await a.rows<{ model: string; tier: string; last: string | null }>(
       'SELECT model, tier, max(day) AS last FROM person_model_day GROUP BY model, tier ORDER BY model, tier',
     );
     const last = pairs.reduce((m, p) => (p.last && p.last > m ? p.last : m), HISTORY_START as string) as Day;
     const key = `${priceListKey(list)}|${last}|${pairs.map((p) => `${p.model}\u0000${p.tier}`).join('\u0001')}`;
-    if (key === made) return;
+    if (key === made) return void (seen = now);
     const rows = [];
     for (const day of eachDay(HISTORY_START, last))
       for (const p of pairs) rows.push([day, p.model, p.tier, priceOf(list, day, p.model, p.tier)]);
@@ -38,6 +42,7 @@ function createPriceTable(a: Analytics) {
       rows,
     );
     made = key;
+    seen = now;
   };
 }
 
