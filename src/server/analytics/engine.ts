@@ -363,6 +363,16 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
     }
   }
 
+  /** The queries in flight on the reader's connection. */
+  const reading = new Set<Promise<unknown>>();
+  function read(sql: string, params?: Record<string, DuckDBValue>, types?: Record<string, DuckDBType>) {
+    if (closed) return Promise.reject(new Error('the analytics engine is closed'));
+    const q = reader.runAndReadAll(sql, params, types);
+    reading.add(q);
+    void q.finally(() => reading.delete(q)).catch(() => undefined);
+    return q;
+  }
+
   return {
     catchUp: (range) => catchUpNow(range),
     replaceTable: (name, columns, rows) =>
@@ -389,13 +399,18 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
       params?: Record<string, DuckDBValue>,
       types?: Record<string, DuckDBType>,
     ) {
-      return (await reader.runAndReadAll(sql, params, types)).getRowObjectsJS() as T[];
+      return (await read(sql, params, types)).getRowObjectsJS() as T[];
     },
-    columns: async (sql, params) => (await reader.runAndReadAll(sql, params)).getColumnsObjectJS(),
+    columns: async (sql, params) => (await read(sql, params)).getColumnsObjectJS(),
     generation: () => generation,
+    /**
+     * Waits for the copy under way and the queries in flight, then closes: a connection closed under a query
+     * deadlocks DuckDB's worker, and the process with it when it exits.
+     */
     async close() {
       closed = true;
       await withLoader(true, async () => undefined);
+      await Promise.allSettled([...reading]);
       loader.closeSync();
       reader.closeSync();
       instance.closeSync();

@@ -16,7 +16,7 @@ import { STORE_ENGINES } from '../../test/stores';
 import { silentLogger } from '../core/log';
 import { rng, type Rng } from '../demo/rng';
 import { parsePrices, priceOf } from '../spend/prices';
-import type { StoreDb } from '../store/db';
+import { openStore, type StoreDb } from '../store/db';
 import { openAnalytics, type Analytics } from './engine';
 import { createSpendByUser, mergedUsers } from './users';
 
@@ -273,4 +273,20 @@ describe.each(STORE_ENGINES)('the analytics engine on the $name store', ({ avail
       expect((await spendByUser({ start: '2026-02-14', end: '2026-02-14' }, list)).get('a')).toBeCloseTo(8, 9);
     },
   );
+});
+
+describe('closing the analytics engine', () => {
+  it('waits for a query in flight before it closes (a connection closed under a query deadlocks DuckDB)', async () => {
+    const store = await openStore({ dataDir: ':memory:' });
+    const analytics = await openAnalytics(store, { file: ':memory:', logger: silentLogger });
+    try {
+      const slow = analytics.rows<{ n: number }>('SELECT count(*)::INTEGER AS n FROM range(30000000) a');
+      const closing = analytics.close();
+      expect((await slow)[0]!.n).toBe(30_000_000);
+      await closing;
+      await expect(analytics.rows('SELECT 1')).rejects.toThrow('the analytics engine is closed');
+    } finally {
+      await store.close();
+    }
+  });
 });
