@@ -22,16 +22,16 @@ import {
   type DuckDBValue,
 } from '@duckdb/node-api';
 import type { Day, DayRange } from '../../lib/dates';
-import { SUMMED_FIELDS } from '../../lib/user-merge';
 import type { Logger } from '../core/log';
 import type { StoreDb } from '../store/db';
+import { NUMERIC_FACTS, TEXT_FACTS } from '../store/users-queries';
 
 /** Bumped when the copy's tables change: a file of another version is rebuilt. */
 const SCHEMA_VERSION = 2;
 
-/** The `/users` row's numbers kept per person and day: the sums, then the ratio weighted by user messages. */
-export const PERSON_NUMBERS = [...Object.values(SUMMED_FIELDS), 'autonomy_ratio'] as const;
-const PERSON_TEXTS = ['primary_model', 'primary_model_tier', 'delegation_level', 'languages'] as const;
+/** The `/users` row's numbers and picks kept per person and day: the store's fact columns (migration 0002). */
+export const PERSON_NUMBERS = NUMERIC_FACTS;
+const PERSON_TEXTS = TEXT_FACTS;
 
 const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS meta (schema_version INTEGER)`,

@@ -6,19 +6,10 @@ import { comparePaths, teamResolver, UNASSIGNED } from './tree';
 
 export const quote = (v: unknown) => JSON.stringify(String(v).slice(0, 60));
 
-/** Each user of the facts in the selection (a team includes its sub-teams; Unassigned is a team too). */
-const masks = new WeakMap<PersonDays, WeakMap<Mapping, string[]>>();
+/** Each person's team, in the order of the range's people. */
 export function teamsOfUsers(f: PersonDays, mapping: Mapping | null): string[] {
-  if (!mapping) return f.userIds.map(() => UNASSIGNED);
-  let byMapping = masks.get(f);
-  if (!byMapping) masks.set(f, (byMapping = new WeakMap()));
-  let teams = byMapping.get(mapping);
-  if (!teams) {
-    const resolve = teamResolver(mapping);
-    teams = f.userIds.map((id, u) => resolve(id, f.emails[u] ?? null));
-    byMapping.set(mapping, teams);
-  }
-  return teams;
+  const resolve = mapping ? teamResolver(mapping) : () => UNASSIGNED;
+  return f.userIds.map((id, u) => resolve(id, f.emails[u] ?? null));
 }
 
 /** The teams asked for, each a team of the mapping or Unassigned. */
