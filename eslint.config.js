@@ -10,6 +10,10 @@ import tseslint from 'typescript-eslint';
  * (`api` may use `lib`; `server` may use `api` and `lib`, never the SPA's code.)
  */
 const SPA = ['./src/data', './src/components', './src/features', './src/app'];
+/** The server's folders answering the pages, and its composition root. */
+const FEATURES = ['teams', 'spend', 'users', 'insights', 'digest'];
+const APP = ['./src/server/app.ts', './src/server/main.ts', './src/server/sync-cli.ts', './src/server/digest-cli.ts'];
+const S = (dirs, more = []) => [...dirs.map((d) => `./src/server/${d}`), ...more];
 const zones = [
   { target: './src/lib', from: ['./src/api', ...SPA, './src/server'] },
   { target: './src/api', from: [...SPA, './src/server'] },
@@ -18,23 +22,60 @@ const zones = [
   { target: './src/features', from: ['./src/app', './src/server'] },
   { target: './src/server', from: SPA },
   { target: './src/app', from: ['./src/server'] },
-  { target: './src/server/core', from: './src/server/demo', message: 'The server core never imports the demo.' },
+];
+/** Applied to the server's production code (its tests may drive the whole app). */
+const serverZones = [
+  // The server's layers, lowest first: core; upstream and store; sync; the analytics engine (with the mapping's
+  // and the price list's rules it reads); auth; the route table (http); the features answering the pages
+  // (teams, spend, users, insights, digest); the composition (app.ts, main.ts). Each imports only below it.
+  {
+    target: './src/server/core',
+    from: S(['demo', 'upstream', 'store', 'sync', 'analytics', 'auth', 'http', ...FEATURES], APP),
+    message: 'The server core is what every layer uses; it imports none of them (nor the demo).',
+  },
+  {
+    target: ['./src/server/store', './src/server/upstream'],
+    from: S(['sync', 'analytics', 'auth', 'http', ...FEATURES], APP),
+    message: 'The store of record and the service client are below everything that reads them.',
+  },
+  {
+    target: './src/server/sync',
+    from: S(['analytics', 'auth', 'http', ...FEATURES], APP),
+    message: 'The sync fills the store; nothing above it is its concern.',
+  },
   {
     target: './src/server/analytics',
-    from: [
-      './src/server/users',
-      './src/server/insights',
-      './src/server/digest',
-      './src/server/auth',
-      './src/server/app.ts',
-    ],
-    message: 'The analytics engine is below the pages that use it.',
+    from: S(['auth', 'http', 'users', 'insights', 'digest'], APP),
+    message: 'The analytics engine is below the routes and pages that ask it.',
   },
   {
     target: './src/server/analytics',
     from: './src/server/teams',
     except: ['./mapping.ts', './tree.ts'],
     message: 'The analytics engine takes the mapping and its tree rules, not the teams routes.',
+  },
+  {
+    target: './src/server/analytics',
+    from: './src/server/spend',
+    except: ['./prices.ts'],
+    message: 'The analytics engine takes the price list’s rules, not the spend routes.',
+  },
+  {
+    target: ['./src/server/auth', './src/server/http'],
+    from: S(['analytics', 'users', 'spend', 'insights', 'digest'], APP),
+    message: 'Sign-in and the route table are below the features whose routes they carry.',
+  },
+  {
+    target: ['./src/server/auth', './src/server/http'],
+    from: './src/server/teams',
+    except: ['./mapping.ts', './tree.ts'],
+    message: 'Sign-in and the route table take the mapping and its tree rules, not the teams routes.',
+  },
+  { target: './src/server/auth', from: './src/server/http', message: 'The route table applies sign-in’s rules.' },
+  {
+    target: S(FEATURES),
+    from: APP,
+    message: 'The composition root (app.ts, main.ts) puts the features together; none imports it.',
   },
 ];
 const features = ['usage', 'tools', 'activity', 'productivity', 'users', 'readiness', 'teams'];
@@ -67,5 +108,10 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
     },
+  },
+  {
+    files: ['src/server/**/*.ts'],
+    ignores: ['**/*.test.ts', '**/*-fixture.ts'],
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: [...zones, ...serverZones] }] },
   },
 );

@@ -34,13 +34,13 @@ import { createScheduler, type Scheduler } from './sync/scheduler';
 import { createStoreAnswerer } from './sync/serve';
 import { syncStatus } from './sync/status';
 import { httpOrigin } from './upstream/client';
-import { createUsersRoutes, isUsersPath, type UsersRoutes } from './users/routes';
+import { createUsersRoutes, type UsersRoutes } from './users/routes';
 import { demoTeamsCsv } from './demo/teams';
-import { scopeOf } from './auth/access';
+import { ACCESS } from './auth/access';
 import { createAuth } from './auth/routes';
 import { buildDigest, toSlack, type DigestSources } from './digest/digest';
-import { createInsightsRoutes, isInsightsPath } from './insights/routes';
-import { createSpendRoutes, isSpendPath } from './spend/routes';
+import { createInsightsRoutes } from './insights/routes';
+import { createSpendRoutes } from './spend/routes';
 import { filePricesSource, NO_PRICES } from './spend/source';
 import { dayAnswerVersion, emailOf } from './store/teams-queries';
 import { openAnalytics, type Analytics } from './analytics/engine';
@@ -49,7 +49,8 @@ import { createTeamFigures } from './analytics/teams';
 import { createSpend } from './analytics/spend';
 import { personDays } from './analytics/person-days';
 import { priceListKey } from './spend/prices';
-import { createTeamsRoutes, isTeamsPath, teamFilterOf } from './teams/routes';
+import { createTeamsRoutes, teamFilterOf } from './teams/routes';
+import { createRouter, route, type Route } from './http/router';
 import {
   fileMappingSource,
   fixedMappingSource,
@@ -300,15 +301,14 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
       analytics: engine,
       teams,
       latestDay,
-      logger,
       budgetStates: () => spend.budgetStates(),
     });
     const insights = insightsRoutes;
     const sources: DigestSources = {
       personDays: daysOf,
       latestDay,
-      highlights: (q) => insights.highlights(q, { fill: true }),
-      spend: (q) => spend.spend(q),
+      highlights: () => insights.highlights([], { fill: true }),
+      spend: (range) => spend.spend({ range, teams: [], user: null }),
       budgetStates: () => spend.budgetStates(),
       publicUrl: config.publicUrl,
     };
@@ -320,8 +320,6 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
       figures: analytics.then(createTeamFigures),
       fill: async (r, from) =>
         void (await (from === 'tokens' ? filling.fillDays('tokens', '', r, false) : filling.fillUsers(r, false))),
-      latestDay,
-      logger,
       signIn: config.auth !== undefined,
     });
   }
@@ -337,6 +335,44 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     basePath: config.basePath,
   });
 
+  /** `/api/sync`: what the store holds and what is being filled. */
+  const syncRoute = route({
+    method: 'GET',
+    path: '/api/sync',
+    access: ACCESS.everyone,
+    what: 'what its store holds',
+    async handle({ scope }) {
+      if (!status) return json(200, { store: null, reason: 'Each user brings a key: nothing is stored.' });
+      // A reader kept to their teams (RESTRICT_ORG_VIEW) learns what is being filled, not the store's counts.
+      if (scope?.orgView === false)
+        return json(200, { store: opts.store!.engine, running: [...sync!.activity.running.values()] });
+      return json(200, await status());
+    },
+  });
+  /** The store's routes read the mapping: an uploaded one is read from the store once at start, and waited for. */
+  const afterMapping = (r: Route): Route => ({
+    ...r,
+    run: async (...args) => {
+      await teamsReady;
+      return r.run(...args);
+    },
+  });
+  // The dashboard's own endpoints (src/server/http): each route's query, who may call it, and its handler.
+  const router = createRouter(
+    [
+      route({
+        method: 'GET',
+        path: '/api/config',
+        access: ACCESS.everyone,
+        what: 'the configuration',
+        handle: async () => json(200, clientConfig()),
+      }),
+      syncRoute,
+      ...[usersRoutes, teamsRoutes, spendRoutes, insightsRoutes].flatMap((r) => r?.routes ?? []).map(afterMapping),
+    ],
+    { logger, context: () => ({ latest: latestDay(), mapping: teams.current().mapping }) },
+  );
+
   // Sign-in: every request passes the gate first (src/server/auth).
   const auth = config.auth
     ? createAuth({
@@ -345,14 +381,10 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
         // A sign-out holds on every replica sharing the store.
         revoked: opts.store && storeRevocations(opts.store.db),
         managers: () => teams.current().mapping?.managers,
-        inTeams: async (viewer, userId) => {
-          const test = teamFilter(viewer.teams);
-          return test.ok && test.value.includes(userId, opts.store ? await emailOf(opts.store, userId) : null);
-        },
-        peopleOf: (viewer) => {
-          const test = teamFilter(viewer.teams);
-          return test.ok ? test.value.includes : () => false;
-        },
+        inTeams: async (viewer, userId) =>
+          teamFilter(viewer.teams).includes(userId, opts.store ? await emailOf(opts.store, userId) : null),
+        peopleOf: (viewer) => teamFilter(viewer.teams).includes,
+        ruleFor: router.ruleFor,
         emailOf: async (userId) => (opts.store ? emailOf(opts.store, userId) : null),
         userIdOf: async (email) => (teamsRoutes ? teamsRoutes.userIdOf(email) : null),
       })
@@ -428,27 +460,9 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
         });
       }
     });
-    const head = req.method === 'HEAD';
-    if (url === '/api/config') return send(res, json(200, clientConfig()), head);
-    if (url === '/api/sync') {
-      if (!status)
-        return send(res, json(200, { store: null, reason: 'Each user brings a key: nothing is stored.' }), head);
-      // A reader kept to their teams (RESTRICT_ORG_VIEW) learns what is being filled, not the store's counts.
-      if (scopeOf(req)?.orgView === false)
-        return send(res, json(200, { store: opts.store!.engine, running: [...sync!.activity.running.values()] }), head);
-      status().then(
-        (body) => send(res, json(200, body), head),
-        (e: unknown) => send(res, faultResponse(e, logger, 'read what its store holds')),
-      );
-      return;
-    }
-    // The uploaded mapping is read from the store once at start: team answers wait for it.
-    if (usersRoutes && isUsersPath(url)) return void teamsReady.then(() => usersRoutes.handle(req, res));
-    if (teamsRoutes && isTeamsPath(url)) return void teamsReady.then(() => teamsRoutes.handle(req, res));
-    if (spendRoutes && isSpendPath(url)) return void teamsReady.then(() => spendRoutes.handle(req, res));
-    if (insightsRoutes && isInsightsPath(url)) return void teamsReady.then(() => insightsRoutes.handle(req, res));
+    if (router.owns(url.split('?', 1)[0]!)) return void router.handle(req, res);
     if (isProxiedPrefix(url)) return proxy(req, res, next);
-    if (url.startsWith('/api/')) return send(res, errorResponse(404, 'No such endpoint.'), head);
+    if (url.startsWith('/api/')) return send(res, errorResponse(404, 'No such endpoint.'), req.method === 'HEAD');
     next();
   };
 

@@ -126,86 +126,101 @@ function withinTeams(v: Viewer, asked: readonly string[]): Decision {
   return { allow: true };
 }
 
-/** Whether the viewer may make this request (the API's paths; pages and assets are not asked about). */
-export function decide(v: Viewer, cfg: AuthConfig, method: string, path: string, search: URLSearchParams): Decision {
-  if (v.role === 'admin') return { allow: true };
-  const reading = method === 'GET' || method === 'HEAD';
-  const orgView = v.role === 'viewer' || !cfg.restrictOrgView;
-  const org = () =>
-    orgView
-      ? ({ allow: true } as Decision)
-      : refuse('Organization-wide figures are not shown to managers here (RESTRICT_ORG_VIEW).');
+/** What a rule reads of the request. */
+export interface Ask {
+  method: string;
+  path: string;
+  search: URLSearchParams;
+}
 
-  // The mapping names everyone's team: for admins only, as are its changes.
-  if (path === '/api/teams/mapping')
-    return refuse(
-      reading
+/**
+ * Who may call one of the dashboard's own routes, for a reader who is not an admin (admins may call every
+ * route): each route of the table (src/server/http) names its rule.
+ */
+export type AccessRule = (v: Viewer, cfg: AuthConfig, ask: Ask) => Decision;
+
+const orgFigures = (v: Viewer, cfg: AuthConfig): Decision =>
+  v.role === 'viewer' || !cfg.restrictOrgView
+    ? { allow: true }
+    : refuse('Organization-wide figures are not shown to managers here (RESTRICT_ORG_VIEW).');
+
+/** A rule for figures of teams: the organization's (`org`, when no team is asked), or a manager's teams'. */
+const teamsRule =
+  (viewerRefusal: string, org?: (v: Viewer, cfg: AuthConfig) => Decision): AccessRule =>
+  (v, cfg, { search }) => {
+    const asked = search.getAll('team');
+    if (asked.length === 0 && org) return org(v, cfg);
+    return v.role === 'viewer' ? refuse(viewerRefusal) : withinTeams(v, asked);
+  };
+
+export const ACCESS = {
+  /** Holds no person's data, or shapes its answer to the reader (the teams tree). */
+  everyone: (() => ({ allow: true })) as AccessRule,
+  /** The mapping names everyone's team: for admins only, as are its changes. */
+  mapping: ((_v, _cfg, { method }) =>
+    refuse(
+      method === 'GET' || method === 'HEAD'
         ? 'The team mapping names every person’s team: it is shown to admins (ADMIN_EMAILS).'
         : 'Only an admin (ADMIN_EMAILS) can change the team mapping.',
-    );
-  // The service's per-user answers: a manager gets their people's rows, a viewer their own row.
-  if (path === PATHS.users) return { allow: 'rows' };
-  if (path === PATHS.tokens && !search.get('group_by')) return orgView ? { allow: 'rows' } : org();
-  if (path.startsWith('/api/v1/analytics/') || path === PATHS.readiness) return org();
-
-  const asked = search.getAll('team');
-  if (path === '/api/users' || path === '/api/users.csv' || path === '/api/teams/top-users') {
+    )) as AccessRule,
+  /** People's rows (the users table, its CSV, the top users): a manager's people. */
+  peopleRows: ((v, cfg, { path, search }) => {
     if (v.role === 'viewer')
       return refuse('Other people’s rows are shown to their managers and admins; your own page is under your name.');
-    if (path === '/api/teams/top-users' && asked.length === 0 && !cfg.restrictOrgView) {
+    const asked = search.getAll('team');
+    if (path === '/api/teams/top-users' && asked.length === 0 && !cfg.restrictOrgView)
       return refuse('The organization’s top users are shown to admins; choose one of your teams.');
-    }
     return withinTeams(v, asked);
-  }
-  if (path.startsWith('/api/users/')) {
-    let id: string;
+  }) as AccessRule,
+  /** One person's page: their own, or a manager's person's (decided with the store's email). */
+  onePerson: ((_v, _cfg, { path }) => {
     try {
-      id = decodeURIComponent(path.slice('/api/users/'.length));
+      return { allow: 'user', userId: decodeURIComponent(path.slice(path.lastIndexOf('/') + 1)) };
     } catch {
-      return { allow: true }; // the users endpoint answers the bad encoding itself
+      return { allow: true }; // the route answers the bad encoding itself
     }
-    return { allow: 'user', userId: id };
-  }
-  if (path.startsWith('/api/teams/analytics/')) {
-    if (asked.length === 0) return org(); // the organization's days without the per-user split
-    if (v.role === 'viewer') return refuse('A team’s figures are shown to its managers and admins.');
-    return withinTeams(v, asked);
-  }
-  if (path === '/api/highlights') {
-    // They name people (spikes, newcomers, idle members): for managers (their teams) and admins.
-    return v.role === 'viewer'
-      ? refuse('The highlights name people: they are shown to managers and admins.')
-      : withinTeams(v, asked);
-  }
-  if (path === '/api/cohorts') {
-    if (asked.length === 0) return v.role === 'manager' && !orgView ? withinTeams(v, asked) : { allow: true };
-    if (v.role === 'viewer') return refuse('A team’s cohorts are shown to its managers and admins.');
-    return withinTeams(v, asked);
-  }
-  if (path === '/api/spend') {
-    const user = search.get('user');
+  }) as AccessRule,
+  /** A team's usage answers; without a team, the organization's days without the per-user split. */
+  teamAnalytics: teamsRule('A team’s figures are shown to its managers and admins.', orgFigures),
+  /** They name people (spikes, newcomers, idle members): for managers (their teams) and admins. */
+  highlights: teamsRule('The highlights name people: they are shown to managers and admins.'),
+  cohorts: teamsRule('A team’s cohorts are shown to its managers and admins.', (v, cfg) =>
+    v.role === 'manager' && cfg.restrictOrgView ? withinTeams(v, []) : { allow: true },
+  ),
+  /** The organization's spend, a manager's teams', or one person's (as their page). */
+  spend: ((v, cfg, ask) => {
+    const user = ask.search.get('user');
     if (user !== null) return { allow: 'user', userId: user };
-    if (asked.length === 0) return org();
-    if (v.role === 'viewer') return refuse('A team’s spend is shown to its managers and admins.');
-    return withinTeams(v, asked);
-  }
-  if (path === '/api/spend/budgets') {
-    if (!reading) return refuse('Only an admin (ADMIN_EMAILS) can set the budgets.');
+    return teamsRule('A team’s spend is shown to its managers and admins.', orgFigures)(v, cfg, ask);
+  }) as AccessRule,
+  budgets: ((v, _cfg, { method }) => {
+    if (method !== 'GET' && method !== 'HEAD') return refuse('Only an admin (ADMIN_EMAILS) can set the budgets.');
     return v.role === 'viewer' ? refuse('The budgets are shown to managers and admins.') : { allow: true };
-  }
-  if (path === '/api/spend/prices') return { allow: true };
-  if (path === '/api/spend/teams') {
-    return v.role === 'viewer'
-      ? refuse('The teams’ spend is shown to their managers and admins.')
-      : withinTeams(v, asked);
-  }
-  if (path === '/api/teams/summary') {
-    // A manager's teams page: their teams' rows (and the organization's), not the other teams'.
-    return v.role === 'viewer'
-      ? refuse('The teams’ figures are shown to their managers and admins.')
-      : withinTeams(v, asked);
-  }
-  return { allow: true };
+  }) as AccessRule,
+  spendTeams: teamsRule('The teams’ spend is shown to their managers and admins.'),
+  /** A manager's teams page: their teams' rows (and the organization's), not the other teams'. */
+  teamsSummary: teamsRule('The teams’ figures are shown to their managers and admins.'),
+} satisfies Record<string, AccessRule>;
+
+/**
+ * Whether the viewer may make this request (the API's paths; pages and assets are not asked about): the
+ * service's documented paths by their own rules here, the dashboard's own routes by theirs (`rule`).
+ */
+export function decide(
+  v: Viewer,
+  cfg: AuthConfig,
+  method: string,
+  path: string,
+  search: URLSearchParams,
+  rule: AccessRule | undefined,
+): Decision {
+  if (v.role === 'admin') return { allow: true };
+  // The service's per-user answers: a manager gets their people's rows, a viewer their own row.
+  if (path === PATHS.users) return { allow: 'rows' };
+  const org = orgFigures(v, cfg);
+  if (path === PATHS.tokens && !search.get('group_by')) return org.allow ? { allow: 'rows' } : org;
+  if (path.startsWith('/api/v1/analytics/') || path === PATHS.readiness) return org;
+  return rule ? rule(v, cfg, { method, path, search }) : { allow: true };
 }
 
 /** A day of `/tokens` or a page of `/users`, as far as the row filter reads them. */

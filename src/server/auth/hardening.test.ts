@@ -45,6 +45,7 @@ const gateOf = (
     emailOf: async () => null,
     userIdOf: async () => null,
     revoked,
+    ruleFor: () => undefined,
   });
 /** The gate answering the test server's requests; swapped by the tests that need another setting. */
 let gate: ReturnType<typeof gateOf>;

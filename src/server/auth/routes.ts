@@ -19,6 +19,7 @@ import {
   scopeOfViewer,
   setScope,
   viewerOf,
+  type AccessRule,
   type Managers,
   type Viewer,
 } from './access';
@@ -42,6 +43,8 @@ export interface AuthOptions {
   userIdOf: (email: string) => Promise<string | null>;
   /** The sessions signed out of; give the store's for a sign-out to hold on every replica (default: this process's). */
   revoked?: Revocations;
+  /** The access rule of the dashboard's own route a request would reach (its route table's), if any. */
+  ruleFor: (method: string, path: string) => AccessRule | undefined;
 }
 
 const html = (status: number, title: string, body: string) => ({
@@ -294,7 +297,7 @@ export function createAuth(opts: AuthOptions) {
     }
     if (!path.startsWith('/api/')) return true;
     setScope(req, scopeOfViewer(viewer, cfg));
-    const d = decide(viewer, cfg, method, path, url.searchParams);
+    const d = decide(viewer, cfg, method, path, url.searchParams, opts.ruleFor(method, path));
     if (d.allow === false) {
       audit('refused', { who: viewer.email, role: viewer.role, path, detail: d.detail });
       send(res, errorResponse(d.status, d.detail));

@@ -66,6 +66,13 @@ export class HttpError extends Error {
   }
 }
 
+/** Thrown with an answer made already (the service's own error, when a walk of it failed). */
+export class AnswerError extends Error {
+  constructor(readonly answer: HttpResponse) {
+    super(`answered ${answer.status}`);
+  }
+}
+
 /** What a fault means for the reader, told apart by the error's code (SQLite's, PostgreSQL's, Node's). */
 export type FaultKind = 'disk-full' | 'store-unavailable' | 'internal';
 

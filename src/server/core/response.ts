@@ -1,17 +1,33 @@
 /**
  * HTTP answers as plain values, and the one place they are written to the
- * socket: the same headers on every answer, gzip when it pays, and brotli for
- * an answer kept to be sent again and again (`keepCompressed`).
+ * socket: the same headers on every answer, gzip when it pays, brotli for
+ * an answer kept to be sent again and again (`keepCompressed`), revalidation
+ * of an answer that carries an ETag, and streamed bodies (a CSV export).
  */
-import type { ServerResponse } from 'node:http';
+import { once } from 'node:events';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip, gzipSync } from 'node:zlib';
+import { brotliCompress, constants, createGzip, gzip, gzipSync } from 'node:zlib';
 
 export interface HttpResponse {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /**
+   * A weak tag of an answer about final days: kept by the browser but asked about again each time (a
+   * re-sync of the store changes it), and answered 304 while the reader's copy is current.
+   */
+  etag?: string;
 }
+
+/** An answer written a piece at a time as its pieces come (a whole table as CSV). */
+export interface StreamedResponse {
+  status: number;
+  headers: Record<string, string>;
+  pieces: AsyncIterable<string> | Iterable<string>;
+}
+
+export type Answer = HttpResponse | StreamedResponse;
 
 export const json = (status: number, body: unknown): HttpResponse => ({
   status,
@@ -105,12 +121,50 @@ function accepted(header: string): Accepted {
   return a;
 }
 
-/** Status and headers; API answers are never cached, and their encoding depends on Accept-Encoding. */
-export function writeHead(res: ServerResponse, r: HttpResponse): void {
+/** Status and headers; API answers are not cached unless they say so, and their encoding depends on Accept-Encoding. */
+export function writeHead(res: ServerResponse, r: Pick<HttpResponse, 'status' | 'headers'>): void {
   res.statusCode = r.status;
   for (const k in r.headers) res.setHeader(k, r.headers[k]!);
-  res.setHeader('cache-control', 'no-store');
+  if (!r.headers['cache-control']) res.setHeader('cache-control', 'no-store');
   res.setHeader('vary', 'accept-encoding');
+}
+
+/** Weak comparison of If-None-Match against our (weak) tag. */
+function matches(header: string | string[] | undefined, etag: string): boolean {
+  if (!header) return false;
+  const bare = (t: string) => t.trim().replace(/^W\//, '');
+  return String(header)
+    .split(',')
+    .some((t) => t.trim() === '*' || bare(t) === bare(etag));
+}
+
+/**
+ * Writes an answer to the request it answers: HEAD without a body, the encoding the reader accepts, an
+ * ETag revalidated (304), a streamed body piece by piece as the socket drains. A reader who goes away
+ * mid-stream ends it.
+ */
+export async function reply(req: IncomingMessage, res: ServerResponse, a: Answer): Promise<void> {
+  const head = req.method === 'HEAD';
+  const encoding = String(req.headers['accept-encoding'] ?? '');
+  if (!('pieces' in a)) {
+    if (!a.etag) return send(res, a, head, encoding);
+    const cached = { ...a, headers: { ...a.headers, etag: a.etag, 'cache-control': 'private, no-cache' } };
+    if (!matches(req.headers['if-none-match'], a.etag)) return send(res, cached, head, encoding);
+    writeHead(res, { status: 304, headers: cached.headers });
+    res.removeHeader('content-type');
+    return void res.end();
+  }
+  const gz = accepted(encoding).gzip;
+  writeHead(res, a);
+  if (gz) res.setHeader('content-encoding', 'gzip');
+  if (head) return void res.end();
+  const out = gz ? createGzip({ level: 4 }) : res;
+  if (gz) out.pipe(res);
+  for await (const piece of a.pieces) {
+    if (res.destroyed) break;
+    if (!out.write(piece)) await Promise.race([once(out, 'drain'), once(res, 'close')]);
+  }
+  out.end();
 }
 
 export function send(res: ServerResponse, r: HttpResponse, head = false, acceptEncoding = ''): void {

@@ -9,7 +9,7 @@
 import { Cron } from 'croner';
 import type { Highlights } from '../../api/insights';
 import type { SpendAnswer, TeamSpendRow } from '../../api/spend';
-import { addDays, formatDayLong, type Day } from '../../lib/dates';
+import { addDays, formatDayLong, type Day, type DayRange } from '../../lib/dates';
 import { HttpError } from '../core/errors';
 import type { Logger } from '../core/log';
 import type { PersonDays } from '../analytics/person-days';
@@ -18,9 +18,10 @@ export interface DigestSources {
   /** Each person's `/users` days of a range, filled from the service first. */
   personDays: (first: Day, last: Day) => Promise<PersonDays>;
   latestDay: () => Day;
-  highlights: (search: URLSearchParams) => Promise<Highlights>;
+  /** The organization's highlights of the week. */
+  highlights: () => Promise<Highlights>;
   /** The organization's spend (throws a 404 HttpError without a price list). */
-  spend: (search: URLSearchParams) => Promise<SpendAnswer>;
+  spend: (range: DayRange) => Promise<SpendAnswer>;
   budgetStates: () => Promise<{ currency: string; rows: TeamSpendRow[] }>;
   /** Where readers reach the dashboard. */
   publicUrl: URL;
@@ -69,13 +70,13 @@ export async function buildDigest(s: DigestSources): Promise<Digest> {
   ];
   let spend: Digest['spend'] = null;
   try {
-    const a = await s.spend(new URLSearchParams({ start: week.start, end: week.end }));
+    const a = await s.spend(week);
     spend = { currency: a.currency, week: a.spend, before: a.previous?.spend ?? null, month: a.month };
   } catch (e) {
     if (!(e instanceof HttpError && e.status === 404)) throw e;
   }
   const budgets = (await s.budgetStates()).rows;
-  const highlights = await s.highlights(new URLSearchParams());
+  const highlights = await s.highlights();
   return { week, previous, kpis, spend, budgets, highlights };
 }
 

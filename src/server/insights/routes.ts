@@ -10,22 +10,19 @@
  *       week's cohort active again 1, 2, 4, 8 … weeks later.
  */
 import { canonicalEmail } from '../core/text';
-import type { IncomingMessage } from 'node:http';
 import type { Highlight } from '../../api/insights';
 import type { TeamSpendRow } from '../../api/spend';
 import { addDays, daysBetween, formatDayLong, HISTORY_START, maxDay, weekStart, type Day } from '../../lib/dates';
-import { errorResponse, HttpError } from '../core/errors';
-import { silentLogger, type Logger } from '../core/log';
-import { json, type HttpResponse } from '../core/response';
+import { json } from '../core/response';
 import type { StoreDb } from '../store/db';
 import { rangeVersion } from '../store/users-queries';
 import { activeWeeks, firstDays, type PersonDays } from '../analytics/person-days';
 import type { Analytics } from '../analytics/engine';
-import { checkTeams, teamsOfUsers } from '../teams/masks';
-import { serveRoute } from '../teams/serve-route';
+import { ACCESS } from '../auth/access';
+import { queryParser } from '../http/query';
+import { route, type Route } from '../http/router';
 import type { MappingSource } from '../teams/source';
 import { inSelection, rollUp, teamResolver, UNASSIGNED } from '../teams/tree';
-import { teamsOf } from '../users/params';
 import { cohorts, COHORT_OFFSETS, sharpDrop, SPIKE_WINDOW, spikeVerdict } from './rules';
 
 export interface InsightsRoutesOptions {
@@ -37,13 +34,7 @@ export interface InsightsRoutesOptions {
   latestDay: () => Day;
   /** The budgets set and their state this month (none without a price list). */
   budgetStates: () => Promise<{ currency: string; rows: TeamSpendRow[] }>;
-  logger?: Logger;
 }
-
-export const isInsightsPath = (url: string): boolean => {
-  const path = url.split('?', 1)[0]!;
-  return path === '/api/highlights' || path === '/api/cohorts';
-};
 
 /** Spikes listed at most (the largest first); the rest are counted. */
 const MAX_SPIKES = 5;
@@ -54,18 +45,6 @@ const people = (n: number) => `${n} ${n === 1 ? 'person' : 'people'}`;
 
 export function createInsightsRoutes(opts: InsightsRoutesOptions) {
   const { store, teams: source, latestDay } = opts;
-  const logger = opts.logger ?? silentLogger;
-
-  function selection(search: URLSearchParams, allowed: readonly string[]): string[] {
-    for (const k of new Set(search.keys()))
-      if (!allowed.includes(k))
-        throw new HttpError(400, `Unknown parameter ${JSON.stringify(k)}; this endpoint takes ${allowed.join(', ')}.`);
-    const asked = teamsOf(search);
-    if (asked.length === 0) return [];
-    const checked = checkTeams(asked, source.current().mapping);
-    if (!checked.ok) throw new HttpError(400, checked.detail);
-    return checked.value;
-  }
 
   /**
    * The week's highlights. From the dashboard's pages they read what the store holds and never walk
@@ -73,8 +52,7 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
    * background sync has stored the five weeks they say so (`complete` false). The digest, a job of its
    * own, fills what is missing first (`fill`).
    */
-  async function highlights(search: URLSearchParams, o: { fill?: boolean } = {}) {
-    const selected = selection(search, ['team']);
+  async function highlights(selected: string[], o: { fill?: boolean } = {}) {
     const mapping = source.current().mapping;
     const latest = latestDay();
     const week = { start: addDays(latest, -6), end: latest };
@@ -95,7 +73,8 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
         };
     }
     const f = await opts.personDays(from, latest);
-    const teamOf = teamsOfUsers(f, mapping);
+    const resolveTeam = mapping ? teamResolver(mapping) : () => UNASSIGNED;
+    const teamOf = f.userIds.map((id, u) => resolveTeam(id, f.emails[u] ?? null));
     const userIndex = new Map(f.userIds.map((id, u) => [id, u]));
     const inScope = (u: number) => selected.length === 0 || inSelection(teamOf[u]!, selected);
     const out: Highlight[] = [];
@@ -303,8 +282,7 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
     return { week, teams: selected, complete: true, highlights: out, notes };
   }
 
-  async function cohortsOf(search: URLSearchParams) {
-    const selected = selection(search, ['team']);
+  async function cohortsOf(selected: string[]) {
     const latest = latestDay();
     const v = await rangeVersion(store.db, HISTORY_START, latest);
     const mapping = source.current().mapping;
@@ -326,14 +304,25 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
     };
   }
 
-  async function route(req: IncomingMessage, url: URL): Promise<HttpResponse> {
-    const method = req.method ?? 'GET';
-    if (method !== 'GET' && method !== 'HEAD')
-      return errorResponse(405, `Method ${method} is not allowed here.`, { allow: 'GET, HEAD' });
-    if (url.pathname === '/api/highlights') return json(200, await highlights(url.searchParams));
-    return json(200, await cohortsOf(url.searchParams));
-  }
+  const teamsOnly = queryParser({ teams: true });
+  const routes: Route[] = [
+    route({
+      method: 'GET',
+      path: '/api/highlights',
+      query: teamsOnly,
+      access: ACCESS.highlights,
+      what: 'the highlights',
+      handle: async ({ query }) => json(200, await highlights(query.teams)),
+    }),
+    route({
+      method: 'GET',
+      path: '/api/cohorts',
+      query: teamsOnly,
+      access: ACCESS.cohorts,
+      what: 'the cohorts',
+      handle: async ({ query }) => json(200, await cohortsOf(query.teams)),
+    }),
+  ];
 
-  const handle = serveRoute(route, logger, 'the highlights');
-  return { handle, highlights };
+  return { routes, highlights };
 }

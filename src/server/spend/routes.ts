@@ -3,23 +3,23 @@
  * (src/server/analytics/spend.ts) with the price list in force.
  */
 import type { IncomingMessage } from 'node:http';
+import * as z from 'zod/mini';
 import { FORECAST_METHOD, type MonthSpend, type TeamSpendRow } from '../../api/spend';
 import { addDays, eachDay, HISTORY_START, maxDay, previousPeriod, type Day, type DayRange } from '../../lib/dates';
-import { scopeOf, type ViewScope } from '../auth/access';
+import { ACCESS, type ViewScope } from '../auth/access';
 import { errorResponse, HttpError } from '../core/errors';
 import { readBody } from '../core/text';
 import { silentLogger, type Logger } from '../core/log';
 import { json, type HttpResponse } from '../core/response';
+import { queryParser, quote } from '../http/query';
+import { route, type Route } from '../http/router';
 import type { StoreDb } from '../store/db';
 import { readBudgets, writeBudgets } from '../store/teams-queries';
 import type { Spend } from '../analytics/spend';
 import type { Selection } from '../analytics/teams';
-import { checkTeams, quote } from '../teams/masks';
-import { mayEdit, rangeParams } from '../teams/routes';
-import { serveRoute } from '../teams/serve-route';
+import { mayEdit } from '../teams/routes';
 import type { MappingSource } from '../teams/source';
-import { rollUp, UNASSIGNED, withAncestors } from '../teams/tree';
-import { teamsOf } from '../users/params';
+import { isWithin, rollUp, UNASSIGNED, withAncestors } from '../teams/tree';
 import { budgetStatus, FORECAST_WINDOW, forecastMonth, monthStart } from './forecast';
 import type { PriceList } from './prices';
 import type { PricesSource } from './source';
@@ -36,11 +36,6 @@ export interface SpendRoutesOptions {
   signIn?: boolean;
   logger?: Logger;
 }
-
-export const isSpendPath = (url: string): boolean => {
-  const path = url.split('?', 1)[0]!;
-  return path === '/api/spend' || path.startsWith('/api/spend/');
-};
 
 const MAX_BUDGET_BYTES = 1024 * 1024;
 
@@ -67,6 +62,12 @@ function month(window: DayRange, spend: Float64Array, budget: number | undefined
   for (let d = maxDay(m.start, HISTORY_START); d <= m.latest; d = addDays(d, 1)) days.push({ date: d, spend: on(d) });
   return { ...m, budget: budget === undefined ? null : budgetStatus(budget, m, on, HISTORY_START), days };
 }
+
+const spendQuery = queryParser({
+  range: 'optional',
+  teams: true,
+  shape: { user: z.optional(z.string().check(z.refine((v) => v.trim() !== '', { error: 'user must be a user id.' }))) },
+});
 
 export function createSpendRoutes(opts: SpendRoutesOptions) {
   const { store, teams: source, prices: pricesSource, latestDay } = opts;
@@ -95,22 +96,10 @@ export function createSpendRoutes(opts: SpendRoutesOptions) {
     return new Map([...all].filter(([t]) => manager && (scope.orgView || scope.seesTeamDetails(t))));
   }
 
-  async function spend(search: URLSearchParams, scope?: ViewScope) {
+  /** The organization's spend, some teams' (`teams`), or one person's (`user`). */
+  async function spend(q: { range: DayRange; teams: string[]; user: string | null }, scope?: ViewScope) {
     const prices = pricesOrRefuse();
-    const user = search.get('user');
-    const rest = new URLSearchParams(search);
-    rest.delete('user');
-    const p = rangeParams(rest, ['start', 'end'], latestDay(), true, false);
-    if (!p.ok) throw new HttpError(400, p.detail);
-    if (search.getAll('user').length > 1) throw new HttpError(400, 'The parameter "user" is given more than once.');
-    if (user !== null && user.trim() === '') throw new HttpError(400, 'user must be a user id.');
-    const range = p.value;
-    let teams = teamsOf(search);
-    if (teams.length > 0) {
-      const checked = checkTeams(teams, source.current().mapping);
-      if (!checked.ok) throw new HttpError(400, checked.detail);
-      teams = checked.value;
-    }
+    const { range, teams, user } = q;
     if (user !== null && teams.length > 0) throw new HttpError(400, 'Ask for a user or for teams, not both.');
     const prev = previousPeriod(range);
     const latest = latestDay();
@@ -152,17 +141,10 @@ export function createSpendRoutes(opts: SpendRoutesOptions) {
     };
   }
 
-  async function teamsSpend(scope: ViewScope | undefined, search: URLSearchParams) {
+  /** Every team's spend, month and budget state (`only`: those teams and their sub-teams). */
+  async function teamsSpend(scope: ViewScope | undefined, range: DayRange, only: readonly string[]) {
     const prices = pricesOrRefuse();
-    const p = rangeParams(search, ['start', 'end'], latestDay(), true, false);
-    if (!p.ok) throw new HttpError(400, p.detail);
-    const range = p.value;
-    const only = teamsOf(search);
     const mapping = source.current().mapping;
-    if (only.length > 0) {
-      const checked = checkTeams(only, mapping);
-      if (!checked.ok) throw new HttpError(400, checked.detail);
-    }
     const window = monthWindow(latestDay());
     const e = await engine(range, window);
     const paths = [...(mapping?.teams ?? []), UNASSIGNED];
@@ -189,7 +171,7 @@ export function createSpendRoutes(opts: SpendRoutesOptions) {
       month: month(window, spentInMonth.get(team) ?? new Float64Array(0), budgets.get(team)),
     });
     const listed = withAncestors(mapping?.teams ?? []).filter(
-      (t) => only.length === 0 || only.some((o) => t === o || t.startsWith(`${o}/`)),
+      (t) => only.length === 0 || only.some((o) => isWithin(t, o)),
     );
     const rows: TeamSpendRow[] = [
       ...(scope && !scope.orgView
@@ -216,7 +198,7 @@ export function createSpendRoutes(opts: SpendRoutesOptions) {
     };
   }
 
-  async function saveBudgets(req: IncomingMessage): Promise<HttpResponse> {
+  async function saveBudgets(req: IncomingMessage, scope: ViewScope | undefined): Promise<HttpResponse> {
     pricesOrRefuse();
     const refused = mayEdit(req, opts.signIn === true, 'the budgets', 'elsewhere, sign-in makes admins able to');
     if (refused) return refused;
@@ -256,34 +238,58 @@ export function createSpendRoutes(opts: SpendRoutesOptions) {
       );
     await writeBudgets(store.db, out);
     logger.info('budgets saved', { budgets: out.size });
-    return json(200, await budgetsBody(scopeOf(req)));
+    return json(200, await budgetsBody(scope));
   }
 
-  async function route(req: IncomingMessage, url: URL): Promise<HttpResponse> {
-    const path = url.pathname;
-    const method = req.method ?? 'GET';
-    const reading = method === 'GET' || method === 'HEAD';
-    if (path === '/api/spend/budgets') {
-      if (reading) return json(200, await budgetsBody(scopeOf(req)));
-      if (method === 'PUT') return saveBudgets(req);
-      return errorResponse(405, `Method ${method} is not allowed here.`, { allow: 'GET, HEAD, PUT' });
-    }
-    if (!reading) return errorResponse(405, `Method ${method} is not allowed here.`, { allow: 'GET, HEAD' });
-    if (path === '/api/spend') return json(200, await spend(url.searchParams, scopeOf(req)));
-    if (path === '/api/spend/teams') return json(200, await teamsSpend(scopeOf(req), url.searchParams));
-    if (path === '/api/spend/prices') {
-      const s = pricesSource.current();
-      const p = pricesOrRefuse();
-      return json(200, {
-        currency: p.currency,
-        name: s.name,
-        loadedAt: s.loadedAt,
-        entries: p.entries.map(({ line: _, ...e }) => e),
-        refused: s.refused && { at: s.refused.at, errors: s.refused.errors.map((e) => e.message) },
-      });
-    }
-    return errorResponse(404, 'No such spend endpoint.');
-  }
+  const budgetsRoute = (
+    method: 'GET' | 'PUT',
+    handle: (req: IncomingMessage, scope: ViewScope | undefined) => Promise<HttpResponse>,
+  ) =>
+    route({
+      method,
+      path: '/api/spend/budgets',
+      access: ACCESS.budgets,
+      what: 'the budgets',
+      handle: ({ req, scope }) => handle(req, scope),
+    });
+  const routes: Route[] = [
+    budgetsRoute('GET', async (_, scope) => json(200, await budgetsBody(scope))),
+    budgetsRoute('PUT', saveBudgets),
+    route({
+      method: 'GET',
+      path: '/api/spend',
+      query: spendQuery,
+      access: ACCESS.spend,
+      what: 'spend',
+      handle: async ({ query: q, scope }) =>
+        json(200, await spend({ range: q.range, teams: q.teams, user: q.params.user ?? null }, scope)),
+    }),
+    route({
+      method: 'GET',
+      path: '/api/spend/teams',
+      query: queryParser({ range: 'optional', teams: true }),
+      access: ACCESS.spendTeams,
+      what: 'spend',
+      handle: async ({ query: q, scope }) => json(200, await teamsSpend(scope, q.range, q.teams)),
+    }),
+    route({
+      method: 'GET',
+      path: '/api/spend/prices',
+      access: ACCESS.everyone,
+      what: 'the price list',
+      handle: async () => {
+        const s = pricesSource.current();
+        const p = pricesOrRefuse();
+        return json(200, {
+          currency: p.currency,
+          name: s.name,
+          loadedAt: s.loadedAt,
+          entries: p.entries.map(({ line: _, ...e }) => e),
+          refused: s.refused && { at: s.refused.at, errors: s.refused.errors.map((e) => e.message) },
+        });
+      },
+    }),
+  ];
 
   /**
    * The budgets set and their state this month (the organization's as team ''), for the highlights;
@@ -295,10 +301,9 @@ export function createSpendRoutes(opts: SpendRoutesOptions) {
     const budgets = await readBudgets(store.db);
     if (budgets.size === 0) return { currency: prices.currency, rows: [] };
     const latest = latestDay();
-    const answer = await teamsSpend(undefined, new URLSearchParams({ start: latest, end: latest }));
+    const answer = await teamsSpend(undefined, { start: latest, end: latest }, []);
     return { currency: answer.currency, rows: answer.rows.filter((r) => r.month.budget !== null) };
   }
 
-  const handle = serveRoute(route, logger, 'spend');
-  return { handle, budgetStates, spend };
+  return { routes, budgetStates, spend };
 }

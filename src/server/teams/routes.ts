@@ -14,20 +14,19 @@ import {
   type TeamFigures,
   type TeamSummaryRow,
 } from '../../api/teams';
-import { addDays, eachDay, HISTORY_START, maxDay, previousPeriod, type Day, type DayRange } from '../../lib/dates';
+import { addDays, eachDay, HISTORY_START, maxDay, previousPeriod, type DayRange } from '../../lib/dates';
+import { ACCESS, type ViewScope } from '../auth/access';
 import { errorResponse, HttpError, peerInContext } from '../core/errors';
 import { peerOf } from '../core/forwarded';
 import { canonicalEmail, readBody } from '../core/text';
-import { serveRoute } from './serve-route';
-import { silentLogger, type Logger } from '../core/log';
+import type { Logger } from '../core/log';
 import { json, type HttpResponse } from '../core/response';
+import { checkTeams, queryParser, quote, text, whole } from '../http/query';
+import { route, type Route } from '../http/router';
 import type { StoreDb } from '../store/db';
 import { knownUsers, storedOrgId } from '../store/queries';
-import { scopeOf, type ViewScope } from '../auth/access';
-import { rangeOf, teamsOf, type Parsed } from '../users/params';
 import { MAX_BYTES, type Mapping, type MappingFormat } from './mapping';
 import { addSums, zeroSums, type GroupSums, type TeamAnalytics } from '../analytics/teams';
-import { checkTeams, quote } from './masks';
 import type { EditableMappingSource, MappingSource, MappingState } from './source';
 import {
   depthOf,
@@ -51,15 +50,9 @@ export interface TeamsRoutesOptions {
   figures: Promise<TeamAnalytics>;
   /** Fills a range's days from the service first, as the store's own answers do: `/users` or `/tokens` ones. */
   fill: (r: DayRange, from: 'users' | 'tokens') => Promise<void>;
-  latestDay: () => Day;
   /** Sign-in decides who edits (admins); without it, only the dashboard's own machine may. */
   signIn?: boolean;
   logger?: Logger;
-}
-
-export function isTeamsPath(url: string): boolean {
-  const path = url.split('?', 1)[0]!;
-  return path === '/api/teams' || path.startsWith('/api/teams/');
 }
 
 /** Figures of a team from its sums and its number of members. */
@@ -79,14 +72,22 @@ function figures(s: GroupSums, members: number): TeamFigures {
   };
 }
 
+const topUsersQuery = queryParser({ range: 'optional', teams: true, shape: { limit: whole('limit', 25, 1, 100) } });
+/** The service's own names for a team's usage answers: the range is required, as the service requires it. */
+const analyticsQuery = queryParser({
+  range: 'required',
+  names: ['startDate', 'endDate'],
+  teams: true,
+  shape: { group_by: text('group_by', 40) },
+});
+
 export function createTeamsRoutes(opts: TeamsRoutesOptions) {
-  const { store, source, editable, latestDay, fill } = opts;
+  const { store, source, editable, fill } = opts;
   /** The engine, once the range's days are filled (and copied: each figure catches the copy up first). */
   const engine = async (r: DayRange, from: 'users' | 'tokens') => {
     await fill(r, from);
     return opts.figures;
   };
-  const logger = opts.logger ?? silentLogger;
 
   let known: { version: string; users: { userId: string; email: string | null }[] } | undefined;
   async function allUsers() {
@@ -175,18 +176,9 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
     };
   }
 
-  /** `GET /api/teams/summary?start&end`. */
-  async function summary(search: URLSearchParams, scope?: ViewScope) {
-    const p = rangeParams(search, ['start', 'end'], latestDay(), true, false);
-    if (!p.ok) throw new HttpError(400, p.detail);
-    const range = p.value;
+  /** `GET /api/teams/summary?start&end[&team…]`; `team=`: only those teams' rows (sub-teams included), beside the organization's. */
+  async function summary(range: DayRange, only: readonly string[], scope?: ViewScope) {
     const prev = previousPeriod(range);
-    // `team=`: only those teams' rows (sub-teams included), beside the organization's.
-    const only = teamsOf(search);
-    if (only.length > 0) {
-      const checked = checkTeams(only, source.current().mapping);
-      if (!checked.ok) throw new HttpError(400, checked.detail);
-    }
     const t = await engine({ start: prev?.start ?? range.start, end: range.end }, 'users');
     const state = source.current();
     const mapping = state.mapping;
@@ -243,25 +235,10 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
   }
 
   /** `GET /api/teams/top-users?start&end[&limit][&team…]`: the selection's (or everyone's) top users by credits. */
-  async function topUsersOf(search: URLSearchParams) {
-    const limitText = search.get('limit');
-    const p = rangeParams(search, ['start', 'end', 'limit'], latestDay(), true, false);
-    if (!p.ok) throw new HttpError(400, p.detail);
-    const limit = limitText === null ? 25 : Number(limitText);
-    if (!/^\d{1,3}$/.test(limitText ?? '25') || limit < 1 || limit > 100) {
-      throw new HttpError(400, `limit must be a whole number from 1 to 100, got ${quote(limitText)}.`);
-    }
-    const range = p.value;
-    const state = source.current();
-    const teams = teamsOf(search);
-    let selected: string[] | null = null;
-    if (teams.length > 0) {
-      const checked = checkTeams(teams, state.mapping);
-      if (!checked.ok) throw new HttpError(400, checked.detail);
-      selected = checked.value;
-    }
+  async function topUsersOf(range: DayRange, teams: string[], limit: number) {
     const t = await engine(range, 'tokens');
-    return { range, teams, limit, ...(await t.topUsers(state.mapping, selected, range, limit)) };
+    const selected = teams.length > 0 ? teams : null;
+    return { range, teams, limit, ...(await t.topUsers(source.current().mapping, selected, range, limit)) };
   }
 
   /**
@@ -286,12 +263,7 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
   }
 
   /** `GET /api/teams/analytics/<endpoint>`. */
-  async function analytics(endpoint: TeamEndpoint, search: URLSearchParams) {
-    const teams = teamsOf(search);
-    const p = rangeParams(search, ['startDate', 'endDate', 'group_by'], latestDay(), true, true);
-    if (!p.ok) throw new HttpError(400, p.detail);
-    const range = p.value;
-    const groupBy = search.get('group_by') ?? '';
+  async function analytics(endpoint: TeamEndpoint, range: DayRange, teams: string[], groupBy: string) {
     if (!(TEAM_GROUPINGS[endpoint] as readonly string[]).includes(groupBy)) {
       const allowed = TEAM_GROUPINGS[endpoint].filter((g) => g !== '');
       throw new HttpError(
@@ -386,34 +358,61 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
     return json(200, await teamsBody(result.state));
   }
 
-  async function route(req: IncomingMessage, url: URL): Promise<HttpResponse> {
-    const path = url.pathname;
-    const method = req.method ?? 'GET';
-    const reading = method === 'GET' || method === 'HEAD';
-    if (path === '/api/teams/mapping') {
-      if (reading) {
-        const s = source.current();
-        return json(200, { source: s.source, format: s.format, text: s.text ?? '' });
-      }
-      if (method === 'PUT') return saveMapping(req);
-      if (method === 'DELETE') {
-        const refused = mayEdit(req, opts.signIn === true);
-        if (refused) return refused;
-        if (!editable)
-          return errorResponse(409, 'The team mapping comes from TEAMS_FILE; there is no uploaded mapping to remove.');
-        await editable.remove();
-        return json(200, await teamsBody());
-      }
-      return errorResponse(405, `Method ${method} is not allowed here.`, { allow: 'GET, HEAD, PUT, DELETE' });
-    }
-    if (!reading) return errorResponse(405, `Method ${method} is not allowed here.`, { allow: 'GET, HEAD' });
-    if (path === '/api/teams') return json(200, await teamsBody(undefined, scopeOf(req)));
-    if (path === '/api/teams/summary') return json(200, await summary(url.searchParams, scopeOf(req)));
-    if (path === '/api/teams/top-users') return json(200, await topUsersOf(url.searchParams));
-    const m = /^\/api\/teams\/analytics\/([a-z]+)$/.exec(path);
-    if (m && m[1]! in ORG_ONLY_FIELDS) return json(200, await analytics(m[1] as TeamEndpoint, url.searchParams));
-    return errorResponse(404, 'No such teams endpoint.');
-  }
+  const mappingRoute = (method: 'GET' | 'PUT' | 'DELETE', handle: (req: IncomingMessage) => Promise<HttpResponse>) =>
+    route({
+      method,
+      path: '/api/teams/mapping',
+      access: ACCESS.mapping,
+      what: 'the team mapping',
+      handle: ({ req }) => handle(req),
+    });
+  const routes: Route[] = [
+    mappingRoute('GET', async () => {
+      const s = source.current();
+      return json(200, { source: s.source, format: s.format, text: s.text ?? '' });
+    }),
+    mappingRoute('PUT', saveMapping),
+    mappingRoute('DELETE', async (req) => {
+      const refused = mayEdit(req, opts.signIn === true);
+      if (refused) return refused;
+      if (!editable)
+        return errorResponse(409, 'The team mapping comes from TEAMS_FILE; there is no uploaded mapping to remove.');
+      await editable.remove();
+      return json(200, await teamsBody());
+    }),
+    route({
+      method: 'GET',
+      path: '/api/teams',
+      access: ACCESS.everyone,
+      what: 'the teams',
+      handle: async ({ scope }) => json(200, await teamsBody(undefined, scope)),
+    }),
+    route({
+      method: 'GET',
+      path: '/api/teams/summary',
+      query: queryParser({ range: 'optional', teams: true }),
+      access: ACCESS.teamsSummary,
+      what: 'the team figures',
+      handle: async ({ query, scope }) => json(200, await summary(query.range, query.teams, scope)),
+    }),
+    route({
+      method: 'GET',
+      path: '/api/teams/top-users',
+      query: topUsersQuery,
+      access: ACCESS.peopleRows,
+      what: 'the top users',
+      handle: async ({ query: q }) => json(200, await topUsersOf(q.range, q.teams, q.params.limit)),
+    }),
+    route({
+      method: 'GET',
+      path: /^\/api\/teams\/analytics\/(tokens|tools|activity|productivity)$/,
+      query: analyticsQuery,
+      access: ACCESS.teamAnalytics,
+      what: 'the team figures',
+      handle: async ({ query: q, match }) =>
+        json(200, await analytics(match[0] as TeamEndpoint, q.range, q.teams, q.params.group_by)),
+    }),
+  ];
 
   /** The user id the store knows for an email (a signed-in reader's own page), or null; compared as sign-in does. */
   async function userIdOf(email: string): Promise<string | null> {
@@ -421,9 +420,8 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
     return (await allUsers()).find((u) => u.email !== null && canonicalEmail(u.email) === e)?.userId ?? null;
   }
 
-  const handle = serveRoute(route, logger, 'the team figures');
   return {
-    handle,
+    routes,
     userIdOf,
     /** Reads who the store has seen and counts the teams' members ahead of a reader (after each sync step). */
     warm: async () => void (await membersByTeam(source.current().mapping, await allUsers())),
@@ -458,45 +456,13 @@ export function mayEdit(
 }
 
 /**
- * The range of a teams request (the two day parameters named), every other parameter but `team`
- * and the ones allowed refused by name.
+ * Who is in the teams asked for (checked against the mapping in force, sub-teams included): a test per
+ * person, and the version of the mapping it was made from (an ETag must change with it).
  */
-export function rangeParams(
-  search: URLSearchParams,
-  names: readonly string[],
-  latest: Day,
-  teams = false,
-  required = teams,
-): Parsed<DayRange> {
-  const [startName, endName] = names as [string, string];
-  const allowed = teams ? [...names, 'team'] : names;
-  for (const k of new Set(search.keys())) {
-    if (!allowed.includes(k)) {
-      return {
-        ok: false,
-        detail: `Unknown parameter ${quote(k)}; this endpoint takes ${allowed.join(', ')}.`,
-      };
-    }
-    if (k !== 'team' && search.getAll(k).length > 1)
-      return { ok: false, detail: `The parameter ${quote(k)} is given more than once.` };
-  }
-  const start = search.get(startName) ?? undefined;
-  const end = search.get(endName) ?? undefined;
-  if (required && (start === undefined || end === undefined)) {
-    return { ok: false, detail: `Give ${startName} and ${endName} (YYYY-MM-DD).` };
-  }
-  return rangeOf(start, end, latest, [startName, endName]);
-}
-
-/** The users endpoints' `team=` test (src/server/users), from the mapping in force when asked. */
 export function teamFilterOf(source: MappingSource) {
   const resolvers = new WeakMap<Mapping, ReturnType<typeof teamResolver>>();
-  return (
-    teams: readonly string[],
-  ): Parsed<{ includes: (userId: string, email: string | null) => boolean; version: string }> => {
+  return (teams: readonly string[]): TeamFilter => {
     const state = source.current();
-    const selected = checkTeams(teams, state.mapping);
-    if (!selected.ok) return selected;
     const mapping = state.mapping;
     let resolve: (userId: string, email: string | null) => string = () => UNASSIGNED;
     if (mapping) {
@@ -504,11 +470,13 @@ export function teamFilterOf(source: MappingSource) {
       resolvers.set(mapping, resolve);
     }
     return {
-      ok: true,
-      value: {
-        includes: (userId, email) => inSelection(resolve(userId, email), selected.value),
-        version: `${state.source}|${state.name ?? ''}|${state.loadedAt ?? ''}`,
-      },
+      includes: (userId, email) => inSelection(resolve(userId, email), teams),
+      version: `${state.source}|${state.name ?? ''}|${state.loadedAt ?? ''}`,
     };
   };
+}
+
+export interface TeamFilter {
+  includes: (userId: string, email: string | null) => boolean;
+  version: string;
 }

@@ -10,7 +10,7 @@ import { describeZodError } from '../../api/errors';
 import { usersResponseSchema } from '../../api/schemas';
 import type { FillProgress } from '../../api/users';
 import { daysBetween, type DayRange } from '../../lib/dates';
-import { errorResponse, faultResponse } from '../core/errors';
+import { AnswerError, errorResponse, faultResponse } from '../core/errors';
 import type { Logger } from '../core/log';
 import type { HttpResponse } from '../core/response';
 import type { StoreDb } from '../store/db';
@@ -20,13 +20,6 @@ import { FillFailed, type Fetched, type SyncEngine } from '../sync/engine';
 
 export type RangeState =
   { complete: true; version: RangeVersion } | { complete: false; version: RangeVersion; progress: FillProgress };
-
-/** An error answer for the reader, from what stopped a walk. */
-export class FillError extends Error {
-  constructor(readonly answer: HttpResponse) {
-    super(`the walk failed: ${answer.status}`);
-  }
-}
 
 /** Failures are told once; one nobody came back for is forgotten after this long. */
 const FAILURE_KEPT_MS = 5 * 60_000;
@@ -96,7 +89,7 @@ export function createRangeFiller(store: StoreDb, engine: SyncEngine, waitMs: nu
 
   /**
    * The range's state once its days are all stored, or after waiting `waitMs`
-   * for the walk that stores them; throws `FillError` when the walk failed.
+   * for the walk that stores them; throws `AnswerError` when the walk failed.
    */
   async function ensure(r: DayRange): Promise<RangeState> {
     const days = daysBetween(r.start, r.end) + 1;
@@ -106,7 +99,7 @@ export function createRangeFiller(store: StoreDb, engine: SyncEngine, waitMs: nu
     let fill = fills.get(key);
     if (fill && 'failure' in fill) {
       fills.delete(key);
-      throw new FillError(failureAnswer(fill.failure, logger));
+      throw new AnswerError(failureAnswer(fill.failure, logger));
     }
     fill ??= start(r);
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -120,7 +113,7 @@ export function createRangeFiller(store: StoreDb, engine: SyncEngine, waitMs: nu
     clearTimeout(timer);
     if (typeof waited === 'object') {
       if (fills.get(key) === fill) fills.delete(key);
-      throw new FillError(failureAnswer(waited.failure, logger));
+      throw new AnswerError(failureAnswer(waited.failure, logger));
     }
     version = await rangeVersion(store.db, r.start, r.end);
     if (version.storedDays >= days) return { complete: true, version };

@@ -15,34 +15,55 @@
  * ask again. Answers about final days carry an ETag and are revalidated.
  */
 import { createHash } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { once } from 'node:events';
-import { promisify } from 'node:util';
-import { createGzip, gzip } from 'node:zlib';
 import { userRowSchema } from '../../api/schemas';
 import type { UserDaysAnswer, UsersTableAnswer } from '../../api/users';
 import { toCsv } from '../../lib/csv';
 import { lastDays, type Day, type DayRange } from '../../lib/dates';
 import { DEFAULT_DAYS } from '../../lib/url-state';
-import { mergeUserRows, usersCsvColumns, type MergedUser } from '../../lib/user-merge';
-import { errorResponse, faultResponse } from '../core/errors';
+import {
+  mergeUserRows,
+  USER_COLUMN_IDS,
+  usersCsvColumns,
+  type MergedUser,
+  type UserColumnId,
+} from '../../lib/user-merge';
+import { ACCESS } from '../auth/access';
+import { errorResponse, HttpError } from '../core/errors';
 import { silentLogger, type Logger } from '../core/log';
-import type { HttpResponse } from '../core/response';
+import type { HttpResponse, StreamedResponse } from '../core/response';
+import { oneOf, queryParser, text, whole } from '../http/query';
+import { route, type Route } from '../http/router';
 import type { StoreDb } from '../store/db';
 import { knownUser } from '../store/queries';
 import { userDayRows, type RangeVersion } from '../store/users-queries';
 import type { SyncEngine } from '../sync/engine';
 import { isFinal } from '../sync/spans';
-import { FillError, createRangeFiller, type RangeState } from './fill';
-import { parseCsvQuery, parseTableQuery, parseUserQuery, type Parsed } from './params';
+import type { TeamFilter } from '../teams/routes';
+import { createRangeFiller, type RangeState } from './fill';
 import { createTableCache } from './table';
-
-const gzipAsync = promisify(gzip);
 
 /** Bumped when an answer's shape or meaning changes: an ETag of the old code must not match. */
 const ANSWER_VERSION = 'users-1';
 /** CSV rows per write. */
 const CSV_CHUNK = 1000;
+/** Rows per page at most: the browser asks for a few hundred at a time. */
+export const MAX_LIMIT = 1000;
+
+const filters = {
+  sort: oneOf('sort', USER_COLUMN_IDS as [UserColumnId, ...UserColumnId[]], 'credits'),
+  dir: oneOf('dir', ['asc', 'desc'], 'desc'),
+  q: text('q', 200),
+  delegation: text('delegation', 100),
+  tier: text('tier', 100),
+  lang: text('lang', 100),
+};
+const csvQuery = queryParser({ range: 'optional', teams: true, shape: filters });
+const tableQuery = queryParser({
+  range: 'optional',
+  teams: true,
+  shape: { ...filters, offset: whole('offset', 0, 0, 100_000_000), limit: whole('limit', 100, 1, MAX_LIMIT) },
+});
+const userQuery = queryParser({ range: 'optional' });
 
 export interface UsersRoutesOptions {
   store: StoreDb;
@@ -56,12 +77,8 @@ export interface UsersRoutesOptions {
   retryAfterSeconds?: number;
   /** Keep the default range's table built as its days change (the page opens on it). */
   prewarm?: boolean;
-  /**
-   * Who is in the teams asked for (`team=`, several allowed), from the team mapping in force: a test
-   * per user and a version of the mapping (an ETag must change with it); the detail of a 400 for an
-   * unknown team. Without it, `team=` is refused.
-   */
-  teamFilter?: (teams: readonly string[]) => Parsed<TeamFilter>;
+  /** Who is in the teams asked for (`team=`, checked by the query's parser), from the team mapping in force. */
+  teamFilter: (teams: readonly string[]) => TeamFilter;
   /** Spend beside credits, when the server has a price list. */
   spend?: UsersSpend;
   /**
@@ -87,18 +104,8 @@ export interface UsersSpend {
   byUser(r: DayRange, background: boolean): Promise<ReadonlyMap<string, number>>;
 }
 
-/** Whether a request target is one of these endpoints. */
-export function isUsersPath(url: string): boolean {
-  const path = url.split('?', 1)[0]!;
-  return path === '/api/users' || path === '/api/users.csv' || path.startsWith('/api/users/');
-}
-
-const JSON_TYPE = 'application/json; charset=utf-8';
-
-export interface TeamFilter {
-  includes: (userId: string, email: string | null) => boolean;
-  version: string;
-}
+/** The people of the teams asked for; null for everyone. */
+const teamTest = (filter: TeamFilter | null) => filter && ((u: MergedUser) => filter.includes(u.userId, u.email));
 
 export function createUsersRoutes(opts: UsersRoutesOptions) {
   const { store, engine, latestDay, refreshDays } = opts;
@@ -148,164 +155,112 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
     return `W/"${hash}"`;
   }
 
-  /** Writes an answer: gzip when asked for and worth it; 304 when the reader's copy is current. */
-  async function write(req: IncomingMessage, res: ServerResponse, r: HttpResponse, etag?: string) {
-    const head = req.method === 'HEAD';
-    res.statusCode = r.status;
-    for (const [k, v] of Object.entries(r.headers)) res.setHeader(k, v);
-    res.setHeader('vary', 'accept-encoding');
-    if (etag) {
-      res.setHeader('etag', etag);
-      // Kept by the browser, but asked about again each time: a re-sync of the store changes the answer.
-      res.setHeader('cache-control', 'private, no-cache');
-      if (matches(req.headers['if-none-match'], etag)) {
-        res.statusCode = 304;
-        res.removeHeader('content-type');
-        res.end();
-        return;
-      }
-    } else {
-      res.setHeader('cache-control', 'no-store');
-    }
-    const gz = r.body.length >= 1024 && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
-    const body = gz ? await gzipAsync(r.body, { level: 4 }) : Buffer.from(r.body);
-    if (gz) res.setHeader('content-encoding', 'gzip');
-    res.setHeader('content-length', body.length);
-    res.end(head ? undefined : body);
-  }
-
-  const answer = (status: number, body: string, headers: Record<string, string> = {}): HttpResponse => ({
+  const answer = (status: number, body: unknown, headers: Record<string, string> = {}): HttpResponse => ({
     status,
-    headers: { 'content-type': JSON_TYPE, ...headers },
-    body,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
   });
 
-  /** The test for the teams asked for (everyone when none), or the detail of a 400. */
-  function teamsTest(teams: readonly string[]): Parsed<TeamFilter | null> {
-    if (teams.length === 0) return { ok: true, value: null };
-    if (!opts.teamFilter)
-      return { ok: false, detail: 'This server has no team mapping: the team parameter is not taken.' };
-    return opts.teamFilter(teams);
-  }
-  const ofTeams = (rows: readonly MergedUser[], test: TeamFilter | null) =>
-    test ? rows.filter((u) => test.includes(u.userId, u.email)) : rows;
-
   /** `/api/users`: a page of the table. */
-  async function table(url: URL): Promise<{ r: HttpResponse; etag?: string }> {
-    const parsed = parseTableQuery(url.searchParams, latestDay());
-    if (!parsed.ok) return { r: errorResponse(400, parsed.detail) };
-    const { range, sort, dir, filter, offset, limit, teams } = parsed.value;
-    const refused = sortRefusal(sort);
-    if (refused) return { r: errorResponse(400, refused) };
-    const test = teamsTest(teams);
-    if (!test.ok) return { r: errorResponse(400, test.detail) };
-    const state = await filler.ensure(range);
-    const version = state.complete ? await tableVersion(range, state.version) : '';
-    const t = state.complete ? await tables.get(range, version) : await tables.latest(range);
-    const rows = t ? ofTeams(t.view(sort, dir, filter), test.value) : [];
-    const body: UsersTableAnswer = {
-      users: rows.slice(offset, offset + limit),
-      offset,
-      total: rows.length,
-      activeUsers: t ? ofTeams(t.users, test.value).length : 0,
-      facets: t ? { delegation: t.facets.delegation, tier: t.facets.tier, lang: t.facets.language } : EMPTY_FACETS,
-      range,
-      sort: { column: sort, dir },
-      complete: state.complete,
-      ...(state.complete ? {} : { progress: state.progress }),
-    };
-    if (!state.complete) return { r: answer(202, JSON.stringify(body), { 'retry-after': retryAfter }) };
-    const question = [sort, dir, filter, offset, limit, teams, test.value?.version ?? null];
-    return { r: answer(200, JSON.stringify(body)), etag: etagOf(range, state, version, question) };
-  }
+  const table = route({
+    method: 'GET',
+    path: '/api/users',
+    query: tableQuery,
+    access: ACCESS.peopleRows,
+    what: 'the users table',
+    async handle({ query: { range, teams, params: p } }) {
+      const refused = sortRefusal(p.sort);
+      if (refused) return errorResponse(400, refused);
+      const filter = teams.length > 0 ? opts.teamFilter(teams) : null;
+      const inTeams = teamTest(filter);
+      const ofTeams = (rows: readonly MergedUser[]) => (inTeams ? rows.filter(inTeams) : rows);
+      const asked = { search: p.q, delegation: p.delegation, tier: p.tier, language: p.lang };
+      const state = await filler.ensure(range);
+      const version = state.complete ? await tableVersion(range, state.version) : '';
+      const t = state.complete ? await tables.get(range, version) : await tables.latest(range);
+      const rows = t ? ofTeams(t.view(p.sort, p.dir, asked)) : [];
+      const body: UsersTableAnswer = {
+        users: rows.slice(p.offset, p.offset + p.limit),
+        offset: p.offset,
+        total: rows.length,
+        activeUsers: t ? ofTeams(t.users).length : 0,
+        facets: t ? { delegation: t.facets.delegation, tier: t.facets.tier, lang: t.facets.language } : EMPTY_FACETS,
+        range,
+        sort: { column: p.sort, dir: p.dir },
+        complete: state.complete,
+        ...(state.complete ? {} : { progress: state.progress }),
+      };
+      if (!state.complete) return answer(202, body, { 'retry-after': retryAfter });
+      const question = [p.sort, p.dir, asked, p.offset, p.limit, teams, filter?.version ?? null];
+      return { ...answer(200, body), etag: etagOf(range, state, version, question) };
+    },
+  });
 
   /** `/api/users/<id>`: one user's days, straight from the user's index (no walk over the others). */
-  async function user(url: URL, userId: string): Promise<{ r: HttpResponse; etag?: string }> {
-    const parsed = parseUserQuery(url.searchParams, latestDay());
-    if (!parsed.ok) return { r: errorResponse(400, parsed.detail) };
-    const { range } = parsed.value;
-    const state = await filler.ensure(range);
-    if (!state.complete) {
-      const body: UserDaysAnswer = { userId, user: null, days: [], range, complete: false, progress: state.progress };
-      return { r: answer(202, JSON.stringify(body), { 'retry-after': retryAfter }) };
-    }
-    const rows = await userDayRows(store.db, userId, range.start, range.end);
-    if (rows.length === 0 && !(await knownUser(store.db, userId))) {
-      return { r: errorResponse(404, `No user with the id ${JSON.stringify(userId)} in the stored history.`) };
-    }
-    const merged = mergeUserRows(rows.map((row) => userRowSchema.parse(JSON.parse(row))))[0] ?? null;
-    // The rows go out as the service sent them, without a round trip through objects.
-    const head = JSON.stringify({ userId, user: merged, range, complete: true });
-    const body = `${head.slice(0, -1)},"days":[${rows.join(',')}]}`;
-    return { r: answer(200, body), etag: etagOf(range, state, versionKey(state.version), ['user', userId]) };
-  }
+  const user = route({
+    method: 'GET',
+    path: /^\/api\/users\/([^/]+)$/,
+    query: userQuery,
+    access: ACCESS.onePerson,
+    what: 'the user’s days',
+    async handle({ query: { range }, match }) {
+      let userId: string;
+      try {
+        userId = decodeURIComponent(match[0]!);
+      } catch {
+        throw new HttpError(400, 'The user id in the path is not valid percent-encoding.');
+      }
+      const state = await filler.ensure(range);
+      if (!state.complete) {
+        const body: UserDaysAnswer = { userId, user: null, days: [], range, complete: false, progress: state.progress };
+        return answer(202, body, { 'retry-after': retryAfter });
+      }
+      const rows = await userDayRows(store.db, userId, range.start, range.end);
+      if (rows.length === 0 && !(await knownUser(store.db, userId))) {
+        return errorResponse(404, `No user with the id ${JSON.stringify(userId)} in the stored history.`);
+      }
+      const merged = mergeUserRows(rows.map((row) => userRowSchema.parse(JSON.parse(row))))[0] ?? null;
+      // The rows go out as the service sent them, without a round trip through objects.
+      const head = JSON.stringify({ userId, user: merged, range, complete: true });
+      const body = `${head.slice(0, -1)},"days":[${rows.join(',')}]}`;
+      return { ...answer(200, body), etag: etagOf(range, state, versionKey(state.version), ['user', userId]) };
+    },
+  });
 
   /** `/api/users.csv`: the whole filtered, sorted table, written a chunk at a time. */
-  async function csv(req: IncomingMessage, res: ServerResponse, url: URL) {
-    const parsed = parseCsvQuery(url.searchParams, latestDay());
-    if (!parsed.ok) return write(req, res, errorResponse(400, parsed.detail));
-    const { range, sort, dir, filter, teams } = parsed.value;
-    const refused = sortRefusal(sort);
-    if (refused) return write(req, res, errorResponse(400, refused));
-    const test = teamsTest(teams);
-    if (!test.ok) return write(req, res, errorResponse(400, test.detail));
-    const state = await filler.ensure(range);
-    if (!state.complete) {
-      return write(req, res, errorResponse(503, state.progress.detail, { 'retry-after': retryAfter }));
-    }
-    const table = await tables.get(range, await tableVersion(range, state.version));
-    const rows = ofTeams(table.view(sort, dir, filter), test.value);
-    const { header: columns, row } = usersCsvColumns(currency());
-    const gz = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
-    res.statusCode = 200;
-    res.setHeader('content-type', 'text/csv; charset=utf-8');
-    res.setHeader('content-disposition', `attachment; filename="users-${range.start}-${range.end}.csv"`);
-    res.setHeader('cache-control', 'no-store');
-    res.setHeader('vary', 'accept-encoding');
-    if (gz) res.setHeader('content-encoding', 'gzip');
-    if (req.method === 'HEAD') return void res.end();
-    const out = gz ? createGzip({ level: 4 }) : res;
-    if (gz) out.pipe(res);
-    const header = toCsv(columns, []);
-    out.write(header);
-    for (let i = 0; i < rows.length && !res.destroyed; i += CSV_CHUNK) {
-      // toCsv writes the header line first: the chunk is what follows it.
-      const text = toCsv(columns, rows.slice(i, i + CSV_CHUNK).map(row)).slice(header.length);
-      if (!out.write(text)) await Promise.race([once(out, 'drain'), once(res, 'close')]);
-    }
-    out.end();
-  }
-
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      return write(req, res, errorResponse(405, `Method ${req.method} is not allowed here.`, { allow: 'GET, HEAD' }));
-    }
-    const url = new URL(req.url ?? '/', 'http://dashboard.local');
-    try {
-      if (url.pathname === '/api/users.csv') return await csv(req, res, url);
-      let out: { r: HttpResponse; etag?: string };
-      if (url.pathname === '/api/users') {
-        out = await table(url);
-      } else {
-        let id: string;
-        try {
-          id = decodeURIComponent(url.pathname.slice('/api/users/'.length));
-        } catch {
-          return await write(req, res, errorResponse(400, 'The user id in the path is not valid percent-encoding.'));
-        }
-        if (!id || id.includes('/')) return await write(req, res, errorResponse(404, 'No such endpoint.'));
-        out = await user(url, id);
+  const csv = route({
+    method: 'GET',
+    path: '/api/users.csv',
+    query: csvQuery,
+    access: ACCESS.peopleRows,
+    what: 'the users table',
+    async handle({ query: { range, teams, params: p } }): Promise<HttpResponse | StreamedResponse> {
+      const refused = sortRefusal(p.sort);
+      if (refused) return errorResponse(400, refused);
+      const inTeams = teamTest(teams.length > 0 ? opts.teamFilter(teams) : null);
+      const state = await filler.ensure(range);
+      if (!state.complete) return errorResponse(503, state.progress.detail, { 'retry-after': retryAfter });
+      const t = await tables.get(range, await tableVersion(range, state.version));
+      const view = t.view(p.sort, p.dir, { search: p.q, delegation: p.delegation, tier: p.tier, language: p.lang });
+      const rows = inTeams ? view.filter(inTeams) : view;
+      const { header: columns, row } = usersCsvColumns(currency());
+      const header = toCsv(columns, []);
+      function* pieces() {
+        yield header;
+        // toCsv writes the header line first: each chunk is what follows it.
+        for (let i = 0; i < rows.length; i += CSV_CHUNK)
+          yield toCsv(columns, rows.slice(i, i + CSV_CHUNK).map(row)).slice(header.length);
       }
-      await write(req, res, out.r, out.etag);
-    } catch (e) {
-      if (res.headersSent) {
-        res.destroy();
-        return;
-      }
-      if (e instanceof FillError) return write(req, res, e.answer);
-      return write(req, res, faultResponse(e, logger, 'read the users from its store'));
-    }
-  }
+      return {
+        status: 200,
+        headers: {
+          'content-type': 'text/csv; charset=utf-8',
+          'content-disposition': `attachment; filename="users-${range.start}-${range.end}.csv"`,
+        },
+        pieces: pieces(),
+      };
+    },
+  });
 
   /**
    * Builds the tables of the ranges a manager opens most (the default and the 7- and 90-day presets) in
@@ -360,21 +315,12 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
   }
 
   return {
-    handle: (req: IncomingMessage, res: ServerResponse) => void handle(req, res),
+    routes: [table, csv, user] as Route[],
     warm,
     stop: () => timers.forEach((t) => clearTimeout(t)),
   };
 }
 
 const EMPTY_FACETS = { delegation: [], tier: [], lang: [] };
-
-/** Weak comparison of If-None-Match against our (weak) tag. */
-function matches(header: string | string[] | undefined, etag: string): boolean {
-  if (!header) return false;
-  const bare = (t: string) => t.trim().replace(/^W\//, '');
-  return String(header)
-    .split(',')
-    .some((t) => t.trim() === '*' || bare(t) === bare(etag));
-}
 
 export type UsersRoutes = ReturnType<typeof createUsersRoutes>;

@@ -36,6 +36,7 @@ import { NUMERIC_FACTS, TEXT_FACTS, userDayFacts } from '../store/users-queries'
 import { openAnalytics, type Analytics } from '../analytics/engine';
 import { mergedUsers } from '../analytics/users';
 import { createSyncEngine, type Fetched } from '../sync/engine';
+import { createRouter } from '../http/router';
 import { createUsersRoutes } from './routes';
 import { sortUsers } from './table';
 import { STORE_ENGINES } from '../../test/stores';
@@ -123,9 +124,14 @@ async function harness(store: StoreDb, fillWaitMs = 20, more: Partial<Parameters
     refreshDays: 2,
     fillWaitMs,
     merge,
+    teamFilter: () => ({ includes: () => true, version: '' }),
     ...more,
   });
-  const base = await listen(createServer((req, res) => routes.handle(req, res)));
+  const router = createRouter(routes.routes, {
+    logger: more.logger ?? silentLogger,
+    context: () => ({ latest: LATEST, mapping: null }),
+  });
+  const base = await listen(createServer((req, res) => void router.handle(req, res)));
   return {
     base,
     engine,
@@ -382,7 +388,7 @@ describe.each(engines)('the users endpoints on $name', ({ available, open }) => 
         '/api/users?sort=bogus',
         expect.stringMatching(/^sort must be one of user, credits, spend, toolCalls, .*, got "bogus"\.$/),
       ],
-      ['/api/users?dir=up', 'dir must be asc or desc, got "up".'],
+      ['/api/users?dir=up', 'dir must be one of asc, desc, got "up".'],
       ['/api/users?limit=0', 'limit must be a whole number from 1 to 1000, got "0".'],
       ['/api/users?limit=5000', 'limit must be a whole number from 1 to 1000, got "5000".'],
       ['/api/users?offset=-1', 'offset must be a whole number from 0 to 100000000, got "-1".'],
