@@ -255,7 +255,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
   const fallback = (): MappingState => {
     if (!demo) return NO_MAPPING;
     demoMapping ??= fixedMappingSource(
-      demoTeamsCsv(demo.world().org.users, config.demo!.seed),
+      demoTeamsCsv(demo.world().org.users, config.demo!.seed, demo.world().readiness.repos),
       'csv',
       'the demo organization',
     );

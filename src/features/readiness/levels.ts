@@ -77,23 +77,8 @@ export function scoreReport(report: ReadinessReport): ReportScore {
   return { passRate: rate, level: levelFor(rate), passed, failed, skipped, perLevel };
 }
 
-/**
- * A repository's identity: lower-case host and path, no `.git`, no trailing
- * slash, `git@host:owner/repo` read as `https://host/owner/repo`.
- */
-export function normalizeRepoUrl(url: string): string {
-  let u = url.trim();
-  const scp = /^[\w.-]+@([^:/]+):(.+)$/.exec(u);
-  if (scp) u = `https://${scp[1]}/${scp[2]}`;
-  u = u.replace(/^ssh:\/\/[^@/]+@/i, 'https://').replace(/^git:\/\//i, 'https://');
-  u = u.replace(/^https?:\/\//i, 'https://');
-  u = u
-    .replace(/[?#].*$/, '')
-    .replace(/\/+$/, '')
-    .replace(/\.git$/i, '')
-    .replace(/\/+$/, '');
-  return u.toLowerCase();
-}
+// A repository's identity is the server's too (a team mapping claims repositories by it).
+export { normalizeRepoUrl } from '../../lib/repos';
 
 /** "owner/repo" for display. */
 export function repoName(normalized: string): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseMapping, type Mapping } from '../teams/mapping';
+import { parseMapping, repoOwner, type Mapping } from '../teams/mapping';
 import {
   UNASSIGNED,
   assignUsers,
@@ -11,7 +11,9 @@ import {
   topLevel,
   type UserRef,
 } from '../teams/tree';
+import { readDemoConfig } from './config';
 import { buildOrg } from './org';
+import { buildWorld } from './world';
 import { makePersona } from './persona';
 import { demoTeams, demoTeamsCsv, type DemoUser } from './teams';
 
@@ -166,5 +168,27 @@ describe('the demo organization’s numbers reconcile by team', () => {
     const everActive = org.activeCount.filter((c) => c[c.length - 1]! > 0).length;
     const parts = tops.map((t) => rolled.get(t)?.active.size ?? 0);
     expect(parts.reduce((a, b) => a + b, 0)).toBe(everActive);
+  });
+});
+
+describe('the demo organization’s repositories in its mapping', () => {
+  it('gives teams the repositories its readiness reports name, some by a pattern, a few to nobody', () => {
+    const world = buildWorld(readDemoConfig({}), '2026-06-01');
+    const { repos } = world.readiness;
+    const text = demoTeamsCsv(world.org.users, 'acme', repos);
+    expect(text.split('\r\n')[0]).toBe('email,user_id,team,manager,repos');
+    const parsed = parseMapping(text, 'csv');
+    if (!parsed.ok) throw new Error(parsed.errors.map((e) => e.message).join('\n'));
+    const owner = repoOwner(parsed.mapping);
+    const owners = repos.map((r) => owner(r.url));
+    const leaves = new Set(
+      parsed.mapping.teams.filter((t) => !parsed.mapping.teams.some((o) => o.startsWith(`${t}/`))),
+    );
+    for (const o of owners) if (o !== null) expect(leaves.has(o), o).toBe(true);
+    expect(owners.filter((o) => o === null).length).toBeGreaterThan(0);
+    expect(owners.filter((o) => o !== null).length).toBeGreaterThan(repos.length / 2);
+    // Every spelling the reports use finds the same team.
+    for (const r of repos) expect(owner(`git@github.com:${r.slug}.git`)).toBe(owner(r.url));
+    expect(parsed.mapping.repos.some((c) => c.pattern.endsWith('-*'))).toBe(true);
   });
 });

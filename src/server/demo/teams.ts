@@ -192,20 +192,65 @@ export function demoTeams(users: readonly DemoUser[], seed: string): DemoTeams {
  * The demo organization's mapping as the CSV file of the documented format (header
  * `email,user_id,team,manager`, one row per user, sorted by team), deterministic by seed.
  */
-export function demoTeamsCsv(users: readonly DemoUser[], seed: string): string {
+export function demoTeamsCsv(
+  users: readonly DemoUser[],
+  seed: string,
+  repos: readonly { slug: string }[] = [],
+): string {
   const { teams } = demoTeams(users, seed);
   const r = rng(hashSeed(seed, 'teams-csv'));
+  const owned = repos.length > 0 ? ownership(teams, repos, seed) : new Map<string, string[]>();
+  const columns = repos.length > 0 ? [...COLUMNS, 'repos'] : COLUMNS;
   const rows: string[][] = [];
   for (const t of teams) {
     const members = [...t.members].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
-    // A team without members of its own (possible in a tiny organization) still names its managers.
-    if (members.length === 0 && t.managers.length > 0) rows.push(['', '', t.path, t.managers.join(';')]);
-    for (const u of members) {
+    const theirs = owned.get(t.path)?.join(';') ?? '';
+    const extra = repos.length > 0 ? [theirs] : [];
+    // A team without members of its own (possible in a tiny organization) still names its managers and repositories.
+    if (members.length === 0 && (t.managers.length > 0 || theirs))
+      rows.push(['', '', t.path, t.managers.join(';'), ...extra]);
+    members.forEach((u, i) => {
       const byBoth = u.email !== null && r() < 0.1;
-      rows.push([u.email ?? '', u.email === null || byBoth ? u.id : '', t.path, t.managers.join(';')]);
-    }
+      // The team's repositories are listed once, on its first row.
+      const listed = repos.length > 0 ? [i === 0 ? theirs : ''] : [];
+      rows.push([u.email ?? '', u.email === null || byBoth ? u.id : '', t.path, t.managers.join(';'), ...listed]);
+    });
   }
-  return toCsv(COLUMNS, rows);
+  return toCsv(columns, rows);
+}
+
+/** Share of the repositories no team claims (listed as Unowned). */
+const UNOWNED_SHARE = 0.15;
+
+/**
+ * Which leaf team owns which repository, written as an organization would: each claimed repository in
+ * one of the spellings the reports use, a few left to nobody, and the first leaf owning a pattern (every
+ * repository named like the first one's first word) under which the exact claims of other teams win.
+ */
+function ownership(
+  teams: readonly { path: string; leaf: boolean }[],
+  repos: readonly { slug: string }[],
+  seed: string,
+): Map<string, string[]> {
+  const r = rng(hashSeed(seed, 'teams-repos'));
+  const leaves = teams.filter((t) => t.leaf);
+  const out = new Map<string, string[]>();
+  const claim = (team: string, repo: string) => out.set(team, [...(out.get(team) ?? []), repo]);
+  if (leaves.length === 0) return out;
+  const word = repos[0]!.slug.split('/')[1]!.split('-')[0]!;
+  claim(leaves[0]!.path, `github.com/acme/${word}-*`);
+  for (const { slug } of repos) {
+    if (r() < UNOWNED_SHARE) continue;
+    const team = leaves[Math.floor(r() * leaves.length)]!.path;
+    const spellings = [
+      `github.com/${slug}`,
+      `https://github.com/${slug}.git`,
+      `git@github.com:${slug}.git`,
+      `https://GitHub.com/${slug}`,
+    ];
+    claim(team, spellings[Math.floor(r() * spellings.length)]!);
+  }
+  return out;
 }
 
 const key = (u: DemoUser) => u.email ?? u.id;

@@ -7,6 +7,7 @@ import {
   MAX_NAME,
   MAX_ROWS,
   parseMapping,
+  repoOwner,
   type Mapping,
   type MappingFormat,
 } from './mapping';
@@ -149,25 +150,25 @@ describe('CSV: good files', () => {
 describe('CSV: bad files are refused, naming the line', () => {
   it('an unknown column', () => {
     expect(refused(csv('email,teem', 'ann@acme.com,Eng'))).toEqual([
-      'line 1: unknown column "teem" (expected email or user_id, team, manager)',
+      'line 1: unknown column "teem" (expected email or user_id, team, manager, repos)',
     ]);
   });
 
   it('a header with the wrong separator, or no header at all', () => {
     expect(refused(csv('email;team', 'ann@acme.com;Eng'))).toEqual([
-      'line 1: unknown column "email;team" (expected email or user_id, team, manager; columns are separated by commas)',
+      'line 1: unknown column "email;team" (expected email or user_id, team, manager, repos; columns are separated by commas)',
     ]);
     expect(refused(csv('ann@acme.com,Eng'))[0]).toBe(
-      'line 1: unknown column "ann@acme.com" (expected email or user_id, team, manager; the first line must be the header: email, team, manager)',
+      'line 1: unknown column "ann@acme.com" (expected email or user_id, team, manager, repos; the first line must be the header: email, team, manager)',
     );
   });
 
   it('a header without the columns it needs, or with one twice', () => {
     expect(refused(csv('email,manager', 'ann@acme.com,bo@acme.com'))).toEqual([
-      'line 1: no "team" column (expected email or user_id, team, manager)',
+      'line 1: no "team" column (expected email or user_id, team, manager, repos)',
     ]);
     expect(refused(csv('team', 'Eng'))).toEqual([
-      'line 1: no "email" or "user_id" column (expected email or user_id, team, manager)',
+      'line 1: no "email" or "user_id" column (expected email or user_id, team, manager, repos)',
     ]);
     expect(refused(csv('email,team,Email', 'a@acme.com,Eng,b@acme.com'))).toEqual([
       'line 1: column "email" appears twice',
@@ -405,7 +406,7 @@ describe('JSON: one array of entries with the CSV columns as keys', () => {
     ].join('\n');
     expect(refused(text, 'json')).toEqual([
       'entry 2 (line 3): "bob@acme" is not a valid email',
-      'entry 3 (line 4): unknown field "teem" (expected email or user_id, team, manager)',
+      'entry 3 (line 4): unknown field "teem" (expected email or user_id, team, manager, repos)',
       'entry 4 (line 5): empty team name',
       'entry 5 (line 6): team "Eng//Infra" has an empty part',
       'entry 6 (line 7): alice@acme.com is already in Engineering/Platform (entry 1, line 2)',
@@ -473,5 +474,90 @@ describe('CSV and JSON agree', () => {
     );
     const strip = (m: Mapping) => ({ ...m, members: m.members.map(({ key, team }) => ({ key, team })) });
     expect(strip(b)).toEqual(strip(a));
+  });
+});
+
+describe('the repositories a team owns (the repos column)', () => {
+  it('reads URLs in any spelling and host/owner/name patterns, in CSV and JSON alike', () => {
+    const a = ok(
+      csv(
+        'email,team,repos',
+        'ann@acme.com,Eng/Infra,https://GitHub.com/Acme/Infra.git; git@github.com:acme/deploy.git',
+        'bo@acme.com,Eng/Infra,',
+        ',Data,github.com/acme/data-*',
+      ),
+    );
+    expect(a.repos).toEqual([
+      { pattern: 'github.com/acme/infra', team: 'Eng/Infra', line: 2 },
+      { pattern: 'github.com/acme/deploy', team: 'Eng/Infra', line: 2 },
+      { pattern: 'github.com/acme/data-*', team: 'Data', line: 4 },
+    ]);
+    // A row with a team and repositories but nobody names that team's repositories only.
+    expect(a.members.map((m) => m.team)).toEqual(['Eng/Infra', 'Eng/Infra']);
+    expect(a.teams).toContain('Data');
+    const b = ok(
+      JSON.stringify([
+        {
+          email: 'ann@acme.com',
+          team: 'Eng/Infra',
+          repos: ['https://GitHub.com/Acme/Infra.git', 'git@github.com:acme/deploy.git'],
+        },
+        { email: 'bo@acme.com', team: 'Eng/Infra' },
+        { team: 'Data', repos: 'github.com/acme/data-*' },
+      ]),
+      'json',
+    );
+    expect(b.repos.map(({ pattern, team }) => [pattern, team])).toEqual(
+      a.repos.map(({ pattern, team }) => [pattern, team]),
+    );
+  });
+
+  it('refuses, by line, a repository two teams claim (naming both lines) and one that names no repository', () => {
+    expect(
+      refused(
+        csv(
+          'email,team,repos',
+          'ann@acme.com,Eng,github.com/acme/api',
+          'bo@acme.com,Data,https://github.com/ACME/api.git',
+          'cy@acme.com,Data,github.com',
+          'dee@acme.com,Data,"*/acme/x; github.com/acme/a b"',
+          'eve@acme.com,Eng,github.com/acme/api',
+        ),
+      ),
+    ).toEqual([
+      'line 3: repository "github.com/acme/api" is already owned by Eng (line 2)',
+      'line 4: repository "github.com" is not a repository: write host/owner/name or its URL (github.com/acme/api)',
+      'line 5: repository "*/acme/x" has a * in its host: name the host, a * may stand in the path',
+      'line 5: repository "github.com/acme/a b" holds a space, a quote or a control character',
+    ]);
+    expect(refused(JSON.stringify([{ email: 'ann@acme.com', team: 'Eng', repos: 7 }]), 'json')).toEqual([
+      'entry 1 (line 1): "repos" must be a list of repositories or one text',
+    ]);
+  });
+
+  it('finds a repository’s team in every spelling the reports use, the more specific claim first, else none (Unowned)', () => {
+    const m = ok(
+      csv(
+        'email,team,repos',
+        'ann@acme.com,Platform,github.com/acme/*',
+        'bo@acme.com,Platform/API,github.com/acme/api',
+        'cy@acme.com,Data,github.com/acme/data-*',
+      ),
+    );
+    const owner = repoOwner(m);
+    for (const spelling of [
+      'https://github.com/acme/api',
+      'https://GitHub.com/Acme/API.git',
+      'git@github.com:acme/api.git',
+      'ssh://git@github.com/acme/api',
+      'http://github.com/acme/api/',
+    ])
+      expect(owner(spelling), spelling).toBe('Platform/API');
+    expect(owner('https://github.com/acme/data-lake')).toBe('Data');
+    expect(owner('https://github.com/acme/web')).toBe('Platform');
+    // A pattern stands for one path segment: a repository deeper down, or elsewhere, is nobody's.
+    expect(owner('https://gitlab.com/acme/web')).toBeNull();
+    expect(owner('https://github.com/acme/group/web')).toBeNull();
+    expect(repoOwner(null)('https://github.com/acme/api')).toBeNull();
   });
 });

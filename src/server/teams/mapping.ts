@@ -8,16 +8,21 @@
  *   user_id   the service's user id (matched first, exactly)
  *   team      the team path, parts separated by "/": Engineering/Platform/Infra (required)
  *   manager   optional: the emails of that team's managers, separated by ";"
+ *   repos     optional: the repositories the team owns, separated by ";": each a URL in any spelling
+ *             (https://github.com/acme/api, git@github.com:acme/api.git) or host/owner/name, where a *
+ *             stands for any part of one path segment (github.com/acme/platform-*)
  * The header has email or user_id or both; each row fills at least one of them.
  *
  * JSON: one array of entries with the same keys, one entry per user:
  *   [{ "email": "ann@acme.com", "team": "Engineering/Platform", "manager": ["bo@acme.com"] },
  *    { "user_id": "usr_42", "team": "Data" }]
- * where "manager" is a list of emails or one text with ";" between emails.
+ * where "manager" is a list of emails or one text with ";" between emails, and "repos" likewise.
  *
  * A team's managers are every email listed in its rows (rows of one team may repeat them or leave
  * them out). A row with a team and managers but no email or user_id only names that team's managers
- * (for a team whose people all sit in its sub-teams). A user listed twice in the same team is taken
+ * (for a team whose people all sit in its sub-teams), or its repositories. A repository (or
+ * pattern) claimed by two teams is refused, naming both lines; of two patterns that match one
+ * repository, the more specific one's team owns it (lib/repos.ts). A user listed twice in the same team is taken
  * once; in two teams, the file is refused. A file that names no user is refused: it is far more
  * likely a truncated export than an organization without people, and taking it would put everyone
  * in Unassigned. A team path has at most 20 levels and a team's name at most 100 characters, an email
@@ -25,6 +30,7 @@
  */
 import { CsvError, parse } from 'csv-parse/sync';
 import { formatExact } from '../../lib/format';
+import { matchesRepo, repoKey, repoPattern, specificity } from '../../lib/repos';
 import { SEPARATOR, UNASSIGNED, ancestors, withAncestors } from './tree';
 import { canonicalEmail, lineAt, lineStarts } from '../core/text';
 
@@ -46,9 +52,18 @@ export interface Member {
   entry?: number;
 }
 
+/** A repository or pattern a team owns, as its key (lib/repos.ts: `github.com/acme/*`). */
+export interface RepoClaim {
+  pattern: string;
+  team: string;
+  line: number;
+}
+
 export interface Mapping {
   /** One per user, in the file's order. */
   members: Member[];
+  /** The repositories the teams own, in the file's order; empty when the file names none. */
+  repos: RepoClaim[];
   /** Team path → its managers' emails (as `canonicalEmail` gives them); only teams with managers listed. */
   managers: Map<string, Set<string>>;
   /** Every team named and every team above them, in tree order. */
@@ -75,8 +90,8 @@ export const MAX_DEPTH = 20;
 export const MAX_NAME = 100;
 export const MAX_ID = 320;
 
-const EXPECTED = 'expected email or user_id, team, manager';
-const COLUMNS = ['email', 'user_id', 'team', 'manager'] as const;
+const EXPECTED = 'expected email or user_id, team, manager, repos';
+const COLUMNS = ['email', 'user_id', 'team', 'manager', 'repos'] as const;
 type Column = (typeof COLUMNS)[number];
 const isColumn = (s: string): s is Column => (COLUMNS as readonly string[]).includes(s);
 
@@ -115,6 +130,7 @@ interface RawRow {
   userId?: string;
   team?: string;
   managers: string[];
+  repos: string[];
 }
 
 /** Checks rows one by one and builds the mapping; shared by both formats. */
@@ -129,6 +145,8 @@ class Builder {
   private readonly managers = new Map<string, Set<string>>();
   /** Every team a row names, members or not. */
   private readonly named = new Set<string>();
+  /** Each repository or pattern claimed, by its key: the first claim. */
+  private readonly repos = new Map<string, RepoClaim & { where: Where }>();
 
   fail(where: Where | null, problem: string): void {
     if (this.errors.length >= MAX_ERRORS) {
@@ -154,8 +172,8 @@ class Builder {
     const userId = row.userId || undefined;
     const badId = userId === undefined ? undefined : textProblem('user_id', userId);
     if (badId) problems.push(badId);
-    // A row with a team and managers but no user only names the team's managers.
-    if (!email && !userId && row.managers.length === 0) problems.push('no email or user_id');
+    // A row with a team and managers or repositories but no user only names the team's managers or repositories.
+    if (!email && !userId && row.managers.length === 0 && row.repos.length === 0) problems.push('no email or user_id');
     const team = this.team(where, row.team ?? '', problems);
     const managers: string[] = [];
     for (const m of row.managers) {
@@ -168,9 +186,27 @@ class Builder {
         problems.push(`manager ${quote(m)} is not a valid email${hint}`);
       }
     }
+    const repos: string[] = [];
+    for (const r of row.repos) {
+      const p =
+        r.length > MAX_ID
+          ? { problem: `is ${formatExact(r.length)} characters long; the limit is ${MAX_ID}` }
+          : repoPattern(r);
+      if ('problem' in p) problems.push(`repository ${quote(r)} ${p.problem}`);
+      else repos.push(p.key);
+    }
     if (problems.length > 0 || team === null) {
       for (const p of problems) this.fail(where, p);
       return;
+    }
+    for (const pattern of repos) {
+      const first = this.repos.get(pattern);
+      if (first && first.team !== team)
+        return this.fail(
+          where,
+          `repository ${quote(pattern)} is already owned by ${first.team} (${placeRef(first.where)})`,
+        );
+      if (!first) this.repos.set(pattern, { pattern, team, line: where.line, where });
     }
 
     // A user in two teams is refused, naming the row that came first.
@@ -241,6 +277,7 @@ class Builder {
       ok: true,
       mapping: {
         members: this.members,
+        repos: [...this.repos.values()].map(({ pattern, team, line }) => ({ pattern, team, line })),
         managers: this.managers,
         teams: withAncestors(this.named),
       },
@@ -300,7 +337,7 @@ function teamPath(raw: string, problems: string[]): string | null {
   return parts.join(SEPARATOR);
 }
 
-/** Splits a manager cell: `a@x.com; b@x.com` → two emails; blanks dropped. */
+/** Splits a cell of a list (managers, repositories): `a@x.com; b@x.com` → two; blanks dropped. */
 const splitManagers = (cell: string): string[] =>
   cell
     .split(';')
@@ -365,6 +402,7 @@ function parseCsv(text: string): MappingResult {
       userId: get('user_id'),
       team: get('team'),
       managers: splitManagers(get('manager') ?? ''),
+      repos: splitManagers(get('repos') ?? ''),
     });
   }
   return b.finish();
@@ -478,11 +516,16 @@ function parseJson(input: string): MappingResult {
     if (typeof m === 'string') managers = splitManagers(m);
     else if (Array.isArray(m) && m.every((x) => typeof x === 'string')) managers = m.flatMap(splitManagers);
     else if (m !== undefined && m !== null) problems.push('"manager" must be a list of emails or one text');
+    let repos: string[] = [];
+    const r = obj.repos;
+    if (typeof r === 'string') repos = splitManagers(r);
+    else if (Array.isArray(r) && r.every((x) => typeof x === 'string')) repos = r.flatMap(splitManagers);
+    else if (r !== undefined && r !== null) problems.push('"repos" must be a list of repositories or one text');
     if (problems.length > 0) {
       for (const p of problems) b.fail(where, p);
       return;
     }
-    b.add(where, { email, userId, team, managers });
+    b.add(where, { email, userId, team, managers, repos });
   });
   return b.finish();
 }
@@ -515,4 +558,21 @@ function elementOffsets(text: string): number[] {
     else if (c === ',' && depth === 1) expecting = true;
   }
   return out;
+}
+
+/** The repository that no team of the mapping owns is listed under this name, never dropped. */
+export const UNOWNED = 'Unowned';
+
+/**
+ * Which team owns a repository (its URL in any spelling): the claim of an exact repository first, else
+ * the most specific pattern's (the first in the file among equals); null when no team owns it (Unowned).
+ */
+export function repoOwner(mapping: Pick<Mapping, 'repos'> | null): (url: string) => string | null {
+  const claims = [...(mapping?.repos ?? [])].sort((a, b) => specificity(b.pattern) - specificity(a.pattern));
+  const exact = new Map(claims.filter((c) => !c.pattern.includes('*')).map((c) => [c.pattern, c.team]));
+  const patterns = claims.filter((c) => c.pattern.includes('*'));
+  return (url) => {
+    const key = repoKey(url);
+    return exact.get(key) ?? patterns.find((c) => matchesRepo(c.pattern, key))?.team ?? null;
+  };
 }
