@@ -9,31 +9,47 @@
 import type { DayRange } from '../../lib/dates';
 import { SUMMED_FIELDS, type MergedSums, type MergedUser } from '../../lib/user-merge';
 import type { PriceList } from '../spend/prices';
-import type { Analytics } from './engine';
+import { wholeWeeks, type Analytics } from './engine';
 import { priceTableOf } from './spend';
 
 const SUMS = Object.entries(SUMMED_FIELDS) as [keyof MergedSums, string][];
 
-// The range's rows are read by each part where it is (NOT MATERIALIZED): a copy of them all first took longer
-// than the merge (3.5 s against 1.5 s at 50,000 people × 88 days).
+// A range is its whole weeks, from the week tables (engine.ts), and its edge days, from `person_day`, each as
+// rows of one shape: the merge of the weeks' partial merges is the merge of their days. Each part reads them
+// where they are (NOT MATERIALIZED): a copy of them all first took longer than the merge.
 const MERGE = `
-WITH r AS NOT MATERIALIZED (SELECT * FROM person_day WHERE day BETWEEN $start AND $end),
+WITH edge AS NOT MATERIALIZED (
+  SELECT * FROM person_day WHERE day BETWEEN $start AND $end AND NOT (day BETWEEN $first AND $through)),
+r AS NOT MATERIALIZED (
+  SELECT user_id, days, first_day, last_day, first_email, given_day, given_email,
+    ${SUMS.map(([, c]) => c).join(', ')}, ratio_weighted, language_lists
+  FROM person_week WHERE week BETWEEN $first AND $last
+  UNION ALL
+  SELECT user_id, 1, day, day, user_email, CASE WHEN user_email <> '' THEN day END,
+    CASE WHEN user_email <> '' THEN user_email END, ${SUMS.map(([, c]) => c).join(', ')},
+    autonomy_ratio * user_messages, [languages]
+  FROM edge),
 top_model AS (
   SELECT user_id, model, tier FROM (
-    SELECT user_id, primary_model AS model, count(*) AS n, arg_max(primary_model_tier, day) AS tier
-    FROM r GROUP BY user_id, primary_model)
+    SELECT user_id, model, sum(n) AS n, arg_max(last_tier, last_day) AS tier FROM (
+      SELECT user_id, model, n, last_day, last_tier FROM person_week_model WHERE week BETWEEN $first AND $last
+      UNION ALL SELECT user_id, primary_model, 1, day, primary_model_tier FROM edge)
+    GROUP BY user_id, model)
   QUALIFY row_number() OVER (PARTITION BY user_id ORDER BY n DESC, model) = 1),
 top_level AS (
   SELECT user_id, level FROM (
-    SELECT user_id, delegation_level AS level, count(*) AS n FROM r GROUP BY user_id, delegation_level)
+    SELECT user_id, level, sum(n) AS n FROM (
+      SELECT user_id, level, n FROM person_week_level WHERE week BETWEEN $first AND $last
+      UNION ALL SELECT user_id, delegation_level, 1 FROM edge)
+    GROUP BY user_id, level)
   QUALIFY row_number() OVER (PARTITION BY user_id ORDER BY n DESC, level) = 1),
 people AS (
   SELECT user_id,
-    coalesce(arg_min_null(user_email, day), arg_min(user_email, day) FILTER (WHERE user_email <> '')) AS email,
-    count(*)::INTEGER AS active_days, min(day) AS first_day, max(day) AS last_day,
+    coalesce(arg_min_null(first_email, first_day), arg_min(given_email, given_day) FILTER (WHERE given_day IS NOT NULL)) AS email,
+    sum(days)::INTEGER AS active_days, min(first_day) AS first_day, max(last_day) AS last_day,
     ${SUMS.map(([k, c]) => `sum(${c}) AS "${k}"`).join(', ')},
-    coalesce(sum(autonomy_ratio * user_messages) / nullif(sum(user_messages), 0), 0) AS autonomy_ratio,
-    list(DISTINCT languages) AS language_lists
+    coalesce(sum(ratio_weighted) / nullif(sum(user_messages), 0), 0) AS autonomy_ratio,
+    flatten(list(language_lists)) AS language_lists
   FROM r GROUP BY user_id)
 SELECT p.*, t.model, t.tier, l.level
 FROM people p JOIN top_model t USING (user_id) JOIN top_level l USING (user_id)`;
@@ -43,7 +59,8 @@ const byCodeUnits = (a: MergedUser, b: MergedUser) => (a.userId < b.userId ? -1 
 /** One row per person active in the range, in user id order (the order ties keep when the table is sorted). */
 export async function mergedUsers(a: Analytics, r: DayRange): Promise<MergedUser[]> {
   await a.catchUp(r);
-  const c = await a.columns(MERGE, { start: r.start, end: r.end });
+  const w = wholeWeeks(r);
+  const c = await a.columns(MERGE, { start: r.start, end: r.end, first: w.first, last: w.last, through: w.through });
   const col = <T>(name: string) => c[name] as T[];
   const parsed = new Map<string, string[]>();
   const languagesOf = (lists: string[]) => {
