@@ -14,7 +14,7 @@ import { openStore } from '../store/db';
 import type { Mapping } from '../teams/mapping';
 import { inSelection, parentOf, rollUp, UNASSIGNED, withAncestors } from '../teams/tree';
 import { openAnalytics } from './engine';
-import { addSums, createTeamFigures, zeroSums } from './teams';
+import { addSums, createTeamFigures, zeroSums, type GroupSums } from './teams';
 
 const FIRST = '2026-02-01';
 const DAYS = 40;
@@ -185,10 +185,29 @@ describe('team answers reconcile for any mapping', () => {
   it('the teams page: every team is its people plus its sub-teams, and the top level adds up to everyone', async () => {
     await fc.assert(
       fc.asyncProperty(scenario, async (s) => {
-        const { t, mapping, tops, close } = await build(s);
+        const { t, mapping, tops, usersDays, close } = await build(s);
         try {
           const n = eachDay(range.start, range.end).length;
           const direct = await t.sumsByTeam(mapping, range);
+          // Each team's own sums against its people's rows (the range: a whole week, then four days of the next).
+          const teamOf = (id: string) => mapping.members.find((m) => m.key.userId === id)?.team ?? UNASSIGNED;
+          const brute = new Map<string, GroupSums & { people: Set<string> }>();
+          for (const d of eachDay(range.start, range.end))
+            for (const x of usersDays.get(d) ?? []) {
+              const team = teamOf(x.user_id);
+              const b = brute.get(team) ?? { ...zeroSums(0), people: new Set<string>() };
+              b.people.add(x.user_id);
+              b.credits += x.billable_tokens;
+              b.toolCalls += x.tool_calls;
+              b.userMessages += x.user_messages;
+              b.sessions += x.sessions;
+              b.commits += x.git_commits;
+              b.prs += x.git_prs_created;
+              brute.set(team, b);
+            }
+          expect(new Map([...direct].map(([team, sums]) => [team, { ...sums, trend: [] }]))).toEqual(
+            new Map([...brute].map(([team, { people, ...sums }]) => [team, { ...sums, active: people.size }])),
+          );
           const paths = [...mapping.teams, UNASSIGNED];
           const rolled = rollUp(new Map(paths.map((p) => [p, direct.get(p) ?? zeroSums(n)])), addSums, zeroSums(n));
           const everyone = await t.sumsByTeam(null, range);
