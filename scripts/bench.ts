@@ -19,12 +19,13 @@
  * BENCH_ONLY=engine times the analytics engine's answers at 50,000 people × 365 days
  * (BENCH_ENGINE_USERS, BENCH_ENGINE_DAYS) on the embedded store and on a throwaway PostgreSQL
  * (BENCH_STORE=sqlite|postgres|both, default both); BENCH_DATA_DIR=<dir> keeps the embedded
- * store there and reuses it on the next run (its sync is then only what is missing).
+ * store there and reuses it on the next run (its sync is then only what is missing), as BENCH_PG_URL
+ * does with a PostgreSQL database of one's own.
  * Every server starts on an empty store of its own and is measured once its
  * start-up backfill has finished.
  */
 import { spawn, execFileSync, execSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -53,6 +54,8 @@ function record(metric: string, value: number, unit: string, target?: number) {
     target,
     ok: target === undefined ? undefined : value <= target,
   });
+  // Said as it is measured too: a run stopped part-way keeps what it measured.
+  console.error(`bench: ${metric}: ${Math.round(value * 10) / 10} ${unit}`);
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -71,12 +74,15 @@ async function startServer(
   const dataDir = kept ?? mkdtempSync(join(tmpdir(), 'bench-store-'));
   if (kept) mkdirSync(kept, { recursive: true });
   else dataDirs.push(dataDir);
-  const child = spawn(process.execPath, [...nodeArgs, 'dist-server/main.js'], {
+  // BENCH_SERVER: another build's entry point (an earlier commit's, to compare); BENCH_SERVER_LOG: its log.
+  const log = process.env.BENCH_SERVER_LOG ? openSync(process.env.BENCH_SERVER_LOG, 'a') : 'ignore';
+  const child = spawn(process.execPath, [...nodeArgs, process.env.BENCH_SERVER || 'dist-server/main.js'], {
     env: { ...process.env, NODE_ENV: 'production', PORT: String(port), DEMO_TODAY: TODAY, DATA_DIR: dataDir, ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', log, 'inherit'],
     detached: true,
   });
   for (let i = 0; i < 3000; i++) {
+    if (child.exitCode !== null) throw new Error(`the server on ${port} exited with ${child.exitCode}`);
     try {
       if ((await fetch(`http://127.0.0.1:${port}/api/health`)).ok) return child;
     } catch {
@@ -639,7 +645,10 @@ async function engineAtScale(storeKind: 'sqlite' | 'postgres') {
     DEMO_TODAY: today,
     PRICES_FILE: 'docs/prices.example.json',
   };
-  if (storeKind === 'postgres') {
+  if (storeKind === 'postgres' && process.env.BENCH_PG_URL) {
+    // A database kept between runs (its sync is then only what is missing).
+    env.DATABASE_URL = process.env.BENCH_PG_URL;
+  } else if (storeKind === 'postgres') {
     const bins = findPgBins();
     if (!bins) {
       console.error(`${label}: skipped, PostgreSQL is not installed here (no initdb/pg_ctl)`);

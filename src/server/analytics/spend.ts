@@ -54,8 +54,8 @@ export function priceTableOf(a: Analytics) {
   return t;
 }
 
-const PRICED = `FROM person_model_day m JOIN price p ON p.day = m.day AND p.model = m.model AND p.tier = m.tier`;
-
+// Spend is priced per day, model and tier, each of those's credits summed first (over the selection's
+// people, or a team's): a price per row joined the price table once per person, model and day.
 export function createSpend(a: Analytics) {
   const prices = priceTableOf(a);
   const ask = async (mapping: Mapping | null, selected: Selection, r: DayRange, list: PriceList) => {
@@ -72,8 +72,10 @@ export function createSpend(a: Analytics) {
           SELECT day, sum(credits) AS credits FROM person_credits_day
           WHERE day BETWEEN $start AND $end AND <selected> GROUP BY day`),
         q<{ day: string; spend: number }>(`
-          SELECT m.day, sum(m.credits * p.per_million / 1e6) AS spend ${PRICED}
-          WHERE m.day BETWEEN $start AND $end AND <selected> GROUP BY m.day`),
+          SELECT day, sum(m.credits * p.per_million / 1e6) AS spend FROM (
+            SELECT day, model, tier, sum(credits) AS credits FROM person_model_day
+            WHERE day BETWEEN $start AND $end AND <selected> GROUP BY day, model, tier) m
+          JOIN price p USING (day, model, tier) GROUP BY day`),
       ]);
       const spendOn = new Map(spent.map((x) => [x.day, x.spend]));
       return everyDay(r, credits, (c, day) => ({ date: day, credits: c?.credits ?? 0, spend: spendOn.get(day) ?? 0 }));
@@ -83,9 +85,11 @@ export function createSpend(a: Analytics) {
     async byModel(mapping: Mapping | null, selected: Selection, r: DayRange, list: PriceList) {
       const q = await ask(mapping, selected, r, list);
       return q<{ model: string; tier: string; credits: number; spend: number }>(`
-        SELECT m.model, m.tier, sum(m.credits) AS credits, sum(m.credits * p.per_million / 1e6) AS spend ${PRICED}
-        WHERE m.split AND m.day BETWEEN $start AND $end AND <selected>
-        GROUP BY m.model, m.tier ORDER BY spend DESC, m.model`);
+        SELECT model, tier, sum(m.credits) AS credits, sum(m.credits * p.per_million / 1e6) AS spend FROM (
+          SELECT day, model, tier, sum(credits) AS credits FROM person_model_day
+          WHERE split AND day BETWEEN $start AND $end AND <selected> GROUP BY day, model, tier) m
+        JOIN price p USING (day, model, tier)
+        GROUP BY model, tier ORDER BY spend DESC, model`);
     },
 
     /** Each team's own (direct members') credits and daily spend over the range. */
@@ -101,8 +105,10 @@ export function createSpend(a: Analytics) {
           range,
         ),
         a.rows<{ team: string; day: string; spend: number }>(
-          `SELECT team, m.day, sum(m.credits * p.per_million / 1e6) AS spend ${PRICED} JOIN member USING (user_id)
-           WHERE m.day BETWEEN $start AND $end GROUP BY team, m.day`,
+          `SELECT team, day, sum(m.credits * p.per_million / 1e6) AS spend FROM (
+             SELECT team, day, model, tier, sum(credits) AS credits FROM person_model_day JOIN member USING (user_id)
+             WHERE day BETWEEN $start AND $end GROUP BY team, day, model, tier) m
+           JOIN price p USING (day, model, tier) GROUP BY team, day`,
           range,
         ),
       ]);
