@@ -27,7 +27,7 @@ import type { StoreDb } from '../store/db';
 import { NUMERIC_FACTS, TEXT_FACTS } from '../store/users-queries';
 
 /** Bumped when the copy's tables change: a file of another version is rebuilt. */
-const SCHEMA_VERSION = 3;
+const SCHEMA_VERSION = 4;
 
 /** The `/users` row's numbers and picks kept per person and day: the store's fact columns (migration 0002). */
 export const PERSON_NUMBERS = NUMERIC_FACTS;
@@ -50,33 +50,54 @@ const SCHEMA = [
      last_day VARCHAR, first_email VARCHAR, given_day VARCHAR, given_email VARCHAR,
      ${PERSON_NUMBERS.filter((c) => c !== 'autonomy_ratio')
        .map((c) => `${c} DOUBLE`)
-       .join(', ')}, ratio_weighted DOUBLE, language_lists VARCHAR[])`,
+       .join(
+         ', ',
+       )}, ratio_weighted DOUBLE, language_lists VARCHAR[], last_given_day VARCHAR, last_given_email VARCHAR)`,
   `CREATE TABLE IF NOT EXISTS person_week_model (week VARCHAR, user_id VARCHAR, model VARCHAR, n INTEGER,
      last_day VARCHAR, last_tier VARCHAR)`,
   `CREATE TABLE IF NOT EXISTS person_week_level (week VARCHAR, user_id VARCHAR, level VARCHAR, n INTEGER)`,
+  // The same of `person_credits_day`: who had credits in the week, and their latest email given in it.
+  `CREATE TABLE IF NOT EXISTS person_credits_week (week VARCHAR, user_id VARCHAR, last_given_day VARCHAR,
+     last_given_email VARCHAR)`,
 ];
 
-/** The week tables, each with the SELECT that makes its rows from `person_day` rows `d` having a `week`. */
-const WEEK_TABLES: [string, string][] = [
-  [
-    'person_week',
-    `SELECT week, user_id, count(*)::INTEGER, min(day), max(day), arg_min_null(user_email, day),
+/** The week tables of each source: the day table, and each week table with the SELECT making its rows from `d`. */
+const WEEK_TABLES: Record<'users' | 'tokens', { from: string; tables: [string, string][] }> = {
+  users: {
+    from: 'person_day',
+    tables: [
+      [
+        'person_week',
+        `SELECT week, user_id, count(*)::INTEGER, min(day), max(day), arg_min_null(user_email, day),
        min(day) FILTER (WHERE user_email <> ''), arg_min(user_email, day) FILTER (WHERE user_email <> ''),
        ${PERSON_NUMBERS.filter((c) => c !== 'autonomy_ratio')
          .map((c) => `sum(${c})`)
-         .join(', ')}, sum(autonomy_ratio * user_messages), list(DISTINCT languages)
+         .join(', ')}, sum(autonomy_ratio * user_messages), list(DISTINCT languages),
+       max(day) FILTER (WHERE user_email <> ''), arg_max(user_email, day) FILTER (WHERE user_email <> '')
      FROM d GROUP BY week, user_id`,
-  ],
-  [
-    'person_week_model',
-    `SELECT week, user_id, primary_model, count(*)::INTEGER, max(day), arg_max(primary_model_tier, day)
+      ],
+      [
+        'person_week_model',
+        `SELECT week, user_id, primary_model, count(*)::INTEGER, max(day), arg_max(primary_model_tier, day)
      FROM d GROUP BY week, user_id, primary_model`,
-  ],
-  [
-    'person_week_level',
-    `SELECT week, user_id, delegation_level, count(*)::INTEGER FROM d GROUP BY week, user_id, delegation_level`,
-  ],
-];
+      ],
+      [
+        'person_week_level',
+        `SELECT week, user_id, delegation_level, count(*)::INTEGER FROM d GROUP BY week, user_id, delegation_level`,
+      ],
+    ],
+  },
+  tokens: {
+    from: 'person_credits_day',
+    tables: [
+      [
+        'person_credits_week',
+        `SELECT week, user_id, max(day) FILTER (WHERE user_email <> ''),
+           arg_max(user_email, day) FILTER (WHERE user_email <> '') FROM d GROUP BY week, user_id`,
+      ],
+    ],
+  },
+};
 
 /** A day's ISO week in SQL, as the week tables key it (the Monday, YYYY-MM-DD). */
 export const WEEK_OF_DAY = `strftime(date_trunc('week', day::DATE), '%Y-%m-%d')`;
@@ -252,6 +273,7 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
       'person_week',
       'person_week_model',
       'person_week_level',
+      'person_credits_week',
     ])
       await loader.run(`DROP TABLE IF EXISTS ${t}`);
   }
@@ -321,14 +343,15 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
   }
 
   /** Makes the week tables' rows of the weeks holding `days` again from `person_day` (in the caller's transaction). */
-  async function remakeWeeks(days: Day[]) {
+  async function remakeWeeks(source: Source, days: Day[]) {
     const weeks = [...new Set(days.map(weekStart))].sort();
     const params = { weeks: listValue(weeks), from: weeks[0]!, to: addDays(weeks.at(-1)!, 6) };
     const types = { weeks: LIST(VARCHAR) };
-    for (const [table, select] of WEEK_TABLES) {
+    const { from, tables } = WEEK_TABLES[source];
+    for (const [table, select] of tables) {
       await loader.run(`DELETE FROM ${table} WHERE list_contains($weeks, week)`, { weeks: params.weeks }, types);
       await loader.run(
-        `INSERT INTO ${table} WITH d AS (SELECT *, ${WEEK_OF_DAY} AS week FROM person_day
+        `INSERT INTO ${table} WITH d AS (SELECT *, ${WEEK_OF_DAY} AS week FROM ${from}
            WHERE day BETWEEN $from AND $to AND list_contains($weeks, ${WEEK_OF_DAY})) ${select}`,
         params,
         types,
@@ -367,7 +390,10 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
             },
           );
       for (const [i, t] of tables.entries()) await appendRows(loader, t.name, t.types, values[i]!);
-      if (source === 'users') await remakeWeeks(days.map(([day]) => day));
+      await remakeWeeks(
+        source,
+        days.map(([day]) => day),
+      );
       await loader.run(
         'DELETE FROM loaded_day WHERE source = $source AND list_contains($days, day)',
         {
