@@ -27,7 +27,7 @@ import type { StoreDb } from '../store/db';
 import { NUMERIC_FACTS, TEXT_FACTS } from '../store/users-queries';
 
 /** Bumped when the copy's tables change: a file of another version is rebuilt. */
-const SCHEMA_VERSION = 4;
+const SCHEMA_VERSION = 5;
 
 /** The `/users` row's numbers and picks kept per person and day: the store's fact columns (migration 0002). */
 export const PERSON_NUMBERS = NUMERIC_FACTS;
@@ -59,15 +59,19 @@ const SCHEMA = [
   // The same of `person_credits_day`: who had credits in the week, and their latest email given in it.
   `CREATE TABLE IF NOT EXISTS person_credits_week (week VARCHAR, user_id VARCHAR, last_given_day VARCHAR,
      last_given_email VARCHAR)`,
+  // And of `person_model_day`: each person's credits by model and tier in the week (priced where the price
+  // holds all week).
+  `CREATE TABLE IF NOT EXISTS person_model_week (week VARCHAR, user_id VARCHAR, model VARCHAR, tier VARCHAR,
+     credits DOUBLE)`,
 ];
 
-/** The week tables of each source: the day table, and each week table with the SELECT making its rows from `d`. */
-const WEEK_TABLES: Record<'users' | 'tokens', { from: string; tables: [string, string][] }> = {
+/** The week tables of each source: each with its day table and the SELECT making its rows from `d` (those days). */
+const WEEK_TABLES: Record<'users' | 'tokens', { tables: [string, string, string][] }> = {
   users: {
-    from: 'person_day',
     tables: [
       [
         'person_week',
+        'person_day',
         `SELECT week, user_id, count(*)::INTEGER, min(day), max(day), arg_min_null(user_email, day),
        min(day) FILTER (WHERE user_email <> ''), arg_min(user_email, day) FILTER (WHERE user_email <> ''),
        ${PERSON_NUMBERS.filter((c) => c !== 'autonomy_ratio')
@@ -78,20 +82,27 @@ const WEEK_TABLES: Record<'users' | 'tokens', { from: string; tables: [string, s
       ],
       [
         'person_week_model',
+        'person_day',
         `SELECT week, user_id, primary_model, count(*)::INTEGER, max(day), arg_max(primary_model_tier, day)
      FROM d GROUP BY week, user_id, primary_model`,
       ],
       [
         'person_week_level',
+        'person_day',
         `SELECT week, user_id, delegation_level, count(*)::INTEGER FROM d GROUP BY week, user_id, delegation_level`,
       ],
     ],
   },
   tokens: {
-    from: 'person_credits_day',
     tables: [
       [
+        'person_model_week',
+        'person_model_day',
+        'SELECT week, user_id, model, tier, sum(credits) FROM d GROUP BY week, user_id, model, tier',
+      ],
+      [
         'person_credits_week',
+        'person_credits_day',
         `SELECT week, user_id, max(day) FILTER (WHERE user_email <> ''),
            arg_max(user_email, day) FILTER (WHERE user_email <> '') FROM d GROUP BY week, user_id`,
       ],
@@ -274,6 +285,7 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
       'person_week_model',
       'person_week_level',
       'person_credits_week',
+      'person_model_week',
     ])
       await loader.run(`DROP TABLE IF EXISTS ${t}`);
   }
@@ -347,8 +359,7 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
     const weeks = [...new Set(days.map(weekStart))].sort();
     const params = { weeks: listValue(weeks), from: weeks[0]!, to: addDays(weeks.at(-1)!, 6) };
     const types = { weeks: LIST(VARCHAR) };
-    const { from, tables } = WEEK_TABLES[source];
-    for (const [table, select] of tables) {
+    for (const [table, from, select] of WEEK_TABLES[source].tables) {
       await loader.run(`DELETE FROM ${table} WHERE list_contains($weeks, week)`, { weeks: params.weeks }, types);
       await loader.run(
         `INSERT INTO ${table} WITH d AS (SELECT *, ${WEEK_OF_DAY} AS week FROM ${from}

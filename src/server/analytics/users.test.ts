@@ -268,6 +268,71 @@ describe.each(STORE_ENGINES)('the analytics engine on the $name store', ({ avail
   );
 
   it.skipIf(!available)(
+    'prices whole weeks by the week where the price holds all week, and day by day where it changes: the same spend for any range',
+    async () => {
+      const { store, analytics } = await fresh();
+      // Prices change on a Thursday (thinking) and a Sunday (opus): those weeks are priced day by day.
+      const parsed = parsePrices(
+        '{"currency": "EUR", "prices": [{"from": "2026-01-14", "perMillionCredits": 8}, {"from": "2026-02-12", "tier": "thinking", "perMillionCredits": 20}, {"from": "2026-03-01", "model": "opus", "perMillionCredits": 30}]}',
+      );
+      if (!parsed.ok) throw new Error('the test prices are refused');
+      const list = parsed.prices;
+      const r = rng(21);
+      const held = new Map<string, { user: string; model: string; tier: string; credits: number }[]>();
+      const write = async (d: Day, version: string) => {
+        const els = ['a', 'b', 'c']
+          .filter(() => r() < 0.8)
+          .map((user) => {
+            const models = ['opus', 'sonnet'].filter(() => r() < 0.6);
+            const split = models.map((m) => ({
+              model_id: m,
+              model_tier: pick(r, ['standard', 'thinking']),
+              billable_tokens: Math.floor(r() * 4e6),
+            }));
+            return { user_id: user, billable_tokens: Math.floor(r() * 3e6), by_model: split };
+          });
+        held.set(
+          d,
+          els.flatMap((e) =>
+            e.by_model.length === 0
+              ? [{ user: e.user_id, model: '', tier: '', credits: e.billable_tokens }]
+              : e.by_model.map((m) => ({
+                  user: e.user_id,
+                  model: m.model_id,
+                  tier: m.model_tier,
+                  credits: m.billable_tokens,
+                })),
+          ),
+        );
+        await putTokensDay(store, d, JSON.stringify([{ date: d, billable_tokens: 1, by_user: els }]), version);
+      };
+      for (const d of eachDay('2026-02-03', '2026-03-12')) await write(d, 'v1');
+      const byHand = (start: Day, end: Day) => {
+        const out = new Map<string, number>();
+        for (const d of eachDay(start, end))
+          for (const x of held.get(d) ?? [])
+            out.set(x.user, (out.get(x.user) ?? 0) + (x.credits * priceOf(list, d, x.model, x.tier)) / 1e6);
+        return out;
+      };
+      const spendByUser = createSpendByUser(analytics);
+      const same = async (start: Day, end: Day) => {
+        const got = await spendByUser({ start, end }, list);
+        const want = byHand(start, end);
+        expect([...got.keys()].sort(), `${start} to ${end}`).toEqual([...want.keys()].sort());
+        for (const [id, v] of want) expect(got.get(id)! / v, `${id}, ${start} to ${end}`).toBeCloseTo(1, 12);
+      };
+      for (const start of ['2026-02-03', '2026-02-09', '2026-02-11', '2026-02-16'] as const)
+        for (const end of ['2026-02-22', '2026-02-25', '2026-03-01', '2026-03-04', '2026-03-12'] as const)
+          await same(start, end);
+      // A day of a week priced by the week, and one of a week priced by the day, written again.
+      await write('2026-02-18', 'v2');
+      await write('2026-02-26', 'v2');
+      await same('2026-02-03', '2026-03-12');
+      await same('2026-02-16', '2026-03-01');
+    },
+  );
+
+  it.skipIf(!available)(
     'prices each person’s credits per model and tier at each day’s price, an element without a split at the day’s default',
     async () => {
       const { store, analytics } = await fresh();

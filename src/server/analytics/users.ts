@@ -9,7 +9,7 @@
 import type { DayRange } from '../../lib/dates';
 import { SUMMED_FIELDS, type MergedSums, type MergedUser } from '../../lib/user-merge';
 import type { PriceList } from '../spend/prices';
-import { wholeWeeks, type Analytics } from './engine';
+import { WEEK_OF_DAY, wholeWeeks, type Analytics } from './engine';
 import { priceTableOf } from './spend';
 
 const SUMS = Object.entries(SUMMED_FIELDS) as [keyof MergedSums, string][];
@@ -104,11 +104,28 @@ export async function mergedUsers(a: Analytics, r: DayRange): Promise<MergedUser
   return users.sort(byCodeUnits);
 }
 
+// A range's whole weeks are priced by the week (each person's credits per model and tier summed as days are
+// copied, engine.ts) where a model and tier's price holds all week; its edge days, and the weeks where a price
+// changes, day by day.
 const SPEND = `
-SELECT m.user_id, sum(m.credits * p.per_million / 1e6) AS spend
-FROM person_model_day m JOIN price p ON p.day = m.day AND p.model = m.model AND p.tier = m.tier
-WHERE m.day BETWEEN $start AND $end
-GROUP BY m.user_id`;
+WITH week_price AS (
+  SELECT ${WEEK_OF_DAY} AS week, model, tier, min(per_million) AS lo, max(per_million) AS hi, count(*) AS n
+  FROM price WHERE day BETWEEN $first AND $through GROUP BY ALL),
+uniform AS (SELECT week, model, tier, lo AS per_million FROM week_price WHERE lo = hi AND n = 7),
+changing AS (
+  SELECT p.day, p.model, p.tier, p.per_million FROM price p
+  JOIN week_price w ON w.week = ${WEEK_OF_DAY.replaceAll('day', 'p.day')} AND w.model = p.model AND w.tier = p.tier
+  WHERE p.day BETWEEN $first AND $through AND NOT (w.lo = w.hi AND w.n = 7))
+SELECT user_id, sum(spend) AS spend FROM (
+  SELECT m.user_id, m.credits * u.per_million / 1e6 AS spend
+  FROM person_model_week m JOIN uniform u USING (week, model, tier) WHERE m.week BETWEEN $first AND $last
+  UNION ALL
+  SELECT m.user_id, m.credits * p.per_million / 1e6 FROM person_model_day m JOIN price p USING (day, model, tier)
+  WHERE m.day BETWEEN $start AND $end AND NOT (m.day BETWEEN $first AND $through)
+  UNION ALL
+  SELECT m.user_id, m.credits * c.per_million / 1e6 FROM person_model_day m JOIN changing c USING (day, model, tier)
+  WHERE m.day BETWEEN $first AND $through)
+GROUP BY user_id`;
 
 /** Each person's spend over a range at a price list: every `/tokens` day's credits by model, priced. */
 export function createSpendByUser(a: Analytics) {
@@ -116,7 +133,11 @@ export function createSpendByUser(a: Analytics) {
   return async (r: DayRange, list: PriceList): Promise<Map<string, number>> => {
     await a.catchUp(r);
     await prices(list);
-    const rows = await a.rows<{ user_id: string; spend: number }>(SPEND, { start: r.start, end: r.end });
+    const rows = await a.rows<{ user_id: string; spend: number }>(SPEND, {
+      start: r.start,
+      end: r.end,
+      ...wholeWeeks(r),
+    });
     return new Map(rows.map((x) => [x.user_id, x.spend]));
   };
 }
