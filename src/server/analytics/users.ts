@@ -49,7 +49,10 @@ people AS (
     sum(days)::INTEGER AS active_days, min(first_day) AS first_day, max(last_day) AS last_day,
     ${SUMS.map(([k, c]) => `sum(${c}) AS "${k}"`).join(', ')},
     coalesce(sum(ratio_weighted) / nullif(sum(user_messages), 0), 0) AS autonomy_ratio,
-    flatten(list(language_lists)) AS language_lists
+    -- Every language once, as one JSON text: many people share the same few, and a text converts to JavaScript
+    -- far faster than a list of lists (2.7 s for 47,000 people's 13 weeks).
+    to_json(list_sort(list_distinct(flatten(list_transform(list_distinct(flatten(list(language_lists))),
+      l -> from_json(l, '["VARCHAR"]'))))))::VARCHAR AS languages
   FROM r GROUP BY user_id)
 SELECT p.*, t.model, t.tier, l.level
 FROM people p JOIN top_model t USING (user_id) JOIN top_level l USING (user_id)`;
@@ -63,14 +66,11 @@ export async function mergedUsers(a: Analytics, r: DayRange): Promise<MergedUser
   const c = await a.columns(MERGE, { start: r.start, end: r.end, first: w.first, last: w.last, through: w.through });
   const col = <T>(name: string) => c[name] as T[];
   const parsed = new Map<string, string[]>();
-  const languagesOf = (lists: string[]) => {
-    const all = new Set<string>();
-    for (const l of lists) {
-      let langs = parsed.get(l);
-      if (!langs) parsed.set(l, (langs = JSON.parse(l) as string[]));
-      for (const x of langs) all.add(x);
-    }
-    return [...all].sort();
+  // Sorted again here: the browser's merge sorts by UTF-16 code units, DuckDB by bytes.
+  const languagesOf = (json: string) => {
+    let langs = parsed.get(json);
+    if (!langs) parsed.set(json, (langs = (JSON.parse(json) as string[]).sort()));
+    return [...langs];
   };
   const [ids, emails, activeDays, firstDays, lastDays, ratios, lists, models, tiers, levels] = [
     col<string>('user_id'),
@@ -79,7 +79,7 @@ export async function mergedUsers(a: Analytics, r: DayRange): Promise<MergedUser
     col<string>('first_day'),
     col<string>('last_day'),
     col<number>('autonomy_ratio'),
-    col<string[]>('language_lists'),
+    col<string>('languages'),
     col<string>('model'),
     col<string>('tier'),
     col<string>('level'),
