@@ -28,7 +28,7 @@ import type { StoreDb } from '../store/db';
 import { NUMERIC_FACTS, TEXT_FACTS } from '../store/users-queries';
 
 /** Bumped when the copy's tables change: a file of another version is rebuilt. */
-const SCHEMA_VERSION = 5;
+const SCHEMA_VERSION = 6;
 
 /** The `/users` row's numbers and picks kept per person and day: the store's fact columns (migration 0002). */
 export const PERSON_NUMBERS = NUMERIC_FACTS;
@@ -57,9 +57,9 @@ const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS person_week_model (week VARCHAR, user_id VARCHAR, model VARCHAR, n INTEGER,
      last_day VARCHAR, last_tier VARCHAR)`,
   `CREATE TABLE IF NOT EXISTS person_week_level (week VARCHAR, user_id VARCHAR, level VARCHAR, n INTEGER)`,
-  // The same of `person_credits_day`: who had credits in the week, and their latest email given in it.
+  // The same of `person_credits_day`: each person's credits in the week, and their latest email given in it.
   `CREATE TABLE IF NOT EXISTS person_credits_week (week VARCHAR, user_id VARCHAR, last_given_day VARCHAR,
-     last_given_email VARCHAR)`,
+     last_given_email VARCHAR, credits DOUBLE)`,
   // And of `person_model_day`: each person's credits by model and tier in the week (priced where the price
   // holds all week).
   `CREATE TABLE IF NOT EXISTS person_model_week (week VARCHAR, user_id VARCHAR, model VARCHAR, tier VARCHAR,
@@ -105,7 +105,7 @@ const WEEK_TABLES: Record<'users' | 'tokens', { tables: [string, string, string]
         'person_credits_week',
         'person_credits_day',
         `SELECT week, user_id, max(day) FILTER (WHERE user_email <> ''),
-           arg_max(user_email, day) FILTER (WHERE user_email <> '') FROM d GROUP BY week, user_id`,
+           arg_max(user_email, day) FILTER (WHERE user_email <> ''), sum(credits) FROM d GROUP BY week, user_id`,
       ],
     ],
   },

@@ -7,7 +7,7 @@ import { DOUBLE, VARCHAR } from '@duckdb/node-api';
 import { eachDay, HISTORY_START, type Day, type DayRange } from '../../lib/dates';
 import { priceListKey, priceOf, type PriceList } from '../spend/prices';
 import type { Mapping } from '../teams/mapping';
-import type { Analytics } from './engine';
+import { wholeWeeks, type Analytics } from './engine';
 import { everyDay, membershipOf, scoped, type Selection } from './teams';
 
 /**
@@ -99,10 +99,15 @@ export function createSpend(a: Analytics) {
       await prices(list);
       const range = { start: r.start, end: r.end };
       const [credits, spent] = await Promise.all([
+        // The range's whole weeks and edge days (engine.ts), summed per person, then per team.
         a.rows<{ team: string; credits: number }>(
-          `SELECT team, sum(credits) AS credits FROM person_credits_day JOIN member USING (user_id)
-           WHERE day BETWEEN $start AND $end GROUP BY team`,
-          range,
+          `WITH r AS (
+             SELECT user_id, credits FROM person_credits_week WHERE week BETWEEN $first AND $last
+             UNION ALL SELECT user_id, credits FROM person_credits_day
+             WHERE day BETWEEN $start AND $end AND NOT (day BETWEEN $first AND $through)),
+           per AS (SELECT user_id, sum(credits) AS credits FROM r GROUP BY user_id)
+           SELECT team, sum(credits) AS credits FROM per JOIN member USING (user_id) GROUP BY team`,
+          { ...range, ...wholeWeeks(r) },
         ),
         a.rows<{ team: string; day: string; spend: number }>(
           `SELECT team, day, sum(m.credits * p.per_million / 1e6) AS spend FROM (
