@@ -14,6 +14,7 @@ import {
   DOUBLE,
   DuckDBDataChunk,
   DuckDBInstance,
+  JSDuckDBValueConverter,
   LIST,
   VARCHAR,
   listValue,
@@ -21,13 +22,13 @@ import {
   type DuckDBType,
   type DuckDBValue,
 } from '@duckdb/node-api';
-import type { Day, DayRange } from '../../lib/dates';
+import { addDays, weekStart, type Day, type DayRange } from '../../lib/dates';
 import type { Logger } from '../core/log';
 import type { StoreDb } from '../store/db';
 import { NUMERIC_FACTS, TEXT_FACTS } from '../store/users-queries';
 
 /** Bumped when the copy's tables change: a file of another version is rebuilt. */
-const SCHEMA_VERSION = 2;
+const SCHEMA_VERSION = 6;
 
 /** The `/users` row's numbers and picks kept per person and day: the store's fact columns (migration 0002). */
 export const PERSON_NUMBERS = NUMERIC_FACTS;
@@ -44,7 +45,85 @@ const SCHEMA = [
      credits DOUBLE, input_tokens DOUBLE, output_tokens DOUBLE, split BOOLEAN)`,
   // The organization's own `/tokens` row of the day, as the service gave it, without its `by_user` split.
   `CREATE TABLE IF NOT EXISTS org_tokens_day (day VARCHAR, row VARCHAR)`,
+  // Each person's ISO week (`week`: its Monday) of `person_day`, made again whenever a day of it is copied:
+  // a range is then its whole weeks plus the days at its edges, a fifth of the rows at 90 days.
+  `CREATE TABLE IF NOT EXISTS person_week (week VARCHAR, user_id VARCHAR, days INTEGER, first_day VARCHAR,
+     last_day VARCHAR, first_email VARCHAR, given_day VARCHAR, given_email VARCHAR,
+     ${PERSON_NUMBERS.filter((c) => c !== 'autonomy_ratio')
+       .map((c) => `${c} DOUBLE`)
+       .join(
+         ', ',
+       )}, ratio_weighted DOUBLE, language_lists VARCHAR[], last_given_day VARCHAR, last_given_email VARCHAR)`,
+  `CREATE TABLE IF NOT EXISTS person_week_model (week VARCHAR, user_id VARCHAR, model VARCHAR, n INTEGER,
+     last_day VARCHAR, last_tier VARCHAR)`,
+  `CREATE TABLE IF NOT EXISTS person_week_level (week VARCHAR, user_id VARCHAR, level VARCHAR, n INTEGER)`,
+  // The same of `person_credits_day`: each person's credits in the week, and their latest email given in it.
+  `CREATE TABLE IF NOT EXISTS person_credits_week (week VARCHAR, user_id VARCHAR, last_given_day VARCHAR,
+     last_given_email VARCHAR, credits DOUBLE)`,
+  // And of `person_model_day`: each person's credits by model and tier in the week (priced where the price
+  // holds all week).
+  `CREATE TABLE IF NOT EXISTS person_model_week (week VARCHAR, user_id VARCHAR, model VARCHAR, tier VARCHAR,
+     credits DOUBLE)`,
 ];
+
+/** The week tables of each source: each with its day table and the SELECT making its rows from `d` (those days). */
+const WEEK_TABLES: Record<'users' | 'tokens', { tables: [string, string, string][] }> = {
+  users: {
+    tables: [
+      [
+        'person_week',
+        'person_day',
+        `SELECT week, user_id, count(*)::INTEGER, min(day), max(day), arg_min_null(user_email, day),
+       min(day) FILTER (WHERE user_email <> ''), arg_min(user_email, day) FILTER (WHERE user_email <> ''),
+       ${PERSON_NUMBERS.filter((c) => c !== 'autonomy_ratio')
+         .map((c) => `sum(${c})`)
+         .join(', ')}, sum(autonomy_ratio * user_messages), list(DISTINCT languages),
+       max(day) FILTER (WHERE user_email <> ''), arg_max(user_email, day) FILTER (WHERE user_email <> '')
+     FROM d GROUP BY week, user_id`,
+      ],
+      [
+        'person_week_model',
+        'person_day',
+        `SELECT week, user_id, primary_model, count(*)::INTEGER, max(day), arg_max(primary_model_tier, day)
+     FROM d GROUP BY week, user_id, primary_model`,
+      ],
+      [
+        'person_week_level',
+        'person_day',
+        `SELECT week, user_id, delegation_level, count(*)::INTEGER FROM d GROUP BY week, user_id, delegation_level`,
+      ],
+    ],
+  },
+  tokens: {
+    tables: [
+      [
+        'person_model_week',
+        'person_model_day',
+        'SELECT week, user_id, model, tier, sum(credits) FROM d GROUP BY week, user_id, model, tier',
+      ],
+      [
+        'person_credits_week',
+        'person_credits_day',
+        `SELECT week, user_id, max(day) FILTER (WHERE user_email <> ''),
+           arg_max(user_email, day) FILTER (WHERE user_email <> ''), sum(credits) FROM d GROUP BY week, user_id`,
+      ],
+    ],
+  },
+};
+
+/** A day's ISO week in SQL, as the week tables key it (the Monday, YYYY-MM-DD). */
+export const WEEK_OF_DAY = `strftime(date_trunc('week', day::DATE), '%Y-%m-%d')`;
+
+/**
+ * The whole weeks inside a range (their Mondays, first and last; none: first after last) and the days they
+ * cover: the rest of the range is its edge days.
+ */
+export function wholeWeeks(r: DayRange): { first: Day; last: Day; through: Day } {
+  const monday = weekStart(r.start);
+  const first = monday === r.start ? monday : addDays(monday, 7);
+  const last = addDays(weekStart(addDays(r.end, 1)), -7);
+  return { first, last, through: addDays(last, 6) };
+}
 
 type Source = 'users' | 'tokens';
 
@@ -71,6 +150,16 @@ export interface Analytics {
   ): Promise<T[]>;
   /** Runs a query on the engine's threads; its columns by name (half the cost of rows as objects, for large answers). */
   columns(sql: string, params?: Record<string, DuckDBValue>): Promise<Record<string, unknown[]>>;
+  /**
+   * Runs a query whose columns are all numbers (DOUBLE or INTEGER); each column a typed array (null: 0). The
+   * `eager` columns are read before it resolves, the event loop let go between chunks; the others when first
+   * asked for: a caller walking a million rows by a few of twenty columns converts those few.
+   */
+  numbers(
+    sql: string,
+    params: Record<string, DuckDBValue>,
+    eager: readonly string[],
+  ): Promise<{ length: number; column(name: string): Float64Array }>;
   /** Changes each time a day of the copy is written or dropped. */
   generation(): number;
   close(): Promise<void>;
@@ -186,7 +275,19 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
   await loader.run('CREATE TABLE IF NOT EXISTS meta (schema_version INTEGER)');
   const version = Number((await loader.runAndReadAll('SELECT max(schema_version) FROM meta')).getRowsJS()[0]?.[0] ?? 0);
   if (version !== SCHEMA_VERSION) {
-    for (const t of ['meta', 'loaded_day', 'person_day', 'person_credits_day', 'person_model_day', 'org_tokens_day'])
+    for (const t of [
+      'meta',
+      'loaded_day',
+      'person_day',
+      'person_credits_day',
+      'person_model_day',
+      'org_tokens_day',
+      'person_week',
+      'person_week_model',
+      'person_week_level',
+      'person_credits_week',
+      'person_model_week',
+    ])
       await loader.run(`DROP TABLE IF EXISTS ${t}`);
   }
   for (const s of SCHEMA) await loader.run(s);
@@ -254,6 +355,22 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
     return [split.credits, split.models, split.org];
   }
 
+  /** Makes the week tables' rows of the weeks holding `days` again from `person_day` (in the caller's transaction). */
+  async function remakeWeeks(source: Source, days: Day[]) {
+    const weeks = [...new Set(days.map(weekStart))].sort();
+    const params = { weeks: listValue(weeks), from: weeks[0]!, to: addDays(weeks.at(-1)!, 6) };
+    const types = { weeks: LIST(VARCHAR) };
+    for (const [table, from, select] of WEEK_TABLES[source].tables) {
+      await loader.run(`DELETE FROM ${table} WHERE list_contains($weeks, week)`, { weeks: params.weeks }, types);
+      await loader.run(
+        `INSERT INTO ${table} WITH d AS (SELECT *, ${WEEK_OF_DAY} AS week FROM ${from}
+           WHERE day BETWEEN $from AND $to AND list_contains($weeks, ${WEEK_OF_DAY})) ${select}`,
+        params,
+        types,
+      );
+    }
+  }
+
   const TABLES: Record<Source, { name: string; types: DuckDBType[] }[]> = {
     users: [{ name: 'person_day', types: PERSON_DAY_TYPES }],
     tokens: [
@@ -285,6 +402,10 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
             },
           );
       for (const [i, t] of tables.entries()) await appendRows(loader, t.name, t.types, values[i]!);
+      await remakeWeeks(
+        source,
+        days.map(([day]) => day),
+      );
       await loader.run(
         'DELETE FROM loaded_day WHERE source = $source AND list_contains($days, day)',
         {
@@ -373,8 +494,58 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
     return q;
   }
 
+  /** A query's whole answer, held by DuckDB until its chunks are read. */
+  function materialized(sql: string, params: Record<string, DuckDBValue> | undefined) {
+    if (closed) return Promise.reject(new Error('the analytics engine is closed'));
+    const q = reader.run(sql, params);
+    reading.add(q);
+    void q.finally(() => reading.delete(q)).catch(() => undefined);
+    return q;
+  }
+
   return {
     catchUp: (range) => catchUpNow(range),
+    async numbers(sql, params, eager) {
+      const result = await materialized(sql, params);
+      const names = result.columnNames();
+      const chunks = Array.from({ length: result.chunkCount }, (_, i) => result.getChunk(i));
+      const length = chunks.reduce((n, c) => n + c.rowCount, 0);
+      const converted = new Map<string, Float64Array>();
+      /** Converts chunks [from, to) of a column into `out`, starting at row `at`; the row after the last. */
+      const convert = (col: number, out: Float64Array, from: number, to: number, at: number) => {
+        for (let i = from; i < to; i++) {
+          const chunk = chunks[i]!;
+          const v = chunk.getColumnVector(col);
+          for (let j = 0, n = chunk.rowCount; j < n; j++) out[at++] = (v.getItem(j) as number | null) ?? 0;
+        }
+        return at;
+      };
+      const index = (name: string) => {
+        const i = names.indexOf(name);
+        if (i < 0) throw new Error(`no column ${name} in the answer`);
+        return i;
+      };
+      for (const name of eager) {
+        const out = new Float64Array(length);
+        for (let i = 0, at = 0; i < chunks.length; i += 64) {
+          at = convert(index(name), out, i, Math.min(chunks.length, i + 64), at);
+          await new Promise((ok) => setImmediate(ok));
+        }
+        converted.set(name, out);
+      }
+      return {
+        length,
+        column(name) {
+          let out = converted.get(name);
+          if (!out) {
+            out = new Float64Array(length);
+            convert(index(name), out, 0, chunks.length, 0);
+            converted.set(name, out);
+          }
+          return out;
+        },
+      };
+    },
     replaceTable: (name, columns, rows) =>
       withLoader(true, async () => {
         await loader.run('BEGIN TRANSACTION');
@@ -401,7 +572,22 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
     ) {
       return (await read(sql, params, types)).getRowObjectsJS() as T[];
     },
-    columns: async (sql, params) => (await read(sql, params)).getColumnsObjectJS(),
+    // Converted a few chunks at a time, the event loop let go between them: a 50,000-person answer converted
+    // at once held the server's thread (its health checks with it) for a quarter of a second.
+    async columns(sql, params) {
+      const result = await materialized(sql, params);
+      const names = result.deduplicatedColumnNames();
+      const out: Record<string, unknown[]> = Object.fromEntries(names.map((n) => [n, []]));
+      for (let i = 0; i < result.chunkCount; i++) {
+        const chunk = result.getChunk(i);
+        names.forEach((n, c) => {
+          const column = out[n]!;
+          for (const v of chunk.convertColumnValues(c, JSDuckDBValueConverter)) column.push(v);
+        });
+        if (i % 8 === 7) await new Promise((ok) => setImmediate(ok));
+      }
+      return out;
+    },
     generation: () => generation,
     /**
      * Waits for the copy under way and the queries in flight, then closes: a connection closed under a query

@@ -7,7 +7,7 @@ import { DOUBLE, VARCHAR } from '@duckdb/node-api';
 import { eachDay, HISTORY_START, type Day, type DayRange } from '../../lib/dates';
 import { priceListKey, priceOf, type PriceList } from '../spend/prices';
 import type { Mapping } from '../teams/mapping';
-import type { Analytics } from './engine';
+import { wholeWeeks, type Analytics } from './engine';
 import { everyDay, membershipOf, scoped, type Selection } from './teams';
 
 /**
@@ -54,8 +54,8 @@ export function priceTableOf(a: Analytics) {
   return t;
 }
 
-const PRICED = `FROM person_model_day m JOIN price p ON p.day = m.day AND p.model = m.model AND p.tier = m.tier`;
-
+// Spend is priced per day, model and tier, each of those's credits summed first (over the selection's
+// people, or a team's): a price per row joined the price table once per person, model and day.
 export function createSpend(a: Analytics) {
   const prices = priceTableOf(a);
   const ask = async (mapping: Mapping | null, selected: Selection, r: DayRange, list: PriceList) => {
@@ -72,8 +72,10 @@ export function createSpend(a: Analytics) {
           SELECT day, sum(credits) AS credits FROM person_credits_day
           WHERE day BETWEEN $start AND $end AND <selected> GROUP BY day`),
         q<{ day: string; spend: number }>(`
-          SELECT m.day, sum(m.credits * p.per_million / 1e6) AS spend ${PRICED}
-          WHERE m.day BETWEEN $start AND $end AND <selected> GROUP BY m.day`),
+          SELECT day, sum(m.credits * p.per_million / 1e6) AS spend FROM (
+            SELECT day, model, tier, sum(credits) AS credits FROM person_model_day
+            WHERE day BETWEEN $start AND $end AND <selected> GROUP BY day, model, tier) m
+          JOIN price p USING (day, model, tier) GROUP BY day`),
       ]);
       const spendOn = new Map(spent.map((x) => [x.day, x.spend]));
       return everyDay(r, credits, (c, day) => ({ date: day, credits: c?.credits ?? 0, spend: spendOn.get(day) ?? 0 }));
@@ -83,9 +85,11 @@ export function createSpend(a: Analytics) {
     async byModel(mapping: Mapping | null, selected: Selection, r: DayRange, list: PriceList) {
       const q = await ask(mapping, selected, r, list);
       return q<{ model: string; tier: string; credits: number; spend: number }>(`
-        SELECT m.model, m.tier, sum(m.credits) AS credits, sum(m.credits * p.per_million / 1e6) AS spend ${PRICED}
-        WHERE m.split AND m.day BETWEEN $start AND $end AND <selected>
-        GROUP BY m.model, m.tier ORDER BY spend DESC, m.model`);
+        SELECT model, tier, sum(m.credits) AS credits, sum(m.credits * p.per_million / 1e6) AS spend FROM (
+          SELECT day, model, tier, sum(credits) AS credits FROM person_model_day
+          WHERE split AND day BETWEEN $start AND $end AND <selected> GROUP BY day, model, tier) m
+        JOIN price p USING (day, model, tier)
+        GROUP BY model, tier ORDER BY spend DESC, model`);
     },
 
     /** Each team's own (direct members') credits and daily spend over the range. */
@@ -95,14 +99,21 @@ export function createSpend(a: Analytics) {
       await prices(list);
       const range = { start: r.start, end: r.end };
       const [credits, spent] = await Promise.all([
+        // The range's whole weeks and edge days (engine.ts), summed per person, then per team.
         a.rows<{ team: string; credits: number }>(
-          `SELECT team, sum(credits) AS credits FROM person_credits_day JOIN member USING (user_id)
-           WHERE day BETWEEN $start AND $end GROUP BY team`,
-          range,
+          `WITH r AS (
+             SELECT user_id, credits FROM person_credits_week WHERE week BETWEEN $first AND $last
+             UNION ALL SELECT user_id, credits FROM person_credits_day
+             WHERE day BETWEEN $start AND $end AND NOT (day BETWEEN $first AND $through)),
+           per AS (SELECT user_id, sum(credits) AS credits FROM r GROUP BY user_id)
+           SELECT team, sum(credits) AS credits FROM per JOIN member USING (user_id) GROUP BY team`,
+          { ...range, ...wholeWeeks(r) },
         ),
         a.rows<{ team: string; day: string; spend: number }>(
-          `SELECT team, m.day, sum(m.credits * p.per_million / 1e6) AS spend ${PRICED} JOIN member USING (user_id)
-           WHERE m.day BETWEEN $start AND $end GROUP BY team, m.day`,
+          `SELECT team, day, sum(m.credits * p.per_million / 1e6) AS spend FROM (
+             SELECT team, day, model, tier, sum(credits) AS credits FROM person_model_day JOIN member USING (user_id)
+             WHERE day BETWEEN $start AND $end GROUP BY team, day, model, tier) m
+           JOIN price p USING (day, model, tier) GROUP BY team, day`,
           range,
         ),
       ]);

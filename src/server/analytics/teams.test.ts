@@ -10,11 +10,17 @@ import type { UserRow } from '../../api/schemas';
 import { addDays, eachDay, type Day } from '../../lib/dates';
 import { putTokensDay, putUsersDay } from '../../test/store-days';
 import { silentLogger } from '../core/log';
+import { parsePrices } from '../spend/prices';
 import { openStore } from '../store/db';
 import type { Mapping } from '../teams/mapping';
 import { inSelection, parentOf, rollUp, UNASSIGNED, withAncestors } from '../teams/tree';
 import { openAnalytics } from './engine';
-import { addSums, createTeamFigures, zeroSums } from './teams';
+import { createSpend } from './spend';
+import { addSums, createTeamFigures, zeroSums, type GroupSums } from './teams';
+
+const parsed = parsePrices('{"currency": "EUR", "prices": [{"from": "2026-01-14", "perMillionCredits": 8}]}');
+if (!parsed.ok) throw new Error('the test prices are refused');
+const PRICES = parsed.prices;
 
 const FIRST = '2026-02-01';
 const DAYS = 40;
@@ -112,6 +118,7 @@ async function build(s: Scenario) {
   const tops = [...new Set([...withAncestors(s.teams).filter((t) => parentOf(t) === null), UNASSIGNED])];
   return {
     t: createTeamFigures(analytics),
+    spend: createSpend(analytics),
     mapping,
     tops,
     usersDays,
@@ -185,10 +192,34 @@ describe('team answers reconcile for any mapping', () => {
   it('the teams page: every team is its people plus its sub-teams, and the top level adds up to everyone', async () => {
     await fc.assert(
       fc.asyncProperty(scenario, async (s) => {
-        const { t, mapping, tops, close } = await build(s);
+        const { t, spend, mapping, tops, usersDays, close } = await build(s);
         try {
           const n = eachDay(range.start, range.end).length;
           const direct = await t.sumsByTeam(mapping, range);
+          // Each team's own sums against its people's rows (the range: a whole week, then four days of the next).
+          const teamOf = (id: string) => mapping.members.find((m) => m.key.userId === id)?.team ?? UNASSIGNED;
+          const brute = new Map<string, GroupSums & { people: Set<string> }>();
+          for (const d of eachDay(range.start, range.end))
+            for (const x of usersDays.get(d) ?? []) {
+              const team = teamOf(x.user_id);
+              const b = brute.get(team) ?? { ...zeroSums(0), people: new Set<string>() };
+              b.people.add(x.user_id);
+              b.credits += x.billable_tokens;
+              b.toolCalls += x.tool_calls;
+              b.userMessages += x.user_messages;
+              b.sessions += x.sessions;
+              b.commits += x.git_commits;
+              b.prs += x.git_prs_created;
+              brute.set(team, b);
+            }
+          // Each team's credits and spend on the spend page, from the `/tokens` split (the same credits here).
+          const byTeam = await spend.byTeam(mapping, range, PRICES);
+          expect(byTeam.credits).toEqual(new Map([...brute].map(([team, b]) => [team, b.credits])));
+          for (const [team, b] of brute)
+            expect(byTeam.daily.get(team)!.reduce((x, v) => x + v, 0)).toBeCloseTo((b.credits * 8) / 1e6, 9);
+          expect(new Map([...direct].map(([team, sums]) => [team, { ...sums, trend: [] }]))).toEqual(
+            new Map([...brute].map(([team, { people, ...sums }]) => [team, { ...sums, active: people.size }])),
+          );
           const paths = [...mapping.teams, UNASSIGNED];
           const rolled = rollUp(new Map(paths.map((p) => [p, direct.get(p) ?? zeroSums(n)])), addSums, zeroSums(n));
           const everyone = await t.sumsByTeam(null, range);

@@ -10,7 +10,10 @@ import { LIST, VARCHAR, listValue, type DuckDBType, type DuckDBValue } from '@du
 import { addDays, eachDay, type Day, type DayRange } from '../../lib/dates';
 import type { Mapping } from '../teams/mapping';
 import { inSelection, teamResolver, UNASSIGNED } from '../teams/tree';
-import type { Analytics } from './engine';
+import { wholeWeeks, type Analytics } from './engine';
+
+/** The columns of a team's sums. */
+const TEAM_SUMS = 'billable_tokens, tool_calls, user_messages, sessions, git_commits, git_prs_created';
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
@@ -38,9 +41,11 @@ function createMembership(a: Analytics) {
       if (mapping && !ids.has(mapping)) ids.set(mapping, nextId++);
       const key = `${mapping ? ids.get(mapping) : 0}|${a.generation()}`;
       if (key === made) return;
+      // From the week tables (each week's latest email given): a fifth of the rows of every day of the history.
       const people = await a.rows<{ user_id: string; email: string | null }>(`
-        SELECT user_id, arg_max(user_email, day) FILTER (WHERE user_email <> '') AS email
-        FROM (SELECT day, user_id, user_email FROM person_day UNION ALL SELECT day, user_id, user_email FROM person_credits_day)
+        SELECT user_id, arg_max(last_given_email, last_given_day) FILTER (WHERE last_given_day IS NOT NULL) AS email
+        FROM (SELECT user_id, last_given_day, last_given_email FROM person_week
+              UNION ALL SELECT user_id, last_given_day, last_given_email FROM person_credits_week)
         GROUP BY user_id`);
       const resolve = mapping ? teamResolver(mapping) : () => UNASSIGNED;
       await a.replaceTable(
@@ -307,12 +312,21 @@ export function createTeamFigures(a: Analytics) {
       await a.catchUp(r);
       await membership.current(mapping);
       const [totals, trend] = await Promise.all([
+        // The range's whole weeks and edge days (engine.ts), summed per person, then per team.
         a.rows<Omit<GroupSums, 'trend'> & { team: string }>(
-          `SELECT team, count(DISTINCT user_id)::INTEGER AS active, sum(billable_tokens) AS credits,
+          `WITH r AS (
+             SELECT user_id, ${TEAM_SUMS} FROM person_week WHERE week BETWEEN $first AND $last
+             UNION ALL SELECT user_id, ${TEAM_SUMS} FROM person_day
+             WHERE day BETWEEN $start AND $end AND NOT (day BETWEEN $first AND $through)),
+           per AS (
+             SELECT user_id, ${TEAM_SUMS.split(', ')
+               .map((c) => `sum(${c}) AS ${c}`)
+               .join(', ')} FROM r GROUP BY user_id)
+           SELECT team, count(*)::INTEGER AS active, sum(billable_tokens) AS credits,
              sum(tool_calls) AS "toolCalls", sum(user_messages) AS "userMessages", sum(sessions) AS sessions,
              sum(git_commits) AS commits, sum(git_prs_created) AS prs
-           FROM person_day JOIN member USING (user_id) WHERE day BETWEEN $start AND $end GROUP BY team`,
-          { start: r.start, end: r.end },
+           FROM per JOIN member USING (user_id) GROUP BY team`,
+          { start: r.start, end: r.end, ...wholeWeeks(r) },
         ),
         a.rows<{ team: string; day: string; credits: number }>(
           `SELECT team, day, sum(billable_tokens) AS credits

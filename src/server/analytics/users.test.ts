@@ -209,6 +209,130 @@ describe.each(STORE_ENGINES)('the analytics engine on the $name store', ({ avail
   );
 
   it.skipIf(!available)(
+    'a range is its whole weeks and its edge days: every start and end mid-week gives the days’ merge, and a day written again or dropped replaces its week’s sums',
+    async () => {
+      const { store, analytics } = await fresh();
+      const r = rng(11);
+      const people = ['a', 'b', 'c', 'd'];
+      const stored = new Map<string, UserRow[]>();
+      // Sunday 1 February to Tuesday 3 March 2026: four whole ISO weeks and days on both sides.
+      for (const d of eachDay('2026-02-01', '2026-03-03')) {
+        const rows = people.filter(() => r() < 0.7).map((u) => row(r, u, d));
+        stored.set(d, rows);
+        await putUsersDay(store, d, rows, 'v1');
+      }
+      const all = { start: '2026-02-01', end: '2026-03-03' } as const;
+      await analytics.catchUp(all);
+      for (const start of eachDay('2026-02-01', '2026-02-09'))
+        for (const end of eachDay('2026-02-22', '2026-03-03'))
+          expectSame(await mergedUsers(analytics, { start, end }), browserMerge(stored, start, end));
+      // Ranges inside one week, and one of a single whole week.
+      for (const [start, end] of [
+        ['2026-02-10', '2026-02-12'],
+        ['2026-02-09', '2026-02-15'],
+        ['2026-02-14', '2026-02-17'],
+      ] as const)
+        expectSame(await mergedUsers(analytics, { start, end }), browserMerge(stored, start, end));
+
+      /** The week of 9 February as the week table holds it: one row a person, the week's days summed. */
+      const week = () =>
+        analytics.rows<{ user_id: string; days: number; credits: number }>(
+          "SELECT user_id, days, billable_tokens AS credits FROM person_week WHERE week = '2026-02-09' ORDER BY user_id",
+        );
+      const summed = () => {
+        const by = new Map<string, { days: number; credits: number }>();
+        for (const d of eachDay('2026-02-09', '2026-02-15'))
+          for (const x of stored.get(d) ?? []) {
+            const s = by.get(x.user_id) ?? { days: 0, credits: 0 };
+            by.set(x.user_id, { days: s.days + 1, credits: s.credits + x.billable_tokens });
+          }
+        return [...by].sort(([x], [y]) => (x < y ? -1 : 1)).map(([user_id, s]) => ({ user_id, ...s }));
+      };
+      expect(await week()).toEqual(summed());
+      // A sync writes Wednesday again with other people and numbers, and Friday goes from the store.
+      stored.set(
+        '2026-02-11',
+        ['a', 'd'].map((u) => row(r, u, '2026-02-11')),
+      );
+      await putUsersDay(store, '2026-02-11', stored.get('2026-02-11')!, 'v2');
+      stored.delete('2026-02-13');
+      await store.db.deleteFrom('users_day').where('day', '=', '2026-02-13').execute();
+      await store.db.deleteFrom('user_day').where('day', '=', '2026-02-13').execute();
+      expectSame(await mergedUsers(analytics, all), browserMerge(stored, all.start, all.end));
+      expect(await week()).toEqual(summed());
+      expectSame(
+        await mergedUsers(analytics, { start: '2026-02-09', end: '2026-02-15' }),
+        browserMerge(stored, '2026-02-09', '2026-02-15'),
+      );
+    },
+  );
+
+  it.skipIf(!available)(
+    'prices whole weeks by the week where the price holds all week, and day by day where it changes: the same spend for any range',
+    async () => {
+      const { store, analytics } = await fresh();
+      // Prices change on a Thursday (thinking) and a Sunday (opus): those weeks are priced day by day.
+      const parsed = parsePrices(
+        '{"currency": "EUR", "prices": [{"from": "2026-01-14", "perMillionCredits": 8}, {"from": "2026-02-12", "tier": "thinking", "perMillionCredits": 20}, {"from": "2026-03-01", "model": "opus", "perMillionCredits": 30}]}',
+      );
+      if (!parsed.ok) throw new Error('the test prices are refused');
+      const list = parsed.prices;
+      const r = rng(21);
+      const held = new Map<string, { user: string; model: string; tier: string; credits: number }[]>();
+      const write = async (d: Day, version: string) => {
+        const els = ['a', 'b', 'c']
+          .filter(() => r() < 0.8)
+          .map((user) => {
+            const models = ['opus', 'sonnet'].filter(() => r() < 0.6);
+            const split = models.map((m) => ({
+              model_id: m,
+              model_tier: pick(r, ['standard', 'thinking']),
+              billable_tokens: Math.floor(r() * 4e6),
+            }));
+            return { user_id: user, billable_tokens: Math.floor(r() * 3e6), by_model: split };
+          });
+        held.set(
+          d,
+          els.flatMap((e) =>
+            e.by_model.length === 0
+              ? [{ user: e.user_id, model: '', tier: '', credits: e.billable_tokens }]
+              : e.by_model.map((m) => ({
+                  user: e.user_id,
+                  model: m.model_id,
+                  tier: m.model_tier,
+                  credits: m.billable_tokens,
+                })),
+          ),
+        );
+        await putTokensDay(store, d, JSON.stringify([{ date: d, billable_tokens: 1, by_user: els }]), version);
+      };
+      for (const d of eachDay('2026-02-03', '2026-03-12')) await write(d, 'v1');
+      const byHand = (start: Day, end: Day) => {
+        const out = new Map<string, number>();
+        for (const d of eachDay(start, end))
+          for (const x of held.get(d) ?? [])
+            out.set(x.user, (out.get(x.user) ?? 0) + (x.credits * priceOf(list, d, x.model, x.tier)) / 1e6);
+        return out;
+      };
+      const spendByUser = createSpendByUser(analytics);
+      const same = async (start: Day, end: Day) => {
+        const got = await spendByUser({ start, end }, list);
+        const want = byHand(start, end);
+        expect([...got.keys()].sort(), `${start} to ${end}`).toEqual([...want.keys()].sort());
+        for (const [id, v] of want) expect(got.get(id)! / v, `${id}, ${start} to ${end}`).toBeCloseTo(1, 12);
+      };
+      for (const start of ['2026-02-03', '2026-02-09', '2026-02-11', '2026-02-16'] as const)
+        for (const end of ['2026-02-22', '2026-02-25', '2026-03-01', '2026-03-04', '2026-03-12'] as const)
+          await same(start, end);
+      // A day of a week priced by the week, and one of a week priced by the day, written again.
+      await write('2026-02-18', 'v2');
+      await write('2026-02-26', 'v2');
+      await same('2026-02-03', '2026-03-12');
+      await same('2026-02-16', '2026-03-01');
+    },
+  );
+
+  it.skipIf(!available)(
     'prices each person’s credits per model and tier at each day’s price, an element without a split at the day’s default',
     async () => {
       const { store, analytics } = await fresh();
