@@ -32,7 +32,8 @@ people AS (
     coalesce(arg_min_null(user_email, day), arg_min(user_email, day) FILTER (WHERE user_email <> '')) AS email,
     count(*)::INTEGER AS active_days, min(day) AS first_day, max(day) AS last_day,
     ${SUMS.map(([k, c]) => `sum(${c}) AS "${k}"`).join(', ')},
-    coalesce(sum(autonomy_ratio * user_messages) / nullif(sum(user_messages), 0), 0) AS autonomy_ratio,
+    -- Tool calls per user turn over the range: Σ tool calls ÷ Σ user messages (src/lib/definitions.ts).
+    coalesce(sum(tool_calls) / nullif(sum(user_messages), 0), 0) AS autonomy_ratio,
     list(DISTINCT languages) AS language_lists
   FROM r GROUP BY user_id)
 SELECT p.*, t.model, t.tier, l.level
