@@ -15,13 +15,13 @@ async function csvOf(page: Page, widget: string): Promise<string[][]> {
 test('activity: the CSV holds the service numbers, and the weekly switch rolls them up', async ({ page, request }) => {
   await page.goto('/activity?start=2026-05-04&end=2026-05-17');
   await expect(
-    page.getByRole('figure', { name: /^Daily, weekly and monthly active users, per day, from 2026-05-04/ }),
+    page.getByRole('figure', { name: /^Daily, weekly and monthly active people, per day, from 2026-05-04/ }),
   ).toBeVisible();
   const body = await serviceJson<{ data: { date: string; daily_active_users: number; weekly_active_users: number }[] }>(
     request,
     '/api/v1/analytics/activity?startDate=2026-05-04&endDate=2026-05-17',
   );
-  const daily = await csvOf(page, 'Active users');
+  const daily = await csvOf(page, 'Active people');
   expect(daily[0]).toEqual(['date', 'daily_active_users', 'weekly_active_users', 'monthly_active_users']);
   expect(daily.slice(1).map((r) => [r[0], Number(r[1]), Number(r[2])])).toEqual(
     body.data.map((d) => [d.date, d.daily_active_users, d.weekly_active_users]),
@@ -29,8 +29,8 @@ test('activity: the CSV holds the service numbers, and the weekly switch rolls t
 
   await page.getByRole('button', { name: 'Weekly' }).click();
   await expect(page).toHaveURL(/interval=week/);
-  await expect(page.getByRole('figure', { name: /^Daily, weekly and monthly active users, per week/ })).toBeVisible();
-  const weekly = await csvOf(page, 'Active users');
+  await expect(page.getByRole('figure', { name: /^Daily, weekly and monthly active people, per week/ })).toBeVisible();
+  const weekly = await csvOf(page, 'Active people');
   expect(weekly[0]!.slice(0, 3)).toEqual(['week_start', 'days', 'daily_active_users']);
   // Two whole ISO weeks: Monday 4 May and Monday 11 May.
   expect(weekly.slice(1).map((r) => r[0])).toEqual(['2026-05-04', '2026-05-11']);

@@ -40,7 +40,7 @@ test('sign-in: an admin and a manager sign in through the provider; the manager 
   };
   expect(mine.total).toBeGreaterThan(0);
   expect(mine.total).toBeLessThan(everyone.users.length);
-  await expect(m.getByText(`${mine.total} of ${mine.total} users active in the range`)).toBeVisible();
+  await expect(m.getByText(`${mine.total} of ${mine.total} people active in the range`)).toBeVisible();
   const theirs = new Set(mine.users.map((u) => u.userId));
   const outsider = everyone.users.find((u) => !theirs.has(u.userId))!;
   expect((await m.request.get(`${BASE}/api/users/${encodeURIComponent(outsider.userId)}`)).status()).toBe(403);

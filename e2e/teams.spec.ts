@@ -73,7 +73,7 @@ test('teams: pick a team, the page and the users follow it; the teams page sorts
   // The users page keeps the team, and lists its active people only.
   await page.getByRole('link', { name: 'Users', exact: true }).click();
   await expect(page).toHaveURL(/\/users\?.*team=/);
-  await expect(page.getByText(`${active} of ${active} users active in the range`)).toBeVisible();
+  await expect(page.getByText(`${active} of ${active} people active in the range`)).toBeVisible();
 
   // The teams page: sort by adoption, highest first, among the top-level teams.
   await page.getByRole('link', { name: 'Teams', exact: true }).click();

@@ -77,7 +77,7 @@ test('every page shows real data from its endpoint', async ({ page }) => {
   await page.goto('/');
   for (const [link, heading, widget] of [
     ['Tools', 'Tools', /^Tool calls per tool, per day/],
-    ['Activity', 'Activity', /^Daily, weekly and monthly active users, per day/],
+    ['Activity', 'Activity', /^Daily, weekly and monthly active people, per day/],
     ['Productivity', 'Productivity', /^Files created and edited, per day/],
   ] as const) {
     await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: link }).click();

@@ -35,7 +35,7 @@ test('users: sort, search, open the top user, and the totals match the service r
 
   // The range written out (it is the default one): links carry it to the user page.
   await page.goto(`/users?start=${start}&end=${end}`);
-  await expect(page.getByText(`${byUser.size} of ${byUser.size} users active in the range`)).toBeVisible();
+  await expect(page.getByText(`${byUser.size} of ${byUser.size} people active in the range`)).toBeVisible();
   const table = page.getByRole('table', { name: 'Users active in the range' });
 
   // Sorted by credits, largest first, by default; a click sorts ascending and writes the URL.
@@ -95,7 +95,7 @@ test('users: the first rows come with the page, preloaded, and are asked for onc
   });
   await page.goto('/users?start=2026-05-02&end=2026-05-31&usersSort=user:asc');
   const table = page.getByRole('table', { name: 'Users active in the range' });
-  await expect(page.getByText(/^[\d,]+ of [\d,]+ users active in the range$/)).toBeVisible();
+  await expect(page.getByText(/^[\d,]+ of [\d,]+ people active in the range$/)).toBeVisible();
   // The preload, not a second request, answered the page: one request, started by the page's <link>.
   expect(asked).toHaveLength(1);
   const initiators = await page.evaluate(() =>

@@ -1,7 +1,9 @@
 import { useCallback, useMemo } from 'react';
 import type { CsvValue } from '../lib/csv';
+import type { Definition } from '../lib/definitions';
 import { formatCompact, formatExact } from '../lib/format';
 import { useSortParam, type SortState } from '../data/search';
+import { DefinitionTip } from './Definition';
 
 export interface Column<R> {
   id: string;
@@ -12,6 +14,8 @@ export interface Column<R> {
   render?: (r: R) => React.ReactNode;
   numeric?: boolean;
   format?: (v: number) => string;
+  /** What the column counts (lib/definitions.ts): an info button beside the header says it. */
+  definition?: Definition;
 }
 
 export function compareValues(a: string | number | null, b: string | number | null): number {
@@ -169,6 +173,8 @@ export function SortableHead<R>({
                   {active ? (sort.dir === 'asc' ? '▲' : '▼') : '↕'}
                 </span>
               </button>
+              {/* Beside the sort button, not in it: a button may not hold another. */}
+              {c.definition && <DefinitionTip definition={c.definition} className="ml-1" />}
             </th>
           );
         })}

@@ -1,4 +1,6 @@
+import type { Definition } from '../lib/definitions';
 import { formatChange, formatCompact, formatExact } from '../lib/format';
+import { DefinitionTip } from './Definition';
 import { OrgOnlyNote } from './OrgOnly';
 
 interface Props {
@@ -11,13 +13,20 @@ interface Props {
   format?: (n: number) => string;
   /** The figure is given for the whole organization only and teams are selected: a note, no number. */
   orgOnly?: boolean;
+  /** What the figure counts (lib/definitions.ts): an info button in the card's corner says it. */
+  definition?: Definition;
 }
 
-export function KpiCard({ label, value, change, hint, format = formatCompact, orgOnly }: Props) {
+export function KpiCard({ label, value, change, hint, format = formatCompact, orgOnly, definition }: Props) {
+  // The button sits in the corner, not inside the label's paragraph: the label stays a line of its own,
+  // and room is kept for the button so a long label wraps before it rather than under it.
+  const tip = definition && <DefinitionTip definition={definition} className="absolute top-3 right-3" />;
+  const labelClass = `text-sm text-fg-subtle ${definition ? 'pr-5' : ''}`;
   if (orgOnly) {
     return (
-      <div className="rounded-lg border border-line bg-surface p-4 shadow-sm">
-        <p className="text-sm text-fg-subtle">{label}</p>
+      <div className="relative rounded-lg border border-line bg-surface p-4 shadow-sm">
+        <p className={labelClass}>{label}</p>
+        {tip}
         <OrgOnlyNote className="mt-1" />
       </div>
     );
@@ -25,8 +34,9 @@ export function KpiCard({ label, value, change, hint, format = formatCompact, or
   const up = change != null && change > 0;
   const down = change != null && change < 0;
   return (
-    <div className="rounded-lg border border-line bg-surface p-4 shadow-sm">
-      <p className="text-sm text-fg-subtle">{label}</p>
+    <div className="relative rounded-lg border border-line bg-surface p-4 shadow-sm">
+      <p className={labelClass}>{label}</p>
+      {tip}
       <p
         className="mt-1 text-2xl font-semibold tabular-nums text-fg"
         title={value == null ? undefined : formatExact(value)}

@@ -1,3 +1,4 @@
+import type { Definition } from '../lib/definitions';
 import { relativeChange } from '../lib/format';
 import { KpiCard } from './KpiCard';
 
@@ -10,6 +11,8 @@ export interface Kpi {
   format?: (n: number) => string;
   /** Given for the whole organization only, and teams are selected: the card says so instead of a number. */
   orgOnly?: boolean;
+  /** What the figure counts, when it is one of the decided definitions (lib/definitions.ts). */
+  definition?: Definition;
 }
 
 /**
@@ -31,6 +34,7 @@ export function KpiGrid({ items, hasPrevious }: { items: readonly Kpi[]; hasPrev
           hint={k.hint}
           format={k.format}
           orgOnly={k.orgOnly}
+          definition={k.definition}
           change={
             hasPrevious === undefined
               ? undefined

@@ -34,10 +34,20 @@ describe('merge of /users rows', () => {
       userMessages: 5,
       languages: ['Go', 'Rust'],
     });
-    // weighted by user turns: (5·2 + 10·3) / 5 = 8
+    // Σ tool calls ÷ Σ user messages: 40 / 5 = 8
     expect(u1!.autonomyRatio).toBe(8);
     const reversed = mergeUserRows([b, a]).find((u) => u.userId === 'u1');
     expect(reversed).toEqual(u1);
+  });
+
+  it('tool calls per user turn divides the sums, not the days’ ratios (rounded by the service) weighted by turns', () => {
+    const [u] = mergeUserRows([
+      row({ date: '2026-02-01', tool_calls: 7, user_messages: 3, autonomy_ratio: 2.33 }),
+      row({ date: '2026-02-02', tool_calls: 12, user_messages: 0, autonomy_ratio: 0 }),
+    ]);
+    // 19 / 3; the weighted days would say 2.33, leaving out the second day's calls.
+    expect(u!.autonomyRatio).toBeCloseTo(19 / 3, 12);
+    expect(mergeUserRows([row({ tool_calls: 4, user_messages: 0, autonomy_ratio: 0 })])[0]!.autonomyRatio).toBe(0);
   });
 
   it('a user with one day keeps that day', () => {

@@ -8,6 +8,8 @@
  * the last field.
  */
 
+import { toolCallsPerTurn } from './definitions';
+
 /** The fields of a `/users` row the merge reads (the service's row, structurally). */
 export interface UserDayRow {
   user_id: string;
@@ -55,8 +57,8 @@ export interface MergedUser {
   slashCommands: number;
   hooks: number;
   /**
-   * Tool calls per user turn over the whole range: the day ratios weighted by
-   * that day's user messages, which equals Σ(ratio·turns) / Σturns.
+   * Tool calls per user turn over the whole range, as every page computes it (lib/definitions.ts):
+   * Σ tool calls ÷ Σ user messages; 0 without user messages (the table's column is a number).
    */
   autonomyRatio: number;
   /** The model of most days (ties: the first by name), with its tier on the last day it was used. */
@@ -131,7 +133,6 @@ export class UserAccumulator {
   private days = new Set<string>();
   private first = '';
   private last = '';
-  private ratioWeighted = 0;
   private sums: Record<keyof MergedSums, number> = {
     credits: 0,
     toolCalls: 0,
@@ -188,7 +189,6 @@ export class UserAccumulator {
     this.days.add(r.date);
     this.seeDays(r.date, r.date);
     for (const [k, field] of SUMS) this.sums[k] += r[field];
-    this.ratioWeighted += r.autonomy_ratio * r.user_messages;
     this.seeModel(r.primary_model, r.primary_model_tier, r.date, 1);
     add(this.delegation, r.delegation_level, 1);
     for (const l of r.languages) this.languages.add(l);
@@ -204,7 +204,10 @@ export class UserAccumulator {
       firstDay: this.first,
       lastDay: this.last,
       ...this.sums,
-      autonomyRatio: userMessages > 0 ? this.ratioWeighted / userMessages : 0,
+      // Not the days' `autonomy_ratio` weighted by their turns: that is the same quotient only while each day's
+      // ratio is exactly its tool calls over its turns, and the service rounds it (and a day of tool calls with no
+      // message of the person's would count for nothing). The teams and tools pages divide the sums too.
+      autonomyRatio: toolCallsPerTurn(this.sums.toolCalls, userMessages) ?? 0,
       primaryModel,
       primaryModelTier: this.tiers.get(primaryModel)?.tier ?? '',
       delegationLevel: mostFrequent(this.delegation),

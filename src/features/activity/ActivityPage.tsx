@@ -10,6 +10,7 @@ import { CohortsWidget } from './Cohorts';
 import { groupSeries, seriesColor } from '../../components/TimeSeriesChart';
 import { IntervalSwitch, TimeSeriesWidget } from '../../components/TimeSeriesWidget';
 import { previousPeriod } from '../../lib/dates';
+import { DEFINITIONS } from '../../lib/definitions';
 import { pivotTopN, pointKeys } from '../../lib/series';
 import { activityPoints, activityTotals } from './shaping';
 import type { ActivityDay } from '../../api/schemas';
@@ -30,7 +31,7 @@ export default function ActivityPage() {
   const [teams] = useTeams();
   // With a store, the cohorts of who came back (and the signed-in reader may see them).
   const { teams: stored } = useAppConfig();
-  // Active users per client are given for the whole organization only: not asked for a team.
+  // Active people per client are given for the whole organization only: not asked for a team.
   const teamed = teams.length > 0;
   const prevRange = previousPeriod(range);
   const base = { ...analyticsQuery('activity', range, '', teams), placeholderData: keepPreviousData };
@@ -68,22 +69,35 @@ export default function ActivityPage() {
         hasPrevious={prevRange !== null}
         items={[
           {
-            label: 'Daily active users',
+            label: DEFINITIONS.dailyActivePeople.label,
             value: t?.avgDau,
             previous: p?.avgDau,
             format: oneDecimal,
             hint: 'average per day',
+            definition: DEFINITIONS.dailyActivePeople,
           },
-          { label: 'Weekly active users', value: t?.latestWau, previous: p?.latestWau, hint: 'latest day' },
-          { label: 'Monthly active users', value: t?.latestMau, previous: p?.latestMau, hint: 'latest day' },
+          {
+            label: DEFINITIONS.weeklyActivePeople.label,
+            value: t?.latestWau,
+            previous: p?.latestWau,
+            hint: 'latest day',
+            definition: DEFINITIONS.weeklyActivePeople,
+          },
+          {
+            label: DEFINITIONS.monthlyActivePeople.label,
+            value: t?.latestMau,
+            previous: p?.latestMau,
+            hint: 'latest day',
+            definition: DEFINITIONS.monthlyActivePeople,
+          },
           { label: 'Sessions', value: t?.sessions, previous: p?.sessions },
           { label: 'Messages', value: t?.messages, previous: p?.messages },
           { label: 'User messages', value: t?.userMessages, previous: p?.userMessages },
         ]}
       />
       <TimeSeriesWidget
-        title="Active users"
-        description="Daily active users, and distinct users over the trailing 7 and 30 days."
+        title="Active people"
+        description="Distinct people active each day, and over the trailing 7 and 30 days."
         query={daily}
         kind="line"
         series={[
@@ -93,23 +107,23 @@ export default function ActivityPage() {
         ]}
         rollup={{ dau: 'mean', wau: 'last', mau: 'last' }}
         filename={file('active-users')}
-        what="Daily, weekly and monthly active users"
+        what="Daily, weekly and monthly active people"
         footnote="Weekly view: daily actives are the week's average; weekly and monthly actives are the week's last day."
       />
       <BelowTheFold>
         <div className="grid gap-4 lg:grid-cols-2">
           {teamed ? (
-            <OrgOnlyWidget title="Daily active users per client" />
+            <OrgOnlyWidget title="Daily active people per client" />
           ) : (
             <TimeSeriesWidget
-              title="Daily active users per client"
+              title="Daily active people per client"
               query={byClient}
               kind="line"
               series={groupSeries(clientKeys, (k) => CLIENT_LABELS[k] ?? k)}
               rollup={Object.fromEntries(clientKeys.map((k) => [k, 'mean']))}
               filename={file('active-users-per-client')}
-              what="Daily active users per client"
-              footnote="A user active on several clients counts once in each client, so the clients add up to more than the daily active users."
+              what="Daily active people per client"
+              footnote="A person active on several clients counts once in each client, so the clients add up to more than the daily active people."
             />
           )}
           <TimeSeriesWidget

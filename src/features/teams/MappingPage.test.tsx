@@ -84,7 +84,7 @@ describe('MappingPage', () => {
     expect(field('Source')).toBe('Uploaded on this screen and kept by the dashboard server (teams.csv)');
     expect(field('Loaded')).toBe('May 30, 2026 09:15 UTC');
     expect(field('Teams')).toBe('2');
-    expect(field('Known users')).toBe('10');
+    expect(field('Known people')).toBe('10');
     expect(field('In a team')).toBe('2');
     expect(field('Unassigned')).toBe('8');
     expect(screen.getByRole('button', { name: 'Save' }).hasAttribute('disabled')).toBe(true);
@@ -156,7 +156,7 @@ describe('MappingPage', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     const saved = await screen.findByText(/^Saved\./);
     expect(saved.textContent).toBe(
-      'Saved. The mapping in force now has 3 teams; 3 of the 10 known users are in a team, 7 Unassigned.',
+      'Saved. The mapping in force now has 3 teams; 3 of the 10 known people are in a team, 7 Unassigned.',
     );
     expect(JSON.parse(String((writes(fetchMock)[0]![1] as RequestInit).body))).toEqual({
       format: 'json',

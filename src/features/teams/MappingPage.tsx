@@ -10,7 +10,9 @@ import { useAppConfig } from '../../data/config';
 import { useLinkTo } from '../../data/search';
 import { teamsQuery } from '../../data/teams';
 import { formatDayLong } from '../../lib/dates';
+import { DEFINITIONS, notYetSeen, people } from '../../lib/definitions';
 import { formatExact } from '../../lib/format';
+import { DefinitionTip } from '../../components/Definition';
 import { NoTeams } from './NoTeams';
 import { invalidateTeamScoped, mappingTextQuery, removeMapping, saveMapping, type NewMapping } from './queries';
 import { MappingRefusedError, type MappingProblem } from './send';
@@ -46,10 +48,25 @@ function describeSource(a: Pick<TeamsAnswer, 'source' | 'name'>): string {
   }
 }
 
-/** "12 teams; 340 of the 355 known users are in a team, 15 Unassigned." */
+/** "12 teams; 340 of the 355 known people are in a team, 15 Unassigned." */
 function countsLine(a: TeamsAnswer): string {
   const teams = countTeams(a.teams);
-  return `${formatExact(teams)} ${teams === 1 ? 'team' : 'teams'}; ${formatExact(a.users - a.unassigned)} of the ${formatExact(a.users)} known users are in a team, ${formatExact(a.unassigned)} Unassigned.`;
+  return `${formatExact(teams)} ${teams === 1 ? 'team' : 'teams'}; ${formatExact(a.users - a.unassigned)} of the ${formatExact(a.users)} known people are in a team, ${formatExact(a.unassigned)} Unassigned.`;
+}
+
+/** The members of the top-level teams and Unassigned: each known person once, and the people named but unseen. */
+const allMembers = (a: TeamsAnswer) => a.teams.reduce((n, t) => n + t.members, 0) + a.unassigned;
+
+/**
+ * Why the teams page's members and this screen's known people differ: "The teams' members and Unassigned add
+ * up to 150: the 136 known people and 14 people the mapping names who have not used the agent yet."
+ */
+function membersLine(a: TeamsAnswer): string {
+  const members = allMembers(a);
+  const unseen = notYetSeen(members, a.users);
+  return unseen === 0
+    ? `The teams' members and Unassigned add up to the ${formatExact(a.users)} known people: the mapping names no one who has not used the agent yet.`
+    : `The teams' members and Unassigned add up to ${formatExact(members)}: the ${formatExact(a.users)} known people and ${people(unseen, formatExact)} the mapping names who ${unseen === 1 ? 'has' : 'have'} not used the agent yet.`;
 }
 
 /** A problem as a sentence that starts with its place (the server's messages do already). */
@@ -128,13 +145,25 @@ function InForce({ answer: a }: { answer: TeamsAnswer }) {
         <dd>{a.loadedAt ? formatTime(a.loadedAt) : '–'}</dd>
         <dt className="text-fg-muted">Teams</dt>
         <dd className="tabular-nums">{formatExact(countTeams(a.teams))}</dd>
-        <dt className="text-fg-muted">Known users</dt>
+        <dt className="flex items-center gap-1 text-fg-muted">
+          {DEFINITIONS.knownPeople.label}
+          <DefinitionTip definition={DEFINITIONS.knownPeople} />
+        </dt>
         <dd className="tabular-nums">{formatExact(a.users)}</dd>
         <dt className="text-fg-muted">In a team</dt>
         <dd className="tabular-nums">{formatExact(a.users - a.unassigned)}</dd>
-        <dt className="text-fg-muted">Unassigned</dt>
+        <dt className="flex items-center gap-1 text-fg-muted">
+          {DEFINITIONS.unassigned.label}
+          <DefinitionTip definition={DEFINITIONS.unassigned} />
+        </dt>
         <dd className="tabular-nums">{formatExact(a.unassigned)}</dd>
+        <dt className="flex items-center gap-1 text-fg-muted">
+          Members of the teams and Unassigned
+          <DefinitionTip definition={DEFINITIONS.members} />
+        </dt>
+        <dd className="tabular-nums">{formatExact(allMembers(a))}</dd>
       </dl>
+      <p className="text-fg-muted">{membersLine(a)}</p>
       {a.refused && (
         <details className="rounded-md bg-warning-surface p-3 text-warning-fg">
           <summary className="cursor-pointer font-medium">

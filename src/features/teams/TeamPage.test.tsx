@@ -121,16 +121,16 @@ describe('TeamPage', () => {
     render(`/teams/Engineering/Platform?${RANGE}`);
     expect(await screen.findByRole('heading', { level: 1, name: 'Platform' })).toBeTruthy();
     await waitFor(() => expect(within(kpi('Members')).getByTitle('12')).toBeTruthy());
-    expect(within(kpi('Active users')).getByTitle('8')).toBeTruthy();
-    expect(within(kpi('Active users')).getByText('▲ +33.3% vs previous period')).toBeTruthy();
+    expect(within(kpi('Active people')).getByTitle('8')).toBeTruthy();
+    expect(within(kpi('Active people')).getByText('▲ +33.3% vs previous period')).toBeTruthy();
     expect(within(kpi('Adoption')).getByText('66.7%')).toBeTruthy();
     expect(within(kpi('Adoption')).getByText('+16.7 pts vs previous period')).toBeTruthy();
     expect(within(kpi('Credits')).getByTitle('40,000')).toBeTruthy();
     expect(within(kpi('Credits')).getByText('▲ +25% vs previous period')).toBeTruthy();
-    expect(within(kpi('Credits per active user')).getByTitle('5,000')).toBeTruthy();
+    expect(within(kpi('Credits per active person')).getByTitle('5,000')).toBeTruthy();
     // 2,400 tool calls over 800 turns, against 1,800 over 900 before.
-    expect(within(kpi('Tool calls per turn')).getByText('3.0')).toBeTruthy();
-    expect(within(kpi('Tool calls per turn')).getByText('▲ +50% vs previous period')).toBeTruthy();
+    expect(within(kpi('Tool calls per user turn')).getByText('3.0')).toBeTruthy();
+    expect(within(kpi('Tool calls per user turn')).getByText('▲ +50% vs previous period')).toBeTruthy();
     expect(within(kpi('Sessions')).getByTitle('320')).toBeTruthy();
     expect(screen.getByText('bo@acme.com, cy@acme.com')).toBeTruthy();
   });

@@ -16,6 +16,7 @@ import { analyticsQuery } from '../../data/analytics';
 import { useAppConfig } from '../../data/config';
 import { useLinkTo, useRange } from '../../data/search';
 import { formatDayLong } from '../../lib/dates';
+import { DEFINITIONS } from '../../lib/definitions';
 import { formatExact, formatPercent } from '../../lib/format';
 import { fillDays } from '../../lib/series';
 import { USER_COLUMN_VALUES as V, type MergedUser } from '../../lib/user-merge';
@@ -158,7 +159,14 @@ function Team({ path }: { path: string }) {
       { id: 'credits', header: 'Credits', value: V.credits, numeric: true },
       ...(spend.currency === null ? [] : [spendColumn(spend.currency, V.spend)]),
       { id: 'toolCalls', header: 'Tool calls', value: V.toolCalls, numeric: true },
-      { id: 'autonomy', header: 'Tool calls per turn', value: V.autonomy, numeric: true, format: ratio },
+      {
+        id: 'autonomy',
+        header: DEFINITIONS.toolCallsPerTurn.label,
+        value: V.autonomy,
+        numeric: true,
+        format: ratio,
+        definition: DEFINITIONS.toolCallsPerTurn,
+      },
       { id: 'sessions', header: 'Sessions', value: V.sessions, numeric: true },
       { id: 'activeDays', header: 'Active days', value: V.activeDays, numeric: true },
       { id: 'commits', header: 'Commits', value: V.commits, numeric: true },
@@ -240,31 +248,44 @@ function Team({ path }: { path: string }) {
         hasPrevious={hasPrevious}
         items={[
           // Membership is the mapping as it stands: there is no earlier headcount to compare with.
-          { label: 'Members', value: cur?.members, hint: 'as the mapping stands now' },
-          { label: 'Active users', value: cur?.active, previous: prev?.active },
           {
-            label: 'Adoption',
+            label: DEFINITIONS.members.label,
+            value: cur?.members,
+            hint: 'as the mapping stands now',
+            definition: DEFINITIONS.members,
+          },
+          {
+            label: DEFINITIONS.activePeople.label,
+            value: cur?.active,
+            previous: prev?.active,
+            definition: DEFINITIONS.activePeople,
+          },
+          {
+            label: DEFINITIONS.adoption.label,
+            definition: DEFINITIONS.adoption,
             value: cur?.adoption,
             format: formatPercent,
             // A change of a share reads in points, not as a change of the share itself.
             hint:
               cur?.adoption != null && prev?.adoption != null
                 ? `${points(cur.adoption, prev.adoption)} vs previous period`
-                : 'active users ÷ members',
+                : 'active people ÷ members',
           },
           { label: 'Credits', value: cur?.credits, previous: prev?.credits },
           ...(spend.currency !== null ? [spendKpi(spend.currency, spend.query.data)] : []),
           {
-            label: 'Credits per active user',
+            label: DEFINITIONS.creditsPerActivePerson.label,
             value: cur?.creditsPerActive,
             previous: prev?.creditsPerActive,
+            definition: DEFINITIONS.creditsPerActivePerson,
           },
           {
-            label: 'Tool calls per turn',
+            label: DEFINITIONS.toolCallsPerTurn.label,
             value: cur?.toolCallsPerTurn,
             previous: prev?.toolCallsPerTurn,
             format: ratio,
-            hint: 'all tool calls ÷ all user messages',
+            hint: 'over the range',
+            definition: DEFINITIONS.toolCallsPerTurn,
           },
           { label: 'Sessions', value: cur?.sessions, previous: prev?.sessions },
           { label: 'Commits', value: cur?.commits, previous: prev?.commits },
@@ -282,13 +303,14 @@ function Team({ path }: { path: string }) {
       {spend.currency !== null && <MonthSpendWidget query={spend.query} who={name} />}
       <div className="grid gap-4 lg:grid-cols-2">
         <TimeSeriesWidget
-          title="Daily active users"
+          title="Daily active people"
+          description="Distinct people of the team, sub-teams included, active each day."
           query={activity}
           kind="line"
-          series={[{ key: 'dau', label: 'Active users', color: seriesColor(1), csv: 'daily_active_users' }]}
+          series={[{ key: 'dau', label: 'Active people', color: seriesColor(1), csv: 'daily_active_users' }]}
           rollup={{ dau: 'mean' }}
           filename={file('active-users')}
-          what={`The daily active users of ${name}`}
+          what={`The daily active people of ${name}`}
           footnote="Weekly view: the week's average per day."
         />
         <TimeSeriesWidget

@@ -4,16 +4,22 @@ import { describe, expect, it, vi } from 'vitest';
 import type { TeamsSummary } from '../../api/teams';
 import { TEST_CONFIG, captureDownloads, renderWithApp } from '../../test/render';
 import { month, teamSpendRow } from '../../test/spend-fixtures';
+import { TEAMS_ANSWER } from '../../test/analytics-fixtures';
+import { DEFINITIONS } from '../../lib/definitions';
 import { ROWS, json, summary, summaryRow } from './fixtures';
 import TeamsPage from './TeamsPage';
 
 const CONFIG = { ...TEST_CONFIG, teams: true };
 
-/** The dashboard's server: `/api/teams/summary` answered by `answer`, anything else a 404. */
+/**
+ * The dashboard's server: `/api/teams/summary` answered by `answer`, `/api/teams` by the mapping's tree (35
+ * known people: the organization's 39 members less 4 the mapping names who were never seen), anything else a 404.
+ */
 function stubServer(answer: (url: URL) => Response = () => json(summary())) {
   const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
     const url = new URL(String(input), 'http://dashboard.test');
     if (url.pathname === '/api/teams/summary') return answer(url);
+    if (url.pathname === '/api/teams') return json({ ...TEAMS_ANSWER, users: 35 });
     return json({ title: 'Not Found', detail: `No ${url.pathname}.` }, 404);
   });
   vi.stubGlobal('fetch', fetchMock);
@@ -52,14 +58,32 @@ describe('TeamsPage', () => {
     await screen.findByRole('table', { name: 'Teams, with their sub-teams' });
     expect(teams()).toEqual(['Whole organization', 'Engineering', 'R&D Lab', 'Sales', 'Unassigned']);
     const asked = fetchMock.mock.calls.map(([u]) => new URL(String(u), 'http://dashboard.test'));
+    // The summary first; the known people once it is in, to say why members differ from them.
     expect(asked.map((u) => `${u.pathname}${u.search}`)).toEqual([
       '/api/teams/summary?start=2026-05-02&end=2026-05-31',
+      '/api/teams',
     ]);
+    expect(
+      await screen.findByText(
+        /The organization's 39 members are its 35 known people and 4 people the mapping names who have not used the agent yet\./,
+      ),
+    ).toBeTruthy();
+    // Every figure with a decided definition says it from its column header.
+    for (const d of [
+      DEFINITIONS.members,
+      DEFINITIONS.activePeople,
+      DEFINITIONS.adoption,
+      DEFINITIONS.creditsPerActivePerson,
+      DEFINITIONS.toolCallsPerTurn,
+    ]) {
+      const header = within(table()).getByRole('columnheader', { name: d.label });
+      expect(within(header).getByRole('button', { name: `About ${d.label}` })).toBeTruthy();
+    }
     // The figures of a row, and its change against the previous period.
     expect(cellOf('Engineering', 'Adoption').textContent).toBe('75%');
     expect(cellOf('Engineering', 'Credits change').textContent).toBe('▲ +25%');
     expect(cellOf('Sales', 'Credits change').textContent).toBe('▼ −20%');
-    expect(cellOf('R&D Lab', 'Active users change').textContent).toBe('from 0');
+    expect(cellOf('R&D Lab', 'Active people change').textContent).toBe('from 0');
     expect(cellOf('Engineering', 'Members').textContent).toBe('20');
     expect(within(cellOf('Engineering', 'Daily credits')).getByRole('img').getAttribute('aria-label')).toMatch(
       /^Engineering: daily credits from May 2 to May 5, most on May 5 \(400\); second half \+133\.3% on the first$/,
@@ -198,7 +222,7 @@ describe('TeamsPage', () => {
     render();
     await screen.findByRole('table', { name: 'Teams, with their sub-teams' });
     expect(cellOf('Engineering', 'Credits change').textContent).toBe('no earlier period');
-    expect(cellOf('Engineering', 'Active users change').textContent).toBe('no earlier period');
+    expect(cellOf('Engineering', 'Active people change').textContent).toBe('no earlier period');
     expect(screen.getByText(/No change is shown: the period before this range starts before the history/)).toBeTruthy();
   });
 
@@ -229,7 +253,8 @@ describe('TeamsPage', () => {
     expect(within(alert).getByText('req-teams-1')).toBeTruthy();
     fireEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
     await screen.findByRole('table', { name: 'Teams, with their sub-teams' });
-    expect(fetchMock).toHaveBeenCalledTimes(2);
+    const summaries = fetchMock.mock.calls.filter(([u]) => String(u).startsWith('/api/teams/summary'));
+    expect(summaries).toHaveLength(2);
   });
 
   it('shows a loading state while the summary is on its way', async () => {

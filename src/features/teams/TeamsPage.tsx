@@ -4,13 +4,16 @@ import { teamsSpendQuery } from '../../data/spend';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
-import type { TeamsSummary } from '../../api/teams';
+import type { TeamsAnswer, TeamsSummary } from '../../api/teams';
 import { PageHeader } from '../../components/Page';
 import { Widget } from '../../components/Widget';
 import { useAppConfig } from '../../data/config';
 import { useLinkTo, useRange, useSortParam } from '../../data/search';
 import { formatDayLong, rangeLength } from '../../lib/dates';
+import { DEFINITIONS, notYetSeen, people } from '../../lib/definitions';
 import { formatExact } from '../../lib/format';
+import { teamsQuery } from '../../data/teams';
+import { isOrganization } from './shaping';
 import { TEAMS_SORT, teamColumns } from './columns';
 import { teamsSummaryQuery } from './queries';
 import { namedTeams, teamsCsv } from './shaping';
@@ -18,8 +21,20 @@ import { NoTeams } from './NoTeams';
 import { TeamsTable } from './TeamsTable';
 
 const TITLE = 'Teams';
+
+/**
+ * Why the organization's members are not the mapping screen's known people: "The organization's 150 members
+ * are its 136 known people and 14 people the mapping names who have not used the agent yet."
+ */
+function orgMembersLine(members: number, known: number): string {
+  const unseen = notYetSeen(members, known);
+  return unseen === 0
+    ? `The organization's ${formatExact(members)} members are its known people, everyone the service has reported since the history starts.`
+    : `The organization's ${formatExact(members)} members are its ${formatExact(known)} known people and ${people(unseen, formatExact)} the mapping names who ${unseen === 1 ? 'has' : 'have'} not used the agent yet.`;
+}
 const CAPTION = 'Teams, with their sub-teams';
 const selectRows = (s: TeamsSummary) => s.rows;
+const selectKnown = (t: TeamsAnswer) => t.users;
 
 const buttonClass =
   'rounded border border-line-strong px-2 py-1 text-xs font-medium text-fg-soft hover:bg-surface-muted disabled:opacity-50';
@@ -75,6 +90,10 @@ function TeamsOverview() {
   const parents = useMemo(() => (rows.data ?? []).filter((r) => r.hasChildren).map((r) => r.team), [rows.data]);
   const named = rows.data ? namedTeams(rows.data).length : undefined;
   const prev = summary.data?.previous;
+  // The known people (the mapping screen's count), to say why the organization's members differ from them.
+  const orgRow = rows.data?.find(isOrganization);
+  // Asked once the summary is in: the table comes first.
+  const known = useQuery({ ...teamsQuery, enabled: orgRow !== undefined, select: selectKnown }).data;
   // The mapping names everyone's team: with sign-in, its screen is for admins.
   const mayMap = pageRefusal(useReader(), '/settings/teams') === null;
   const mappingLink = mayMap && (
@@ -109,7 +128,8 @@ function TeamsOverview() {
       <Widget
         title={TITLE}
         description={
-          `A team's figures include its sub-teams. Adoption is active users ÷ members. ` +
+          `A team's figures include its sub-teams. ${DEFINITIONS.adoption.label}: ${DEFINITIONS.adoption.meaning.toLowerCase()} ` +
+          (orgRow && known !== undefined ? `${orgMembersLine(orgRow.current.members, known)} ` : '') +
           (prev
             ? `Changes compare ${formatDayLong(range.start)} – ${formatDayLong(range.end)} with the ${formatExact(rangeLength(range))} days before (${formatDayLong(prev.start)} – ${formatDayLong(prev.end)}).`
             : 'No change is shown: the period before this range starts before the history the dashboard keeps.')

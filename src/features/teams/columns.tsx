@@ -4,6 +4,7 @@ import type { Column } from '../../components/DataTable';
 import { Sparkline } from '../../components/Sparkline';
 import type { SortState } from '../../data/search';
 import type { DayRange } from '../../lib/dates';
+import { DEFINITIONS } from '../../lib/definitions';
 import { formatPercent } from '../../lib/format';
 import { change, isOrganization, trendChange, trendLabel } from './shaping';
 
@@ -21,16 +22,35 @@ export const rowName = (r: TeamSummaryRow) => (isOrganization(r) ? 'Whole organi
 export function teamColumns(range: DayRange): Column<TeamSummaryRow>[] {
   return [
     { id: 'team', header: 'Team', value: rowName },
-    { id: 'members', header: 'Members', value: (r) => r.current.members, numeric: true },
-    { id: 'active', header: 'Active users', value: (r) => r.current.active, numeric: true },
+    {
+      id: 'members',
+      header: DEFINITIONS.members.label,
+      value: (r) => r.current.members,
+      numeric: true,
+      definition: DEFINITIONS.members,
+    },
+    {
+      id: 'active',
+      header: DEFINITIONS.activePeople.label,
+      value: (r) => r.current.active,
+      numeric: true,
+      definition: DEFINITIONS.activePeople,
+    },
     {
       id: 'activeChange',
-      header: 'Active users change',
+      header: 'Active people change',
       value: (r) => change(r, (f) => f.active),
       numeric: true,
       render: (r) => <Change now={r.current.active} before={r.previous?.active ?? null} />,
     },
-    { id: 'adoption', header: 'Adoption', value: (r) => r.current.adoption, numeric: true, format: formatPercent },
+    {
+      id: 'adoption',
+      header: DEFINITIONS.adoption.label,
+      value: (r) => r.current.adoption,
+      numeric: true,
+      format: formatPercent,
+      definition: DEFINITIONS.adoption,
+    },
     { id: 'credits', header: 'Credits', value: (r) => r.current.credits, numeric: true },
     {
       id: 'creditsChange',
@@ -41,16 +61,18 @@ export function teamColumns(range: DayRange): Column<TeamSummaryRow>[] {
     },
     {
       id: 'creditsPerActive',
-      header: 'Credits per active user',
+      header: DEFINITIONS.creditsPerActivePerson.label,
       value: (r) => r.current.creditsPerActive,
       numeric: true,
+      definition: DEFINITIONS.creditsPerActivePerson,
     },
     {
       id: 'toolCallsPerTurn',
-      header: 'Tool calls per turn',
+      header: DEFINITIONS.toolCallsPerTurn.label,
       value: (r) => r.current.toolCallsPerTurn,
       numeric: true,
       format: ratio,
+      definition: DEFINITIONS.toolCallsPerTurn,
     },
     { id: 'sessions', header: 'Sessions', value: (r) => r.current.sessions, numeric: true },
     { id: 'commits', header: 'Commits', value: (r) => r.current.commits, numeric: true },

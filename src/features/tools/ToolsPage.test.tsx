@@ -2,15 +2,24 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { ORG_ONLY_NOTE } from '../../components/OrgOnly';
-import { stubDashboard, toolDay } from '../../test/analytics-fixtures';
+import { DEFINITIONS } from '../../lib/definitions';
+import { activityDay, stubDashboard, toolDay } from '../../test/analytics-fixtures';
 import { TEST_CONFIG, renderWithApp } from '../../test/render';
 import ToolsPage from './ToolsPage';
 
 const CONFIG = { ...TEST_CONFIG, teams: true };
 const RANGE = 'start=2026-05-01&end=2026-05-31';
 // The organization's day and the team's differ in every figure a page could show.
-const ORG = { tools: [toolDay({ tool_calls: 9_000, skills_invocations: 500 })] };
-const TEAM = { tools: [toolDay({ tool_calls: 42, skills_invocations: 3 })] };
+// Tool calls per user turn: the organization's 9,000 ÷ 1,000 user messages (the days' average says 3), the
+// team's 42 ÷ 20 (the days' average says 3 too).
+const ORG = {
+  tools: [toolDay({ tool_calls: 9_000, skills_invocations: 500 })],
+  activity: [activityDay({ user_messages: 1_000 })],
+};
+const TEAM = {
+  tools: [toolDay({ tool_calls: 42, skills_invocations: 3 })],
+  activity: [activityDay({ user_messages: 20 })],
+};
 
 const ORG_ONLY_WIDGETS = [
   'Tool calls per tool',
@@ -76,6 +85,30 @@ describe('ToolsPage for a team', () => {
     fireEvent.click(within(region).getByRole('button', { name: /as a table/ }));
     const headers = within(within(region).getByRole('table')).getAllByRole('columnheader');
     expect(headers.map((h) => h.textContent)).toEqual(['Day (UTC)', 'External tool-server users']);
+  });
+
+  it('shows tool calls per user turn as the range’s tool calls over its user messages, with its definition', async () => {
+    const stub = stubDashboard(ORG, TEAM);
+    renderWithApp(<ToolsPage />, { url: `/tools?${RANGE}`, config: CONFIG });
+    const card = kpi('Tool calls per user turn');
+    await within(card).findByText('9.0');
+    expect(within(card).getByRole('button', { name: 'About Tool calls per user turn' })).toBeTruthy();
+    expect(stub.asked('/api/v1/analytics/activity').map((u) => u.searchParams.get('startDate'))).toContain(
+      '2026-05-01',
+    );
+    // The service's per-day figure stays, under its own title.
+    expect(await screen.findByRole('region', { name: 'Autonomy: tool calls per user turn, per day' })).toBeTruthy();
+    expect(DEFINITIONS.toolCallsPerTurn.label).toBe('Tool calls per user turn');
+  });
+
+  it('shows a team’s tool calls per user turn from the team’s own tools and activity answers', async () => {
+    const stub = stubDashboard(ORG, TEAM);
+    renderWithApp(<ToolsPage />, { url: `/tools?${RANGE}&team=Sales`, config: CONFIG });
+    await within(kpi('Tool calls per user turn')).findByText('2.1');
+    expect(stub.asked('/api/teams/analytics/activity').map((u) => u.searchParams.getAll('team'))).toContainEqual([
+      'Sales',
+    ]);
+    expect(stub.asked('/api/v1/analytics/activity')).toEqual([]);
   });
 
   it('for the whole organization, asks the service and shows every widget without a note', async () => {

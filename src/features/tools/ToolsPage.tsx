@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import type { ToolDay } from '../../api/schemas';
+import type { ActivityDay, ToolDay } from '../../api/schemas';
 import { analyticsQuery } from '../../data/analytics';
 import { teamsFileTag, useRange, useSearchParam, useTeams } from '../../data/search';
 import { BreakdownWidget, TableWidget } from '../../components/TableWidget';
@@ -11,6 +11,7 @@ import { BelowTheFold, PageHeader } from '../../components/Page';
 import { groupSeries, seriesColor } from '../../components/TimeSeriesChart';
 import { IntervalSwitch, TimeSeriesWidget } from '../../components/TimeSeriesWidget';
 import { previousPeriod } from '../../lib/dates';
+import { DEFINITIONS, toolCallsPerTurn } from '../../lib/definitions';
 import { pivotTopN, pointKeys } from '../../lib/series';
 import {
   byHook,
@@ -20,6 +21,7 @@ import {
   byTool,
   toolDailyPoints,
   toolTotals,
+  userTurns,
   type HookTotal,
 } from './shaping';
 
@@ -43,6 +45,7 @@ const USER_SERIES = [
 ];
 
 type Answer = { data: readonly ToolDay[] };
+type ActivityAnswer = { data: readonly ActivityDay[] };
 type ToolNameRow = { date: string; group_key: string; tool_calls: number };
 // Selectors are stable functions: a page's re-render (a new URL, another answer) does not shape an answer again.
 const selectTotals = (r: Answer) => toolTotals(r.data);
@@ -50,6 +53,7 @@ const selectTools = (r: Answer) => byTool(r.data);
 const selectSkills = (r: Answer) => bySkill(r.data);
 const selectSlash = (r: Answer) => bySlashCommand(r.data);
 const selectHooks = (r: Answer) => byHook(r.data);
+const selectTurns = (r: ActivityAnswer) => userTurns(r.data);
 const hookKey = (h: HookTotal) => `${h.event}|${h.matcher}|${h.command}`;
 
 export default function ToolsPage() {
@@ -66,6 +70,18 @@ export default function ToolsPage() {
     ...analyticsQuery('tools', prevRange ?? range, '', teams),
     enabled: prevRange !== null,
     select: selectTotals,
+  });
+  // Tool calls per user turn over the range divides by the user messages of `/activity` (the same answer the
+  // activity page shows, shared in the cache), for the organization or the teams chosen alike.
+  const turns = useQuery({
+    ...analyticsQuery('activity', range, '', teams),
+    placeholderData: keepPreviousData,
+    select: selectTurns,
+  });
+  const prevTurns = useQuery({
+    ...analyticsQuery('activity', prevRange ?? range, '', teams),
+    enabled: prevRange !== null,
+    select: selectTurns,
   });
   const daily = useQuery({
     ...base,
@@ -96,6 +112,8 @@ export default function ToolsPage() {
   const perToolKeys = pointKeys(perTool.data);
   const t = totals.data;
   const p = prev.data;
+  const ratio = (calls: number | undefined, userMessages: number | undefined) =>
+    calls === undefined || userMessages === undefined ? undefined : toolCallsPerTurn(calls, userMessages);
   const file = (name: string) => `${name}${teamsFileTag(teams)}-${range.start}-${range.end}`;
 
   return (
@@ -112,11 +130,12 @@ export default function ToolsPage() {
           { label: 'Slash commands', value: t?.slash, previous: p?.slash },
           { label: 'Hook executions', value: t?.hooks, previous: p?.hooks },
           {
-            label: 'Tool calls per user turn',
-            value: t?.autonomy,
-            previous: p?.autonomy,
+            label: DEFINITIONS.toolCallsPerTurn.label,
+            value: ratio(t?.toolCalls, turns.data),
+            previous: ratio(p?.toolCalls, prevTurns.data),
             format: ratioFormat,
-            hint: 'mean of days',
+            hint: 'over the range',
+            definition: DEFINITIONS.toolCallsPerTurn,
           },
         ]}
       />
@@ -212,8 +231,8 @@ export default function ToolsPage() {
         )}
         <div className="grid gap-4 lg:grid-cols-2">
           <TimeSeriesWidget
-            title="Autonomy: tool calls per user turn"
-            description="Daily average, median and 90th percentile over users."
+            title="Autonomy: tool calls per user turn, per day"
+            description="The service's own figure: each day, the average, median and 90th percentile over that day's people of each person's ratio. The card above divides the range's sums instead."
             query={daily}
             kind="line"
             series={[

@@ -13,5 +13,8 @@ export function prefetchToolsPage(client: QueryClient, r: DayRange, teams: reado
     client.prefetchQuery(analyticsQuery('tools', r, '', teams)),
     ...(teams.length ? [] : [client.prefetchQuery(analyticsQuery('tools', r, 'tool_name'))]),
     ...(prev ? [client.prefetchQuery(analyticsQuery('tools', prev, '', teams))] : []),
+    // Tool calls per user turn divides by the user messages of `/activity`.
+    client.prefetchQuery(analyticsQuery('activity', r, '', teams)),
+    ...(prev ? [client.prefetchQuery(analyticsQuery('activity', prev, '', teams))] : []),
   ]);
 }

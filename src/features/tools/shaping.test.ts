@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolDay } from '../../api/schemas';
-import { byHook, byServer, byTool, toolDailyPoints, toolTotals } from './shaping';
+import { activityDay } from '../../test/analytics-fixtures';
+import { byHook, byServer, byTool, rangeToolCallsPerTurn, toolDailyPoints, toolTotals, userTurns } from './shaping';
 
 const day = (date: string, over: Partial<ToolDay>): ToolDay => ({
   date,
@@ -34,8 +35,19 @@ const day = (date: string, over: Partial<ToolDay>): ToolDay => ({
 const days = [day('2026-02-01', {}), day('2026-02-02', { tool_calls: 0, autonomy_ratio_avg: 0, by_tool: [] })];
 
 describe('tools shaping', () => {
-  it('totals; the autonomy mean skips days without tool calls', () => {
-    expect(toolTotals(days)).toEqual({ toolCalls: 100, mcpCalls: 36, skills: 2, slash: 4, hooks: 8, autonomy: 8 });
+  it('totals', () => {
+    expect(toolTotals(days)).toEqual({ toolCalls: 100, mcpCalls: 36, skills: 2, slash: 4, hooks: 8 });
+  });
+  it('tool calls per user turn over the range: the sum of tool calls over the sum of user messages', () => {
+    const tools = [day('2026-02-01', { tool_calls: 10 }), day('2026-02-02', { tool_calls: 90 })];
+    const activity = [
+      activityDay({ date: '2026-02-01', user_messages: 1 }),
+      activityDay({ date: '2026-02-02', user_messages: 30 }),
+    ];
+    // 100 / 31, never the mean of the days' averages (the fixture's 8, whatever the counts).
+    expect(rangeToolCallsPerTurn(tools, activity)).toBeCloseTo(100 / 31, 12);
+    expect(userTurns(activity)).toBe(31);
+    expect(rangeToolCallsPerTurn(tools, [])).toBeNull();
   });
   it('tools ranked with shares', () => {
     expect(byTool(days)).toEqual([

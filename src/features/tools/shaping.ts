@@ -1,5 +1,6 @@
-import type { ToolDay } from '../../api/schemas';
+import type { ActivityDay, ToolDay } from '../../api/schemas';
 import type { DayRange } from '../../lib/dates';
+import { toolCallsPerTurn } from '../../lib/definitions';
 import { fillDays, mergeCaseDuplicates, rankTotals, sumBy, totalsByName, type NamedTotal } from '../../lib/series';
 
 export function toolTotals(days: readonly ToolDay[]) {
@@ -9,14 +10,23 @@ export function toolTotals(days: readonly ToolDay[]) {
     skills: sumBy(days, (d) => d.skills_invocations),
     slash: sumBy(days, (d) => d.slash_commands_invocations),
     hooks: sumBy(days, (d) => d.hooks_invocations),
-    /** Mean over days that had activity of the day's average ratio. */
-    autonomy: mean(days.filter((d) => d.tool_calls > 0).map((d) => d.autonomy_ratio_avg)),
   };
 }
 
-function mean(xs: readonly number[]): number | null {
-  return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null;
-}
+/** The user messages of a range: the denominator of tool calls per user turn (`/activity` has them, `/tools` not). */
+export const userTurns = (days: readonly ActivityDay[]) => sumBy(days, (d) => d.user_messages);
+
+/**
+ * Tool calls per user turn over the range, as every page computes it (lib/definitions.ts): Σ tool calls of
+ * `/tools` ÷ Σ user messages of `/activity`, of the same people (the organization, or the teams chosen).
+ * Not the mean of the service's daily `autonomy_ratio_avg`: that average weighs a person with one message
+ * like one with a hundred, and each day alike, so it disagreed with the teams page (7.9 against 8.6).
+ */
+export const rangeToolCallsPerTurn = (tools: readonly ToolDay[], activity: readonly ActivityDay[]) =>
+  toolCallsPerTurn(
+    sumBy(tools, (d) => d.tool_calls),
+    userTurns(activity),
+  );
 
 export const byTool = (days: readonly ToolDay[]) =>
   rankTotals(totalsByName(days, (d) => d.by_tool.map((t) => ({ name: t.tool, value: t.invocations }))));

@@ -13,6 +13,7 @@ import { PageHeader } from '../../components/Page';
 import { seriesColor } from '../../components/TimeSeriesChart';
 import { IntervalSwitch, TimeSeriesWidget } from '../../components/TimeSeriesWidget';
 import { formatDayLong } from '../../lib/dates';
+import { DEFINITIONS } from '../../lib/definitions';
 import { formatPercent } from '../../lib/format';
 import { MonthSpendWidget, spendKpi, useSpend } from '../../components/SpendWidgets';
 import { userCredits, userDailyPoints } from './user-shaping';
@@ -27,7 +28,7 @@ const ROW_COLUMNS: Column<UserRow>[] = [
   { id: 'assistant_messages', header: 'Assistant messages', value: (r) => r.assistant_messages, numeric: true },
   {
     id: 'autonomy_ratio',
-    header: 'Tool calls per turn',
+    header: DEFINITIONS.toolCallsPerTurn.label,
     value: (r) => r.autonomy_ratio,
     numeric: true,
     format: (n) => n.toFixed(2),
@@ -129,10 +130,11 @@ export default function UserPage() {
           { label: 'Sessions', value: u?.sessions },
           { label: 'Active days', value: u?.activeDays },
           {
-            label: 'Tool calls per turn',
+            label: DEFINITIONS.toolCallsPerTurn.label,
             value: u?.autonomyRatio,
             format: (n) => n.toFixed(1),
-            hint: 'weighted by turns',
+            hint: 'over the range',
+            definition: DEFINITIONS.toolCallsPerTurn,
           },
         ]}
       />

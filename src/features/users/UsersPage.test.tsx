@@ -154,7 +154,7 @@ const users = () =>
     .getAllByRole('row')
     .slice(1)
     .map((r) => within(r).getAllByRole('cell')[0]!.textContent);
-const status = () => screen.getByText(/users active in the range$/).textContent;
+const status = () => screen.getByText(/people active in the range$/).textContent;
 
 describe.each(MODES)('UsersPage, $mode', ({ keyRequired, stub }) => {
   async function renderUsers(url = '/users') {
@@ -162,14 +162,14 @@ describe.each(MODES)('UsersPage, $mode', ({ keyRequired, stub }) => {
     const fetchMock = stub();
     const r = renderWithApp(<UsersPage />, { url, config: { ...TEST_CONFIG, keyRequired } });
     // Loaded once the count of all users is shown.
-    await screen.findByText(/ of 4 users active in the range$/);
+    await screen.findByText(/ of 4 people active in the range$/);
     return { ...r, fetchMock };
   }
 
   it('shows one row per user over the URL range, most credits first', async () => {
     await renderUsers('/users?start=2026-05-01&end=2026-05-14');
     expect(users()).toEqual(['bob@acme.com', 'alice@acme.com', 'u-9f2c', 'carol@other.org']);
-    expect(status()).toBe('4 of 4 users active in the range');
+    expect(status()).toBe('4 of 4 people active in the range');
     // bob's two days, merged: 12,000 credits, 7 sessions, 2 active days.
     const bobRow = within(table()).getAllByRole('row')[1]!;
     expect(within(bobRow).getByText('12K').getAttribute('title')).toBe('12,000');
@@ -192,7 +192,7 @@ describe.each(MODES)('UsersPage, $mode', ({ keyRequired, stub }) => {
     const slow = { timeout: 5000 };
     await waitFor(() => expect(users()).toEqual(['bob@acme.com', 'alice@acme.com']), slow);
     expect(r.params().get('q')).toBe('ACME');
-    await waitFor(() => expect(status()).toBe('2 of 4 users active in the range'), slow);
+    await waitFor(() => expect(status()).toBe('2 of 4 people active in the range'), slow);
 
     fireEvent.change(search, { target: { value: '9f2' } });
     await waitFor(() => expect(users()).toEqual(['u-9f2c']), slow);
@@ -291,7 +291,7 @@ describe('UsersPage, from the server’s store', () => {
     stubLayout();
     const fetchMock = stubUsersServer();
     renderWithApp(<UsersPage />, { url: '/users?start=2026-05-01&end=2026-05-14&delegation=manual' });
-    await screen.findByText('1 of 4 users active in the range');
+    await screen.findByText('1 of 4 people active in the range');
     const asked = fetchMock.mock.calls.map(([u]) => new URL(String(u), 'http://dashboard.test'));
     expect(asked.map((u) => u.pathname)).toEqual(['/api/users']);
     expect(Object.fromEntries(asked[0]!.searchParams)).toEqual({
@@ -309,7 +309,7 @@ describe('UsersPage, from the server’s store', () => {
     stubLayout();
     stubUsersServer();
     renderWithApp(<UsersPage />, { url: '/users?q=acme&usersSort=sessions:asc' });
-    await screen.findByText('2 of 4 users active in the range');
+    await screen.findByText('2 of 4 people active in the range');
     const link = screen.getByRole('link', { name: 'Download CSV of Users' });
     expect(link.getAttribute('download')).toBe('users-2026-05-02-2026-05-31.csv');
     expect(link.getAttribute('href')).toBe(
@@ -324,7 +324,7 @@ describe('UsersPage, from the server’s store', () => {
     );
     const fetchMock = stubUsersServer([many]);
     renderWithApp(<UsersPage />, { url: '/users' });
-    await screen.findByText('450 of 450 users active in the range');
+    await screen.findByText('450 of 450 people active in the range');
     expect(users()[0]).toBe('u-000');
     const scroller = screen.getByLabelText('Users active in the range, scrollable');
     scroller.scrollTop = 450 * 36;
@@ -342,7 +342,7 @@ describe('UsersPage, from the server’s store', () => {
     const SPEND = { 'u-bob': 96, 'u-alice': 60.5, 'u-9f2c': 24, 'u-carol': 1234.5 };
     const fetchMock = stubUsersServer(PAGES, 0, SPEND);
     const r = renderWithApp(<UsersPage />, { url: '/users', config: { ...TEST_CONFIG, currency: 'EUR' } });
-    await screen.findByText('4 of 4 users active in the range');
+    await screen.findByText('4 of 4 people active in the range');
     const headers = within(table())
       .getAllByRole('columnheader')
       .map((h) => h.textContent);
@@ -381,7 +381,7 @@ describe('UsersPage, from the server’s store', () => {
       '/api/users?start=2026-05-01&end=2026-05-14&sort=spend&dir=asc&q=o&delegation=auto-high&offset=0&limit=200',
     );
     renderWithApp(<UsersPage />, { url: `/users${search}`, config, client });
-    await screen.findByText('2 of 4 users active in the range');
+    await screen.findByText('2 of 4 people active in the range');
     expect(users()).toEqual(['alice@acme.com', 'carol@other.org']);
     expect(fetchMock).toHaveBeenCalledTimes(1);
   });
@@ -404,7 +404,7 @@ describe('UsersPage, from the server’s store', () => {
     stubLayout();
     const fetchMock = stubUsersServer();
     renderWithApp(<UsersPage />, { url: '/users?usersSort=spend:desc' });
-    await screen.findByText('4 of 4 users active in the range');
+    await screen.findByText('4 of 4 people active in the range');
     expect(within(table()).queryByRole('columnheader', { name: /Spend/ })).toBeNull();
     expect(screen.queryByText(/€|\$/)).toBeNull();
     const sorts = fetchMock.mock.calls.map(([u]) =>
@@ -418,7 +418,7 @@ describe('UsersPage, from the server’s store', () => {
     const fetchMock = stubUsersServer(PAGES, 1);
     renderWithApp(<UsersPage />, { url: '/users' });
     await screen.findByText(/Reading the users of this range from the service: 3 of 14 days stored/);
-    await screen.findByText('4 of 4 users active in the range', undefined, { timeout: 3000 });
+    await screen.findByText('4 of 4 people active in the range', undefined, { timeout: 3000 });
     expect(users()).toEqual(['bob@acme.com', 'alice@acme.com', 'u-9f2c', 'carol@other.org']);
     expect(fetchMock.mock.calls.length).toBe(2);
   });
@@ -432,7 +432,7 @@ describe('UsersPage, for teams', () => {
     stubLayout();
     const fetchMock = stubUsersServer();
     renderWithApp(<UsersPage />, { url: TEAMS_URL, config: CONFIG });
-    await screen.findByText('2 of 2 users active in the range');
+    await screen.findByText('2 of 2 people active in the range');
     expect(users()).toEqual(['bob@acme.com', 'alice@acme.com']);
     const [asked] = fetchMock.mock.calls.map(([u]) => new URL(String(u), 'http://dashboard.test'));
     expect(asked!.searchParams.getAll('team')).toEqual(['Engineering', 'Sales']);
@@ -462,7 +462,7 @@ describe('UsersPage, for teams', () => {
     stubLayout();
     const fetchMock = stubUsersServer();
     renderWithApp(<UsersPage />, { url: '/users?team=Sales', config: TEST_CONFIG });
-    await screen.findByText('4 of 4 users active in the range');
+    await screen.findByText('4 of 4 people active in the range');
     const [asked] = fetchMock.mock.calls.map(([u]) => new URL(String(u), 'http://dashboard.test'));
     expect(asked!.searchParams.has('team')).toBe(false);
   });
@@ -476,7 +476,7 @@ describe('UsersPage, walking /users in the browser', () => {
       url: '/users?start=2026-05-01&end=2026-05-14',
       config: { ...TEST_CONFIG, keyRequired: true },
     });
-    await screen.findByText('4 of 4 users active in the range');
+    await screen.findByText('4 of 4 people active in the range');
     const asked = fetchMock.mock.calls.map(([u]) => new URL(String(u), 'http://dashboard.test'));
     expect(asked.map((u) => u.searchParams.get('cursor'))).toEqual([null, '1']);
     expect(asked[0]!.searchParams.get('startDate')).toBe('2026-05-01');
@@ -488,7 +488,7 @@ describe('UsersPage, walking /users in the browser', () => {
     stubUsersService();
     const downloads = captureDownloads();
     renderWithApp(<UsersPage />, { url: '/users?q=acme', config: { ...TEST_CONFIG, keyRequired: true } });
-    await screen.findByText('2 of 4 users active in the range');
+    await screen.findByText('2 of 4 people active in the range');
     fireEvent.click(screen.getByRole('button', { name: 'Download CSV of Users' }));
     expect(downloads.files.map((f) => f.name)).toEqual(['users-2026-05-02-2026-05-31.csv']);
     const lines = (await downloads.text()).trimEnd().split('\r\n');

@@ -7,6 +7,8 @@ import { PageHeader } from '../../components/Page';
 import { VirtualTable } from '../../components/VirtualTable';
 import { Widget } from '../../components/Widget';
 import { Loading } from '../../components/states';
+import { Defined } from '../../components/Definition';
+import { DEFINITIONS } from '../../lib/definitions';
 import { formatExact } from '../../lib/format';
 import { facetValues, filterUsers, type UserFacets } from '../../lib/user-merge';
 import { DEFAULT_COLUMNS, DEFAULT_SORT, userColumns, usersCsv } from './columns';
@@ -140,8 +142,14 @@ function StatusLine({ children }: { children: React.ReactNode }) {
   );
 }
 
-const activeLine = (shown: number, all: number) =>
-  `${formatExact(shown)} of ${formatExact(all)} users active in the range`;
+/** "115 of 115 people active in the range": those the search and filters keep, of the range's active people. */
+const activeLine = (shown: number, all: number) => (
+  <Defined definition={DEFINITIONS.activePeople}>
+    <span>
+      {formatExact(shown)} of {formatExact(all)} people active in the range
+    </span>
+  </Defined>
+);
 
 /** A value that follows `value` once it has stopped changing for `ms`: typing asks the server once. */
 function useSettled<T>(value: T, ms: number): T {
@@ -185,7 +193,7 @@ function StoredUsers() {
             {formatExact(progress.days)} days stored…
           </span>
         )}
-        {d?.complete && <span>{activeLine(d.total, d.activeUsers)}</span>}
+        {d?.complete && activeLine(d.total, d.activeUsers)}
       </StatusLine>
       <Widget
         title={TITLE}
@@ -284,7 +292,7 @@ function WalkedUsers() {
             </button>
           </>
         )}
-        {walk.data?.complete && !loading && <span>{activeLine(shown.length, walk.data.users.length)}</span>}
+        {walk.data?.complete && !loading && activeLine(shown.length, walk.data.users.length)}
       </StatusLine>
       <Widget
         title={TITLE}

@@ -2,6 +2,7 @@ import { Link } from 'react-router-dom';
 import { sortRows, type Column } from '../../components/DataTable';
 import type { SortState } from '../../data/search';
 import { formatDayLong } from '../../lib/dates';
+import { DEFINITIONS } from '../../lib/definitions';
 import { spendColumn } from '../../components/SpendWidgets';
 import { USER_COLUMN_VALUES as V, usersCsvColumns, type MergedUser } from '../../lib/user-merge';
 
@@ -34,7 +35,14 @@ export function userColumns(link: (u: MergedUser) => string, currency: string | 
     { id: 'activeDays', header: 'Active days', value: V.activeDays, numeric: true },
     { id: 'firstDay', header: 'First active', value: V.firstDay, render: (u) => formatDayLong(u.firstDay) },
     { id: 'lastDay', header: 'Last active', value: V.lastDay, render: (u) => formatDayLong(u.lastDay) },
-    { id: 'autonomy', header: 'Tool calls per turn', value: V.autonomy, numeric: true, format: ratio },
+    {
+      id: 'autonomy',
+      header: DEFINITIONS.toolCallsPerTurn.label,
+      value: V.autonomy,
+      numeric: true,
+      format: ratio,
+      definition: DEFINITIONS.toolCallsPerTurn,
+    },
     { id: 'model', header: 'Main model', value: V.model },
     { id: 'tier', header: 'Tier', value: V.tier },
     { id: 'delegation', header: 'Delegation', value: V.delegation },

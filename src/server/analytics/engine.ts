@@ -28,7 +28,7 @@ import type { StoreDb } from '../store/db';
 import { NUMERIC_FACTS, TEXT_FACTS } from '../store/users-queries';
 
 /** Bumped when the copy's tables change: a file of another version is rebuilt. */
-const SCHEMA_VERSION = 6;
+const SCHEMA_VERSION = 7;
 
 /** The `/users` row's numbers and picks kept per person and day: the store's fact columns (migration 0002). */
 export const PERSON_NUMBERS = NUMERIC_FACTS;
@@ -51,9 +51,7 @@ const SCHEMA = [
      last_day VARCHAR, first_email VARCHAR, given_day VARCHAR, given_email VARCHAR,
      ${PERSON_NUMBERS.filter((c) => c !== 'autonomy_ratio')
        .map((c) => `${c} DOUBLE`)
-       .join(
-         ', ',
-       )}, ratio_weighted DOUBLE, language_lists VARCHAR[], last_given_day VARCHAR, last_given_email VARCHAR)`,
+       .join(', ')}, language_lists VARCHAR[], last_given_day VARCHAR, last_given_email VARCHAR)`,
   `CREATE TABLE IF NOT EXISTS person_week_model (week VARCHAR, user_id VARCHAR, model VARCHAR, n INTEGER,
      last_day VARCHAR, last_tier VARCHAR)`,
   `CREATE TABLE IF NOT EXISTS person_week_level (week VARCHAR, user_id VARCHAR, level VARCHAR, n INTEGER)`,
@@ -77,7 +75,7 @@ const WEEK_TABLES: Record<'users' | 'tokens', { tables: [string, string, string]
        min(day) FILTER (WHERE user_email <> ''), arg_min(user_email, day) FILTER (WHERE user_email <> ''),
        ${PERSON_NUMBERS.filter((c) => c !== 'autonomy_ratio')
          .map((c) => `sum(${c})`)
-         .join(', ')}, sum(autonomy_ratio * user_messages), list(DISTINCT languages),
+         .join(', ')}, list(DISTINCT languages),
        max(day) FILTER (WHERE user_email <> ''), arg_max(user_email, day) FILTER (WHERE user_email <> '')
      FROM d GROUP BY week, user_id`,
       ],

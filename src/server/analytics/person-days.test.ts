@@ -95,6 +95,7 @@ describe('the week tables behind the cohorts, the first days and the teams', () 
         teams: ['T'],
         members: people.map((id, i) => ({ key: { email: `${id}@acme.example` }, team: 'T', line: i + 2 })),
         managers: new Map(),
+        repos: [],
       };
       await membershipOf(analytics).current(mapping);
       const latestEmail = new Map(bruteWeeks(stored, '2026-02-02', '2026-03-19').map((p) => [p.id, p.email]));

@@ -22,12 +22,11 @@ WITH edge AS NOT MATERIALIZED (
   SELECT * FROM person_day WHERE day BETWEEN $start AND $end AND NOT (day BETWEEN $first AND $through)),
 r AS NOT MATERIALIZED (
   SELECT user_id, days, first_day, last_day, first_email, given_day, given_email,
-    ${SUMS.map(([, c]) => c).join(', ')}, ratio_weighted, language_lists
+    ${SUMS.map(([, c]) => c).join(', ')}, language_lists
   FROM person_week WHERE week BETWEEN $first AND $last
   UNION ALL
   SELECT user_id, 1, day, day, user_email, CASE WHEN user_email <> '' THEN day END,
-    CASE WHEN user_email <> '' THEN user_email END, ${SUMS.map(([, c]) => c).join(', ')},
-    autonomy_ratio * user_messages, [languages]
+    CASE WHEN user_email <> '' THEN user_email END, ${SUMS.map(([, c]) => c).join(', ')}, [languages]
   FROM edge),
 top_model AS (
   SELECT user_id, model, tier FROM (
@@ -48,7 +47,8 @@ people AS (
     coalesce(arg_min_null(first_email, first_day), arg_min(given_email, given_day) FILTER (WHERE given_day IS NOT NULL)) AS email,
     sum(days)::INTEGER AS active_days, min(first_day) AS first_day, max(last_day) AS last_day,
     ${SUMS.map(([k, c]) => `sum(${c}) AS "${k}"`).join(', ')},
-    coalesce(sum(ratio_weighted) / nullif(sum(user_messages), 0), 0) AS autonomy_ratio,
+    -- Tool calls per user turn over the range: Σ tool calls ÷ Σ user messages (src/lib/definitions.ts).
+    coalesce(sum(tool_calls) / nullif(sum(user_messages), 0), 0) AS autonomy_ratio,
     -- Every language once, as one JSON text: many people share the same few, and a text converts to JavaScript
     -- far faster than a list of lists (2.7 s for 47,000 people's 13 weeks).
     to_json(list_sort(list_distinct(flatten(list_transform(list_distinct(flatten(list(language_lists))),

@@ -15,6 +15,7 @@ import {
   type TeamSummaryRow,
 } from '../../api/teams';
 import { addDays, eachDay, HISTORY_START, maxDay, previousPeriod, type DayRange } from '../../lib/dates';
+import { adoption, creditsPerActivePerson, toolCallsPerTurn } from '../../lib/definitions';
 import { ACCESS, type ViewScope } from '../auth/access';
 import { errorResponse, HttpError, peerInContext } from '../core/errors';
 import { peerOf } from '../core/forwarded';
@@ -55,17 +56,17 @@ export interface TeamsRoutesOptions {
   logger?: Logger;
 }
 
-/** Figures of a team from its sums and its number of members. */
+/** Figures of a team from its sums and its number of members, by the formulas every page uses (lib/definitions.ts). */
 function figures(s: GroupSums, members: number): TeamFigures {
   return {
     members,
     active: s.active,
-    adoption: members > 0 ? s.active / members : null,
+    adoption: adoption(s.active, members),
     credits: s.credits,
-    creditsPerActive: s.active > 0 ? s.credits / s.active : null,
+    creditsPerActive: creditsPerActivePerson(s.credits, s.active),
     toolCalls: s.toolCalls,
     userMessages: s.userMessages,
-    toolCallsPerTurn: s.userMessages > 0 ? s.toolCalls / s.userMessages : null,
+    toolCallsPerTurn: toolCallsPerTurn(s.toolCalls, s.userMessages),
     sessions: s.sessions,
     commits: s.commits,
     prs: s.prs,

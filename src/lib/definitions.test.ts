@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import {
+  adoption,
+  creditsPerActivePerson,
+  DEFINITIONS,
+  notYetSeen,
+  people,
+  ratioOfSums,
+  toolCallsPerTurn,
+} from './definitions';
+
+describe('definitions', () => {
+  it('tool calls per user turn over a range is the ratio of the sums, not the mean of the days', () => {
+    // Two days: 10 calls over 1 turn (ratio 10), 90 calls over 30 turns (ratio 3).
+    const days = [
+      { toolCalls: 10, userMessages: 1 },
+      { toolCalls: 90, userMessages: 30 },
+    ];
+    const sum = (f: (d: (typeof days)[number]) => number) => days.reduce((s, d) => s + f(d), 0);
+    const ratio = toolCallsPerTurn(
+      sum((d) => d.toolCalls),
+      sum((d) => d.userMessages),
+    );
+    expect(ratio).toBeCloseTo(100 / 31, 12);
+    // The mean of the daily ratios, (10 + 3) / 2 = 6.5, is what the tools page used to show: not this.
+    expect(ratio).not.toBeCloseTo(6.5, 1);
+  });
+
+  it('has no ratio without a denominator, and zero over something is zero', () => {
+    expect(toolCallsPerTurn(12, 0)).toBeNull();
+    expect(toolCallsPerTurn(0, 4)).toBe(0);
+    expect(ratioOfSums(3, 0)).toBeNull();
+    expect(creditsPerActivePerson(1_000, 0)).toBeNull();
+    expect(adoption(0, 0)).toBeNull();
+  });
+
+  it('credits per active person divides the range’s credits by its active people; adoption, active people by members', () => {
+    expect(creditsPerActivePerson(27_339_250, 115)).toBeCloseTo(237_732.6087, 3);
+    expect(adoption(115, 150)).toBeCloseTo(0.76667, 5);
+    // Members named by the mapping who were never seen keep adoption below 1.
+    expect(adoption(8, 10)).toBe(0.8);
+  });
+
+  it('counts the people the mapping names who have not been seen, never fewer than none', () => {
+    expect(notYetSeen(150, 136)).toBe(14);
+    expect(notYetSeen(136, 136)).toBe(0);
+    // A mapping narrower than the known people (a restricted view) is no negative count.
+    expect(notYetSeen(20, 136)).toBe(0);
+  });
+
+  it('says people, one or many', () => {
+    expect(people(1)).toBe('1 person');
+    expect(people(4)).toBe('4 people');
+    expect(people(1200, (n) => n.toLocaleString('en-US'))).toBe('1,200 people');
+  });
+
+  it('labels every concept with "people", never "users", each with one sentence', () => {
+    for (const d of Object.values(DEFINITIONS)) {
+      // "User turn" is the service's word for a message a person sends, not a name for people.
+      expect(d.label).not.toMatch(/\busers\b|\buser\b(?! turn)/i);
+      expect(d.meaning).toMatch(/^[A-Z].*\.$/);
+      expect(d.meaning.split(/\.\s/)).toHaveLength(1);
+    }
+    expect(DEFINITIONS.knownPeople.meaning).toContain('2026-01-14');
+  });
+});
