@@ -13,6 +13,8 @@ const kpiValue = (page: Page, label: string) =>
 /** The teams table's cell of the organization's row under the column headed `column`. */
 async function organizationCell(page: Page, column: string) {
   const table = page.getByRole('table', { name: 'Teams, with their sub-teams' });
+  // The headers are read once the summary is in.
+  await expect(table.getByRole('rowheader', { name: 'Whole organization' })).toBeVisible();
   const headers = (await table.getByRole('columnheader').allTextContents()).map((h) => h.replace(/[▲▼↕]/g, '').trim());
   const at = headers.indexOf(column);
   expect(at, `a "${column}" column among ${headers.join(', ')}`).toBeGreaterThan(0);
