@@ -77,7 +77,7 @@ test('the mapping screen says why the teams’ members exceed the known people',
     );
   await expect(page.getByText('Known people', { exact: true })).toBeVisible();
   const known = await count('Known people');
-  const members = await count('Members of the teams and Unassigned');
+  const members = await count('All members');
   // The demo's mapping names people who have not used the agent yet.
   expect(members).toBeGreaterThan(known);
   const unseen = members - known;
