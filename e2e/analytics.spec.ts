@@ -27,7 +27,7 @@ test('activity: the CSV holds the service numbers, and the weekly switch rolls t
     body.data.map((d) => [d.date, d.daily_active_users, d.weekly_active_users]),
   );
 
-  await page.getByRole('button', { name: 'Weekly' }).click();
+  await page.getByRole('button', { name: 'Weekly', exact: true }).click();
   await expect(page).toHaveURL(/interval=week/);
   await expect(page.getByRole('figure', { name: /^Daily, weekly and monthly active people, per week/ })).toBeVisible();
   const weekly = await csvOf(page, 'Active people');

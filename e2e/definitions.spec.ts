@@ -13,6 +13,8 @@ const kpiValue = (page: Page, label: string) =>
 /** The teams table's cell of the organization's row under the column headed `column`. */
 async function organizationCell(page: Page, column: string) {
   const table = page.getByRole('table', { name: 'Teams, with their sub-teams' });
+  // The headers are read once the summary is in.
+  await expect(table.getByRole('rowheader', { name: 'Whole organization' })).toBeVisible();
   const headers = (await table.getByRole('columnheader').allTextContents()).map((h) => h.replace(/[▲▼↕]/g, '').trim());
   const at = headers.indexOf(column);
   expect(at, `a "${column}" column among ${headers.join(', ')}`).toBeGreaterThan(0);
@@ -75,7 +77,7 @@ test('the mapping screen says why the teams’ members exceed the known people',
     );
   await expect(page.getByText('Known people', { exact: true })).toBeVisible();
   const known = await count('Known people');
-  const members = await count('Members of the teams and Unassigned');
+  const members = await count('All members');
   // The demo's mapping names people who have not used the agent yet.
   expect(members).toBeGreaterThan(known);
   const unseen = members - known;

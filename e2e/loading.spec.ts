@@ -46,7 +46,7 @@ test('when the chart library cannot be fetched, the charts stay drawn and the pa
   await page.goto('/');
   const chart = page.getByRole('figure', { name: CHART });
   await expect(chart.locator('path.chart-mark')).toHaveAttribute('d', /\d/);
-  await page.getByRole('button', { name: 'Weekly' }).click();
+  await page.getByRole('button', { name: 'Weekly', exact: true }).click();
   await expect(
     page.getByRole('figure', { name: /^Standard credits, per week/ }).locator('path.chart-mark'),
   ).toHaveCount(1);

@@ -157,8 +157,9 @@ function InForce({ answer: a }: { answer: TeamsAnswer }) {
           <DefinitionTip definition={DEFINITIONS.unassigned} />
         </dt>
         <dd className="tabular-nums">{formatExact(a.unassigned)}</dd>
+        {/* Short: a long term widens the first column and squeezes the values on a phone. */}
         <dt className="flex items-center gap-1 text-fg-muted">
-          Members of the teams and Unassigned
+          All members
           <DefinitionTip definition={DEFINITIONS.members} />
         </dt>
         <dd className="tabular-nums">{formatExact(allMembers(a))}</dd>
