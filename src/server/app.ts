@@ -460,7 +460,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
         });
       }
     });
-    if (router.owns(url.split('?', 1)[0]!)) return void router.handle(req, res);
+    if (router.owns(new URL(url, 'http://dashboard.invalid').pathname)) return void router.handle(req, res);
     if (isProxiedPrefix(url)) return proxy(req, res, next);
     if (url.startsWith('/api/')) return send(res, errorResponse(404, 'No such endpoint.'), req.method === 'HEAD');
     next();

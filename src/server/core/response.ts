@@ -4,7 +4,6 @@
  * an answer kept to be sent again and again (`keepCompressed`), revalidation
  * of an answer that carries an ETag, and streamed bodies (a CSV export).
  */
-import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, createGzip, gzip, gzipSync } from 'node:zlib';
@@ -37,6 +36,8 @@ export const json = (status: number, body: unknown): HttpResponse => ({
 
 /** Below this many characters an answer goes out as it is. */
 const GZIP_MIN = 1024;
+/** From this many characters, an answer not kept is compressed off the event loop. */
+const ASYNC_GZIP_MIN = 64 * 1024;
 
 /** Compressed bodies of recent answers: the same body strings come back (the demo serves its bodies from a cache). */
 const gzipped = new Map<string, Buffer>();
@@ -147,10 +148,19 @@ export async function reply(req: IncomingMessage, res: ServerResponse, a: Answer
   const head = req.method === 'HEAD';
   const encoding = String(req.headers['accept-encoding'] ?? '');
   if (!('pieces' in a)) {
-    if (!a.etag) return send(res, a, head, encoding);
-    const cached = { ...a, headers: { ...a.headers, etag: a.etag, 'cache-control': 'private, no-cache' } };
-    if (!matches(req.headers['if-none-match'], a.etag)) return send(res, cached, head, encoding);
-    writeHead(res, { status: 304, headers: cached.headers });
+    const r = a.etag ? { ...a, headers: { ...a.headers, etag: a.etag, 'cache-control': 'private, no-cache' } } : a;
+    if (!a.etag || !matches(req.headers['if-none-match'], a.etag)) {
+      // A large answer made for one reader (a page of the users table) is compressed in zlib's threads, not
+      // on the event loop, and not kept.
+      if (r.body.length < ASYNC_GZIP_MIN || kept.has(r) || !accepted(encoding).gzip)
+        return send(res, r, head, encoding);
+      const z = await gzipAsync(r.body, { level: 4 });
+      writeHead(res, r);
+      res.setHeader('content-encoding', 'gzip');
+      res.setHeader('content-length', z.length);
+      return void res.end(head ? undefined : z);
+    }
+    writeHead(res, { status: 304, headers: r.headers });
     res.removeHeader('content-type');
     return void res.end();
   }
@@ -162,7 +172,7 @@ export async function reply(req: IncomingMessage, res: ServerResponse, a: Answer
   if (gz) out.pipe(res);
   for await (const piece of a.pieces) {
     if (res.destroyed) break;
-    if (!out.write(piece)) await Promise.race([once(out, 'drain'), once(res, 'close')]);
+    if (!out.write(piece)) await drained(out, res);
   }
   out.end();
 }
@@ -182,4 +192,17 @@ export function send(res: ServerResponse, r: HttpResponse, head = false, acceptE
     }
   }
   res.end(head ? undefined : r.body);
+}
+
+/** Until the stream drains or the reader goes away, whichever comes first; no listener is left behind. */
+function drained(out: NodeJS.WritableStream, res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      out.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    out.once('drain', done);
+    res.once('close', done);
+  });
 }

@@ -173,6 +173,40 @@ describe('the route table', () => {
     expect(logs.some((l) => l.includes(requestId) && l.includes('the internal reason'))).toBe(true);
   });
 
+  it('reads the context once a wrapper has waited (the mapping read at start), and matches the path the gate decides on', async () => {
+    let mapping: Mapping | null = null;
+    let loaded!: () => void;
+    const ready = new Promise<void>((ok) => (loaded = ok));
+    const teams = route({
+      method: 'GET',
+      path: '/api/teams-of',
+      query: queryParser({ teams: true }),
+      access: ACCESS.everyone,
+      what: 'the teams',
+      handle: async ({ query }) => json(200, query.teams),
+    });
+    const waiting = { ...teams, run: async (...a: Parameters<typeof teams.run>) => (await ready, teams.run(...a)) };
+    const r = createRouter([waiting], {
+      logger: createLogger(() => undefined),
+      context: () => ({ latest: LATEST, mapping }),
+    });
+    const s = createServer((req, res) => void r.handle(req, res));
+    const base = await new Promise<string>((ok) =>
+      s.listen(0, '127.0.0.1', () => ok(`http://127.0.0.1:${(s.address() as AddressInfo).port}`)),
+    );
+    try {
+      const answer = fetch(`${base}/api/teams-of?team=Sales`);
+      mapping = MAPPING;
+      loaded();
+      expect(await (await answer).json()).toEqual(['Sales']);
+      // `/api/teams-of/..` is `/api/` to the gate (no rule): the router must not answer it as a route either.
+      expect(r.owns(new URL(`${base}/api/teams-of/x/..`).pathname)).toBe(false);
+      expect((await get('/api/things/%2e%2e')).status).toBe(404);
+    } finally {
+      await new Promise<void>((ok) => s.close(() => ok()));
+    }
+  });
+
   it('streams a body piece by piece, and HEAD sends none', async () => {
     const csv = await get('/api/things/a.csv');
     expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');

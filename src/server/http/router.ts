@@ -45,7 +45,8 @@ export interface Route {
   path: string | RegExp;
   access: AccessRule;
   what: string;
-  run: (req: IncomingMessage, match: readonly string[], ctx: QueryContext) => Promise<Answer>;
+  /** `ctx` is read when the query is parsed: after whatever a wrapper of `run` waited for (the mapping at start). */
+  run: (req: IncomingMessage, match: readonly string[], ctx: () => QueryContext) => Promise<Answer>;
 }
 
 const NO_QUERY = queryParser({});
@@ -59,7 +60,7 @@ export function route<Q = Record<never, never>>(spec: RouteSpec<Q>): Route {
     what: spec.what,
     run: async (req, match, ctx) => {
       const url = new URL(req.url ?? '/', 'http://dashboard.invalid');
-      const query = parse(url.searchParams, ctx);
+      const query = parse(url.searchParams, ctx());
       if (!query.ok) return errorResponse(400, query.detail);
       return spec.handle({ req, query: query.value, match, scope: scopeOf(req) });
     },
@@ -83,10 +84,7 @@ export interface Router {
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
 }
 
-export function createRouter(
-  routes: readonly Route[],
-  opts: { logger: Logger; context: () => QueryContext; ready?: () => Promise<void> },
-): Router {
+export function createRouter(routes: readonly Route[], opts: { logger: Logger; context: () => QueryContext }): Router {
   const find = (path: string) =>
     routes.flatMap((r) => {
       if (typeof r.path === 'string') return r.path === path ? [{ r, match: [] as string[] }] : [];
@@ -100,7 +98,8 @@ export function createRouter(
     owns: (path) => find(path).length > 0,
     ruleFor: (method, path) => pick(method, path)?.r.access,
     async handle(req, res) {
-      const path = (req.url ?? '/').split('?', 1)[0]!;
+      // The path as the sign-in gate decided on it (dot segments resolved): the rule and the route are one.
+      const path = new URL(req.url ?? '/', 'http://dashboard.invalid').pathname;
       const method = req.method ?? 'GET';
       const found = pick(method, path);
       let answer: Answer;
@@ -114,8 +113,7 @@ export function createRouter(
             : errorResponse(405, `Method ${method} is not allowed here.`, { allow: allowed.join(', ') });
       } else {
         try {
-          await opts.ready?.();
-          answer = await found.r.run(req, found.match, opts.context());
+          answer = await found.r.run(req, found.match, opts.context);
         } catch (e) {
           answer =
             e instanceof HttpError

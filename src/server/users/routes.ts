@@ -210,6 +210,7 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
       } catch {
         throw new HttpError(400, 'The user id in the path is not valid percent-encoding.');
       }
+      if (userId.includes('/')) return errorResponse(404, 'No such endpoint.');
       const state = await filler.ensure(range);
       if (!state.complete) {
         const body: UserDaysAnswer = { userId, user: null, days: [], range, complete: false, progress: state.progress };
