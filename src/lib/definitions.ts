@@ -98,3 +98,6 @@ export function notYetSeen(membersWithUnassigned: number, knownPeople: number): 
 /** "1 person", "4 people". */
 export const people = (n: number, format: (n: number) => string = String): string =>
   `${format(n)} ${n === 1 ? 'person' : 'people'}`;
+
+/** A column or card headed by a definition's label, carrying its definition. */
+export const labelled = (d: Definition) => ({ header: d.label, definition: d });

@@ -16,7 +16,7 @@ import { analyticsQuery } from '../../data/analytics';
 import { useAppConfig } from '../../data/config';
 import { useLinkTo, useRange } from '../../data/search';
 import { formatDayLong } from '../../lib/dates';
-import { DEFINITIONS } from '../../lib/definitions';
+import { DEFINITIONS, labelled } from '../../lib/definitions';
 import { formatExact, formatPercent } from '../../lib/format';
 import { fillDays } from '../../lib/series';
 import { USER_COLUMN_VALUES as V, type MergedUser } from '../../lib/user-merge';
@@ -161,11 +161,10 @@ function Team({ path }: { path: string }) {
       { id: 'toolCalls', header: 'Tool calls', value: V.toolCalls, numeric: true },
       {
         id: 'autonomy',
-        header: DEFINITIONS.toolCallsPerTurn.label,
+        ...labelled(DEFINITIONS.toolCallsPerTurn),
         value: V.autonomy,
         numeric: true,
         format: ratio,
-        definition: DEFINITIONS.toolCallsPerTurn,
       },
       { id: 'sessions', header: 'Sessions', value: V.sessions, numeric: true },
       { id: 'activeDays', header: 'Active days', value: V.activeDays, numeric: true },

@@ -4,7 +4,7 @@ import type { Column } from '../../components/DataTable';
 import { Sparkline } from '../../components/Sparkline';
 import type { SortState } from '../../data/search';
 import type { DayRange } from '../../lib/dates';
-import { DEFINITIONS } from '../../lib/definitions';
+import { DEFINITIONS, labelled } from '../../lib/definitions';
 import { formatPercent } from '../../lib/format';
 import { change, isOrganization, trendChange, trendLabel } from './shaping';
 
@@ -24,17 +24,15 @@ export function teamColumns(range: DayRange): Column<TeamSummaryRow>[] {
     { id: 'team', header: 'Team', value: rowName },
     {
       id: 'members',
-      header: DEFINITIONS.members.label,
+      ...labelled(DEFINITIONS.members),
       value: (r) => r.current.members,
       numeric: true,
-      definition: DEFINITIONS.members,
     },
     {
       id: 'active',
-      header: DEFINITIONS.activePeople.label,
+      ...labelled(DEFINITIONS.activePeople),
       value: (r) => r.current.active,
       numeric: true,
-      definition: DEFINITIONS.activePeople,
     },
     {
       id: 'activeChange',
@@ -45,11 +43,10 @@ export function teamColumns(range: DayRange): Column<TeamSummaryRow>[] {
     },
     {
       id: 'adoption',
-      header: DEFINITIONS.adoption.label,
+      ...labelled(DEFINITIONS.adoption),
       value: (r) => r.current.adoption,
       numeric: true,
       format: formatPercent,
-      definition: DEFINITIONS.adoption,
     },
     { id: 'credits', header: 'Credits', value: (r) => r.current.credits, numeric: true },
     {
@@ -61,18 +58,16 @@ export function teamColumns(range: DayRange): Column<TeamSummaryRow>[] {
     },
     {
       id: 'creditsPerActive',
-      header: DEFINITIONS.creditsPerActivePerson.label,
+      ...labelled(DEFINITIONS.creditsPerActivePerson),
       value: (r) => r.current.creditsPerActive,
       numeric: true,
-      definition: DEFINITIONS.creditsPerActivePerson,
     },
     {
       id: 'toolCallsPerTurn',
-      header: DEFINITIONS.toolCallsPerTurn.label,
+      ...labelled(DEFINITIONS.toolCallsPerTurn),
       value: (r) => r.current.toolCallsPerTurn,
       numeric: true,
       format: ratio,
-      definition: DEFINITIONS.toolCallsPerTurn,
     },
     { id: 'sessions', header: 'Sessions', value: (r) => r.current.sessions, numeric: true },
     { id: 'commits', header: 'Commits', value: (r) => r.current.commits, numeric: true },

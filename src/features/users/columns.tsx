@@ -2,7 +2,7 @@ import { Link } from 'react-router-dom';
 import { sortRows, type Column } from '../../components/DataTable';
 import type { SortState } from '../../data/search';
 import { formatDayLong } from '../../lib/dates';
-import { DEFINITIONS } from '../../lib/definitions';
+import { DEFINITIONS, labelled } from '../../lib/definitions';
 import { spendColumn } from '../../components/SpendWidgets';
 import { USER_COLUMN_VALUES as V, usersCsvColumns, type MergedUser } from '../../lib/user-merge';
 
@@ -37,11 +37,10 @@ export function userColumns(link: (u: MergedUser) => string, currency: string | 
     { id: 'lastDay', header: 'Last active', value: V.lastDay, render: (u) => formatDayLong(u.lastDay) },
     {
       id: 'autonomy',
-      header: DEFINITIONS.toolCallsPerTurn.label,
+      ...labelled(DEFINITIONS.toolCallsPerTurn),
       value: V.autonomy,
       numeric: true,
       format: ratio,
-      definition: DEFINITIONS.toolCallsPerTurn,
     },
     { id: 'model', header: 'Main model', value: V.model },
     { id: 'tier', header: 'Tier', value: V.tier },

@@ -5,7 +5,7 @@
  */
 import { addDays, eachDay, HISTORY_START, weekStart, type Day, type DayRange } from '../../lib/dates';
 import type { Analytics } from './engine';
-import { PERSON_NUMBERS } from './engine';
+import { PERSON_NUMBERS } from './schema';
 
 export type PersonNumber = (typeof PERSON_NUMBERS)[number];
 

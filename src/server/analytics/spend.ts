@@ -7,7 +7,8 @@ import { DOUBLE, VARCHAR } from '@duckdb/node-api';
 import { eachDay, HISTORY_START, type Day, type DayRange } from '../../lib/dates';
 import { priceListKey, priceOf, type PriceList } from '../spend/prices';
 import type { Mapping } from '../teams/mapping';
-import { wholeWeeks, type Analytics } from './engine';
+import type { Analytics } from './engine';
+import { wholeWeeks } from './schema';
 import { everyDay, membershipOf, scoped, type Selection } from './teams';
 
 /**

@@ -10,7 +10,8 @@ import { LIST, VARCHAR, listValue, type DuckDBType, type DuckDBValue } from '@du
 import { addDays, eachDay, type Day, type DayRange } from '../../lib/dates';
 import type { Mapping } from '../teams/mapping';
 import { inSelection, teamResolver, UNASSIGNED } from '../teams/tree';
-import { wholeWeeks, type Analytics } from './engine';
+import type { Analytics } from './engine';
+import { wholeWeeks } from './schema';
 
 /** The columns of a team's sums. */
 const TEAM_SUMS = 'billable_tokens, tool_calls, user_messages, sessions, git_commits, git_prs_created';

@@ -9,7 +9,8 @@
 import type { DayRange } from '../../lib/dates';
 import { SUMMED_FIELDS, type MergedSums, type MergedUser } from '../../lib/user-merge';
 import type { PriceList } from '../spend/prices';
-import { WEEK_OF_DAY, wholeWeeks, type Analytics } from './engine';
+import type { Analytics } from './engine';
+import { WEEK_OF_DAY, wholeWeeks } from './schema';
 import { priceTableOf } from './spend';
 
 const SUMS = Object.entries(SUMMED_FIELDS) as [keyof MergedSums, string][];

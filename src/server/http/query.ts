@@ -92,7 +92,7 @@ export function queryParser<S extends z.core.$ZodLooseShape = Record<never, neve
  * Both days or neither (the last 30 days); within the stored history, up to the latest day. `names`
  * are the parameters' names as the endpoint spells them.
  */
-export function rangeOf(
+function rangeOf(
   start: string | undefined,
   end: string | undefined,
   latest: Day,
@@ -112,7 +112,7 @@ export function rangeOf(
 }
 
 /** The teams asked for, as written: `team` may be given several times (the union of the teams). */
-export function teamsOf(search: URLSearchParams): string[] {
+function teamsOf(search: URLSearchParams): string[] {
   return [...new Set(search.getAll('team').map((t) => t.trim()))].filter((t) => t !== '');
 }
 

@@ -68,7 +68,7 @@ export function route<Q = Record<never, never>>(spec: RouteSpec<Q>): Route {
 }
 
 /** What went wrong filling a range from the service, for the reader. */
-export function fillFailure(e: FillFailed, what: string): HttpResponse {
+function fillFailure(e: FillFailed, what: string): HttpResponse {
   if (e.answer.status !== 200) return e.answer;
   return errorResponse(
     502,
