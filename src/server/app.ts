@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ClientConfig } from '../api/schemas';
-import { HISTORY_START, yesterdayUtc, type Day } from '../lib/dates';
+import { HISTORY_START, yesterdayUtc, type DayRange } from '../lib/dates';
 import type { ServerConfig } from './config';
 import { stripBase } from './core/base-path';
 import { errorResponse, faultResponse, incomingRequestId, peerInContext, withRequest } from './core/errors';
@@ -26,7 +26,7 @@ import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { openStore, type StoreDb } from './store/db';
-import { claimStore } from './store/queries';
+import { claimStore, dataVersion } from './store/queries';
 import { storeRevocations } from './store/revocations';
 import type { StoreConfig } from './store/config';
 import { createSyncEngine, type Fetched, type SyncEngine } from './sync/engine';
@@ -47,7 +47,7 @@ import { openAnalytics, type Analytics } from './analytics/engine';
 import { createSpendByUser, mergedUsers } from './analytics/users';
 import { createTeamFigures } from './analytics/teams';
 import { createSpend } from './analytics/spend';
-import { personDays } from './analytics/person-days';
+import { weekSums } from './analytics/insights';
 import { priceListKey } from './spend/prices';
 import { createTeamsRoutes, teamFilterOf } from './teams/routes';
 import { createRouter, route, type Route } from './http/router';
@@ -73,6 +73,16 @@ type Writer<R extends HttpResponse> = (
 ) => void;
 
 /** Which upstream a store holds: its hosts, or the demo's seed and size (and whatever changes its data). */
+/** A number for each object seen (a mapping, a price list): a new one gets a new number. */
+const ids = new WeakMap<object, number>();
+let lastId = 0;
+const identity = (o: object | null): number => {
+  if (o === null) return 0;
+  let id = ids.get(o);
+  if (id === undefined) ids.set(o, (id = ++lastId));
+  return id;
+};
+
 export function upstreamIdentity(config: ServerConfig): string {
   const d = config.demo;
   if (d) {
@@ -279,11 +289,8 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
   if (opts.store && analytics && sync) {
     const filling = sync;
     const engine = analytics;
-    /** A range's `/users` days, filled from the service first, as the engine has them. */
-    const daysOf = async (first: Day, last: Day) => {
-      await filling.fillUsers({ start: first, end: last }, false);
-      return personDays(await engine, { start: first, end: last });
-    };
+    /** Fills a range's `/users` days from the service (the digest's, not a reader's). */
+    const fillUsers = async (r: DayRange) => void (await filling.fillUsers(r, false));
     spendRoutes = createSpendRoutes({
       store: opts.store,
       spend: analytics.then(createSpend),
@@ -297,7 +304,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     const spend = spendRoutes;
     insightsRoutes = createInsightsRoutes({
       store: opts.store,
-      personDays: daysOf,
+      fill: fillUsers,
       analytics: engine,
       teams,
       latestDay,
@@ -305,7 +312,10 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     });
     const insights = insightsRoutes;
     const sources: DigestSources = {
-      personDays: daysOf,
+      weekSums: async (before, now, columns) => {
+        await fillUsers({ start: before.start, end: now.end });
+        return weekSums(await engine, before, now, columns);
+      },
       latestDay,
       highlights: () => insights.highlights([], { fill: true }),
       spend: (range) => spend.spend({ range, teams: [], user: null }),
@@ -370,7 +380,24 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
       syncRoute,
       ...[usersRoutes, teamsRoutes, spendRoutes, insightsRoutes].flatMap((r) => r?.routes ?? []).map(afterMapping),
     ],
-    { logger, context: () => ({ latest: latestDay(), mapping: teams.current().mapping }) },
+    {
+      logger,
+      context: () => ({ latest: latestDay(), mapping: teams.current().mapping }),
+      // What the kept answers (a route's `memo`) come from: the store's days and budgets, the copy made of them,
+      // the mapping, the price list and the latest day.
+      ...(opts.store && analytics
+        ? {
+            version: async () =>
+              JSON.stringify([
+                await dataVersion(opts.store!.db),
+                (await analytics!).generation(),
+                identity(teams.current().mapping),
+                identity(prices.current().prices),
+                latestDay(),
+              ]),
+          }
+        : {}),
+    },
   );
 
   // Sign-in: every request passes the gate first (src/server/auth).

@@ -63,16 +63,6 @@ export interface Analytics {
   ): Promise<T[]>;
   /** Runs a query on the engine's threads; its columns by name (half the cost of rows as objects, for large answers). */
   columns(sql: string, params?: Record<string, DuckDBValue>): Promise<Record<string, unknown[]>>;
-  /**
-   * Runs a query whose columns are all numbers (DOUBLE or INTEGER); each column a typed array (null: 0). The
-   * `eager` columns are read before it resolves, the event loop let go between chunks; the others when first
-   * asked for: a caller walking a million rows by a few of twenty columns converts those few.
-   */
-  numbers(
-    sql: string,
-    params: Record<string, DuckDBValue>,
-    eager: readonly string[],
-  ): Promise<{ length: number; column(name: string): Float64Array }>;
   /** Changes each time a day of the copy is written or dropped. */
   generation(): number;
   close(): Promise<void>;
@@ -351,47 +341,6 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
 
   return {
     catchUp: (range) => catchUpNow(range),
-    async numbers(sql, params, eager) {
-      const result = await materialized(sql, params);
-      const names = result.columnNames();
-      const chunks = Array.from({ length: result.chunkCount }, (_, i) => result.getChunk(i));
-      const length = chunks.reduce((n, c) => n + c.rowCount, 0);
-      const converted = new Map<string, Float64Array>();
-      /** Converts chunks [from, to) of a column into `out`, starting at row `at`; the row after the last. */
-      const convert = (col: number, out: Float64Array, from: number, to: number, at: number) => {
-        for (let i = from; i < to; i++) {
-          const chunk = chunks[i]!;
-          const v = chunk.getColumnVector(col);
-          for (let j = 0, n = chunk.rowCount; j < n; j++) out[at++] = (v.getItem(j) as number | null) ?? 0;
-        }
-        return at;
-      };
-      const index = (name: string) => {
-        const i = names.indexOf(name);
-        if (i < 0) throw new Error(`no column ${name} in the answer`);
-        return i;
-      };
-      for (const name of eager) {
-        const out = new Float64Array(length);
-        for (let i = 0, at = 0; i < chunks.length; i += 64) {
-          at = convert(index(name), out, i, Math.min(chunks.length, i + 64), at);
-          await new Promise((ok) => setImmediate(ok));
-        }
-        converted.set(name, out);
-      }
-      return {
-        length,
-        column(name) {
-          let out = converted.get(name);
-          if (!out) {
-            out = new Float64Array(length);
-            convert(index(name), out, 0, chunks.length, 0);
-            converted.set(name, out);
-          }
-          return out;
-        },
-      };
-    },
     replaceTable: (name, columns, rows) =>
       withLoader(true, async () => {
         await loader.run('BEGIN TRANSACTION');

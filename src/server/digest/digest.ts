@@ -12,11 +12,17 @@ import type { SpendAnswer, TeamSpendRow } from '../../api/spend';
 import { addDays, formatDayLong, type Day, type DayRange } from '../../lib/dates';
 import { HttpError } from '../core/errors';
 import type { Logger } from '../core/log';
-import type { PersonDays } from '../analytics/person-days';
 
 export interface DigestSources {
-  /** Each person's `/users` days of a range, filled from the service first. */
-  personDays: (first: Day, last: Day) => Promise<PersonDays>;
+  /**
+   * The sums of two weeks (`before` then `now`), filled from the service first: active people (`active`) and each
+   * of the columns.
+   */
+  weekSums: (
+    before: DayRange,
+    now: DayRange,
+    columns: readonly string[],
+  ) => Promise<{ now: Record<string, number>; before: Record<string, number> }>;
   latestDay: () => Day;
   /** The organization's highlights of the week. */
   highlights: () => Promise<Highlights>;
@@ -47,10 +53,6 @@ export async function buildDigest(s: DigestSources): Promise<Digest> {
   const latest = s.latestDay();
   const week = { start: addDays(latest, -6), end: latest };
   const previous = { start: addDays(latest, -13), end: addDays(latest, -7) };
-  const f = await s.personDays(previous.start, latest);
-  const split = f.dayIndex.get(week.start)!;
-  const sums = { now: new Map<string, number>(), before: new Map<string, number>() };
-  const active = { now: new Set<number>(), before: new Set<number>() };
   const columns = [
     ['Standard credits', 'billable_tokens'],
     ['Sessions', 'sessions'],
@@ -58,16 +60,16 @@ export async function buildDigest(s: DigestSources): Promise<Digest> {
     ['Commits', 'git_commits'],
     ['Pull requests', 'git_prs_created'],
   ] as const;
-  const { user, day, cols } = f.rows;
-  for (let i = 0; i < user.length; i++) {
-    const which = day[i]! >= split ? 'now' : 'before';
-    active[which].add(user[i]!);
-    for (const [label, col] of columns) sums[which].set(label, (sums[which].get(label) ?? 0) + cols[col][i]!);
-  }
-  const kpis: Kpi[] = [
-    { label: 'Active people', now: active.now.size, before: active.before.size },
-    ...columns.map(([label]) => ({ label, now: sums.now.get(label) ?? 0, before: sums.before.get(label) ?? 0 })),
-  ];
+  const sums = await s.weekSums(
+    previous,
+    week,
+    columns.map(([, c]) => c),
+  );
+  const kpis: Kpi[] = [['Active people', 'active'] as const, ...columns].map(([label, c]) => ({
+    label,
+    now: sums.now[c] ?? 0,
+    before: sums.before[c] ?? 0,
+  }));
   let spend: Digest['spend'] = null;
   try {
     const a = await s.spend(week);

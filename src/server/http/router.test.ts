@@ -218,3 +218,64 @@ describe('the route table', () => {
     expect([head.status, head.body]).toEqual([200, '']);
   });
 });
+
+describe('kept answers (a route’s memo)', () => {
+  let version = 'v1';
+  let computed = 0;
+  /** What the handler does while it computes (a fill storing a day changes the version). */
+  let during = () => undefined as void;
+  const router = createRouter(
+    [
+      route({
+        method: 'GET',
+        path: '/api/kept',
+        query: thingsQuery,
+        access: ACCESS.everyone,
+        what: 'the kept',
+        memo: true,
+        handle: async ({ query }) => {
+          computed++;
+          during();
+          if (query.params.n === 'refuse') throw new HttpError(409, 'Not now.');
+          return json(200, { n: query.params.n ?? null, computed });
+        },
+      }),
+      route({ method: 'PUT', path: '/api/kept', access: ACCESS.mapping, what: 'x', handle: async () => json(200, {}) }),
+    ],
+    { logger: createLogger(() => undefined), context: () => ctx, version: async () => version },
+  );
+  const server = createServer((req, res) => void router.handle(req, res));
+  const listening = new Promise<string>((ok) =>
+    server.listen(0, '127.0.0.1', () => ok(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+  );
+  afterAll(() => new Promise<void>((ok) => server.close(() => ok())));
+  const ask = async (path: string, method = 'GET') => {
+    const r = await fetch(`${await listening}${path}`, { method });
+    return { status: r.status, body: await r.text() };
+  };
+
+  it('answers again from what it kept while the version holds, per query, and computes anew after a change', async () => {
+    const first = await ask('/api/kept?n=a');
+    expect(JSON.parse(first.body)).toEqual({ n: 'a', computed: 1 });
+    expect(await ask('/api/kept?n=a')).toEqual(first);
+    expect(JSON.parse((await ask('/api/kept?n=b')).body)).toEqual({ n: 'b', computed: 2 });
+    version = 'v2';
+    expect(JSON.parse((await ask('/api/kept?n=a')).body)).toEqual({ n: 'a', computed: 3 });
+    // A change made through the table (a mapping or budgets saved) makes what was kept stale too.
+    expect((await ask('/api/kept', 'PUT')).status).toBe(200);
+    expect(JSON.parse((await ask('/api/kept?n=a')).body)).toEqual({ n: 'a', computed: 4 });
+    expect(JSON.parse((await ask('/api/kept?n=a')).body)).toEqual({ n: 'a', computed: 4 });
+  });
+
+  it('keeps neither a refusal nor an answer computed while the data changed', async () => {
+    computed = 0;
+    expect((await ask('/api/kept?n=refuse')).status).toBe(409);
+    expect((await ask('/api/kept?n=refuse')).status).toBe(409);
+    expect(computed).toBe(2);
+    during = () => void (version = `${version}+`);
+    expect(JSON.parse((await ask('/api/kept?n=c')).body)).toEqual({ n: 'c', computed: 3 });
+    during = () => undefined;
+    expect(JSON.parse((await ask('/api/kept?n=c')).body)).toEqual({ n: 'c', computed: 4 });
+    expect(JSON.parse((await ask('/api/kept?n=c')).body)).toEqual({ n: 'c', computed: 4 });
+  });
+});

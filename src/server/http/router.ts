@@ -36,6 +36,11 @@ export interface RouteSpec<Q> {
   access: AccessRule;
   /** What it computes, for the sentence of an unexpected failure ("compute …"). */
   what: string;
+  /**
+   * Whether its answers are kept while the data they come from stay the same (the router's `version`): a
+   * GET whose answer depends only on its path, its query, the reader's scope and that version.
+   */
+  memo?: boolean;
   handle: (ctx: RouteContext<Q>) => Promise<Answer>;
 }
 
@@ -45,6 +50,7 @@ export interface Route {
   path: string | RegExp;
   access: AccessRule;
   what: string;
+  memo?: boolean;
   /** `ctx` is read when the query is parsed: after whatever a wrapper of `run` waited for (the mapping at start). */
   run: (req: IncomingMessage, match: readonly string[], ctx: () => QueryContext) => Promise<Answer>;
 }
@@ -58,6 +64,7 @@ export function route<Q = Record<never, never>>(spec: RouteSpec<Q>): Route {
     path: spec.path,
     access: spec.access,
     what: spec.what,
+    memo: spec.memo,
     run: async (req, match, ctx) => {
       const url = new URL(req.url ?? '/', 'http://dashboard.invalid');
       const query = parse(url.searchParams, ctx());
@@ -84,7 +91,53 @@ export interface Router {
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
 }
 
-export function createRouter(routes: readonly Route[], opts: { logger: Logger; context: () => QueryContext }): Router {
+/** Answers kept at most, and the most text they hold together. */
+const KEPT = { answers: 256, chars: 64 * 2 ** 20 };
+
+/**
+ * Answers of `memo` routes, each with the data version it was computed at. A reader asking again while the
+ * version holds gets the same answer without the work; a change (a day stored again, a budget, the mapping,
+ * the price list, the latest day) makes every kept answer stale at once.
+ */
+function answerMemo() {
+  const kept = new Map<string, { version: string; answer: HttpResponse }>();
+  let chars = 0;
+  return {
+    get(key: string, version: string): HttpResponse | undefined {
+      const hit = kept.get(key);
+      if (!hit || hit.version !== version) return undefined;
+      kept.delete(key);
+      kept.set(key, hit);
+      return hit.answer;
+    },
+    set(key: string, version: string, answer: HttpResponse) {
+      if (answer.body.length > KEPT.chars / 8) return;
+      const old = kept.get(key);
+      if (old) chars -= old.answer.body.length;
+      kept.delete(key);
+      kept.set(key, { version, answer });
+      chars += answer.body.length;
+      for (const [k, v] of kept) {
+        if (kept.size <= KEPT.answers && chars <= KEPT.chars) break;
+        kept.delete(k);
+        chars -= v.answer.body.length;
+      }
+    },
+  };
+}
+
+export interface RouterOptions {
+  logger: Logger;
+  context: () => QueryContext;
+  /** The version of the data the `memo` routes' answers come from; without it nothing is kept. */
+  version?: () => Promise<string>;
+}
+
+export function createRouter(routes: readonly Route[], opts: RouterOptions): Router {
+  const memo = answerMemo();
+  /** Changes made through the table (a mapping or budgets saved here): kept answers are stale after each. */
+  let writes = 0;
+  const versionOf = async () => `${writes}|${await opts.version!()}`;
   const find = (path: string) =>
     routes.flatMap((r) => {
       if (typeof r.path === 'string') return r.path === path ? [{ r, match: [] as string[] }] : [];
@@ -113,7 +166,19 @@ export function createRouter(routes: readonly Route[], opts: { logger: Logger; c
             : errorResponse(405, `Method ${method} is not allowed here.`, { allow: allowed.join(', ') });
       } else {
         try {
-          answer = await found.r.run(req, found.match, opts.context);
+          const kept = found.r.memo && opts.version !== undefined && method !== 'PUT' && method !== 'DELETE';
+          if (kept) {
+            const key = `${method === 'HEAD' ? 'GET' : method} ${req.url ?? ''} ${scopeOf(req)?.key ?? ''}`;
+            const version = await versionOf();
+            const hit = memo.get(key, version);
+            answer = hit ?? (await found.r.run(req, found.match, opts.context));
+            // Kept only when nothing changed while it was computed (else it may mix the two versions).
+            if (!hit && answer.status === 200 && 'body' in answer && (await versionOf()) === version)
+              memo.set(key, version, answer);
+          } else {
+            answer = await found.r.run(req, found.match, opts.context);
+            if (method !== 'GET' && method !== 'HEAD' && answer.status < 400) writes++;
+          }
         } catch (e) {
           answer =
             e instanceof HttpError

@@ -12,23 +12,40 @@
 import { canonicalEmail } from '../core/text';
 import type { Highlight } from '../../api/insights';
 import type { TeamSpendRow } from '../../api/spend';
-import { addDays, daysBetween, formatDayLong, HISTORY_START, maxDay, weekStart, type Day } from '../../lib/dates';
+import {
+  addDays,
+  daysBetween,
+  formatDayLong,
+  HISTORY_START,
+  maxDay,
+  weekStart,
+  type Day,
+  type DayRange,
+} from '../../lib/dates';
 import { json } from '../core/response';
 import type { StoreDb } from '../store/db';
 import { rangeVersion } from '../store/users-queries';
-import { activeWeeks, firstDays, type PersonDays } from '../analytics/person-days';
 import type { Analytics } from '../analytics/engine';
+import {
+  activeByTeam,
+  activeIn,
+  cohortCounts,
+  COHORT_OFFSETS,
+  firstActiveIn,
+  SPIKE_WINDOW,
+  weekSpikes,
+} from '../analytics/insights';
 import { ACCESS } from '../auth/access';
 import { queryParser } from '../http/query';
 import { route, type Route } from '../http/router';
 import type { MappingSource } from '../teams/source';
-import { inSelection, rollUp, teamResolver, UNASSIGNED } from '../teams/tree';
-import { cohorts, COHORT_OFFSETS, sharpDrop, SPIKE_WINDOW, spikeVerdict } from './rules';
+import { inSelection, rollUp, UNASSIGNED } from '../teams/tree';
+import { sharpDrop } from './rules';
 
 export interface InsightsRoutesOptions {
   store: StoreDb;
-  /** Each person's `/users` days of a range, filled from the service first (the analytics engine's). */
-  personDays: (first: Day, last: Day) => Promise<PersonDays>;
+  /** Fills the `/users` days of a range from the service (the digest's highlights, not a reader's). */
+  fill: (r: DayRange) => Promise<void>;
   analytics: Promise<Analytics>;
   teams: MappingSource;
   latestDay: () => Day;
@@ -71,96 +88,41 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
             `The highlights come once the dashboard has stored the last five weeks from the service: ${held.storedDays} of ${needed} days so far.`,
           ],
         };
-    }
-    const f = await opts.personDays(from, latest);
-    const resolveTeam = mapping ? teamResolver(mapping) : () => UNASSIGNED;
-    const teamOf = f.userIds.map((id, u) => resolveTeam(id, f.emails[u] ?? null));
-    const userIndex = new Map(f.userIds.map((id, u) => [id, u]));
-    const inScope = (u: number) => selected.length === 0 || inSelection(teamOf[u]!, selected);
+    } else await opts.fill({ start: from, end: latest });
+    const a = await opts.analytics;
     const out: Highlight[] = [];
     const notes: string[] = [];
 
-    // Each person's credits per day of the window, and their active days.
-    const n = f.days.length;
-    const credits = new Map<number, Float64Array>();
-    const { user, day, cols } = f.rows;
-    for (let i = 0; i < user.length; i++) {
-      const u = user[i]!;
-      if (!inScope(u)) continue;
-      let a = credits.get(u);
-      if (!a) credits.set(u, (a = new Float64Array(n).fill(NaN)));
-      a[day[i]!] = (Number.isNaN(a[day[i]!]!) ? 0 : a[day[i]!]!) + cols.billable_tokens[i]!;
-    }
-    const weekFrom = f.dayIndex.get(week.start) ?? 0;
-
     // 1. Spikes: each person's most extreme day of the week against their own 28 days before it.
-    const spikes: { u: number; d: number; value: number; median: number; ratio: number }[] = [];
-    let unjudged = 0;
-    for (const [u, a] of credits) {
-      let best: (typeof spikes)[number] | undefined;
-      let active = false;
-      let judged = false;
-      for (let d = weekFrom; d < n; d++) {
-        const v = a[d]!;
-        if (Number.isNaN(v)) continue;
-        active = true;
-        const history: number[] = [];
-        for (let h = Math.max(0, d - SPIKE_WINDOW); h < d; h++) if (!Number.isNaN(a[h]!)) history.push(a[h]!);
-        const verdict = spikeVerdict(history, v);
-        if (verdict.status === 'too-little-history') continue;
-        judged = true;
-        if (verdict.status === 'spike') {
-          const ratio = v / verdict.threshold;
-          if (!best || ratio > best.ratio) best = { u, d, value: v, median: verdict.median, ratio };
-        }
-      }
-      if (best) spikes.push(best);
-      else if (active && !judged) unjudged++;
-    }
-    spikes.sort((x, y) => y.ratio - x.ratio);
-    for (const s of spikes.slice(0, MAX_SPIKES)) {
-      const who = f.emails[s.u] ?? f.userIds[s.u]!;
+    const spikes = await weekSpikes(a, mapping, selected, week, MAX_SPIKES);
+    for (const s of spikes.top) {
       const times = s.median > 0 ? `${(s.value / s.median).toFixed(1)}× ` : '';
       out.push({
         kind: 'spike',
         severity: 'warning',
-        title: `${who} used ${times}their usual credits on ${formatDayLong(f.days[s.d]!)}`,
+        title: `${s.email ?? s.userId} used ${times}their usual credits on ${formatDayLong(s.day)}`,
         detail: `${Math.round(s.value).toLocaleString('en-US')} credits against a usual ${Math.round(s.median).toLocaleString('en-US')} (the median of their active days in the 28 days before).`,
-        link: {
-          path: `/users/${encodeURIComponent(f.userIds[s.u]!)}`,
-          query: { start: addDays(latest, -27), end: latest },
-        },
+        link: { path: `/users/${encodeURIComponent(s.userId)}`, query: { start: addDays(latest, -27), end: latest } },
       });
     }
-    if (spikes.length > MAX_SPIKES)
-      notes.push(`${spikes.length - MAX_SPIKES} more people had a day far above their usual level.`);
-    if (unjudged > 0)
+    if (spikes.count > MAX_SPIKES)
+      notes.push(`${spikes.count - MAX_SPIKES} more people had a day far above their usual level.`);
+    if (spikes.unjudged > 0)
       notes.push(
-        `${people(unjudged)} active this week had too little history (under 7 active days) to tell a spike from their usual level.`,
+        `${people(spikes.unjudged)} active this week had too little history (under 7 active days) to tell a spike from their usual level.`,
       );
 
-    // 2. Teams whose active people fell sharply, week over week (a team's count includes its sub-teams).
     if (mapping) {
-      const paths = [...mapping.teams, UNASSIGNED];
-      const index = new Map(paths.map((t, i) => [t, i]));
-      const now = new Float64Array(paths.length);
-      const then = new Float64Array(paths.length);
-      const beforeFrom = f.dayIndex.get(before.start);
-      for (const [u, a] of credits) {
-        let inWeek = false;
-        let inBefore = false;
-        for (let d = 0; d < n; d++) {
-          if (Number.isNaN(a[d]!)) continue;
-          if (d >= weekFrom) inWeek = true;
-          else if (beforeFrom !== undefined && d >= beforeFrom) inBefore = true;
-        }
-        const g = index.get(teamOf[u]!) ?? index.get(UNASSIGNED)!;
-        if (inWeek) now[g]!++;
-        if (inBefore) then[g]!++;
-      }
-      const rolledNow = rollUp(new Map(paths.map((t, i) => [t, now[i]!])), (x, y) => x + y, 0);
-      const rolledThen = rollUp(new Map(paths.map((t, i) => [t, then[i]!])), (x, y) => x + y, 0);
-      const drops = [...rolledThen.entries()]
+      // 2. Teams whose active people fell sharply, week over week (a team's count includes its sub-teams).
+      const counts = await activeByTeam(a, mapping, before, week);
+      const count = (which: 'before' | 'now') =>
+        rollUp(
+          new Map([...mapping.teams, UNASSIGNED].map((t) => [t, counts.get(t)?.[which] ?? 0])),
+          (x, y) => x + y,
+          0,
+        );
+      const rolledNow = count('now');
+      const drops = [...count('before').entries()]
         .filter(([t, b]) => (selected.length === 0 || inSelection(t, selected)) && sharpDrop(b, rolledNow.get(t) ?? 0))
         .map(([t, b]) => ({ t, b, a: rolledNow.get(t) ?? 0 }))
         // The outermost team that fell says it; its sub-teams that fell too are in its page.
@@ -176,25 +138,19 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
         });
       }
 
-      // 3. People the mapping names with no activity in 30 days (in the store's history of them).
-      const lastSeen = new Map<number, Day>();
-      const idFrom = f.dayIndex.get(addDays(latest, -(INACTIVE_DAYS - 1)));
-      for (const [u, a] of credits) {
-        for (let d = n - 1; d >= 0; d--)
-          if (!Number.isNaN(a[d]!)) {
-            lastSeen.set(u, f.days[d]!);
-            break;
-          }
-      }
-      const emailToId = new Map<string, number>();
-      f.emails.forEach((e, u) => e && emailToId.set(canonicalEmail(e), u));
+      // 3. People the mapping names with no activity in 30 days.
+      const recent = await activeIn(a, {
+        start: maxDay(HISTORY_START, addDays(latest, -(INACTIVE_DAYS - 1))),
+        end: latest,
+      });
       const idle = new Map<string, string[]>();
       for (const m of mapping.members) {
         if (selected.length > 0 && !inSelection(m.team, selected)) continue;
-        const u = m.key.userId !== undefined ? userIndex.get(m.key.userId) : emailToId.get(m.key.email ?? '');
-        const seen = u === undefined ? undefined : lastSeen.get(u);
-        const recent = seen !== undefined && idFrom !== undefined && seen >= f.days[idFrom]!;
-        if (!recent) {
+        const seen =
+          m.key.userId !== undefined
+            ? recent.ids.has(m.key.userId)
+            : recent.emails.has(canonicalEmail(m.key.email ?? ''));
+        if (!seen) {
           const list = idle.get(m.team) ?? [];
           list.push(m.key.email ?? m.key.userId ?? '');
           idle.set(m.team, list);
@@ -220,17 +176,13 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
     // Only the whole history tells who is new: until the store holds it, say so instead of guessing.
     const held = await rangeVersion(store.db, HISTORY_START, latest);
     const historyDays = daysBetween(HISTORY_START, latest) + 1;
-    const firsts = held.storedDays >= historyDays ? await firstDays(await opts.analytics, latest) : new Map();
+    const fresh = held.storedDays >= historyDays ? await firstActiveIn(a, mapping, selected, week) : [];
     if (held.storedDays < historyDays)
       notes.push(
         `New people are named once the store holds the whole history (${held.storedDays} of ${historyDays} days so far).`,
       );
-    const fresh = [...firsts]
-      .filter(([, first]) => first >= week.start && first <= week.end)
-      .map(([id]) => userIndex.get(id))
-      .filter((u): u is number => u !== undefined && inScope(u));
     if (fresh.length > 0) {
-      const names = fresh.slice(0, 5).map((u) => f.emails[u] ?? f.userIds[u]!);
+      const names = fresh.slice(0, 5).map((p) => p.email ?? p.userId);
       out.push({
         kind: 'new-users',
         severity: 'info',
@@ -285,22 +237,21 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
   async function cohortsOf(selected: string[]) {
     const latest = latestDay();
     const v = await rangeVersion(store.db, HISTORY_START, latest);
-    const mapping = source.current().mapping;
-    const resolve = mapping ? teamResolver(mapping) : () => UNASSIGNED;
     const origin = weekStart(HISTORY_START);
     // Weeks that have ended by the latest day (a week runs Monday to Sunday, UTC).
     const completeWeeks = Math.floor((daysBetween(origin, latest) + 1) / 7);
-    const active = await activeWeeks(await opts.analytics, origin, latest);
-    const perUser = active.weeks.filter(
-      (_, i) => selected.length === 0 || inSelection(resolve(active.userIds[i]!, active.emails[i] ?? null), selected),
-    );
+    const counts = await cohortCounts(await opts.analytics, source.current().mapping, selected, origin, latest);
     return {
       teams: selected,
       offsets: [...COHORT_OFFSETS],
       completeWeeks,
       storedDays: v.storedDays,
       historyDays: daysBetween(HISTORY_START, latest) + 1,
-      cohorts: cohorts(perUser, (i) => addDays(origin, i * 7), completeWeeks),
+      cohorts: counts.map((c) => ({
+        week: addDays(origin, c.week * 7),
+        size: c.size,
+        retention: COHORT_OFFSETS.map((o, i) => (c.week + o < completeWeeks ? c.back[i]! / c.size : null)),
+      })),
     };
   }
 
@@ -309,6 +260,7 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
     route({
       method: 'GET',
       path: '/api/highlights',
+      memo: true,
       query: teamsOnly,
       access: ACCESS.highlights,
       what: 'the highlights',
@@ -317,6 +269,7 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
     route({
       method: 'GET',
       path: '/api/cohorts',
+      memo: true,
       query: teamsOnly,
       access: ACCESS.cohorts,
       what: 'the cohorts',

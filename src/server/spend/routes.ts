@@ -258,6 +258,7 @@ export function createSpendRoutes(opts: SpendRoutesOptions) {
     route({
       method: 'GET',
       path: '/api/spend',
+      memo: true,
       query: spendQuery,
       access: ACCESS.spend,
       what: 'spend',
@@ -267,6 +268,7 @@ export function createSpendRoutes(opts: SpendRoutesOptions) {
     route({
       method: 'GET',
       path: '/api/spend/teams',
+      memo: true,
       query: queryParser({ range: 'optional', teams: true }),
       access: ACCESS.spendTeams,
       what: 'spend',

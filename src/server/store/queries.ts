@@ -352,7 +352,31 @@ export async function knownUsers(db: Db) {
     .execute();
 }
 
-/** What the store holds, for `GET /api/sync`. */
+/**
+ * A mark of the days and budgets the store holds, changed by any day stored again and any budget set (from this
+ * process or another replica): an answer computed from them is kept while it stays the same.
+ */
+export async function dataVersion(db: Db): Promise<string> {
+  const [answers, users, budgets] = await Promise.all([
+    db
+      .selectFrom('day_answer')
+      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max('synced_at').as('at')])
+      .executeTakeFirst(),
+    db
+      .selectFrom('users_day')
+      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max('synced_at').as('at')])
+      .executeTakeFirst(),
+    db.selectFrom('team_budget').select(['team', 'monthly']).orderBy('team').execute(),
+  ]);
+  return JSON.stringify([
+    answers?.n,
+    answers?.at,
+    users?.n,
+    users?.at,
+    budgets.map((b) => [b.team, Number(b.monthly)]),
+  ]);
+}
+
 /** Days stored per endpoint and grouping (and `/users` days), with their ends, and readiness reports: cheap reads. */
 export async function storedDayCounts(db: Db) {
   const [answers, users, reports] = await Promise.all([

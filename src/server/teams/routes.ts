@@ -391,6 +391,7 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
     route({
       method: 'GET',
       path: '/api/teams/summary',
+      memo: true,
       query: queryParser({ range: 'optional', teams: true }),
       access: ACCESS.teamsSummary,
       what: 'the team figures',
@@ -399,6 +400,7 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
     route({
       method: 'GET',
       path: '/api/teams/top-users',
+      memo: true,
       query: topUsersQuery,
       access: ACCESS.peopleRows,
       what: 'the top users',
@@ -407,6 +409,7 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
     route({
       method: 'GET',
       path: /^\/api\/teams\/analytics\/(tokens|tools|activity|productivity)$/,
+      memo: true,
       query: analyticsQuery,
       access: ACCESS.teamAnalytics,
       what: 'the team figures',

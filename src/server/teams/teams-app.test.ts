@@ -16,6 +16,8 @@ import {
   topUsersSchema,
   type TeamView,
 } from '../../api/teams';
+import type { UserRow } from '../../api/schemas';
+import { putUsersDay } from '../../test/store-days';
 import { STORE_ENGINES } from '../../test/stores';
 import { createApp, openAppStore } from '../app';
 import { readServerConfig } from '../config';
@@ -46,7 +48,7 @@ async function start(env: Record<string, string> = {}, store?: StoreDb) {
   const s = store ?? (await openAppStore(config, storeConfig))!;
   if (!store) stores.push(s);
   const app = createApp(config, { store: s, storeConfig });
-  return { base: await serve(app), app };
+  return { base: await serve(app), app, store: s };
 }
 
 async function get(base: string, path: string) {
@@ -82,7 +84,7 @@ const AVERAGED = {
 } as const;
 
 describe('team answers on the demo organization', async () => {
-  const { base } = await start();
+  const { base, store } = await start();
   // The store learns the users as it walks them: Unassigned counts the known users no team names.
   expect((await get(base, '/api/users?start=2026-03-01&end=2026-03-31')).status).toBe(200);
   const teams = teamsAnswerSchema.parse((await get(base, '/api/teams')).body);
@@ -210,6 +212,22 @@ describe('team answers on the demo organization', async () => {
     const users = (await get(base, `/api/users?start=2026-03-01&end=2026-03-31&${q([first.team])}`)).body;
     expect(users.activeUsers).toBe(first.current.active);
     expect(first.current.adoption).toBeCloseTo(first.current.active / first.current.members, 10);
+  });
+
+  it('keeps the summary while its data hold, and answers anew once a day is stored again (here or by another replica)', async () => {
+    const path = '/api/teams/summary?start=2026-03-01&end=2026-03-31';
+    const before = teamsSummarySchema.parse((await get(base, path)).body);
+    expect(teamsSummarySchema.parse((await get(base, path)).body)).toEqual(before);
+    // The day written again with nobody's tool calls, as a sync (this process's or another's) writes it.
+    const day = '2026-03-10';
+    const rows = await store.db.selectFrom('user_day').select('row').where('day', '=', day).execute();
+    expect(rows.length).toBeGreaterThan(0);
+    const emptied = rows.map((r) => ({ ...(JSON.parse(r.row) as UserRow), tool_calls: 0 }));
+    const calls = rows.reduce((n, r) => n + ((JSON.parse(r.row) as UserRow).tool_calls ?? 0), 0);
+    expect(calls).toBeGreaterThan(0);
+    await putUsersDay(store, day, emptied, new Date().toISOString());
+    const after = teamsSummarySchema.parse((await get(base, path)).body);
+    expect(after.rows[0]!.current.toolCalls).toBe(before.rows[0]!.current.toolCalls - calls);
   });
 
   it('the users CSV of a team has its people only, and its credits add up to the team’s', async () => {

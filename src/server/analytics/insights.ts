@@ -1,0 +1,208 @@
+/**
+ * The per-person figures of the highlights, the adoption cohorts and the digest, as SQL over the copy (run on
+ * DuckDB's threads): nothing here walks a person's days in JavaScript.
+ *
+ * A spike: a person's day far above their own usual level. The usual level is the median of their active days
+ * in the 28 days before; "far above" is more than `k` robust deviations over it, the deviation being the median
+ * absolute deviation (MAD) scaled by 1.4826 (so it estimates the standard deviation of normal data) — medians,
+ * not means, so one earlier spike or a few idle days do not move the bar. With fewer than 7 active days before,
+ * there is too little history to say what is usual. A person who spends the same every day has a MAD of 0: the
+ * deviation then counts as at least a tenth of the median, so a day a little above a flat habit is not a spike.
+ * And a spike is at least twice the usual level, so a busy but ordinary day of a steady person is not one either.
+ */
+import { addDays, HISTORY_START, maxDay, weekStart, type Day, type DayRange } from '../../lib/dates';
+import type { Mapping } from '../teams/mapping';
+import type { Analytics } from './engine';
+import { membershipOf, scoped } from './teams';
+
+export const SPIKE_WINDOW = 28;
+export const SPIKE_MIN_HISTORY = 7;
+export const SPIKE_K = 4;
+const MAD_TO_SD = 1.4826;
+
+/** The weeks after joining at which a cohort's retention is read. */
+export const COHORT_OFFSETS = [1, 2, 4, 8, 12, 16, 24, 32, 40, 52] as const;
+
+/** Teams chosen, or none for the organization. */
+const selection = (teams: readonly string[]) => (teams.length > 0 ? teams : null);
+
+export interface Spike {
+  userId: string;
+  email: string | null;
+  day: Day;
+  value: number;
+  median: number;
+  /** The day's credits over the spike's threshold: how far past it. */
+  ratio: number;
+}
+
+/**
+ * Each person's most extreme day of `week` against their own 28 days before it: the largest `limit` spikes (the
+ * most past their threshold first), how many people had one, and how many active people had too little history
+ * on every day of the week to tell.
+ *
+ * A spike's median is under half the day (its threshold is at least twice the median), so at least half the days
+ * before are under half of it: counting those (a cheap pass) leaves the few days whose medians are worth taking.
+ */
+export async function weekSpikes(
+  a: Analytics,
+  mapping: Mapping | null,
+  teams: readonly string[],
+  week: DayRange,
+  limit: number,
+): Promise<{ top: Spike[]; count: number; unjudged: number }> {
+  const from = maxDay(HISTORY_START, addDays(week.start, -SPIKE_WINDOW));
+  const ask = await scoped(a, mapping, selection(teams), { start: from, end: week.end });
+  const [row] = await ask<{ count: number; unjudged: number; top: Omit<Spike, 'email'>[] | null }>(
+    `
+    WITH d AS (
+      SELECT user_id, day::DATE AS day, coalesce(sum(billable_tokens), 0) AS v FROM person_day
+      WHERE day BETWEEN $start AND $end AND <selected> GROUP BY user_id, day),
+    c AS (
+      SELECT w.user_id, w.day, any_value(w.v) AS v, count(p.v) AS n, count_if(p.v < w.v / 2) AS below
+      FROM (SELECT * FROM d WHERE day >= $week::DATE) w
+      LEFT JOIN d p ON p.user_id = w.user_id AND p.day < w.day AND p.day >= w.day - ${SPIKE_WINDOW}
+      GROUP BY w.user_id, w.day),
+    s AS (
+      SELECT c.user_id, c.day, c.v, median(p.v) AS med, mad(p.v) AS mad
+      FROM c JOIN d p ON p.user_id = c.user_id AND p.day < c.day AND p.day >= c.day - ${SPIKE_WINDOW}
+      WHERE c.n >= ${SPIKE_MIN_HISTORY} AND c.v > 0 AND c.below >= (c.n + 1) // 2
+      GROUP BY c.user_id, c.day, c.v),
+    t AS (
+      SELECT *, greatest(med + ${SPIKE_K} * greatest(${MAD_TO_SD} * mad, 0.1 * med), 2 * med) AS threshold FROM s),
+    best AS (
+      SELECT user_id, day, v, med, v / threshold AS ratio FROM t WHERE v > threshold
+      QUALIFY row_number() OVER (PARTITION BY user_id ORDER BY v / threshold DESC, day) = 1)
+    SELECT
+      (SELECT count(*) FROM best)::INTEGER AS count,
+      (SELECT count(*) FROM (SELECT user_id FROM c GROUP BY user_id HAVING max(n) < ${SPIKE_MIN_HISTORY}))::INTEGER
+        AS unjudged,
+      (SELECT list({userId: user_id, day: strftime(day, '%Y-%m-%d'), value: v, median: med, ratio: ratio}
+         ORDER BY ratio DESC, user_id)[1:$limit] FROM best) AS top`,
+    { week: week.start, limit },
+  );
+  const top = row?.top ?? [];
+  const emails = await firstEmails(
+    a,
+    { start: from, end: week.end },
+    top.map((s) => s.userId),
+  );
+  return {
+    count: row?.count ?? 0,
+    unjudged: row?.unjudged ?? 0,
+    top: top.map((s) => ({ ...s, email: emails.get(s.userId) ?? null })),
+  };
+}
+
+/** The first email each of these people gave in the range (their name on a highlight). */
+async function firstEmails(a: Analytics, r: DayRange, ids: readonly string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await a.rows<{ user_id: string; email: string | null }>(
+    `SELECT user_id, arg_min(user_email, day) FILTER (WHERE user_email <> '') AS email FROM person_day
+     WHERE day BETWEEN $start AND $end AND list_contains(string_split($ids, chr(10)), user_id) GROUP BY user_id`,
+    { start: r.start, end: r.end, ids: ids.join('\n') },
+  );
+  return new Map(rows.flatMap((x) => (x.email ? [[x.user_id, x.email] as const] : [])));
+}
+
+/** Each team's people (its direct members) active in `now` and in `before`, the mapping's rules deciding who is where. */
+export async function activeByTeam(
+  a: Analytics,
+  mapping: Mapping | null,
+  before: DayRange,
+  now: DayRange,
+): Promise<Map<string, { before: number; now: number }>> {
+  await a.catchUp({ start: before.start, end: now.end });
+  await membershipOf(a).current(mapping);
+  const rows = await a.rows<{ team: string; before: number; now: number }>(
+    `SELECT team, count(DISTINCT user_id) FILTER (WHERE day <= $split)::INTEGER AS before,
+       count(DISTINCT user_id) FILTER (WHERE day > $split)::INTEGER AS now
+     FROM person_day JOIN member USING (user_id) WHERE day BETWEEN $start AND $end GROUP BY team`,
+    { start: before.start, end: now.end, split: before.end },
+  );
+  return new Map(rows.map((x) => [x.team, { before: x.before, now: x.now }]));
+}
+
+/** The ids and the emails (trimmed, lower case) of everyone active in the range. */
+export async function activeIn(a: Analytics, r: DayRange): Promise<{ ids: Set<string>; emails: Set<string> }> {
+  await a.catchUp(r);
+  const c = await a.columns(
+    `SELECT user_id, list(DISTINCT lower(trim(user_email))) FILTER (WHERE user_email <> '') AS emails FROM person_day
+     WHERE day BETWEEN $start AND $end GROUP BY user_id`,
+    { start: r.start, end: r.end },
+  );
+  return {
+    ids: new Set(c.user_id as string[]),
+    emails: new Set((c.emails as (string[] | null)[]).flatMap((e) => e ?? [])),
+  };
+}
+
+/** The people (of the teams chosen) first active in the copy's whole history during `week`, the earliest first. */
+export async function firstActiveIn(
+  a: Analytics,
+  mapping: Mapping | null,
+  teams: readonly string[],
+  week: DayRange,
+): Promise<{ userId: string; email: string | null }[]> {
+  const ask = await scoped(a, mapping, selection(teams), { start: HISTORY_START, end: week.end });
+  return ask(
+    `SELECT user_id AS "userId", arg_min(given_email, given_day) AS email,
+       min(first_day) AS first
+     FROM person_week WHERE week >= strftime(date_trunc('week', $start::DATE), '%Y-%m-%d') AND <selected>
+     GROUP BY user_id
+     HAVING min(first_day) BETWEEN $week AND $end ORDER BY first, email, user_id`,
+    { week: week.start },
+  );
+}
+
+/**
+ * The adoption cohorts: people by the week (from `origin`, a Monday) they were first active, and how many of each
+ * were active again `offset` weeks later, for each of COHORT_OFFSETS.
+ */
+export async function cohortCounts(
+  a: Analytics,
+  mapping: Mapping | null,
+  teams: readonly string[],
+  origin: Day,
+  latest: Day,
+): Promise<{ week: number; size: number; back: number[] }[]> {
+  // Whole weeks from the week tables, the days after the last of them from the days.
+  const through = addDays(weekStart(addDays(latest, 1)), -1);
+  const ask = await scoped(a, mapping, selection(teams), { start: origin, end: latest });
+  const rows = await ask<{ week: number; size: number; back: number[] }>(
+    `WITH w AS (
+       SELECT DISTINCT user_id, (date_diff('day', $start::DATE, week::DATE) // 7)::INTEGER AS w FROM (
+         SELECT user_id, week FROM person_week WHERE week >= $start AND week <= $through
+         UNION ALL
+         SELECT user_id, strftime(date_trunc('week', day::DATE), '%Y-%m-%d') FROM person_day
+         WHERE day > $through AND day <= $end)
+       WHERE <selected>),
+     f AS (SELECT user_id, min(w) AS first FROM w GROUP BY user_id)
+     SELECT first AS week, count(*) FILTER (WHERE w = first)::INTEGER AS size,
+       [${COHORT_OFFSETS.map((o) => `count(*) FILTER (WHERE w = first + ${o})::INTEGER`).join(', ')}] AS back
+     FROM f JOIN w USING (user_id) GROUP BY first ORDER BY first`,
+    { through },
+  );
+  return rows;
+}
+
+/** The digest's sums of two weeks: active people and each number, for `now` and `before`. */
+export async function weekSums(
+  a: Analytics,
+  before: DayRange,
+  now: DayRange,
+  columns: readonly string[],
+): Promise<{ now: Record<string, number>; before: Record<string, number> }> {
+  await a.catchUp({ start: before.start, end: now.end });
+  const rows = await a.rows<Record<string, number> & { late: boolean }>(
+    `SELECT day > $split AS late, count(DISTINCT user_id)::INTEGER AS active,
+       ${columns.map((c) => `coalesce(sum(${c}), 0)::DOUBLE AS ${c}`).join(', ')}
+     FROM person_day WHERE day BETWEEN $start AND $end GROUP BY late`,
+    { start: before.start, end: now.end, split: before.end },
+  );
+  const of = (late: boolean) => {
+    const r = rows.find((x) => x.late === late);
+    return Object.fromEntries(['active', ...columns].map((c) => [c, r?.[c] ?? 0]));
+  };
+  return { now: of(true), before: of(false) };
+}
