@@ -36,6 +36,7 @@ function createMembership(a: Analytics) {
   const ids = new WeakMap<Mapping, number>();
   let nextId = 1;
   let made = '';
+  let people: readonly Person[] = [];
   return {
     /** Brings `member` up to date: each person's team by id, else by their latest email, else Unassigned. */
     async current(mapping: Mapping | null): Promise<void> {
@@ -43,11 +44,13 @@ function createMembership(a: Analytics) {
       const key = `${mapping ? ids.get(mapping) : 0}|${a.generation()}`;
       if (key === made) return;
       // From the week tables (each week's latest email given): a fifth of the rows of every day of the history.
-      const people = await a.rows<{ user_id: string; email: string | null }>(`
+      const c = await a.columns(`
         SELECT user_id, arg_max(last_given_email, last_given_day) FILTER (WHERE last_given_day IS NOT NULL) AS email
         FROM (SELECT user_id, last_given_day, last_given_email FROM person_week
               UNION ALL SELECT user_id, last_given_day, last_given_email FROM person_credits_week)
         GROUP BY user_id`);
+      const emails = c.email as (string | null)[];
+      const found = (c.user_id as string[]).map((userId, i) => ({ userId, email: emails[i] ?? null }));
       const resolve = mapping ? teamResolver(mapping) : () => UNASSIGNED;
       await a.replaceTable(
         'member',
@@ -55,11 +58,20 @@ function createMembership(a: Analytics) {
           ['user_id', VARCHAR],
           ['team', VARCHAR],
         ],
-        people.map((p) => [p.user_id, resolve(p.user_id, p.email)]),
+        found.map((p) => [p.userId, resolve(p.userId, p.email)]),
       );
+      people = found;
       made = key;
     },
+    /** The people of the copy as `current` last read them, with their latest email given. */
+    people: () => people,
   };
+}
+
+/** A person of the copy: anyone with a `/users` day or a `/tokens` split, with their latest email given. */
+export interface Person {
+  userId: string;
+  email: string | null;
 }
 
 /** The SQL that keeps a selection's people (`$teams`: the teams whose direct members are in it). */
@@ -111,6 +123,16 @@ export function createTeamFigures(a: Analytics) {
   const prepare = (mapping: Mapping | null, selected: Selection, r: DayRange) => scoped(a, mapping, selected, r);
 
   return {
+    /**
+     * Everyone of the copy (every stored day), with their latest email given: the people the teams count as members,
+     * each in the team `member` gives them.
+     */
+    async knownPeople(mapping: Mapping | null): Promise<readonly Person[]> {
+      await a.catchUp();
+      await membership.current(mapping);
+      return membership.people();
+    },
+
     /** People of the selection with a `/users` row or a `/tokens` split in the range. */
     async activeIn(mapping: Mapping | null, selected: Selection, r: DayRange): Promise<number> {
       const ask = await prepare(mapping, selected, r);

@@ -12,7 +12,7 @@ import type { AccessRule, ViewScope } from '../auth/access';
 import { scopeOf } from '../auth/access';
 import { AnswerError, errorResponse, faultResponse, HttpError } from '../core/errors';
 import type { Logger } from '../core/log';
-import { reply, type Answer, type HttpResponse } from '../core/response';
+import { keepCompressed, reply, type Answer, type HttpResponse } from '../core/response';
 import { FillFailed } from '../sync/engine';
 import { queryParser, type ParsedQuery, type QueryContext, type QueryParser } from './query';
 
@@ -173,8 +173,11 @@ export function createRouter(routes: readonly Route[], opts: RouterOptions): Rou
             const hit = memo.get(key, version);
             answer = hit ?? (await found.r.run(req, found.match, opts.context));
             // Kept only when nothing changed while it was computed (else it may mix the two versions).
-            if (!hit && answer.status === 200 && 'body' in answer && (await versionOf()) === version)
+            if (!hit && answer.status === 200 && 'body' in answer && (await versionOf()) === version) {
               memo.set(key, version, answer);
+              // Compressed once, in zlib's threads, for the readers who ask again.
+              void keepCompressed(answer);
+            }
           } else {
             answer = await found.r.run(req, found.match, opts.context);
             if (method !== 'GET' && method !== 'HEAD' && answer.status < 400) writes++;

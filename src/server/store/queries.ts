@@ -341,18 +341,6 @@ export async function knownUser(db: Db, userId: string): Promise<boolean> {
 }
 
 /**
- * Every user the store has seen, with an email whenever any of their days has one (the same on both
- * engines): one pass over the `user_day_user_email` index, never over the rows.
- */
-export async function knownUsers(db: Db) {
-  return db
-    .selectFrom('user_day')
-    .select((eb) => ['user_id', eb.fn.max('user_email').as('user_email')])
-    .groupBy('user_id')
-    .execute();
-}
-
-/**
  * A mark of the days and budgets the store holds, changed by any day stored again and any budget set (from this
  * process or another replica): an answer computed from them is kept while it stays the same.
  */

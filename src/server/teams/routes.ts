@@ -25,7 +25,7 @@ import { json, type HttpResponse } from '../core/response';
 import { queryParser, quote, text, whole } from '../http/query';
 import { route, type Route } from '../http/router';
 import type { StoreDb } from '../store/db';
-import { knownUsers, storedOrgId } from '../store/queries';
+import { storedOrgId } from '../store/queries';
 import { MAX_BYTES, type Mapping, type MappingFormat } from './mapping';
 import { addSums, zeroSums, type GroupSums, type TeamAnalytics } from '../analytics/teams';
 import type { EditableMappingSource, MappingSource, MappingState } from './source';
@@ -90,19 +90,8 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
     return opts.figures;
   };
 
-  let known: { version: string; users: { userId: string; email: string | null }[] } | undefined;
-  async function allUsers() {
-    const v = await store.db
-      .selectFrom('users_day')
-      .select((eb) => [eb.fn.countAll<number | string>().as('days'), eb.fn.max('synced_at').as('synced')])
-      .executeTakeFirst();
-    const version = `${v?.days ?? 0}|${v?.synced ?? ''}`;
-    if (known?.version !== version) {
-      const rows = await knownUsers(store.db);
-      known = { version, users: rows.map((r) => ({ userId: r.user_id, email: r.user_email })) };
-    }
-    return known.users;
-  }
+  /** Everyone the store has seen (as the analytics copy holds them), with their latest email given. */
+  const allUsers = async () => (await opts.figures).knownPeople(source.current().mapping);
 
   /**
    * People per team (direct, not rolled up): the users the store knows, each in the team the mapping
