@@ -45,6 +45,9 @@ export const mergedUserSchema = z.object({
   languages: z.array(z.string()),
   /** The range's spend, only from a server with a price list. */
   spend: z.optional(z.number()),
+  /** The person's team by the mapping in force and its managers, only from a server with a mapping. */
+  team: z.optional(z.string()),
+  managers: z.optional(z.array(z.string())),
 });
 
 /**

@@ -73,6 +73,12 @@ export interface MergedUser {
    * never part of the merge itself.
    */
   spend?: number;
+  /**
+   * The person's team by the team mapping in force (Unassigned when it names them nowhere) and its managers (the
+   * nearest team up the tree that names some): only from a server with a store and a mapping.
+   */
+  team?: string;
+  managers?: string[];
 }
 
 /** The additive part of a merged user: what a database can sum. */
@@ -249,6 +255,7 @@ export function mergeUserRows(rows: readonly UserDayRow[]): MergedUser[] {
 /** Each column of the users table and the value it shows, sorts by and writes to the CSV, in table order. */
 export const USER_COLUMN_VALUES = {
   user: (u: MergedUser) => u.email ?? u.userId,
+  team: (u: MergedUser) => u.team ?? null,
   credits: (u: MergedUser) => u.credits,
   // None when the server could not price the range (its `/tokens` days could not be read).
   spend: (u: MergedUser) => u.spend ?? null,
@@ -281,20 +288,36 @@ export const isUserColumn = (id: string): id is UserColumnId => Object.hasOwn(US
 
 /**
  * The CSV carries every column, whatever is shown, with the id beside the email. Spend is a column
- * only with a price list: its currency names it (`spend_usd`) and it is written to the cent.
+ * only with a price list: its currency names it (`spend_usd`) and it is written to the cent. The team and its
+ * managers (`; ` between them) are columns only from a server with a team mapping (`teams`).
  */
-export function usersCsvColumns(currency: string | null = null): {
+export function usersCsvColumns(
+  currency: string | null = null,
+  teams = false,
+): {
   header: string[];
   row: (u: MergedUser) => (string | number | null)[];
 } {
-  const ids = USER_COLUMN_IDS.slice(1).filter((id) => currency !== null || id !== 'spend');
+  const ids = USER_COLUMN_IDS.slice(1).filter(
+    (id) => (currency !== null || id !== 'spend') && (teams || id !== 'team'),
+  );
   return {
-    header: ['user_id', 'user_email', ...ids.map((id) => (id === 'spend' ? `spend_${currency!.toLowerCase()}` : id))],
+    header: [
+      'user_id',
+      'user_email',
+      ...ids.flatMap((id) =>
+        id === 'spend' ? [`spend_${currency!.toLowerCase()}`] : id === 'team' ? ['team', 'managers'] : [id],
+      ),
+    ],
     row: (u) => [
       u.userId,
       u.email,
-      ...ids.map((id) =>
-        id !== 'spend' ? USER_COLUMN_VALUES[id](u) : u.spend === undefined ? null : Number(u.spend.toFixed(2)),
+      ...ids.flatMap((id) =>
+        id === 'spend'
+          ? [u.spend === undefined ? null : Number(u.spend.toFixed(2))]
+          : id === 'team'
+            ? [u.team ?? null, (u.managers ?? []).join('; ')]
+            : [USER_COLUMN_VALUES[id](u)],
       ),
     ],
   };

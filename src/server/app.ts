@@ -49,7 +49,7 @@ import { createTeamFigures } from './analytics/teams';
 import { createSpend } from './analytics/spend';
 import { weekSums } from './analytics/insights';
 import { priceListKey } from './spend/prices';
-import { createTeamsRoutes, teamFilterOf } from './teams/routes';
+import { createTeamsRoutes, placeOf, teamFilterOf } from './teams/routes';
 import { createRouter, route, type Route } from './http/router';
 import {
   fileMappingSource,
@@ -228,6 +228,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
       logger,
       prewarm: sc?.background,
       teamFilter: (t) => teamFilter(t),
+      place: () => place(),
       spend: {
         currency: () => prices.current().prices?.currency ?? null,
         // The range's `/tokens` days are filled first: the version then says what the spend was priced from.
@@ -277,6 +278,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     ? fileMappingSource(config.teamsFile, logger)
     : (editable ?? { current: fallback, stop: () => undefined });
   const teamFilter = teamFilterOf(teams);
+  const place = placeOf(teams);
   const teamsReady = editable?.ready ?? Promise.resolve();
   // The demo organization's mapping takes a moment to build (about 1 s at 5,000 people): a server that
   // syncs in the background builds it at start, not on a reader's first page.

@@ -94,10 +94,17 @@ export default function UserPage() {
       </PageHeader>
       {u && (
         <p className="text-sm text-fg-muted">
-          User id <code className="select-all">{u.userId}</code> · delegation <strong>{u.delegationLevel}</strong> ·
-          main model <strong>{u.primaryModel}</strong> ({u.primaryModelTier}) · languages{' '}
-          <strong>{u.languages.join(', ') || '–'}</strong> · active {formatDayLong(u.firstDay)} –{' '}
-          {formatDayLong(u.lastDay)}
+          User id <code className="select-all">{u.userId}</code>
+          {u.team !== undefined && (
+            <>
+              {' '}
+              · team <strong>{u.team}</strong>
+              {u.managers && u.managers.length > 0 && <> (manager {u.managers.join(', ')})</>}
+            </>
+          )}{' '}
+          · delegation <strong>{u.delegationLevel}</strong> · main model <strong>{u.primaryModel}</strong> (
+          {u.primaryModelTier}) · languages <strong>{u.languages.join(', ') || '–'}</strong> · active{' '}
+          {formatDayLong(u.firstDay)} – {formatDayLong(u.lastDay)}
         </p>
       )}
       {source.data?.unknown && (

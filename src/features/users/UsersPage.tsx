@@ -33,7 +33,7 @@ export default function UsersPage() {
 }
 
 /** The search, the facet filters and the visible columns, all in the URL. */
-function useUserFilters(currency: string | null = null) {
+function useUserFilters(currency: string | null = null, teams = false) {
   const [search, setSearch] = useSearchParam('q');
   const [delegation, setDelegation] = useSearchParam('delegation');
   const [tier, setTier] = useSearchParam('tier');
@@ -41,8 +41,8 @@ function useUserFilters(currency: string | null = null) {
   const [colsParam, setColsParam] = useSearchParam('cols');
   const linkTo = useLinkTo();
   const allColumns = useMemo(
-    () => userColumns((u) => linkTo(`/users/${encodeURIComponent(u.userId)}`), currency),
-    [linkTo, currency],
+    () => userColumns((u) => linkTo(`/users/${encodeURIComponent(u.userId)}`), currency, teams),
+    [linkTo, currency, teams],
   );
   const visible = useMemo(() => (colsParam ? colsParam.split(',') : DEFAULT_COLUMNS), [colsParam]);
   const columns = useMemo(
@@ -165,8 +165,8 @@ function useSettled<T>(value: T, ms: number): T {
 function StoredUsers() {
   const { range } = useRange();
   const [teams] = useTeams();
-  const { currency } = useAppConfig();
-  const f = useUserFilters(currency);
+  const { currency, teams: withTeams } = useAppConfig();
+  const f = useUserFilters(currency, withTeams);
   const [sortParam, setSort] = useSortParam('users', DEFAULT_SORT);
   const sort = usersSortOf(sortParam, currency);
   const q = useSettled(f.search.trim(), 200);

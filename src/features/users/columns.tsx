@@ -13,7 +13,11 @@ const ratio = (n: number) => n.toFixed(1);
  * shows, sorts by and writes to the CSV is `USER_COLUMN_VALUES`, which the server sorts with too.
  * Spend is a column only with the server's price list (`currency`).
  */
-export function userColumns(link: (u: MergedUser) => string, currency: string | null = null): Column<MergedUser>[] {
+export function userColumns(
+  link: (u: MergedUser) => string,
+  currency: string | null = null,
+  teams = false,
+): Column<MergedUser>[] {
   return [
     {
       id: 'user',
@@ -25,6 +29,7 @@ export function userColumns(link: (u: MergedUser) => string, currency: string | 
         </Link>
       ),
     },
+    ...(teams ? [teamColumn] : []),
     { id: 'credits', header: 'Credits', value: V.credits, numeric: true },
     ...(currency === null ? [] : [spendColumn(currency, V.spend)]),
     { id: 'toolCalls', header: 'Tool calls', value: V.toolCalls, numeric: true },
@@ -57,9 +62,25 @@ export function userColumns(link: (u: MergedUser) => string, currency: string | 
   ];
 }
 
+/** The person's team by the mapping in force, with its managers beneath (a server with a store only). */
+const teamColumn: Column<MergedUser> = {
+  id: 'team',
+  header: 'Team',
+  value: V.team,
+  render: (u) => (
+    <span className="block min-w-32">
+      <span className="block">{u.team ?? '–'}</span>
+      {u.managers && u.managers.length > 0 && (
+        <span className="block text-xs text-fg-muted">Manager {u.managers.join(', ')}</span>
+      )}
+    </span>
+  ),
+};
+
 /** Shown until the reader picks columns (spend only where there is a price list). */
 export const DEFAULT_COLUMNS = [
   'user',
+  'team',
   'credits',
   'spend',
   'toolCalls',

@@ -230,6 +230,44 @@ describe('team answers on the demo organization', async () => {
     expect(after.rows[0]!.current.toolCalls).toBe(before.rows[0]!.current.toolCalls - calls);
   });
 
+  it('the users table, its CSV and a person’s page name each person’s team and its managers', async () => {
+    const range = 'start=2026-03-01&end=2026-03-31';
+    const all = (await get(base, `/api/users?${range}&limit=1000`)).body as unknown as {
+      users: { userId: string; team?: string; managers?: string[] }[];
+    };
+    const known = new Set([
+      ...teams.teams.flatMap(function walk(t): string[] {
+        return [t.path, ...t.children.flatMap(walk)];
+      }),
+      'Unassigned',
+    ]);
+    expect(all.users.length).toBeGreaterThan(0);
+    for (const u of all.users) expect(known.has(u.team!), u.team).toBe(true);
+    const managed = all.users.find((u) => (u.managers ?? []).length > 0)!;
+    expect(managed.managers!.every((m) => m.includes('@'))).toBe(true);
+    // The team filter keeps the people whose team is within the one asked for.
+    const first = tops[0]!;
+    const theirs = (await get(base, `/api/users?${range}&limit=1000&${q([first])}`)).body as unknown as typeof all;
+    expect(theirs.users.length).toBeGreaterThan(0);
+    for (const u of theirs.users) expect(u.team === first || u.team!.startsWith(`${first}/`)).toBe(true);
+    // Sorted by team, the column the table shows.
+    const sorted = (await get(base, `/api/users?${range}&limit=1000&sort=team&dir=asc`)).body as unknown as typeof all;
+    const names = sorted.users.map((u) => u.team!);
+    expect(names).toEqual([...names].sort((x, y) => x.localeCompare(y, 'en-US')));
+    // The CSV carries both, the managers separated by "; ".
+    const csv = await (await fetch(`${base}/api/users.csv?${range}`)).text();
+    const [header, ...lines] = csv.trim().split('\n');
+    const cols = header!.split(',');
+    expect(cols.slice(0, 4)).toEqual(['user_id', 'user_email', 'team', 'managers']);
+    const line = lines.find((l) => l.startsWith(`${managed.userId},`))!;
+    expect(line).toContain(`,${managed.team},${managed.managers!.join('; ')},`);
+    // A person's page says the same.
+    const page = (await get(base, `/api/users/${encodeURIComponent(managed.userId)}?${range}`)).body as {
+      user: { team?: string; managers?: string[] };
+    };
+    expect([page.user.team, page.user.managers]).toEqual([managed.team, managed.managers]);
+  });
+
   it('the users CSV of a team has its people only, and its credits add up to the team’s', async () => {
     const s = teamsSummarySchema.parse((await get(base, '/api/teams/summary?start=2026-03-01&end=2026-03-31')).body);
     const team = s.rows.find((r) => r.depth === 2)!;

@@ -38,7 +38,8 @@ import { knownUser } from '../store/queries';
 import { userDayRows, type RangeVersion } from '../store/users-queries';
 import type { SyncEngine } from '../sync/engine';
 import { isFinal } from '../sync/spans';
-import type { TeamFilter } from '../teams/routes';
+import type { ViewScope } from '../auth/access';
+import type { Place, TeamFilter } from '../teams/routes';
 import { createRangeFiller, type RangeState } from './fill';
 import { createTableCache } from './table';
 
@@ -86,6 +87,8 @@ export interface UsersRoutesOptions {
    * tables built ahead.
    */
   merge: (r: DayRange, background: boolean) => Promise<MergedUser[]>;
+  /** Each person's team and managers by the mapping in force (null without one). */
+  place?: () => { of: (userId: string, email: string | null) => Place; version: string } | null;
   logger?: Logger;
 }
 
@@ -122,8 +125,19 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
       version.includes(SPEND) ? spend!.byUser(r, background) : undefined,
     ]);
     if (spent) for (const u of users) u.spend = spent.get(u.userId) ?? 0;
+    const place = opts.place?.();
+    if (place)
+      for (const u of users) {
+        const p = place.of(u.userId, u.email);
+        u.team = p.team;
+        u.managers = p.managers;
+      }
     return users;
   });
+  const placeKey = () => `|place ${opts.place?.()?.version ?? 'none'}`;
+  /** Managers' emails go to readers who may see that team's details (with sign-in: admins, the team's managers). */
+  const shownTo = (scope: ViewScope | undefined) => (u: MergedUser) =>
+    !scope || u.team === undefined || scope.seesTeamDetails(u.team) ? u : { ...u, managers: [] };
   const versionKey = (v: RangeVersion) => `${v.storedDays}|${v.syncedAt ?? ''}`;
   /**
    * The version a range's table is kept for: its stored `/users` days, and with a price list what its
@@ -131,12 +145,12 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
    * cells show none) and is built again once they can.
    */
   async function tableVersion(r: DayRange, v: RangeVersion): Promise<string> {
-    if (currency() === null) return versionKey(v);
+    if (currency() === null) return versionKey(v) + placeKey();
     try {
-      return `${versionKey(v)}${SPEND}${await spend!.version(r)}`;
+      return `${versionKey(v)}${placeKey()}${SPEND}${await spend!.version(r)}`;
     } catch (e) {
       logger.error('the users table goes without spend', { error: e instanceof Error ? e.message : String(e) });
-      return `${versionKey(v)}|no spend`;
+      return `${versionKey(v)}${placeKey()}|no spend`;
     }
   }
   /** Sorting by spend needs a price list: without one there is no spend anywhere. */
@@ -168,7 +182,7 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
     query: tableQuery,
     access: ACCESS.peopleRows,
     what: 'the users table',
-    async handle({ query: { range, teams, params: p } }) {
+    async handle({ query: { range, teams, params: p }, scope }) {
       const refused = sortRefusal(p.sort);
       if (refused) return errorResponse(400, refused);
       const filter = teams.length > 0 ? opts.teamFilter(teams) : null;
@@ -180,7 +194,7 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
       const t = state.complete ? await tables.get(range, version) : await tables.latest(range);
       const rows = t ? ofTeams(t.view(p.sort, p.dir, asked)) : [];
       const body: UsersTableAnswer = {
-        users: rows.slice(p.offset, p.offset + p.limit),
+        users: rows.slice(p.offset, p.offset + p.limit).map(shownTo(scope)),
         offset: p.offset,
         total: rows.length,
         activeUsers: t ? ofTeams(t.users).length : 0,
@@ -203,7 +217,7 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
     query: userQuery,
     access: ACCESS.onePerson,
     what: 'the user’s days',
-    async handle({ query: { range }, match }) {
+    async handle({ query: { range }, match, scope }) {
       let userId: string;
       try {
         userId = decodeURIComponent(match[0]!);
@@ -220,7 +234,9 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
       if (rows.length === 0 && !(await knownUser(store.db, userId))) {
         return errorResponse(404, `No user with the id ${JSON.stringify(userId)} in the stored history.`);
       }
-      const merged = mergeUserRows(rows.map((row) => userRowSchema.parse(JSON.parse(row))))[0] ?? null;
+      const one = mergeUserRows(rows.map((row) => userRowSchema.parse(JSON.parse(row))))[0];
+      const place = one && opts.place?.()?.of(one.userId, one.email);
+      const merged = one ? shownTo(scope)(place ? { ...one, ...place } : one) : null;
       // The rows go out as the service sent them, without a round trip through objects.
       const head = JSON.stringify({ userId, user: merged, range, complete: true });
       const body = `${head.slice(0, -1)},"days":[${rows.join(',')}]}`;
@@ -235,7 +251,7 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
     query: csvQuery,
     access: ACCESS.peopleRows,
     what: 'the users table',
-    async handle({ query: { range, teams, params: p } }): Promise<HttpResponse | StreamedResponse> {
+    async handle({ query: { range, teams, params: p }, scope }): Promise<HttpResponse | StreamedResponse> {
       const refused = sortRefusal(p.sort);
       if (refused) return errorResponse(400, refused);
       const inTeams = teamTest(teams.length > 0 ? opts.teamFilter(teams) : null);
@@ -244,7 +260,9 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
       const t = await tables.get(range, await tableVersion(range, state.version));
       const view = t.view(p.sort, p.dir, { search: p.q, delegation: p.delegation, tier: p.tier, language: p.lang });
       const rows = inTeams ? view.filter(inTeams) : view;
-      const { header: columns, row } = usersCsvColumns(currency());
+      const { header: columns, row: cells } = usersCsvColumns(currency(), opts.place?.() != null);
+      const shown = shownTo(scope);
+      const row = (u: MergedUser) => cells(shown(u));
       const header = toCsv(columns, []);
       function* pieces() {
         yield header;

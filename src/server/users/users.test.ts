@@ -386,7 +386,7 @@ describe.each(engines)('the users endpoints on $name', ({ available, open }) => 
       ['/api/users?start=2025-12-01&end=2026-02-01', 'start (2025-12-01) is before the history starts (2026-01-14).'],
       [
         '/api/users?sort=bogus',
-        expect.stringMatching(/^sort must be one of user, credits, spend, toolCalls, .*, got "bogus"\.$/),
+        expect.stringMatching(/^sort must be one of user, team, credits, spend, toolCalls, .*, got "bogus"\.$/),
       ],
       ['/api/users?dir=up', 'dir must be one of asc, desc, got "up".'],
       ['/api/users?limit=0', 'limit must be a whole number from 1 to 1000, got "0".'],
