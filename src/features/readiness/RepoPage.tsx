@@ -22,7 +22,7 @@ import {
   type RepoHistory,
   type ReportDiff,
 } from './history';
-import { criterionState, passRate, progressToNext, repoName, safeHref, type CriterionState } from './levels';
+import { criterionState, passRate, progressToNext, repoName, safeHref, type CriterionState } from '../../lib/readiness';
 import { allReportsQuery, type ReportsWalk } from './queries';
 
 const STATE_STYLE: Record<CriterionState, [string, string]> = {
