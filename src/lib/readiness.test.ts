@@ -5,6 +5,7 @@ import {
   levelFor,
   liftsAlone,
   nextLevelPlan,
+  planCandidates,
   passRate,
   progressToNext,
   safeHref,
@@ -198,22 +199,39 @@ describe('fixesForSet: the criteria whose fix lifts the most repositories', () =
     { key: 'github.com/acme/r4', report: r4 },
   ];
 
-  it('counts a repository a criterion lifts alone, and one whose plan names it', () => {
+  it('counts a repository for each criterion that can be one of its fewest fixes, and those it lifts alone', () => {
     expect(liftsAlone(r2, 'f_a')).toBe(true);
     expect(liftsAlone(r2, 'f_b')).toBe(false);
     expect(liftsAlone(r4, 'f_a')).toBe(false);
+    // r4 (25 %) needs two whole criteria: any two of its six; the plan shows the first two by id.
     expect(nextLevelPlan(r4)!.steps.map((s) => s.id)).toEqual(['f_a', 'f_c']);
+    expect(planCandidates(r4)).toEqual({ ids: ['f_a', 'f_c', 'g1', 'g2', 'g3', 'g4'], alone: false });
+    expect(planCandidates(r2)).toEqual({ ids: ['f_a'], alone: true });
+    const [r1k, r2k, , r4k] = repos.map((r) => r.key);
     expect(fixesForSet(repos)).toEqual([
-      {
-        id: 'f_a',
-        lifts: ['github.com/acme/r1', 'github.com/acme/r2'],
-        helps: ['github.com/acme/r1', 'github.com/acme/r2', 'github.com/acme/r4'],
-      },
-      { id: 'f_c', lifts: ['github.com/acme/r1'], helps: ['github.com/acme/r1', 'github.com/acme/r4'] },
-      { id: 'f_b', lifts: ['github.com/acme/r1'], helps: ['github.com/acme/r1'] },
-      { id: 'f_d', lifts: ['github.com/acme/r1'], helps: ['github.com/acme/r1'] },
-      { id: 'f_e', lifts: ['github.com/acme/r1'], helps: ['github.com/acme/r1'] },
+      { id: 'f_a', helps: [r1k, r2k, r4k], lifts: [r1k, r2k] },
+      { id: 'f_c', helps: [r1k, r4k], lifts: [r1k] },
+      { id: 'f_b', helps: [r1k], lifts: [r1k] },
+      { id: 'f_d', helps: [r1k], lifts: [r1k] },
+      { id: 'f_e', helps: [r1k], lifts: [r1k] },
+      { id: 'g1', helps: [r4k], lifts: [] },
+      { id: 'g2', helps: [r4k], lifts: [] },
+      { id: 'g3', helps: [r4k], lifts: [] },
+      { id: 'g4', helps: [r4k], lifts: [] },
     ]);
+  });
+
+  it('a plan’s steps are always among its candidates; a criterion lifts alone exactly when the set says so', () => {
+    for (const r of repos) {
+      const plan = nextLevelPlan(r.report);
+      const { ids, alone } = planCandidates(r.report);
+      for (const s of plan?.steps ?? []) expect(ids).toContain(s.id);
+      for (const id of Object.keys(r.report.report)) {
+        const lifted = fixesForSet([r]).find((f) => f.id === id)?.lifts.length === 1;
+        expect(lifted, `${r.key} ${id}`).toBe(liftsAlone(r.report, id));
+        if (alone && ids.includes(id)) expect(liftsAlone(r.report, id)).toBe(true);
+      }
+    }
   });
 
   it('is empty when no repository has a next level', () => {

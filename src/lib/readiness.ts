@@ -152,32 +152,9 @@ export interface NextLevelPlan {
  * Null at level 5 (no next level) or when every criterion was skipped (no pass rate to raise).
  */
 export function nextLevelPlan(report: ScoredReportLike): NextLevelPlan | null {
-  const scores = Object.entries(report.report).flatMap(([id, c]) => {
-    const s = criterionScore(c);
-    return s === null ? [] : [{ id, c, s }];
-  });
-  if (scores.length === 0) return null;
-  const n = scores.length;
-  const sum = scores.reduce((a, x) => a + x.s, 0);
-  const rate = sum / n;
-  const level = levelFor(rate);
-  if (level >= TOP_LEVEL) return null;
-  // The sum of gains (in criteria, before dividing by n) the plan must add.
-  const need = LEVEL_THRESHOLDS[level]! * n - sum - EPSILON * n;
-  const failing: FixStep[] = scores
-    .filter((x) => x.s < 1)
-    .map(({ id, c, s }) => ({
-      id,
-      numerator: c.numerator!,
-      denominator: c.denominator,
-      failingApps: Math.max(1, Math.ceil(c.denominator - c.numerator!)),
-      gain: (1 - s) / n,
-    }));
-  const worth = (f: FixStep) => f.gain * n;
-  // Fewest criteria: the largest gains first reach the threshold with the fewest.
-  const byGain = [...failing].sort((a, b) => worth(b) - worth(a));
-  let size = 0;
-  for (let acc = 0; size < byGain.length && acc < need; size++) acc += worth(byGain[size]!);
+  const p = planning(report);
+  if (!p) return null;
+  const { n, sum, need, failing, size, worth } = p;
   // Among the plans of that size, the easiest criteria first.
   const order = [...failing].sort(
     (a, b) =>
@@ -189,21 +166,54 @@ export function nextLevelPlan(report: ScoredReportLike): NextLevelPlan | null {
   let got = 0;
   for (let i = 0; i < order.length && steps.length < size; i++) {
     const f = order[i]!;
-    const left = size - steps.length - 1;
-    // Whether a plan of `size` is still possible with f: the best `left` of the criteria after it.
-    const best = order
-      .slice(i + 1)
-      .map(worth)
-      .sort((a, b) => b - a)
-      .slice(0, left)
-      .reduce((a, x) => a + x, 0);
+    // Whether a plan of `size` is still possible with f: with the best of the criteria after it.
+    const best = bestGains(order.slice(i + 1), size - steps.length - 1, worth);
     if (got + worth(f) + best >= need) {
       steps.push(f);
       got += worth(f);
     }
   }
   const after = (sum + got) / n;
-  return { level, passRate: rate, steps, reaches: levelFor(after), passRateAfter: after };
+  return { level: p.level, passRate: sum / n, steps, reaches: levelFor(after), passRateAfter: after };
+}
+
+/** The sum of the `k` largest gains of `fs`. */
+const bestGains = (fs: readonly FixStep[], k: number, worth: (f: FixStep) => number) =>
+  fs
+    .map(worth)
+    .sort((a, b) => b - a)
+    .slice(0, k)
+    .reduce((a, x) => a + x, 0);
+
+/**
+ * What a plan starts from: the criteria counted (n), their score sum, the gain (in criteria) that the
+ * next level needs, the failing criteria, and the fewest of them that reach it (the largest gains first).
+ */
+function planning(report: ScoredReportLike) {
+  const scores = Object.entries(report.report).flatMap(([id, c]) => {
+    const s = criterionScore(c);
+    return s === null ? [] : [{ id, c, s }];
+  });
+  if (scores.length === 0) return null;
+  const n = scores.length;
+  const sum = scores.reduce((a, x) => a + x.s, 0);
+  const level = levelFor(sum / n);
+  if (level >= TOP_LEVEL) return null;
+  const need = LEVEL_THRESHOLDS[level]! * n - sum - EPSILON * n;
+  const failing: FixStep[] = scores
+    .filter((x) => x.s < 1)
+    .map(({ id, c, s }) => ({
+      id,
+      numerator: c.numerator!,
+      denominator: c.denominator,
+      failingApps: Math.max(1, Math.ceil(c.denominator - c.numerator!)),
+      gain: (1 - s) / n,
+    }));
+  const worth = (f: FixStep) => f.gain * n;
+  const byGain = [...failing].sort((a, b) => worth(b) - worth(a));
+  let size = 0;
+  for (let acc = 0; size < byGain.length && acc < need; size++) acc += worth(byGain[size]!);
+  return { n, sum, level, need, failing, byGain, size, worth };
 }
 
 /** A repository's latest report under its key. */
@@ -215,10 +225,56 @@ export interface RepoReport {
 /** A criterion whose fix lifts repositories of a set to their next level. */
 export interface SetFix {
   id: string;
+  /** The repositories it is one of the fewest fixes to the next level of (sorted); `lifts` among them. */
+  helps: string[];
   /** The repositories that fixing this criterion alone takes to their next level (sorted). */
   lifts: string[];
-  /** The repositories it helps (sorted): those it lifts, and those whose next-level plan names it. */
-  helps: string[];
+}
+
+/**
+ * The criteria of a report that can each be one of the fewest fixes taking it to its next level (with
+ * the largest gains for the rest of the plan), and whether the plan is of one criterion (each lifts it
+ * alone). Empty at level 5.
+ */
+export function planCandidates(report: ScoredReportLike): { ids: string[]; alone: boolean } {
+  const p = planning(report);
+  if (!p) return { ids: [], alone: false };
+  const ids = p.failing.filter((f) => {
+    const rest = bestGains(
+      p.byGain.filter((g) => g !== f),
+      p.size - 1,
+      p.worth,
+    );
+    return p.worth(f) + rest >= p.need;
+  });
+  return { ids: ids.map((f) => f.id), alone: p.size === 1 };
+}
+
+/**
+ * For a set of repositories (a team's, the organization's), each by its latest report: the criteria
+ * whose fix would lift the most of them to their next level. A criterion *helps* a repository when it
+ * can be one of the fewest fixes that take it to its next level (`nextLevelPlan` counts the criteria; the
+ * plan it shows is one of these sets, picked by the ease rule), and *lifts* it when fixing it alone does.
+ * Sorted by the repositories helped, then by those lifted alone, then by id; criteria helping none are
+ * left out. Repositories at level 5 have no next level and count for none.
+ */
+export function fixesForSet(repos: readonly RepoReport[]): SetFix[] {
+  const by = new Map<string, { helps: string[]; lifts: string[] }>();
+  for (const r of [...repos].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))) {
+    const { ids, alone } = planCandidates(r.report);
+    for (const id of ids) {
+      let e = by.get(id);
+      if (!e) by.set(id, (e = { helps: [], lifts: [] }));
+      e.helps.push(r.key);
+      if (alone) e.lifts.push(r.key);
+    }
+  }
+  return [...by.entries()]
+    .map(([id, e]) => ({ id, ...e }))
+    .sort(
+      (a, b) =>
+        b.helps.length - a.helps.length || b.lifts.length - a.lifts.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+    );
 }
 
 /** Whether fixing `id` alone takes the report to its next level. */
@@ -231,40 +287,4 @@ export function liftsAlone(report: ScoredReportLike, id: string): boolean {
   if (level >= TOP_LEVEL) return false;
   const fixed = { ...report.report, [id]: { numerator: c.denominator, denominator: c.denominator } };
   return levelFor(passRate(Object.values(fixed))) > level;
-}
-
-/**
- * For a set of repositories (a team's, the organization's), each by its latest report: the criteria
- * whose fix would lift the most of them to their next level. A criterion *lifts* a repository when
- * fixing it alone (in every application) takes that repository to its next level; it *helps* a
- * repository it lifts, or whose next-level plan (`nextLevelPlan`) names it, as one of the fewest steps
- * that lift it. Sorted by the repositories lifted, then by those helped, then by id; criteria helping
- * none are left out. Repositories at level 5 have no next level and count for none.
- */
-export function fixesForSet(repos: readonly RepoReport[]): SetFix[] {
-  const by = new Map<string, { lifts: Set<string>; helps: Set<string> }>();
-  const entry = (id: string) => {
-    let e = by.get(id);
-    if (!e) by.set(id, (e = { lifts: new Set(), helps: new Set() }));
-    return e;
-  };
-  for (const r of repos) {
-    const plan = nextLevelPlan(r.report);
-    if (!plan) continue;
-    for (const s of plan.steps) entry(s.id).helps.add(r.key);
-    for (const [id, c] of Object.entries(r.report.report)) {
-      if (criterionState(c) === 'failed' && liftsAlone(r.report, id)) {
-        const e = entry(id);
-        e.lifts.add(r.key);
-        e.helps.add(r.key);
-      }
-    }
-  }
-  const sorted = (s: Set<string>) => [...s].sort();
-  return [...by.entries()]
-    .map(([id, e]) => ({ id, lifts: sorted(e.lifts), helps: sorted(e.helps) }))
-    .sort(
-      (a, b) =>
-        b.lifts.length - a.lifts.length || b.helps.length - a.helps.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
-    );
 }
