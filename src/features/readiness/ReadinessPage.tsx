@@ -299,7 +299,12 @@ export default function ReadinessPage() {
       <div className="grid gap-4 lg:grid-cols-2">
         <FixesWidget list={settledList} status={status} scope={byTeam ? `${scope}'s` : 'the organization’s'} />
         {config.teams && !byTeam && (
-          <TeamsTable list={settledList} owners={owners} ownership={repos.ownership} status={status} />
+          <TeamsTable
+            list={settledList}
+            owners={owners}
+            ownership={repos.ownership}
+            status={status.error ? status : { ...status, ...repos.ownersStatus }}
+          />
         )}
       </div>
       <Widget

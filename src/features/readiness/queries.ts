@@ -60,6 +60,8 @@ export interface RepoList {
   /** Owning team by `host/owner/name`; undefined without teams on the server (or while loading). */
   owners: ReadonlyMap<string, string | null> | undefined;
   ownership: boolean | undefined;
+  /** How asking for the owners went (the organization's view asks for them apart from the reports). */
+  ownersStatus: { error: unknown; isFetching: boolean; refetch: () => unknown };
   walk: ReportsWalk | undefined;
   error: unknown;
   isFetching: boolean;
@@ -77,12 +79,18 @@ export function useRepoList(teams: readonly string[], withTeams: boolean): RepoL
   const byTeam = teams.length > 0 && withTeams;
   const walk = useQuery({ ...allReportsQuery(), enabled: !byTeam });
   const all = useQuery({ ...allReportsQuery(), select: selectHistories, enabled: !byTeam });
-  const owned = useQuery({ ...readinessQuery(byTeam ? teams : []), select: fromAnswer, enabled: withTeams });
+  // Every repository's owner is asked for once the walk is complete: not beside it (the same reports, twice at once).
+  const owned = useQuery({
+    ...readinessQuery(byTeam ? teams : []),
+    select: fromAnswer,
+    enabled: withTeams && (byTeam || walk.data?.complete === true),
+  });
   if (byTeam) {
     return {
       list: owned.data?.histories,
       owners: owned.data?.owners,
       ownership: owned.data?.ownership,
+      ownersStatus: owned,
       walk: undefined,
       error: owned.error,
       isFetching: owned.isFetching,
@@ -93,6 +101,7 @@ export function useRepoList(teams: readonly string[], withTeams: boolean): RepoL
     list: all.data,
     owners: owned.data?.owners,
     ownership: owned.data?.ownership,
+    ownersStatus: owned,
     walk: walk.data,
     error: all.error,
     isFetching: walk.isFetching,
