@@ -27,10 +27,12 @@ export function Shell() {
   const [menuOpen, setMenuOpen] = useState(false);
   const linkTo = useLinkTo();
   // Readiness reports are not bound to the analytics date range, nor is the team mapping; the teams pages
-  // show every team (or name theirs in the path), so a team selection means nothing there.
+  // show every team (or name theirs in the path), so a team selection means nothing there. The readiness
+  // pages take the team selection (the repositories the teams own) without the range.
   const { pathname, search } = useLocation();
-  const dated = !pathname.startsWith('/readiness') && !pathname.startsWith('/settings');
-  const selectable = dated && !pathname.startsWith('/teams');
+  const readiness = pathname.startsWith('/readiness');
+  const dated = !readiness && !pathname.startsWith('/settings');
+  const selectable = (dated || readiness) && !pathname.startsWith('/teams');
 
   if (config.isPending) return <Loading label="Connecting to the dashboard server…" />;
   if (config.isError) {
@@ -136,10 +138,10 @@ export function Shell() {
             </button>
           )}
         </div>
-        {dated && (
+        {(dated || (readiness && config.data.teams)) && (
           <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-2 px-4 pb-1">
             {config.data.teams && selectable && <TeamSelect />}
-            <DateRangeBar />
+            {dated && <DateRangeBar />}
           </div>
         )}
         {!config.data.keyRequired && (

@@ -31,7 +31,8 @@ import { storeRevocations } from './store/revocations';
 import type { StoreConfig } from './store/config';
 import { createSyncEngine, type Fetched, type SyncEngine } from './sync/engine';
 import { createScheduler, type Scheduler } from './sync/scheduler';
-import { createStoreAnswerer } from './sync/serve';
+import { createStoreAnswerer, READINESS_MAX_AGE_MS } from './sync/serve';
+import { createReadinessRoutes, type ReadinessRoutes } from './readiness/routes';
 import { syncStatus } from './sync/status';
 import { httpOrigin } from './upstream/client';
 import { createUsersRoutes, type UsersRoutes } from './users/routes';
@@ -286,6 +287,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
   let teamsRoutes: ReturnType<typeof createTeamsRoutes> | undefined;
   let spendRoutes: ReturnType<typeof createSpendRoutes> | undefined;
   let insightsRoutes: ReturnType<typeof createInsightsRoutes> | undefined;
+  let readinessRoutes: ReadinessRoutes | undefined;
   /** The weekly digest's message (with a store). */
   let digest: (() => Promise<{ text: string; blocks: unknown[] }>) | undefined;
   if (opts.store && analytics && sync) {
@@ -313,7 +315,14 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
       budgetStates: () => spend.budgetStates(),
     });
     const insights = insightsRoutes;
+    readinessRoutes = createReadinessRoutes({
+      store: opts.store,
+      source: teams,
+      refresh: () => filling.syncReadiness(READINESS_MAX_AGE_MS),
+    });
+    const readiness = readinessRoutes;
     const sources: DigestSources = {
+      readiness: () => readiness.fixes([]),
       weekSums: async (before, now, columns) => {
         await fillUsers({ start: before.start, end: now.end });
         return weekSums(await engine, before, now, columns);
@@ -380,7 +389,9 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
         handle: async () => json(200, clientConfig()),
       }),
       syncRoute,
-      ...[usersRoutes, teamsRoutes, spendRoutes, insightsRoutes].flatMap((r) => r?.routes ?? []).map(afterMapping),
+      ...[usersRoutes, teamsRoutes, spendRoutes, insightsRoutes, readinessRoutes]
+        .flatMap((r) => r?.routes ?? [])
+        .map(afterMapping),
     ],
     {
       logger,

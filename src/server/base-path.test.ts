@@ -135,6 +135,7 @@ describe('the public address under a base path', () => {
           },
         ],
       },
+      readiness: { repositories: 4, top: { id: 'lint_config', name: 'Linter configured', lifts: 2, helps: 2 } },
     };
     const text = (url: string) =>
       JSON.stringify(toSlack(digest, readServerConfig({ PUBLIC_URL: url, BASE_PATH: '/dashboard' }).publicUrl));
@@ -143,6 +144,9 @@ describe('the public address under a base path', () => {
         '<https://corp.example/dashboard/users/usr_1?start=2026-04-24|A day far above usual>',
       );
       expect(text(url)).toContain('https://corp.example/dashboard/?start=2026-04-24&end=2026-04-30');
+      expect(text(url)).toContain(
+        '<https://corp.example/dashboard/readiness|Fix Linter configured to lift 2 repositories to their next level>',
+      );
     }
   });
 });

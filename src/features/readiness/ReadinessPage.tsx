@@ -1,8 +1,9 @@
-import { useQuery } from '@tanstack/react-query';
 import { useCallback, useDeferredValue, useMemo } from 'react';
 import { Link } from 'react-router-dom';
 import { LEVEL_NAMES } from '../../api/criteria';
-import { useSearchParam, type ReadinessPeriod, type SortState } from '../../data/search';
+import { UNOWNED } from '../../api/readiness';
+import { useAppConfig } from '../../data/config';
+import { useSearchParam, useTeams, type ReadinessPeriod, type SortState } from '../../data/search';
 import { CategoryBarChart } from '../../components/CategoryBarChart';
 import { DataTable, useTableCsv, type Column } from '../../components/DataTable';
 import { KpiGrid } from '../../components/KpiGrid';
@@ -15,7 +16,6 @@ import { HISTORY_START, addDays, formatDayLong, maxDay, msToDay, todayUtc } from
 import { formatExact, formatPercent } from '../../lib/format';
 import {
   failingCriteria,
-  histories,
   levelDistribution,
   organizationLevelSeries,
   organizationScore,
@@ -26,7 +26,10 @@ import {
   type RepoHistory,
   type RepoSummary,
 } from './history';
-import { allReportsQuery, type ReportsWalk } from './queries';
+import { FixesWidget } from './FixesWidget';
+import { useRepoList } from './queries';
+import { TeamsTable } from './TeamsTable';
+import { ownerOf } from './teams';
 
 export const LEVEL_COLORS = ['var(--level-1)', 'var(--level-2)', 'var(--level-3)', 'var(--level-4)', 'var(--level-5)'];
 
@@ -118,19 +121,34 @@ const FAILING_COLUMNS: Column<FailingCriterion>[] = [
   },
 ];
 
+/** The owning team's column, when the server knows the teams. */
+const teamColumn = (owners: ReadonlyMap<string, string | null>): Column<RepoSummary> => ({
+  id: 'team',
+  header: 'Team',
+  value: (r) => ownerOf(owners, r.key) ?? UNOWNED,
+});
+
 export default function ReadinessPage() {
-  const walk = useQuery(allReportsQuery());
-  const selectRepos = useCallback((w: ReportsWalk) => histories(w.byRepo), []);
-  const repos = useQuery({ ...allReportsQuery(), select: selectRepos });
+  const config = useAppConfig();
+  const [teams] = useTeams();
+  const repos = useRepoList(teams, config.teams);
+  const byTeam = teams.length > 0 && config.teams;
+  const { owners } = repos;
   const [period, setPeriod] = useSearchParam('period');
   const [search, setSearch] = useSearchParam('q');
   const failingCsv = useTableCsv('failing', FAILING_COLUMNS, FAILING_SORT);
-  const reposCsv = useTableCsv('repos', REPO_COLUMNS, REPOS_SORT);
+  const repoColumns = useMemo(
+    () => (owners ? [REPO_COLUMNS[0]!, teamColumn(owners), ...REPO_COLUMNS.slice(1)] : REPO_COLUMNS),
+    [owners],
+  );
+  const reposCsv = useTableCsv('repos', repoColumns, REPOS_SORT);
+  const scope = byTeam ? (teams.length === 1 ? teams[0]! : `${teams.length} teams`) : 'Organization';
   // Rendering from a deferred value lets React split the work while pages keep arriving.
-  const list = useDeferredValue(repos.data);
+  const list = useDeferredValue(repos.list);
   const summaries = useMemo(() => list?.map(summarize) ?? [], [list]);
   // Organization-wide charts are drawn once every report is in; the table and cards fill in as pages arrive.
-  const settled = walk.data?.complete === true || !walk.isFetching;
+  const walk = repos.walk;
+  const settled = walk?.complete === true || !repos.isFetching;
   const shown = useMemo(() => {
     const q = search.trim().toLowerCase();
     return q ? summaries.filter((s) => s.name.includes(q) || s.key.includes(q)) : summaries;
@@ -142,22 +160,24 @@ export default function ReadinessPage() {
   const levelSeries = useCallback((l: RepoHistory[]) => organizationLevelSeries(l, from, end), [from, end]);
   // Deferred too, so the final render of every chart is time-sliced rather than one long task.
   const settledList = useDeferredValue(settled ? list : undefined);
-  const loading = walk.isFetching;
-  const status = { error: repos.error, isFetching: walk.isFetching, refetch: repos.refetch };
+  const loading = repos.isFetching;
+  const status = { error: repos.error, isFetching: repos.isFetching, refetch: repos.refetch };
   return (
     <div className="flex flex-col gap-4">
-      <PageHeader title="Readiness" />
+      <PageHeader title={byTeam ? `Readiness · ${scope}` : 'Readiness'} />
       <p role="status" aria-live="polite" className="text-sm text-fg-muted">
         {loading
-          ? `Loading reports… ${formatExact(walk.data?.reports ?? 0)} from ${walk.data?.pages ?? 0} pages`
-          : walk.data
-            ? `${formatExact(walk.data.reports)} reports of ${formatExact(list?.length ?? 0)} repositories. Levels: 1 below 20 % pass rate, 2 from 20 %, 3 from 40 %, 4 from 60 %, 5 from 80 %.`
+          ? walk
+            ? `Loading reports… ${formatExact(walk.reports)} from ${walk.pages} pages`
+            : 'Loading reports…'
+          : list
+            ? `${formatExact(list.reduce((n, r) => n + r.reports.length, 0))} reports of ${formatExact(list.length)} repositories${byTeam ? ` owned by ${scope}` : ''}. Levels: 1 below 20 % pass rate, 2 from 20 %, 3 from 40 %, 4 from 60 %, 5 from 80 %.`
             : ''}
       </p>
       <KpiGrid
         items={[
           {
-            label: 'Organization level',
+            label: byTeam ? 'Team level' : 'Organization level',
             value: list ? organizationScore(list) : undefined,
             format: (n) => `${n} · ${LEVEL_NAMES[n] ?? ''}`,
             hint: 'mean of latest levels, rounded down',
@@ -174,7 +194,7 @@ export default function ReadinessPage() {
       />
       <div className="grid gap-4 lg:grid-cols-2">
         <DerivedWidget
-          title="Organization level over time"
+          title={byTeam ? 'Team level over time' : 'Organization level over time'}
           description="Mean of each repository's latest level on each day; the level is its floor."
           list={settledList}
           compute={levelSeries}
@@ -200,10 +220,10 @@ export default function ReadinessPage() {
               data={d}
               kind="line"
               series={[
-                { key: 'level', label: 'Organization level', color: seriesColor(0) },
+                { key: 'level', label: byTeam ? 'Team level' : 'Organization level', color: seriesColor(0) },
                 { key: 'mean', label: 'Mean level', color: seriesColor(1) },
               ]}
-              summary={`Organization readiness level per day from ${from} to ${end}.`}
+              summary={`${scope} readiness level per day from ${from} to ${end}.`}
             />
           )}
         </DerivedWidget>
@@ -276,6 +296,17 @@ export default function ReadinessPage() {
           )}
         </DerivedWidget>
       </div>
+      <div className="grid gap-4 lg:grid-cols-2">
+        <FixesWidget list={settledList} status={status} scope={byTeam ? `${scope}'s` : 'the organization’s'} />
+        {config.teams && !byTeam && (
+          <TeamsTable
+            list={settledList}
+            owners={owners}
+            ownership={repos.ownership}
+            status={status.error ? status : { ...status, ...repos.ownersStatus }}
+          />
+        )}
+      </div>
       <Widget
         title="Repositories"
         description="Each repository's latest report, with the change against its previous report."
@@ -298,7 +329,7 @@ export default function ReadinessPage() {
           <VirtualTable
             id="repos"
             caption="Repositories and their latest readiness"
-            columns={REPO_COLUMNS}
+            columns={repoColumns}
             rows={d}
             rowKey={(r) => r.key}
             defaultSort={REPOS_SORT}

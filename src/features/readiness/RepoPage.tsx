@@ -1,8 +1,9 @@
-import { useQuery } from '@tanstack/react-query';
-import { useCallback, useMemo } from 'react';
+import { useMemo } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { LEVEL_NAMES } from '../../api/criteria';
-import { useSearch } from '../../data/search';
+import { UNOWNED } from '../../api/readiness';
+import { useAppConfig } from '../../data/config';
+import { useLinkTo, useSearch, useTeams } from '../../data/search';
 import { CategoryBarChart } from '../../components/CategoryBarChart';
 import { KpiGrid } from '../../components/KpiGrid';
 import { PageHeader } from '../../components/Page';
@@ -15,15 +16,16 @@ import { formatPercent } from '../../lib/format';
 import {
   criterionRows,
   diffReports,
-  histories,
   keyFromParam,
   OTHER_PILLAR,
   type CriterionRow,
   type RepoHistory,
   type ReportDiff,
 } from './history';
-import { criterionState, passRate, progressToNext, repoName, safeHref, type CriterionState } from './levels';
-import { allReportsQuery, type ReportsWalk } from './queries';
+import { criterionState, passRate, progressToNext, repoName, safeHref, type CriterionState } from '../../lib/readiness';
+import { useRepoList } from './queries';
+import { RepoFixes } from './RepoFixes';
+import { ownerOf } from './teams';
 
 const STATE_STYLE: Record<CriterionState, [string, string]> = {
   passed: ['✓ Passed', 'bg-success-surface text-success-fg'],
@@ -38,15 +40,12 @@ export default function RepoPage() {
   const key = keyFromParam(repo);
   const [{ group, report: reportId }, patchSearch] = useSearch();
   const setGroup = (g: (typeof GROUPS)[number]) => patchSearch({ group: g });
-  const select = useCallback(
-    (w: ReportsWalk): RepoHistory | null => {
-      const list = w.byRepo.get(key);
-      return list ? histories(new Map([[key, list]]))[0]! : null;
-    },
-    [key],
-  );
-  const q = useQuery({ ...allReportsQuery(), select });
-  const history = q.data;
+  const config = useAppConfig();
+  const linkTo = useLinkTo();
+  const [teams] = useTeams();
+  const q = useRepoList(teams, config.teams);
+  const history: RepoHistory | undefined = useMemo(() => q.list?.find((h) => h.key === key), [q.list, key]);
+  const owner = ownerOf(q.owners, key);
   const index = history
     ? reportId
       ? history.reports.findIndex((s) => s.report.reportId === reportId)
@@ -61,7 +60,7 @@ export default function RepoPage() {
 
   if (!history) {
     if (q.error && !q.isFetching) return <ErrorState error={q.error} onRetry={() => void q.refetch()} />;
-    if (q.isFetching || q.isPending) return <Loading label="Loading readiness reports…" />;
+    if (q.isFetching || !q.list) return <Loading label="Loading readiness reports…" />;
     return <Empty>No report for {repoName(key)}.</Empty>;
   }
   if (!current) return <Empty>That report is not one of this repository&apos;s reports.</Empty>;
@@ -81,7 +80,7 @@ export default function RepoPage() {
   return (
     <div className="flex flex-col gap-4">
       <p className="text-sm">
-        <Link to="/readiness" className="text-accent-strong underline">
+        <Link to={linkTo('/readiness')} className="text-accent-strong underline">
           ← All repositories
         </Link>
       </p>
@@ -110,6 +109,11 @@ export default function RepoPage() {
           </a>
         ) : (
           <span>{r.repoUrl}</span>
+        )}
+        {owner !== undefined && (
+          <span className="ml-2">
+            · Owned by <span className="font-medium text-fg">{owner ?? `no team (${UNOWNED})`}</span>
+          </span>
         )}
         {index < history.reports.length - 1 && (
           <span className="ml-2 rounded bg-warning-surface-strong px-1.5 py-0.5 text-xs text-warning-fg">
@@ -141,8 +145,12 @@ export default function RepoPage() {
           { label: 'Skipped', value: s.skipped, hint: 'not counted' },
         ]}
       />
-      <div className="grid gap-4 lg:grid-cols-2">
-        <section aria-label="Report details" className="rounded-lg border border-line bg-surface p-4 text-sm shadow-sm">
+      <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
+        <RepoFixes report={r} />
+        <section
+          aria-label="Report details"
+          className="min-w-0 rounded-lg border [overflow-wrap:anywhere] border-line bg-surface p-4 text-sm shadow-sm"
+        >
           <h2 className="mb-2 text-base font-semibold">Report details</h2>
           <dl className="grid grid-cols-[10rem_1fr] gap-x-3 gap-y-1">
             <dt className="text-fg-subtle">Evaluated</dt>

@@ -7,6 +7,7 @@ import {
   groupByRepo,
   levelDistribution,
   organizationLevelSeries,
+  organizationScore,
   pillarPassRates,
   summarize,
 } from './history';
@@ -89,5 +90,20 @@ describe('criterionRows', () => {
       ['formatter', 'Style & Validation', 1],
       ['zzz', 'Other', null],
     ]);
+  });
+});
+
+describe('groupByRepo', () => {
+  it('groups reports by repository, oldest first, whatever the input order', () => {
+    const g = groupByRepo([
+      rep('b', 'git@github.com:acme/x.git', '2026-03-02', { a: c(1) }),
+      rep('a', 'https://github.com/acme/x', '2026-03-01', { a: c(0) }),
+      rep('c', 'https://github.com/acme/y', '2026-03-05', { a: c(0) }),
+    ]);
+    expect(g).toHaveLength(2);
+    const x = g.find((r) => r.key.endsWith('/x'))!;
+    expect(x.reports.map((r) => r.report.reportId)).toEqual(['a', 'b']);
+    expect(x.latest.report.reportId).toBe('b');
+    expect(organizationScore(g)).toBe(3); // (5 + 1) / 2
   });
 });

@@ -6,15 +6,12 @@
 import { CRITERIA_BY_ID, KNOWN_CRITERIA } from '../../api/criteria';
 import type { CriterionResult, ReadinessReport } from '../../api/schemas';
 import { addDays, eachDay, msToDay, type Day } from '../../lib/dates';
-import {
-  criterionState,
-  normalizeRepoUrl,
-  passRate,
-  progressToNext,
-  repoName,
-  scoreReport,
-  type ReportScore,
-} from './levels';
+import { criterionState, passRate, progressToNext, repoName, scoreReport, type ReportScore } from '../../lib/readiness';
+import { normalizeRepoUrl } from '../../lib/repos';
+
+/** A report's score by the level rule (lib/readiness.ts), with the known criteria's levels. */
+export const scoreOf = (report: ReadinessReport): ReportScore =>
+  scoreReport(report, (id) => CRITERIA_BY_ID.get(id)?.level);
 
 export interface ScoredReport {
   report: ReadinessReport;
@@ -35,7 +32,7 @@ export function addReports(
 ): Map<string, ScoredReport[]> {
   for (const report of reports) {
     const k = normalizeRepoUrl(report.repoUrl);
-    const scored = { report, score: scoreReport(report) };
+    const scored = { report, score: scoreOf(report) };
     const list = byRepo.get(k);
     if (list) list.push(scored);
     else byRepo.set(k, [scored]);

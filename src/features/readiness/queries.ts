@@ -1,8 +1,9 @@
-import { experimental_streamedQuery as streamedQuery, queryOptions } from '@tanstack/react-query';
+import { experimental_streamedQuery as streamedQuery, queryOptions, useQuery } from '@tanstack/react-query';
 import { walkReadinessReports } from '../../api/paginate';
+import { READINESS_PATH, readinessAnswerSchema, type ReadinessAnswer } from '../../api/readiness';
 import type { ReadinessReport } from '../../api/schemas';
-import { api } from '../../data/client';
-import { addReports, type ScoredReport } from './history';
+import { api, getWithLists } from '../../data/client';
+import { addReports, histories, type RepoHistory, type ScoredReport } from './history';
 
 export interface ReportsWalk {
   /** Scored reports per normalized repository URL, in arrival order. */
@@ -35,3 +36,75 @@ export const allReportsQuery = () =>
     // Reports arrive during the day: read them again after a few minutes.
     staleTime: 5 * 60_000,
   });
+
+/**
+ * `GET /api/readiness[?team=…]` (a server that keeps a store): the repositories (of those teams, or every
+ * one) with their owning teams, and their reports.
+ */
+export const readinessQuery = (teams: readonly string[]) =>
+  queryOptions({
+    queryKey: ['readiness', 'teams', { teams }],
+    queryFn: ({ signal }) => getWithLists(READINESS_PATH, readinessAnswerSchema, { team: teams }, signal),
+    staleTime: 5 * 60_000,
+  });
+
+/** The repositories' histories of an answer, and each repository's owning team by its key. */
+export function fromAnswer(a: ReadinessAnswer) {
+  const owners = new Map(a.repos.map((r) => [r.key, r.team]));
+  return { histories: histories(addReports(new Map(), a.reports)), owners, ownership: a.ownership };
+}
+
+export interface RepoList {
+  /** Undefined while loading. */
+  list: RepoHistory[] | undefined;
+  /** Owning team by `host/owner/name`; undefined without teams on the server (or while loading). */
+  owners: ReadonlyMap<string, string | null> | undefined;
+  ownership: boolean | undefined;
+  /** How asking for the owners went (the organization's view asks for them apart from the reports). */
+  ownersStatus: { error: unknown; isFetching: boolean; refetch: () => unknown };
+  walk: ReportsWalk | undefined;
+  error: unknown;
+  isFetching: boolean;
+  refetch: () => unknown;
+}
+
+const selectHistories = (w: ReportsWalk) => histories(w.byRepo);
+
+/**
+ * The repositories the readiness pages show: with teams chosen, those teams' (from the server's
+ * `/api/readiness`); else every repository, walked page by page from the service's readiness path, with
+ * the owners from `/api/readiness` when the server knows teams.
+ */
+export function useRepoList(teams: readonly string[], withTeams: boolean): RepoList {
+  const byTeam = teams.length > 0 && withTeams;
+  const walk = useQuery({ ...allReportsQuery(), enabled: !byTeam });
+  const all = useQuery({ ...allReportsQuery(), select: selectHistories, enabled: !byTeam });
+  // Every repository's owner is asked for once the walk is complete: not beside it (the same reports, twice at once).
+  const owned = useQuery({
+    ...readinessQuery(byTeam ? teams : []),
+    select: fromAnswer,
+    enabled: withTeams && (byTeam || walk.data?.complete === true),
+  });
+  if (byTeam) {
+    return {
+      list: owned.data?.histories,
+      owners: owned.data?.owners,
+      ownership: owned.data?.ownership,
+      ownersStatus: owned,
+      walk: undefined,
+      error: owned.error,
+      isFetching: owned.isFetching,
+      refetch: owned.refetch,
+    };
+  }
+  return {
+    list: all.data,
+    owners: owned.data?.owners,
+    ownership: owned.data?.ownership,
+    ownersStatus: owned,
+    walk: walk.data,
+    error: all.error,
+    isFetching: walk.isFetching,
+    refetch: all.refetch,
+  };
+}

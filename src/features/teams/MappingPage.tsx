@@ -459,7 +459,12 @@ function Format() {
             <code>Engineering/Platform/Infra</code>;
           </li>
           <li>
-            <code>manager</code> (optional): the emails of the team&apos;s managers, separated by <code>;</code>.
+            <code>manager</code> (optional): the emails of the team&apos;s managers, separated by <code>;</code>;
+          </li>
+          <li>
+            <code>repos</code> (optional): the repositories the team owns, separated by <code>;</code>, each a URL or{' '}
+            <code>host/owner/name</code>; a <code>*</code> stands for part of a name (<code>github.com/acme/web-*</code>
+            ). The readiness pages show them by team; a repository no team owns is Unowned.
           </li>
         </ul>
         <pre className="overflow-auto rounded bg-surface-muted p-2 font-mono text-xs">

@@ -201,6 +201,21 @@ export const ACCESS = {
     return v.role === 'viewer' ? refuse('The budgets are shown to managers and admins.') : { allow: true };
   }) as AccessRule,
   spendTeams: teamsRule('The teams’ spend is shown to their managers and admins.'),
+  /**
+   * Repositories' readiness: the organization's (every repository) for a reader who may see the
+   * organization's figures, and then any team's; a manager kept to their teams (RESTRICT_ORG_VIEW) asks
+   * for their teams (sub-teams included), and is refused the organization's or another team's.
+   */
+  readiness: ((v, cfg, { search }) => {
+    const asked = search.getAll('team');
+    const org = orgFigures(v, cfg);
+    if (org.allow || v.role !== 'manager') return asked.length === 0 ? org : { allow: true };
+    if (asked.length === 0)
+      return refuse(
+        `The organization’s readiness is not shown to managers here (RESTRICT_ORG_VIEW); choose one of your teams: ${v.teams.join(', ')}.`,
+      );
+    return withinTeams(v, asked);
+  }) as AccessRule,
   /** A manager's teams page: their teams' rows (and the organization's), not the other teams'. */
   teamsSummary: teamsRule('The teams’ figures are shown to their managers and admins.'),
 } satisfies Record<string, AccessRule>;
@@ -222,7 +237,10 @@ export function decide(
   if (path === PATHS.users) return { allow: 'rows' };
   const org = orgFigures(v, cfg);
   if (path === PATHS.tokens && !search.get('group_by')) return org.allow ? { allow: 'rows' } : org;
-  if (path.startsWith('/api/v1/analytics/') || path === PATHS.readiness) return org;
+  // Every path the proxy sends to the service's organization readiness (the documented one, its newer name
+  // `agent-readiness-reports`, any other spelling) is the organization's: not a route's to decide.
+  if (path.startsWith('/api/v1/analytics/') || path === PATHS.readiness || path.startsWith('/api/organization/'))
+    return org;
   return rule ? rule(v, cfg, { method, path, search }) : { allow: true };
 }
 

@@ -9,7 +9,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { CRITERIA_BY_ID } from '../../api/criteria';
+import { readinessAnswerSchema } from '../../api/readiness';
 import { usersTableSchema } from '../../api/users';
+import { fixesForSet } from '../../lib/readiness';
+import { repoKey } from '../../lib/repos';
 import { createApp, openAppStore } from '../app';
 import { readServerConfig } from '../config';
 import { createLogger } from '../core/log';
@@ -100,6 +104,25 @@ describe('the weekly digest', async () => {
     expect(highlights.text.text).toMatch(/<https:\/\/dashboard\.acme\.example\/[^|>]+\|[^>]+>/);
     expect(blocks.at(-1)!.text.text).toContain(
       '<https://dashboard.acme.example/?start=2026-04-24&end=2026-04-30|Open the dashboard>',
+    );
+  });
+
+  it('names the criterion whose fix lifts the most repositories to their next level', async () => {
+    const message = await app.digest!();
+    const all = readinessAnswerSchema.parse(await (await fetch(`${base}/api/readiness`)).json());
+    const latest = new Map(all.reports.map((r) => [repoKey(r.repoUrl), r]));
+    const top = fixesForSet([...latest].map(([key, report]) => ({ key, report })))[0]!;
+    expect(top.helps.length).toBeGreaterThan(1);
+    const name = CRITERIA_BY_ID.get(top.id)?.name ?? top.id;
+    const n = top.helps.length;
+    const line =
+      top.lifts.length === n
+        ? `Fix ${name} to lift ${n} repositories to their next level`
+        : `Fix ${name}: one of the fewest fixes that lift ${n} repositories to their next level (${top.lifts.length} on its own)`;
+    expect(message.text).toContain(`Readiness: ${line}`);
+    const blocks = message.blocks as { text?: { text: string } }[];
+    expect(blocks.map((b) => b.text?.text)).toContain(
+      `*Readiness*\n• <https://dashboard.acme.example/readiness|${line}>`,
     );
   });
 

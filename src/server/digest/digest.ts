@@ -8,7 +8,9 @@
  */
 import { Cron } from 'croner';
 import type { Highlights } from '../../api/insights';
+import { CRITERIA_BY_ID } from '../../api/criteria';
 import type { SpendAnswer, TeamSpendRow } from '../../api/spend';
+import type { SetFix } from '../../lib/readiness';
 import { addDays, formatDayLong, type Day, type DayRange } from '../../lib/dates';
 import { HttpError } from '../core/errors';
 import type { Logger } from '../core/log';
@@ -29,8 +31,16 @@ export interface DigestSources {
   /** The organization's spend (throws a 404 HttpError without a price list). */
   spend: (range: DayRange) => Promise<SpendAnswer>;
   budgetStates: () => Promise<{ currency: string; rows: TeamSpendRow[] }>;
+  /** The organization's repositories (by their latest reports) and the criteria whose fix lifts them. */
+  readiness?: () => Promise<{ repositories: number; fixes: SetFix[] }>;
   /** Where readers reach the dashboard. */
   publicUrl: URL;
+}
+
+/** The readiness line: the criterion whose fix lifts the most repositories to their next level. */
+export interface ReadinessLine {
+  repositories: number;
+  top: { id: string; name: string; lifts: number; helps: number } | null;
 }
 
 export interface Kpi {
@@ -46,6 +56,7 @@ export interface Digest {
   spend: { currency: string; week: number; before: number | null; month: SpendAnswer['month'] } | null;
   budgets: TeamSpendRow[];
   highlights: Highlights;
+  readiness: ReadinessLine | null;
 }
 
 /** The digest of the seven days to the latest day. */
@@ -79,7 +90,18 @@ export async function buildDigest(s: DigestSources): Promise<Digest> {
   }
   const budgets = (await s.budgetStates()).rows;
   const highlights = await s.highlights();
-  return { week, previous, kpis, spend, budgets, highlights };
+  let readiness: ReadinessLine | null = null;
+  if (s.readiness) {
+    const r = await s.readiness();
+    const f = r.fixes[0];
+    readiness = {
+      repositories: r.repositories,
+      top: f
+        ? { id: f.id, name: CRITERIA_BY_ID.get(f.id)?.name ?? f.id, lifts: f.lifts.length, helps: f.helps.length }
+        : null,
+    };
+  }
+  return { week, previous, kpis, spend, budgets, highlights, readiness };
 }
 
 const exact = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -123,12 +145,14 @@ export function toSlack(d: Digest, base: URL): { text: string; blocks: unknown[]
       );
     }
   }
+  const readinessLine = d.readiness && d.readiness.repositories > 0 ? readinessText(d.readiness) : null;
   const highlightLines = d.highlights.highlights.map((h) => `• <${link(h.link.path, h.link.query)}|${h.title}>`);
   const text = [
     title,
     ...kpiLines.map((l) => l.replace(/\*/g, '')),
     ...spendLines.map((l) => l.replace(/\*/g, '')),
     d.highlights.highlights.length ? `${d.highlights.highlights.length} highlights` : 'Nothing stands out this week.',
+    ...(readinessLine ? [`Readiness: ${readinessLine.replace(/\*/g, '')}`] : []),
     link('/', range),
   ].join('\n');
   const section = (t: string) => ({ type: 'section', text: { type: 'mrkdwn', text: t } });
@@ -143,9 +167,23 @@ export function toSlack(d: Digest, base: URL): { text: string; blocks: unknown[]
           ? `*Highlights*\n${highlightLines.join('\n')}`
           : '*Highlights*\nNothing stands out this week.',
       ),
+      ...(readinessLine ? [section(`*Readiness*\n• <${link('/readiness')}|${readinessLine}>`)] : []),
       section(`<${link('/', range)}|Open the dashboard> · <${link('/teams', range)}|Teams>`),
     ],
   };
+}
+
+const repositories = (n: number) => `${exact(n)} ${n === 1 ? 'repository' : 'repositories'}`;
+
+/**
+ * "Fix Linter configured to lift 3 repositories to their next level" when the fix alone does it; else
+ * "Fix Linter configured: one of the fewest fixes that lift 5 repositories to their next level (1 on its own)".
+ */
+function readinessText(r: ReadinessLine): string {
+  const t = r.top;
+  if (!t) return `every one of the ${repositories(r.repositories)} is at the top level`;
+  if (t.lifts === t.helps) return `Fix ${t.name} to lift ${repositories(t.lifts)} to their next level`;
+  return `Fix ${t.name}: one of the fewest fixes that lift ${repositories(t.helps)} to their next level (${exact(t.lifts)} on its own)`;
 }
 
 export interface PostOptions {

@@ -329,6 +329,21 @@ export async function readReports(db: Db, limit: number, startAfter: string | un
   return rows.map((r) => r.body);
 }
 
+/** Every stored report's body, and a version that changes when a report is added (its count and last `seq`). */
+export async function allReports(db: Db): Promise<{ version: string; bodies: string[] }> {
+  const rows = await db.selectFrom('readiness_report').select(['seq', 'body']).orderBy('seq').execute();
+  return { version: `${rows.length}|${rows.at(-1)?.seq ?? 0}`, bodies: rows.map((r) => r.body) };
+}
+
+/** The version `allReports` would give, without reading the bodies. */
+export async function reportsVersion(db: Db): Promise<string> {
+  const row = await db
+    .selectFrom('readiness_report')
+    .select((eb) => [eb.fn.countAll<number | string>().as('n'), eb.fn.max('seq').as('seq')])
+    .executeTakeFirst();
+  return `${Number(row?.n ?? 0)}|${row?.seq ?? 0}`;
+}
+
 /** Whether a user id appears in the store at all (a `/users` cursor the store can continue from). */
 export async function knownUser(db: Db, userId: string): Promise<boolean> {
   const row = await db

@@ -17,7 +17,7 @@ import { FillFailed, groupingOf, type DayEndpoint, type SyncEngine } from './eng
 const CACHE_CHARS = 64 * 1024 * 1024;
 
 /** How old the store's reports may be before a readiness request looks for new ones. */
-const READINESS_MAX_AGE_MS = 5 * 60_000;
+export const READINESS_MAX_AGE_MS = 5 * 60_000;
 
 const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8' };
 

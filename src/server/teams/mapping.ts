@@ -561,7 +561,7 @@ function elementOffsets(text: string): number[] {
 }
 
 /** The repository that no team of the mapping owns is listed under this name, never dropped. */
-export const UNOWNED = 'Unowned';
+export { UNOWNED } from '../../api/readiness';
 
 /**
  * Which team owns a repository (its URL in any spelling): the claim of an exact repository first, else

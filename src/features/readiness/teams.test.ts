@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import type { CriterionResult, ReadinessReport } from '../../api/schemas';
+import { groupByRepo } from './history';
+import { fixesOf, meanWithDistribution, ownerOf, teamReadiness } from './teams';
+
+const c = (numerator: number | null, denominator = 1): CriterionResult => ({ numerator, denominator, rationale: '' });
+/** A report passing `pass` of 10 single-app criteria (pass × 10 %). */
+const rep = (id: string, url: string, at: number, pass: number): ReadinessReport => ({
+  reportId: id,
+  createdAt: at,
+  repoUrl: url,
+  apps: {},
+  report: Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`c${i}`, c(i < pass ? 1 : 0)])),
+});
+
+const list = groupByRepo([
+  rep('a1', 'https://github.com/acme/a', 1, 1), // level 1, then
+  rep('a2', 'git@github.com:Acme/a.git', 2, 5), // 50 % → level 3 (latest)
+  rep('b1', 'https://github.com/acme/b', 1, 7), // 70 % → level 4
+  rep('c1', 'https://github.com/acme/c', 1, 2), // 20 % → level 2
+  rep('d1', 'https://github.com/acme/d', 1, 9), // 90 % → level 5
+]);
+const owners = new Map<string, string | null>([
+  ['github.com/acme/a', 'Eng/Platform'],
+  ['github.com/acme/b', 'Eng/Platform'],
+  ['github.com/acme/c', 'Data'],
+  ['github.com/acme/d', null],
+]);
+
+describe('teamReadiness', () => {
+  it('one row per owning team by latest levels, then Unowned; a repository the owners miss is Unowned', () => {
+    const rows = teamReadiness([...list, ...groupByRepo([rep('e1', 'https://github.com/acme/e', 1, 0)])], owners);
+    expect(rows.map((r) => [r.name, r.repositories, r.distribution])).toEqual([
+      ['Data', 1, [0, 1, 0, 0, 0]],
+      ['Eng/Platform', 2, [0, 0, 1, 1, 0]],
+      ['Unowned', 2, [1, 0, 0, 0, 1]],
+    ]);
+    const platform = rows[1]!;
+    expect(platform.meanLevel).toBe(3.5);
+    expect(platform.meanPassRate).toBeCloseTo(0.6);
+    expect(meanWithDistribution(platform)).toBe('3.5 (1: 0 · 2: 0 · 3: 1 · 4: 1 · 5: 0)');
+  });
+
+  it('keeps an empty Unowned row, and names no owner when owners are unknown', () => {
+    const rows = teamReadiness(list.slice(0, 1), owners);
+    expect(rows.at(-1)).toMatchObject({ team: null, repositories: 0, meanLevel: null });
+    expect(meanWithDistribution(rows.at(-1)!)).toBe('–');
+    expect(ownerOf(undefined, list[0]!.key)).toBeUndefined();
+    expect(ownerOf(owners, 'https://github.com/acme/a')).toBe('Eng/Platform');
+  });
+
+  it('what to fix next over a team’s repositories, by their latest reports', () => {
+    const platform = list.filter((r) => ownerOf(owners, r.key) === 'Eng/Platform');
+    // a at 50 % (any one of c5…c9 lifts it to 60 %), b at 70 % (any one of c7…c9 to 80 %).
+    const fixes = fixesOf(platform);
+    expect(fixes.slice(0, 3).map((f) => [f.id, f.lifts.length])).toEqual([
+      ['c7', 2],
+      ['c8', 2],
+      ['c9', 2],
+    ]);
+    expect(fixes.map((f) => f.id)).toEqual(['c7', 'c8', 'c9', 'c5', 'c6']);
+  });
+});

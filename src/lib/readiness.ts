@@ -1,0 +1,290 @@
+/**
+ * The readiness level rule of service-facts.md, in pure functions shared by the server and the SPA:
+ * a criterion passes when numerator == denominator; a null numerator is skipped; pass rate = mean of
+ * numerator/denominator over non-skipped criteria (each criterion weighs the same); level thresholds
+ * 20/40/60/80 %. And what to fix next: for one repository, the failing criteria that take it to its next
+ * level soonest; for a set of repositories (a team, the organization), the criteria whose fix lifts the
+ * most of them.
+ *
+ * The shapes here are structural (`lib` imports nothing of ours): the service's reports (api/schemas.ts)
+ * fit them as they are.
+ */
+
+/** A criterion's evaluation, as a report gives it. */
+export interface CriterionScore {
+  numerator: number | null;
+  denominator: number;
+}
+
+/** What the rules read of a report. */
+export interface ScoredReportLike {
+  report: Readonly<Record<string, CriterionScore>>;
+}
+
+export type CriterionState = 'passed' | 'failed' | 'skipped';
+
+export function criterionState(c: CriterionScore): CriterionState {
+  if (c.numerator === null) return 'skipped';
+  return c.numerator >= c.denominator ? 'passed' : 'failed';
+}
+
+/** A criterion's score from 0 to 1, or null when it does not count (skipped, or no application). */
+export function criterionScore(c: CriterionScore): number | null {
+  if (c.numerator === null || !(c.denominator > 0)) return null;
+  return Math.min(1, Math.max(0, c.numerator / c.denominator));
+}
+
+/** Mean score over non-skipped criteria, or null when every criterion was skipped. */
+export function passRate(results: readonly CriterionScore[]): number | null {
+  let sum = 0;
+  let n = 0;
+  for (const c of results) {
+    const s = criterionScore(c);
+    if (s === null) continue;
+    sum += s;
+    n++;
+  }
+  return n === 0 ? null : sum / n;
+}
+
+export const LEVEL_THRESHOLDS = [0, 0.2, 0.4, 0.6, 0.8] as const;
+export const TOP_LEVEL = 5;
+/** A tiny epsilon keeps 0.6 computed as 0.59999… on level 4. */
+const EPSILON = 1e-9;
+
+/** 1 below 20 %, 2 from 20 %, 3 from 40 %, 4 from 60 %, 5 from 80 %. */
+export function levelFor(rate: number | null): number {
+  if (rate === null) return 1;
+  const r = rate + EPSILON;
+  let level = 1;
+  for (let i = 1; i < LEVEL_THRESHOLDS.length; i++) if (r >= LEVEL_THRESHOLDS[i]!) level = i + 1;
+  return level;
+}
+
+/** Share of the way from the current level's threshold to the next (1 at level 5). */
+export function progressToNext(rate: number | null): number {
+  const level = levelFor(rate);
+  if (level >= TOP_LEVEL || rate === null) return level >= TOP_LEVEL ? 1 : 0;
+  const lo = LEVEL_THRESHOLDS[level - 1]!;
+  const hi = LEVEL_THRESHOLDS[level]!;
+  return Math.min(1, Math.max(0, (rate - lo) / (hi - lo)));
+}
+
+export interface ReportScore {
+  passRate: number | null;
+  level: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+  /** Completion of each level's known criteria (null when all were skipped or absent). */
+  perLevel: Record<number, number | null>;
+}
+
+/** A report's score; `levelOf` gives a known criterion's level (an unknown one counts in no level section). */
+export function scoreReport(report: ScoredReportLike, levelOf: (id: string) => number | undefined): ReportScore {
+  const results = Object.values(report.report);
+  const rate = passRate(results);
+  const byLevel: Record<number, CriterionScore[]> = { 1: [], 2: [], 3: [], 4: [], 5: [] };
+  let passed = 0;
+  let failed = 0;
+  let skipped = 0;
+  for (const [id, c] of Object.entries(report.report)) {
+    const s = criterionState(c);
+    if (s === 'passed') passed++;
+    else if (s === 'failed') failed++;
+    else skipped++;
+    const level = levelOf(id);
+    if (level !== undefined) byLevel[level]?.push(c);
+  }
+  const perLevel: Record<number, number | null> = {};
+  for (const l of [1, 2, 3, 4, 5]) perLevel[l] = passRate(byLevel[l]!);
+  return { passRate: rate, level: levelFor(rate), passed, failed, skipped, perLevel };
+}
+
+/** "owner/repo" for display. */
+export function repoName(normalized: string): string {
+  return normalized.replace(/^https:\/\/[^/]+\//, '') || normalized;
+}
+
+/** Only http(s) URLs may become links. */
+export function safeHref(url: string): string | undefined {
+  try {
+    const u = new URL(url);
+    return u.protocol === 'https:' || u.protocol === 'http:' ? u.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// ---- What to fix next -------------------------------------------------------------------------
+
+/** A failing criterion of a report, and what fixing it (numerator raised to denominator) is worth. */
+export interface FixStep {
+  id: string;
+  numerator: number;
+  denominator: number;
+  /** Applications still failing it: denominator − numerator (1 for a repository-scope criterion). */
+  failingApps: number;
+  /** What fixing it adds to the pass rate: (1 − numerator/denominator) / criteria counted. */
+  gain: number;
+}
+
+export interface NextLevelPlan {
+  level: number;
+  passRate: number;
+  /** The criteria to fix, in the order of the rule below. */
+  steps: FixStep[];
+  /** The level the report reaches with every step fixed (the next one, or above when a step overshoots). */
+  reaches: number;
+  passRateAfter: number;
+}
+
+/**
+ * The failing criteria that take a report to its next level soonest, by the level rule (fixing a
+ * criterion moves its score to 1; the pass rate is the mean over non-skipped criteria):
+ *
+ * 1. fewest criteria: the plan has as few criteria as any set that reaches the next level;
+ * 2. among the sets of that size, those failing in the fewest applications (denominator − numerator:
+ *    one app of a monorepo before four), then the smallest share failing (2/3 before 1/2), then by id:
+ *    the set is chosen criterion by criterion in that order, each taken when the rest can still be
+ *    completed to a plan of that size.
+ *
+ * Null at level 5 (no next level) or when every criterion was skipped (no pass rate to raise).
+ */
+export function nextLevelPlan(report: ScoredReportLike): NextLevelPlan | null {
+  const p = planning(report);
+  if (!p) return null;
+  const { n, sum, need, failing, size, worth } = p;
+  // Among the plans of that size, the easiest criteria first.
+  const order = [...failing].sort(
+    (a, b) =>
+      a.failingApps - b.failingApps ||
+      b.numerator / b.denominator - a.numerator / a.denominator ||
+      (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  );
+  const steps: FixStep[] = [];
+  let got = 0;
+  for (let i = 0; i < order.length && steps.length < size; i++) {
+    const f = order[i]!;
+    // Whether a plan of `size` is still possible with f: with the best of the criteria after it.
+    const best = bestGains(order.slice(i + 1), size - steps.length - 1, worth);
+    if (got + worth(f) + best >= need) {
+      steps.push(f);
+      got += worth(f);
+    }
+  }
+  const after = (sum + got) / n;
+  return { level: p.level, passRate: sum / n, steps, reaches: levelFor(after), passRateAfter: after };
+}
+
+/** The sum of the `k` largest gains of `fs`. */
+const bestGains = (fs: readonly FixStep[], k: number, worth: (f: FixStep) => number) =>
+  fs
+    .map(worth)
+    .sort((a, b) => b - a)
+    .slice(0, k)
+    .reduce((a, x) => a + x, 0);
+
+/**
+ * What a plan starts from: the criteria counted (n), their score sum, the gain (in criteria) that the
+ * next level needs, the failing criteria, and the fewest of them that reach it (the largest gains first).
+ */
+function planning(report: ScoredReportLike) {
+  const scores = Object.entries(report.report).flatMap(([id, c]) => {
+    const s = criterionScore(c);
+    return s === null ? [] : [{ id, c, s }];
+  });
+  if (scores.length === 0) return null;
+  const n = scores.length;
+  const sum = scores.reduce((a, x) => a + x.s, 0);
+  const level = levelFor(sum / n);
+  if (level >= TOP_LEVEL) return null;
+  const need = LEVEL_THRESHOLDS[level]! * n - sum - EPSILON * n;
+  const failing: FixStep[] = scores
+    .filter((x) => x.s < 1)
+    .map(({ id, c, s }) => ({
+      id,
+      numerator: c.numerator!,
+      denominator: c.denominator,
+      failingApps: Math.max(1, Math.ceil(c.denominator - c.numerator!)),
+      gain: (1 - s) / n,
+    }));
+  const worth = (f: FixStep) => f.gain * n;
+  const byGain = [...failing].sort((a, b) => worth(b) - worth(a));
+  let size = 0;
+  for (let acc = 0; size < byGain.length && acc < need; size++) acc += worth(byGain[size]!);
+  return { n, sum, level, need, failing, byGain, size, worth };
+}
+
+/** A repository's latest report under its key. */
+export interface RepoReport {
+  key: string;
+  report: ScoredReportLike;
+}
+
+/** A criterion whose fix lifts repositories of a set to their next level. */
+export interface SetFix {
+  id: string;
+  /** The repositories it is one of the fewest fixes to the next level of (sorted); `lifts` among them. */
+  helps: string[];
+  /** The repositories that fixing this criterion alone takes to their next level (sorted). */
+  lifts: string[];
+}
+
+/**
+ * The criteria of a report that can each be one of the fewest fixes taking it to its next level (with
+ * the largest gains for the rest of the plan), and whether the plan is of one criterion (each lifts it
+ * alone). Empty at level 5.
+ */
+export function planCandidates(report: ScoredReportLike): { ids: string[]; alone: boolean } {
+  const p = planning(report);
+  if (!p) return { ids: [], alone: false };
+  const ids = p.failing.filter((f) => {
+    const rest = bestGains(
+      p.byGain.filter((g) => g !== f),
+      p.size - 1,
+      p.worth,
+    );
+    return p.worth(f) + rest >= p.need;
+  });
+  return { ids: ids.map((f) => f.id), alone: p.size === 1 };
+}
+
+/**
+ * For a set of repositories (a team's, the organization's), each by its latest report: the criteria
+ * whose fix would lift the most of them to their next level. A criterion *helps* a repository when it
+ * can be one of the fewest fixes that take it to its next level (`nextLevelPlan` counts the criteria; the
+ * plan it shows is one of these sets, picked by the ease rule), and *lifts* it when fixing it alone does.
+ * Sorted by the repositories helped, then by those lifted alone, then by id; criteria helping none are
+ * left out. Repositories at level 5 have no next level and count for none.
+ */
+export function fixesForSet(repos: readonly RepoReport[]): SetFix[] {
+  const by = new Map<string, { helps: string[]; lifts: string[] }>();
+  for (const r of [...repos].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))) {
+    const { ids, alone } = planCandidates(r.report);
+    for (const id of ids) {
+      let e = by.get(id);
+      if (!e) by.set(id, (e = { helps: [], lifts: [] }));
+      e.helps.push(r.key);
+      if (alone) e.lifts.push(r.key);
+    }
+  }
+  return [...by.entries()]
+    .map(([id, e]) => ({ id, ...e }))
+    .sort(
+      (a, b) =>
+        b.helps.length - a.helps.length || b.lifts.length - a.lifts.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+    );
+}
+
+/** Whether fixing `id` alone takes the report to its next level. */
+export function liftsAlone(report: ScoredReportLike, id: string): boolean {
+  const c = report.report[id];
+  if (!c || criterionState(c) !== 'failed') return false;
+  const rate = passRate(Object.values(report.report));
+  if (rate === null) return false;
+  const level = levelFor(rate);
+  if (level >= TOP_LEVEL) return false;
+  const fixed = { ...report.report, [id]: { numerator: c.denominator, denominator: c.denominator } };
+  return levelFor(passRate(Object.values(fixed))) > level;
+}

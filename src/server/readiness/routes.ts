@@ -1,0 +1,165 @@
+/**
+ * The readiness endpoints of the dashboard's server (their shapes: src/api/readiness.ts): the stored
+ * reports with each repository's owning team by the mapping in force, for the organization or for
+ * chosen teams, and the criteria whose fix lifts those repositories to their next level (CSV, and the
+ * weekly digest's line). The level rules are lib/readiness.ts's, the SPA's own.
+ */
+import { CRITERIA_BY_ID } from '../../api/criteria';
+import { UNASSIGNED } from '../../api/teams';
+import { readinessReportSchema, type ReadinessReport } from '../../api/schemas';
+import { READINESS_FIXES_CSV_PATH, READINESS_PATH, type ReadinessRepo } from '../../api/readiness';
+import { toCsv } from '../../lib/csv';
+import { fixesForSet, type SetFix } from '../../lib/readiness';
+import { repoKey } from '../../lib/repos';
+import { ACCESS } from '../auth/access';
+import type { HttpResponse } from '../core/response';
+import { queryParser } from '../http/query';
+import { route, type Route } from '../http/router';
+import type { StoreDb } from '../store/db';
+import { allReports, reportsVersion } from '../store/queries';
+import { repoOwner } from '../teams/mapping';
+import type { MappingSource } from '../teams/source';
+import { inSelection } from '../teams/tree';
+
+export interface ReadinessRoutesOptions {
+  store: StoreDb;
+  source: MappingSource;
+  /** Brings the stored reports up to date first (the service is asked again after a few minutes). */
+  refresh: () => Promise<void>;
+}
+
+interface Stored {
+  key: string;
+  body: string;
+  report: ReadinessReport;
+}
+
+/** The repositories asked for, their reports (oldest first) and whether the mapping names repositories. */
+export interface ReadinessSelection {
+  ownership: boolean;
+  repos: ReadinessRepo[];
+  reports: Stored[];
+}
+
+const byId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+export function createReadinessRoutes(opts: ReadinessRoutesOptions) {
+  const { store, source } = opts;
+  let kept: { version: string; reports: Stored[] } | undefined;
+
+  /** Every stored report, parsed once per version of the store's reports, oldest first. */
+  async function stored(): Promise<Stored[]> {
+    await opts.refresh();
+    if (kept?.version !== (await reportsVersion(store.db))) {
+      const all = await allReports(store.db);
+      const reports = all.bodies.flatMap((body) => {
+        // Each body passed the service's schema when it was stored; parsing again gives its defaults.
+        const r = readinessReportSchema.safeParse(JSON.parse(body));
+        return r.success ? [{ key: repoKey(r.data.repoUrl), body, report: r.data }] : [];
+      });
+      reports.sort((a, b) => a.report.createdAt - b.report.createdAt || byId(a.report.reportId, b.report.reportId));
+      kept = { version: all.version, reports };
+    }
+    return kept.reports;
+  }
+
+  /**
+   * The repositories of the teams asked for (sub-teams included; Unassigned: those no team owns), or
+   * every repository when none is asked for.
+   */
+  async function selection(teams: readonly string[]): Promise<ReadinessSelection> {
+    const mapping = source.current().mapping;
+    const owner = repoOwner(mapping);
+    const reports = await stored();
+    const owners = new Map<string, string | null>();
+    for (const r of reports) if (!owners.has(r.key)) owners.set(r.key, owner(r.report.repoUrl));
+    const chosen = (team: string | null) =>
+      teams.length === 0 || (team === null ? teams.includes(UNASSIGNED) : inSelection(team, teams));
+    const repos = [...owners]
+      .filter(([, team]) => chosen(team))
+      .map(([key, team]) => ({ key, team }))
+      .sort((a, b) => byId(a.key, b.key));
+    const keys = new Set(repos.map((r) => r.key));
+    return {
+      ownership: (mapping?.repos.length ?? 0) > 0,
+      repos,
+      reports: reports.filter((r) => keys.has(r.key)),
+    };
+  }
+
+  /** The criteria whose fix lifts the selection's repositories, each by its latest report. */
+  async function fixes(teams: readonly string[]): Promise<{ repositories: number; fixes: SetFix[] }> {
+    const s = await selection(teams);
+    const latest = new Map<string, ReadinessReport>();
+    for (const r of s.reports) latest.set(r.key, r.report);
+    return {
+      repositories: latest.size,
+      fixes: fixesForSet([...latest].map(([key, report]) => ({ key, report }))),
+    };
+  }
+
+  const teamsQuery = queryParser({ teams: true });
+  const routes: Route[] = [
+    route({
+      method: 'GET',
+      path: READINESS_PATH,
+      query: teamsQuery,
+      access: ACCESS.readiness,
+      what: 'the repositories’ readiness',
+      async handle({ query }): Promise<HttpResponse> {
+        const s = await selection(query.teams);
+        // The reports go out as the service gave them: their stored bodies, unchanged.
+        const body = `{"ownership":${s.ownership},"repos":${JSON.stringify(s.repos)},"reports":[${s.reports.map((r) => r.body).join(',')}]}`;
+        return { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body };
+      },
+    }),
+    route({
+      method: 'GET',
+      path: READINESS_FIXES_CSV_PATH,
+      query: teamsQuery,
+      access: ACCESS.readiness,
+      what: 'what to fix next',
+      async handle({ query }): Promise<HttpResponse> {
+        const { fixes: rows } = await fixes(query.teams);
+        const csv = toCsv(
+          [
+            'criterion',
+            'name',
+            'level',
+            'pillar',
+            'repositories',
+            'lifted_alone',
+            'repository_keys',
+            'lifted_alone_keys',
+          ],
+          rows.map((f) => {
+            const known = CRITERIA_BY_ID.get(f.id);
+            return [
+              f.id,
+              known?.name ?? f.id,
+              known?.level ?? null,
+              known?.pillar ?? 'Other',
+              f.helps.length,
+              f.lifts.length,
+              f.helps.join(';'),
+              f.lifts.join(';'),
+            ];
+          }),
+        );
+        const tag = query.teams.length === 0 ? 'organization' : query.teams.length === 1 ? 'team' : 'teams';
+        return {
+          status: 200,
+          headers: {
+            'content-type': 'text/csv; charset=utf-8',
+            'content-disposition': `attachment; filename="readiness-fixes-${tag}.csv"`,
+          },
+          body: csv,
+        };
+      },
+    }),
+  ];
+
+  return { routes, selection, fixes };
+}
+
+export type ReadinessRoutes = ReturnType<typeof createReadinessRoutes>;
