@@ -18,6 +18,9 @@ const show = (v: number | null, format: (n: number) => string) => (v === null ? 
 export function PayoffComparisons({ comparisons }: { comparisons: readonly Comparison[] }) {
   return (
     <div className="overflow-auto">
+      <p className="text-xs text-fg-muted">
+        Each change, numbered as on the chart; each figure over the whole weeks before → after it.
+      </p>
       <table className="w-full text-sm">
         <caption className="sr-only">Figures in the whole weeks before and after each level change</caption>
         <thead className="text-left text-fg-muted">
@@ -30,17 +33,17 @@ export function PayoffComparisons({ comparisons }: { comparisons: readonly Compa
             </th>
             {FIGURES.map((f) => (
               <th key={f.key} scope="col" className="py-1.5 pr-3 text-right font-medium">
-                {f.label}: before → after
+                {f.label}
               </th>
             ))}
           </tr>
         </thead>
         <tbody>
-          {comparisons.map((c) => (
+          {comparisons.map((c, i) => (
             <tr key={`${c.week}|${c.direction}`} className="border-t border-line-subtle align-top">
               <th scope="row" className="py-1.5 pr-3 text-left font-normal">
                 <span className="whitespace-nowrap">
-                  {markerLabel(c)}, week of {formatDayLong(c.week)}
+                  #{i + 1} {markerLabel(c)}, week of {formatDayLong(c.week)}
                 </span>
                 <span className="block text-xs text-fg-subtle">
                   {c.changes.map((x) => `${shortRepo(x.repo)} ${x.from} → ${x.to}`).join('; ')}

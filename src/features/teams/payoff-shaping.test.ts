@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ReadinessReport } from '../../api/schemas';
 import { levelPoints } from './level-points';
-import { markerLabel, shortRepo, teamPayoff } from './payoff-shaping';
+import { summaryRow } from './fixtures';
+import { crossTeamPayoff, markerLabel, shortRepo, teamPayoff } from './payoff-shaping';
 
 const report = (repoUrl: string, iso: string, passing: number): ReadinessReport => ({
   reportId: `${repoUrl}${iso}`,
@@ -56,8 +57,45 @@ describe('markerLabel and teamPayoff', () => {
       2,
       1,
       ['github.com/acme/api'],
-      [{ x: '2026-03-09', label: '↑ acme/api' }],
+      [{ x: '2026-03-09', label: '↑ #1' }],
     ]);
     expect(shortRepo('github.com/acme/api')).toBe('acme/api');
+  });
+});
+
+describe('crossTeamPayoff', () => {
+  it('names teams that share a name with their parent, and reads each owning team’s figures over the range', () => {
+    const rows = ['A/Auth/API', 'A/Platform/API', 'B/Web'].map((t) =>
+      summaryRow(t, { current: { credits: 1_000, commits: 4, prs: 0, active: 3 } }),
+    );
+    const got = crossTeamPayoff(
+      {
+        ownership: true,
+        repos: [
+          { key: 'h/o/a', team: 'A/Auth/API' },
+          { key: 'h/o/b', team: 'A/Platform/API' },
+          { key: 'h/o/c', team: 'B/Web' },
+        ],
+        points: [
+          { repo: 'h/o/a', day: '2026-03-01', level: 2 },
+          { repo: 'h/o/b', day: '2026-03-01', level: 3 },
+          { repo: 'h/o/c', day: '2026-03-01', level: 4 },
+        ],
+      },
+      rows,
+      { start: '2026-03-01', end: '2026-03-31' },
+    );
+    expect(got.reason).toBeNull();
+    expect(got.points.map((p) => [p.name, p.meanLevel])).toEqual([
+      ['Auth/API', 2],
+      ['Platform/API', 3],
+      ['Web', 4],
+    ]);
+    expect(got.points[0]!.figures).toEqual({
+      toolCallsPerTurn: 3,
+      creditsPerCommit: 250,
+      creditsPerPr: null,
+      activePeople: 3,
+    });
   });
 });

@@ -32,7 +32,10 @@ export interface TeamPayoff {
   reported: number;
   changes: LevelChange[];
   comparisons: Comparison[];
-  /** One line per comparison, on the week of its change(s). */
+  /**
+   * One line per comparison, on the week of its change(s), labelled by its number in the comparisons' table
+   * (`↑ #1`): names would run into each other on a phone; the chart's accessible name says them in full.
+   */
   markers: ChartMarker[];
   /** Whole weeks of the range: what the comparisons can draw on. */
   wholeWeeks: number;
@@ -55,7 +58,7 @@ export function teamPayoff(owned: OwnedLevels, weeks: readonly WeekFigures[], ra
     reported: new Set(points.map((p) => p.repo)).size,
     changes,
     comparisons,
-    markers: comparisons.map((c) => ({ x: c.week, label: markerLabel(c) })),
+    markers: comparisons.map((c, i) => ({ x: c.week, label: `${c.direction === 'rise' ? '↑' : '↓'} #${i + 1}` })),
     wholeWeeks: weeks.filter((w) => w.days === 7).length,
   };
 }
@@ -89,5 +92,9 @@ export function crossTeamPayoff(
     ];
   });
   const { points, reason } = acrossTeams(teams);
-  return { points: points.map((p) => ({ ...p, name: byTeam.get(p.team)!.name })), reason };
+  // Two leaf teams may share a name (API under Auth, API under Platform): those are named with their parent.
+  const names = points.map((p) => byTeam.get(p.team)!.name);
+  const shared = new Set(names.filter((n, i) => names.indexOf(n) !== i));
+  const nameOf = (team: string, name: string) => (shared.has(name) ? team.split('/').slice(-2).join('/') : name);
+  return { points: points.map((p, i) => ({ ...p, name: nameOf(p.team, names[i]!) })), reason };
 }
