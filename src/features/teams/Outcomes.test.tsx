@@ -10,6 +10,7 @@ import { TEST_CONFIG, renderWithApp } from '../../test/render';
 import { ROWS, json, summary } from './fixtures';
 import TeamPage from './TeamPage';
 import TeamsPage from './TeamsPage';
+import { readinessScope } from './PayoffAcrossTeams';
 
 const CONFIG = { ...TEST_CONFIG, teams: true };
 
@@ -320,5 +321,13 @@ describe('the teams page’s outcome ratios and comparison across teams', () => 
     const widget = await teamsWith([{ key: 'github.com/acme/a', team: null }], []);
     await waitFor(() => expect(within(widget).getByRole('status').textContent).toContain('Add a repos column'));
     expect(within(widget).queryByRole('table')).toBeNull();
+  });
+});
+
+describe('readinessScope', () => {
+  it('asks for everyone’s repositories with the organization’s row, else for the outermost teams shown', () => {
+    expect(readinessScope(ROWS)).toEqual([]);
+    const theirs = ROWS.filter((r) => r.team.startsWith('Engineering/') || r.team === 'Sales');
+    expect(readinessScope(theirs)).toEqual(['Engineering/Platform', 'Engineering/Apps', 'Sales']);
   });
 });

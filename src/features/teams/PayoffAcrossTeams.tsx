@@ -15,7 +15,7 @@ import { NoRepos } from './NoRepos';
 import { ratioCell } from './outcome-columns';
 import { ownedReadinessQuery, type OwnedReadiness } from './payoff-queries';
 import { crossTeamPayoff } from './payoff-shaping';
-import { teamHref } from './shaping';
+import { isOrganization, isUnassigned, teamHref } from './shaping';
 
 type Point = TeamPoint & { name: string };
 
@@ -27,7 +27,9 @@ const toOwned = (r: OwnedReadiness) => ({ ownership: r.ownership, repos: r.repos
  */
 export function PayoffAcrossTeams({ range, rows }: { range: DayRange; rows: readonly TeamSummaryRow[] }) {
   const linkTo = useLinkTo();
-  const readiness = useQuery({ ...ownedReadinessQuery([]), placeholderData: keepPreviousData, select: toOwned });
+  // Everyone's repositories; a manager who sees only their teams (no organization row) asks for theirs.
+  const scope = useMemo(() => readinessScope(rows), [rows]);
+  const readiness = useQuery({ ...ownedReadinessQuery(scope), placeholderData: keepPreviousData, select: toOwned });
   const owned = readiness.data;
   const data = useMemo(
     () => (owned ? { owned, ...crossTeamPayoff(owned, rows, range) } : undefined),
@@ -124,4 +126,11 @@ function figure(
     numeric: true,
     render: (p) => ratioCell(p.figures[key], format, `none: ${none}`),
   };
+}
+
+/** The teams to ask the readiness of: none (everyone's) with the organization's row, else the outermost shown. */
+export function readinessScope(rows: readonly TeamSummaryRow[]): string[] {
+  if (rows.some(isOrganization)) return [];
+  const shown = new Set(rows.map((r) => r.team));
+  return rows.filter((r) => !isUnassigned(r) && (r.parent === null || !shown.has(r.parent))).map((r) => r.team);
 }
