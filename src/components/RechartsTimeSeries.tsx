@@ -1,4 +1,16 @@
-import { Area, AreaChart, Bar, BarChart, CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
+import {
+  Area,
+  AreaChart,
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Line,
+  LineChart,
+  ReferenceLine,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
 import type { RenderProps } from './chart-frame';
 import { markProps, rechartsParts } from './chart-style';
 
@@ -16,6 +28,7 @@ export function RechartsTimeSeries({
   valueFormat,
   chartStyle,
   frame,
+  markers = [],
 }: RenderProps) {
   const parts = rechartsParts(chartStyle);
   const stackId = stacked ? 'stack' : undefined;
@@ -42,6 +55,20 @@ export function RechartsTimeSeries({
         labelFormatter={(l) => xTooltipFormat(String(l))}
         formatter={(v, name) => [valueFormat(Number(v)), name]}
       />
+      {markers.map((m) => (
+        <ReferenceLine
+          key={`${m.x}|${m.label}`}
+          x={m.x}
+          stroke={chartStyle.tick.fill}
+          strokeDasharray="4 3"
+          label={{
+            value: m.label,
+            position: 'insideTopLeft',
+            fontSize: chartStyle.tick.fontSize,
+            fill: chartStyle.tick.fill,
+          }}
+        />
+      ))}
     </>
   );
   if (kind === 'bar')

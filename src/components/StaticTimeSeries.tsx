@@ -20,6 +20,7 @@ export function StaticTimeSeries({
   yFormat,
   chartStyle,
   frame,
+  markers = [],
 }: RenderProps) {
   const clipId = useId();
   const { left, right, top, bottom, x, y } = frame;
@@ -120,6 +121,18 @@ export function StaticTimeSeries({
         </defs>
       )}
       <g clipPath={fractions ? `url(#${clipId})` : undefined}>{marks}</g>
+      {markers.map((m) => {
+        const i = index.get(m.x);
+        if (i === undefined) return null;
+        return (
+          <g key={`${m.x}|${m.label}`} className="chart-marker">
+            <line x1={x(i)} x2={x(i)} y1={top} y2={bottom} stroke={tick.fill} strokeDasharray="4 3" />
+            <text x={x(i) + 4} y={top + 4} dy="0.71em" stroke="none" {...tick}>
+              {m.label}
+            </text>
+          </g>
+        );
+      })}
       <g className="chart-x-axis" stroke={axis.stroke}>
         <line x1={left} x2={right} y1={bottom} y2={bottom} />
         {frame.xTicks.map((v) => {

@@ -2,7 +2,7 @@ import { memo, useMemo } from 'react';
 import { formatDayLong, formatDayShort } from '../lib/dates';
 import { formatCompact, formatExact, formatPercent } from '../lib/format';
 import { OTHER } from '../lib/series';
-import { timeSeriesFrame, type RenderProps } from './chart-frame';
+import { timeSeriesFrame, type ChartMarker, type RenderProps } from './chart-frame';
 import { CHART_STYLE } from './chart-style';
 import { useChartEngine } from './chart-engine';
 import { StaticTimeSeries } from './StaticTimeSeries';
@@ -40,6 +40,8 @@ interface Props {
   height?: number;
   /** A sentence describing the chart for assistive technology. */
   summary: string;
+  /** Labelled vertical lines at some x values (say them in `summary` or a table too: they are drawn only). */
+  markers?: readonly ChartMarker[];
 }
 
 /** Series alike in what is drawn (key, label and colour), whether or not the array or its entries are the same objects. */
@@ -88,6 +90,7 @@ function TimeSeriesChartImpl({
   xTooltipFormat = formatDayLong,
   height = 280,
   summary,
+  markers,
 }: Props) {
   const [ref, width] = useWidth<HTMLDivElement>();
   const engine = useChartEngine();
@@ -127,6 +130,7 @@ function TimeSeriesChartImpl({
     yFormat: asPercent ? formatPercent : formatCompact,
     valueFormat: asPercent ? formatPercent : formatExact,
     chartStyle: CHART_STYLE,
+    markers,
   };
   const Renderer = engine?.RechartsTimeSeries ?? StaticTimeSeries;
   return (

@@ -67,6 +67,12 @@ export interface SeriesStyle {
   color: string;
 }
 
+/** A labelled vertical line at one x value of the data (a repository's level change, on its week). */
+export interface ChartMarker {
+  x: string;
+  label: string;
+}
+
 /** What either renderer needs: resolved options, the chart style and the frame built with it. */
 export interface RenderProps {
   data: readonly Record<string, unknown>[];
@@ -82,6 +88,7 @@ export interface RenderProps {
   valueFormat: (v: number) => string;
   chartStyle: ChartStyle;
   frame: Frame;
+  markers?: readonly ChartMarker[];
 }
 
 /**

@@ -5,6 +5,9 @@ import {
   DEFINITIONS,
   notYetSeen,
   people,
+  perCommit,
+  perPullRequest,
+  spendPerActivePerson,
   ratioOfSums,
   toolCallsPerTurn,
 } from './definitions';
@@ -62,5 +65,16 @@ describe('definitions', () => {
       expect(d.meaning.split(/\.\s/)).toHaveLength(1);
     }
     expect(DEFINITIONS.knownPeople.meaning).toContain('2026-01-14');
+  });
+
+  it('outcome ratios divide the range’s sums, and a team with no commits or pull requests has none (never infinity)', () => {
+    // Two weeks: 1,000 credits over 1 commit, 9,000 over 29: 10,000 ÷ 30, not the mean of 1,000 and 310.
+    expect(perCommit(1_000 + 9_000, 1 + 29)).toBeCloseTo(333.333, 3);
+    expect(perPullRequest(5_000, 4)).toBe(1_250);
+    expect(spendPerActivePerson(120, 8)).toBe(15);
+    expect(perCommit(5_000, 0)).toBeNull();
+    expect(perPullRequest(5_000, 0)).toBeNull();
+    expect(spendPerActivePerson(3, 0)).toBeNull();
+    expect(perCommit(0, 3)).toBe(0);
   });
 });

@@ -66,7 +66,43 @@ export const DEFINITIONS = {
     label: 'Monthly active people',
     meaning: 'Distinct people active in the 30 days ending on a day; the card shows the range’s last day.',
   },
+  creditsPerCommit: {
+    label: 'Credits per commit',
+    meaning:
+      'Standard credits of the range divided by the commits made through the agent in the range (a ratio of the sums); none when there were no such commits.',
+  },
+  creditsPerPullRequest: {
+    label: 'Credits per pull request',
+    meaning:
+      'Standard credits of the range divided by the pull requests created through the agent in the range (a ratio of the sums); none when there were no such pull requests.',
+  },
+  spendPerCommit: {
+    label: 'Spend per commit',
+    meaning:
+      'Spend of the range (its credits at the price list) divided by the commits made through the agent in the range; none when there were no such commits.',
+  },
+  spendPerPullRequest: {
+    label: 'Spend per pull request',
+    meaning:
+      'Spend of the range (its credits at the price list) divided by the pull requests created through the agent in the range; none when there were no such pull requests.',
+  },
+  spendPerActivePerson: {
+    label: 'Spend per active person',
+    meaning: 'Spend of the range (its credits at the price list) divided by the active people of the range.',
+  },
+  teamReadiness: {
+    label: 'Readiness level',
+    meaning:
+      'The mean of the latest readiness level (1–5) of each repository the team owns in the team mapping, as of the range’s last day, with how many repositories.',
+  },
 } as const satisfies Record<string, Definition>;
+
+/**
+ * Said beside every figure per commit or per pull request: the service counts only what its agent made, so
+ * these ratios are not a team's cost of all its commits.
+ */
+export const AGENT_ONLY_CAVEAT =
+  'Commits and pull requests count only those made through the agent, not every commit or pull request of the team.';
 
 export type DefinitionId = keyof typeof DEFINITIONS;
 
@@ -82,6 +118,16 @@ export const toolCallsPerTurn = (toolCalls: number, userMessages: number): numbe
 /** Credits per active person: Σ credits ÷ active people of the range. */
 export const creditsPerActivePerson = (credits: number, activePeople: number): number | null =>
   ratioOfSums(credits, activePeople);
+
+/** Credits (or spend) per commit over a range: Σ credits ÷ Σ commits made through the agent. */
+export const perCommit = (amount: number, commits: number): number | null => ratioOfSums(amount, commits);
+
+/** Credits (or spend) per pull request over a range: Σ credits ÷ Σ pull requests created through the agent. */
+export const perPullRequest = (amount: number, prs: number): number | null => ratioOfSums(amount, prs);
+
+/** Spend per active person: Σ spend ÷ active people of the range (as credits per active person). */
+export const spendPerActivePerson = (spend: number, activePeople: number): number | null =>
+  ratioOfSums(spend, activePeople);
 
 /** Adoption: active people ÷ members. */
 export const adoption = (activePeople: number, members: number): number | null => ratioOfSums(activePeople, members);

@@ -22,6 +22,9 @@ import { fillDays } from '../../lib/series';
 import { USER_COLUMN_VALUES as V, type MergedUser } from '../../lib/user-merge';
 import { TEAMS_SORT, ratio, teamColumns } from './columns';
 import { NoTeams } from './NoTeams';
+import { OutcomeRatiosWidget } from './OutcomeRatiosWidget';
+import { PayoffSection } from './PayoffSection';
+import { useTeamWeeks } from './team-weeks';
 import { MEMBERS_LIMIT, teamMembersQuery, teamsSummaryQuery } from './queries';
 import { ancestorsOf, lastPart, subTeamsOf, teamHref } from './shaping';
 
@@ -124,6 +127,7 @@ function Team({ path }: { path: string }) {
   });
   const members = useQuery({ ...teamMembersQuery(range, path), placeholderData: keepPreviousData, enabled: asked });
   const spend = useSpend(range, [path], { enabled: asked });
+  const { weeks } = useTeamWeeks(range, path, asked);
   const allColumns = useMemo(() => teamColumns(range), [range]);
   const subColumns = useMemo<Column<TeamSummaryRow>[]>(
     () =>
@@ -324,6 +328,14 @@ function Team({ path }: { path: string }) {
           what={`The sessions and user turns of ${name}`}
         />
       </div>
+      <OutcomeRatiosWidget
+        weeks={weeks}
+        currency={spend.currency}
+        name={name}
+        filename={file('outcome-ratios-weekly')}
+      />
+      {/* Unassigned owns no repositories: it is not a team. */}
+      {path !== UNASSIGNED && <PayoffSection path={path} name={name} range={range} weeks={weeks} />}
       {row?.hasChildren && (
         <TableWidget
           id="subteams"

@@ -58,11 +58,11 @@ describe('TeamsPage', () => {
     await screen.findByRole('table', { name: 'Teams, with their sub-teams' });
     expect(teams()).toEqual(['Whole organization', 'Engineering', 'R&D Lab', 'Sales', 'Unassigned']);
     const asked = fetchMock.mock.calls.map(([u]) => new URL(String(u), 'http://dashboard.test'));
-    // The summary first; the known people once it is in, to say why members differ from them.
-    expect(asked.map((u) => `${u.pathname}${u.search}`)).toEqual([
-      '/api/teams/summary?start=2026-05-02&end=2026-05-31',
-      '/api/teams',
-    ]);
+    // The summary first; once it is in, the known people (to say why members differ from them) and the
+    // repositories' owners and readiness (for the comparison across teams).
+    const paths = asked.map((u) => `${u.pathname}${u.search}`);
+    expect(paths[0]).toBe('/api/teams/summary?start=2026-05-02&end=2026-05-31');
+    expect(paths.slice(1).sort()).toEqual(['/api/readiness', '/api/teams']);
     expect(
       await screen.findByText(
         /The organization's 39 members are its 35 known people and 4 people the mapping names who have not used the agent yet\./,
@@ -180,7 +180,7 @@ describe('TeamsPage', () => {
     expect(downloads.files.map((f) => f.name)).toEqual(['teams-2026-05-02-2026-05-31.csv']);
     const lines = (await downloads.text()).trimEnd().split('\r\n');
     expect(lines[0]).toBe(
-      'team_path,team_name,level,parent_path,managers,members,active_users,active_users_previous,active_users_change,adoption,credits,credits_previous,credits_change,credits_per_active_user,tool_calls,user_turns,tool_calls_per_turn,sessions,commits,pull_requests,daily_credits',
+      'team_path,team_name,level,parent_path,managers,members,active_users,active_users_previous,active_users_change,adoption,credits,credits_previous,credits_change,credits_per_active_user,tool_calls,user_turns,tool_calls_per_turn,sessions,commits,pull_requests,credits_per_commit,credits_per_pull_request,daily_credits',
     );
     const byPath = new Map(lines.slice(1).map((l) => [l.split(',')[0], l]));
     expect([...byPath.keys()]).toEqual([
@@ -194,7 +194,7 @@ describe('TeamsPage', () => {
       'Unassigned',
     ]);
     expect(byPath.get('')).toBe(
-      ',Acme,0,,,39,27,20,0.35,0.6923076923076923,71000,50000,0.42,2629.6296296296296,300,100,3,900,12,3,100 200 300 400',
+      `,Acme,0,,,39,27,20,0.35,0.6923076923076923,71000,50000,0.42,2629.6296296296296,300,100,3,900,12,3,${71_000 / 12},${71_000 / 3},100 200 300 400`,
     );
     expect(byPath.get('Engineering/Platform/Infra')).toMatch(
       /^Engineering\/Platform\/Infra,Infra,3,Engineering\/Platform,,5,4,4,0,0\.8,25000,20000,0\.25,6250,/,
@@ -267,7 +267,9 @@ describe('TeamsPage', () => {
     expect((await screen.findByRole('status')).textContent).toContain('Loading');
     release(json(summary()));
     await screen.findByRole('table', { name: 'Teams, with their sub-teams' });
-    await waitFor(() => expect(screen.queryByText('Loading…')).toBeNull());
+    // The teams' widget is done loading (the comparison across teams, asked after it, is still on its way).
+    const teamsWidget = screen.getByRole('region', { name: 'Teams' });
+    await waitFor(() => expect(within(teamsWidget).queryByText('Loading…')).toBeNull());
   });
 
   it('explains that teams need the server’s store, and asks for nothing, when the server has none', () => {
@@ -320,10 +322,13 @@ describe('TeamsPage with a price list', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Download CSV of Teams' }));
     const lines = (await downloads.text()).trimEnd().split('\r\n');
     expect(lines[0]).toMatch(
-      /,daily_credits,spend_eur,month_to_date_eur,forecast_low_eur,forecast_mid_eur,forecast_high_eur,monthly_budget_eur,budget_state,budget_crossing$/,
+      /,daily_credits,spend_eur,month_to_date_eur,forecast_low_eur,forecast_mid_eur,forecast_high_eur,monthly_budget_eur,budget_state,budget_crossing,spend_per_active_user_eur,spend_per_commit_eur,spend_per_pull_request_eur$/,
     );
     const eng = lines.find((l) => l.startsWith('Engineering,'))!;
-    expect(eng).toMatch(/,5000\.5,2800,3070,3100,3160,2000,over,2026-05-20$/);
+    // Engineering: 15 active people, 210 commits, 44 pull requests.
+    expect(
+      eng.endsWith(`,5000.5,2800,3070,3100,3160,2000,over,2026-05-20,${5000.5 / 15},${5000.5 / 210},${5000.5 / 44}`),
+    ).toBe(true);
   });
 
   it('shows no money and asks for none without a price list', async () => {

@@ -1,5 +1,6 @@
 import { pageRefusal, useReader } from '../../data/me';
 import { spendColumns, spendCsv } from './spend-columns';
+import { spendOutcomeColumns } from './outcome-columns';
 import { teamsSpendQuery } from '../../data/spend';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
@@ -19,6 +20,8 @@ import { teamsSummaryQuery } from './queries';
 import { namedTeams, teamsCsv } from './shaping';
 import { NoTeams } from './NoTeams';
 import { TeamsTable } from './TeamsTable';
+import { AgentOnlyNote } from './OutcomeRatiosWidget';
+import { PayoffAcrossTeams } from './PayoffAcrossTeams';
 
 const TITLE = 'Teams';
 
@@ -75,7 +78,15 @@ function TeamsOverview() {
     if (currency === null) return base;
     // The money right after the credits it prices.
     const at = base.findIndex((c) => c.id === 'creditsChange') + 1;
-    return [...base.slice(0, at), ...spendColumns(currency, spendOf), ...base.slice(at)];
+    // The money per outcome right after the credits per outcome.
+    const ratios = base.findIndex((c) => c.id === 'creditsPerPr') + 1;
+    return [
+      ...base.slice(0, at),
+      ...spendColumns(currency, spendOf),
+      ...base.slice(at, ratios),
+      ...spendOutcomeColumns(currency, spendOf),
+      ...base.slice(ratios),
+    ];
   }, [range, currency, spendOf]);
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
   const toggle = useCallback(
@@ -165,18 +176,23 @@ function TeamsOverview() {
         }
       >
         {(d) => (
-          <TeamsTable
-            caption={CAPTION}
-            rows={d}
-            columns={columns}
-            sort={sort}
-            onSort={setSort}
-            expanded={expanded}
-            onToggle={toggle}
-            link={linkTo}
-          />
+          <>
+            <AgentOnlyNote />
+            <TeamsTable
+              caption={CAPTION}
+              rows={d}
+              columns={columns}
+              sort={sort}
+              onSort={setSort}
+              expanded={expanded}
+              onToggle={toggle}
+              link={linkTo}
+            />
+          </>
         )}
       </Widget>
+      {/* Asked once the table is in: the table comes first. */}
+      {rows.data && <PayoffAcrossTeams range={range} rows={rows.data} />}
     </>
   );
 }

@@ -6,6 +6,7 @@ import type { SortState } from '../../data/search';
 import type { DayRange } from '../../lib/dates';
 import { DEFINITIONS, labelled } from '../../lib/definitions';
 import { formatPercent } from '../../lib/format';
+import { outcomeColumns } from './outcome-columns';
 import { change, isOrganization, trendChange, trendLabel } from './shaping';
 
 export const TEAMS_SORT: SortState = { column: 'credits', dir: 'desc' };
@@ -62,6 +63,7 @@ export function teamColumns(range: DayRange): Column<TeamSummaryRow>[] {
       value: (r) => r.current.creditsPerActive,
       numeric: true,
     },
+    ...outcomeColumns(),
     {
       id: 'toolCallsPerTurn',
       ...labelled(DEFINITIONS.toolCallsPerTurn),

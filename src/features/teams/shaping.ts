@@ -4,6 +4,7 @@ import { sortRows, type Column } from '../../components/DataTable';
 import type { SortState } from '../../data/search';
 import type { CsvValue } from '../../lib/csv';
 import { addDays, formatDayShort, type DayRange } from '../../lib/dates';
+import { perCommit, perPullRequest } from '../../lib/definitions';
 import { formatChange, formatCompact, relativeChange } from '../../lib/format';
 
 export const SEPARATOR = '/';
@@ -134,6 +135,8 @@ export const TEAMS_CSV_HEADER = [
   'sessions',
   'commits',
   'pull_requests',
+  'credits_per_commit',
+  'credits_per_pull_request',
   'daily_credits',
 ] as const;
 
@@ -170,6 +173,8 @@ export function teamsCsv(
         c.sessions,
         c.commits,
         c.prs,
+        perCommit(c.credits, c.commits),
+        perPullRequest(c.credits, c.prs),
         r.trend.join(' '),
         ...(extra ? extra.cells(r) : []),
       ];

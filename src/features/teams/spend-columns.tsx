@@ -3,6 +3,7 @@ import type { TeamSummaryRow } from '../../api/teams';
 import type { Column } from '../../components/DataTable';
 import { BudgetBadge, budgetSentence } from '../../components/MonthSpend';
 import { spendColumn } from '../../components/SpendWidgets';
+import { perCommit, perPullRequest, spendPerActivePerson } from '../../lib/definitions';
 import { formatMoney } from '../../lib/money';
 
 const STATE_ORDER = { 'on-track': 0, 'at-risk': 1, over: 2 } as const;
@@ -78,6 +79,9 @@ export function spendCsv(currency: string, spendOf: (team: string) => TeamSpendR
       `monthly_budget_${cur}`,
       'budget_state',
       'budget_crossing',
+      `spend_per_active_user_${cur}`,
+      `spend_per_commit_${cur}`,
+      `spend_per_pull_request_${cur}`,
     ],
     cells: (r: TeamSummaryRow) => {
       const s = spendOf(r.team);
@@ -92,6 +96,13 @@ export function spendCsv(currency: string, spendOf: (team: string) => TeamSpendR
         cents(b?.budget),
         b?.state,
         b?.crossing ?? undefined,
+        ...(s
+          ? [
+              spendPerActivePerson(s.spend, r.current.active),
+              perCommit(s.spend, r.current.commits),
+              perPullRequest(s.spend, r.current.prs),
+            ]
+          : []),
       ];
     },
   };

@@ -1,0 +1,186 @@
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { serviceJson } from './helpers';
+
+/**
+ * Outcome ratios and "Did it pay off" (issue #28) on the demo organization, whose mapping gives leaf teams
+ * repositories. The payoff assertions read `GET /api/readiness` by its contract (the readiness pages' route):
+ * `{ownership, repos: [{key, team}], reports}`.
+ */
+
+const START = '2026-01-14';
+const END = '2026-05-31';
+
+interface Report {
+  createdAt: number;
+  repoUrl: string;
+  report: Record<string, { numerator: number | null; denominator: number }>;
+}
+interface Owned {
+  ownership: boolean;
+  repos: { key: string; team: string | null }[];
+  reports: Report[];
+}
+
+/** The level rule of the service's own tools (docs: service-facts.md), as an oracle: pass rate → 1…5. */
+function levelOf(r: Report): number {
+  const scored = Object.values(r.report).filter((c) => c.numerator !== null && c.denominator > 0);
+  const rate = scored.length
+    ? scored.reduce((s, c) => s + Math.min(1, c.numerator! / c.denominator), 0) / scored.length
+    : 0;
+  return 1 + [0.2, 0.4, 0.6, 0.8].filter((t) => rate + 1e-9 >= t).length;
+}
+
+const keyOf = (url: string) =>
+  url
+    .trim()
+    .replace(/^[\w.-]+@([^:/]+):/, 'https://$1/')
+    .replace(/^[a-z+]+:\/\//i, '')
+    .replace(/\/+$/, '')
+    .replace(/\.git$/i, '')
+    .toLowerCase();
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const long = (day: string) => `${MONTHS[Number(day.slice(5, 7)) - 1]} ${Number(day.slice(8))}, ${day.slice(0, 4)}`;
+const monday = (day: string) => {
+  const d = new Date(`${day}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() - ((d.getUTCDay() + 6) % 7));
+  return d.toISOString().slice(0, 10);
+};
+
+/** Every repository's level changes on days of the range, from its reports (each day's last level). */
+function changesOf(owned: Owned) {
+  const byRepo = new Map<string, Map<string, number>>();
+  for (const r of [...owned.reports].sort((a, b) => a.createdAt - b.createdAt)) {
+    const key = keyOf(r.repoUrl);
+    const days = byRepo.get(key) ?? new Map<string, number>();
+    const day = new Date(r.createdAt).toISOString().slice(0, 10);
+    days.delete(day);
+    days.set(day, levelOf(r));
+    byRepo.set(key, days);
+  }
+  const out: { repo: string; day: string; from: number; to: number }[] = [];
+  for (const [repo, days] of byRepo) {
+    let before: number | undefined;
+    for (const [day, level] of days) {
+      if (before !== undefined && level !== before && day >= START && day <= END)
+        out.push({ repo, day, from: before, to: level });
+      before = level;
+    }
+  }
+  return out;
+}
+
+const readiness = (request: APIRequestContext) => serviceJson<Owned>(request, '/api/readiness');
+
+test('teams page: credits per commit and per pull request, with the caveat', async ({ page, request }) => {
+  const summary = await serviceJson<{
+    rows: { team: string; current: { credits: number; commits: number; prs: number } }[];
+  }>(request, `/api/teams/summary?start=2026-05-02&end=${END}`);
+  const org = summary.rows.find((r) => r.team === '')!.current;
+  expect(org.commits).toBeGreaterThan(0);
+  await page.goto(`/teams?start=2026-05-02&end=${END}`);
+  const widget = page.getByRole('region', { name: 'Teams' });
+  await expect(widget.getByRole('note')).toHaveText(
+    'Commits and pull requests count only those made through the agent, not every commit or pull request of the team.',
+  );
+  const table = widget.getByRole('table', { name: 'Teams, with their sub-teams' });
+  for (const label of ['Credits per commit', 'Credits per pull request']) {
+    await expect(table.getByRole('columnheader', { name: label })).toBeVisible();
+    await expect(table.getByRole('button', { name: `About ${label}` })).toBeAttached();
+  }
+  // The organization's row: Σ credits ÷ Σ commits over the range, exact on hover.
+  const headers = (await table.getByRole('columnheader').allTextContents()).map((h) => h.replace(/[▲▼↕]/g, '').trim());
+  const orgRow = table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'Whole organization' }) });
+  const cell = orgRow.locator('th, td').nth(headers.indexOf('Credits per commit'));
+  const exact = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 2 });
+  await expect(cell.locator('[title]')).toHaveAttribute('title', exact(org.credits / org.commits));
+});
+
+test('teams page: readiness against figures across the teams that own repositories', async ({ page, request }) => {
+  await page.goto(`/teams?start=2026-05-02&end=${END}`);
+  // Each owning team with a reported repository, or why there is too little.
+  const owned = await readiness(request);
+  // Repositories with a report by the range's last day (the demo's clock may add one on the next).
+  const day = (r: Report) => new Date(r.createdAt).toISOString().slice(0, 10);
+  const reported = new Set(owned.reports.filter((r) => day(r) <= END).map((r) => keyOf(r.repoUrl)));
+  const teams = new Set(owned.repos.filter((r) => r.team !== null && reported.has(r.key)).map((r) => r.team));
+  const across = page.getByRole('region', { name: 'Readiness and outcomes across teams' });
+  if (teams.size >= 3) {
+    const rows = across.getByRole('table', { name: 'Readiness and outcomes across teams' }).getByRole('row');
+    await expect(rows).toHaveCount(1 + teams.size);
+    await expect(across.getByRole('note')).toContainText('correlation over few points');
+    await expect(across.getByRole('note')).toContainText(`Behind this: ${teams.size} teams`);
+  } else {
+    await expect(across.getByRole('status')).toContainText('Too little to compare');
+  }
+});
+
+test('a team’s page: outcome ratios per week, partial weeks starred', async ({ page, request }) => {
+  const tree = await serviceJson<{ teams: { path: string; members: number }[] }>(request, '/api/teams');
+  const team = [...tree.teams].sort((a, b) => b.members - a.members)[0]!.path;
+  await page.goto(`/teams/${encodeURIComponent(team)}?start=${START}&end=${END}`);
+  const ratios = page.getByRole('region', { name: 'Outcome ratios per week' });
+  await expect(ratios.getByRole('note')).toContainText('count only those made through the agent');
+  await expect(ratios.getByRole('figure', { name: /^Credits per commit of .+, per week/ })).toBeVisible();
+  // The history starts on a Wednesday: its first week is partial, and starred.
+  await expect(ratios.getByText(/^\* A partial week/)).toBeVisible();
+  await ratios.getByRole('button', { name: 'Per pull request' }).click();
+  await expect(ratios.getByRole('figure', { name: /^Credits per pull request of/ })).toBeVisible();
+  await ratios.getByRole('button', { name: 'Show Outcome ratios per week as a table' }).click();
+  const table = ratios.getByRole('table', { name: /^Outcome ratios of .+, per week$/ });
+  // Jan 12 to May 25: 20 weeks, the first with 5 days of the range.
+  await expect(table.getByRole('row')).toHaveCount(1 + 20);
+  await expect(table.getByRole('row').nth(1)).toContainText('Jan 12, 2026 (partial: 5 of 7 days)');
+});
+
+test('a team’s page: "Did it pay off", its repositories’ level rises marked and compared', async ({
+  page,
+  request,
+}) => {
+  const owned = await readiness(request);
+  expect(owned.ownership).toBe(true);
+  const changes = changesOf(owned);
+  const teamOf = new Map(owned.repos.map((r) => [r.key, r.team]));
+  // The owning team with the most level rises in the range.
+  const rises = new Map<string, number>();
+  for (const c of changes) {
+    const t = teamOf.get(c.repo);
+    if (t && c.to > c.from) rises.set(t, (rises.get(t) ?? 0) + 1);
+  }
+  const [team] = [...rises].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]!;
+  const mine = changes.filter((c) => {
+    const t = teamOf.get(c.repo);
+    return t === team || t?.startsWith(`${team}/`);
+  });
+  const short = (key: string) => key.split('/').slice(1).join('/');
+
+  await page.goto(`/teams/${team.split('/').map(encodeURIComponent).join('/')}?start=${START}&end=${END}`);
+  await expect(page).toHaveURL(new RegExp(`start=${START}&end=${END}`));
+
+  const payoff = page.getByRole('region', { name: 'Did it pay off' });
+  const risen = mine
+    .filter((c) => c.to > c.from)
+    .sort((a, b) => a.day.localeCompare(b.day) || a.repo.localeCompare(b.repo));
+  const list = payoff.getByRole('heading', { name: 'Level rises' }).locator('xpath=..').getByRole('listitem');
+  await expect(list).toHaveText(risen.map((c) => `${long(c.day)}: ${short(c.repo)}, level ${c.from} → ${c.to}`));
+  // One mark per week and direction of change, drawn by the interactive chart.
+  const groups = new Set(mine.map((c) => `${monday(c.day)}|${c.to > c.from}`));
+  const figure = payoff.getByRole('figure', { name: /level changes marked/ });
+  await expect(figure.locator('.recharts-reference-line')).toHaveCount(groups.size);
+  // Each labelled by its number in the table of comparisons.
+  for (let i = 1; i <= groups.size; i++) {
+    await expect(figure.locator('svg text').filter({ hasText: new RegExp(`^[↑↓] #${i}$`) })).toHaveCount(1);
+  }
+  await expect(payoff.getByRole('table', { name: /before and after each level change/ }).getByRole('row')).toHaveCount(
+    1 + groups.size,
+  );
+  await expect(payoff.getByRole('note')).toContainText('correlation over few points');
+  await expect(payoff.getByRole('note')).toContainText(`${mine.length} level change`);
+  // The marks are in the table view too, in the week of each change.
+  await payoff.getByRole('button', { name: 'Show the weekly figures and level changes as a table' }).click();
+  const weeks = payoff.getByRole('table', { name: /Weekly figures of/ });
+  const first = risen[0]!;
+  await expect(weeks.getByRole('row').filter({ hasText: long(monday(first.day)) })).toContainText(
+    `${short(first.repo)} rose ${first.from} → ${first.to} (${long(first.day)})`,
+  );
+});
