@@ -157,6 +157,12 @@ test('a team’s page: "Did it pay off", its repositories’ level rises marked 
   await page.goto(`/teams/${team.split('/').map(encodeURIComponent).join('/')}?start=${START}&end=${END}`);
   await expect(page).toHaveURL(new RegExp(`start=${START}&end=${END}`));
 
+  // Its repositories' readiness beside its usage: one row for each repository the mapping gives it.
+  const mineRepos = owned.repos.filter((r) => r.team === team || r.team?.startsWith(`${team}/`));
+  const repos = page.getByRole('region', { name: 'Repositories and their readiness' });
+  await expect(repos.getByRole('table').locator('tbody tr')).toHaveCount(mineRepos.length);
+  await expect(repos.getByRole('link', { name: short(mineRepos[0]!.key) })).toBeVisible();
+
   const payoff = page.getByRole('region', { name: 'Did it pay off' });
   const risen = mine
     .filter((c) => c.to > c.from)

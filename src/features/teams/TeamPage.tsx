@@ -23,6 +23,7 @@ import { USER_COLUMN_VALUES as V, type MergedUser } from '../../lib/user-merge';
 import { TEAMS_SORT, ratio, teamColumns } from './columns';
 import { NoTeams } from './NoTeams';
 import { OutcomeRatiosWidget } from './OutcomeRatiosWidget';
+import { TeamRepositories } from './TeamRepositories';
 import { PayoffSection } from './PayoffSection';
 import { useTeamWeeks } from './team-weeks';
 import { MEMBERS_LIMIT, teamMembersQuery, teamsSummaryQuery } from './queries';
@@ -335,6 +336,7 @@ function Team({ path }: { path: string }) {
         filename={file('outcome-ratios-weekly')}
       />
       {/* Unassigned owns no repositories: it is not a team. */}
+      {path !== UNASSIGNED && <TeamRepositories path={path} name={name} range={range} />}
       {path !== UNASSIGNED && <PayoffSection path={path} name={name} range={range} weeks={weeks} />}
       {row?.hasChildren && (
         <TableWidget
