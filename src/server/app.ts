@@ -50,12 +50,14 @@ import { createTeamFigures } from './analytics/teams';
 import { createSpend } from './analytics/spend';
 import { weekSums } from './analytics/insights';
 import { priceListKey } from './spend/prices';
-import { createTeamsRoutes, placeOf, teamFilterOf } from './teams/routes';
+import { createTeamsRoutes } from './teams/routes';
+import { inSelection, UNASSIGNED } from './teams/tree';
 import { createRouter, route, type Route } from './http/router';
 import {
   fileMappingSource,
   fixedMappingSource,
   NO_MAPPING,
+  placeOf,
   storedMappingSource,
   type EditableMappingSource,
   type MappingSource,
@@ -228,7 +230,6 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
       refreshDays,
       logger,
       prewarm: sc?.background,
-      teamFilter: (t) => teamFilter(t),
       place: () => place(),
       spend: {
         currency: () => prices.current().prices?.currency ?? null,
@@ -278,8 +279,10 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
   const teams: MappingSource = config.teamsFile
     ? fileMappingSource(config.teamsFile, logger)
     : (editable ?? { current: fallback, stop: () => undefined });
-  const teamFilter = teamFilterOf(teams);
   const place = placeOf(teams);
+  /** Whether a person is in any of the teams (sub-teams included) by the mapping in force. */
+  const inTeamsOf = (chosen: readonly string[]) => (userId: string, email: string | null) =>
+    inSelection(place()?.of(userId, email).team ?? UNASSIGNED, chosen);
   const teamsReady = editable?.ready ?? Promise.resolve();
   // The demo organization's mapping takes a moment to build (about 1 s at 5,000 people): a server that
   // syncs in the background builds it at start, not on a reader's first page.
@@ -422,8 +425,8 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
         revoked: opts.store && storeRevocations(opts.store.db),
         managers: () => teams.current().mapping?.managers,
         inTeams: async (viewer, userId) =>
-          teamFilter(viewer.teams).includes(userId, opts.store ? await emailOf(opts.store, userId) : null),
-        peopleOf: (viewer) => teamFilter(viewer.teams).includes,
+          inTeamsOf(viewer.teams)(userId, opts.store ? await emailOf(opts.store, userId) : null),
+        peopleOf: (viewer) => inTeamsOf(viewer.teams),
         ruleFor: router.ruleFor,
         emailOf: async (userId) => (opts.store ? emailOf(opts.store, userId) : null),
         userIdOf: async (email) => (teamsRoutes ? teamsRoutes.userIdOf(email) : null),

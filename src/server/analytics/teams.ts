@@ -50,15 +50,18 @@ function createMembership(a: Analytics) {
               UNION ALL SELECT user_id, last_given_day, last_given_email FROM person_credits_week)
         GROUP BY user_id`);
       const emails = c.email as (string | null)[];
-      const found = (c.user_id as string[]).map((userId, i) => ({ userId, email: emails[i] ?? null }));
       const resolve = mapping ? teamResolver(mapping) : () => UNASSIGNED;
+      const found = (c.user_id as string[]).map((userId, i): Person => {
+        const email = emails[i] ?? null;
+        return { userId, email, team: resolve(userId, email) };
+      });
       await a.replaceTable(
         'member',
         [
           ['user_id', VARCHAR],
           ['team', VARCHAR],
         ],
-        found.map((p) => [p.userId, resolve(p.userId, p.email)]),
+        found.map((p) => [p.userId, p.team]),
       );
       people = found;
       made = key;
@@ -68,10 +71,11 @@ function createMembership(a: Analytics) {
   };
 }
 
-/** A person of the copy: anyone with a `/users` day or a `/tokens` split, with their latest email given. */
+/** A person of the copy: anyone with a `/users` day or a `/tokens` split, with their latest email given and team. */
 export interface Person {
   userId: string;
   email: string | null;
+  team: string;
 }
 
 /** The SQL that keeps a selection's people (`$teams`: the teams whose direct members are in it). */

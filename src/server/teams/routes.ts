@@ -27,7 +27,7 @@ import { route, type Route } from '../http/router';
 import type { StoreDb } from '../store/db';
 import { storedOrgId } from '../store/queries';
 import { MAX_BYTES, type Mapping, type MappingFormat } from './mapping';
-import { addSums, zeroSums, type GroupSums, type TeamAnalytics } from '../analytics/teams';
+import { addSums, zeroSums, type GroupSums, type Person, type TeamAnalytics } from '../analytics/teams';
 import type { EditableMappingSource, MappingSource, MappingState } from './source';
 import {
   depthOf,
@@ -35,7 +35,6 @@ import {
   nameOf,
   parentOf,
   rollUp,
-  teamResolver,
   teamTree,
   UNASSIGNED,
   withAncestors,
@@ -98,27 +97,18 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
    * gives them (or Unassigned), and the people the mapping names whom the store has not seen yet
    * (never active in the stored history), each once. So a team never has more active users than members.
    */
-  let counted: { mapping: Mapping | null; users: readonly unknown[]; direct: Map<string, number> } | undefined;
-  async function membersByTeam(
-    mapping: Mapping | null,
-    users: readonly { userId: string; email: string | null }[],
-  ): Promise<Map<string, number>> {
-    // Kept for the mapping in force and the users known (about 0.3 s to count at 50,000 people).
-    if (counted?.mapping === mapping && counted.users === users) return counted.direct;
-    const direct = countMembers(mapping, users);
-    counted = { mapping, users, direct };
-    return direct;
+  let counted: { people: readonly Person[]; direct: Map<string, number> } | undefined;
+  async function membersByTeam(mapping: Mapping | null, people: readonly Person[]): Promise<Map<string, number>> {
+    // Kept for the people as the membership last read them (each with the team it gave them).
+    if (counted?.people !== people) counted = { people, direct: countMembers(mapping, people) };
+    return counted.direct;
   }
-  function countMembers(
-    mapping: Mapping | null,
-    users: readonly { userId: string; email: string | null }[],
-  ): Map<string, number> {
+  function countMembers(mapping: Mapping | null, people: readonly Person[]): Map<string, number> {
     const out = new Map<string, number>();
     const bump = (t: string) => out.set(t, (out.get(t) ?? 0) + 1);
-    const resolve = mapping ? teamResolver(mapping) : () => UNASSIGNED;
-    for (const u of users) bump(resolve(u.userId, u.email));
-    const ids = new Set(users.map((u) => u.userId));
-    const emails = new Set(users.flatMap((u) => (u.email ? [canonicalEmail(u.email)] : [])));
+    for (const u of people) bump(u.team);
+    const ids = new Set(people.map((u) => u.userId));
+    const emails = new Set(people.flatMap((u) => (u.email ? [canonicalEmail(u.email)] : [])));
     const unseen = new Set<string>();
     for (const m of mapping?.members ?? []) {
       const { userId, email } = m.key;
@@ -446,65 +436,4 @@ export function mayEdit(
     );
   }
   return undefined;
-}
-
-/**
- * Who is in the teams asked for (checked against the mapping in force, sub-teams included): a test per
- * person, and the version of the mapping it was made from (an ETag must change with it).
- */
-export function teamFilterOf(source: MappingSource) {
-  const resolvers = new WeakMap<Mapping, ReturnType<typeof teamResolver>>();
-  return (teams: readonly string[]): TeamFilter => {
-    const state = source.current();
-    const mapping = state.mapping;
-    let resolve: (userId: string, email: string | null) => string = () => UNASSIGNED;
-    if (mapping) {
-      resolve = resolvers.get(mapping) ?? teamResolver(mapping);
-      resolvers.set(mapping, resolve);
-    }
-    return {
-      includes: (userId, email) => inSelection(resolve(userId, email), teams),
-      version: `${state.source}|${state.name ?? ''}|${state.loadedAt ?? ''}`,
-    };
-  };
-}
-
-/** Where a person sits: their team and its managers (the nearest team up the tree that names some). */
-export interface Place {
-  team: string;
-  managers: string[];
-}
-
-/**
- * Each person's place by the mapping in force, with a version that changes with the mapping; null without one.
- */
-export function placeOf(source: MappingSource) {
-  const made = new WeakMap<Mapping, (userId: string, email: string | null) => Place>();
-  return (): { of: (userId: string, email: string | null) => Place; version: string } | null => {
-    const state = source.current();
-    const mapping = state.mapping;
-    if (!mapping) return null;
-    let of = made.get(mapping);
-    if (!of) {
-      const resolve = teamResolver(mapping);
-      const managersOf = (team: string): string[] => {
-        for (let t: string | null = team; t !== null && t !== UNASSIGNED; t = parentOf(t)) {
-          const m = mapping.managers.get(t);
-          if (m && m.size > 0) return [...m].sort();
-        }
-        return [];
-      };
-      of = (userId, email) => {
-        const team = resolve(userId, email);
-        return { team, managers: managersOf(team) };
-      };
-      made.set(mapping, of);
-    }
-    return { of, version: `${state.source}|${state.name ?? ''}|${state.loadedAt ?? ''}` };
-  };
-}
-
-export interface TeamFilter {
-  includes: (userId: string, email: string | null) => boolean;
-  version: string;
 }

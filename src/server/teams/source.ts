@@ -10,6 +10,7 @@ import type { Logger } from '../core/log';
 import type { StoreDb } from '../store/db';
 import { deleteStoredMapping, readStoredMapping, storedMappingTime, writeStoredMapping } from '../store/teams-queries';
 import { parseMapping, type Mapping, type MappingError, type MappingFormat } from './mapping';
+import { parentOf, teamResolver, UNASSIGNED } from './tree';
 
 export interface MappingState {
   mapping: Mapping | null;
@@ -227,5 +228,40 @@ export function storedMappingSource(
     },
     refresh,
     stop: () => clearInterval(timer),
+  };
+}
+
+/** Where a person sits: their team and its managers (the nearest team up the tree that names some). */
+export interface Place {
+  team: string;
+  managers: string[];
+}
+
+/**
+ * Each person's place by the mapping in force, with a version that changes with the mapping; null without one.
+ */
+export function placeOf(source: MappingSource) {
+  const made = new WeakMap<Mapping, (userId: string, email: string | null) => Place>();
+  return (): { of: (userId: string, email: string | null) => Place; version: string } | null => {
+    const state = source.current();
+    const mapping = state.mapping;
+    if (!mapping) return null;
+    let of = made.get(mapping);
+    if (!of) {
+      const resolve = teamResolver(mapping);
+      const managersOf = (team: string): string[] => {
+        for (let t: string | null = team; t !== null && t !== UNASSIGNED; t = parentOf(t)) {
+          const m = mapping.managers.get(t);
+          if (m && m.size > 0) return [...m].sort();
+        }
+        return [];
+      };
+      of = (userId, email) => {
+        const team = resolve(userId, email);
+        return { team, managers: managersOf(team) };
+      };
+      made.set(mapping, of);
+    }
+    return { of, version: `${state.source}|${state.name ?? ''}|${state.loadedAt ?? ''}` };
   };
 }

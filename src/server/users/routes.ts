@@ -39,7 +39,8 @@ import { userDayRows, type RangeVersion } from '../store/users-queries';
 import type { SyncEngine } from '../sync/engine';
 import { isFinal } from '../sync/spans';
 import type { ViewScope } from '../auth/access';
-import type { Place, TeamFilter } from '../teams/routes';
+import type { Place } from '../teams/source';
+import { inSelection, UNASSIGNED } from '../teams/tree';
 import { createRangeFiller, type RangeState } from './fill';
 import { createTableCache } from './table';
 
@@ -78,8 +79,6 @@ export interface UsersRoutesOptions {
   retryAfterSeconds?: number;
   /** Keep the default range's table built as its days change (the page opens on it). */
   prewarm?: boolean;
-  /** Who is in the teams asked for (`team=`, checked by the query's parser), from the team mapping in force. */
-  teamFilter: (teams: readonly string[]) => TeamFilter;
   /** Spend beside credits, when the server has a price list. */
   spend?: UsersSpend;
   /**
@@ -107,8 +106,9 @@ export interface UsersSpend {
   byUser(r: DayRange, background: boolean): Promise<ReadonlyMap<string, number>>;
 }
 
-/** The people of the teams asked for; null for everyone. */
-const teamTest = (filter: TeamFilter | null) => filter && ((u: MergedUser) => filter.includes(u.userId, u.email));
+/** The people of the teams asked for (by the team each row was given, Unassigned without a mapping); null for everyone. */
+const teamTest = (teams: readonly string[]) =>
+  teams.length > 0 ? (u: MergedUser) => inSelection(u.team ?? UNASSIGNED, teams) : null;
 
 export function createUsersRoutes(opts: UsersRoutesOptions) {
   const { store, engine, latestDay, refreshDays } = opts;
@@ -185,8 +185,7 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
     async handle({ query: { range, teams, params: p }, scope }) {
       const refused = sortRefusal(p.sort);
       if (refused) return errorResponse(400, refused);
-      const filter = teams.length > 0 ? opts.teamFilter(teams) : null;
-      const inTeams = teamTest(filter);
+      const inTeams = teamTest(teams);
       const ofTeams = (rows: readonly MergedUser[]) => (inTeams ? rows.filter(inTeams) : rows);
       const asked = { search: p.q, delegation: p.delegation, tier: p.tier, language: p.lang };
       const state = await filler.ensure(range);
@@ -205,7 +204,8 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
         ...(state.complete ? {} : { progress: state.progress }),
       };
       if (!state.complete) return answer(202, body, { 'retry-after': retryAfter });
-      const question = [p.sort, p.dir, asked, p.offset, p.limit, teams, filter?.version ?? null];
+      // The table's version names the mapping its teams came from.
+      const question = [p.sort, p.dir, asked, p.offset, p.limit, teams];
       return { ...answer(200, body), etag: etagOf(range, state, version, question) };
     },
   });
@@ -254,7 +254,7 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
     async handle({ query: { range, teams, params: p }, scope }): Promise<HttpResponse | StreamedResponse> {
       const refused = sortRefusal(p.sort);
       if (refused) return errorResponse(400, refused);
-      const inTeams = teamTest(teams.length > 0 ? opts.teamFilter(teams) : null);
+      const inTeams = teamTest(teams);
       const state = await filler.ensure(range);
       if (!state.complete) return errorResponse(503, state.progress.detail, { 'retry-after': retryAfter });
       const t = await tables.get(range, await tableVersion(range, state.version));

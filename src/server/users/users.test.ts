@@ -124,7 +124,6 @@ async function harness(store: StoreDb, fillWaitMs = 20, more: Partial<Parameters
     refreshDays: 2,
     fillWaitMs,
     merge,
-    teamFilter: () => ({ includes: () => true, version: '' }),
     ...more,
   });
   const router = createRouter(routes.routes, {
