@@ -28,11 +28,13 @@
  * in Unassigned. A team path has at most 20 levels and a team's name at most 100 characters, an email
  * or a user_id at most 320; none holds a control character (a line break, a NUL).
  */
-import { CsvError, parse } from 'csv-parse/sync';
 import { formatExact } from '../../lib/format';
 import { matchesRepo, repoKey, repoPattern, specificity } from '../../lib/repos';
 import { SEPARATOR, UNASSIGNED, ancestors, withAncestors } from './tree';
-import { canonicalEmail, lineAt, lineStarts } from '../core/text';
+import { canonicalEmail } from '../core/text';
+import { quote, readCsv, readJson, type RawRow, type RowSink, type Where } from './mapping-files';
+
+export { MAX_ROWS } from './mapping-files';
 
 export type MappingFormat = 'csv' | 'json';
 
@@ -81,7 +83,6 @@ export interface MappingError {
 
 export type MappingResult = { ok: true; mapping: Mapping } | { ok: false; errors: MappingError[] };
 
-export const MAX_ROWS = 200_000;
 export const MAX_BYTES = 20 * 1024 * 1024;
 /** Problems listed at most; the rest are counted in one last line. */
 export const MAX_ERRORS = 100;
@@ -89,11 +90,6 @@ export const MAX_ERRORS = 100;
 export const MAX_DEPTH = 20;
 export const MAX_NAME = 100;
 export const MAX_ID = 320;
-
-const EXPECTED = 'expected email or user_id, team, manager, repos';
-const COLUMNS = ['email', 'user_id', 'team', 'manager', 'repos'] as const;
-type Column = (typeof COLUMNS)[number];
-const isColumn = (s: string): s is Column => (COLUMNS as readonly string[]).includes(s);
 
 /** Pragmatic, not RFC 5322: one "@", no spaces or separators, a dot in the domain, no empty labels. */
 const EMAIL = /^[^\s@;,"'<>()[\]\\]+@[^\s@;,"'<>()[\]\\.]+(\.[^\s@;,"'<>()[\]\\.]+)+$/;
@@ -106,35 +102,22 @@ export function parseMapping(text: string, format: MappingFormat): MappingResult
     const mb = (bytes / (1024 * 1024)).toFixed(1);
     return refuse(`the file is ${mb} MB; the limit is ${MAX_BYTES / (1024 * 1024)} MB`);
   }
-  return format === 'csv' ? parseCsv(text) : parseJson(text);
+  const b = new Builder();
+  const refused = (format === 'csv' ? readCsv : readJson)(text, b);
+  return refused ? refuse(refused.message, refused.line) : b.finish();
 }
 
 function refuse(message: string, line: number | null = null): MappingResult {
   return { ok: false, errors: [{ line, message: line === null ? message : `line ${line}: ${message}` }] };
 }
 
-const TOO_MANY_ROWS = `the file has more than ${formatExact(MAX_ROWS)} rows; the limit is ${formatExact(MAX_ROWS)}`;
 const NO_USERS =
   'the file names no users: a mapping needs at least one (to stop showing teams, remove the file instead)';
 
-/** Where a row is, for messages: `line 7` (CSV) or `entry 3 (line 12)` (JSON). */
-interface Where {
-  line: number;
-  entry?: number;
-}
 const place = (w: Where) => (w.entry === undefined ? `line ${w.line}` : `entry ${w.entry} (line ${w.line})`);
 
-/** A row's values as read, before any check; `undefined` = absent. */
-interface RawRow {
-  email?: string;
-  userId?: string;
-  team?: string;
-  managers: string[];
-  repos: string[];
-}
-
 /** Checks rows one by one and builds the mapping; shared by both formats. */
-class Builder {
+class Builder implements RowSink {
   private readonly errors: MappingError[] = [];
   private more = 0;
   private readonly members: Member[] = [];
@@ -289,12 +272,6 @@ const inTeam = (m: Member) =>
   `${m.team} (${m.entry === undefined ? `line ${m.line}` : `entry ${m.entry}, line ${m.line}`})`;
 const placeRef = (w: Where) => (w.entry === undefined ? `line ${w.line}` : `entry ${w.entry}`);
 
-/** Quoted for a message, cut when long. */
-function quote(s: string): string {
-  const t = s.length > 80 ? `${s.slice(0, 77)}…` : s;
-  return JSON.stringify(t);
-}
-
 const CONTROLLED = 'contains a line break or a control character';
 
 /** What is wrong with an email or a user_id as text (a control character, its length), if anything. */
@@ -335,229 +312,6 @@ function teamPath(raw: string, problems: string[]): string | null {
     return null;
   }
   return parts.join(SEPARATOR);
-}
-
-/** Splits a cell of a list (managers, repositories): `a@x.com; b@x.com` → two; blanks dropped. */
-const splitManagers = (cell: string): string[] =>
-  cell
-    .split(';')
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
-
-// ---------------------------------------------------------------- CSV
-
-const LINE_BREAK = /\r\n|\r|\n/g;
-const hasBreak = (s: string) => s.includes('\n') || s.includes('\r');
-const countBreaks = (s: string) => (hasBreak(s) ? (s.match(LINE_BREAK)?.length ?? 0) : 0);
-
-/** Every line end ends a record; each record is then one line plus the line breaks inside its quoted values. */
-const CSV_OPTIONS = { bom: true, relax_column_count: true, record_delimiter: ['\r\n', '\n', '\r'] };
-
-function parseCsv(text: string): MappingResult {
-  let records: string[][];
-  try {
-    records = parse(text, CSV_OPTIONS);
-  } catch (e) {
-    if (!(e instanceof CsvError)) throw e;
-    return csvSyntaxError(e, text);
-  }
-  // Lines counted as an editor counts them (csv-parse's own count costs a third of the time when
-  // asked for each record, and counts a CRLF inside quotes twice).
-  const rows: { fields: string[]; line: number }[] = [];
-  let tooMany = false;
-  let next = 1;
-  for (const record of records) {
-    const line = next;
-    next += 1 + record.reduce((n, f) => n + countBreaks(f), 0);
-    const fields = record.map((f) => f.trim());
-    if (fields.every((f) => f === '')) continue; // a blank line (or spaces, or commas only)
-    if (rows.length > MAX_ROWS) {
-      tooMany = true;
-      break;
-    }
-    rows.push({ fields, line });
-  }
-  if (tooMany) return refuse(TOO_MANY_ROWS);
-  const header = rows[0];
-  if (!header) return refuse('the file is empty');
-
-  const b = new Builder();
-  const at = readHeader(header.fields, (problem) => b.fail({ line: header.line }, problem));
-  if (!at) return b.finish();
-  const named = header.fields.length;
-  for (let r = 1; r < rows.length; r++) {
-    const { fields, line } = rows[r]!;
-    const where = { line };
-    const extra = fields.findIndex((f, i) => f !== '' && (i >= named || header.fields[i] === ''));
-    if (extra >= 0) {
-      b.fail(where, `a value in column ${extra + 1}, which the header does not name (${quote(fields[extra]!)})`);
-      continue;
-    }
-    const get = (c: Column) => {
-      const i = at.get(c);
-      return i === undefined ? undefined : fields[i];
-    };
-    b.add(where, {
-      email: get('email'),
-      userId: get('user_id'),
-      team: get('team'),
-      managers: splitManagers(get('manager') ?? ''),
-      repos: splitManagers(get('repos') ?? ''),
-    });
-  }
-  return b.finish();
-}
-
-/** The column of each known name, or null after saying what is wrong with the header. */
-function readHeader(names: string[], fail: (problem: string) => void): Map<Column, number> | null {
-  const at = new Map<Column, number>();
-  let bad = false;
-  names.forEach((raw, i) => {
-    const name = raw.toLowerCase();
-    if (name === '') return; // an unnamed column (a trailing comma) is fine while its values are empty
-    if (!isColumn(name)) {
-      let hint = '';
-      if (/[;\t]/.test(raw)) hint = '; columns are separated by commas';
-      else if (raw.includes('@')) hint = '; the first line must be the header: email, team, manager';
-      fail(`unknown column ${quote(raw)} (${EXPECTED}${hint})`);
-      bad = true;
-    } else if (at.has(name)) {
-      fail(`column ${quote(name)} appears twice`);
-      bad = true;
-    } else at.set(name, i);
-  });
-  if (bad) return null;
-  if (!at.has('email') && !at.has('user_id')) {
-    fail(`no "email" or "user_id" column (${EXPECTED})`);
-    bad = true;
-  }
-  if (!at.has('team')) {
-    fail(`no "team" column (${EXPECTED})`);
-    bad = true;
-  }
-  return bad ? null : at;
-}
-
-/** A file csv-parse cannot read, named by the line where the record it stopped in begins. */
-function csvSyntaxError(e: CsvError, text: string): MappingResult {
-  // Read again up to the error, counting lines (the error's own count is where it noticed).
-  let line = 1;
-  try {
-    parse(text, {
-      ...CSV_OPTIONS,
-      on_record: (record: string[]) => {
-        line += 1 + record.reduce((n, f) => n + countBreaks(f), 0);
-        return undefined;
-      },
-    });
-  } catch {
-    // the same error, now with `line` at the record it is in
-  }
-  switch (e.code) {
-    case 'CSV_QUOTE_NOT_CLOSED':
-      return refuse('a quote (") opens a value that is never closed', line);
-    case 'INVALID_OPENING_QUOTE':
-      return refuse('a quote (") inside a value: put the whole value in quotes and double the quotes inside it', line);
-    case 'CSV_INVALID_CLOSING_QUOTE':
-      return refuse('text right after a closing quote (")', line);
-    default:
-      return refuse(`this line cannot be read as CSV (${e.message})`, line);
-  }
-}
-
-// ---------------------------------------------------------------- JSON
-
-const JSON_SHAPE = 'the file must be a JSON array of entries like [{"email": "ann@acme.com", "team": "Engineering"}]';
-
-function parseJson(input: string): MappingResult {
-  const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
-  if (text.trim() === '') return refuse('the file is empty');
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (e) {
-    const msg = e instanceof Error ? e.message : String(e);
-    const pos = /at position (\d+)/.exec(msg);
-    const lineCol = /\(line (\d+) column \d+\)/.exec(msg);
-    const line = lineCol ? Number(lineCol[1]) : pos ? lineAt(lineStarts(text), Number(pos[1])) : null;
-    const why = msg
-      .replace(/\s*in JSON at position \d+.*$/s, '')
-      .replace(/\s*\(line \d+ column \d+\)/, '')
-      .trim();
-    return refuse(`not valid JSON (${why})`, line);
-  }
-  if (!Array.isArray(data)) return refuse(JSON_SHAPE);
-  if (data.length > MAX_ROWS) return refuse(TOO_MANY_ROWS);
-
-  const starts = lineStarts(text);
-  const offsets = elementOffsets(text);
-  const b = new Builder();
-  data.forEach((entry: unknown, i) => {
-    const where: Where = { line: lineAt(starts, offsets[i] ?? 0), entry: i + 1 };
-    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
-      b.fail(where, 'not an object like {"email": "ann@acme.com", "team": "Engineering"}');
-      return;
-    }
-    const obj = entry as Record<string, unknown>;
-    const problems: string[] = [];
-    for (const k of Object.keys(obj)) if (!isColumn(k)) problems.push(`unknown field ${quote(k)} (${EXPECTED})`);
-    const textOf = (k: Column): string | undefined => {
-      const v = obj[k];
-      if (v === undefined || v === null) return undefined;
-      if (typeof v === 'string') return v.trim();
-      problems.push(`"${k}" must be text`);
-      return undefined;
-    };
-    const email = textOf('email');
-    const userId = textOf('user_id');
-    const team = textOf('team');
-    let managers: string[] = [];
-    const m = obj.manager;
-    if (typeof m === 'string') managers = splitManagers(m);
-    else if (Array.isArray(m) && m.every((x) => typeof x === 'string')) managers = m.flatMap(splitManagers);
-    else if (m !== undefined && m !== null) problems.push('"manager" must be a list of emails or one text');
-    let repos: string[] = [];
-    const r = obj.repos;
-    if (typeof r === 'string') repos = splitManagers(r);
-    else if (Array.isArray(r) && r.every((x) => typeof x === 'string')) repos = r.flatMap(splitManagers);
-    else if (r !== undefined && r !== null) problems.push('"repos" must be a list of repositories or one text');
-    if (problems.length > 0) {
-      for (const p of problems) b.fail(where, p);
-      return;
-    }
-    b.add(where, { email, userId, team, managers, repos });
-  });
-  return b.finish();
-}
-
-/**
- * Where each element of the top-level array starts, in text JSON.parse has already accepted
- * (so only strings and nesting need following: this finds positions, it does not parse).
- */
-function elementOffsets(text: string): number[] {
-  const out: number[] = [];
-  let depth = 0;
-  let inString = false;
-  let expecting = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-      continue;
-    }
-    if (expecting && depth === 1 && c !== ']' && !/\s/.test(c)) {
-      out.push(i);
-      expecting = false;
-    }
-    if (c === '"') inString = true;
-    else if (c === '[' || c === '{') {
-      depth++;
-      if (depth === 1) expecting = true;
-    } else if (c === ']' || c === '}') depth--;
-    else if (c === ',' && depth === 1) expecting = true;
-  }
-  return out;
 }
 
 /** The repository that no team of the mapping owns is listed under this name, never dropped. */
