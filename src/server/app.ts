@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ClientConfig } from '../api/schemas';
-import { HISTORY_START, yesterdayUtc, type DayRange } from '../lib/dates';
+import { HISTORY_START, yesterdayUtc } from '../lib/dates';
 import type { ServerConfig } from './config';
 import { stripBase } from './core/base-path';
 import { errorResponse, faultResponse, incomingRequestId, peerInContext, withRequest } from './core/errors';
@@ -31,28 +31,21 @@ import { storeRevocations } from './store/revocations';
 import type { StoreConfig } from './store/config';
 import { createSyncEngine, type Fetched, type SyncEngine } from './sync/engine';
 import { createScheduler, type Scheduler } from './sync/scheduler';
-import { createStoreAnswerer, READINESS_MAX_AGE_MS } from './sync/serve';
-import { createReadinessRoutes, type ReadinessRoutes } from './readiness/routes';
+import { createStoreAnswerer } from './sync/serve';
 import { syncStatus } from './sync/status';
 import { httpOrigin } from './upstream/client';
 import { createUsersRoutes, type UsersRoutes } from './users/routes';
 import { demoTeamsCsv } from './demo/teams';
 import { ACCESS } from './auth/access';
 import { createAuth } from './auth/routes';
-import { buildDigest, toSlack, type DigestSources } from './digest/digest';
-import { createInsightsRoutes } from './insights/routes';
-import { createSpendRoutes } from './spend/routes';
 import { filePricesSource, NO_PRICES } from './spend/source';
 import { dayAnswerVersion, emailOf } from './store/teams-queries';
 import { openAnalytics, type Analytics } from './analytics/engine';
 import { createSpendByUser, mergedUsers } from './analytics/users';
-import { createTeamFigures } from './analytics/teams';
-import { createSpend } from './analytics/spend';
-import { weekSums } from './analytics/insights';
 import { priceListKey } from './spend/prices';
-import { createTeamsRoutes } from './teams/routes';
 import { inSelection, UNASSIGNED } from './teams/tree';
 import { createRouter, route, type Route } from './http/router';
+import { createStoreFeatures } from './features';
 import {
   fileMappingSource,
   fixedMappingSource,
@@ -287,66 +280,23 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
   // The demo organization's mapping takes a moment to build (about 1 s at 5,000 people): a server that
   // syncs in the background builds it at start, not on a reader's first page.
   if (demo && !config.teamsFile && opts.storeConfig?.background) setTimeout(() => void fallback(), 1000).unref();
-  let teamsRoutes: ReturnType<typeof createTeamsRoutes> | undefined;
-  let spendRoutes: ReturnType<typeof createSpendRoutes> | undefined;
-  let insightsRoutes: ReturnType<typeof createInsightsRoutes> | undefined;
-  let readinessRoutes: ReadinessRoutes | undefined;
-  /** The weekly digest's message (with a store). */
-  let digest: (() => Promise<{ text: string; blocks: unknown[] }>) | undefined;
-  if (opts.store && analytics && sync) {
-    const filling = sync;
-    const engine = analytics;
-    /** Fills a range's `/users` days from the service (the digest's, not a reader's). */
-    const fillUsers = async (r: DayRange) => void (await filling.fillUsers(r, false));
-    spendRoutes = createSpendRoutes({
-      store: opts.store,
-      spend: analytics.then(createSpend),
-      fill: async (r) => void (await filling.fillDays('tokens', '', r, false)),
-      teams,
-      prices,
-      latestDay,
-      logger,
-      signIn: config.auth !== undefined,
-    });
-    const spend = spendRoutes;
-    insightsRoutes = createInsightsRoutes({
-      store: opts.store,
-      fill: fillUsers,
-      analytics: engine,
-      teams,
-      latestDay,
-      budgetStates: () => spend.budgetStates(),
-    });
-    const insights = insightsRoutes;
-    readinessRoutes = createReadinessRoutes({
-      store: opts.store,
-      source: teams,
-      refresh: () => filling.syncReadiness(READINESS_MAX_AGE_MS),
-    });
-    const readiness = readinessRoutes;
-    const sources: DigestSources = {
-      readiness: () => readiness.fixes([]),
-      weekSums: async (before, now, columns) => {
-        await fillUsers({ start: before.start, end: now.end });
-        return weekSums(await engine, before, now, columns);
-      },
-      latestDay,
-      highlights: () => insights.highlights([], { fill: true }),
-      spend: (range) => spend.spend({ range, teams: [], user: null }),
-      budgetStates: () => spend.budgetStates(),
-      publicUrl: config.publicUrl,
-    };
-    digest = async () => toSlack(await buildDigest(sources), config.publicUrl);
-    teamsRoutes = createTeamsRoutes({
-      store: opts.store,
-      source: teams,
-      editable,
-      figures: analytics.then(createTeamFigures),
-      fill: async (r, from) =>
-        void (await (from === 'tokens' ? filling.fillDays('tokens', '', r, false) : filling.fillUsers(r, false))),
-      signIn: config.auth !== undefined,
-    });
-  }
+  // The features a store makes possible (server/features.ts): teams, spend, highlights, readiness, the digest.
+  const features =
+    opts.store && analytics && sync
+      ? createStoreFeatures({
+          store: opts.store,
+          sync,
+          analytics,
+          teams,
+          editable,
+          prices,
+          latestDay,
+          logger,
+          config,
+        })
+      : undefined;
+  const teamsRoutes = features?.teams;
+  const digest = features?.digest;
 
   const clientConfig = (): ClientConfig => ({
     demo: demo !== undefined,
@@ -392,9 +342,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
         handle: async () => json(200, clientConfig()),
       }),
       syncRoute,
-      ...[usersRoutes, teamsRoutes, spendRoutes, insightsRoutes, readinessRoutes]
-        .flatMap((r) => r?.routes ?? [])
-        .map(afterMapping),
+      ...[usersRoutes, ...(features?.routes ?? [])].flatMap((r) => r?.routes ?? []).map(afterMapping),
     ],
     {
       logger,

@@ -1,0 +1,90 @@
+/**
+ * The features a store makes possible, made once the app has its store, its sync and its analytics engine:
+ * the teams pages, spend and budgets, the highlights and cohorts, readiness by team, and the weekly digest
+ * built from them. app.ts serves their routes.
+ */
+import type { DayRange } from '../lib/dates';
+import { weekSums } from './analytics/insights';
+import type { Analytics } from './analytics/engine';
+import { createSpend } from './analytics/spend';
+import { createTeamFigures } from './analytics/teams';
+import type { ServerConfig } from './config';
+import type { Logger } from './core/log';
+import { buildDigest, toSlack, type DigestSources } from './digest/digest';
+import { createInsightsRoutes } from './insights/routes';
+import { createReadinessRoutes } from './readiness/routes';
+import { createSpendRoutes } from './spend/routes';
+import type { PricesSource } from './spend/source';
+import type { StoreDb } from './store/db';
+import type { SyncEngine } from './sync/engine';
+import { READINESS_MAX_AGE_MS } from './sync/serve';
+import { createTeamsRoutes } from './teams/routes';
+import type { EditableMappingSource, MappingSource } from './teams/source';
+
+export interface StoreFeaturesOptions {
+  store: StoreDb;
+  sync: SyncEngine;
+  analytics: Promise<Analytics>;
+  teams: MappingSource;
+  editable: EditableMappingSource | undefined;
+  prices: PricesSource;
+  latestDay: () => string;
+  logger: Logger;
+  config: Pick<ServerConfig, 'auth' | 'publicUrl'>;
+}
+
+export function createStoreFeatures(o: StoreFeaturesOptions) {
+  const { store, sync: filling, analytics: engine, teams, editable, prices, latestDay, logger, config } = o;
+  /** Fills a range's days from the service before a figure is computed from them. */
+  const fillUsers = async (r: DayRange) => void (await filling.fillUsers(r, false));
+  const fillTokens = async (r: DayRange) => void (await filling.fillDays('tokens', '', r, false));
+  const spendRoutes = createSpendRoutes({
+    store,
+    spend: engine.then(createSpend),
+    fill: fillTokens,
+    teams,
+    prices,
+    latestDay,
+    logger,
+    signIn: config.auth !== undefined,
+  });
+  const insightsRoutes = createInsightsRoutes({
+    store,
+    fill: fillUsers,
+    analytics: engine,
+    teams,
+    latestDay,
+    budgetStates: () => spendRoutes.budgetStates(),
+  });
+  const readinessRoutes = createReadinessRoutes({
+    store,
+    source: teams,
+    refresh: () => filling.syncReadiness(READINESS_MAX_AGE_MS),
+  });
+  const sources: DigestSources = {
+    readiness: () => readinessRoutes.fixes([]),
+    weekSums: async (before, now, columns) => {
+      await fillUsers({ start: before.start, end: now.end });
+      return weekSums(await engine, before, now, columns);
+    },
+    latestDay,
+    highlights: () => insightsRoutes.highlights([], { fill: true }),
+    spend: (range) => spendRoutes.spend({ range, teams: [], user: null }),
+    budgetStates: () => spendRoutes.budgetStates(),
+    publicUrl: config.publicUrl,
+  };
+  const digest = async () => toSlack(await buildDigest(sources), config.publicUrl);
+  const teamsRoutes = createTeamsRoutes({
+    store,
+    source: teams,
+    editable,
+    figures: engine.then(createTeamFigures),
+    fill: (r, from) => (from === 'tokens' ? fillTokens(r) : fillUsers(r)),
+    signIn: config.auth !== undefined,
+  });
+  return {
+    teams: teamsRoutes,
+    digest,
+    routes: [teamsRoutes, spendRoutes, insightsRoutes, readinessRoutes],
+  };
+}
