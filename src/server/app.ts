@@ -46,16 +46,7 @@ import { priceListKey } from './spend/prices';
 import { inSelection, UNASSIGNED } from './teams/tree';
 import { createRouter, route, type Route } from './http/router';
 import { createStoreFeatures } from './features';
-import {
-  fileMappingSource,
-  fixedMappingSource,
-  NO_MAPPING,
-  placeOf,
-  storedMappingSource,
-  type EditableMappingSource,
-  type MappingSource,
-  type MappingState,
-} from './teams/source';
+import { mappingInForce, placeOf } from './teams/source';
 import { ask, forward, isProxiedPrefix, splitTarget, type Origin } from './upstream/proxy';
 
 type StoreRoute = (path: string, search: string) => Promise<HttpResponse | null>;
@@ -69,16 +60,6 @@ type Writer<R extends HttpResponse> = (
 ) => void;
 
 /** Which upstream a store holds: its hosts, or the demo's seed and size (and whatever changes its data). */
-/** A number for each object seen (a mapping, a price list): a new one gets a new number. */
-const ids = new WeakMap<object, number>();
-let lastId = 0;
-const identity = (o: object | null): number => {
-  if (o === null) return 0;
-  let id = ids.get(o);
-  if (id === undefined) ids.set(o, (id = ++lastId));
-  return id;
-};
-
 export function upstreamIdentity(config: ServerConfig): string {
   const d = config.demo;
   if (d) {
@@ -244,7 +225,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     const stored = () => {
       void analytics?.then((a) => a.catchUp()).catch(() => undefined);
       void usersRoutes?.warm();
-      void teamsRoutes
+      void features?.teams
         ?.warm()
         .catch((e: unknown) =>
           logger.error('counting the teams ahead failed', { error: e instanceof Error ? e.message : String(e) }),
@@ -255,31 +236,21 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
   }
   const proxy = proxyTo(origin, write, fromStore);
 
-  // The team mapping: TEAMS_FILE (read-only here), else one uploaded on the edit screen and kept in the
-  // store, else the demo organization's own (built on first use: it needs the demo's users), else none.
-  let demoMapping: MappingSource | undefined;
-  const fallback = (): MappingState => {
-    if (!demo) return NO_MAPPING;
-    demoMapping ??= fixedMappingSource(
-      demoTeamsCsv(demo.world().org.users, config.demo!.seed, demo.world().readiness.repos),
-      'csv',
-      'the demo organization',
-    );
-    return demoMapping.current();
-  };
-  const editable: EditableMappingSource | undefined =
-    opts.store && !config.teamsFile ? storedMappingSource(opts.store, fallback, logger) : undefined;
-  const teams: MappingSource = config.teamsFile
-    ? fileMappingSource(config.teamsFile, logger)
-    : (editable ?? { current: fallback, stop: () => undefined });
+  // The team mapping: TEAMS_FILE, else one uploaded and kept in the store, else the demo organization's own.
+  const { teams, editable } = mappingInForce({
+    file: config.teamsFile,
+    store: opts.store,
+    logger,
+    demo: demo && (() => demoTeamsCsv(demo.world().org.users, config.demo!.seed, demo.world().readiness.repos)),
+    // The demo's mapping takes a moment to build (about 1 s at 5,000 people): a server that syncs in the
+    // background builds it at start, not on a reader's first page.
+    buildAhead: opts.storeConfig?.background === true,
+  });
   const place = placeOf(teams);
   /** Whether a person is in any of the teams (sub-teams included) by the mapping in force. */
   const inTeamsOf = (chosen: readonly string[]) => (userId: string, email: string | null) =>
     inSelection(place()?.of(userId, email).team ?? UNASSIGNED, chosen);
   const teamsReady = editable?.ready ?? Promise.resolve();
-  // The demo organization's mapping takes a moment to build (about 1 s at 5,000 people): a server that
-  // syncs in the background builds it at start, not on a reader's first page.
-  if (demo && !config.teamsFile && opts.storeConfig?.background) setTimeout(() => void fallback(), 1000).unref();
   // The features a store makes possible (server/features.ts): teams, spend, highlights, readiness, the digest.
   const features =
     opts.store && analytics && sync
@@ -295,8 +266,6 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
           config,
         })
       : undefined;
-  const teamsRoutes = features?.teams;
-  const digest = features?.digest;
 
   const clientConfig = (): ClientConfig => ({
     demo: demo !== undefined,
@@ -355,8 +324,8 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
               JSON.stringify([
                 await dataVersion(opts.store!.db),
                 (await analytics!).generation(),
-                identity(teams.current().mapping),
-                identity(prices.current().prices),
+                place()?.version ?? '',
+                prices.current().loadedAt,
                 latestDay(),
               ]),
           }
@@ -377,7 +346,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
         peopleOf: (viewer) => inTeamsOf(viewer.teams),
         ruleFor: router.ruleFor,
         emailOf: async (userId) => (opts.store ? emailOf(opts.store, userId) : null),
-        userIdOf: async (email) => (teamsRoutes ? teamsRoutes.userIdOf(email) : null),
+        userIdOf: async (email) => (features ? features.teams.userIdOf(email) : null),
       })
     : undefined;
 
@@ -467,5 +436,6 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
 
   const drain = () => void (draining = true);
 
+  const digest = features?.digest;
   return { handler, demo, clientConfig, renderIndex, scheduler, sync, teams, prices, digest, drain, close };
 }

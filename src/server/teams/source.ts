@@ -265,3 +265,28 @@ export function placeOf(source: MappingSource) {
     return { of, version: `${state.source}|${state.name ?? ''}|${state.loadedAt ?? ''}` };
   };
 }
+
+/**
+ * The mapping in force: the file `file` names (read-only here), else one uploaded on the edit screen and kept in
+ * the store (`editable`), else the demo organization's own (`demo` gives its CSV; built on first use, or a moment
+ * after start with `buildAhead`), else none.
+ */
+export function mappingInForce(o: {
+  file: string | undefined;
+  store: StoreDb | undefined;
+  logger: Logger;
+  demo: (() => string) | undefined;
+  buildAhead: boolean;
+}): { teams: MappingSource; editable: EditableMappingSource | undefined } {
+  let demoMapping: MappingSource | undefined;
+  const demo = o.demo;
+  const fallback = (): MappingState => {
+    if (!demo) return NO_MAPPING;
+    demoMapping ??= fixedMappingSource(demo(), 'csv', 'the demo organization');
+    return demoMapping.current();
+  };
+  if (o.file) return { teams: fileMappingSource(o.file, o.logger), editable: undefined };
+  if (demo && o.buildAhead) setTimeout(() => void fallback(), 1000).unref();
+  const editable = o.store ? storedMappingSource(o.store, fallback, o.logger) : undefined;
+  return { teams: editable ?? { current: fallback, stop: () => undefined }, editable };
+}
