@@ -1,8 +1,9 @@
 import { experimental_streamedQuery as streamedQuery, queryOptions, useQuery } from '@tanstack/react-query';
 import { walkReadinessReports } from '../../api/paginate';
-import { READINESS_PATH, readinessAnswerSchema, type ReadinessAnswer } from '../../api/readiness';
+import type { ReadinessAnswer } from '../../api/readiness';
 import type { ReadinessReport } from '../../api/schemas';
-import { api, getWithLists } from '../../data/client';
+import { api } from '../../data/client';
+import { readinessByTeamQuery } from '../../data/teams';
 import { addReports, histories, type RepoHistory, type ScoredReport } from './history';
 
 export interface ReportsWalk {
@@ -34,17 +35,6 @@ export const allReportsQuery = () =>
     // The walk's state is rebuilt page by page; comparing it deeply on every page would cost more than it saves.
     structuralSharing: false,
     // Reports arrive during the day: read them again after a few minutes.
-    staleTime: 5 * 60_000,
-  });
-
-/**
- * `GET /api/readiness[?team=…]` (a server that keeps a store): the repositories (of those teams, or every
- * one) with their owning teams, and their reports.
- */
-export const readinessQuery = (teams: readonly string[]) =>
-  queryOptions({
-    queryKey: ['readiness', 'teams', { teams }],
-    queryFn: ({ signal }) => getWithLists(READINESS_PATH, readinessAnswerSchema, { team: teams }, signal),
     staleTime: 5 * 60_000,
   });
 
@@ -81,7 +71,7 @@ export function useRepoList(teams: readonly string[], withTeams: boolean): RepoL
   const all = useQuery({ ...allReportsQuery(), select: selectHistories, enabled: !byTeam });
   // Every repository's owner is asked for once the walk is complete: not beside it (the same reports, twice at once).
   const owned = useQuery({
-    ...readinessQuery(byTeam ? teams : []),
+    ...readinessByTeamQuery(byTeam ? teams : []),
     select: fromAnswer,
     enabled: withTeams && (byTeam || walk.data?.complete === true),
   });

@@ -1,4 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { readinessByTeamQuery } from '../../data/teams';
+import type { ReadinessAnswer } from '../../api/readiness';
 import { useMemo } from 'react';
 import { Link } from 'react-router-dom';
 import type { TeamSummaryRow } from '../../api/teams';
@@ -13,13 +15,13 @@ import { ratio } from './columns';
 import { levelPoints } from './level-points';
 import { NoRepos } from './NoRepos';
 import { ratioCell } from './outcome-columns';
-import { ownedReadinessQuery, type OwnedReadiness } from './payoff-queries';
+
 import { crossTeamPayoff } from './payoff-shaping';
 import { isOrganization, isUnassigned, teamHref } from './shaping';
 
 type Point = TeamPoint & { name: string };
 
-const toOwned = (r: OwnedReadiness) => ({ ownership: r.ownership, repos: r.repos, points: levelPoints(r.reports) });
+const toOwned = (r: ReadinessAnswer) => ({ ownership: r.ownership, repos: r.repos, points: levelPoints(r.reports) });
 
 /**
  * The teams page's comparison across teams: each team owning repositories, its readiness (the mean latest level
@@ -29,7 +31,7 @@ export function PayoffAcrossTeams({ range, rows }: { range: DayRange; rows: read
   const linkTo = useLinkTo();
   // Everyone's repositories; a manager who sees only their teams (no organization row) asks for theirs.
   const scope = useMemo(() => readinessScope(rows), [rows]);
-  const readiness = useQuery({ ...ownedReadinessQuery(scope), placeholderData: keepPreviousData, select: toOwned });
+  const readiness = useQuery({ ...readinessByTeamQuery(scope), placeholderData: keepPreviousData, select: toOwned });
   const owned = readiness.data;
   const data = useMemo(
     () => (owned ? { owned, ...crossTeamPayoff(owned, rows, range) } : undefined),

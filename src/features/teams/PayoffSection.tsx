@@ -1,4 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { readinessByTeamQuery } from '../../data/teams';
+import type { ReadinessAnswer } from '../../api/readiness';
 import { useMemo, useState } from 'react';
 import { Widget, type WidgetSource } from '../../components/Widget';
 import { formatDayLong, type DayRange } from '../../lib/dates';
@@ -8,10 +10,10 @@ import { levelPoints } from './level-points';
 import { NoRepos } from './NoRepos';
 import { PayoffChart } from './PayoffChart';
 import { PayoffComparisons } from './PayoffComparisons';
-import { ownedReadinessQuery, type OwnedReadiness } from './payoff-queries';
+
 import { shortRepo, teamPayoff, type TeamPayoff } from './payoff-shaping';
 
-const toOwned = (r: OwnedReadiness) => ({ ownership: r.ownership, repos: r.repos, points: levelPoints(r.reports) });
+const toOwned = (r: ReadinessAnswer) => ({ ownership: r.ownership, repos: r.repos, points: levelPoints(r.reports) });
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -30,7 +32,7 @@ export function PayoffSection({
   range: DayRange;
   weeks: WidgetSource<OutcomeWeek[]>;
 }) {
-  const readiness = useQuery({ ...ownedReadinessQuery([path]), placeholderData: keepPreviousData, select: toOwned });
+  const readiness = useQuery({ ...readinessByTeamQuery([path]), placeholderData: keepPreviousData, select: toOwned });
   const [asTable, setAsTable] = useState(false);
   const w = weeks.data;
   const owned = readiness.data;

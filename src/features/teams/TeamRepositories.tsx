@@ -1,18 +1,19 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { readinessByTeamQuery } from '../../data/teams';
 import { Link } from 'react-router-dom';
 import type { Column } from '../../components/DataTable';
 import { TableWidget } from '../../components/TableWidget';
 import { useLinkTo } from '../../data/search';
 import { formatDayLong, type DayRange } from '../../lib/dates';
 import { formatPercent } from '../../lib/format';
-import { ownedReadinessQuery } from './payoff-queries';
+
 import { teamRepos, type TeamRepo } from './team-repos';
 
 /** A team's repositories and their readiness on the range's last day, beside its usage on its page. */
 export function TeamRepositories({ path, name, range }: { path: string; name: string; range: DayRange }) {
   const linkTo = useLinkTo();
   const query = useQuery({
-    ...ownedReadinessQuery([path]),
+    ...readinessByTeamQuery([path]),
     placeholderData: keepPreviousData,
     select: (a) => teamRepos(a, range.end),
   });

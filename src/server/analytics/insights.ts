@@ -10,6 +10,7 @@
  * deviation then counts as at least a tenth of the median, so a day a little above a flat habit is not a spike.
  * And a spike is at least twice the usual level, so a busy but ordinary day of a steady person is not one either.
  */
+import { LIST, listValue, VARCHAR } from '@duckdb/node-api';
 import { addDays, HISTORY_START, maxDay, weekStart, type Day, type DayRange } from '../../lib/dates';
 import type { Mapping } from '../teams/mapping';
 import type { Analytics } from './engine';
@@ -99,8 +100,9 @@ async function firstEmails(a: Analytics, r: DayRange, ids: readonly string[]): P
   if (ids.length === 0) return new Map();
   const rows = await a.rows<{ user_id: string; email: string | null }>(
     `SELECT user_id, arg_min(user_email, day) FILTER (WHERE user_email <> '') AS email FROM person_day
-     WHERE day BETWEEN $start AND $end AND list_contains(string_split($ids, chr(10)), user_id) GROUP BY user_id`,
-    { start: r.start, end: r.end, ids: ids.join('\n') },
+     WHERE day BETWEEN $start AND $end AND list_contains($ids, user_id) GROUP BY user_id`,
+    { start: r.start, end: r.end, ids: listValue([...ids]) },
+    { ids: LIST(VARCHAR) },
   );
   return new Map(rows.flatMap((x) => (x.email ? [[x.user_id, x.email] as const] : [])));
 }
@@ -124,7 +126,7 @@ export async function activeByTeam(
 }
 
 /** The ids and the emails (trimmed, lower case) of everyone active in the range. */
-export async function activeIn(a: Analytics, r: DayRange): Promise<{ ids: Set<string>; emails: Set<string> }> {
+export async function peopleActiveIn(a: Analytics, r: DayRange): Promise<{ ids: Set<string>; emails: Set<string> }> {
   await a.catchUp(r);
   const c = await a.columns(
     `SELECT user_id, list(DISTINCT lower(trim(user_email))) FILTER (WHERE user_email <> '') AS emails FROM person_day

@@ -28,7 +28,7 @@ import { rangeVersion } from '../store/users-queries';
 import type { Analytics } from '../analytics/engine';
 import {
   activeByTeam,
-  activeIn,
+  peopleActiveIn,
   cohortCounts,
   COHORT_OFFSETS,
   firstActiveIn,
@@ -139,7 +139,7 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
       }
 
       // 3. People the mapping names with no activity in 30 days.
-      const recent = await activeIn(a, {
+      const recent = await peopleActiveIn(a, {
         start: maxDay(HISTORY_START, addDays(latest, -(INACTIVE_DAYS - 1))),
         end: latest,
       });
