@@ -11,7 +11,7 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-import type { RenderProps } from './chart-frame';
+import { markerRows, type RenderProps } from './chart-frame';
 import { markProps, rechartsParts } from './chart-style';
 
 /** The interactive chart (tooltips), drawn on the frame and in the style the first paint used. */
@@ -31,6 +31,7 @@ export function RechartsTimeSeries({
   markers = [],
 }: RenderProps) {
   const parts = rechartsParts(chartStyle);
+  const rows = markerRows(markers);
   const stackId = stacked ? 'stack' : undefined;
   const marks = markProps(chartStyle, stacked, data.length);
   const common = {
@@ -55,7 +56,7 @@ export function RechartsTimeSeries({
         labelFormatter={(l) => xTooltipFormat(String(l))}
         formatter={(v, name) => [valueFormat(Number(v)), name]}
       />
-      {markers.map((m) => (
+      {markers.map((m, i) => (
         <ReferenceLine
           key={`${m.x}|${m.label}`}
           x={m.x}
@@ -66,6 +67,7 @@ export function RechartsTimeSeries({
             position: 'insideTopLeft',
             fontSize: chartStyle.tick.fontSize,
             fill: chartStyle.tick.fill,
+            dy: rows[i]! * (chartStyle.tick.fontSize + 4),
           }}
         />
       ))}

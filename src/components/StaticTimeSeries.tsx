@@ -1,6 +1,6 @@
 import { area, line } from 'd3-shape';
 import { useId } from 'react';
-import { barSlot, type RenderProps } from './chart-frame';
+import { barSlot, markerRows, type RenderProps } from './chart-frame';
 import { CURVES, markProps } from './chart-style';
 
 /**
@@ -23,6 +23,7 @@ export function StaticTimeSeries({
   markers = [],
 }: RenderProps) {
   const clipId = useId();
+  const rows = markerRows(markers);
   const { left, right, top, bottom, x, y } = frame;
   const { axis, tick, grid } = chartStyle;
   const n = data.length;
@@ -121,13 +122,13 @@ export function StaticTimeSeries({
         </defs>
       )}
       <g clipPath={fractions ? `url(#${clipId})` : undefined}>{marks}</g>
-      {markers.map((m) => {
+      {markers.map((m, k) => {
         const i = index.get(m.x);
         if (i === undefined) return null;
         return (
           <g key={`${m.x}|${m.label}`} className="chart-marker">
             <line x1={x(i)} x2={x(i)} y1={top} y2={bottom} stroke={tick.fill} strokeDasharray="4 3" />
-            <text x={x(i) + 4} y={top + 4} dy="0.71em" stroke="none" {...tick}>
+            <text x={x(i) + 4} y={top + 4 + rows[k]! * (tick.fontSize + 4)} dy="0.71em" stroke="none" {...tick}>
               {m.label}
             </text>
           </g>

@@ -4,7 +4,7 @@ import { curveStep, line } from 'd3-shape';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OTHER } from '../lib/series';
-import { barSlot, timeSeriesFrame, type FrameInput, type RenderProps } from './chart-frame';
+import { barSlot, markerRows, timeSeriesFrame, type FrameInput, type RenderProps } from './chart-frame';
 import { CHART_STYLE, markProps, rechartsParts, type ChartStyle } from './chart-style';
 import { RechartsTimeSeries } from './RechartsTimeSeries';
 import { StaticTimeSeries } from './StaticTimeSeries';
@@ -280,4 +280,16 @@ describe('the first paint and the interactive chart', () => {
       }
     });
   }
+});
+
+describe('marker labels', () => {
+  it('go one line down for each earlier marker on the same day, so a rise and a fall of one week do not overlap', () => {
+    const rows = markerRows([
+      { x: '2026-08-03', label: '↓ #3' },
+      { x: '2026-07-06', label: '↑ #1' },
+      { x: '2026-08-03', label: '↑ #4' },
+      { x: '2026-08-03', label: '↑ #5' },
+    ]);
+    expect(rows).toEqual([0, 0, 1, 2]);
+  });
 });

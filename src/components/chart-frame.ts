@@ -73,6 +73,16 @@ export interface ChartMarker {
   label: string;
 }
 
+/** The line each marker's label sits on: the next one down for each earlier marker at the same x, so none overlap. */
+export function markerRows(markers: readonly ChartMarker[]): number[] {
+  const seen = new Map<string, number>();
+  return markers.map((m) => {
+    const row = seen.get(m.x) ?? 0;
+    seen.set(m.x, row + 1);
+    return row;
+  });
+}
+
 /** What either renderer needs: resolved options, the chart style and the frame built with it. */
 export interface RenderProps {
   data: readonly Record<string, unknown>[];
