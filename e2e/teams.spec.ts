@@ -83,11 +83,16 @@ test('teams: pick a team, the page and the users follow it; the teams page sorts
     `/api/teams/summary?start=${START}&end=${END}`,
   );
   const table = page.getByRole('table');
+  const adoption = table.getByRole('columnheader', { name: /^Adoption/ });
+  // The first click sorts by adoption in the header's first direction; wait for it to show before
+  // deciding whether a second click is needed (reading at once raced the render).
+  await expect(adoption).toHaveAttribute('aria-sort', 'none');
   await table.getByRole('button', { name: /^Adoption/ }).click();
-  if ((await table.getByRole('columnheader', { name: /^Adoption/ }).getAttribute('aria-sort')) !== 'descending') {
+  await expect(adoption).not.toHaveAttribute('aria-sort', 'none');
+  if ((await adoption.getAttribute('aria-sort')) !== 'descending') {
     await table.getByRole('button', { name: /^Adoption/ }).click();
   }
-  await expect(table.getByRole('columnheader', { name: /^Adoption/ })).toHaveAttribute('aria-sort', 'descending');
+  await expect(adoption).toHaveAttribute('aria-sort', 'descending');
   const expected = summary.rows
     .filter((r) => r.depth === 1 && r.team !== 'Unassigned')
     .sort((a, b) => (b.current.adoption ?? -1) - (a.current.adoption ?? -1))
