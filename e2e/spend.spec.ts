@@ -86,7 +86,7 @@ test('spend beside credits on the users page: sorted by it, and the CSV adds up 
     'user_email',
     'team',
     'managers',
-    'credits',
+    'billable_tokens',
     'spend_usd',
   ]);
   const spends = csv.map((r) => Number(r.spend_usd));

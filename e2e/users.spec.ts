@@ -1,4 +1,6 @@
 import { expect, test } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
 import { serviceJson } from './helpers';
 
 interface Row {
@@ -115,4 +117,37 @@ test('users: the first rows come with the page, preloaded, and are asked for onc
   const emails = await table.getByRole('row').locator('td:nth-child(1)').allTextContents();
   expect(emails.length).toBeGreaterThan(1);
   expect(emails).toEqual([...emails].sort((a, b) => a.localeCompare(b)));
+});
+
+test('users: the known people not active in the range, each with their last active day, listed and exported', async ({
+  page,
+  request,
+}) => {
+  const start = '2026-05-18';
+  const end = '2026-05-31';
+  const active = new Set((await allRows(request, start, end)).map((r) => r.user_id));
+  // Everyone seen since the history starts, by the range's end: those not active in it, with their latest day.
+  const lastDay = new Map<string, string>();
+  for (const r of await allRows(request, '2026-01-14', end))
+    if (!active.has(r.user_id) && (lastDay.get(r.user_id) ?? '') < r.date) lastDay.set(r.user_id, r.date);
+  expect(lastDay.size).toBeGreaterThan(0);
+
+  await page.goto(`/users?start=${start}&end=${end}`);
+  const listed = page.getByRole('group', { name: 'People listed' });
+  await expect(listed.getByRole('button', { name: `Not active (${lastDay.size})` })).toBeVisible();
+  await listed.getByRole('button', { name: /^Not active/ }).click();
+  await expect(page).toHaveURL(/[?&]who=inactive/);
+  await expect(page.getByText(`${lastDay.size} of ${lastDay.size} known people not active in the range`)).toBeVisible();
+  const table = page.getByRole('table', { name: 'Known people not active in the range' });
+  await expect(table.getByRole('columnheader', { name: /^Last active/ })).toBeVisible();
+
+  const download = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'Download CSV of Users' }).click();
+  const csv = parse(readFileSync(await (await download).path(), 'utf8'), { columns: true }) as Record<string, string>[];
+  expect(csv).toHaveLength(lastDay.size);
+  for (const r of csv) {
+    expect(r.last_active_day).toBe(lastDay.get(r.user_id!));
+    expect(r.active_days).toBe('0');
+    expect(r.first_day).toBe('');
+  }
 });

@@ -5,7 +5,7 @@
  */
 import type { DayRange } from '../lib/dates';
 import { parseSort, type SortState } from '../lib/sort';
-import { isUserColumn } from '../lib/user-merge';
+import { isUserColumn, WHO, type Who } from '../lib/user-merge';
 import { listQueryString } from './client';
 import { USERS_PATHS } from './users';
 
@@ -22,6 +22,8 @@ export interface TableParams {
   delegation: string;
   tier: string;
   lang: string;
+  /** Active people (the default), the known people not active in the range, or both. */
+  who: Who;
   /** The teams whose members the table is limited to (sorted); empty for the whole organization. */
   teams: readonly string[];
 }
@@ -45,6 +47,7 @@ export function usersTableParams(
     delegation: params.get('delegation') ?? '',
     tier: params.get('tier') ?? '',
     lang: params.get('lang') ?? '',
+    who: WHO.find((w) => w === params.get('who')) ?? 'active',
     teams,
   };
 }
@@ -59,6 +62,8 @@ export const usersTableQuery = (p: TableParams) => ({
   delegation: p.delegation,
   tier: p.tier,
   lang: p.lang,
+  // Left out for the default: the address the server preloads stays the one the page asks for.
+  who: p.who === 'active' ? undefined : p.who,
   team: p.teams,
 });
 

@@ -22,8 +22,8 @@ export const mergedUserSchema = z.object({
   userId: z.string(),
   email: z.nullable(z.string()),
   activeDays: z.number(),
-  firstDay: day,
-  lastDay: day,
+  firstDay: z.nullable(day),
+  lastDay: z.nullable(day),
   credits: z.number(),
   toolCalls: z.number(),
   sessions: z.number(),
@@ -48,6 +48,7 @@ export const mergedUserSchema = z.object({
   /** The person's team by the mapping in force and its managers, only from a server with a mapping. */
   team: z.optional(z.string()),
   managers: z.optional(z.array(z.string())),
+  lastActiveDay: z.optional(z.nullable(day)),
 });
 
 /**
@@ -71,6 +72,8 @@ export const usersTableSchema = z.object({
   total: z.number(),
   /** Users active in the range, before the filters. */
   activeUsers: z.number(),
+  /** Known people of the same teams not active in the range (listed with \`who=inactive\` or \`all\`). */
+  inactiveUsers: z.number(),
   facets: z.object({ delegation: z.array(z.string()), tier: z.array(z.string()), lang: z.array(z.string()) }),
   range: rangeSchema,
   sort: z.object({ column: z.string(), dir: z.enum(['asc', 'desc']) }),

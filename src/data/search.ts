@@ -12,6 +12,7 @@ import * as z from 'zod/mini';
 import { isDay, type Day, type DayRange } from '../lib/dates';
 import type { Interval } from '../lib/series';
 import { sortSchema, type SortState } from '../lib/sort';
+import { WHO } from '../lib/user-merge';
 import { rangeFrom, rangeParams } from '../lib/url-state';
 import { useAppConfig } from './config';
 import { effectiveTeams, useMe } from './me';
@@ -60,6 +61,8 @@ export const searchSchema = z.object({
   tier: text,
   lang: text,
   cols: text,
+  /** The users table's people: active in the range, not active, or everyone known. */
+  who: choice(WHO, 'active'),
   /** The teams the figures are limited to (a team includes its sub-teams); none is the whole organization. */
   team: teamList,
 });

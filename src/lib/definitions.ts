@@ -41,6 +41,16 @@ export const DEFINITIONS = {
     label: 'Known people',
     meaning: `Everyone the service has reported a day of activity for since the history starts (${HISTORY_START}), active in the range or not.`,
   },
+  lastActiveDay: {
+    label: 'Last active',
+    meaning:
+      "A person's latest day of activity up to the range's end, in the range or before it: for people not active in the range, when they last used the agent.",
+  },
+  notActive: {
+    label: 'Not active in the range',
+    meaning:
+      'Known people (a day of activity reported since the history starts, up to the range’s end) with no day of activity in the range.',
+  },
   members: {
     label: 'Members',
     meaning:

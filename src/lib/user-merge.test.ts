@@ -132,6 +132,7 @@ const u = (userId: string, email: string | null, over: Partial<MergedUser> = {})
   ({
     userId,
     email,
+    activeDays: 3,
     delegationLevel: 'auto-high',
     primaryModelTier: 'standard',
     languages: ['Go'],
@@ -141,6 +142,8 @@ const users = [
   u('usr_1', 'Ada.Lovelace@acme.example'),
   u('usr_2', null, { delegationLevel: 'manual', languages: ['Rust', 'Go'] }),
   u('usr_3', 'grace@acme.example', { primaryModelTier: 'thinking', languages: ['Python'] }),
+  // Known, not active in the range: listed only when asked for.
+  u('usr_4', 'idle@acme.example', { activeDays: 0, delegationLevel: '', primaryModelTier: '', languages: [] }),
 ];
 const none = { search: '', delegation: '', tier: '', language: '' };
 
@@ -154,7 +157,11 @@ describe('filterUsers', () => {
     [{ language: 'Go' }, ['usr_1', 'usr_2']],
     [{ language: 'Go', delegation: 'auto-high' }, ['usr_1']],
     [{}, ['usr_1', 'usr_2', 'usr_3']],
-  ])('%j → %j', (f, ids) => expect(filterUsers(users, { ...none, ...f }).map((x) => x.userId)).toEqual(ids));
+    [{ who: 'active' }, ['usr_1', 'usr_2', 'usr_3']],
+    [{ who: 'inactive' }, ['usr_4']],
+    [{ who: 'all' }, ['usr_1', 'usr_2', 'usr_3', 'usr_4']],
+    [{ who: 'all', search: 'acme' }, ['usr_1', 'usr_3', 'usr_4']],
+  ] as const)('%j → %j', (f, ids) => expect(filterUsers(users, { ...none, ...f }).map((x) => x.userId)).toEqual(ids));
 
   it('lists the facet values present', () => {
     expect(facetValues(users)).toEqual({
@@ -168,8 +175,62 @@ describe('filterUsers', () => {
 describe('the CSV of the table', () => {
   it('carries every column, the id beside the email', () => {
     const [m] = mergeUserRows([row({ user_id: 'u-bob', user_email: 'bob@acme.com', billable_tokens: 12_000 })]);
-    expect(USERS_CSV_HEADER.slice(0, 5)).toEqual(['user_id', 'user_email', 'credits', 'toolCalls', 'sessions']);
+    expect(USERS_CSV_HEADER.slice(0, 5)).toEqual([
+      'user_id',
+      'user_email',
+      'billable_tokens',
+      'tool_calls',
+      'sessions',
+    ]);
     expect(userCsvRow(m!).slice(0, 3)).toEqual(['u-bob', 'bob@acme.com', 12_000]);
     expect(userCsvRow(m!)).toHaveLength(USERS_CSV_HEADER.length);
+  });
+
+  it('names its columns as the service names its fields, in snake_case, and rounds the ratio to the hundredth', () => {
+    const { header, row: cells } = usersCsvColumns('EUR', true, true);
+    expect(header).toEqual([
+      'user_id',
+      'user_email',
+      'team',
+      'managers',
+      'billable_tokens',
+      'spend_eur',
+      'tool_calls',
+      'sessions',
+      'messages',
+      'user_messages',
+      'assistant_messages',
+      'active_days',
+      'first_day',
+      'last_day',
+      'last_active_day',
+      'autonomy_ratio',
+      'primary_model',
+      'primary_model_tier',
+      'delegation_level',
+      'languages',
+      'files_created',
+      'files_edited',
+      'git_commits',
+      'git_prs_created',
+      'mcp_calls',
+      'skill_calls',
+      'slash_commands',
+      'hooks',
+    ]);
+    for (const h of header) expect(h).toMatch(/^[a-z]+(_[a-z]+)*$/);
+    const [m] = mergeUserRows([
+      row({ user_id: 'u', tool_calls: 619, user_messages: 100 }),
+      row({ user_id: 'u', date: '2026-03-02', tool_calls: 0, user_messages: 0 }),
+    ]);
+    const ratio = cells({ ...m!, autonomyRatio: 6.190000000000001, spend: 1.005000001 });
+    expect(ratio[header.indexOf('autonomy_ratio')]).toBe(6.19);
+    expect(ratio[header.indexOf('spend_eur')]).toBe(1.01);
+    const idle = cells({ ...m!, activeDays: 0, firstDay: null, lastDay: null, lastActiveDay: '2026-02-01' });
+    expect(idle.slice(header.indexOf('first_day'), header.indexOf('last_active_day') + 1)).toEqual([
+      null,
+      null,
+      '2026-02-01',
+    ]);
   });
 });

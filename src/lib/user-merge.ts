@@ -39,9 +39,10 @@ export interface UserDayRow {
 export interface MergedUser {
   userId: string;
   email: string | null;
+  /** Days with activity in the range: 0 for a known person listed while not active in it (then no first or last day). */
   activeDays: number;
-  firstDay: string;
-  lastDay: string;
+  firstDay: string | null;
+  lastDay: string | null;
   credits: number;
   toolCalls: number;
   sessions: number;
@@ -79,6 +80,11 @@ export interface MergedUser {
    */
   team?: string;
   managers?: string[];
+  /**
+   * The person's latest day of activity up to the range's end, whether in the range or before it: only from a
+   * server with a store, which lists the known people not active in the range too.
+   */
+  lastActiveDay?: string | null;
 }
 
 /** The additive part of a merged user: what a database can sum. */
@@ -267,6 +273,7 @@ export const USER_COLUMN_VALUES = {
   activeDays: (u: MergedUser) => u.activeDays,
   firstDay: (u: MergedUser) => u.firstDay,
   lastDay: (u: MergedUser) => u.lastDay,
+  lastActiveDay: (u: MergedUser) => u.lastActiveDay ?? null,
   autonomy: (u: MergedUser) => u.autonomyRatio,
   model: (u: MergedUser) => u.primaryModel,
   tier: (u: MergedUser) => u.primaryModelTier,
@@ -287,54 +294,93 @@ export const USER_COLUMN_IDS = Object.keys(USER_COLUMN_VALUES) as UserColumnId[]
 export const isUserColumn = (id: string): id is UserColumnId => Object.hasOwn(USER_COLUMN_VALUES, id);
 
 /**
- * The CSV carries every column, whatever is shown, with the id beside the email. Spend is a column
- * only with a price list: its currency names it (`spend_usd`) and it is written to the cent. The team and its
- * managers (`; ` between them) are columns only from a server with a team mapping (`teams`).
+ * Each column's CSV header: the service's field name where the column is one of its `/users` fields (summed or
+ * picked), else the column's name in the same snake_case.
+ */
+const CSV_HEADERS: Record<Exclude<UserColumnId, 'user' | 'team' | 'spend'>, string> = {
+  ...SUMMED_FIELDS,
+  activeDays: 'active_days',
+  firstDay: 'first_day',
+  lastDay: 'last_day',
+  lastActiveDay: 'last_active_day',
+  autonomy: 'autonomy_ratio',
+  model: 'primary_model',
+  tier: 'primary_model_tier',
+  delegation: 'delegation_level',
+  languages: 'languages',
+};
+
+/** What a CSV cell holds: the ratio to the hundredth, as the table shows it to the tenth (no 6.190000000000001). */
+const CSV_ROUNDING: Partial<Record<UserColumnId, (v: number) => number>> = {
+  autonomy: (v) => Math.round(v * 100) / 100,
+  spend: (v) => Math.round(v * 100) / 100,
+};
+
+/**
+ * The CSV carries every column, whatever is shown, with the id beside the email, under the service's field names
+ * (README's "The users CSV" lists them). Spend is a column only with a price list: its currency names it
+ * (`spend_usd`) and it is written to the cent. The team and its managers (`; ` between them) are columns only from a
+ * server with a team mapping (`teams`); the last active day only from a server with a store (`known`).
  */
 export function usersCsvColumns(
   currency: string | null = null,
   teams = false,
+  known = false,
 ): {
   header: string[];
   row: (u: MergedUser) => (string | number | null)[];
 } {
   const ids = USER_COLUMN_IDS.slice(1).filter(
-    (id) => (currency !== null || id !== 'spend') && (teams || id !== 'team'),
+    (id) => (currency !== null || id !== 'spend') && (teams || id !== 'team') && (known || id !== 'lastActiveDay'),
   );
   return {
     header: [
       'user_id',
       'user_email',
       ...ids.flatMap((id) =>
-        id === 'spend' ? [`spend_${currency!.toLowerCase()}`] : id === 'team' ? ['team', 'managers'] : [id],
+        id === 'spend'
+          ? [`spend_${currency!.toLowerCase()}`]
+          : id === 'team'
+            ? ['team', 'managers']
+            : [CSV_HEADERS[id as keyof typeof CSV_HEADERS]],
       ),
     ],
     row: (u) => [
       u.userId,
       u.email,
-      ...ids.flatMap((id) =>
-        id === 'spend'
-          ? [u.spend === undefined ? null : Number(u.spend.toFixed(2))]
-          : id === 'team'
-            ? [u.team ?? null, (u.managers ?? []).join('; ')]
-            : [USER_COLUMN_VALUES[id](u)],
-      ),
+      ...ids.flatMap((id) => {
+        if (id === 'team') return [u.team ?? null, (u.managers ?? []).join('; ')];
+        const v = USER_COLUMN_VALUES[id](u);
+        const round = CSV_ROUNDING[id];
+        return [typeof v === 'number' && round ? round(v) : v];
+      }),
     ],
   };
 }
+
+/** Which people a table lists: those active in the range (the default), the known people who were not, or both. */
+export const WHO = ['active', 'inactive', 'all'] as const;
+export type Who = (typeof WHO)[number];
 
 export interface UserFilter {
   search: string;
   delegation: string;
   tier: string;
   language: string;
+  /** Active people only when absent. */
+  who?: Who;
 }
+
+/** Active in the range, or not: the filter `who` applies. */
+export const listedBy = (who: Who) => (u: MergedUser) => who === 'all' || (who === 'active') === u.activeDays > 0;
 
 /** Search by email or id (case-insensitive, substring); exact match on the chosen facets. */
 export function filterUsers(users: readonly MergedUser[], f: UserFilter): MergedUser[] {
   const q = f.search.trim().toLowerCase();
+  const listed = listedBy(f.who ?? 'active');
   return users.filter(
     (u) =>
+      listed(u) &&
       (!q || u.userId.toLowerCase().includes(q) || (u.email?.toLowerCase().includes(q) ?? false)) &&
       (!f.delegation || u.delegationLevel === f.delegation) &&
       (!f.tier || u.primaryModelTier === f.tier) &&

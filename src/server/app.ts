@@ -41,7 +41,7 @@ import { createAuth } from './auth/routes';
 import { filePricesSource, NO_PRICES } from './spend/source';
 import { dayAnswerVersion, emailOf } from './store/teams-queries';
 import { openAnalytics, type Analytics } from './analytics/engine';
-import { createSpendByUser, mergedUsers } from './analytics/users';
+import { createSpendByUser, peopleOfRange } from './analytics/users';
 import { priceListKey } from './spend/prices';
 import { inSelection, UNASSIGNED } from './teams/tree';
 import { createRouter, route, type Route } from './http/router';
@@ -197,7 +197,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
           }),
         );
     usersRoutes = createUsersRoutes({
-      merge: async (r) => mergedUsers(await opening, r),
+      merge: async (r) => peopleOfRange(await opening, r),
       store,
       engine,
       latestDay,

@@ -32,6 +32,7 @@ function tableAnswer(url: URL, over: Partial<UsersTableAnswer> = {}): UsersTable
     offset: 0,
     total: MEMBERS.length,
     activeUsers: 27,
+    inactiveUsers: 0,
     facets: { delegation: [], tier: [], lang: [] },
     range: { start: url.searchParams.get('start')!, end: url.searchParams.get('end')! },
     sort: { column: 'credits', dir: 'desc' },

@@ -175,7 +175,12 @@ function Team({ path }: { path: string }) {
       { id: 'activeDays', header: 'Active days', value: V.activeDays, numeric: true },
       { id: 'commits', header: 'Commits', value: V.commits, numeric: true },
       { id: 'prs', header: 'Pull requests', value: V.prs, numeric: true },
-      { id: 'lastDay', header: 'Last active', value: V.lastDay, render: (u) => formatDayLong(u.lastDay) },
+      {
+        id: 'lastDay',
+        header: 'Last active',
+        value: V.lastDay,
+        render: (u) => (u.lastDay ? formatDayLong(u.lastDay) : '–'),
+      },
     ],
     [linkTo, spend.currency],
   );

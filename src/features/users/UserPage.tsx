@@ -103,8 +103,13 @@ export default function UserPage() {
             </>
           )}{' '}
           · delegation <strong>{u.delegationLevel}</strong> · main model <strong>{u.primaryModel}</strong> (
-          {u.primaryModelTier}) · languages <strong>{u.languages.join(', ') || '–'}</strong> · active{' '}
-          {formatDayLong(u.firstDay)} – {formatDayLong(u.lastDay)}
+          {u.primaryModelTier}) · languages <strong>{u.languages.join(', ') || '–'}</strong>
+          {u.firstDay && u.lastDay && (
+            <>
+              {' '}
+              · active {formatDayLong(u.firstDay)} – {formatDayLong(u.lastDay)}
+            </>
+          )}
         </p>
       )}
       {source.data?.unknown && (

@@ -5,7 +5,7 @@ import type { UserRow, UsersResponse } from '../../api/schemas';
 import type { UsersTableAnswer } from '../../api/users';
 import { sortRows } from '../../components/DataTable';
 import type { SortDir } from '../../data/search';
-import { facetValues, filterUsers, mergeUserRows } from '../../lib/user-merge';
+import { facetValues, filterUsers, mergeUserRows, type MergedUser, type Who } from '../../lib/user-merge';
 import { TEST_CONFIG, captureDownloads, renderWithApp } from '../../test/render';
 import { userRow } from '../../test/fixtures';
 import { userColumns } from './columns';
@@ -50,8 +50,8 @@ const TEAM_OF: Record<string, string> = { 'u-alice': 'Engineering/Platform', 'u-
  * filtered (to the members of the `team`s asked for, a team including its sub-teams), sorted and
  * paged; `filling` answers first say the range is still being read.
  */
-function stubUsersServer(pages = PAGES, filling = 0, spend?: Record<string, number>) {
-  const everyone = mergeUserRows(pages.flat());
+function stubUsersServer(pages = PAGES, filling = 0, spend?: Record<string, number>, idle: MergedUser[] = []) {
+  const everyone = [...mergeUserRows(pages.flat()), ...idle];
   if (spend) for (const u of everyone) u.spend = spend[u.userId] ?? 0;
   const columns = userColumns(() => '', spend ? 'EUR' : null);
   let fills = filling;
@@ -70,6 +70,7 @@ function stubUsersServer(pages = PAGES, filling = 0, spend?: Record<string, numb
       range: { start: p.get('start')!, end: p.get('end')! },
       sort: { column: p.get('sort')!, dir: p.get('dir') as SortDir },
       facets: { delegation: f.delegation, tier: f.tier, lang: f.language },
+      inactiveUsers: 0,
     };
     if (fills > 0) {
       fills--;
@@ -80,6 +81,7 @@ function stubUsersServer(pages = PAGES, filling = 0, spend?: Record<string, numb
         offset: 0,
         total: 0,
         activeUsers: 0,
+        inactiveUsers: 0,
         complete: false,
         progress,
       };
@@ -90,6 +92,7 @@ function stubUsersServer(pages = PAGES, filling = 0, spend?: Record<string, numb
       delegation: p.get('delegation') ?? '',
       tier: p.get('tier') ?? '',
       language: p.get('lang') ?? '',
+      who: (p.get('who') ?? 'active') as Who,
     });
     const sorted = sortRows(shown, columns, base.sort);
     const offset = Number(p.get('offset'));
@@ -98,7 +101,8 @@ function stubUsersServer(pages = PAGES, filling = 0, spend?: Record<string, numb
       users: sorted.slice(offset, offset + Number(p.get('limit'))),
       offset,
       total: sorted.length,
-      activeUsers: merged.length,
+      activeUsers: merged.filter((u) => u.activeDays > 0).length,
+      inactiveUsers: merged.filter((u) => u.activeDays === 0).length,
       complete: true,
     };
     return json(body);
@@ -365,6 +369,53 @@ describe('UsersPage, from the server’s store', () => {
     expect(last.searchParams.get('sort')).toBe('spend');
   });
 
+  it('lists the known people not active in the range on request, with their last active day, and exports them', async () => {
+    stubLayout();
+    const [base] = mergeUserRows([row({ user_id: 'u-dave', user_email: 'dave@acme.com' })]);
+    const dave: MergedUser = {
+      ...base!,
+      activeDays: 0,
+      firstDay: null,
+      lastDay: null,
+      credits: 0,
+      sessions: 0,
+      lastActiveDay: '2026-03-02',
+    };
+    const fetchMock = stubUsersServer(PAGES, 0, undefined, [dave]);
+    const r = renderWithApp(<UsersPage />, { url: '/users?start=2026-05-01&end=2026-05-14' });
+    await screen.findByText('4 of 4 people active in the range');
+    const listed = screen.getByRole('group', { name: 'People listed' });
+    const pressed = within(listed).getByRole('button', { name: 'Active in the range (4)' });
+    expect(pressed.getAttribute('aria-pressed')).toBe('true');
+    expect(users()).not.toContain('dave@acme.com');
+
+    fireEvent.click(within(listed).getByRole('button', { name: 'Not active (1)' }));
+    await screen.findByText('1 of 1 known people not active in the range');
+    expect(r.params().get('who')).toBe('inactive');
+    const idle = screen.getByRole('table', { name: 'Known people not active in the range' });
+    const cells = within(within(idle).getAllByRole('row')[1]!).getAllByRole('cell');
+    expect(cells[0]!.textContent).toBe('dave@acme.com');
+    const header = within(idle)
+      .getAllByRole('columnheader')
+      .map((h) => h.textContent ?? '');
+    const lastActive = header.findIndex((h) => h.startsWith('Last active'));
+    expect(cells[lastActive]!.textContent).toBe('Mar 2, 2026');
+    const asked = new URL(String(fetchMock.mock.calls.at(-1)![0]), 'http://dashboard.test');
+    expect(asked.searchParams.get('who')).toBe('inactive');
+    const csv = screen.getByRole('link', { name: /Download CSV/ });
+    expect(new URL(csv.getAttribute('href')!, 'http://dashboard.test').searchParams.get('who')).toBe('inactive');
+
+    fireEvent.click(within(listed).getByRole('button', { name: 'Everyone known (5)' }));
+    await screen.findByText('5 of 5 known people');
+    expect(screen.getByRole('table', { name: 'Everyone known by the range’s end' }).textContent).toContain(
+      'dave@acme.com',
+    );
+    // Back to the default: the parameter leaves the URL.
+    fireEvent.click(within(listed).getByRole('button', { name: 'Active in the range (4)' }));
+    await screen.findByText('4 of 4 people active in the range');
+    expect(r.params().has('who')).toBe(false);
+  });
+
   it('shows the rows the app asked for from the URL before the page’s code loaded, without asking again', async () => {
     stubLayout();
     const fetchMock = stubUsersServer(PAGES, 0, { 'u-bob': 96, 'u-alice': 60.5, 'u-9f2c': 24, 'u-carol': 1234.5 });
@@ -492,7 +543,7 @@ describe('UsersPage, walking /users in the browser', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Download CSV of Users' }));
     expect(downloads.files.map((f) => f.name)).toEqual(['users-2026-05-02-2026-05-31.csv']);
     const lines = (await downloads.text()).trimEnd().split('\r\n');
-    expect(lines[0]!.startsWith('user_id,user_email,credits,toolCalls,sessions,')).toBe(true);
+    expect(lines[0]!.startsWith('user_id,user_email,billable_tokens,tool_calls,sessions,')).toBe(true);
     expect(lines).toHaveLength(3);
     expect(lines[1]!.startsWith('u-bob,bob@acme.com,12000,20,7,')).toBe(true);
     expect(lines.some((l) => l.startsWith('u-carol'))).toBe(false);

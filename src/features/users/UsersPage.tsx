@@ -10,7 +10,8 @@ import { Loading } from '../../components/states';
 import { Defined } from '../../components/Definition';
 import { DEFINITIONS } from '../../lib/definitions';
 import { formatExact } from '../../lib/format';
-import { facetValues, filterUsers, type UserFacets } from '../../lib/user-merge';
+import { facetValues, filterUsers, type UserFacets, type Who } from '../../lib/user-merge';
+import { Segmented } from '../../components/Segmented';
 import { DEFAULT_COLUMNS, DEFAULT_SORT, userColumns, usersCsv } from './columns';
 import { mergedUsersQuery, usersCsvHref, usersTablePageQuery, type UsersWalk } from './queries';
 import { usersSortOf } from './table-query';
@@ -18,6 +19,11 @@ import { StoredUsersTable } from './StoredUsersTable';
 
 const TITLE = 'Users';
 const CAPTION = 'Users active in the range';
+const CAPTIONS: Record<Who, string> = {
+  active: CAPTION,
+  inactive: 'Known people not active in the range',
+  all: 'Everyone known by the range’s end',
+};
 const DESCRIPTION =
   "One row per user over the range, merged from the service's per-day rows. Tool calls per turn is weighted by user turns.";
 const NO_FACETS: UserFacets = { delegation: [], tier: [], language: [] };
@@ -33,7 +39,7 @@ export default function UsersPage() {
 }
 
 /** The search, the facet filters and the visible columns, all in the URL. */
-function useUserFilters(currency: string | null = null, teams = false) {
+function useUserFilters(currency: string | null = null, teams = false, known = false) {
   const [search, setSearch] = useSearchParam('q');
   const [delegation, setDelegation] = useSearchParam('delegation');
   const [tier, setTier] = useSearchParam('tier');
@@ -41,8 +47,8 @@ function useUserFilters(currency: string | null = null, teams = false) {
   const [colsParam, setColsParam] = useSearchParam('cols');
   const linkTo = useLinkTo();
   const allColumns = useMemo(
-    () => userColumns((u) => linkTo(`/users/${encodeURIComponent(u.userId)}`), currency, teams),
-    [linkTo, currency, teams],
+    () => userColumns((u) => linkTo(`/users/${encodeURIComponent(u.userId)}`), currency, teams, known),
+    [linkTo, currency, teams, known],
   );
   const visible = useMemo(() => (colsParam ? colsParam.split(',') : DEFAULT_COLUMNS), [colsParam]);
   const columns = useMemo(
@@ -151,6 +157,28 @@ const activeLine = (shown: number, all: number) => (
   </Defined>
 );
 
+/** "Active in the range (116)", "Not active (34)", "Everyone (150)": the counts once the server has said them. */
+function whoOptions(d: { complete: boolean; activeUsers: number; inactiveUsers: number } | undefined) {
+  const n = (x: number) => (d?.complete ? ` (${formatExact(x)})` : '');
+  return [
+    { id: 'active' as const, label: `Active in the range${n(d?.activeUsers ?? 0)}` },
+    { id: 'inactive' as const, label: `Not active${n(d?.inactiveUsers ?? 0)}` },
+    { id: 'all' as const, label: `Everyone known${n((d?.activeUsers ?? 0) + (d?.inactiveUsers ?? 0))}` },
+  ];
+}
+
+/** "34 of 34 people not active in the range", "150 of 150 known people". */
+const listedLine = (shown: number, who: Who, d: { activeUsers: number; inactiveUsers: number }) => (
+  <Defined definition={who === 'inactive' ? DEFINITIONS.notActive : DEFINITIONS.knownPeople}>
+    <span>
+      {formatExact(shown)} of{' '}
+      {who === 'inactive'
+        ? `${formatExact(d.inactiveUsers)} known people not active in the range`
+        : `${formatExact(d.activeUsers + d.inactiveUsers)} known people`}
+    </span>
+  </Defined>
+);
+
 /** A value that follows `value` once it has stopped changing for `ms`: typing asks the server once. */
 function useSettled<T>(value: T, ms: number): T {
   const [settled, setSettled] = useState(value);
@@ -166,14 +194,15 @@ function StoredUsers() {
   const { range } = useRange();
   const [teams] = useTeams();
   const { currency, teams: withTeams } = useAppConfig();
-  const f = useUserFilters(currency, withTeams);
+  const f = useUserFilters(currency, withTeams, true);
   const [sortParam, setSort] = useSortParam('users', DEFAULT_SORT);
   const sort = usersSortOf(sortParam, currency);
   const q = useSettled(f.search.trim(), 200);
+  const [who, setWho] = useSearchParam('who');
   const params = useMemo(
-    () => ({ range, sort, q, delegation: f.delegation, tier: f.tier, lang: f.language, teams }),
+    () => ({ range, sort, q, delegation: f.delegation, tier: f.tier, lang: f.language, who, teams }),
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the sort's fields, not its object
-    [range, sort.column, sort.dir, q, f.delegation, f.tier, f.language, teams],
+    [range, sort.column, sort.dir, q, f.delegation, f.tier, f.language, who, teams],
   );
   const first = useQuery({ ...usersTablePageQuery(params, 0), placeholderData: keepPreviousData });
   const d = first.data;
@@ -183,6 +212,14 @@ function StoredUsers() {
   return (
     <div className="flex flex-col gap-4">
       <PageHeader title={TITLE} teams={teams} />
+      <div className="flex flex-wrap items-center gap-2 text-sm">
+        <Segmented label="People listed" options={whoOptions(d)} value={who} onChange={setWho} />
+        {who !== 'active' && (
+          <Defined definition={DEFINITIONS.notActive}>
+            <span className="text-fg-muted">Not active: known people with no day of activity in the range</span>
+          </Defined>
+        )}
+      </div>
       <FilterBar f={f} facets={facets} />
       <StatusLine>
         {first.isPending && <span>Loading users…</span>}
@@ -193,7 +230,7 @@ function StoredUsers() {
             {formatExact(progress.days)} days stored…
           </span>
         )}
-        {d?.complete && activeLine(d.total, d.activeUsers)}
+        {d?.complete && (who === 'active' ? activeLine(d.total, d.activeUsers) : listedLine(d.total, who, d))}
       </StatusLine>
       <Widget
         title={TITLE}
@@ -201,11 +238,13 @@ function StoredUsers() {
         query={first}
         isEmpty={(a) => a.complete && a.total === 0}
         emptyText={
-          d?.activeUsers
-            ? 'No user matches the search and filters.'
-            : teams.length
-              ? `No member of ${teams.length > 1 ? 'these teams' : 'this team'} was active in this range.`
-              : 'No user was active in this range.'
+          who === 'inactive' && d && d.inactiveUsers === 0
+            ? `Everyone known${teams.length ? ' in ' + (teams.length > 1 ? 'these teams' : 'this team') : ''} was active in this range.`
+            : (who === 'active' ? d?.activeUsers : d?.activeUsers || d?.inactiveUsers)
+              ? 'No user matches the search and filters.'
+              : teams.length
+                ? `No member of ${teams.length > 1 ? 'these teams' : 'this team'} was active in this range.`
+                : 'No user was active in this range.'
         }
         actions={
           d?.complete && d.total > 0 ? (
@@ -223,7 +262,7 @@ function StoredUsers() {
         {(a) =>
           a.complete || a.users.length > 0 ? (
             <StoredUsersTable
-              caption={CAPTION}
+              caption={CAPTIONS[who]}
               columns={f.columns}
               params={params}
               first={a}

@@ -11,12 +11,14 @@ const ratio = (n: number) => n.toFixed(1);
 /**
  * Every column of the merged users table; `link` builds the user page address. What a column
  * shows, sorts by and writes to the CSV is `USER_COLUMN_VALUES`, which the server sorts with too.
- * Spend is a column only with the server's price list (`currency`).
+ * Spend is a column only with the server's price list (`currency`); the last active day only from a server
+ * with a store (`known`), which lists the people not active in the range too.
  */
 export function userColumns(
   link: (u: MergedUser) => string,
   currency: string | null = null,
   teams = false,
+  known = false,
 ): Column<MergedUser>[] {
   return [
     {
@@ -38,8 +40,9 @@ export function userColumns(
     { id: 'userMessages', header: 'User messages', value: V.userMessages, numeric: true },
     { id: 'assistantMessages', header: 'Assistant messages', value: V.assistantMessages, numeric: true },
     { id: 'activeDays', header: 'Active days', value: V.activeDays, numeric: true },
-    { id: 'firstDay', header: 'First active', value: V.firstDay, render: (u) => formatDayLong(u.firstDay) },
-    { id: 'lastDay', header: 'Last active', value: V.lastDay, render: (u) => formatDayLong(u.lastDay) },
+    { id: 'firstDay', header: 'First day in range', value: V.firstDay, render: (u) => dayOrDash(u.firstDay) },
+    { id: 'lastDay', header: 'Last day in range', value: V.lastDay, render: (u) => dayOrDash(u.lastDay) },
+    ...(known ? [lastActiveColumn] : []),
     {
       id: 'autonomy',
       ...labelled(DEFINITIONS.toolCallsPerTurn),
@@ -61,6 +64,16 @@ export function userColumns(
     { id: 'hooks', header: 'Hooks', value: V.hooks, numeric: true },
   ];
 }
+
+const dayOrDash = (d: string | null | undefined) => (d ? formatDayLong(d) : '–');
+
+/** The latest day of activity up to the range's end, in the range or before it. */
+const lastActiveColumn: Column<MergedUser> = {
+  id: 'lastActiveDay',
+  ...labelled(DEFINITIONS.lastActiveDay),
+  value: V.lastActiveDay,
+  render: (u) => dayOrDash(u.lastActiveDay),
+};
 
 /** The person's team by the mapping in force, with its managers beneath (a server with a store only). */
 const teamColumn: Column<MergedUser> = {
@@ -86,6 +99,7 @@ export const DEFAULT_COLUMNS = [
   'toolCalls',
   'sessions',
   'activeDays',
+  'lastActiveDay',
   'autonomy',
   'model',
   'delegation',

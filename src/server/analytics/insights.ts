@@ -125,20 +125,6 @@ export async function activeByTeam(
   return new Map(rows.map((x) => [x.team, { before: x.before, now: x.now }]));
 }
 
-/** The ids and the emails (trimmed, lower case) of everyone active in the range. */
-export async function peopleActiveIn(a: Analytics, r: DayRange): Promise<{ ids: Set<string>; emails: Set<string> }> {
-  await a.catchUp(r);
-  const c = await a.columns(
-    `SELECT user_id, list(DISTINCT lower(trim(user_email))) FILTER (WHERE user_email <> '') AS emails FROM person_day
-     WHERE day BETWEEN $start AND $end GROUP BY user_id`,
-    { start: r.start, end: r.end },
-  );
-  return {
-    ids: new Set(c.user_id as string[]),
-    emails: new Set((c.emails as (string[] | null)[]).flatMap((e) => e ?? [])),
-  };
-}
-
 /** The people (of the teams chosen) first active in the copy's whole history during `week`, the earliest first. */
 export async function firstActiveIn(
   a: Analytics,

@@ -6,7 +6,7 @@
  * delegation level of most days (ties: the first by name) with the model's tier on its latest day, every
  * language.
  */
-import type { DayRange } from '../../lib/dates';
+import { HISTORY_START, weekStart, type DayRange } from '../../lib/dates';
 import { SUMMED_FIELDS, type MergedSums, type MergedUser } from '../../lib/user-merge';
 import type { PriceList } from '../spend/prices';
 import type { Analytics } from './engine';
@@ -103,6 +103,67 @@ export async function mergedUsers(a: Analytics, r: DayRange): Promise<MergedUser
     return u;
   });
   return users.sort(byCodeUnits);
+}
+
+// Everyone known by the range's end (a `/users` day or a `/tokens` split on or before it), with their latest day of
+// activity up to it and their latest email given: the weeks before the end's week, then its days.
+const KNOWN = `
+SELECT user_id, max(d) AS last_active, arg_max(ge, gd) FILTER (WHERE gd IS NOT NULL) AS email FROM (
+  SELECT user_id, last_day AS d, last_given_day AS gd, last_given_email AS ge FROM person_week WHERE week < $week
+  UNION ALL SELECT user_id, NULL, last_given_day, last_given_email FROM person_credits_week WHERE week < $week
+  UNION ALL SELECT user_id, day, CASE WHEN user_email <> '' THEN day END, nullif(user_email, '')
+    FROM person_day WHERE day BETWEEN $week AND $end
+  UNION ALL SELECT user_id, NULL, CASE WHEN user_email <> '' THEN day END, nullif(user_email, '')
+    FROM person_credits_day WHERE day BETWEEN $week AND $end)
+GROUP BY user_id`;
+
+const ZERO_SUMS = Object.fromEntries(SUMS.map(([k]) => [k, 0])) as MergedSums;
+
+/** A person known by a range's end: their latest email given and latest day of activity up to it (none: credits only). */
+export interface KnownPerson {
+  userId: string;
+  email: string | null;
+  lastActive: string | null;
+}
+
+/** Everyone known by the range's end (a `/users` day or a `/tokens` split on or before it). */
+export async function knownBy(a: Analytics, r: DayRange): Promise<KnownPerson[]> {
+  // Every stored day up to the range's end is in the copy.
+  await a.catchUp({ start: HISTORY_START, end: r.end });
+  const rows = await a.rows<{ user_id: string; last_active: string | null; email: string | null }>(KNOWN, {
+    week: weekStart(r.end),
+    end: r.end,
+  });
+  return rows.map((k) => ({ userId: k.user_id, email: k.email, lastActive: k.last_active }));
+}
+
+/** The known people with no day of activity in the range: those the users page lists as "Not active". */
+export const idleIn = (known: readonly KnownPerson[], r: DayRange) =>
+  known.filter((k) => k.lastActive === null || k.lastActive < r.start);
+
+/**
+ * Every person known by the range's end, in user id order: those active in it as `mergedUsers` gives them, the
+ * others with no activity (no days, nothing summed); each with their latest active day up to the range's end.
+ */
+export async function peopleOfRange(a: Analytics, r: DayRange): Promise<MergedUser[]> {
+  const [active, known] = await Promise.all([mergedUsers(a, r), knownBy(a, r)]);
+  const lastActive = new Map(known.map((k) => [k.userId, k.lastActive]));
+  for (const u of active) u.lastActiveDay = lastActive.get(u.userId) ?? u.lastDay;
+  const idle = idleIn(known, r).map((k): MergedUser => ({
+    userId: k.userId,
+    email: k.email,
+    activeDays: 0,
+    firstDay: null,
+    lastDay: null,
+    ...ZERO_SUMS,
+    autonomyRatio: 0,
+    primaryModel: '',
+    primaryModelTier: '',
+    delegationLevel: '',
+    languages: [],
+    lastActiveDay: k.lastActive,
+  }));
+  return [...active, ...idle].sort(byCodeUnits);
 }
 
 // A range's whole weeks are priced by the week (each person's credits per model and tier summed as days are

@@ -84,13 +84,38 @@ describe('highlights and cohorts on the demo organization', async () => {
       const named = fresh.detail.replace(/ and \d+ more\.$|\.$/, '').split(', ');
       for (const email of named) {
         const u = all.users.find((x) => x.email === email)!;
-        expect(u.firstDay >= h.week.start).toBe(true);
+        expect(u.firstDay! >= h.week.start).toBe(true);
       }
     }
     // Most pressing first.
     const rank = { alert: 0, warning: 1, info: 2 };
     const ranks = h.highlights.map((x) => rank[x.severity]);
     expect(ranks).toEqual([...ranks].sort());
+  });
+
+  it('counts the people with no activity in 30 days as the users page lists them, and links to that list', async () => {
+    const h = highlightsSchema.parse((await get(base, '/api/highlights')).body);
+    const idle = h.highlights.find((x) => x.kind === 'inactive')!;
+    expect(idle).toBeDefined();
+    const n = Number(/^(\d+) (people|person) had no activity in 30 days$/.exec(idle.title)![1]);
+    expect(idle.link).toEqual({
+      path: '/users',
+      query: { start: addDays(LATEST, -29), end: LATEST, who: 'inactive', usersSort: 'lastActiveDay:desc' },
+    });
+    const q = new URLSearchParams(idle.link.query as Record<string, string>);
+    q.delete('usersSort');
+    const listed = usersTableSchema.parse((await get(base, `/api/users?${q}&limit=1000`)).body);
+    expect(listed.total).toBe(n);
+    expect(listed.inactiveUsers).toBe(n);
+    for (const u of listed.users) {
+      expect(u.activeDays).toBe(0);
+      expect(u.lastActiveDay === null || u.lastActiveDay! < addDays(LATEST, -29)).toBe(true);
+    }
+    // The people it names are among them.
+    const named = idle.detail.match(/[\w.+-]+@[\w-]+(\.[\w-]+)+/g) ?? [];
+    expect(named.length).toBeGreaterThan(0);
+    const listedNames = new Set(listed.users.map((u) => u.email ?? u.userId));
+    for (const name of named) expect(listedNames.has(name)).toBe(true);
   });
 
   it('limits the highlights to the teams asked for, and refuses an unknown team or parameter', async () => {
@@ -120,7 +145,7 @@ describe('highlights and cohorts on the demo organization', async () => {
       const dow = new Date(`${d}T00:00:00Z`).getUTCDay();
       return addDays(d, -((dow + 6) % 7));
     };
-    for (const u of all.users) byWeek.set(monday(u.firstDay), (byWeek.get(monday(u.firstDay)) ?? 0) + 1);
+    for (const u of all.users) byWeek.set(monday(u.firstDay!), (byWeek.get(monday(u.firstDay!)) ?? 0) + 1);
     expect(new Map(c.cohorts.map((x) => [x.week, x.size]))).toEqual(byWeek);
     // The latest cohort's later weeks have not ended: blank, not zero.
     expect(c.cohorts.at(-1)!.retention.every((r) => r === null)).toBe(true);

@@ -3,8 +3,8 @@
  * facts with the rules of rules.ts.
  *
  *   GET /api/highlights[?team=A…]  what stands out in the week to the latest day: people far above
- *       their usual credits, teams whose active people fell sharply week over week, people in the
- *       mapping idle for 30 days, new people this week, budgets passed or at risk. Each links to the
+ *       their usual credits, teams whose active people fell sharply week over week, known people with
+ *       no activity in 30 days, new people this week, budgets passed or at risk. Each links to the
  *       page that shows it. Nothing stands out: no highlight.
  *   GET /api/cohorts[?team=A…]     people by the week they were first active, and the share of each
  *       week's cohort active again 1, 2, 4, 8 … weeks later.
@@ -28,7 +28,6 @@ import { rangeVersion } from '../store/users-queries';
 import type { Analytics } from '../analytics/engine';
 import {
   activeByTeam,
-  peopleActiveIn,
   cohortCounts,
   COHORT_OFFSETS,
   firstActiveIn,
@@ -39,7 +38,8 @@ import { ACCESS } from '../auth/access';
 import { queryParser } from '../http/query';
 import { route, type Route } from '../http/router';
 import type { MappingSource } from '../teams/source';
-import { inSelection, rollUp, UNASSIGNED } from '../teams/tree';
+import { inSelection, rollUp, teamResolver, UNASSIGNED } from '../teams/tree';
+import { idleIn, knownBy } from '../analytics/users';
 import { sharpDrop } from './rules';
 
 export interface InsightsRoutesOptions {
@@ -137,39 +137,58 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
           link: { path: '/activity', query: { team: [d.t], start: addDays(latest, -27), end: latest } },
         });
       }
+    }
 
-      // 3. People the mapping names with no activity in 30 days.
-      const recent = await peopleActiveIn(a, {
-        start: maxDay(HISTORY_START, addDays(latest, -(INACTIVE_DAYS - 1))),
-        end: latest,
+    // 3. Known people (of the teams chosen) with no activity in 30 days: exactly the users page's "Not active" list
+    // of the same range and teams, which the highlight opens. People the mapping names who never used the agent are
+    // not known to the service: a note says how many.
+    const quiet = { start: maxDay(HISTORY_START, addDays(latest, -(INACTIVE_DAYS - 1))), end: latest };
+    const known = await knownBy(a, quiet);
+    const teamOf = mapping ? teamResolver(mapping) : () => UNASSIGNED;
+    const idle = new Map<string, string[]>();
+    for (const k of idleIn(known, quiet)) {
+      const team = teamOf(k.userId, k.email);
+      if (selected.length > 0 && !inSelection(team, selected)) continue;
+      idle.set(team, [...(idle.get(team) ?? []), k.email ?? k.userId]);
+    }
+    const total = [...idle.values()].reduce((s, l) => s + l.length, 0);
+    if (total > 0) {
+      const worst = [...idle.entries()].sort((x, y) => y[1].length - x[1].length || (x[0] < y[0] ? -1 : 1));
+      const names = (l: string[]) => `${l.slice(0, 3).join(', ')}${l.length > 3 ? ` and ${l.length - 3} more` : ''}`;
+      out.push({
+        kind: 'inactive',
+        severity: 'info',
+        title: `${people(total)} had no activity in ${INACTIVE_DAYS} days`,
+        detail: mapping
+          ? worst
+              .slice(0, 3)
+              .map(([t, l]) => `${t}: ${names(l)}`)
+              .join('; ') + (worst.length > 3 ? `; and ${worst.length - 3} more teams.` : '.')
+          : `${names(worst[0]![1])}.`,
+        link: {
+          path: '/users',
+          query: {
+            ...(selected.length ? { team: selected } : {}),
+            start: quiet.start,
+            end: quiet.end,
+            who: 'inactive',
+            usersSort: 'lastActiveDay:desc',
+          },
+        },
       });
-      const idle = new Map<string, string[]>();
-      for (const m of mapping.members) {
-        if (selected.length > 0 && !inSelection(m.team, selected)) continue;
-        const seen =
-          m.key.userId !== undefined
-            ? recent.ids.has(m.key.userId)
-            : recent.emails.has(canonicalEmail(m.key.email ?? ''));
-        if (!seen) {
-          const list = idle.get(m.team) ?? [];
-          list.push(m.key.email ?? m.key.userId ?? '');
-          idle.set(m.team, list);
-        }
-      }
-      const total = [...idle.values()].reduce((s, l) => s + l.length, 0);
-      if (total > 0) {
-        const worst = [...idle.entries()].sort((x, y) => y[1].length - x[1].length);
-        out.push({
-          kind: 'inactive',
-          severity: 'info',
-          title: `${people(total)} in the team mapping had no activity in ${INACTIVE_DAYS} days`,
-          detail: worst
-            .slice(0, 3)
-            .map(([t, l]) => `${t}: ${l.slice(0, 3).join(', ')}${l.length > 3 ? ` and ${l.length - 3} more` : ''}`)
-            .join('; '),
-          link: { path: `/teams/${worst[0]![0].split('/').map(encodeURIComponent).join('/')}`, query: {} },
-        });
-      }
+    }
+    if (mapping) {
+      const ids = new Set(known.map((k) => k.userId));
+      const emails = new Set(known.flatMap((k) => (k.email ? [canonicalEmail(k.email)] : [])));
+      const never = mapping.members.filter(
+        (m) =>
+          (selected.length === 0 || inSelection(m.team, selected)) &&
+          !(m.key.userId !== undefined ? ids.has(m.key.userId) : emails.has(canonicalEmail(m.key.email ?? ''))),
+      ).length;
+      if (never > 0)
+        notes.push(
+          `${people(never)} named in the team mapping ${never === 1 ? 'has' : 'have'} never used the agent (the service has reported no day for them).`,
+        );
     }
 
     // 4. New people this week: first active in the store's whole history during the week.

@@ -2,9 +2,10 @@
  * The users endpoints of the dashboard's server, answered from the store so
  * that no browser walks `/users` (src/api/users.ts holds their shapes):
  *
- *   GET /api/users?start&end&sort&dir&q&delegation&tier&lang&offset&limit
- *       a page of the merged per-user table, sorted, filtered and searched here;
- *   GET /api/users.csv?start&end&sort&dir&q&delegation&tier&lang
+ *   GET /api/users?start&end&sort&dir&q&delegation&tier&lang&who&offset&limit
+ *       a page of the merged per-user table, sorted, filtered and searched here: the people active in the
+ *       range, or (`who=inactive`, `all`) the known people who were not, with their last active day;
+ *   GET /api/users.csv?start&end&sort&dir&q&delegation&tier&lang&who
  *       the whole filtered, sorted table as CSV, streamed;
  *   GET /api/users/<userId>?start&end
  *       that user's rows, by day, and their merge.
@@ -24,8 +25,10 @@ import {
   mergeUserRows,
   USER_COLUMN_IDS,
   usersCsvColumns,
+  WHO,
   type MergedUser,
   type UserColumnId,
+  type Who,
 } from '../../lib/user-merge';
 import { ACCESS } from '../auth/access';
 import { errorResponse, HttpError } from '../core/errors';
@@ -45,7 +48,7 @@ import { createRangeFiller, type RangeState } from './fill';
 import { createTableCache } from './table';
 
 /** Bumped when an answer's shape or meaning changes: an ETag of the old code must not match. */
-const ANSWER_VERSION = 'users-1';
+const ANSWER_VERSION = 'users-2';
 /** CSV rows per write. */
 const CSV_CHUNK = 1000;
 /** Rows per page at most: the browser asks for a few hundred at a time. */
@@ -58,6 +61,7 @@ const filters = {
   delegation: text('delegation', 100),
   tier: text('tier', 100),
   lang: text('lang', 100),
+  who: oneOf('who', WHO as unknown as [Who, ...Who[]], 'active'),
 };
 const csvQuery = queryParser({ range: 'optional', teams: true, shape: filters });
 const tableQuery = queryParser({
@@ -187,16 +191,19 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
       if (refused) return errorResponse(400, refused);
       const inTeams = teamTest(teams);
       const ofTeams = (rows: readonly MergedUser[]) => (inTeams ? rows.filter(inTeams) : rows);
-      const asked = { search: p.q, delegation: p.delegation, tier: p.tier, language: p.lang };
+      const asked = { search: p.q, delegation: p.delegation, tier: p.tier, language: p.lang, who: p.who };
       const state = await filler.ensure(range);
       const version = state.complete ? await tableVersion(range, state.version) : '';
       const t = state.complete ? await tables.get(range, version) : await tables.latest(range);
       const rows = t ? ofTeams(t.view(p.sort, p.dir, asked)) : [];
+      const people = t ? ofTeams(t.users) : [];
+      const active = people.filter((u) => u.activeDays > 0).length;
       const body: UsersTableAnswer = {
         users: rows.slice(p.offset, p.offset + p.limit).map(shownTo(scope)),
         offset: p.offset,
         total: rows.length,
-        activeUsers: t ? ofTeams(t.users).length : 0,
+        activeUsers: active,
+        inactiveUsers: people.length - active,
         facets: t ? { delegation: t.facets.delegation, tier: t.facets.tier, lang: t.facets.language } : EMPTY_FACETS,
         range,
         sort: { column: p.sort, dir: p.dir },
@@ -258,9 +265,15 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
       const state = await filler.ensure(range);
       if (!state.complete) return errorResponse(503, state.progress.detail, { 'retry-after': retryAfter });
       const t = await tables.get(range, await tableVersion(range, state.version));
-      const view = t.view(p.sort, p.dir, { search: p.q, delegation: p.delegation, tier: p.tier, language: p.lang });
+      const view = t.view(p.sort, p.dir, {
+        search: p.q,
+        delegation: p.delegation,
+        tier: p.tier,
+        language: p.lang,
+        who: p.who,
+      });
       const rows = inTeams ? view.filter(inTeams) : view;
-      const { header: columns, row: cells } = usersCsvColumns(currency(), opts.place?.() != null);
+      const { header: columns, row: cells } = usersCsvColumns(currency(), opts.place?.() != null, true);
       const shown = shownTo(scope);
       const row = (u: MergedUser) => cells(shown(u));
       const header = toCsv(columns, []);

@@ -22,17 +22,21 @@ const collator = new Intl.Collator('en-US');
 
 /**
  * The users in the column's order, like the browser's tables sort (numbers by
- * value, text by locale); ties keep the id order in both directions.
+ * value, text by locale); people without a value (no day in the range, no
+ * team) come last either way, and ties keep the id order in both directions.
  */
 export function sortUsers(users: readonly MergedUser[], column: UserColumnId, dir: SortDir): MergedUser[] {
   const value = USER_COLUMN_VALUES[column];
   const keyed = users.map((u, i) => ({ v: value(u), i }));
   const sign = dir === 'asc' ? 1 : -1;
-  const textual = keyed.length > 0 && typeof keyed[0]!.v === 'string';
-  keyed.sort(
-    textual
-      ? (a, b) => sign * collator.compare(a.v as string, b.v as string) || a.i - b.i
-      : (a, b) => sign * ((a.v as number) - (b.v as number)) || a.i - b.i,
+  const textual = keyed.some((k) => typeof k.v === 'string');
+  const compare = textual
+    ? (a: unknown, b: unknown) => collator.compare(a as string, b as string)
+    : (a: unknown, b: unknown) => (a as number) - (b as number);
+  keyed.sort((a, b) =>
+    a.v === null || b.v === null
+      ? Number(a.v === null) - Number(b.v === null) || a.i - b.i
+      : sign * compare(a.v, b.v) || a.i - b.i,
   );
   return keyed.map((k) => users[k.i]!);
 }
@@ -60,8 +64,9 @@ export class UsersTable {
   /** The sorted rows the filter keeps (a filter that keeps everything is the sorted list itself). */
   view(column: UserColumnId, dir: SortDir, f: UserFilter): readonly MergedUser[] {
     const all = this.sorted(column, dir);
-    if (!f.search.trim() && !f.delegation && !f.tier && !f.language) return all;
-    const key = JSON.stringify([column, dir, f.search.trim().toLowerCase(), f.delegation, f.tier, f.language]);
+    const who = f.who ?? 'active';
+    if (who === 'all' && !f.search.trim() && !f.delegation && !f.tier && !f.language) return all;
+    const key = JSON.stringify([column, dir, f.search.trim().toLowerCase(), f.delegation, f.tier, f.language, who]);
     let v = this.filtered.get(key);
     if (!v) {
       v = filterUsers(all, f);

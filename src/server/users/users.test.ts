@@ -34,15 +34,15 @@ import { migrateToLatest } from '../store/migrations';
 import { claimStore } from '../store/queries';
 import { NUMERIC_FACTS, TEXT_FACTS, userDayFacts } from '../store/users-queries';
 import { openAnalytics, type Analytics } from '../analytics/engine';
-import { mergedUsers } from '../analytics/users';
+import { peopleOfRange } from '../analytics/users';
 import { createSyncEngine, type Fetched } from '../sync/engine';
 import { createRouter } from '../http/router';
 import { createUsersRoutes } from './routes';
 import { sortUsers } from './table';
 import { STORE_ENGINES } from '../../test/stores';
 
-/** The CSV's columns without a price list. */
-const { header: USERS_CSV_HEADER, row: userCsvRow } = usersCsvColumns();
+/** The CSV's columns without a price list or a mapping (the store gives each person's last active day). */
+const { header: USERS_CSV_HEADER, row: userCsvRow } = usersCsvColumns(null, false, true);
 
 const TODAY = '2026-03-20';
 const demo = createDemoService({
@@ -116,7 +116,7 @@ async function harness(store: StoreDb, fillWaitMs = 20, more: Partial<Parameters
   });
   const analytics = await openAnalytics(store, { file: ':memory:', logger: silentLogger });
   copies.push(analytics);
-  const merge = (r: DayRange) => mergedUsers(analytics, r);
+  const merge = (r: DayRange) => peopleOfRange(analytics, r);
   const routes = createUsersRoutes({
     store,
     engine,
@@ -191,7 +191,8 @@ describe.each(engines)('the users endpoints on $name', ({ available, open }) => 
         const ref = reference[i]!;
         // A weighted mean of two-decimal ratios: summed in another order, it may differ in its last bits.
         expect(u.autonomyRatio).toBeCloseTo(ref.autonomyRatio, 9);
-        expect({ ...u, autonomyRatio: 0 }).toEqual({ ...ref, autonomyRatio: 0 });
+        // The store adds each person's last active day up to the range's end: in the range, their last day in it.
+        expect({ ...u, autonomyRatio: 0 }).toEqual({ ...ref, autonomyRatio: 0, lastActiveDay: ref.lastDay });
       }
       expect(t.activeUsers).toBe(reference.length);
       const f = facetValues(reference);
@@ -304,6 +305,51 @@ describe.each(engines)('the users endpoints on $name', ({ available, open }) => 
     expect(past.total).toBe(all.length);
   });
 
+  test(`lists the known people not active in the range, with their last active day, on request${skipNote}`, async () => {
+    const h = await harness(store);
+    const history = { start: '2026-01-14', end: RECENT.end };
+    await h.engine.fillUsers(history, false);
+    const active = new Set(browserMerge(RECENT).map((u) => u.userId));
+    // Everyone seen up to the range's end; those not active in it last used the agent before it starts.
+    const idle = browserMerge(history).filter((u) => !active.has(u.userId));
+    expect(idle.length).toBeGreaterThan(0);
+    const t = await h.table(q(RECENT, '&who=inactive&sort=user&dir=asc&limit=1000'));
+    expect(t.activeUsers).toBe(active.size);
+    expect(t.inactiveUsers).toBe(idle.length);
+    expect(t.total).toBe(idle.length);
+    const got = [...t.users].sort(byId);
+    expect(got.map((u) => u.userId)).toEqual(idle.map((u) => u.userId));
+    for (const [i, u] of got.entries()) {
+      expect(u).toMatchObject({ activeDays: 0, firstDay: null, lastDay: null, credits: 0, email: idle[i]!.email });
+      expect(u.lastActiveDay).toBe(idle[i]!.lastDay);
+      expect(u.lastActiveDay! < RECENT.start).toBe(true);
+    }
+    // Everyone: both, sorted by the last active day, newest first (the people without a day in the range last).
+    const all = await h.table(q(RECENT, '&who=all&sort=lastActiveDay&dir=desc&limit=1000'));
+    expect(all.total).toBe(active.size + idle.length);
+    const days = all.users.map((u) => u.lastActiveDay!);
+    expect(days).toEqual([...days].sort().reverse());
+    // The default stays the active people; a person first seen after the range's end is not known in it.
+    expect((await h.table(q(RECENT, '&limit=1000'))).total).toBe(active.size);
+    const early = { start: '2026-01-20', end: '2026-01-21' };
+    const known = browserMerge({ start: '2026-01-14', end: early.end }).length;
+    const e = await h.table(q(early, '&who=all&limit=1000'));
+    expect(e.total).toBe(known);
+    expect(e.total).toBeLessThan(browserMerge(history).length);
+    // The CSV of the same list, with the day.
+    const csv = await h.get(`/api/users.csv?${q(RECENT, '&who=inactive&sort=user&dir=asc')}`);
+    const lines = csv.body.trimEnd().split('\r\n');
+    expect(lines).toHaveLength(idle.length + 1);
+    const col = USERS_CSV_HEADER.indexOf('last_active_day');
+    expect(
+      lines
+        .slice(1)
+        .map((l) => l.split(',')[col])
+        .sort(),
+    ).toEqual(idle.map((u) => u.lastDay).sort());
+    expect((await h.get(`/api/users?${q(RECENT, '&who=nobody')}`)).status).toBe(400);
+  });
+
   test(`streams the whole filtered, sorted table as CSV${skipNote}`, async () => {
     const h = await harness(store);
     await h.engine.fillUsers(FINAL, false);
@@ -319,19 +365,22 @@ describe.each(engines)('the users endpoints on $name', ({ available, open }) => 
       }
       const lines = r.body.trimEnd().split('\r\n');
       expect(lines[0]).toBe(USERS_CSV_HEADER.join(','));
-      expect(lines[0]!.startsWith('user_id,user_email,credits,toolCalls,sessions,')).toBe(true);
+      expect(lines[0]!.startsWith('user_id,user_email,billable_tokens,tool_calls,sessions,')).toBe(true);
       expect(lines).toHaveLength(all.length + 1);
       // Ratios are written with every digit: compare the rest of the row to the browser's merge.
       const expected = toCsv(
         USERS_CSV_HEADER,
-        all.map((u) => userCsvRow({ ...u, autonomyRatio: 0 })),
+        // Each active person's last active day up to the range's end is their last day in it.
+        all.map((u) => userCsvRow({ ...u, lastActiveDay: u.lastDay, autonomyRatio: 0 })),
       ).split('\r\n');
-      const autonomy = USERS_CSV_HEADER.indexOf('autonomy');
+      const autonomy = USERS_CSV_HEADER.indexOf('autonomy_ratio');
       for (const [i, line] of lines.entries()) {
         const cells = line.split(',');
         const want = expected[i]!.split(',');
         if (i > 0) {
-          expect(Number(cells[autonomy])).toBeCloseTo(USER_COLUMN_VALUES.autonomy(all[i - 1]!), 9);
+          // Written to the hundredth.
+          expect(cells[autonomy]!).toMatch(/^\d+(\.\d{1,2})?$/);
+          expect(Number(cells[autonomy])).toBeCloseTo(USER_COLUMN_VALUES.autonomy(all[i - 1]!), 2);
           cells[autonomy] = want[autonomy]!;
         }
         expect(cells).toEqual(want);
