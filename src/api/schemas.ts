@@ -231,6 +231,8 @@ export type ClientConfig = z.infer<typeof clientConfigSchema>;
 export const syncStatusSchema = z.object({
   store: z.nullable(z.string()),
   running: z.optional(z.array(z.string())),
+  /** The store's days of each kind (only the people's days are read here). */
+  stored: z.optional(z.object({ users: z.optional(z.object({ days: z.number() })) })),
 });
 export type SyncStatus = z.infer<typeof syncStatusSchema>;
 

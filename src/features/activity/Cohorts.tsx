@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { Cohorts } from '../../api/insights';
 import { Widget } from '../../components/Widget';
 import { cohortsQuery } from '../../data/insights';
-import { formatDayShort } from '../../lib/dates';
+import { formatDayLong, formatDayShort, HISTORY_START, weekStart } from '../../lib/dates';
 import { formatExact, formatPercent } from '../../lib/format';
 
 /** The heat map's cell: the share as text, and as the strength of the accent colour behind it. */
@@ -19,11 +19,27 @@ function Cell({ share }: { share: number | null }) {
   );
 }
 
+/** The offsets some cohort already has a share for (a 52-week column waits until the history is that long). */
+export function shownOffsets(c: Cohorts): number[] {
+  return c.offsets.flatMap((_, i) => (c.cohorts.some((x) => x.retention[i] !== null) ? [i] : []));
+}
+
+/** The first cohort, the week history starts in, holds everyone already active then, not only newcomers. */
+export const isFirstCohort = (week: string) => week === weekStart(HISTORY_START);
+
 export function cohortsCsv(c: Cohorts) {
+  const shown = shownOffsets(c);
   return {
     filename: 'adoption-cohorts',
-    header: ['week_first_active', 'people', ...c.offsets.map((o) => `active_after_${o}_weeks`)],
-    rows: c.cohorts.map((x) => [x.week, x.size, ...x.retention.map((r) => (r === null ? undefined : r))]),
+    header: ['week_first_active', 'people', ...shown.map((i) => `active_after_${c.offsets[i]}_weeks`)],
+    rows: c.cohorts.map((x) => [
+      x.week,
+      x.size,
+      ...shown.map((i) => {
+        const r = x.retention[i]!;
+        return r === null ? undefined : Math.round(r * 10_000) / 10_000;
+      }),
+    ]),
   };
 }
 
@@ -49,46 +65,57 @@ export function CohortsWidget({ teams }: { teams: readonly string[] }) {
       emptyText="Nobody has been active yet."
       csv={cohortsCsv}
     >
-      {(d) => (
-        // Scrolls on its own: reachable by keyboard, named for what it holds.
-        <div className="max-h-[32rem] overflow-auto" tabIndex={0} role="region" aria-label="Cohorts table">
-          <table className="w-full text-sm">
-            <caption className="sr-only">Share of each week’s new people active again after 1, 2, 4, 8 … weeks</caption>
-            <thead>
-              <tr className="text-fg-subtle">
-                <th scope="col" className="px-2 py-1 text-left font-medium">
-                  First active
-                </th>
-                <th scope="col" className="px-2 py-1 text-right font-medium">
-                  People
-                </th>
-                {d.offsets.map((o) => (
-                  <th key={o} scope="col" className="px-2 py-1 text-right font-medium">
-                    {o === 1 ? '1 week' : `${o} weeks`}
+      {(d) => {
+        const shown = shownOffsets(d);
+        const waiting = d.offsets.filter((_, i) => !shown.includes(i));
+        return (
+          // Scrolls on its own: reachable by keyboard, named for what it holds.
+          <div className="max-h-[32rem] overflow-auto" tabIndex={0} role="region" aria-label="Cohorts table">
+            <table className="w-full text-sm">
+              <caption className="sr-only">
+                Share of each week’s new people active again after 1, 2, 4, 8 … weeks
+              </caption>
+              <thead>
+                <tr className="text-fg-subtle">
+                  <th scope="col" className="px-2 py-1 text-left font-medium">
+                    First active
                   </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {d.cohorts.map((x) => (
-                <tr key={x.week} className="border-t border-line-subtle">
-                  <th scope="row" className="px-2 py-1 text-left font-normal">
-                    week of {formatDayShort(x.week)}
+                  <th scope="col" className="px-2 py-1 text-right font-medium">
+                    People
                   </th>
-                  <td className="px-2 py-1 text-right tabular-nums">{formatExact(x.size)}</td>
-                  {x.retention.map((r, i) => (
-                    <Cell key={i} share={r} />
+                  {shown.map((i) => (
+                    <th key={i} scope="col" className="px-2 py-1 text-right font-medium">
+                      {d.offsets[i] === 1 ? '1 week' : `${d.offsets[i]} weeks`}
+                    </th>
                   ))}
                 </tr>
-              ))}
-            </tbody>
-          </table>
-          <p className="mt-2 text-xs text-fg-subtle">
-            · the week has not ended yet. Shares are of the cohort: {formatPercent(0.5)} means half its people were
-            active in that week.
-          </p>
-        </div>
-      )}
+              </thead>
+              <tbody>
+                {d.cohorts.map((x) => (
+                  <tr key={x.week} className="border-t border-line-subtle">
+                    <th scope="row" className="px-2 py-1 text-left font-normal">
+                      week of {formatDayShort(x.week)}
+                      {isFirstCohort(x.week) && <span aria-hidden="true">*</span>}
+                    </th>
+                    <td className="px-2 py-1 text-right tabular-nums">{formatExact(x.size)}</td>
+                    {shown.map((i) => (
+                      <Cell key={i} share={x.retention[i]!} />
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <p className="mt-2 text-xs text-fg-subtle">
+              · the week has not ended yet. Shares are of the cohort: {formatPercent(0.5)} means half its people were
+              active in that week.
+              {d.cohorts.some((x) => isFirstCohort(x.week)) &&
+                ` * The history starts on ${formatDayLong(HISTORY_START)}: the week of ${formatDayShort(weekStart(HISTORY_START))} holds everyone already active then, not only people new that week.`}
+              {waiting.length > 0 &&
+                ` ${waiting.map((o) => `${o} weeks`).join(', ')}: shown once the history is that long.`}
+            </p>
+          </div>
+        );
+      }}
     </Widget>
   );
 }

@@ -115,8 +115,12 @@ describe('MappingPage', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
 
     const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toContain('The mapping was refused: nothing changed.');
+    expect(alert.textContent).toContain('The mapping was refused (2 problems): nothing changed.');
     expect(alert.textContent).toContain('The mapping in force stays as it was');
+    // Said once: neither the server's sentence nor the first problem again beside the list.
+    expect(alert.textContent!.match(/refused/g)).toHaveLength(1);
+    expect(alert.textContent).not.toContain('The mapping has 2 problems.');
+    expect(alert.textContent!.match(/is not a valid email/g)).toHaveLength(1);
     const problems = within(within(alert).getByRole('list', { name: 'Problems' })).getAllByRole('listitem');
     expect(problems.map((p) => p.querySelector('span')!.textContent)).toEqual([
       'line 3: "bo@acme" is not a valid email',

@@ -403,8 +403,14 @@ function Editor({ inForce, answer }: { inForce: MappingText; answer: TeamsAnswer
       )}
       {refused && (
         <div role="alert" className="rounded-md bg-danger-surface p-4 text-danger-fg">
-          <p className="font-semibold">The mapping was refused: nothing changed.</p>
-          <p>{refused.detail} The mapping in force stays as it was; your text is kept here so you can correct it.</p>
+          {/* One sentence: the server's detail repeats the count and the first problem, which the list gives. */}
+          <p>
+            <span className="font-semibold">
+              The mapping was refused ({formatExact(refused.problems.length)}{' '}
+              {refused.problems.length === 1 ? 'problem' : 'problems'}): nothing changed.
+            </span>{' '}
+            The mapping in force stays as it was; your text is kept here so you can correct it.
+          </p>
           <ul className="mt-2 flex flex-col gap-1" aria-label="Problems">
             {refused.problems.map((p, i) => (
               <li key={i} className="flex flex-wrap items-center gap-2">
