@@ -4,6 +4,7 @@ import { Link } from 'react-router-dom';
 import type { Highlight } from '../../api/insights';
 import { ErrorState } from '../../components/states';
 import { highlightHref, highlightsQuery } from '../../data/insights';
+import { useRange } from '../../data/search';
 import { formatDayLong } from '../../lib/dates';
 
 /** Highlights shown before 'Show more': the most pressing. */
@@ -21,6 +22,7 @@ const MARK: Record<Highlight['severity'], { sign: string; className: string; lab
  */
 export function Highlights({ teams, enabled }: { teams: readonly string[]; enabled: boolean }) {
   const q = useQuery({ ...highlightsQuery(teams), enabled });
+  const { range } = useRange();
   const [all, setAll] = useState(false);
   if (q.isError) return <ErrorState error={q.error} onRetry={() => void q.refetch()} />;
   const h = q.data;
@@ -49,7 +51,7 @@ export function Highlights({ teams, enabled }: { teams: readonly string[]; enabl
                 {MARK[x.severity].sign}
               </span>
               <span>
-                <Link to={highlightHref(x.link)} className="font-medium text-accent-strong underline">
+                <Link to={highlightHref(x.link, range, h.week)} className="font-medium text-accent-strong underline">
                   {x.title}
                 </Link>
                 <span className="block text-fg-subtle">{x.detail}</span>

@@ -85,7 +85,10 @@ function bruteSpikes(credits: Map<string, Map<Day, number>>, latest: Day) {
     if (best) spikes.push(best);
     else if (active && !judged) unjudged++;
   }
-  spikes.sort((x, y) => y.ratio - x.ratio || (x.userId < y.userId ? -1 : 1));
+  // The most credits above the person's usual first (what weighs on the organization), then the most past the bar.
+  spikes.sort(
+    (x, y) => y.value - y.median - (x.value - x.median) || y.ratio - x.ratio || (x.userId < y.userId ? -1 : 1),
+  );
   return { spikes, unjudged };
 }
 
@@ -124,14 +127,15 @@ describe('the spike rule (median + 4 robust deviations over the person’s own 2
     for (const d of eachDay('2026-02-01', '2026-03-19')) await putUsersDay(store, d, byDay.get(d) ?? [], 'v1');
     const week = { start: '2026-03-13', end: '2026-03-19' };
     const got = await weekSpikes(analytics, null, [], week, 10);
+    // Ranked by the credits above the person's usual: the varied person's 9,000 is 7,650 above theirs.
     expect(got.top.map((s) => s.userId)).toEqual([
+      'g-varied-far-above',
       'a-usual-far-above',
       'e-one-earlier-spike',
-      'g-varied-far-above',
       'd-flat-above-twice',
     ]);
     // The usual level is 1000 and the bar twice that (the MAD of 20 is under a tenth of the median).
-    expect(got.top[0]).toMatchObject({ day: '2026-03-14', value: 6000, median: 1000, ratio: 3 });
+    expect(got.top[1]).toMatchObject({ day: '2026-03-14', value: 6000, median: 1000, ratio: 3 });
     expect(got.top[3]).toMatchObject({ median: 500, ratio: 1.001 });
     expect(got.count).toBe(4);
     expect(got.unjudged).toBe(1);

@@ -39,7 +39,7 @@ export interface Spike {
 
 /**
  * Each person's most extreme day of `week` against their own 28 days before it: the largest `limit` spikes (the
- * most past their threshold first), how many people had one, and how many active people had too little history
+ * most credits above the person's usual first: what weighs on the organization's credits, not a small user's tenfold), how many people had one, and how many active people had too little history
  * on every day of the week to tell.
  *
  * A spike's median is under half the day (its threshold is at least twice the median), so at least half the days
@@ -79,7 +79,7 @@ export async function weekSpikes(
       (SELECT count(*) FROM (SELECT user_id FROM c GROUP BY user_id HAVING max(n) < ${SPIKE_MIN_HISTORY}))::INTEGER
         AS unjudged,
       (SELECT list({userId: user_id, day: strftime(day, '%Y-%m-%d'), value: v, median: med, ratio: ratio}
-         ORDER BY ratio DESC, user_id)[1:$limit] FROM best) AS top`,
+         ORDER BY v - med DESC, ratio DESC, user_id)[1:$limit] FROM best) AS top`,
     { week: week.start, limit },
   );
   const top = row?.top ?? [];
