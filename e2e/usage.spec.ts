@@ -40,7 +40,7 @@ test('a preset changes the range in the URL and the CSV holds the service number
   ).toBeVisible();
 
   const download = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Download CSV of Daily standard credits' }).click();
+  await page.getByRole('button', { name: 'Download CSV of Standard credits' }).click();
   const file = await (await download).path();
   const lines = readFileSync(file, 'utf8').trim().split('\r\n');
   expect(lines[0]).toBe('date,billable_tokens');
