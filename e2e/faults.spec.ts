@@ -33,7 +33,7 @@ test('500 on one grouped query: only that chart fails, with the request id; Retr
 
 test('429 after the server’s own retries: the widget says when to retry; Retry recovers', async ({ page }) => {
   await page.goto('/activity');
-  const w = await expectContained(page, 'Active people per client', 'Active people');
+  const w = await expectContained(page, 'Daily active people per client', 'Active people');
   await expect(w.getByRole('alert')).toContainText('429 Too Many Requests');
   await expect(w.getByRole('alert')).toContainText('retry in 1 s');
   await w.getByRole('button', { name: 'Retry' }).click();

@@ -20,7 +20,7 @@ describe('ActivityPage for a team', () => {
       ['Sales'],
     ]);
     expect(stub.asked('/api/v1/analytics/activity')).toEqual([]);
-    const clients = await screen.findByRole('region', { name: 'Active people per client' });
+    const clients = await screen.findByRole('region', { name: 'Daily active people per client' });
     expect(within(clients).getByRole('note').textContent).toBe(ORG_ONLY_NOTE);
     expect(screen.queryByText('7,000')).toBeNull();
   });

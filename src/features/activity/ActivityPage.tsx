@@ -113,10 +113,10 @@ export default function ActivityPage() {
       <BelowTheFold>
         <div className="grid gap-4 lg:grid-cols-2">
           {teamed ? (
-            <OrgOnlyWidget title="Active people per client" />
+            <OrgOnlyWidget title="Daily active people per client" />
           ) : (
             <TimeSeriesWidget
-              title="Active people per client"
+              title="Daily active people per client"
               query={byClient}
               kind="line"
               series={groupSeries(clientKeys, (k) => CLIENT_LABELS[k] ?? k)}
