@@ -31,13 +31,16 @@ test('activity: the CSV holds the service numbers, and the weekly switch rolls t
   await expect(page).toHaveURL(/interval=week/);
   await expect(page.getByRole('figure', { name: /^Daily, weekly and monthly active people, per week/ })).toBeVisible();
   const weekly = await csvOf(page, 'Active people');
-  expect(weekly[0]!.slice(0, 3)).toEqual(['week_start', 'days', 'daily_active_users']);
-  // Two whole ISO weeks: Monday 4 May and Monday 11 May.
-  expect(weekly.slice(1).map((r) => r[0])).toEqual(['2026-05-04', '2026-05-11']);
+  expect(weekly[0]!.slice(0, 4)).toEqual(['week_start', 'days', 'partial_week', 'daily_active_users']);
+  // Two whole ISO weeks: Monday 4 May and Monday 11 May, neither partial.
+  expect(weekly.slice(1).map((r) => r.slice(0, 3))).toEqual([
+    ['2026-05-04', '7', 'false'],
+    ['2026-05-11', '7', 'false'],
+  ]);
   const firstWeek = body.data.slice(0, 7);
   const meanDau = firstWeek.reduce((s, d) => s + d.daily_active_users, 0) / 7;
-  expect(Number(weekly[1]![2])).toBeCloseTo(meanDau, 6);
-  expect(Number(weekly[1]![3])).toBe(firstWeek[6]!.weekly_active_users);
+  expect(Number(weekly[1]![3])).toBeCloseTo(meanDau, 6);
+  expect(Number(weekly[1]![4])).toBe(firstWeek[6]!.weekly_active_users);
 });
 
 test('tools: tool-server names that differ only in case are merged, with a note and a switch', async ({ page }) => {
@@ -84,6 +87,11 @@ test('productivity: sorting a table lives in the URL and survives a reload', asy
 test('KPI cards compare with the previous period only inside history', async ({ page }) => {
   await page.goto('/?start=2026-01-14&end=2026-01-31');
   await expect(page.getByText('no earlier period').first()).toBeVisible();
-  await page.goto('/?start=2026-05-01&end=2026-05-31');
+  await page.goto('/?start=2026-05-02&end=2026-05-31');
   await expect(page.getByText(/vs previous period/).first()).toBeVisible();
+  // A calendar month is compared with the month before, and says so.
+  await page.getByRole('button', { name: 'Last month' }).click();
+  await expect(page).toHaveURL(/start=2026-05-01&end=2026-05-31/);
+  await expect(page.getByText(/vs April$/).first()).toBeVisible();
+  await expect(page.getByText(/vs previous period/)).toHaveCount(0);
 });

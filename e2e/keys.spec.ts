@@ -16,7 +16,7 @@ test('asks for a key, says when it is refused, explains the Manager/Owner role, 
 
   await page.getByLabel('API key').fill('demo-member');
   await page.getByRole('button', { name: 'Use this key' }).click();
-  const alert = page.getByRole('region', { name: 'Daily standard credits' }).getByRole('alert');
+  const alert = page.getByRole('region', { name: 'Standard credits' }).getByRole('alert');
   await expect(alert).toContainText('403 Forbidden');
   await expect(alert).toContainText('Manager or Owner role');
   // Readiness is open to any valid key.
@@ -27,7 +27,7 @@ test('asks for a key, says when it is refused, explains the Manager/Owner role, 
   await page.getByLabel('API key').fill('demo-manager');
   await page.getByRole('button', { name: 'Use this key' }).click();
   await page.getByRole('link', { name: 'Usage' }).click();
-  await expect(page.getByRole('region', { name: 'Daily standard credits' }).getByRole('figure')).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Standard credits' }).getByRole('figure')).toBeVisible();
 
   const local = await page.evaluate(() => JSON.stringify(localStorage));
   expect(local).not.toContain('demo-manager');

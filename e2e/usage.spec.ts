@@ -40,7 +40,7 @@ test('a preset changes the range in the URL and the CSV holds the service number
   ).toBeVisible();
 
   const download = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Download CSV of Daily standard credits' }).click();
+  await page.getByRole('button', { name: 'Download CSV of Standard credits' }).click();
   const file = await (await download).path();
   const lines = readFileSync(file, 'utf8').trim().split('\r\n');
   expect(lines[0]).toBe('date,billable_tokens');
@@ -89,4 +89,97 @@ test('every page shows real data from its endpoint', async ({ page }) => {
   await page.getByRole('link', { name: 'Readiness' }).click();
   await expect(page.getByText('Repositories tracked')).toBeVisible();
   await expect.poll(() => page.getByRole('table').getByRole('row').count()).toBeGreaterThan(10);
+});
+
+test('the weekly view marks the partial first and last weeks in the chart, tooltip and CSV', async ({
+  page,
+  request,
+}) => {
+  // Wednesday May 6 to Wednesday May 27: five days of the first week, three of the last.
+  await page.goto('/?interval=week&start=2026-05-06&end=2026-05-27');
+  const widget = page.getByRole('region', { name: 'Standard credits' });
+  await expect(widget.getByRole('heading')).toHaveText('Standard credits per week');
+  const chart = widget.getByRole('figure', { name: 'Standard credits, per week, from 2026-05-04 to 2026-05-25.' });
+  await expect(chart.locator('.recharts-area-area')).toHaveCount(1);
+  await expect(chart.locator('[data-shade]')).toHaveCount(2);
+  await expect(chart.locator('[data-shade="2026-05-04"]')).toHaveText('partial');
+  await expect(chart.locator('[data-shade="2026-05-25"]')).toHaveText('partial');
+  const ticks = await chart.locator('.recharts-cartesian-axis-tick-value').allTextContents();
+  expect(ticks).toContain('Wk May 4*');
+  expect(ticks).toContain('Wk May 11');
+  await expect(
+    widget.getByText(/^\* Partial weeks, shaded: Wk May 4 holds 5 of 7 days, Wk May 25 holds 3 of 7 days/),
+  ).toBeVisible();
+
+  // The tooltip of the last week says how much of it the range holds.
+  const box = (await chart.locator('.recharts-cartesian-grid').boundingBox())!;
+  await page.mouse.move(box.x + box.width - 2, box.y + box.height / 2);
+  await expect(chart.locator('.recharts-tooltip-label')).toHaveText(
+    'Week of May 25, 2026 (partial: 3 of 7 days in the range)',
+  );
+
+  const download = page.waitForEvent('download');
+  await widget.getByRole('button', { name: 'Download CSV of Standard credits' }).click();
+  const lines = readFileSync(await (await download).path(), 'utf8')
+    .trim()
+    .split('\r\n');
+  const body = await serviceJson<{ data: { date: string; billable_tokens: number }[] }>(
+    request,
+    '/api/v1/analytics/tokens?startDate=2026-05-06&endDate=2026-05-27',
+  );
+  const sum = (from: string, to: string) =>
+    body.data.filter((d) => d.date >= from && d.date <= to).reduce((s, d) => s + d.billable_tokens, 0);
+  expect(lines).toEqual([
+    'week_start,days,partial_week,billable_tokens',
+    `2026-05-04,5,true,${sum('2026-05-06', '2026-05-10')}`,
+    `2026-05-11,7,false,${sum('2026-05-11', '2026-05-17')}`,
+    `2026-05-18,7,false,${sum('2026-05-18', '2026-05-24')}`,
+    `2026-05-25,3,true,${sum('2026-05-25', '2026-05-27')}`,
+  ]);
+});
+
+test('hiding weekends leaves Saturdays and Sundays out of the daily charts, not the totals, on every page', async ({
+  page,
+}) => {
+  await page.goto('/?start=2026-05-06&end=2026-05-27');
+  const card = page.getByText('Standard credits', { exact: true }).locator('..');
+  const total = await card.locator('[title]').first().getAttribute('title');
+  const hide = page.getByRole('checkbox', { name: 'Hide weekends' });
+  // A click, not check(): the box follows the URL, which the router updates in a transition.
+  await hide.click();
+  await expect(page).toHaveURL(/weekends=hide/);
+  await expect(hide).toBeChecked();
+  const widget = page.getByRole('region', { name: 'Standard credits' });
+  await expect(
+    widget.getByRole('figure', { name: 'Standard credits, per day, weekdays only, from 2026-05-06 to 2026-05-27.' }),
+  ).toBeVisible();
+  await expect(
+    widget.getByText('Saturdays and Sundays (UTC) are left out of this chart; the totals above count every day.'),
+  ).toBeVisible();
+  // The card still counts every day.
+  await expect(card.locator('[title]').first()).toHaveAttribute('title', total!);
+
+  const download = page.waitForEvent('download');
+  await widget.getByRole('button', { name: 'Download CSV of Standard credits' }).click();
+  const days = readFileSync(await (await download).path(), 'utf8')
+    .trim()
+    .split('\r\n')
+    .slice(1)
+    .map((l) => l.split(',')[0]);
+  // 22 days, 6 of them Saturdays and Sundays.
+  expect(days).toHaveLength(16);
+  for (const d of days) expect([0, 6]).not.toContain(new Date(`${d}T00:00:00Z`).getUTCDay());
+
+  // The choice follows the reader to another page, as the range does.
+  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Activity' }).click();
+  await expect(page).toHaveURL(/\/activity\?.*weekends=hide/);
+  await expect(page.getByRole('checkbox', { name: 'Hide weekends' })).toBeChecked();
+  await expect(
+    page.getByRole('figure', { name: /^Daily, weekly and monthly active people, per day, weekdays only/ }),
+  ).toBeVisible();
+
+  // On a phone the switch is at hand and the page does not scroll sideways.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.getByRole('checkbox', { name: 'Hide weekends' })).toBeInViewport();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
 });

@@ -65,6 +65,26 @@ describe('DateRangeBar', () => {
     expect(b.location().search).toBe('?interval=week');
   });
 
+  it('offers calendar months and quarters, clamped to history, and none whose days are not complete yet', () => {
+    // The latest day is May 31: today is June 1, whose month has no complete day yet.
+    const b = renderBar();
+    expect(b.preset('This month').hasAttribute('disabled')).toBe(true);
+    expect(b.preset('This month').title).toBe('No complete day of it yet');
+
+    fireEvent.click(b.preset('Last month'));
+    expect(b.range()).toEqual(['2026-05-01', '2026-05-31']);
+    expect(b.pressed()).toEqual(['Last month']);
+
+    fireEvent.click(b.preset('This quarter'));
+    expect(b.range()).toEqual(['2026-04-01', '2026-05-31']);
+    expect(b.pressed()).toEqual(['This quarter']);
+
+    // The first quarter began before history did: its days from history start.
+    fireEvent.click(b.preset('Last quarter'));
+    expect(b.range()).toEqual(['2026-01-14', '2026-03-31']);
+    expect(b.summary()).toBe('Jan 14, 2026 – Mar 31, 2026 · 77 days, UTC');
+  });
+
   it('applies a custom range to the URL; no preset is pressed', () => {
     const b = renderBar();
     applyCustom(b, '2026-03-01', '2026-03-15');

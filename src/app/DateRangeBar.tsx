@@ -9,21 +9,26 @@ export function DateRangeBar() {
   const active = presetOf(range, latestDay);
   return (
     <div className="flex flex-wrap items-center gap-2 text-sm" role="group" aria-label="Date range">
-      {PRESETS.map((p) => (
-        <button
-          key={p.id}
-          type="button"
-          aria-pressed={active === p.id}
-          onClick={() => setRange(p.range(latestDay))}
-          className={`rounded border px-2.5 py-1 font-medium ${
-            active === p.id
-              ? 'border-accent bg-accent text-fg-inverse'
-              : 'border-line-strong text-fg-soft hover:bg-surface-muted'
-          }`}
-        >
-          {p.label}
-        </button>
-      ))}
+      {PRESETS.map((p) => {
+        const r = p.range(latestDay);
+        return (
+          <button
+            key={p.id}
+            type="button"
+            aria-pressed={active === p.id}
+            disabled={r === null}
+            title={r === null ? 'No complete day of it yet' : `${formatDayLong(r.start)} – ${formatDayLong(r.end)}`}
+            onClick={() => r && setRange(r)}
+            className={`rounded border px-2.5 py-1 font-medium disabled:opacity-50 ${
+              active === p.id
+                ? 'border-accent bg-accent text-fg-inverse'
+                : 'border-line-strong text-fg-soft enabled:hover:bg-surface-muted'
+            }`}
+          >
+            {p.label}
+          </button>
+        );
+      })}
       {/* Keyed by the range, so the inputs start over whenever the URL changes. */}
       <CustomRange key={`${range.start}_${range.end}`} range={range} latestDay={latestDay} onApply={setRange} />
       <p className="text-fg-subtle" aria-live="polite">

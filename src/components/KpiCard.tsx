@@ -1,5 +1,6 @@
 import type { Definition } from '../lib/definitions';
 import { formatChange, formatCompact, formatExact } from '../lib/format';
+import { changeArrow, changeTone } from './Change';
 import { DefinitionTip } from './Definition';
 import { OrgOnlyNote } from './OrgOnly';
 
@@ -8,6 +9,8 @@ interface Props {
   value: number | null | undefined;
   /** Relative change against the previous period, or null when there is none. */
   change?: number | null;
+  /** What the change is against, e.g. "vs April" (lib/dates.ts' comparisonLabel). */
+  against?: string;
   /** Shown under the value, e.g. "latest day". */
   hint?: string;
   format?: (n: number) => string;
@@ -17,7 +20,16 @@ interface Props {
   definition?: Definition;
 }
 
-export function KpiCard({ label, value, change, hint, format = formatCompact, orgOnly, definition }: Props) {
+export function KpiCard({
+  label,
+  value,
+  change,
+  against = 'vs previous period',
+  hint,
+  format = formatCompact,
+  orgOnly,
+  definition,
+}: Props) {
   // The button sits in the corner, not inside the label's paragraph: the label stays a line of its own,
   // and room is kept for the button so a long label wraps before it rather than under it.
   const tip = definition && <DefinitionTip definition={definition} className="absolute top-3 right-3" />;
@@ -31,8 +43,6 @@ export function KpiCard({ label, value, change, hint, format = formatCompact, or
       </div>
     );
   }
-  const up = change != null && change > 0;
-  const down = change != null && change < 0;
   return (
     <div className="relative rounded-lg border border-line bg-surface p-4 shadow-sm">
       <p className={labelClass}>{label}</p>
@@ -45,10 +55,8 @@ export function KpiCard({ label, value, change, hint, format = formatCompact, or
       </p>
       <p className="mt-1 text-xs text-fg-subtle">
         {change !== undefined && (
-          <span className={up ? 'text-success' : down ? 'text-danger' : ''}>
-            {change === null
-              ? 'no earlier period'
-              : `${up ? '▲' : down ? '▼' : '■'} ${formatChange(change)} vs previous period`}
+          <span className={change === null ? undefined : changeTone(change, definition?.better)}>
+            {change === null ? 'no earlier period' : `${changeArrow(change)} ${formatChange(change)} ${against}`}
           </span>
         )}
         {hint && <span className="ml-1">{hint}</span>}

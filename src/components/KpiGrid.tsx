@@ -1,3 +1,5 @@
+import { useRange } from '../data/search';
+import { comparisonLabel } from '../lib/dates';
 import type { Definition } from '../lib/definitions';
 import { relativeChange } from '../lib/format';
 import { KpiCard } from './KpiCard';
@@ -16,11 +18,14 @@ export interface Kpi {
 }
 
 /**
- * KPI cards with the change against the previous period of the same length,
- * shown only when that period lies within history (`hasPrevious`); without
- * `hasPrevious` the cards make no comparison at all.
+ * KPI cards with the change against the range's previous period (lib/dates.ts' `previousPeriod`: the
+ * previous calendar month for a month, else the same length before), shown only when that period lies
+ * within history (`hasPrevious`); without `hasPrevious` the cards make no comparison at all. A change is
+ * coloured by its figure's definition (`better`), neutral without one.
  */
 export function KpiGrid({ items, hasPrevious }: { items: readonly Kpi[]; hasPrevious?: boolean }) {
+  const { range } = useRange();
+  const against = comparisonLabel(range);
   return (
     // Seven or eight cards read as two rows of four rather than six and a straggler.
     <div
@@ -35,6 +40,7 @@ export function KpiGrid({ items, hasPrevious }: { items: readonly Kpi[]; hasPrev
           format={k.format}
           orgOnly={k.orgOnly}
           definition={k.definition}
+          against={against}
           change={
             hasPrevious === undefined
               ? undefined

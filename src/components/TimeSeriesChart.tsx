@@ -1,8 +1,8 @@
 import { memo, useMemo } from 'react';
 import { formatDayLong, formatDayShort } from '../lib/dates';
 import { formatCompact, formatExact, formatPercent } from '../lib/format';
-import { OTHER } from '../lib/series';
-import { timeSeriesFrame, type ChartMarker, type RenderProps } from './chart-frame';
+import { OTHER, keyColorSlots } from '../lib/series';
+import { shadeBoxes, timeSeriesFrame, type ChartMarker, type RenderProps } from './chart-frame';
 import { CHART_STYLE } from './chart-style';
 import { useChartEngine } from './chart-engine';
 import { StaticTimeSeries } from './StaticTimeSeries';
@@ -15,13 +15,26 @@ export interface SeriesConfig {
   color: string;
 }
 
+/** The hatching of a partial week, in the axis colour of either theme, faint enough to read the marks through. */
+const PARTIAL: React.CSSProperties = {
+  background:
+    'repeating-linear-gradient(135deg, color-mix(in srgb, var(--chart-axis) 18%, transparent) 0 4px, transparent 4px 9px)',
+};
+
 /** The i-th series colour of the chart style. */
 export const seriesColor = (i: number) => CHART_STYLE.series[i % CHART_STYLE.series.length]!;
 
-/** Series for pivoted groups: the first colours for the top groups, the last (grey) for Other. */
+/** The colour slots of the groups drawn in this session: every colour but the last (grey, Other's). */
+const groupSlots = keyColorSlots(CHART_STYLE.series.length - 1);
+
+/**
+ * Series for pivoted groups (models, clients, tools): each group's colour follows its name (`keyColorSlots`),
+ * so a model is drawn alike for the organization and for a team, on every chart; grey is Other's alone.
+ */
 export function groupSeries(keys: readonly string[], label: (k: string) => string = (k) => k): SeriesConfig[] {
   const grey = CHART_STYLE.series.length - 1;
-  return keys.map((k, i) => ({ key: k, label: label(k), color: seriesColor(k === OTHER ? grey : i % grey) }));
+  const slots = groupSlots(keys.filter((k) => k !== OTHER));
+  return keys.map((k) => ({ key: k, label: label(k), color: seriesColor(k === OTHER ? grey : slots.get(k)!) }));
 }
 
 interface Props {
@@ -42,6 +55,11 @@ interface Props {
   summary: string;
   /** Labelled vertical lines at some x values (say them in `summary` or a table too: they are drawn only). */
   markers?: readonly ChartMarker[];
+  /**
+   * X values whose span of the plot is shaded and labelled "partial" (weeks the range holds only part of),
+   * over whichever renderer draws; say what they are in a note beside the chart too.
+   */
+  shaded?: readonly string[];
 }
 
 /** Series alike in what is drawn (key, label and colour), whether or not the array or its entries are the same objects. */
@@ -91,6 +109,7 @@ function TimeSeriesChartImpl({
   height = 280,
   summary,
   markers,
+  shaded,
 }: Props) {
   const [ref, width] = useWidth<HTMLDivElement>();
   const engine = useChartEngine();
@@ -135,8 +154,21 @@ function TimeSeriesChartImpl({
   const Renderer = engine?.RechartsTimeSeries ?? StaticTimeSeries;
   return (
     <figure role="figure" aria-label={summary} className="m-0">
-      <div ref={ref} style={{ height }}>
+      <div ref={ref} className="relative" style={{ height }}>
         {frame && <Renderer {...render} frame={frame} />}
+        {frame &&
+          shaded &&
+          shadeBoxes(frame, points, xKey, shaded).map((b) => (
+            <div
+              key={b.x}
+              data-shade={b.x}
+              aria-hidden="true"
+              className="chart-partial pointer-events-none absolute text-center text-[10px] leading-4 text-fg-subtle"
+              style={{ left: b.left, width: b.width, top: frame.top, height: frame.bottom - frame.top, ...PARTIAL }}
+            >
+              partial
+            </div>
+          ))}
       </div>
       {series.length > 1 && (
         <ul className="mt-1 flex flex-wrap justify-center gap-x-4 gap-y-1 text-xs text-fg-soft">

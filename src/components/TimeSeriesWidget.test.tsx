@@ -1,8 +1,11 @@
 // @vitest-environment jsdom
 import { fireEvent, screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { captureDownloads, renderWithApp } from '../test/render';
 import { IntervalSwitch, TimeSeriesWidget } from './TimeSeriesWidget';
+
+// Charts are drawn at a fixed width (jsdom lays nothing out), so their axes and shading can be read.
+vi.mock('./use-width', () => ({ useWidth: () => [{ current: null }, 600] as const }));
 
 // Thursday 2026-05-07 to Tuesday 2026-05-12: two ISO weeks (Mon 4 May, Mon 11 May).
 const POINTS = [
@@ -110,17 +113,21 @@ describe('TimeSeriesWidget', () => {
     fireEvent.click(tableButton());
     const t = screen.getByRole('table', { name: 'Sessions and messages, per week' });
     expect(within(t).getAllByRole('columnheader')[0]!.textContent).toBe('Week of');
+    // Both weeks are partial (Thursday to Sunday, Monday and Tuesday): the table says how much of each it holds.
     expect(tableRows(t)).toEqual([
-      ['May 4, 2026', '1,250', '100'],
-      ['May 11, 2026', '2,500.5', '110'],
+      ['May 4, 2026 (partial: 4 of 7 days)', '1,250', '100'],
+      ['May 11, 2026 (partial: 2 of 7 days)', '2,500.5', '110'],
     ]);
+    expect(
+      screen.getByText(/^\* Partial weeks, shaded: Wk May 4 holds 4 of 7 days, Wk May 11 holds 2 of 7 days/),
+    ).toBeTruthy();
 
     fireEvent.click(screen.getByRole('button', { name: 'Download CSV of Sessions and messages' }));
     expect(downloads.files.map((f) => f.name)).toEqual(['activity-weekly.csv']);
     expect((await downloads.text()).split('\r\n')).toEqual([
-      'week_start,days,sessions,message_count',
-      '2026-05-04,4,1250,100',
-      '2026-05-11,2,2500.5,110',
+      'week_start,days,partial_week,sessions,message_count',
+      '2026-05-04,4,true,1250,100',
+      '2026-05-11,2,true,2500.5,110',
       '',
     ]);
 
@@ -128,6 +135,82 @@ describe('TimeSeriesWidget', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Daily' }));
     expect(r.params().has('interval')).toBe(false);
     expect(screen.getByRole('table', { name: 'Sessions and messages, per day' })).toBeTruthy();
+  });
+
+  it('titles the chart for its grain, and marks and shades only the partial weeks of a weekly chart', () => {
+    // Thursday 2026-05-07 to Monday 2026-05-18: a partial week (4 days), a whole one, a partial one (1 day).
+    const days = Array.from({ length: 12 }, (_, i) => ({
+      date: `2026-05-${String(7 + i).padStart(2, '0')}`,
+      sessions: 10,
+      messages: 1,
+    }));
+    const { container } = renderWithApp(
+      <>
+        <IntervalSwitch />
+        <TimeSeriesWidget title="Sessions" query={{ data: days }} series={SERIES} filename="s" what="Sessions" />
+      </>,
+      { url: '/?interval=week' },
+    );
+    const heading = () => within(screen.getByRole('region', { name: 'Sessions' })).getByRole('heading').textContent;
+    expect(heading()).toBe('Sessions per week');
+    expect(screen.getByRole('figure', { name: 'Sessions, per week, from 2026-05-04 to 2026-05-18.' })).toBeTruthy();
+    // The first and last weeks are shaded, the whole week between them is not.
+    const shaded = [...container.querySelectorAll('[data-shade]')].map((e) => e.getAttribute('data-shade'));
+    expect(shaded).toEqual(['2026-05-04', '2026-05-18']);
+    expect(container.querySelector('[data-shade]')!.textContent).toBe('partial');
+    // The axis marks them too.
+    const ticks = [...container.querySelectorAll('.chart-x-axis text')].map((e) => e.textContent);
+    expect(ticks).toEqual(['Wk May 4*', 'Wk May 11', 'Wk May 18*']);
+    expect(
+      screen.getByText(
+        "* Partial weeks, shaded: Wk May 4 holds 4 of 7 days, Wk May 18 holds 1 of 7 days of the range, so their figures are not comparable with a whole week's.",
+      ),
+    ).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Daily' }));
+    expect(heading()).toBe('Sessions per day');
+    expect(container.querySelector('[data-shade]')).toBeNull();
+    expect(screen.queryByText(/Partial week/)).toBeNull();
+  });
+
+  it('leaves Saturdays and Sundays out of a daily chart when asked, in the URL, chart, table and CSV, and says so', async () => {
+    const downloads = captureDownloads();
+    const r = renderSeries('/?start=2026-05-07&end=2026-05-12');
+    const hide = screen.getByRole('checkbox', { name: 'Hide weekends' });
+    expect((hide as HTMLInputElement).checked).toBe(false);
+    fireEvent.click(hide);
+    expect(r.params().get('weekends')).toBe('hide');
+    expect(
+      screen.getByRole('figure', {
+        name: 'Sessions and messages, per day, weekdays only, from 2026-05-07 to 2026-05-12.',
+      }),
+    ).toBeTruthy();
+    expect(
+      screen.getByText('Saturdays and Sundays (UTC) are left out of this chart; the totals above count every day.'),
+    ).toBeTruthy();
+    fireEvent.click(tableButton());
+    const t = screen.getByRole('table', { name: 'Sessions and messages, per day, weekdays only' });
+    expect(tableRows(t).map((row) => row[0])).toEqual(['May 7, 2026', 'May 8, 2026', 'May 11, 2026', 'May 12, 2026']);
+    fireEvent.click(screen.getByRole('button', { name: 'Download CSV of Sessions and messages' }));
+    expect(downloads.files.map((f) => f.name)).toEqual(['activity-weekdays.csv']);
+    expect((await downloads.text()).split('\r\n')).toEqual([
+      'date,sessions,message_count',
+      '2026-05-07,1234,10',
+      '2026-05-08,6,20',
+      '2026-05-11,2000,50',
+      '2026-05-12,500.5,60',
+      '',
+    ]);
+
+    // Weeks count all their days: the weekly view keeps the weekends, and the box cannot be used there.
+    fireEvent.click(screen.getByRole('button', { name: 'Weekly' }));
+    expect((screen.getByRole('checkbox', { name: 'Hide weekends' }) as HTMLInputElement).disabled).toBe(true);
+    expect(tableRows(screen.getByRole('table', { name: 'Sessions and messages, per week' }))[0]![1]).toBe('1,250');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Daily' }));
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Hide weekends' }));
+    expect(r.params().has('weekends')).toBe(false);
+    expect(tableRows(screen.getByRole('table', { name: 'Sessions and messages, per day' }))).toHaveLength(6);
   });
 
   it('shows shares of each day in a 100 % widget', () => {

@@ -1,7 +1,7 @@
 import { useDeferredValue, useMemo, useState } from 'react';
 import { formatDayLong, formatDayShort, type Day } from '../lib/dates';
 import { formatExact, formatPercent } from '../lib/format';
-import { rollupWeeks, type Rollup } from '../lib/series';
+import { isPartialWeek, rollupWeeks, weekdaysOnly, type Rollup } from '../lib/series';
 import { useSearchParam } from '../data/search';
 import { OrgOnlyNote } from './OrgOnly';
 import { Segmented } from './Segmented';
@@ -14,18 +14,40 @@ export function useInterval() {
   return useSearchParam('interval');
 }
 
+/**
+ * The charts' controls of a page: daily or weekly points, and whether the daily charts leave out Saturdays
+ * and Sundays (UTC days; a week always counts its seven). Both live in the URL; the weekends follow the
+ * reader from page to page.
+ */
 export function IntervalSwitch() {
   const [interval, setChartInterval] = useInterval();
+  const [weekends, setWeekends] = useSearchParam('weekends');
+  const weekly = interval === 'week';
   return (
-    <Segmented
-      label="Chart interval"
-      options={[
-        { id: 'day', label: 'Daily' },
-        { id: 'week', label: 'Weekly' },
-      ]}
-      value={interval}
-      onChange={setChartInterval}
-    />
+    <div className="flex flex-wrap items-center gap-3">
+      <Segmented
+        label="Chart interval"
+        options={[
+          { id: 'day', label: 'Daily' },
+          { id: 'week', label: 'Weekly' },
+        ]}
+        value={interval}
+        onChange={setChartInterval}
+      />
+      <label
+        className={`flex items-center gap-1.5 text-sm ${weekly ? 'text-fg-subtle' : 'text-fg-soft'}`}
+        title={weekly ? 'Weeks always count all seven days.' : 'Saturdays and Sundays (UTC) on the daily charts.'}
+      >
+        <input
+          type="checkbox"
+          checked={weekends === 'hide'}
+          disabled={weekly}
+          onChange={(e) => setWeekends(e.target.checked ? 'hide' : 'show')}
+          className="size-4 accent-accent"
+        />
+        Hide weekends
+      </label>
+    </div>
   );
 }
 
@@ -62,9 +84,36 @@ function toShares<P extends Point>(p: P, keys: readonly string[]): P {
   return out as P;
 }
 
-// The weekly labels are functions made once, so a chart whose points did not change is not drawn again.
-const weekTick = (x: string) => `Wk ${formatDayShort(x)}`;
-const weekTooltip = (x: string) => `Week of ${formatDayLong(x)}`;
+/** "Wk Nov 23", marked "Wk Nov 23*" when the range holds only part of the week. */
+const weekTick = (x: string, partial: boolean) => `Wk ${formatDayShort(x)}${partial ? '*' : ''}`;
+/** "1 of 7 days": how much of a partial week the range holds. */
+const partOfWeek = (days: number) => `${days} of 7 days`;
+
+/**
+ * The x labels of the points drawn: weeks marked where partial (on the axis, in the tooltip). Made once per
+ * set of points, so a chart whose points did not change is not drawn again.
+ */
+function xLabels(points: readonly { date: Day; days?: number }[] | undefined, weekly: boolean) {
+  if (!weekly) return { tick: formatDayShort, tooltip: formatDayLong, partial: [] as Day[] };
+  const days = new Map((points ?? []).filter(isPartialWeek).map((p) => [p.date, p.days!]));
+  return {
+    tick: (x: string) => weekTick(x, days.has(x)),
+    tooltip: (x: string) =>
+      `Week of ${formatDayLong(x)}${days.has(x) ? ` (partial: ${partOfWeek(days.get(x)!)} in the range)` : ''}`,
+    partial: [...days.keys()],
+  };
+}
+
+/** The footnote of a weekly chart with partial weeks, or of a daily chart without its weekends. */
+function pointsNote(points: readonly { date: Day; days?: number }[], weekly: boolean, weekdays: boolean) {
+  if (weekdays) return 'Saturdays and Sundays (UTC) are left out of this chart; the totals above count every day.';
+  const partial = weekly ? points.filter(isPartialWeek) : [];
+  if (partial.length === 0) return null;
+  const each = partial.map((p) => `Wk ${formatDayShort(p.date)} holds ${partOfWeek(p.days!)}`).join(', ');
+  return `* Partial ${partial.length === 1 ? 'week' : 'weeks'}, shaded: ${each} of the range, so ${
+    partial.length === 1 ? 'its figure is' : 'their figures are'
+  } not comparable with a whole week's.`;
+}
 
 /** A daily series, rolled up to weeks when the page says so, with a CSV of exactly the points drawn. */
 export function TimeSeriesWidget<P extends Point>({
@@ -84,22 +133,25 @@ export function TimeSeriesWidget<P extends Point>({
   orgOnly,
 }: Props<P>) {
   const [interval] = useInterval();
+  const [weekends] = useSearchParam('weekends');
   const [asTable, setAsTable] = useState(false);
   const rollupKey = JSON.stringify(rollup);
   const byWeek = interval === 'week';
+  const weekdays = !byWeek && weekends === 'hide';
   const keys = series.map((s) => s.key).join('|');
   const points = useMemo(() => {
-    const rolled = query.data && byWeek ? rollupWeeks(query.data, JSON.parse(rollupKey)) : query.data;
+    const rolled = query.data && (byWeek ? rollupWeeks(query.data, JSON.parse(rollupKey)) : query.data);
+    const shown = rolled && weekdays ? weekdaysOnly(rolled) : rolled;
     // A 100 % chart takes counts, so weeks weigh each day by its volume, and shows shares.
-    return percent && rolled ? rolled.map((p) => toShares(p, keys.split('|'))) : rolled;
-  }, [query.data, byWeek, rollupKey, percent, keys]);
+    return percent && shown ? shown.map((p) => toShares(p, keys.split('|'))) : shown;
+  }, [query.data, byWeek, weekdays, rollupKey, percent, keys]);
   // The series by what they hold: a page builds the array afresh on each render.
   const seriesKey = JSON.stringify(series.map((s) => [s.key, s.label, s.color, s.csv]));
   // eslint-disable-next-line react-hooks/exhaustive-deps -- followed by what it holds (`seriesKey`)
   const sameSeries = useMemo(() => series, [seriesKey]);
   const next = useMemo(
-    () => ({ points, weekly: byWeek, series: sameSeries, what, orgOnly }),
-    [points, byWeek, sameSeries, what, orgOnly],
+    () => ({ points, weekly: byWeek, weekdays, labels: xLabels(points, byWeek), series: sameSeries, what, orgOnly }),
+    [points, byWeek, weekdays, sameSeries, what, orgOnly],
   );
   // Placeholder points are drawn as they were: a new URL's series and wording (a team's answer lacks some
   // series, and says so) wait for the new answer, so the chart is drawn once for it, not also for the
@@ -110,7 +162,8 @@ export function TimeSeriesWidget<P extends Point>({
   // meanwhile the widget keeps showing what it shows, dimmed. The first points are drawn at once.
   const deferred = useDeferredValue(held);
   const view = deferred.points === undefined ? held : deferred;
-  const { weekly, series: drawnSeries } = view;
+  const { weekly, weekdays: weekdaysOnlyShown, labels, series: drawnSeries } = view;
+  const grain = `${weekly ? 'per week' : 'per day'}${weekdaysOnlyShown ? ', weekdays only' : ''}`;
   const q: WidgetSource<(P & { days?: number })[]> = {
     ...query,
     data: view.points,
@@ -119,6 +172,8 @@ export function TimeSeriesWidget<P extends Point>({
   return (
     <Widget
       title={title}
+      // The heading says the grain of the points drawn: "Standard credits per week".
+      grain={weekly ? 'per week' : 'per day'}
       description={description}
       query={q}
       className={className}
@@ -138,43 +193,46 @@ export function TimeSeriesWidget<P extends Point>({
       }
       isEmpty={(d) => d.length === 0}
       csv={(d) => ({
-        filename: `${filename}${weekly ? '-weekly' : ''}.csv`,
+        filename: `${filename}${weekly ? '-weekly' : weekdaysOnlyShown ? '-weekdays' : ''}.csv`,
         header: [
           weekly ? 'week_start' : 'date',
-          ...(weekly ? ['days'] : []),
+          ...(weekly ? ['days', 'partial_week'] : []),
           ...drawnSeries.map((s) => s.csv ?? s.key),
         ],
-        rows: d.map((p) => [p.date, ...(weekly ? [p.days ?? 7] : []), ...drawnSeries.map((s) => p[s.key] as number)]),
+        rows: d.map((p) => [
+          p.date,
+          ...(weekly ? [p.days ?? 7, isPartialWeek(p)] : []),
+          ...drawnSeries.map((s) => p[s.key] as number),
+        ]),
       })}
     >
-      {(d) => (
-        <>
-          {asTable ? (
-            <PointsTable
-              caption={`${view.what}, ${weekly ? 'per week' : 'per day'}`}
-              points={d}
-              series={drawnSeries}
-              weekly={weekly}
-              percent={percent}
-            />
-          ) : (
-            <>
-              <TimeSeriesChart
-                data={d}
-                series={drawnSeries}
-                kind={kind}
-                stacked={stacked}
-                percent={percent}
-                xFormat={weekly ? weekTick : formatDayShort}
-                xTooltipFormat={weekly ? weekTooltip : formatDayLong}
-                summary={`${view.what}, ${weekly ? 'per week' : 'per day'}, from ${d[0]?.date} to ${d.at(-1)?.date}.`}
-              />
-              {footnote && <p className="mt-2 text-xs text-fg-subtle">{footnote}</p>}
-            </>
-          )}
-          {view.orgOnly && <OrgOnlyNote what={view.orgOnly} size="xs" className="mt-2" />}
-        </>
-      )}
+      {(d) => {
+        const note = pointsNote(d, weekly, weekdaysOnlyShown);
+        return (
+          <>
+            {asTable ? (
+              <PointsTable caption={`${view.what}, ${grain}`} points={d} series={drawnSeries} percent={percent} />
+            ) : (
+              <>
+                <TimeSeriesChart
+                  data={d}
+                  series={drawnSeries}
+                  kind={kind}
+                  stacked={stacked}
+                  percent={percent}
+                  xFormat={labels.tick}
+                  xTooltipFormat={labels.tooltip}
+                  shaded={labels.partial}
+                  summary={`${view.what}, ${grain}, from ${d[0]?.date} to ${d.at(-1)?.date}.`}
+                />
+                {footnote && <p className="mt-2 text-xs text-fg-subtle">{footnote}</p>}
+              </>
+            )}
+            {note && <p className="mt-2 text-xs text-fg-subtle">{note}</p>}
+            {view.orgOnly && <OrgOnlyNote what={view.orgOnly} size="xs" className="mt-2" />}
+          </>
+        );
+      }}
     </Widget>
   );
 }
@@ -184,15 +242,14 @@ function PointsTable<P extends Point>({
   caption,
   points,
   series,
-  weekly,
   percent,
 }: {
   caption: string;
-  points: readonly P[];
+  points: readonly (P & { days?: number })[];
   series: readonly SeriesConfig[];
-  weekly: boolean;
   percent?: boolean;
 }) {
+  const weekly = points.some((p) => p.days !== undefined);
   const fmt = percent ? formatPercent : formatExact;
   return (
     <div className="max-h-80 overflow-auto">
@@ -215,6 +272,7 @@ function PointsTable<P extends Point>({
             <tr key={p.date} className="border-t border-line-subtle">
               <th scope="row" className="py-1 pr-3 text-left font-normal">
                 {formatDayLong(p.date)}
+                {isPartialWeek(p) && <span className="text-fg-subtle"> (partial: {partOfWeek(p.days!)})</span>}
               </th>
               {series.map((s) => (
                 <td key={s.key} className="py-1 pr-3 text-right tabular-nums">

@@ -29,6 +29,8 @@ export interface WidgetSource<T> {
 
 interface WidgetProps<T> {
   title: string;
+  /** The grain of a chart's points, said in its heading after the title ("per day", "per week"). */
+  grain?: string;
   description?: string;
   query: WidgetSource<T>;
   isEmpty?: (data: T) => boolean;
@@ -51,6 +53,7 @@ function Rendered<T>({ render, data }: { render: (data: T) => React.ReactNode; d
  */
 export function Widget<T>({
   title,
+  grain,
   description,
   query,
   isEmpty,
@@ -100,7 +103,10 @@ export function Widget<T>({
     >
       <header className="mb-3 flex flex-wrap items-start justify-between gap-2">
         <div>
-          <h2 className="text-base font-semibold text-fg">{title}</h2>
+          <h2 className="text-base font-semibold text-fg">
+            {title}
+            {grain && <span className="font-normal text-fg-muted"> {grain}</span>}
+          </h2>
           {description && <p className="text-sm text-fg-subtle">{description}</p>}
         </div>
         <div className="flex flex-wrap items-center gap-2">

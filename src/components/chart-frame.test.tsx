@@ -153,11 +153,19 @@ describe('series colours', () => {
     expect(seriesColor(0)).toBe(CHART_STYLE.series[0]);
     expect(seriesColor(9)).toBe(CHART_STYLE.series[1]);
     const groups = groupSeries(['x', 'y', OTHER]);
-    expect(groups.map((g) => g.color)).toEqual([
-      CHART_STYLE.series[0],
-      CHART_STYLE.series[1],
-      CHART_STYLE.series.at(-1),
-    ]);
+    expect(groups.at(-1)!.color).toBe(CHART_STYLE.series.at(-1));
+    expect(new Set(groups.map((g) => g.color)).size).toBe(3);
+    expect(groups.slice(0, 2).every((g) => CHART_STYLE.series.slice(0, -1).includes(g.color))).toBe(true);
+  });
+
+  it("follow each group's name, whatever the order or the other groups drawn (a team's models)", () => {
+    const org = ['claude-opus', 'claude-sonnet', 'claude-haiku', 'gpt-5', 'gemini-pro', 'o3', 'llama', OTHER];
+    const colors = new Map(groupSeries(org).map((g) => [g.key, g.color]));
+    // Seven groups and Other: eight colours, none shared.
+    expect(new Set(colors.values()).size).toBe(8);
+    const team = groupSeries(['gpt-5', 'claude-sonnet']);
+    const teamReversed = groupSeries(['claude-sonnet', 'gpt-5']);
+    for (const g of [...team, ...teamReversed]) expect(g.color).toBe(colors.get(g.key));
   });
 });
 
@@ -199,6 +207,27 @@ const ends = (l: Element) => {
 };
 const look = (els: Iterable<Element>, names: readonly string[]) =>
   [...els].map((e) => names.map((n) => inherited(e, n)));
+
+describe('daily counts', () => {
+  it('are joined by straight lines, never smoothed curves, in both renderers', async () => {
+    expect([CHART_STYLE.line.curve, CHART_STYLE.area.curve]).toEqual(['linear', 'linear']);
+    // A zero day between busy ones: a straight path goes down to it and back, with no curve command.
+    const days = data.slice(0, 7).map((p, i) => ({ ...p, a: i === 3 ? 0 : 100, b: 0 }));
+    const frame = timeSeriesFrame({ ...input, data: days, stacked: false, width: 640 });
+    for (const kind of ['line', 'area'] as const) {
+      const p = { ...props, data: days, kind, stacked: false, frame };
+      const rc = render(<RechartsTimeSeries {...p} />).container;
+      const st = render(<StaticTimeSeries {...p} />).container;
+      await new Promise((r) => setTimeout(r, 0));
+      const paths = [...rc.querySelectorAll('.recharts-curve'), ...st.querySelectorAll('path')].map(
+        (e) => e.getAttribute('d') ?? '',
+      );
+      expect(paths.length).toBeGreaterThan(2);
+      for (const d of paths) expect(d).not.toMatch(/[CcSsQq]/);
+      cleanup();
+    }
+  });
+});
 
 describe('the first paint and the interactive chart', () => {
   const days = data.slice(0, 12).map((p, i) => ({ ...p, a: 100 + 40 * (i % 3) }));

@@ -73,6 +73,30 @@ export interface ChartMarker {
   label: string;
 }
 
+/**
+ * The span of the plot a shaded point covers (a partial week): its bar's band, or for points half the way
+ * to each neighbour, within the plot. One box per x value found in the data, left to right.
+ */
+export function shadeBoxes(
+  frame: Frame,
+  data: readonly Record<string, unknown>[],
+  xKey: string,
+  xs: readonly string[],
+): { x: string; left: number; width: number }[] {
+  const want = new Set(xs);
+  const n = data.length;
+  const half = frame.bandWidth > 0 ? frame.bandWidth / 2 : n > 1 ? (frame.right - frame.left) / (n - 1) / 2 : 0;
+  const out: { x: string; left: number; width: number }[] = [];
+  data.forEach((p, i) => {
+    const x = String(p[xKey]);
+    if (!want.has(x)) return;
+    const lo = n > 1 || frame.bandWidth > 0 ? Math.max(frame.left, frame.x(i) - half) : frame.left;
+    const hi = n > 1 || frame.bandWidth > 0 ? Math.min(frame.right, frame.x(i) + half) : frame.right;
+    out.push({ x, left: lo, width: Math.max(0, hi - lo) });
+  });
+  return out;
+}
+
 /** The line each marker's label sits on: the next one down for each earlier marker at the same x, so none overlap. */
 export function markerRows(markers: readonly ChartMarker[]): number[] {
   const seen = new Map<string, number>();

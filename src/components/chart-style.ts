@@ -35,6 +35,10 @@ export interface ChartStyle {
   grid: { stroke: string; strokeDasharray: string; categoryLines: boolean };
   /** Series colours by index; the last is the grey of "Other". */
   series: readonly string[];
+  /**
+   * Lines and areas join the points straight: a day's count is a value of its own, and a smoothed curve
+   * would bulge below zero days and swoop between them.
+   */
   line: { strokeWidth: number; curve: CurveName; dots: boolean };
   area: {
     strokeWidth: number;
@@ -73,7 +77,7 @@ export const CHART_STYLE: ChartStyle = {
   grid: { stroke: 'var(--chart-grid)', strokeDasharray: '3 3', categoryLines: false },
   series: Array.from({ length: 8 }, (_, i) => `var(--chart-${i + 1})`),
   line: { strokeWidth: 2, curve: 'linear', dots: false },
-  area: { strokeWidth: 1, curve: 'monotone', dots: false, fillOpacity: { stacked: 0.75, overlapping: 0.15 } },
+  area: { strokeWidth: 1, curve: 'linear', dots: false, fillOpacity: { stacked: 0.75, overlapping: 0.15 } },
   dot: { r: 3, fill: 'var(--surface)' },
   bar: { categoryGap: 0.1, gap: 4, radius: 0 },
   tooltip: { background: 'var(--surface)', borderColor: 'var(--line)', color: 'var(--fg)' },

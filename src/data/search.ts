@@ -47,6 +47,8 @@ export const searchSchema = z.object({
   end: day,
   /** Daily or weekly points, shared by every chart of a page. */
   interval: choice(INTERVALS, 'day'),
+  /** Saturdays and Sundays (UTC) drawn on the daily charts, or left out of them (the totals count every day). */
+  weekends: choice(['show', 'hide'], 'show'),
   /** Tool servers whose names differ only in case: merged or as the service spells them. */
   servers: choice(['merged', 'split'], 'merged'),
   /** A repository's scorecard grouped by level or by pillar. */
@@ -70,8 +72,11 @@ export const searchSchema = z.object({
 export type Search = z.infer<typeof searchSchema>;
 export type SearchKey = keyof Search;
 
-/** What every link keeps from the current URL: the reader's range and teams follow them from page to page. */
-export const CARRIED: readonly SearchKey[] = ['start', 'end', 'team'];
+/**
+ * What every link keeps from the current URL: the reader's range, teams and choice of weekends on the daily
+ * charts follow them from page to page.
+ */
+export const CARRIED: readonly SearchKey[] = ['start', 'end', 'team', 'weekends'];
 
 /** The parameters the URL may repeat, read as lists (every value, not only the first). */
 const LISTS: ReadonlySet<SearchKey> = new Set<SearchKey>(['team']);

@@ -11,6 +11,11 @@ import {
   isWeekend,
   lastDays,
   previousPeriod,
+  addMonths,
+  comparisonLabel,
+  monthEnd,
+  monthStart,
+  quarterStart,
   weekStart,
   yesterdayUtc,
 } from './dates';
@@ -85,15 +90,65 @@ describe('ranges', () => {
     expect(lastDays(90, '2026-02-01')).toEqual({ start: '2026-01-14', end: '2026-02-01' });
   });
   it('the previous period has the same length, or is null before history', () => {
-    expect(previousPeriod({ start: '2026-03-01', end: '2026-03-07' })).toEqual({
-      start: '2026-02-22',
-      end: '2026-02-28',
+    expect(previousPeriod({ start: '2026-03-02', end: '2026-03-08' })).toEqual({
+      start: '2026-02-23',
+      end: '2026-03-01',
     });
     expect(previousPeriod({ start: '2026-01-20', end: '2026-01-30' })).toBeNull();
     expect(previousPeriod({ start: '2026-01-25', end: '2026-02-04' })).toEqual({
       start: '2026-01-14',
       end: '2026-01-24',
     });
+  });
+});
+
+describe('calendar months', () => {
+  it('compares a calendar month, or its first days, with the previous calendar month, and says so', () => {
+    // A whole month against the whole month before, whatever their lengths.
+    expect(previousPeriod({ start: '2026-03-01', end: '2026-03-31' })).toEqual({
+      start: '2026-02-01',
+      end: '2026-02-28',
+    });
+    expect(comparisonLabel({ start: '2026-03-01', end: '2026-03-31' })).toBe('vs February');
+    // A month to date against the same days of the month before, cut at its end.
+    expect(previousPeriod({ start: '2026-11-01', end: '2026-11-26' })).toEqual({
+      start: '2026-10-01',
+      end: '2026-10-26',
+    });
+    expect(comparisonLabel({ start: '2026-11-01', end: '2026-11-26' })).toBe('vs Oct 1–26');
+    expect(previousPeriod({ start: '2026-03-01', end: '2026-03-30' })).toEqual({
+      start: '2026-02-01',
+      end: '2026-02-28',
+    });
+    expect(previousPeriod({ start: '2026-03-01', end: '2026-03-07' })).toEqual({
+      start: '2026-02-01',
+      end: '2026-02-07',
+    });
+    // Across the new year.
+    expect(previousPeriod({ start: '2027-01-01', end: '2027-01-31' })).toEqual({
+      start: '2026-12-01',
+      end: '2026-12-31',
+    });
+    // February's previous month begins before history: no comparison.
+    expect(previousPeriod({ start: '2026-02-01', end: '2026-02-28' })).toBeNull();
+    // Anything else: the same length before, as always.
+    expect(comparisonLabel({ start: '2026-03-02', end: '2026-03-31' })).toBe('vs previous period');
+    expect(comparisonLabel({ start: '2026-03-01', end: '2026-04-30' })).toBe('vs previous period');
+    expect(previousPeriod({ start: '2026-04-01', end: '2026-05-31' })).toEqual({
+      start: '2026-01-30',
+      end: '2026-03-31',
+    });
+  });
+
+  it('finds month and quarter bounds as UTC days', () => {
+    expect(monthStart('2026-11-27')).toBe('2026-11-01');
+    expect(monthEnd('2026-02-10')).toBe('2026-02-28');
+    expect(monthEnd('2028-02-10')).toBe('2028-02-29');
+    expect(addMonths('2026-11-27', 2)).toBe('2027-01-01');
+    expect(addMonths('2026-01-15', -1)).toBe('2025-12-01');
+    expect(quarterStart('2026-11-27')).toBe('2026-10-01');
+    expect(quarterStart('2026-03-31')).toBe('2026-01-01');
+    expect(quarterStart('2026-04-01')).toBe('2026-04-01');
   });
 });
 

@@ -96,19 +96,64 @@ export function lastDays(days: number, latest: Day): DayRange {
   return clampRange({ start: addDays(latest, -(days - 1)), end: latest }, latest);
 }
 
+/** The first day of the calendar month holding `day`. */
+export const monthStart = (day: Day): Day => `${day.slice(0, 8)}01`;
+
+/** The last day of the calendar month holding `day`. */
+export function monthEnd(day: Day): Day {
+  return addDays(addMonths(monthStart(day), 1), -1);
+}
+
+/** The first day of the month `n` months after the one holding `day` (before it when `n` is negative). */
+export function addMonths(day: Day, n: number): Day {
+  const m = Number(day.slice(0, 4)) * 12 + Number(day.slice(5, 7)) - 1 + n;
+  return `${String(Math.floor(m / 12)).padStart(4, '0')}-${String((m % 12) + 1).padStart(2, '0')}-01`;
+}
+
+/** The first day of the calendar quarter (Jan, Apr, Jul, Oct) holding `day`. */
+export function quarterStart(day: Day): Day {
+  const month = Number(day.slice(5, 7)) - 1;
+  return addMonths(`${day.slice(0, 4)}-01-01`, month - (month % 3));
+}
+
 /**
- * The period of the same length just before `r`, or null when any of it falls
- * before history starts (a comparison against missing days would mislead).
+ * A range read as a calendar month: it starts on a month's first day and ends within that month.
+ * Such a range is compared with the previous calendar month: the whole of it when the range is the
+ * whole month, else the same days of it (March 1–30 against February 1–28).
+ */
+function calendarMonthBefore(r: DayRange): DayRange | null {
+  if (r.start !== monthStart(r.start) || monthStart(r.end) !== r.start) return null;
+  const start = addMonths(r.start, -1);
+  const last = monthEnd(start);
+  if (r.end === monthEnd(r.end)) return { start, end: last };
+  return { start, end: minDay(`${start.slice(0, 8)}${r.end.slice(8)}`, last) };
+}
+
+/**
+ * The period `r` is compared with: for a calendar month (or its first days) the previous calendar
+ * month (see `calendarMonthBefore`), else the period of the same length just before; null when any of
+ * it falls before history starts (a comparison against missing days would mislead).
  */
 export function previousPeriod(r: DayRange): DayRange | null {
   const len = rangeLength(r);
-  const end = addDays(r.start, -1);
-  const start = addDays(r.start, -len);
-  return start < HISTORY_START ? null : { start, end };
+  const prev = calendarMonthBefore(r) ?? { start: addDays(r.start, -len), end: addDays(r.start, -1) };
+  return prev.start < HISTORY_START ? null : prev;
+}
+
+/** What a change is against, in words: "vs April", "vs Apr 1–15", else "vs previous period" (of the same length). */
+export function comparisonLabel(r: DayRange): string {
+  const prev = calendarMonthBefore(r);
+  if (!prev) return 'vs previous period';
+  const name = MONTH_NAMES[Number(prev.start.slice(5, 7)) - 1]!;
+  return prev.end === monthEnd(prev.start)
+    ? `vs ${name}`
+    : `vs ${formatDayShort(prev.start)}–${Number(prev.end.slice(8))}`;
 }
 
 // Written out rather than through Intl.DateTimeFormat: no ICU start-up on the first paint (see format.ts).
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+// prettier-ignore
+const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
 /** "Mar 4": a day for axis ticks; a day string is a UTC day, so no time zone enters. */
 export function formatDayShort(day: Day): string {

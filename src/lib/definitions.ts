@@ -15,7 +15,16 @@ export interface Definition {
   label: string;
   /** One sentence a manager reads to know what is counted. */
   meaning: string;
+  /**
+   * Which way a change of the figure is good news, coloured so beside it (green good, red bad); left out, a
+   * change is neither and is shown in a neutral colour. Usage counts (credits, tokens, spend, sessions) are
+   * neither: more use is what the agent is bought for, and its cost is judged against a budget, not a trend.
+   */
+  better?: Better;
 }
+
+/** Which way a figure's change is good news. */
+export type Better = 'up' | 'down';
 
 export const DEFINITIONS = {
   toolCallsPerTurn: {
@@ -36,6 +45,7 @@ export const DEFINITIONS = {
     label: 'Active people',
     meaning:
       'Distinct people with at least one day of activity (a day the service reports for them) in the range, among the people shown.',
+    better: 'up',
   },
   knownPeople: {
     label: 'Known people',
@@ -63,38 +73,46 @@ export const DEFINITIONS = {
   adoption: {
     label: 'Adoption',
     meaning: 'Active people in the range divided by members.',
+    better: 'up',
   },
   dailyActivePeople: {
     label: 'Daily active people',
     meaning: 'Distinct people active on a day; the card shows the average day of the range.',
+    better: 'up',
   },
   weeklyActivePeople: {
     label: 'Weekly active people',
     meaning: 'Distinct people active in the 7 days ending on a day; the card shows the range’s last day.',
+    better: 'up',
   },
   monthlyActivePeople: {
     label: 'Monthly active people',
     meaning: 'Distinct people active in the 30 days ending on a day; the card shows the range’s last day.',
+    better: 'up',
   },
   creditsPerCommit: {
     label: 'Credits per commit',
     meaning:
       'Standard credits of the range divided by the commits made through the agent in the range (a ratio of the sums); none when there were no such commits.',
+    better: 'down',
   },
   creditsPerPullRequest: {
     label: 'Credits per pull request',
     meaning:
       'Standard credits of the range divided by the pull requests created through the agent in the range (a ratio of the sums); none when there were no such pull requests.',
+    better: 'down',
   },
   spendPerCommit: {
     label: 'Spend per commit',
     meaning:
       'Spend of the range (its credits at the price list) divided by the commits made through the agent in the range; none when there were no such commits.',
+    better: 'down',
   },
   spendPerPullRequest: {
     label: 'Spend per pull request',
     meaning:
       'Spend of the range (its credits at the price list) divided by the pull requests created through the agent in the range; none when there were no such pull requests.',
+    better: 'down',
   },
   spendPerActivePerson: {
     label: 'Spend per active person',

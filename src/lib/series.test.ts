@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { fillDays, mergeCaseDuplicates, pivotTopN, pointKeys, rankTotals, rollupWeeks, totalsByName } from './series';
+import { eachDay } from './dates';
+import {
+  fillDays,
+  isPartialWeek,
+  keyColorSlots,
+  mergeCaseDuplicates,
+  pivotTopN,
+  pointKeys,
+  rankTotals,
+  rollupWeeks,
+  totalsByName,
+  weekdaysOnly,
+} from './series';
 
 describe('fillDays', () => {
   it('gives one point per day from history start, zero where the service sent none', () => {
@@ -93,5 +105,65 @@ describe('breakdowns', () => {
       { date: '2026-02-02', Read: 0, Edit: 0, Other: 2 },
       { date: '2026-02-03', Read: 0, Edit: 0, Other: 0 },
     ]);
+  });
+});
+
+describe('keyColorSlots', () => {
+  const MODELS = [
+    'claude-sonnet-4-5',
+    'claude-sonnet-4-20250514',
+    'claude-opus-4-20250514',
+    'gpt-5.4',
+    'gemini-3.1-pro-preview',
+    'claude-haiku-4-5-20251001',
+  ];
+
+  it('gives each key of a chart its own slot, whatever order the keys come in', () => {
+    const a = keyColorSlots(7)(MODELS);
+    const b = keyColorSlots(7)([...MODELS].reverse());
+    expect(new Set(a.values()).size).toBe(MODELS.length);
+    expect([...a.values()].every((s) => s >= 0 && s < 7)).toBe(true);
+    expect(MODELS.map((m) => b.get(m))).toEqual(MODELS.map((m) => a.get(m)));
+  });
+
+  it("keeps a key's slot once given, whichever keys a later chart draws (a team's subset, another order)", () => {
+    const slots = keyColorSlots(7);
+    const org = slots(MODELS);
+    // A team without the Opus model: the others keep the organization's colours.
+    const team = slots(MODELS.filter((m) => !m.includes('opus')).reverse());
+    for (const [k, s] of team) expect(s).toBe(org.get(k));
+    // And the other way round: a team first, the organization after.
+    const teamFirst = keyColorSlots(7);
+    const t = teamFirst(['gpt-5.4', 'claude-sonnet-4-5']);
+    const o = teamFirst(MODELS);
+    expect(o.get('gpt-5.4')).toBe(t.get('gpt-5.4'));
+    expect(o.get('claude-sonnet-4-5')).toBe(t.get('claude-sonnet-4-5'));
+    expect(new Set(o.values()).size).toBe(MODELS.length);
+  });
+
+  it('never gives two keys of one chart the same slot while they fit, even after every slot is taken', () => {
+    const slots = keyColorSlots(3);
+    slots(['a', 'b', 'c']);
+    const later = slots(['d', 'e', 'a']);
+    expect(new Set(later.values()).size).toBe(3);
+    expect(later.get('a')).toBe(slots(['a']).get('a'));
+  });
+});
+
+describe('weekdaysOnly and isPartialWeek', () => {
+  it('leaves out Saturdays and Sundays as UTC days', () => {
+    const days = eachDay('2026-05-07', '2026-05-12').map((date) => ({ date }));
+    expect(weekdaysOnly(days).map((d) => d.date)).toEqual(['2026-05-07', '2026-05-08', '2026-05-11', '2026-05-12']);
+  });
+
+  it('marks the edge weeks a range holds only part of', () => {
+    const days = eachDay('2026-05-07', '2026-05-18').map((date) => ({ date, n: 1 }));
+    const weeks = rollupWeeks(days, {});
+    expect(weeks.map((w) => [w.date, w.days, isPartialWeek(w)])).toEqual([
+      ['2026-05-04', 4, true],
+      ['2026-05-11', 7, false],
+      ['2026-05-18', 1, true],
+    ]);
+    expect(isPartialWeek({})).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 /** Pure shaping of daily rows into chart series. */
-import { HISTORY_START, eachDay, maxDay, weekStart, type Day, type DayRange } from './dates';
+import { HISTORY_START, eachDay, isWeekend, maxDay, weekStart, type Day, type DayRange } from './dates';
 
 /**
  * One point per day of the range (from history start on), taking values from
@@ -60,6 +60,14 @@ export function rollupWeeks<P extends { date: Day }>(
   }
   if (cur) out.push(finishMeans(cur, how));
   return out;
+}
+
+/** A week the range covers only part of (its first or last): fewer than its seven days are summed in it. */
+export const isPartialWeek = (p: { days?: number }) => p.days !== undefined && p.days < 7;
+
+/** The points of Monday to Friday (UTC days): a daily chart without its weekends. */
+export function weekdaysOnly<P extends { date: Day }>(points: readonly P[]): P[] {
+  return points.filter((p) => !isWeekend(p.date));
 }
 
 function finishMeans<P extends { date: Day }>(
@@ -169,3 +177,42 @@ export function pivotTopN<G extends { date: string; group_key: string }>(
 }
 
 export const OTHER = 'Other';
+
+/** FNV-1a: a string's stable 32-bit hash. */
+function hash(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/**
+ * Colour slots (0 … slots − 1) that follow each key (a model, a client, a tool), not its rank or position:
+ * the first time a key is drawn it takes the slot its name hashes to, or the next one no key has taken yet
+ * (keys taken in name order, so the order they come in never matters), and keeps it from then on, whatever
+ * the filter, the range or the order of a later chart. Once every slot is taken, a new key shares its hashed
+ * slot's colour with an earlier one; within one chart two keys never share a colour while there are no more
+ * keys than slots (the later-named one moves to the next slot free in that chart).
+ */
+export function keyColorSlots(slots: number): (keys: readonly string[]) => Map<string, number> {
+  const kept = new Map<string, number>();
+  const next = (slot: number, taken: (s: number) => boolean) => {
+    for (let i = 0; i < slots && taken(slot); i++) slot = (slot + 1) % slots;
+    return slot;
+  };
+  return (keys) => {
+    const sorted = [...new Set(keys)].sort();
+    for (const k of sorted) {
+      if (kept.has(k)) continue;
+      const used = new Set(kept.values());
+      kept.set(k, used.size < slots ? next(hash(k) % slots, (x) => used.has(x)) : hash(k) % slots);
+    }
+    const out = new Map<string, number>();
+    const inChart = new Set<number>();
+    for (const k of sorted) {
+      const slot = inChart.size < slots ? next(kept.get(k)!, (x) => inChart.has(x)) : kept.get(k)!;
+      inChart.add(slot);
+      out.set(k, slot);
+    }
+    return out;
+  };
+}

@@ -199,9 +199,9 @@ describe('TeamPage', () => {
   it('draws the team’s daily credits from the team analytics, one point per day of the range', async () => {
     stubServer();
     render(`/teams/Engineering/Platform?${RANGE}`);
-    const credits = await screen.findByRole('region', { name: 'Daily credits' });
+    const credits = await screen.findByRole('region', { name: 'Credits' });
     await waitFor(() => expect(within(credits).queryByRole('status')).toBeNull());
-    fireEvent.click(within(credits).getByRole('button', { name: 'Show Daily credits as a table' }));
+    fireEvent.click(within(credits).getByRole('button', { name: 'Show Credits as a table' }));
     const rows = within(within(credits).getByRole('table')).getAllByRole('row').slice(1);
     expect(rows.map((r) => r.textContent)).toEqual([
       'May 10, 20260',

@@ -15,7 +15,7 @@ import { ErrorState } from '../../components/states';
 import { analyticsQuery } from '../../data/analytics';
 import { useAppConfig } from '../../data/config';
 import { useLinkTo, useRange } from '../../data/search';
-import { formatDayLong } from '../../lib/dates';
+import { comparisonLabel, formatDayLong } from '../../lib/dates';
 import { DEFINITIONS, labelled } from '../../lib/definitions';
 import { formatExact, formatPercent } from '../../lib/format';
 import { fillDays } from '../../lib/series';
@@ -277,7 +277,7 @@ function Team({ path }: { path: string }) {
             // A change of a share reads in points, not as a change of the share itself.
             hint:
               cur?.adoption != null && prev?.adoption != null
-                ? `${points(cur.adoption, prev.adoption)} vs previous period`
+                ? `${points(cur.adoption, prev.adoption)} ${comparisonLabel(range)}`
                 : 'active people ÷ members',
           },
           { label: 'Credits', value: cur?.credits, previous: prev?.credits },
@@ -302,7 +302,7 @@ function Team({ path }: { path: string }) {
         ]}
       />
       <TimeSeriesWidget
-        title="Daily credits"
+        title="Credits"
         description="Standard credits of the team's people, sub-teams included."
         query={credits}
         series={[{ key: 'credits', label: 'Standard credits', color: seriesColor(0), csv: 'billable_tokens' }]}

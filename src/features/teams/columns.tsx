@@ -40,7 +40,9 @@ export function teamColumns(range: DayRange): Column<TeamSummaryRow>[] {
       header: 'Active people change',
       value: (r) => change(r, (f) => f.active),
       numeric: true,
-      render: (r) => <Change now={r.current.active} before={r.previous?.active ?? null} />,
+      render: (r) => (
+        <Change now={r.current.active} before={r.previous?.active ?? null} better={DEFINITIONS.activePeople.better} />
+      ),
     },
     {
       id: 'adoption',

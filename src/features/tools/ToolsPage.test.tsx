@@ -44,7 +44,8 @@ describe('ToolsPage for a team', () => {
       ['Engineering/Platform'],
       ['Engineering/Platform'],
     ]);
-    expect(asked.map((u) => u.searchParams.get('startDate')).sort()).toEqual(['2026-03-31', '2026-05-01']);
+    // May is a calendar month: its previous period is April.
+    expect(asked.map((u) => u.searchParams.get('startDate')).sort()).toEqual(['2026-04-01', '2026-05-01']);
     // Not the organization's days, nor calls per tool name (organization-only, no team answer).
     expect(stub.asked('/api/v1/analytics/tools')).toEqual([]);
   });

@@ -40,7 +40,10 @@ describe('UsagePage for teams', () => {
     const asked = stub.asked('/api/teams/analytics/tokens');
     for (const u of asked) expect(u.searchParams.getAll('team')).toEqual(['Engineering/Platform', 'Sales']);
     const what = asked.map((u) => `${u.searchParams.get('startDate')} ${u.searchParams.get('group_by') ?? ''}`);
-    expect(new Set(what)).toEqual(new Set(['2026-05-01 model', '2026-05-01 ', '2026-03-31 ']));
+    // May is a calendar month: its previous period is April, whole.
+    expect(new Set(what)).toEqual(new Set(['2026-05-01 model', '2026-05-01 ', '2026-04-01 ']));
+    const april = asked.find((u) => u.searchParams.get('startDate') === '2026-04-01')!;
+    expect(april.searchParams.get('endDate')).toBe('2026-04-30');
     expect(stub.asked('/api/v1/analytics/tokens')).toEqual([]);
     // The top users come from the server's team top-users, with every team and the range.
     const top = stub.asked('/api/teams/top-users');

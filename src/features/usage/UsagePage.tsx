@@ -162,7 +162,7 @@ export default function UsagePage() {
         ]}
       />
       <TimeSeriesWidget
-        title="Daily standard credits"
+        title="Standard credits"
         description="Billable credits as reported by the service (cached tokens are discounted upstream)."
         query={dailyCredits}
         series={[{ key: 'billable', label: 'Standard credits', color: seriesColor(0), csv: 'billable_tokens' }]}

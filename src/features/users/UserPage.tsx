@@ -153,7 +153,7 @@ export default function UserPage() {
       {spend.currency !== null && <MonthSpendWidget query={spend.query} who={name} />}
       <div className="grid gap-4 lg:grid-cols-2">
         <TimeSeriesWidget
-          title="Daily credits"
+          title="Credits"
           query={dailySource}
           series={[{ key: 'credits', label: 'Standard credits', color: seriesColor(0), csv: 'billable_tokens' }]}
           filename={file('credits')}
