@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import type { BudgetStatusView, MonthSpend as Month } from '../api/spend';
 import { TimeSeriesChart, seriesColor } from './TimeSeriesChart';
-import { addDays, formatDayLong, type Day } from '../lib/dates';
+import { addDays, formatDayLong, formatDayShort, type Day } from '../lib/dates';
 import { formatMoney } from '../lib/money';
 
 const STATE_TEXT = { 'on-track': 'On track', 'at-risk': 'At risk', over: 'Over budget' } as const;
@@ -31,6 +31,16 @@ export function budgetSentence(s: BudgetStatusView, currency: string): string {
   if (s.state === 'at-risk') return `${budget}: a month like the busiest recent week would pass it.`;
   return `${budget}: the forecast stays under it.`;
 }
+
+/** A budget's crossing in a few words for a table cell: "passed Nov 11", "passes Nov 28", or nothing. */
+export function budgetWhen(s: BudgetStatusView): string | null {
+  if (!s.crossing) return null;
+  return `${s.crossingForecast ? 'passes' : 'passed'} ${formatDayShort(s.crossing)}`;
+}
+
+/** The forecast's range: "€3,070 – €3,160". */
+export const forecastRange = (f: { low: number; high: number }, currency: string) =>
+  `${formatMoney(f.low, currency)} – ${formatMoney(f.high, currency)}`;
 
 /** The month's days: spent so far, then the forecast's low, middle and high to month end, and the budget. */
 export function burnPoints(m: Month) {
