@@ -94,7 +94,18 @@ function Burn({ month: m, currency, summary }: { month: Month; currency: string;
  * The month of the latest day: spent so far, the forecast to month end as a range, the budget's state,
  * and the burn chart (the month's running total, its forecast and the budget).
  */
-export function MonthSpend({ month: m, currency, method }: { month: Month; currency: string; method: string }) {
+export function MonthSpend({
+  month: m,
+  currency,
+  method,
+  budgets,
+}: {
+  month: Month;
+  currency: string;
+  method: string;
+  /** What is said of budgets instead of the month's own budget (a person's page: their teams'). */
+  budgets?: React.ReactNode;
+}) {
   const money = (n: number) => formatMoney(n, currency);
   return (
     <div className="flex flex-col gap-3 text-sm">
@@ -123,16 +134,20 @@ export function MonthSpend({ month: m, currency, method }: { month: Month; curre
           )}
         </div>
         <div>
-          <dt className="text-fg-subtle">Budget</dt>
-          {m.budget ? (
+          {budgets ?? (
             <>
-              <dd className="flex items-center gap-2 text-xl font-semibold tabular-nums">
-                {money(m.budget.budget)} <BudgetBadge status={m.budget} currency={currency} />
-              </dd>
-              <dd className="text-xs text-fg-subtle">{budgetSentence(m.budget, currency)}</dd>
+              <dt className="text-fg-subtle">Budget</dt>
+              {m.budget ? (
+                <>
+                  <dd className="flex items-center gap-2 text-xl font-semibold tabular-nums">
+                    {money(m.budget.budget)} <BudgetBadge status={m.budget} currency={currency} />
+                  </dd>
+                  <dd className="text-xs text-fg-subtle">{budgetSentence(m.budget, currency)}</dd>
+                </>
+              ) : (
+                <dd className="text-fg-muted">No monthly budget set.</dd>
+              )}
             </>
-          ) : (
-            <dd className="text-fg-muted">No monthly budget set.</dd>
           )}
         </div>
       </dl>
