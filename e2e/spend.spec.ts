@@ -101,3 +101,110 @@ test('spend beside credits on the users page: sorted by it, and the CSV adds up 
   const total = spends.reduce((n, v) => n + v, 0);
   expect(Math.abs(total - org.spend)).toBeLessThanOrEqual(0.005 * csv.length);
 });
+
+test.describe('budgets', () => {
+  // These two set the budgets: one after the other, so neither sees the other's change as its own.
+  test.describe.configure({ mode: 'serial' });
+
+  test('the budgets screen: each line’s month to date, forecast and state; saving says so and keeps the form, on a desk and a phone', async ({
+    page,
+    request,
+  }) => {
+    // The organization's and Engineering's budgets as the first spec sets them (it runs beside these), and Sales'.
+    await page.goto(`${BASE}/settings/budgets`);
+    const form = page.getByRole('form', { name: 'Monthly budgets' });
+    const box = (name: string) => form.getByRole('spinbutton', { name: `Monthly budget of ${name}`, exact: true });
+    const row = (name: string) =>
+      form.getByRole('row').filter({ has: page.getByRole('rowheader', { name, exact: true }) });
+    await expect(box('the whole organization')).toBeVisible({ timeout: 30_000 });
+    await box('the whole organization').fill('1');
+    await box('Engineering').fill('1');
+    await box('Sales').fill('90000');
+    const status = form.getByRole('status');
+    await expect(status).toHaveText('Unsaved changes.');
+    const save = form.getByRole('button', { name: 'Save budgets' });
+    await save.click();
+    await expect(status).toHaveText('Saved: 3 budgets in force.');
+    await expect(save).toBeFocused();
+    await expect(box('Sales')).toHaveValue('90000');
+
+    // Each line beside its box: the month to date and the forecast as the server computes them, and the state.
+    const answer = (await (await request.get(`${BASE}/api/spend/teams`)).json()) as {
+      rows: { team: string; month: { monthToDate: number; forecast: { low: number; high: number } | null } }[];
+    };
+    const usd = (n: number) =>
+      new Intl.NumberFormat('en-US', {
+        style: 'currency',
+        currency: 'USD',
+        maximumFractionDigits: n < 100 ? 2 : 0,
+        minimumFractionDigits: n < 100 ? 2 : 0,
+      }).format(n);
+    for (const [team, name, state] of [
+      ['Engineering', 'Engineering', 'Over budget'],
+      ['Sales', 'Sales', 'On track'],
+    ] as const) {
+      const m = answer.rows.find((r) => r.team === team)!.month;
+      const cells = row(name).getByRole('cell');
+      await expect(cells.nth(0)).toHaveText(usd(m.monthToDate));
+      await expect(cells.nth(1)).toContainText(`${usd(m.forecast!.low)} – ${usd(m.forecast!.high)}`);
+      await expect(cells.nth(2).getByText(state)).toBeVisible();
+    }
+    await expect(
+      row('Engineering')
+        .getByRole('cell')
+        .nth(2)
+        .getByText(/^passed [A-Z][a-z]{2} \d+$/),
+    ).toBeVisible();
+
+    // On a phone: the figures under each name, no column cut off, nothing wider than the screen.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(form.getByRole('columnheader', { name: 'Forecast to month end' })).toBeHidden();
+    const sales = answer.rows.find((r) => r.team === 'Sales')!.month;
+    await expect(form.getByText(`${usd(sales.monthToDate)} to date · forecast`).first()).toBeVisible();
+    await box('Sales').scrollIntoViewIfNeeded();
+    await expect(box('Sales')).toBeInViewport({ ratio: 1 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  });
+
+  test('a person’s page: the team budgets that cover them with their state, and the burn chart’s forecast band in dollars', async ({
+    page,
+    request,
+  }) => {
+    // The organization's and Engineering's budgets passed, as the first spec sets them.
+    const put = await request.put(`${BASE}/api/spend/budgets`, {
+      data: {
+        budgets: [
+          { team: '', monthly: 1 },
+          { team: 'Engineering', monthly: 1 },
+        ],
+      },
+    });
+    expect(put.status()).toBe(200);
+    const people = (await (await request.get(`${BASE}/api/users?team=Engineering&limit=1`)).json()) as {
+      users: { userId: string; team: string }[];
+    };
+    const person = people.users[0]!;
+    expect(person.team.startsWith('Engineering')).toBe(true);
+
+    for (const [width, height] of [
+      [1280, 900],
+      [390, 844],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      await page.goto(`${BASE}/users/${person.userId}`);
+      const widget = page.getByRole('region', { name: /^Spend in / });
+      await expect(widget.getByText('Team budgets', { exact: true })).toBeVisible({ timeout: 30_000 });
+      const eng = widget
+        .getByRole('definition')
+        .filter({ has: page.getByRole('link', { name: 'Engineering', exact: true }) });
+      await expect(eng).toContainText('$1.00 a month');
+      await expect(eng.getByText('Over budget')).toBeVisible();
+      await expect(widget.getByRole('link', { name: 'Whole organization' })).toBeVisible();
+      await expect(widget.getByText('No monthly budget set.')).toHaveCount(0);
+      // The burn chart: the money axis in dollars; the forecast's range a band only when days remain in the month.
+      await expect(widget.locator('.recharts-yAxis-tick-labels text').first()).toHaveText(/^\$/);
+      await expect(widget.getByText('Spent', { exact: true })).toBeVisible();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    }
+  });
+});

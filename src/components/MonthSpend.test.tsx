@@ -1,24 +1,52 @@
 // @vitest-environment jsdom
-import { render, screen } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { month } from '../test/spend-fixtures';
-import { budgetSentence, burnPoints, MonthSpend } from './MonthSpend';
+import BurnChart from './BurnChart';
+import { burnPoints } from './burn-points';
+import { budgetSentence, MonthSpend } from './MonthSpend';
 
 describe('the month’s spend', () => {
-  it('draws the running total to the latest day, then the forecast’s three lines to month end, and the budget', () => {
-    const m = month({ budget: { budget: 3000, state: 'at-risk', crossing: '2026-05-31', crossingForecast: true } });
-    const p = burnPoints(m);
+  it('draws the running total to the latest day, then the forecast’s middle and its range to month end, joined', () => {
+    const p = burnPoints(month());
     expect(p).toHaveLength(31);
-    expect(p[0]).toEqual({ date: '2026-05-01', spent: 100, low: 100, high: 100, budget: 3000 });
-    expect(p[27]).toMatchObject({ date: '2026-05-28', spent: 2800, low: 2800, high: 2800 });
-    // 3 days left: 100, 90 and 120 a day.
-    expect(p[28]!.spent).toBeCloseTo(2900, 9);
-    expect(p[30]).toMatchObject({ date: '2026-05-31', budget: 3000 });
-    expect(p[30]!.spent).toBeCloseTo(3100, 9);
-    expect(p[30]!.low).toBeCloseTo(3070, 9);
-    expect(p[30]!.high).toBeCloseTo(3160, 9);
+    expect(p[0]).toEqual({ date: '2026-05-01', spent: 100 });
+    expect(p[26]).toEqual({ date: '2026-05-27', spent: 2700 });
+    // The latest day starts the forecast and its range from what was spent.
+    expect(p[27]).toEqual({ date: '2026-05-28', spent: 2800, forecast: 2800, range: [2800, 2800] });
+    // 3 days left: 100 a day in the middle, 90 and 120 at the range's ends.
+    expect(p[28]!.spent).toBeUndefined();
+    expect(p[28]!.forecast).toBeCloseTo(2900, 9);
+    expect(p[30]!.date).toBe('2026-05-31');
+    expect(p[30]!.forecast).toBeCloseTo(3100, 9);
+    expect(p[30]!.range![0]).toBeCloseTo(3070, 9);
+    expect(p[30]!.range![1]).toBeCloseTo(3160, 9);
     // Without a forecast nothing is drawn past the latest day.
-    expect(burnPoints(month({ forecast: null })).at(-1)!.date).toBe('2026-05-28');
+    const none = burnPoints(month({ forecast: null }));
+    expect(none.at(-1)).toEqual({ date: '2026-05-28', spent: 2800 });
+  });
+
+  it('draws the forecast’s range as a band, the budget as a labelled line, and money on the axis', async () => {
+    const m = month({ budget: { budget: 3000, state: 'at-risk', crossing: '2026-05-31', crossingForecast: true } });
+    const { container } = render(
+      <BurnChart points={burnPoints(m)} currency="EUR" budget={3000} width={640} height={220} />,
+    );
+    await new Promise((r) => setTimeout(r, 0));
+    // One band (the range area: an upper and a lower edge), two lines (spent, the forecast's middle, dashed).
+    const band = container.querySelectorAll('.recharts-area-area');
+    expect(band).toHaveLength(1);
+    expect(band[0]!.getAttribute('d')).toMatch(/^M.*L.*Z$/s);
+    const lines = [...container.querySelectorAll('.recharts-line-curve')];
+    expect(lines.map((l) => l.getAttribute('stroke-dasharray'))).toEqual(['5 4', null]);
+    const ticks = [...container.querySelectorAll('.recharts-yAxis-tick-labels text')].map((t) => t.textContent);
+    expect(ticks).toEqual(['€0', '€500', '€1K', '€1.5K', '€2K', '€2.5K', '€3K', '€3.5K']);
+    // The budget's line sits at the height of the axis' €3K, labelled with the amount.
+    const at3k = [...container.querySelectorAll('.recharts-yAxis-tick-labels text')].find(
+      (t) => t.textContent === '€3K',
+    )!;
+    const line = container.querySelector('.recharts-reference-line-line')!;
+    expect(Number(line.getAttribute('y1'))).toBeCloseTo(Number(at3k.getAttribute('y')), 0);
+    expect(within(container).getByText('Budget €3,000')).toBeTruthy();
   });
 
   it('shows the month to date, the forecast as a range with its middle, the budget’s state and how it is made', () => {

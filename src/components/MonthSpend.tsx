@@ -1,7 +1,8 @@
-import { useMemo } from 'react';
+import { lazy, Suspense, useMemo } from 'react';
 import type { BudgetStatusView, MonthSpend as Month } from '../api/spend';
-import { TimeSeriesChart, seriesColor } from './TimeSeriesChart';
-import { addDays, formatDayLong, type Day } from '../lib/dates';
+import { BURN_LOOK, burnPoints } from './burn-points';
+import { useWidth } from './use-width';
+import { formatDayLong, formatDayShort } from '../lib/dates';
 import { formatMoney } from '../lib/money';
 
 const STATE_TEXT = { 'on-track': 'On track', 'at-risk': 'At risk', over: 'Over budget' } as const;
@@ -32,48 +33,80 @@ export function budgetSentence(s: BudgetStatusView, currency: string): string {
   return `${budget}: the forecast stays under it.`;
 }
 
-/** The month's days: spent so far, then the forecast's low, middle and high to month end, and the budget. */
-export function burnPoints(m: Month) {
-  const byDay = new Map(m.days.map((d) => [d.date, d.spend]));
-  const out: { date: Day; spent: number; low: number; high: number; budget?: number }[] = [];
-  let sum = 0;
-  const f = m.forecast;
-  const rate = (total: number) => (m.daysLeft > 0 ? (total - m.monthToDate) / m.daysLeft : 0);
-  const [low, mid, high] = f ? [rate(f.low), rate(f.mid), rate(f.high)] : [0, 0, 0];
-  for (let d = m.start, i = 0; d <= m.end; d = addDays(d, 1), i++) {
-    if (d <= m.latest) {
-      sum += byDay.get(d) ?? 0;
-      out.push({ date: d, spent: sum, low: sum, high: sum });
-    } else {
-      const ahead = i - (m.daysElapsed - 1);
-      out.push({ date: d, spent: sum + ahead * mid, low: sum + ahead * low, high: sum + ahead * high });
-    }
-    if (m.budget) out[out.length - 1]!.budget = m.budget.budget;
-  }
-  // Without a forecast, nothing is drawn past the latest day.
-  return f ? out : out.filter((p) => p.date <= m.latest);
+/** A budget's crossing in a few words for a table cell: "passed Nov 11", "passes Nov 28", or nothing. */
+export function budgetWhen(s: BudgetStatusView): string | null {
+  if (!s.crossing) return null;
+  return `${s.crossingForecast ? 'passes' : 'passed'} ${formatDayShort(s.crossing)}`;
+}
+
+/** The forecast's range: "€3,070 – €3,160". */
+export const forecastRange = (f: { low: number; high: number }, currency: string) =>
+  `${formatMoney(f.low, currency)} – ${formatMoney(f.high, currency)}`;
+
+const BurnChart = lazy(() => import('./BurnChart'));
+const HEIGHT = 220;
+
+/** The burn chart's frame: its size, its summary for assistive technology, and its legend. */
+function Burn({ month: m, currency, summary }: { month: Month; currency: string; summary: string }) {
+  const points = useMemo(() => burnPoints(m), [m]);
+  const [ref, width] = useWidth<HTMLDivElement>();
+  const legend = [
+    BURN_LOOK.spent,
+    ...(m.forecast ? [BURN_LOOK.forecast, BURN_LOOK.range] : []),
+    ...(m.budget ? [BURN_LOOK.budget] : []),
+  ];
+  return (
+    <figure role="figure" aria-label={summary} className="m-0">
+      <div ref={ref} style={{ height: HEIGHT }}>
+        {width > 0 && (
+          <Suspense fallback={null}>
+            <BurnChart points={points} currency={currency} budget={m.budget?.budget} width={width} height={HEIGHT} />
+          </Suspense>
+        )}
+      </div>
+      <ul className="mt-1 flex flex-wrap justify-center gap-x-4 gap-y-1 text-xs text-fg-soft">
+        {legend.map((l) => (
+          <li key={l.label} className="flex items-center gap-1.5">
+            <svg aria-hidden="true" width="16" height="10" className="shrink-0">
+              {'opacity' in l ? (
+                <rect width="16" height="10" rx="2" fill={l.color} fillOpacity={l.opacity * 2} />
+              ) : (
+                <line
+                  x1="0"
+                  x2="16"
+                  y1="5"
+                  y2="5"
+                  stroke={l.color}
+                  strokeWidth="2"
+                  strokeDasharray={'dash' in l ? l.dash : undefined}
+                />
+              )}
+            </svg>
+            {l.label}
+          </li>
+        ))}
+      </ul>
+    </figure>
+  );
 }
 
 /**
  * The month of the latest day: spent so far, the forecast to month end as a range, the budget's state,
  * and the burn chart (the month's running total, its forecast and the budget).
  */
-export function MonthSpend({ month: m, currency, method }: { month: Month; currency: string; method: string }) {
-  const points = useMemo(() => burnPoints(m), [m]);
+export function MonthSpend({
+  month: m,
+  currency,
+  method,
+  budgets,
+}: {
+  month: Month;
+  currency: string;
+  method: string;
+  /** What is said of budgets instead of the month's own budget (a person's page: their teams'). */
+  budgets?: React.ReactNode;
+}) {
   const money = (n: number) => formatMoney(n, currency);
-  const series = useMemo(
-    () => [
-      { key: 'spent', label: m.forecast ? 'Spent, then forecast' : 'Spent', color: seriesColor(0) },
-      ...(m.forecast
-        ? [
-            { key: 'high', label: 'Forecast, busiest weeks', color: seriesColor(2) },
-            { key: 'low', label: 'Forecast, quietest weeks', color: seriesColor(1) },
-          ]
-        : []),
-      ...(m.budget ? [{ key: 'budget', label: 'Budget', color: 'var(--danger)' }] : []),
-    ],
-    [m.forecast, m.budget],
-  );
   return (
     <div className="flex flex-col gap-3 text-sm">
       <dl className="grid grid-cols-1 gap-3 sm:grid-cols-3">
@@ -101,24 +134,26 @@ export function MonthSpend({ month: m, currency, method }: { month: Month; curre
           )}
         </div>
         <div>
-          <dt className="text-fg-subtle">Budget</dt>
-          {m.budget ? (
+          {budgets ?? (
             <>
-              <dd className="flex items-center gap-2 text-xl font-semibold tabular-nums">
-                {money(m.budget.budget)} <BudgetBadge status={m.budget} currency={currency} />
-              </dd>
-              <dd className="text-xs text-fg-subtle">{budgetSentence(m.budget, currency)}</dd>
+              <dt className="text-fg-subtle">Budget</dt>
+              {m.budget ? (
+                <>
+                  <dd className="flex items-center gap-2 text-xl font-semibold tabular-nums">
+                    {money(m.budget.budget)} <BudgetBadge status={m.budget} currency={currency} />
+                  </dd>
+                  <dd className="text-xs text-fg-subtle">{budgetSentence(m.budget, currency)}</dd>
+                </>
+              ) : (
+                <dd className="text-fg-muted">No monthly budget set.</dd>
+              )}
             </>
-          ) : (
-            <dd className="text-fg-muted">No monthly budget set.</dd>
           )}
         </div>
       </dl>
-      <TimeSeriesChart
-        data={points}
-        series={series}
-        kind="line"
-        height={200}
+      <Burn
+        month={m}
+        currency={currency}
         summary={`Spend in ${m.month}: ${money(m.monthToDate)} to ${formatDayLong(m.latest)}${
           m.forecast ? `, forecast ${money(m.forecast.low)} to ${money(m.forecast.high)} by month end` : ''
         }${m.budget ? `, budget ${money(m.budget.budget)}` : ''}.`}

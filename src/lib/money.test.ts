@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatMoney, formatMoneyExact, prepareMoneyFormats } from './money';
+import { formatMoney, formatMoneyAxis, formatMoneyExact, prepareMoneyFormats } from './money';
 
 describe('money', () => {
   it('writes amounts in the price list’s currency: cents under 100, whole units above', () => {
@@ -14,5 +14,17 @@ describe('money', () => {
     expect(() => prepareMoneyFormats(null)).not.toThrow();
     expect(() => prepareMoneyFormats('xx')).not.toThrow();
     expect(() => formatMoney(5, 'xx')).toThrow(RangeError);
+  });
+
+  it('writes an axis label short, with its currency', () => {
+    expect([0, 0.5, 600, 3500, 12_000, 1_250_000].map((n) => formatMoneyAxis(n, 'EUR'))).toEqual([
+      '€0',
+      '€0.5',
+      '€600',
+      '€3.5K',
+      '€12K',
+      '€1.3M',
+    ]);
+    expect(formatMoneyAxis(3000, 'USD')).toBe('$3K');
   });
 });

@@ -40,3 +40,15 @@ export function formatMoney(n: number | null | undefined, currency: string): str
 export function formatMoneyExact(n: number, currency: string): string {
   return format(currency, 2).format(n);
 }
+
+const axisFormats = new Map<string, Intl.NumberFormat>();
+
+/** An axis label: short, with the currency: "€3.5K", "$600", "$0.5". */
+export function formatMoneyAxis(n: number, currency: string): string {
+  let f = axisFormats.get(currency);
+  if (!f) {
+    f = new Intl.NumberFormat('en-US', { style: 'currency', currency, notation: 'compact', maximumFractionDigits: 1 });
+    axisFormats.set(currency, f);
+  }
+  return f.format(n);
+}

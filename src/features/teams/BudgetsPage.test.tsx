@@ -1,22 +1,48 @@
 // @vitest-environment jsdom
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { TEAMS_ANSWER } from '../../test/analytics-fixtures';
+import { month, teamSpendRow } from '../../test/spend-fixtures';
 import { TEST_CONFIG, createTestQueryClient, renderWithApp } from '../../test/render';
 import BudgetsPage from './BudgetsPage';
 import { json } from './fixtures';
 
 const PRICED = { ...TEST_CONFIG, teams: true, currency: 'EUR' };
 
+/** How many times the teams' spend was asked for. */
+let spendAsked = 0;
+
 /** The server: the tree, the budgets in force, and a PUT answered by `put`. */
 function stubServer(put: (body: { budgets: { team: string; monthly: number }[] }) => Response) {
   let budgets = [{ team: '', monthly: 5000 }];
+  spendAsked = 0;
   const calls: { method: string; body: unknown }[] = [];
   vi.stubGlobal(
     'fetch',
     vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
       const url = new URL(String(input), 'http://dashboard.test');
       if (url.pathname === '/api/teams') return json(TEAMS_ANSWER);
+      if (url.pathname === '/api/spend/teams') {
+        // Each team's month; a budget's state as the server gives it for the budgets in force.
+        const state = (team: string) => {
+          const b = budgets.find((x) => x.team === team);
+          return b
+            ? {
+                budget: b.monthly,
+                state: b.monthly < 2800 ? ('over' as const) : ('at-risk' as const),
+                crossing: '2026-05-20',
+                crossingForecast: b.monthly > 2800,
+              }
+            : null;
+        };
+        spendAsked++;
+        return json({
+          currency: 'EUR',
+          range: { start: '2026-05-01', end: '2026-05-28' },
+          method: '',
+          rows: ['', 'Engineering', 'Sales'].map((t) => teamSpendRow(t, { month: month({ budget: state(t) }) })),
+        });
+      }
       if (url.pathname === '/api/spend/budgets') {
         if (init?.method === 'PUT') {
           const body = JSON.parse(String(init.body)) as { budgets: { team: string; monthly: number }[] };
@@ -34,18 +60,58 @@ function stubServer(put: (body: { budgets: { team: string; monthly: number }[] }
 }
 
 const box = (name: string) => screen.getByRole('spinbutton', { name: `Monthly budget of ${name}` });
+const row = (name: string) => screen.getByRole('rowheader', { name: new RegExp(`^${name}`) }).closest('tr')!;
 
 describe('BudgetsPage', () => {
-  it('lists the organization and every team with its budget, and saves the budgets filled in', async () => {
+  it('lists the organization and every team with its budget, saves the budgets filled in, and says it saved', async () => {
     const calls = stubServer((b) => json({ currency: 'EUR', budgets: b.budgets }));
     renderWithApp(<BudgetsPage />, { url: '/settings/budgets', config: PRICED });
     await waitFor(() => expect((box('the whole organization') as HTMLInputElement).value).toBe('5000'));
     expect(box('Engineering/Platform/Infra')).toBeTruthy();
+    expect(box('Unassigned')).toBeTruthy();
+    const status = screen.getByRole('status');
+    expect(status.textContent).toBe('');
     fireEvent.change(box('Sales'), { target: { value: '1200.5' } });
     fireEvent.change(box('the whole organization'), { target: { value: '' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Save budgets' }));
-    expect(await screen.findByText('Saved: 1 budget in force.')).toBeTruthy();
+    expect(status.textContent).toBe('Unsaved changes.');
+    const button = screen.getByRole('button', { name: 'Save budgets' });
+    button.focus();
+    fireEvent.click(button);
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Saved: 1 budget in force.'));
     expect(calls).toEqual([{ method: 'PUT', body: { budgets: [{ team: 'Sales', monthly: 1200.5 }] } }]);
+    // The spend asked again (the new budget's state) and the budgets' refetch settled: still saved, the
+    // form kept (the same boxes, the focus on its button), the boxes holding what was saved.
+    await waitFor(() => expect(spendAsked).toBe(2));
+    await waitFor(() => expect(within(row('Sales')).getAllByText('Over budget')).toHaveLength(2));
+    expect(screen.getByRole('status').textContent).toBe('Saved: 1 budget in force.');
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Save budgets' }));
+    expect((box('Sales') as HTMLInputElement).value).toBe('1200.5');
+    expect((box('the whole organization') as HTMLInputElement).value).toBe('');
+    // Another edit: no longer "Saved".
+    fireEvent.change(box('Sales'), { target: { value: '1300' } });
+    expect(screen.getByRole('status').textContent).toBe('Unsaved changes.');
+  });
+
+  it('shows each budget line’s month to date, forecast range and budget state beside its box', async () => {
+    stubServer(() => json({}));
+    renderWithApp(<BudgetsPage />, { url: '/settings/budgets', config: PRICED });
+    await waitFor(() => expect(within(row('Whole organization')).getAllByText('At risk')).toHaveLength(2));
+    const org = row('Whole organization');
+    // The wide screen's cells (and the phone's lines under the name, hidden by CSS on a wide screen).
+    const cells = within(org).getAllByRole('cell');
+    expect(cells.map((c) => c.textContent)).toEqual([
+      '€2,800',
+      '€3,070 – €3,160most likely €3,100',
+      'At riskpasses May 20',
+      '',
+    ]);
+    expect(within(org).getByText('€2,800 to date · forecast €3,070 – €3,160')).toBeTruthy();
+    expect(within(org).getAllByText('At risk')[0]!.getAttribute('title')).toBe(
+      'Budget €5,000 a month: the forecast passes it on May 20, 2026.',
+    );
+    // A team without a budget says so; the month is named above the table.
+    expect(within(row('Sales')).getAllByText('No budget')).toHaveLength(2);
+    expect(screen.getByText(/^May 2026: spent from May 1 to May 28, the forecast to May 31/)).toBeTruthy();
   });
 
   it('keeps a negative amount from being sent, and shows the server’s refusal', async () => {
@@ -80,8 +146,12 @@ describe('BudgetsPage', () => {
       client,
     });
     expect(await screen.findByText('Only the dashboard’s admins (ADMIN_EMAILS) can change the budgets.')).toBeTruthy();
-    expect(screen.getByText('Whole organization: €5,000 a month')).toBeTruthy();
+    // Only the budgets set, each with its amount and its month, and no box to change them.
+    await waitFor(() => expect(within(row('Whole organization')).getAllByText('At risk')).toHaveLength(2));
+    expect(within(row('Whole organization')).getAllByRole('cell').at(-1)!.textContent).toBe('€5,000');
+    expect(screen.getAllByRole('rowheader').map((h) => h.firstChild!.textContent)).toEqual(['Whole organization']);
     expect(screen.queryByRole('spinbutton')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Save budgets' })).toBeNull();
     r.unmount();
     renderWithApp(<BudgetsPage />, { url: '/settings/budgets', config: { ...PRICED, currency: null } });
     expect(screen.getByText(/they need the price list/)).toBeTruthy();

@@ -1,16 +1,18 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { ApiError } from '../../api/errors';
-import { SPEND_PATHS, budgetsSchema, type Budgets } from '../../api/spend';
-import type { TeamView } from '../../api/teams';
+import { SPEND_PATHS, budgetsSchema, type Budgets, type TeamSpendRow } from '../../api/spend';
+import { UNASSIGNED, type TeamView } from '../../api/teams';
+import { BudgetBadge, budgetWhen, forecastRange } from '../../components/MonthSpend';
 import { PageHeader } from '../../components/Page';
 import { Widget } from '../../components/Widget';
 import { ErrorState } from '../../components/states';
 import { useAppConfig } from '../../data/config';
 import { useReader } from '../../data/me';
-import { useLinkTo } from '../../data/search';
-import { budgetsQuery, SPEND_KEY } from '../../data/spend';
+import { useLinkTo, useRange } from '../../data/search';
+import { budgetsQuery, SPEND_KEY, teamsSpendQuery } from '../../data/spend';
+import { formatDayShort } from '../../lib/dates';
 import { teamsQuery } from '../../data/teams';
 import { formatMoney } from '../../lib/money';
 import { NoTeams } from './NoTeams';
@@ -26,7 +28,7 @@ interface Line {
   depth: number;
 }
 
-/** The organization, then every team in tree order. */
+/** The organization, then every team in tree order, then the people no team names. */
 function lines(teams: readonly TeamView[]): Line[] {
   const out: Line[] = [{ team: '', label: 'Whole organization', depth: 0 }];
   const walk = (ts: readonly TeamView[], depth: number) => {
@@ -36,12 +38,14 @@ function lines(teams: readonly TeamView[]): Line[] {
     }
   };
   walk(teams, 1);
+  if (teams.length > 0) out.push({ team: UNASSIGNED, label: 'Unassigned (no team)', depth: 1 });
   return out;
 }
 
 /**
  * Monthly budgets per team, in the price list's currency, set by admins (`PUT /api/spend/budgets`) and
- * read by managers; the teams page and each team's page show each budget's state.
+ * read by managers, each beside the team's month to date, its forecast to month end and the budget's
+ * state (`/api/spend/teams`, as the teams page shows them).
  */
 export default function BudgetsPage() {
   const { teams, currency } = useAppConfig();
@@ -68,13 +72,36 @@ export default function BudgetsPage() {
   );
 }
 
+/** Budgets as the form's text boxes hold them. */
+const asValues = (b: Budgets['budgets']): Record<string, string> =>
+  Object.fromEntries(b.map((x) => [x.team, String(x.monthly)]));
+
+/** The budgets the boxes say (empty boxes dropped), to send, and to compare with those in force. */
+const filled = (values: Record<string, string>) =>
+  Object.entries(values)
+    .filter(([, v]) => v.trim() !== '')
+    .map(([team, v]) => ({ team, monthly: Number(v) }));
+
+/** Whether the boxes say something else than the budgets in force. */
+function differs(values: Record<string, string>, budgets: Budgets['budgets']): boolean {
+  const now = filled(values);
+  const inForce = new Map(budgets.map((b) => [b.team, b.monthly]));
+  return now.length !== inForce.size || now.some((b) => inForce.get(b.team) !== b.monthly);
+}
+
+const who = (team: string) => (team === '' ? 'the whole organization' : team);
+
 function BudgetsForm({ currency }: { currency: string }) {
   const tree = useQuery(teamsQuery);
   const budgets = useQuery(budgetsQuery);
+  const { range } = useRange();
+  const spend = useQuery({ ...teamsSpendQuery(range), placeholderData: keepPreviousData });
   const { signIn } = useAppConfig();
   const me = useReader();
   const mayEdit = !signIn || me?.role === 'admin';
   const all = useMemo(() => (tree.data ? lines(tree.data.teams) : []), [tree.data]);
+  const rows = useMemo(() => new Map(spend.data?.rows.map((r) => [r.team, r])), [spend.data]);
+  const m = spend.data?.rows[0]?.month;
   return (
     <Widget
       title={TITLE}
@@ -85,10 +112,67 @@ function BudgetsForm({ currency }: { currency: string }) {
         tree.isError ? (
           <ErrorState error={tree.error} onRetry={() => void tree.refetch()} />
         ) : (
-          <Form key={JSON.stringify(b.budgets)} lines={all} budgets={b} currency={currency} mayEdit={mayEdit} />
+          <div className="flex flex-col gap-3 text-sm">
+            {m && (
+              <p className="text-fg-muted">
+                {monthName(m.month)}: spent from {formatDayShort(m.start)} to {formatDayShort(m.latest)}, the forecast
+                to {formatDayShort(m.end)} (from the quietest to the busiest of the last four weeks), and each budget’s
+                state.
+              </p>
+            )}
+            {spend.isError && <ErrorState error={spend.error} onRetry={() => void spend.refetch()} />}
+            <Form lines={all} budgets={b} currency={currency} mayEdit={mayEdit} spendOf={(t) => rows.get(t)} />
+          </div>
         )
       }
     </Widget>
+  );
+}
+
+const monthName = (m: string) =>
+  new Date(`${m}-01T00:00:00Z`).toLocaleDateString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+
+/** A team's month in three cells (wide screens), or in two lines under its name (phones). */
+function MonthCells({
+  row,
+  currency,
+  compact,
+}: {
+  row: TeamSpendRow | undefined;
+  currency: string;
+  compact?: boolean;
+}) {
+  const m = row?.month;
+  const money = (n: number) => formatMoney(n, currency);
+  const state = m?.budget ? (
+    <span className="inline-flex flex-wrap items-center gap-x-1.5">
+      <BudgetBadge status={m.budget} currency={currency} />
+      {budgetWhen(m.budget) && <span className="text-xs text-fg-subtle">{budgetWhen(m.budget)}</span>}
+    </span>
+  ) : (
+    <span className="text-fg-subtle">No budget</span>
+  );
+  const forecast = m?.forecast ? forecastRange(m.forecast, currency) : '–';
+  if (compact)
+    return (
+      <span className="mt-0.5 flex flex-col gap-0.5 text-xs text-fg-muted sm:hidden">
+        <span className="tabular-nums">
+          {m ? money(m.monthToDate) : '–'} to date · forecast {forecast}
+        </span>
+        {state}
+      </span>
+    );
+  return (
+    <>
+      <td className="hidden py-1 pr-3 text-right tabular-nums sm:table-cell">{m ? money(m.monthToDate) : '–'}</td>
+      <td className="hidden py-1 pr-3 text-right sm:table-cell">
+        <span className="tabular-nums">{forecast}</span>
+        {m?.forecast && (
+          <span className="block text-xs text-fg-subtle tabular-nums">most likely {money(m.forecast.mid)}</span>
+        )}
+      </td>
+      <td className="hidden py-1 pr-3 sm:table-cell">{state}</td>
+    </>
   );
 }
 
@@ -97,64 +181,54 @@ function Form({
   budgets,
   currency,
   mayEdit,
+  spendOf,
 }: {
   lines: Line[];
   budgets: Budgets;
   currency: string;
   mayEdit: boolean;
+  spendOf: (team: string) => TeamSpendRow | undefined;
 }) {
   const client = useQueryClient();
-  const [values, setValues] = useState<Record<string, string>>(() =>
-    Object.fromEntries(budgets.budgets.map((b) => [b.team, String(b.monthly)])),
-  );
+  const [values, setValues] = useState(() => asValues(budgets.budgets));
+  // Budgets in force that change under the form (saved here, or elsewhere) fill the boxes, unless they hold edits.
+  const [inForce, setInForce] = useState(budgets.budgets);
+  if (inForce !== budgets.budgets) {
+    setInForce(budgets.budgets);
+    if (!differs(values, inForce)) setValues(asValues(budgets.budgets));
+  }
   const [filter, setFilter] = useState('');
   const save = useMutation({
-    mutationFn: async () => {
-      const list = Object.entries(values)
-        .filter(([, v]) => v.trim() !== '')
-        .map(([team, v]) => ({ team, monthly: Number(v) }));
-      return budgetsSchema.parse(await sendJson('PUT', SPEND_PATHS.budgets, { budgets: list }));
-    },
+    mutationFn: async () =>
+      budgetsSchema.parse(await sendJson('PUT', SPEND_PATHS.budgets, { budgets: filled(values) })),
     onSuccess: (saved) => {
       client.setQueryData(budgetsQuery.queryKey, saved);
       void client.invalidateQueries({ queryKey: SPEND_KEY });
     },
   });
   const bad = Object.entries(values).find(([, v]) => v.trim() !== '' && !(Number(v) > 0));
+  const edited = differs(values, budgets.budgets);
   const q = filter.trim().toLowerCase();
-  const shown = q ? all.filter((l) => l.team.toLowerCase().includes(q) || l.label.toLowerCase().includes(q)) : all;
-  const set = budgets.budgets.length;
-
-  if (!mayEdit) {
-    return (
-      <div className="flex flex-col gap-2 text-sm">
-        <p role="note" className="rounded bg-surface-muted p-3">
-          Only the dashboard’s admins (ADMIN_EMAILS) can change the budgets.
-        </p>
-        {set === 0 ? (
-          <p className="text-fg-muted">No budget is set.</p>
-        ) : (
-          <ul className="list-disc pl-5">
-            {budgets.budgets.map((b) => (
-              <li key={b.team}>
-                {b.team === '' ? 'Whole organization' : b.team}: {formatMoney(b.monthly, currency)} a month
-              </li>
-            ))}
-          </ul>
-        )}
-      </div>
-    );
-  }
+  const shown = (mayEdit ? all : all.filter((l) => budgets.budgets.some((b) => b.team === l.team))).filter(
+    (l) => !q || l.team.toLowerCase().includes(q) || l.label.toLowerCase().includes(q),
+  );
+  const th = 'py-1 pr-3 font-medium';
 
   return (
     <form
-      className="flex flex-col gap-3 text-sm"
+      className="flex flex-col gap-3"
+      aria-label="Monthly budgets"
       onSubmit={(e) => {
         e.preventDefault();
-        if (!bad) save.mutate();
+        if (mayEdit && !bad && !save.isPending) save.mutate();
       }}
     >
-      {all.length > 12 && (
+      {!mayEdit && (
+        <p role="note" className="rounded bg-surface-muted p-3">
+          Only the dashboard’s admins (ADMIN_EMAILS) can change the budgets.
+        </p>
+      )}
+      {all.length > 12 && mayEdit && (
         <label className="flex items-center gap-2">
           <span className="text-fg-muted">Filter teams</span>
           <input
@@ -165,45 +239,70 @@ function Form({
           />
         </label>
       )}
-      <div className="max-h-[28rem] overflow-auto">
-        <table className="w-full">
-          <caption className="sr-only">Monthly budget per team</caption>
-          <thead>
-            <tr className="text-left text-fg-subtle">
-              <th scope="col" className="py-1 font-medium">
-                Team
-              </th>
-              <th scope="col" className="py-1 text-right font-medium">
-                Monthly budget ({currency})
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {shown.map((l) => (
-              <tr key={l.team} className="border-t border-line-subtle">
-                <th scope="row" className="py-1 text-left font-normal" style={{ paddingLeft: `${l.depth * 1}rem` }}>
-                  {q && l.team ? l.team : l.label}
+      {!mayEdit && shown.length === 0 ? (
+        <p className="text-fg-muted">No budget is set.</p>
+      ) : (
+        <div className="max-h-[32rem] overflow-auto">
+          <table className="w-full">
+            <caption className="sr-only">Monthly budget per team, with this month’s spend and forecast</caption>
+            <thead className="sticky top-0 bg-surface">
+              <tr className="text-left text-fg-subtle">
+                <th scope="col" className={th}>
+                  Team
                 </th>
-                <td className="py-1 text-right">
-                  <input
-                    type="number"
-                    min="0"
-                    step="any"
-                    inputMode="decimal"
-                    aria-label={`Monthly budget of ${l.team === '' ? 'the whole organization' : l.team}`}
-                    value={values[l.team] ?? ''}
-                    onChange={(e) => setValues((v) => ({ ...v, [l.team]: e.target.value }))}
-                    className="w-36 rounded border border-line-strong bg-surface px-2 py-1 text-right tabular-nums"
-                  />
-                </td>
+                <th scope="col" className={`${th} hidden text-right sm:table-cell`}>
+                  Month to date
+                </th>
+                <th scope="col" className={`${th} hidden text-right sm:table-cell`}>
+                  Forecast to month end
+                </th>
+                <th scope="col" className={`${th} hidden sm:table-cell`}>
+                  State
+                </th>
+                <th scope="col" className="py-1 text-right font-medium">
+                  Monthly budget ({currency})
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+            </thead>
+            <tbody>
+              {shown.map((l) => (
+                <tr key={l.team} className="border-t border-line-subtle align-top">
+                  <th
+                    scope="row"
+                    className="py-1 pr-3 text-left font-normal"
+                    style={{ paddingLeft: `${(q ? 0 : l.depth) * 1}rem` }}
+                  >
+                    {(q || !mayEdit) && l.team && l.team !== UNASSIGNED ? l.team : l.label}
+                    <MonthCells row={spendOf(l.team)} currency={currency} compact />
+                  </th>
+                  <MonthCells row={spendOf(l.team)} currency={currency} />
+                  <td className="py-1 text-right">
+                    {mayEdit ? (
+                      <input
+                        type="number"
+                        min="0"
+                        step="any"
+                        inputMode="decimal"
+                        aria-label={`Monthly budget of ${who(l.team)}`}
+                        value={values[l.team] ?? ''}
+                        onChange={(e) => setValues((v) => ({ ...v, [l.team]: e.target.value }))}
+                        className="w-28 rounded border border-line-strong bg-surface px-2 py-1 text-right tabular-nums sm:w-36"
+                      />
+                    ) : (
+                      <span className="tabular-nums">
+                        {formatMoney(budgets.budgets.find((b) => b.team === l.team)?.monthly, currency)}
+                      </span>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
       {bad && (
         <p role="alert" className="text-danger">
-          The budget of {bad[0] === '' ? 'the whole organization' : bad[0]} must be an amount above zero, or empty.
+          The budget of {who(bad[0])} must be an amount above zero, or empty.
         </p>
       )}
       {save.isError && (
@@ -211,16 +310,26 @@ function Form({
           {save.error instanceof ApiError ? save.error.detail : String(save.error)}
         </div>
       )}
-      {save.isSuccess && (
-        <p role="status" className="rounded-md bg-success-surface p-3 text-success-fg">
-          Saved: {save.data.budgets.length} {save.data.budgets.length === 1 ? 'budget' : 'budgets'} in force.
-        </p>
+      {mayEdit && (
+        <div className="flex flex-wrap items-center gap-3">
+          {/* Not disabled while saving: a disabled button would drop the keyboard focus. */}
+          <button
+            type="submit"
+            className={primaryClass}
+            disabled={bad !== undefined}
+            aria-disabled={save.isPending || undefined}
+          >
+            {save.isPending ? 'Saving…' : 'Save budgets'}
+          </button>
+          <p role="status" className={edited ? 'text-fg-muted' : 'font-medium text-success-fg'}>
+            {edited
+              ? 'Unsaved changes.'
+              : save.isSuccess
+                ? `Saved: ${budgets.budgets.length} ${budgets.budgets.length === 1 ? 'budget' : 'budgets'} in force.`
+                : ''}
+          </p>
+        </div>
       )}
-      <p>
-        <button type="submit" className={primaryClass} disabled={save.isPending || bad !== undefined}>
-          {save.isPending ? 'Saving…' : 'Save budgets'}
-        </button>
-      </p>
     </form>
   );
 }

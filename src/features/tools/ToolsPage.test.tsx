@@ -1,10 +1,9 @@
 // @vitest-environment jsdom
 import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { ORG_ONLY_NOTE } from '../../components/OrgOnly';
 import { DEFINITIONS } from '../../lib/definitions';
 import { activityDay, stubDashboard, toolDay } from '../../test/analytics-fixtures';
-import { TEST_CONFIG, renderWithApp } from '../../test/render';
+import { TEST_CONFIG, createTestQueryClient, renderWithApp } from '../../test/render';
 import ToolsPage from './ToolsPage';
 
 const CONFIG = { ...TEST_CONFIG, teams: true };
@@ -62,30 +61,59 @@ describe('ToolsPage for a team', () => {
     expect(screen.queryByText('9,000')).toBeNull();
   });
 
-  it('puts the note in place of every organization-only widget and KPI, never the organization’s numbers', async () => {
+  it('shows only what a team can have, and lists the organization-only figures in one note with a way back', async () => {
     stubDashboard(ORG, TEAM);
     renderWithApp(<ToolsPage />, { url: `/tools?${RANGE}&team=Sales`, config: CONFIG });
-    for (const title of ORG_ONLY_WIDGETS) {
-      const region = await screen.findByRole('region', { name: title });
-      expect(within(region).getByRole('note').textContent).toBe(ORG_ONLY_NOTE);
-      expect(within(region).queryByRole('button', { name: /CSV|table/ })).toBeNull();
-    }
-    expect(within(kpi('External tool-server calls')).getByRole('note').textContent).toBe(ORG_ONLY_NOTE);
-    // The organization's tool and server names appear nowhere.
+    await screen.findByText('42');
+    // No box per organization-only figure: not one region, nor a card, nor a note inside a widget.
+    for (const title of ORG_ONLY_WIDGETS) expect(screen.queryByRole('region', { name: title })).toBeNull();
+    expect(screen.queryByText('External tool-server calls')).toBeNull();
+    expect(screen.getAllByRole('note')).toHaveLength(1);
+    const note = screen.getByRole('complementary', { name: 'For the whole organization only' });
+    expect(within(note).getByRole('note').textContent).toBe(
+      'For the whole organization only, not split by team: tool calls per tool, external tool-server calls and servers, ' +
+        'which skills, slash commands and hooks ran, autonomy levels, and web interface users. The tool calls, skill ' +
+        'activations, slash commands and hook executions above are the sums of the team members’ own counts.',
+    );
+    // The way back keeps the range and drops the team.
+    expect(within(note).getByRole('link', { name: 'See the whole organization' }).getAttribute('href')).toBe(
+      `/tools?${RANGE}`,
+    );
+    // The widgets a team has, with the team's numbers; the organization's names appear nowhere.
+    for (const title of [
+      'Autonomy: tool calls per user turn, per day',
+      'Per session',
+      'Users of external tool servers',
+    ])
+      expect(await screen.findByRole('region', { name: title })).toBeTruthy();
     expect(screen.queryByText('Read')).toBeNull();
     expect(screen.queryByText('github')).toBeNull();
   });
 
-  it('shows the team part of a mixed widget and says which part is organization-only', async () => {
+  it('draws a team’s users of tool servers without the web interface’s series', async () => {
     stubDashboard(ORG, TEAM);
     renderWithApp(<ToolsPage />, { url: `/tools?${RANGE}&team=Sales`, config: CONFIG });
-    const region = await screen.findByRole('region', { name: 'Users of tool servers and of the web interface' });
-    expect((await within(region).findByRole('note')).textContent).toBe(
-      'Web interface users are given by the service for the whole organization only — not split by team.',
-    );
+    const region = await screen.findByRole('region', { name: 'Users of external tool servers' });
+    await screen.findByText('42');
     fireEvent.click(within(region).getByRole('button', { name: /as a table/ }));
     const headers = within(within(region).getByRole('table')).getAllByRole('columnheader');
     expect(headers.map((h) => h.textContent)).toEqual(['Day (UTC)', 'External tool-server users']);
+  });
+
+  it('offers no way back to the organization to a manager who may not see it', async () => {
+    stubDashboard(ORG, TEAM);
+    const client = createTestQueryClient();
+    client.setQueryData(['me'], {
+      email: 'm@acme.example',
+      name: null,
+      role: 'manager',
+      teams: ['Sales'],
+      userId: null,
+      orgView: false,
+    });
+    renderWithApp(<ToolsPage />, { url: `/tools?${RANGE}`, config: { ...CONFIG, signIn: true }, client });
+    const note = await screen.findByRole('complementary', { name: 'For the whole organization only' });
+    expect(within(note).queryByRole('link')).toBeNull();
   });
 
   it('shows tool calls per user turn as the range’s tool calls over its user messages, with its definition', async () => {

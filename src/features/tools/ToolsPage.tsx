@@ -6,7 +6,7 @@ import { teamsFileTag, useRange, useSearchParam, useTeams } from '../../data/sea
 import { BreakdownWidget, TableWidget } from '../../components/TableWidget';
 import type { Column } from '../../components/DataTable';
 import { KpiGrid } from '../../components/KpiGrid';
-import { OrgOnlyWidget } from '../../components/OrgOnly';
+import { OrgOnlySummary } from '../../components/OrgOnly';
 import { BelowTheFold, PageHeader } from '../../components/Page';
 import { groupSeries, seriesColor } from '../../components/TimeSeriesChart';
 import { IntervalSwitch, TimeSeriesWidget } from '../../components/TimeSeriesWidget';
@@ -39,6 +39,17 @@ const HOOK_COLUMNS: Column<HookTotal>[] = [
 
 const ratioFormat = (n: number) => n.toFixed(1);
 
+/** What a team's answer lacks (the service gives it for the whole organization only), as the note lists it. */
+const ORG_ONLY_FIGURES = [
+  'tool calls per tool',
+  'external tool-server calls and servers',
+  'which skills, slash commands and hooks ran',
+  'autonomy levels',
+  'web interface users',
+];
+const TEAM_SUMS =
+  'The tool calls, skill activations, slash commands and hook executions above are the sums of the team members’ own counts.';
+
 const USER_SERIES = [
   { key: 'mcpUsers', label: 'External tool-server users', color: seriesColor(4), csv: 'mcp_users_with_mcp' },
   { key: 'webUsers', label: 'Web interface users', color: seriesColor(5), csv: 'web_users' },
@@ -59,8 +70,8 @@ const hookKey = (h: HookTotal) => `${h.event}|${h.matcher}|${h.command}`;
 export default function ToolsPage() {
   const { range } = useRange();
   const [teams] = useTeams();
-  // A team's answer has no per-tool, per-server, per-name or autonomy-level figures, nor web users:
-  // the service gives them for the whole organization only.
+  // A team's answer has no per-tool, per-server, per-name or autonomy-level figures, nor web users: the
+  // service gives them for the whole organization only, and the page lists them in one note.
   const teamed = teams.length > 0;
   const prevRange = previousPeriod(range);
   const [servers, setServers] = useSearchParam('servers');
@@ -125,7 +136,7 @@ export default function ToolsPage() {
         hasPrevious={prevRange !== null}
         items={[
           { label: 'Tool calls', value: t?.toolCalls, previous: p?.toolCalls },
-          { label: 'External tool-server calls', value: t?.mcpCalls, previous: p?.mcpCalls, orgOnly: teamed },
+          ...(teamed ? [] : [{ label: 'External tool-server calls', value: t?.mcpCalls, previous: p?.mcpCalls }]),
           { label: 'Skill activations', value: t?.skills, previous: p?.skills },
           { label: 'Slash commands', value: t?.slash, previous: p?.slash },
           { label: 'Hook executions', value: t?.hooks, previous: p?.hooks },
@@ -140,7 +151,7 @@ export default function ToolsPage() {
         ]}
       />
       {teamed ? (
-        <OrgOnlyWidget title="Tool calls per tool" />
+        <OrgOnlySummary figures={ORG_ONLY_FIGURES} why={TEAM_SUMS} />
       ) : (
         <TimeSeriesWidget
           title="Tool calls per tool"
@@ -154,15 +165,7 @@ export default function ToolsPage() {
         />
       )}
       <BelowTheFold>
-        {teamed ? (
-          <div className="grid gap-4 lg:grid-cols-2">
-            <OrgOnlyWidget title="Tools" />
-            <OrgOnlyWidget title="External tool servers" />
-            <OrgOnlyWidget title="Skills" />
-            <OrgOnlyWidget title="Slash commands" />
-            <OrgOnlyWidget title="Hooks" className="lg:col-span-2" />
-          </div>
-        ) : (
+        {!teamed && (
           <>
             <div className="grid gap-4 lg:grid-cols-2">
               <BreakdownWidget
@@ -245,9 +248,7 @@ export default function ToolsPage() {
             what="Tool calls per user turn"
             footnote="Weekly values are the mean of the week's days."
           />
-          {teamed ? (
-            <OrgOnlyWidget title="Autonomy levels" />
-          ) : (
+          {!teamed && (
             <TimeSeriesWidget
               title="Autonomy levels"
               description="Share of tool calls by autonomy level (100 % stacked)."
@@ -288,7 +289,7 @@ export default function ToolsPage() {
             what="Tool calls and user turns per session"
           />
           <TimeSeriesWidget
-            title="Users of tool servers and of the web interface"
+            title={teamed ? 'Users of external tool servers' : 'Users of tool servers and of the web interface'}
             description="Distinct users per day."
             query={daily}
             kind="line"
@@ -297,7 +298,7 @@ export default function ToolsPage() {
             filename={file(teamed ? 'tool-server-users' : 'tool-server-and-web-users')}
             what={teamed ? 'Users of external tool servers' : 'Users of external tool servers and of the web interface'}
             footnote="Weekly values are the average users per day (users are not summed across days)."
-            orgOnly={teamed ? 'Web interface users' : undefined}
+            className={teamed ? 'lg:col-span-2' : undefined}
           />
         </div>
       </BelowTheFold>

@@ -5,6 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { UserDaysAnswer } from '../../api/users';
 import { mergeUserRows } from '../../lib/user-merge';
 import { userRow } from '../../test/fixtures';
+import { month, spendAnswer, teamSpendRow } from '../../test/spend-fixtures';
 import { TEST_CONFIG, renderWithApp } from '../../test/render';
 import UserPage from './UserPage';
 
@@ -51,7 +52,8 @@ describe('UserPage, from the server’s store', () => {
       return json(body);
     });
     render('/users/u-bob');
-    expect(await screen.findByRole('heading', { level: 1, name: 'bob@acme.com' })).toBeTruthy();
+    // The file's first render imports the page's widgets: allow for a loaded machine.
+    expect(await screen.findByRole('heading', { level: 1, name: 'bob@acme.com' }, { timeout: 5000 })).toBeTruthy();
     const kpi = (label: string) => screen.getByText(label, { exact: true }).parentElement!;
     expect(within(kpi('Standard credits')).getByTitle('12,000')).toBeTruthy();
     expect(within(kpi('Active days')).getByTitle('2')).toBeTruthy();
@@ -68,5 +70,73 @@ describe('UserPage, from the server’s store', () => {
     render('/users/u-x');
     expect(await screen.findByText('No user with this id in the history the dashboard keeps.')).toBeTruthy();
     expect(screen.getByRole('heading', { level: 1, name: 'u-x' })).toBeTruthy();
+  });
+
+  describe('with a price list and teams: the budgets that apply', () => {
+    const budget = (amount: number, state: 'on-track' | 'at-risk' | 'over') => ({
+      month: month({ budget: { budget: amount, state, crossing: null, crossingForecast: true } }),
+    });
+    /** The server: the user in `team`, their spend, and every team's month with the budgets given. */
+    function stubSpend(team: string, rows: ReturnType<typeof teamSpendRow>[]) {
+      vi.stubGlobal(
+        'fetch',
+        vi.fn(async (input: RequestInfo | URL) => {
+          const url = new URL(String(input), 'http://dashboard.test');
+          if (url.pathname === '/api/spend/teams')
+            return json({ currency: 'EUR', range: { start: '2026-05-02', end: '2026-05-31' }, rows, method: '' });
+          if (url.pathname === '/api/spend') return json(spendAnswer({ user: 'u-bob' }));
+          if (url.pathname.startsWith('/api/users/'))
+            return json({
+              userId: 'u-bob',
+              user: { ...mergeUserRows(days)[0]!, team, managers: [] },
+              days,
+              range: { start: '2026-05-02', end: '2026-05-31' },
+              complete: true,
+            });
+          if (url.pathname === '/api/v1/analytics/tokens')
+            return json({ data: [], meta: { org_id: 'o', start_date: '2026-05-02', end_date: '2026-05-31' } });
+          return json({ title: 'Not Found' }, 404);
+        }),
+      );
+    }
+    const renderPriced = () =>
+      renderWithApp(
+        <Routes>
+          <Route path="/users/:userId" element={<UserPage />} />
+        </Routes>,
+        { url: '/users/u-bob', config: { ...TEST_CONFIG, keyRequired: false, teams: true, currency: 'EUR' } },
+      );
+
+    it('lists the budgets of the person’s team and of the teams above it, nearest first, with their state', async () => {
+      stubSpend('Eng/Platform', [
+        teamSpendRow('', budget(9000, 'on-track')),
+        teamSpendRow('Eng', budget(2000, 'over')),
+        teamSpendRow('Eng/Platform'),
+        teamSpendRow('Sales', budget(500, 'at-risk')),
+      ]);
+      renderPriced();
+      const widget = await screen.findByRole('region', { name: 'Spend in May 2026' });
+      await within(widget).findByText('Team budgets');
+      const lines = within(widget)
+        .getAllByRole('definition')
+        .filter((d) => within(d).queryByRole('link'));
+      expect(lines.map((d) => d.textContent)).toEqual([
+        'Eng€2,000 a monthOver budget',
+        'Whole organization€9,000 a monthOn track',
+      ]);
+      expect(within(lines[0]!).getByRole('link').getAttribute('href')).toBe('/teams/Eng');
+      expect(within(widget).queryByText('No monthly budget set.')).toBeNull();
+      expect(within(widget).getByText(/each state is the team’s spend against its budget/)).toBeTruthy();
+    });
+
+    it('says budgets are set per team when none covers the person', async () => {
+      stubSpend('Sales/EMEA', [teamSpendRow(''), teamSpendRow('Eng', budget(2000, 'over'))]);
+      renderPriced();
+      const widget = await screen.findByRole('region', { name: 'Spend in May 2026' });
+      expect((await within(widget).findByText(/^Budgets are set per team; none covers/)).textContent).toBe(
+        'Budgets are set per team; none covers Sales/EMEA, nor the whole organization. Budgets',
+      );
+      expect(within(widget).queryByText('No monthly budget set.')).toBeNull();
+    });
   });
 });

@@ -15,7 +15,7 @@ import { IntervalSwitch, TimeSeriesWidget } from '../../components/TimeSeriesWid
 import { formatDayLong } from '../../lib/dates';
 import { DEFINITIONS } from '../../lib/definitions';
 import { formatPercent } from '../../lib/format';
-import { MonthSpendWidget, spendKpi, useSpend } from '../../components/SpendWidgets';
+import { MonthSpendWidget, PersonBudgets, spendKpi, useSpend } from '../../components/SpendWidgets';
 import { userCredits, userDailyPoints } from './user-shaping';
 
 const ROW_COLUMNS: Column<UserRow>[] = [
@@ -150,7 +150,13 @@ export default function UserPage() {
           },
         ]}
       />
-      {spend.currency !== null && <MonthSpendWidget query={spend.query} who={name} />}
+      {spend.currency !== null && (
+        <MonthSpendWidget
+          query={spend.query}
+          who={name}
+          budgets={<PersonBudgets range={range} team={u ? (u.team ?? null) : undefined} who={name} />}
+        />
+      )}
       <div className="grid gap-4 lg:grid-cols-2">
         <TimeSeriesWidget
           title="Credits"
