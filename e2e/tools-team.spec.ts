@@ -23,7 +23,11 @@ test('the tools page for a team: the widgets a team has, one note for the rest, 
   // No box without figures: the organization-only widgets are not on the page, the team's are.
   for (const title of ['Tool calls per tool', 'Tools', 'External tool servers', 'Skills', 'Hooks', 'Autonomy levels'])
     await expect(page.getByRole('region', { name: title, exact: true })).toHaveCount(0);
-  for (const title of ['Autonomy: tool calls per user turn, per day', 'Per session', 'Users of external tool servers'])
+  for (const title of [
+    'Autonomy (the service’s figure): tool calls per user turn',
+    'Per session',
+    'Users of external tool servers',
+  ])
     await expect(page.getByRole('region', { name: title, exact: true })).toBeVisible();
   await expect(page.getByText('External tool-server calls', { exact: true })).toHaveCount(0);
 

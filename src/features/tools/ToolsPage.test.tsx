@@ -81,7 +81,7 @@ describe('ToolsPage for a team', () => {
     );
     // The widgets a team has, with the team's numbers; the organization's names appear nowhere.
     for (const title of [
-      'Autonomy: tool calls per user turn, per day',
+      'Autonomy (the service’s figure): tool calls per user turn',
       'Per session',
       'Users of external tool servers',
     ])
@@ -126,7 +126,9 @@ describe('ToolsPage for a team', () => {
       '2026-05-01',
     );
     // The service's per-day figure stays, under its own title.
-    expect(await screen.findByRole('region', { name: 'Autonomy: tool calls per user turn, per day' })).toBeTruthy();
+    expect(
+      await screen.findByRole('region', { name: 'Autonomy (the service’s figure): tool calls per user turn' }),
+    ).toBeTruthy();
     expect(DEFINITIONS.toolCallsPerTurn.label).toBe('Tool calls per user turn');
   });
 

@@ -234,7 +234,7 @@ export default function ToolsPage() {
         )}
         <div className="grid gap-4 lg:grid-cols-2">
           <TimeSeriesWidget
-            title="Autonomy: tool calls per user turn, per day"
+            title="Autonomy (the service’s figure): tool calls per user turn"
             description="The service's own figure: each day, the average, median and 90th percentile over that day's people of each person's ratio. The card above divides the range's sums instead."
             query={daily}
             kind="line"
