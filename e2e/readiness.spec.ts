@@ -14,7 +14,7 @@ test('readiness: overview, search, a repository scorecard, grouping, rationale, 
   // The repositories per level, each level named and said what it means, add up to every repository.
   const spread = page.getByRole('table', { name: 'Repositories per level' });
   await expect(
-    spread.getByRole('rowheader', { name: /^3 · Standardized\s*target\s*pass rate from 40 % to under 60 %$/ }),
+    spread.getByRole('rowheader', { name: /^3 · Standardized\s*target\s*pass rate from 40\s%\sto under 60\s%$/ }),
   ).toBeVisible();
   const counts = (await spread.locator('tbody tr td:nth-child(2)').allTextContents()).map(Number);
   expect(counts).toHaveLength(5);

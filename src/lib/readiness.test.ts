@@ -246,11 +246,11 @@ describe('fixesForSet: the criteria whose fix lifts the most repositories', () =
 describe('the spread of levels and the target', () => {
   it('says what puts a repository at each level', () => {
     expect([1, 2, 3, 4, 5].map(levelRule)).toEqual([
-      'pass rate below 20 %',
-      'pass rate from 20 % to under 40 %',
-      'pass rate from 40 % to under 60 %',
-      'pass rate from 60 % to under 80 %',
-      'pass rate 80 % or more',
+      'pass rate below 20\u00a0%',
+      'pass rate from 20\u00a0% to under 40\u00a0%',
+      'pass rate from 40\u00a0% to under 60\u00a0%',
+      'pass rate from 60\u00a0% to under 80\u00a0%',
+      'pass rate 80\u00a0% or more',
     ]);
   });
 

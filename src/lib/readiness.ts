@@ -75,7 +75,8 @@ export const TARGET_LEVEL = 3;
 
 /** What puts a repository at a level, by the rule above: "pass rate from 40 % to under 60 %". */
 export function levelRule(level: number): string {
-  const pct = (x: number) => `${Math.round(x * 100)} %`;
+  // A no-break space keeps a figure and its % on one line.
+  const pct = (x: number) => `${Math.round(x * 100)}\u00a0%`;
   const lo = LEVEL_THRESHOLDS[level - 1];
   if (lo === undefined) return 'not a level';
   if (level === 1) return `pass rate below ${pct(LEVEL_THRESHOLDS[1])}`;

@@ -41,11 +41,11 @@ describe('ReadinessPage', () => {
       const stub = stubReadiness(REPORTS, OWNERS);
       renderWithApp(<ReadinessPage />, { url: '/readiness', config: STORE });
       expect(await spreadRows()).toEqual([
-        ['5 · Autonomouspass rate 80 % or more', '1', '25%'],
-        ['4 · Optimizedpass rate from 60 % to under 80 %', '1', '25%'],
-        ['3 · Standardizedtargetpass rate from 40 % to under 60 %', '1', '25%'],
-        ['2 · Documentedpass rate from 20 % to under 40 %', '1', '25%'],
-        ['1 · Functionalpass rate below 20 %', '0', '0%'],
+        ['5 · Autonomouspass rate 80\u00a0% or more', '1', '25%'],
+        ['4 · Optimizedpass rate from 60\u00a0% to under 80\u00a0%', '1', '25%'],
+        ['3 · Standardizedtargetpass rate from 40\u00a0% to under 60\u00a0%', '1', '25%'],
+        ['2 · Documentedpass rate from 20\u00a0% to under 40\u00a0%', '1', '25%'],
+        ['1 · Functionalpass rate below 20\u00a0%', '0', '0%'],
         ['At level 3 or above', '3', '75%'],
       ]);
       expect(screen.getByTestId('readiness-target').textContent).toBe(
