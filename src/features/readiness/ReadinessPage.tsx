@@ -143,7 +143,7 @@ export default function ReadinessPage() {
   const reposCsv = useTableCsv('repos', repoColumns, REPOS_SORT);
   const scope = byTeam ? (teams.length === 1 ? teams[0]! : `${teams.length} teams`) : 'Organization';
   // While pages keep arriving (the walk), rendering from a deferred value lets React split the work. One answer
-  // (a server with a store) is drawn at once: a deferred render of every widget, restarted by each urgent update
+  // (a team's, from the store) is drawn at once: a deferred render of every widget, restarted by each urgent update
   // (the sync line polls every 2 s while a fresh server fills its store), could be put off for as long as that lasts.
   const walk = repos.walk;
   const deferredList = useDeferredValue(repos.list);
@@ -281,7 +281,12 @@ export default function ReadinessPage() {
       </div>
       <FixesWidget list={settledList} status={status} scope={byTeam ? `${scope}'s` : 'the organization’s'} />
       {config.teams && !byTeam && (
-        <TeamsTable list={settledList} owners={owners} ownership={repos.ownership} status={status} />
+        <TeamsTable
+          list={settledList}
+          owners={owners}
+          ownership={repos.ownership}
+          status={status.error ? status : { ...status, ...repos.ownersStatus }}
+        />
       )}
       <Widget
         title="Repositories"

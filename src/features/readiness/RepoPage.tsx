@@ -359,12 +359,12 @@ function CriterionItem({ c, fixFirst }: { c: CriterionRow; fixFirst: number | un
               </span>
             )}
           </span>
-          <span className="w-20 text-right tabular-nums">
+          <span className="w-12 text-right tabular-nums sm:w-20">
             {c.result.numerator === null
               ? `–/${c.result.denominator}`
               : `${c.result.numerator}/${c.result.denominator}`}
           </span>
-          <span className={`w-24 rounded px-1.5 py-0.5 text-center text-xs font-medium ${style}`}>{label}</span>
+          <span className={`w-20 rounded px-1.5 py-0.5 text-center text-xs font-medium sm:w-24 ${style}`}>{label}</span>
         </summary>
         <p className="mt-1 whitespace-pre-wrap rounded bg-canvas p-2 text-fg-soft">
           {c.result.rationale || 'No rationale given.'}
