@@ -6,7 +6,7 @@ test('readiness: overview, search, a repository scorecard, grouping, rationale, 
   // A fresh server filling its store beside the other worker's specs, on a loaded machine: up to a minute seen.
   test.slow();
   await page.goto('/readiness');
-  // The first walk of a fresh server waits for the store to fill the reports from the service, while the server's
+  // The first answer of a fresh server waits for the store to fill the reports from the service, while the server's
   // backfill and the other worker's readiness spec (the same server) run beside it: up to 20 s seen under load.
   const status = page.getByText(/^\d+ reports of \d+ repositories/);
   await expect(status).toBeVisible({ timeout: 30_000 });
@@ -128,7 +128,7 @@ test('readiness at a phone’s width: nothing scrolls sideways, and the level na
 
 test('readiness: unsafe repository URLs never become links', async ({ page }) => {
   await page.goto('/readiness');
-  // A fresh server fills its reports first (see above).
+  // The page shows every repository at once, from one answer: a fresh server fills its reports first (see above).
   await expect(page.getByText(/^\d+ reports of \d+ repositories/)).toBeVisible({ timeout: 30_000 });
   const links = page.getByRole('table', { name: 'Repositories and their latest readiness' }).getByRole('link');
   await expect.poll(() => links.count()).toBeGreaterThan(5);

@@ -62,9 +62,9 @@ describe('ReadinessPage', () => {
           .getByRole('figure', { name: /^Organization: share of repositories at each level per day from / })
           .getAttribute('aria-label'),
       ).toMatch(/at level 3 or above on 2026-03-05: 75%\.$/);
-      // The reports walked from the service's path, and the owners asked for once, after the walk.
-      expect(stub.asked('/api/organization/maturity-level-reports')).toHaveLength(1);
+      // One answer of the server's store: reports and owners together, never walked from the service as well.
       expect(stub.asked('/api/readiness')).toHaveLength(1);
+      expect(stub.asked('/api/organization/maturity-level-reports')).toEqual([]);
     },
   );
 

@@ -142,13 +142,12 @@ export default function ReadinessPage() {
   );
   const reposCsv = useTableCsv('repos', repoColumns, REPOS_SORT);
   const scope = byTeam ? (teams.length === 1 ? teams[0]! : `${teams.length} teams`) : 'Organization';
-  // While pages keep arriving (the walk), rendering from a deferred value lets React split the work. The complete
-  // list (the walk's end, or a team's one answer) is drawn at once: a deferred render of every widget, restarted by
-  // each urgent update (the sync line polls every 2 s while a fresh server fills its store), could be put off for as
-  // long as that lasts, leaving the widgets loading with every report in.
+  // While pages keep arriving (the walk), rendering from a deferred value lets React split the work. One answer
+  // (a server with a store) is drawn at once: a deferred render of every widget, restarted by each urgent update
+  // (the sync line polls every 2 s while a fresh server fills its store), could be put off for as long as that lasts.
   const walk = repos.walk;
   const deferredList = useDeferredValue(repos.list);
-  const list = walk && !walk.complete ? deferredList : repos.list;
+  const list = walk ? deferredList : repos.list;
   const summaries = useMemo(() => list?.map(summarize) ?? [], [list]);
   // Organization-wide charts are drawn once every report is in; the table and cards fill in as pages arrive.
   const settled = walk?.complete === true || !repos.isFetching;
@@ -162,7 +161,9 @@ export default function ReadinessPage() {
   const from = days ? maxDay(addDays(end, -(days - 1)), HISTORY_START) : HISTORY_START;
   const levelSeries = useCallback((l: RepoHistory[]) => spreadSeries(l, from, end), [from, end]);
 
-  const settledList = settled ? list : undefined;
+  // Deferred too after a walk, so the final render of every chart is time-sliced rather than one long task.
+  const deferredSettled = useDeferredValue(settled ? list : undefined);
+  const settledList = walk ? deferredSettled : settled ? list : undefined;
   // The spread and the target are said once every report is in, never of the first pages alone.
   const spread = useMemo(() => (settledList ? latestSpread(settledList) : undefined), [settledList]);
   const loading = repos.isFetching;
@@ -280,12 +281,7 @@ export default function ReadinessPage() {
       </div>
       <FixesWidget list={settledList} status={status} scope={byTeam ? `${scope}'s` : 'the organization’s'} />
       {config.teams && !byTeam && (
-        <TeamsTable
-          list={settledList}
-          owners={owners}
-          ownership={repos.ownership}
-          status={status.error ? status : { ...status, ...repos.ownersStatus }}
-        />
+        <TeamsTable list={settledList} owners={owners} ownership={repos.ownership} status={status} />
       )}
       <Widget
         title="Repositories"
