@@ -3,14 +3,31 @@ import { expect, test } from '@playwright/test';
 test('readiness: overview, search, a repository scorecard, grouping, rationale, an earlier report and its changes', async ({
   page,
 }) => {
+  // A fresh server filling its store beside the other worker's specs, on a loaded machine: up to a minute seen.
+  test.slow();
   await page.goto('/readiness');
-  // The first walk of a fresh server waits for the store to fill the reports from the service, while the server's
+  // The first answer of a fresh server waits for the store to fill the reports from the service, while the server's
   // backfill and the other worker's readiness spec (the same server) run beside it: up to 20 s seen under load.
-  await expect(page.getByText(/^\d+ reports of \d+ repositories/)).toBeVisible({ timeout: 30_000 });
+  const status = page.getByText(/^\d+ reports of \d+ repositories/);
+  await expect(status).toBeVisible({ timeout: 30_000 });
+  const repositories = Number((await status.textContent())!.match(/of (\d+) repositories/)![1]);
+  // The repositories per level, each level named and said what it means, add up to every repository.
+  const spread = page.getByRole('table', { name: 'Repositories per level' });
   await expect(
-    page.getByText(/^[1-5] · (Functional|Documented|Standardized|Optimized|Autonomous)$/).first(),
+    spread.getByRole('rowheader', { name: /^3 · Standardized\s*target\s*pass rate from 40\s%\sto under 60\s%$/ }),
   ).toBeVisible();
-  await expect(page.getByRole('figure', { name: /^Repositories per level: level 1: \d+/ })).toBeVisible();
+  const counts = (await spread.locator('tbody tr td:nth-child(2)').allTextContents()).map(Number);
+  expect(counts).toHaveLength(5);
+  expect(counts.reduce((a, b) => a + b, 0)).toBe(repositories);
+  const atTarget = counts[0]! + counts[1]! + counts[2]!; // rows run from level 5 down to level 1
+  await expect(spread.locator('tfoot td').first()).toHaveText(String(atTarget));
+  // The target says plainly whether it is met, and by how many it is missed.
+  await expect(page.getByTestId('readiness-target')).toHaveText(
+    atTarget === repositories
+      ? /^✓ Target met/
+      : `✗ Target not met: ${repositories - atTarget} of ${repositories} repositories ${repositories - atTarget === 1 ? 'is' : 'are'} below level 3 · Standardized.`,
+  );
+  await expect(page.getByRole('figure', { name: /share of repositories at each level per day/ })).toBeVisible();
   // The date range belongs to the analytics pages only.
   await expect(page.getByRole('group', { name: 'Date range' })).toHaveCount(0);
 
@@ -43,6 +60,28 @@ test('readiness: overview, search, a repository scorecard, grouping, rationale, 
   await expect(item.locator('p').first()).toBeVisible();
   await expect(item.locator('p').first()).not.toBeEmpty();
 
+  // Failed only: the URL keeps it, and every criterion listed failed; the plan's criteria are among them, marked.
+  const failedOnly = scorecard.getByRole('button', { name: /^Failed only \(\d+\)$/ });
+  const failed = Number((await failedOnly.textContent())!.match(/\((\d+)\)/)![1]);
+  await failedOnly.click();
+  await expect(page).toHaveURL(/criteria=failed/);
+  await expect(scorecard.locator('li')).toHaveCount(failed);
+  await expect(scorecard.locator('li', { hasText: '✗ Failed' })).toHaveCount(failed);
+  const plan = page.getByRole('region', { name: 'What to fix first' });
+  const steps = await plan
+    .getByRole('listitem')
+    .getByRole('link')
+    .evaluateAll((as) => as.map((a) => a.getAttribute('href')!));
+  if (steps.length === 0) await expect(plan).toContainText('At the top level');
+  for (const [i, href] of steps.entries()) {
+    await expect(scorecard.locator(href).getByText(`fix first · ${i + 1}`, { exact: true })).toBeVisible();
+    await expect(scorecard.locator(href)).toContainText('✗ Failed');
+  }
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(scorecard.locator('li').first()).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await page.setViewportSize({ width: 1280, height: 720 });
+
   const select = page.getByRole('combobox', { name: 'Report' });
   const options = await select.locator('option').allTextContents();
   expect(options.length).toBeGreaterThan(2);
@@ -51,10 +90,46 @@ test('readiness: overview, search, a repository scorecard, grouping, rationale, 
   await expect(page.getByText('an earlier report')).toBeVisible();
   const changes = page.getByRole('region', { name: 'Changes since the previous report' });
   await expect(changes.getByText(/^Against .*: pass rate .* → .*, level \d → \d\.$/)).toBeVisible();
+  // The filter stays with an earlier report too.
+  await expect(page).toHaveURL(/criteria=failed/);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(changes).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+});
+
+test('readiness at a phone’s width: nothing scrolls sideways, and the level names do not run into each other', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/readiness');
+  await expect(page.getByText(/^\d+ reports of \d+ repositories/)).toBeVisible({ timeout: 30_000 });
+  const spread = page.getByRole('table', { name: 'Repositories per level' });
+  await expect(spread).toBeVisible();
+  await expect(page.getByRole('figure', { name: /share of repositories at each level per day/ })).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  // Each level's name sits in a row of its own: no two boxes overlap.
+  const boxes = await spread
+    .getByRole('rowheader')
+    .evaluateAll((els) =>
+      els.map((e) => e.getBoundingClientRect()).map((r) => ({ top: r.top, bottom: r.bottom, right: r.right })),
+    );
+  expect(boxes).toHaveLength(6);
+  for (let i = 1; i < boxes.length; i++) expect(boxes[i]!.top).toBeGreaterThanOrEqual(boxes[i - 1]!.bottom - 0.5);
+  for (const b of boxes) expect(b.right).toBeLessThanOrEqual(390);
+  // The pillars' names on the bar chart do not overlap either.
+  const labels = await page
+    .getByRole('region', { name: 'Pass rate per pillar' })
+    .locator('.recharts-yAxis .recharts-cartesian-axis-tick')
+    .evaluateAll((els) => els.map((e) => e.getBoundingClientRect()).map((r) => ({ top: r.top, bottom: r.bottom })));
+  expect(labels.length).toBeGreaterThan(3);
+  const sorted = labels.sort((a, b) => a.top - b.top);
+  for (let i = 1; i < sorted.length; i++) expect(sorted[i]!.top).toBeGreaterThanOrEqual(sorted[i - 1]!.bottom - 1);
 });
 
 test('readiness: unsafe repository URLs never become links', async ({ page }) => {
   await page.goto('/readiness');
+  // The page shows every repository at once, from one answer: a fresh server fills its reports first (see above).
+  await expect(page.getByText(/^\d+ reports of \d+ repositories/)).toBeVisible({ timeout: 30_000 });
   const links = page.getByRole('table', { name: 'Repositories and their latest readiness' }).getByRole('link');
   await expect.poll(() => links.count()).toBeGreaterThan(5);
   for (const href of await page.locator('a[href]').evaluateAll((as) => as.map((a) => a.getAttribute('href')!))) {

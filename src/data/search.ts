@@ -55,6 +55,8 @@ export const searchSchema = z.object({
   group: choice(['level', 'pillar'], 'level'),
   /** The readiness overview's period. */
   period: choice(READINESS_PERIODS, '6m'),
+  /** A repository's criteria: every one, or the failed ones only. */
+  criteria: choice(['all', 'failed'], 'all'),
   /** A repository's earlier report. */
   report: text,
   /** Free-text search and the users page's filters and columns. */

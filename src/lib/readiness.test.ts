@@ -3,6 +3,8 @@ import {
   criterionState,
   fixesForSet,
   levelFor,
+  levelRule,
+  levelSpread,
   liftsAlone,
   nextLevelPlan,
   planCandidates,
@@ -10,6 +12,7 @@ import {
   progressToNext,
   safeHref,
   scoreReport,
+  targetSentence,
   type CriterionScore,
 } from './readiness';
 import { normalizeRepoUrl } from './repos';
@@ -237,5 +240,50 @@ describe('fixesForSet: the criteria whose fix lifts the most repositories', () =
   it('is empty when no repository has a next level', () => {
     expect(fixesForSet([{ key: 'x', report: r3 }])).toEqual([]);
     expect(fixesForSet([])).toEqual([]);
+  });
+});
+
+describe('the spread of levels and the target', () => {
+  it('says what puts a repository at each level', () => {
+    expect([1, 2, 3, 4, 5].map(levelRule)).toEqual([
+      'pass rate below 20\u00a0%',
+      'pass rate from 20\u00a0% to under 40\u00a0%',
+      'pass rate from 40\u00a0% to under 60\u00a0%',
+      'pass rate from 60\u00a0% to under 80\u00a0%',
+      'pass rate 80\u00a0% or more',
+    ]);
+  });
+
+  it('counts repositories per level, with shares, and those at level 3 or above', () => {
+    const s = levelSpread([1, 2, 2, 3, 5, 4, 2, 3]);
+    expect(s.counts).toEqual([1, 3, 2, 1, 1]);
+    expect(s.total).toBe(8);
+    expect(s.shares).toEqual([0.125, 0.375, 0.25, 0.125, 0.125]);
+    expect(s.atTarget).toBe(4);
+    expect(s.atTargetShare).toBe(0.5);
+    expect(s.met).toBe(false);
+  });
+
+  it('a mean of 2.9 is no level: nine repositories at 3 and one at 2 miss the target by one repository', () => {
+    const s = levelSpread([...Array<number>(9).fill(3), 2]);
+    expect(s).toMatchObject({ atTarget: 9, atTargetShare: 0.9, met: false });
+    expect(targetSentence(s, 'Standardized')).toBe(
+      'Target not met: 1 of 10 repositories is below level 3 · Standardized.',
+    );
+  });
+
+  it('says plainly when the target is met, and when there is nothing to judge', () => {
+    expect(targetSentence(levelSpread([3, 4, 5]), 'Standardized')).toBe(
+      'Target met: all 3 repositories are at level 3 · Standardized or above.',
+    );
+    expect(targetSentence(levelSpread([4]), 'Standardized')).toBe(
+      'Target met: the repository is at level 3 · Standardized or above.',
+    );
+    expect(targetSentence(levelSpread([1, 2]), 'Standardized')).toBe(
+      'Target not met: 2 of 2 repositories are below level 3 · Standardized.',
+    );
+    const none = levelSpread([]);
+    expect(none).toMatchObject({ total: 0, shares: [0, 0, 0, 0, 0], atTargetShare: null, met: null });
+    expect(targetSentence(none, 'Standardized')).toBe('Target level 3 · Standardized: no repository evaluated yet.');
   });
 });

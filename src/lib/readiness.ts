@@ -70,6 +70,61 @@ export function progressToNext(rate: number | null): number {
   return Math.min(1, Math.max(0, (rate - lo) / (hi - lo)));
 }
 
+/** The usual target for a repository (service-facts.md: "Level 3 is the usual target for a repository"). */
+export const TARGET_LEVEL = 3;
+
+/** What puts a repository at a level, by the rule above: "pass rate from 40 % to under 60 %". */
+export function levelRule(level: number): string {
+  // A no-break space keeps a figure and its % on one line.
+  const pct = (x: number) => `${Math.round(x * 100)}\u00a0%`;
+  const lo = LEVEL_THRESHOLDS[level - 1];
+  if (lo === undefined) return 'not a level';
+  if (level === 1) return `pass rate below ${pct(LEVEL_THRESHOLDS[1])}`;
+  if (level >= TOP_LEVEL) return `pass rate ${pct(lo)} or more`;
+  return `pass rate from ${pct(lo)} to under ${pct(LEVEL_THRESHOLDS[level]!)}`;
+}
+
+/** How repositories spread over the levels, and how many stand at the target level or above. */
+export interface LevelSpread {
+  /** Repositories at levels 1 to 5 (index 0 is level 1). */
+  counts: number[];
+  total: number;
+  /** Each level's share of the repositories (all 0 with none). */
+  shares: number[];
+  /** Repositories at TARGET_LEVEL or above, and their share (null with none). */
+  atTarget: number;
+  atTargetShare: number | null;
+  /** Whether every repository is at the target level or above; null with no repository. */
+  met: boolean | null;
+}
+
+/** The spread of the given levels (each repository's, 1 to 5). */
+export function levelSpread(levels: Iterable<number>): LevelSpread {
+  const counts = [0, 0, 0, 0, 0];
+  for (const l of levels) counts[Math.min(TOP_LEVEL, Math.max(1, l)) - 1]!++;
+  const total = counts.reduce((a, b) => a + b, 0);
+  const atTarget = counts.slice(TARGET_LEVEL - 1).reduce((a, b) => a + b, 0);
+  return {
+    counts,
+    total,
+    shares: counts.map((n) => (total ? n / total : 0)),
+    atTarget,
+    atTargetShare: total ? atTarget / total : null,
+    met: total ? atTarget === total : null,
+  };
+}
+
+/** The target in one plain sentence: whether it is met and, if not, how many repositories fall short. */
+export function targetSentence(s: Pick<LevelSpread, 'total' | 'atTarget'>, targetName: string): string {
+  const target = `level ${TARGET_LEVEL} · ${targetName}`;
+  if (s.total === 0) return `Target ${target}: no repository evaluated yet.`;
+  const below = s.total - s.atTarget;
+  const of = (n: number) => `${n} of ${s.total} ${s.total === 1 ? 'repository' : 'repositories'}`;
+  if (below === 0)
+    return `Target met: ${s.total === 1 ? 'the repository is' : `all ${s.total} repositories are`} at ${target} or above.`;
+  return `Target not met: ${of(below)} ${below === 1 ? 'is' : 'are'} below ${target}.`;
+}
+
 export interface ReportScore {
   passRate: number | null;
   level: number;

@@ -9,29 +9,28 @@ import { DataTable, useTableCsv, type Column } from '../../components/DataTable'
 import { KpiGrid } from '../../components/KpiGrid';
 import { PageHeader } from '../../components/Page';
 import { Segmented } from '../../components/Segmented';
-import { TimeSeriesChart, seriesColor } from '../../components/TimeSeriesChart';
+import { TimeSeriesChart } from '../../components/TimeSeriesChart';
 import { VirtualTable } from '../../components/VirtualTable';
 import { Widget } from '../../components/Widget';
 import { HISTORY_START, addDays, formatDayLong, maxDay, msToDay, todayUtc } from '../../lib/dates';
 import { formatExact, formatPercent } from '../../lib/format';
+import { TARGET_LEVEL } from '../../lib/readiness';
 import {
   failingCriteria,
-  levelDistribution,
-  organizationLevelSeries,
-  organizationScore,
+  latestSpread,
   pillarPassRates,
   repoPath,
+  spreadSeries,
   summarize,
   type FailingCriterion,
   type RepoHistory,
   type RepoSummary,
 } from './history';
 import { FixesWidget } from './FixesWidget';
+import { LEVEL_COLORS, LevelSpreadWidget } from './LevelSpread';
 import { useRepoList } from './queries';
 import { TeamsTable } from './TeamsTable';
 import { ownerOf } from './teams';
-
-export const LEVEL_COLORS = ['var(--level-1)', 'var(--level-2)', 'var(--level-3)', 'var(--level-4)', 'var(--level-5)'];
 
 const PERIODS = [
   { id: '7d', label: '7 days', days: 7 },
@@ -143,11 +142,14 @@ export default function ReadinessPage() {
   );
   const reposCsv = useTableCsv('repos', repoColumns, REPOS_SORT);
   const scope = byTeam ? (teams.length === 1 ? teams[0]! : `${teams.length} teams`) : 'Organization';
-  // Rendering from a deferred value lets React split the work while pages keep arriving.
-  const list = useDeferredValue(repos.list);
+  // While pages keep arriving (the walk), rendering from a deferred value lets React split the work. One answer
+  // (a server with a store) is drawn at once: a deferred render of every widget, restarted by each urgent update
+  // (the sync line polls every 2 s while a fresh server fills its store), could be put off for as long as that lasts.
+  const walk = repos.walk;
+  const deferredList = useDeferredValue(repos.list);
+  const list = walk ? deferredList : repos.list;
   const summaries = useMemo(() => list?.map(summarize) ?? [], [list]);
   // Organization-wide charts are drawn once every report is in; the table and cards fill in as pages arrive.
-  const walk = repos.walk;
   const settled = walk?.complete === true || !repos.isFetching;
   const shown = useMemo(() => {
     const q = search.trim().toLowerCase();
@@ -157,9 +159,13 @@ export default function ReadinessPage() {
   const end = lastUpdated ? msToDay(lastUpdated) : todayUtc();
   const days = PERIODS.find((p) => p.id === period)!.days;
   const from = days ? maxDay(addDays(end, -(days - 1)), HISTORY_START) : HISTORY_START;
-  const levelSeries = useCallback((l: RepoHistory[]) => organizationLevelSeries(l, from, end), [from, end]);
-  // Deferred too, so the final render of every chart is time-sliced rather than one long task.
-  const settledList = useDeferredValue(settled ? list : undefined);
+  const levelSeries = useCallback((l: RepoHistory[]) => spreadSeries(l, from, end), [from, end]);
+
+  // Deferred too after a walk, so the final render of every chart is time-sliced rather than one long task.
+  const deferredSettled = useDeferredValue(settled ? list : undefined);
+  const settledList = walk ? deferredSettled : settled ? list : undefined;
+  // The spread and the target are said once every report is in, never of the first pages alone.
+  const spread = useMemo(() => (settledList ? latestSpread(settledList) : undefined), [settledList]);
   const loading = repos.isFetching;
   const status = { error: repos.error, isFetching: repos.isFetching, refetch: repos.refetch };
   return (
@@ -171,31 +177,28 @@ export default function ReadinessPage() {
             ? `Loading reports… ${formatExact(walk.reports)} from ${walk.pages} pages`
             : 'Loading reports…'
           : list
-            ? `${formatExact(list.reduce((n, r) => n + r.reports.length, 0))} reports of ${formatExact(list.length)} repositories${byTeam ? ` owned by ${scope}` : ''}. Levels: 1 below 20 % pass rate, 2 from 20 %, 3 from 40 %, 4 from 60 %, 5 from 80 %.`
+            ? `${formatExact(list.reduce((n, r) => n + r.reports.length, 0))} reports of ${formatExact(list.length)} repositories${byTeam ? ` owned by ${scope}` : ''}.`
             : ''}
       </p>
       <KpiGrid
         items={[
           {
-            label: byTeam ? 'Team level' : 'Organization level',
-            value: list ? organizationScore(list) : undefined,
-            format: (n) => `${n} · ${LEVEL_NAMES[n] ?? ''}`,
-            hint: 'mean of latest levels, rounded down',
+            label: `At level ${TARGET_LEVEL} · ${LEVEL_NAMES[TARGET_LEVEL]} or above`,
+            value: spread?.atTargetShare,
+            format: formatPercent,
+            hint: spread?.total
+              ? `${spread.atTarget} of ${spread.total} · ${spread.met ? 'target met' : `target not met: ${spread.total - spread.atTarget} below`}`
+              : undefined,
           },
           { label: 'Repositories tracked', value: list?.length },
           { label: 'Last updated (UTC)', value: lastUpdated, format: (ms) => formatDayLong(msToDay(ms)) },
-          {
-            label: 'At level 3 or above',
-            value: list?.length ? list.filter((r) => r.latest.score.level >= 3).length / list.length : undefined,
-            format: formatPercent,
-            hint: 'the usual target',
-          },
         ]}
       />
       <div className="grid gap-4 lg:grid-cols-2">
+        <LevelSpreadWidget spread={spread} status={status} />
         <DerivedWidget
-          title={byTeam ? 'Team level over time' : 'Organization level over time'}
-          description="Mean of each repository's latest level on each day; the level is its floor."
+          title="Repositories per level over time"
+          description={`Each repository at the level of its latest report as of each day (UTC), over the repositories evaluated by then; the parts from level ${TARGET_LEVEL} up are at the target.`}
           list={settledList}
           compute={levelSeries}
           status={status}
@@ -210,43 +213,23 @@ export default function ReadinessPage() {
             />
           }
           csv={(d) => ({
-            filename: `organization-level-${period}.csv`,
-            header: ['date', 'level', 'mean_level', 'repositories'],
-            rows: d.map((p) => [p.date, p.level, p.mean, p.repositories]),
+            filename: `repositories-per-level-${period}.csv`,
+            header: ['date', 'repositories', 'level_1', 'level_2', 'level_3', 'level_4', 'level_5', 'at_target_share'],
+            rows: d.map((p) => [p.date, p.spread.total, ...p.spread.counts, p.spread.atTargetShare]),
           })}
         >
           {(d) => (
             <TimeSeriesChart
               data={d}
-              kind="line"
-              series={[
-                { key: 'level', label: byTeam ? 'Team level' : 'Organization level', color: seriesColor(0) },
-                { key: 'mean', label: 'Mean level', color: seriesColor(1) },
-              ]}
-              summary={`${scope} readiness level per day from ${from} to ${end}.`}
-            />
-          )}
-        </DerivedWidget>
-        <DerivedWidget
-          title="Repositories per level"
-          list={settledList}
-          compute={levelDistribution}
-          status={status}
-          csv={(d) => ({
-            filename: 'repositories-per-level.csv',
-            header: ['level', 'repositories'],
-            rows: d.map((x) => [x.level, x.repositories]),
-          })}
-        >
-          {(d) => (
-            <CategoryBarChart
-              data={d.map((x) => ({
-                label: `${x.level} ${LEVEL_NAMES[x.level]}`,
-                value: x.repositories,
-                color: LEVEL_COLORS[x.level - 1],
+              kind="area"
+              stacked
+              percent
+              series={[5, 4, 3, 2, 1].map((l) => ({
+                key: `level${l}`,
+                label: `${l} · ${LEVEL_NAMES[l]}`,
+                color: LEVEL_COLORS[l - 1]!,
               }))}
-              valueName="Repositories"
-              summary={`Repositories per level: ${d.map((x) => `level ${x.level}: ${x.repositories}`).join(', ')}.`}
+              summary={`${scope}: share of repositories at each level per day from ${from} to ${end}; at level ${TARGET_LEVEL} or above on ${end}: ${formatPercent(d.at(-1)?.spread.atTargetShare)}.`}
             />
           )}
         </DerivedWidget>
@@ -254,7 +237,7 @@ export default function ReadinessPage() {
           title="Pass rate per pillar"
           description="Over every repository's latest report; the pillars at the top hold the organization back."
           list={settledList}
-          compute={pillarPassRates}
+          compute={latestPillars}
           status={status}
           csv={(d) => ({
             filename: 'pillar-pass-rates.csv',
@@ -296,17 +279,10 @@ export default function ReadinessPage() {
           )}
         </DerivedWidget>
       </div>
-      <div className="grid gap-4 lg:grid-cols-2">
-        <FixesWidget list={settledList} status={status} scope={byTeam ? `${scope}'s` : 'the organization’s'} />
-        {config.teams && !byTeam && (
-          <TeamsTable
-            list={settledList}
-            owners={owners}
-            ownership={repos.ownership}
-            status={status.error ? status : { ...status, ...repos.ownersStatus }}
-          />
-        )}
-      </div>
+      <FixesWidget list={settledList} status={status} scope={byTeam ? `${scope}'s` : 'the organization’s'} />
+      {config.teams && !byTeam && (
+        <TeamsTable list={settledList} owners={owners} ownership={repos.ownership} status={status} />
+      )}
       <Widget
         title="Repositories"
         description="Each repository's latest report, with the change against its previous report."
@@ -342,6 +318,7 @@ export default function ReadinessPage() {
 }
 
 const topFailing = (l: RepoHistory[]) => failingCriteria(l).slice(0, 15);
+const latestPillars = (l: RepoHistory[]) => pillarPassRates(l.map((r) => r.latest.report));
 
 interface DerivedProps<T> extends Omit<React.ComponentProps<typeof Widget<T>>, 'query'> {
   list: RepoHistory[] | undefined;

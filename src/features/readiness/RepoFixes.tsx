@@ -1,20 +1,39 @@
 import { CRITERIA_BY_ID, LEVEL_NAMES } from '../../api/criteria';
 import type { ReadinessReport } from '../../api/schemas';
 import { formatPercent } from '../../lib/format';
-import { nextLevelPlan } from '../../lib/readiness';
+import type { NextLevelPlan } from '../../lib/readiness';
+
+/** Opens a criterion of the scorecard (its rationale shown) and brings it into view. */
+function openCriterion(e: React.MouseEvent, id: string) {
+  const item = document.getElementById(`criterion-${id}`);
+  if (!item) return;
+  e.preventDefault();
+  const details = item.querySelector('details');
+  if (details) details.open = true;
+  item.scrollIntoView?.({ block: 'center' });
+}
 
 /**
- * A repository's next-level plan (lib/readiness.ts): the fewest failing criteria that take this report
- * to its next level, those failing in the fewest applications first.
+ * A repository's next-level plan (lib/readiness.ts, nextLevelPlan): the fewest failing criteria that take
+ * this report to its next level, those failing in the fewest applications first. The scorecard marks the
+ * same criteria.
  */
-export function RepoFixes({ report }: { report: ReadinessReport }) {
-  const plan = nextLevelPlan(report);
+export function RepoFixes({
+  report,
+  plan,
+  earlier,
+}: {
+  report: ReadinessReport;
+  plan: NextLevelPlan | null;
+  /** The report shown is not the repository's latest. */
+  earlier: boolean;
+}) {
   return (
     <section
-      aria-label="What to fix next"
-      className="min-w-0 rounded-lg border [overflow-wrap:anywhere] border-line bg-surface p-4 text-sm shadow-sm"
+      aria-label="What to fix first"
+      className="min-w-0 rounded-lg border-2 [overflow-wrap:anywhere] border-accent bg-surface p-4 text-sm shadow-sm"
     >
-      <h2 className="mb-2 text-base font-semibold">What to fix next</h2>
+      <h2 className="mb-2 text-base font-semibold">What to fix first</h2>
       {!plan ? (
         <p className="text-fg-muted">
           {Object.values(report.report).some((c) => c.numerator !== null)
@@ -25,15 +44,22 @@ export function RepoFixes({ report }: { report: ReadinessReport }) {
         <>
           <p className="mb-2">
             Fix {plan.steps.length === 1 ? 'this criterion' : `these ${plan.steps.length} criteria`} to go from level{' '}
-            {plan.level} ({formatPercent(plan.passRate)}) to level {plan.reaches} · {LEVEL_NAMES[plan.reaches]} (
-            {formatPercent(plan.passRateAfter)}):
+            {plan.level} · {LEVEL_NAMES[plan.level]} ({formatPercent(plan.passRate)}) to level {plan.reaches} ·{' '}
+            {LEVEL_NAMES[plan.reaches]} ({formatPercent(plan.passRateAfter)})
+            {earlier ? ', as of this earlier report' : ''}:
           </p>
           <ol className="flex list-decimal flex-col gap-1 pl-5">
             {plan.steps.map((s) => {
               const known = CRITERIA_BY_ID.get(s.id);
               return (
                 <li key={s.id}>
-                  <span className="font-medium">{known?.name ?? s.id}</span>{' '}
+                  <a
+                    href={`#criterion-${s.id}`}
+                    onClick={(e) => openCriterion(e, s.id)}
+                    className="font-medium text-accent-strong underline"
+                  >
+                    {known?.name ?? s.id}
+                  </a>{' '}
                   <span className="text-fg-muted">
                     {s.numerator}/{s.denominator}
                     {s.denominator > 1 ? ` · failing in ${s.failingApps} of ${s.denominator} applications` : ''}
@@ -44,7 +70,8 @@ export function RepoFixes({ report }: { report: ReadinessReport }) {
             })}
           </ol>
           <p className="mt-2 text-xs text-fg-subtle">
-            The fewest criteria that reach the next level; among as few, those failing in the fewest applications.
+            The fewest failing criteria that reach the next level; among as few, those failing in the fewest
+            applications. They are marked “fix first” in the scorecard below.
           </p>
         </>
       )}

@@ -18,11 +18,20 @@ import {
   diffReports,
   keyFromParam,
   OTHER_PILLAR,
+  pillarPassRates,
   type CriterionRow,
   type RepoHistory,
   type ReportDiff,
 } from './history';
-import { criterionState, passRate, progressToNext, repoName, safeHref, type CriterionState } from '../../lib/readiness';
+import {
+  criterionState,
+  nextLevelPlan,
+  passRate,
+  progressToNext,
+  repoName,
+  safeHref,
+  type CriterionState,
+} from '../../lib/readiness';
 import { useRepoList } from './queries';
 import { RepoFixes } from './RepoFixes';
 import { ownerOf } from './teams';
@@ -38,8 +47,9 @@ const fmtTime = (ms: number) => `${new Date(ms).toISOString().replace('T', ' ').
 export default function RepoPage() {
   const { repo = '' } = useParams();
   const key = keyFromParam(repo);
-  const [{ group, report: reportId }, patchSearch] = useSearch();
+  const [{ group, report: reportId, criteria: shownCriteria }, patchSearch] = useSearch();
   const setGroup = (g: (typeof GROUPS)[number]) => patchSearch({ group: g });
+  const setShown = (c: typeof shownCriteria) => patchSearch({ criteria: c });
   const config = useAppConfig();
   const linkTo = useLinkTo();
   const [teams] = useTeams();
@@ -57,6 +67,7 @@ export default function RepoPage() {
     () => (current && previous ? diffReports(previous.report, current.report) : null),
     [current, previous],
   );
+  const plan = useMemo(() => (current ? nextLevelPlan(current.report) : null), [current]);
 
   if (!history) {
     if (q.error && !q.isFetching) return <ErrorState error={q.error} onRetry={() => void q.refetch()} />;
@@ -71,6 +82,11 @@ export default function RepoPage() {
   const rows = criterionRows(r);
   const previousRows = previous ? criterionRows(previous.report) : [];
   const openReport = (id: string) => patchSearch({ report: id === history.latest.report.reportId ? '' : id });
+  const fixFirst = new Map(plan?.steps.map((x, i) => [x.id, i + 1]));
+  const earlier = index < history.reports.length - 1;
+  const failedCount = rows.filter((c) => criterionState(c.result) === 'failed').length;
+  const listed = shownCriteria === 'failed' ? rows.filter((c) => criterionState(c.result) === 'failed') : rows;
+  const pillars = pillarPassRates([r]);
   const overTime = history.reports.map((x) => ({
     date: msToDay(x.report.createdAt),
     passRate: x.score.passRate ?? 0,
@@ -115,7 +131,7 @@ export default function RepoPage() {
             · Owned by <span className="font-medium text-fg">{owner ?? `no team (${UNOWNED})`}</span>
           </span>
         )}
-        {index < history.reports.length - 1 && (
+        {earlier && (
           <span className="ml-2 rounded bg-warning-surface-strong px-1.5 py-0.5 text-xs text-warning-fg">
             an earlier report
           </span>
@@ -145,8 +161,8 @@ export default function RepoPage() {
           { label: 'Skipped', value: s.skipped, hint: 'not counted' },
         ]}
       />
+      <RepoFixes report={r} plan={plan} earlier={earlier} />
       <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
-        <RepoFixes report={r} />
         <section
           aria-label="Report details"
           className="min-w-0 rounded-lg border [overflow-wrap:anywhere] border-line bg-surface p-4 text-sm shadow-sm"
@@ -230,7 +246,7 @@ export default function RepoPage() {
                 data={d}
                 kind="line"
                 series={[{ key: 'passRate', label: 'Pass rate', color: seriesColor(0) }]}
-                percent={false}
+                fractions
                 summary={`Pass rate over ${d.length} reports of ${repoName(key)}.`}
                 height={200}
               />
@@ -239,28 +255,26 @@ export default function RepoPage() {
           )}
         </Widget>
         <Widget
-          title="Score per criterion"
-          description="Each bar is one criterion's share of passing applications; skipped criteria have no bar."
-          query={{ data: rows.filter((c) => c.result.numerator !== null) }}
+          title="Pass rate per pillar"
+          description="This report's pass rate over each pillar's criteria (skipped ones left out), weakest first."
+          query={{ data: pillars }}
+          isEmpty={(d) => d.length === 0}
+          emptyText="Every criterion was skipped."
           csv={(d) => ({
-            filename: `criterion-scores-${r.reportId}.csv`,
-            header: ['criterion', 'numerator', 'denominator'],
-            rows: d.map((c) => [c.id, c.result.numerator, c.result.denominator]),
+            filename: `pillar-pass-rates-${r.reportId}.csv`,
+            header: ['pillar', 'pass_rate', 'passed', 'evaluated'],
+            rows: d.map((p) => [p.pillar, p.passRate, p.passed, p.evaluated]),
           })}
         >
           {(d) => (
             <CategoryBarChart
-              hideLabels
-              data={d.map((c) => ({
-                label: c.name,
-                value: (c.result.numerator ?? 0) / c.result.denominator,
-                color: criterionState(c.result) === 'passed' ? 'var(--pass)' : 'var(--fail)',
-              }))}
+              horizontal
+              data={d.map((p) => ({ label: p.pillar, value: p.passRate }))}
               format={formatPercent}
               domain={[0, 1]}
-              valueName="Score"
-              summary={`Scores of ${d.length} evaluated criteria; ${d.filter((c) => criterionState(c.result) === 'passed').length} pass.`}
-              height={200}
+              valueName="Pass rate"
+              labelWidth={150}
+              summary={`Pass rate per pillar: ${d.map((p) => `${p.pillar} ${formatPercent(p.passRate)} (${p.passed} of ${p.evaluated} criteria pass)`).join(', ')}.`}
             />
           )}
         </Widget>
@@ -268,27 +282,40 @@ export default function RepoPage() {
       <section aria-label="Scorecard" className="rounded-lg border border-line bg-surface p-4 shadow-sm">
         <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
           <h2 className="text-base font-semibold">Scorecard</h2>
-          <Segmented
-            label="Group criteria by"
-            options={GROUPS.map((g) => ({ id: g, label: `By ${g}` }))}
-            value={group}
-            onChange={setGroup}
-          />
+          <div className="flex flex-wrap gap-2">
+            <Segmented
+              label="Criteria shown"
+              options={[
+                { id: 'all', label: `All (${rows.length})` },
+                { id: 'failed', label: `Failed only (${failedCount})` },
+              ]}
+              value={shownCriteria}
+              onChange={setShown}
+            />
+            <Segmented
+              label="Group criteria by"
+              options={GROUPS.map((g) => ({ id: g, label: `By ${g}` }))}
+              value={group}
+              onChange={setGroup}
+            />
+          </div>
         </div>
-        {groupRows(rows, group).map(([title, list]) => {
-          const completion = passRate(list.map((c) => c.result));
+        {listed.length === 0 && <p className="text-sm text-fg-muted">No criterion failed in this report.</p>}
+        {groupRows(listed, group).map(([title, list]) => {
+          // A group's completion is over all its criteria, whichever are shown.
+          const completion = passRate(rows.filter((c) => groupOf(c, group) === title).map((c) => c.result));
           return (
             <section key={title} aria-label={title} className="mb-4">
               <h3 className="flex flex-wrap items-baseline justify-between gap-2 border-b border-line pb-1 font-semibold">
                 <span>{title}</span>
                 <span className="text-sm font-normal text-fg-muted">
-                  {completion === null ? 'all skipped' : `${formatPercent(completion)} complete`} · {list.length}{' '}
-                  criteria
+                  {completion === null ? 'all skipped' : `${formatPercent(completion)} complete`} ·{' '}
+                  {shownCriteria === 'failed' ? `${list.length} failed` : `${list.length} criteria`}
                 </span>
               </h3>
               <ul>
                 {list.map((c) => (
-                  <CriterionItem key={c.id} c={c} />
+                  <CriterionItem key={c.id} c={c} fixFirst={fixFirst.get(c.id)} />
                 ))}
               </ul>
             </section>
@@ -299,10 +326,13 @@ export default function RepoPage() {
   );
 }
 
+const groupOf = (c: CriterionRow, by: 'level' | 'pillar') =>
+  by === 'level' ? (c.level ? `Level ${c.level} · ${LEVEL_NAMES[c.level]}` : OTHER_PILLAR) : c.pillar;
+
 function groupRows(rows: readonly CriterionRow[], by: 'level' | 'pillar'): [string, CriterionRow[]][] {
   const m = new Map<string, CriterionRow[]>();
   for (const c of rows) {
-    const k = by === 'level' ? (c.level ? `Level ${c.level} · ${LEVEL_NAMES[c.level]}` : OTHER_PILLAR) : c.pillar;
+    const k = groupOf(c, by);
     const list = m.get(k);
     if (list) list.push(c);
     else m.set(k, [c]);
@@ -314,20 +344,27 @@ const fmtScore = (c: { numerator: number | null; denominator: number }) =>
   c.numerator === null ? `skipped (of ${c.denominator})` : `${c.numerator}/${c.denominator}`;
 const nameOf = (rows: readonly CriterionRow[], id: string) => rows.find((r) => r.id === id)?.name ?? id;
 
-function CriterionItem({ c }: { c: CriterionRow }) {
+function CriterionItem({ c, fixFirst }: { c: CriterionRow; fixFirst: number | undefined }) {
   const state = criterionState(c.result);
   const [label, style] = STATE_STYLE[state];
   return (
-    <li className="border-b border-line-subtle py-1.5 text-sm">
+    <li id={`criterion-${c.id}`} className="scroll-mt-4 border-b border-line-subtle py-1.5 text-sm">
       <details>
-        <summary className="flex cursor-pointer flex-wrap items-center gap-3">
-          <span className="min-w-48 flex-1">{c.name}</span>
-          <span className="w-20 text-right tabular-nums">
+        <summary className="flex cursor-pointer flex-wrap items-center gap-x-3 gap-y-1">
+          <span className="min-w-0 flex-1 basis-40">
+            {c.name}
+            {fixFirst !== undefined && (
+              <span className="ml-2 rounded bg-accent-muted px-1.5 py-0.5 text-xs font-medium whitespace-nowrap text-accent-strong">
+                fix first · {fixFirst}
+              </span>
+            )}
+          </span>
+          <span className="w-12 text-right tabular-nums sm:w-20">
             {c.result.numerator === null
               ? `–/${c.result.denominator}`
               : `${c.result.numerator}/${c.result.denominator}`}
           </span>
-          <span className={`w-24 rounded px-1.5 py-0.5 text-center text-xs font-medium ${style}`}>{label}</span>
+          <span className={`w-20 rounded px-1.5 py-0.5 text-center text-xs font-medium sm:w-24 ${style}`}>{label}</span>
         </summary>
         <p className="mt-1 whitespace-pre-wrap rounded bg-canvas p-2 text-fg-soft">
           {c.result.rationale || 'No rationale given.'}

@@ -5,21 +5,13 @@ import { Widget } from '../../components/Widget';
 import { useLinkTo, type SortState } from '../../data/search';
 import { formatPercent } from '../../lib/format';
 import type { RepoHistory } from './history';
-import { meanWithDistribution, teamReadiness, type TeamReadinessRow } from './teams';
+import { TARGET_LEVEL } from '../../lib/readiness';
+import { SpreadBar } from './LevelSpread';
+import { teamReadiness, type TeamReadinessRow } from './teams';
 
 const SORT: SortState = { column: 'team', dir: 'asc' };
-const LEVEL_COLORS = ['var(--level-1)', 'var(--level-2)', 'var(--level-3)', 'var(--level-4)', 'var(--level-5)'];
-
-function Distribution({ row }: { row: TeamReadinessRow }) {
-  const total = row.repositories || 1;
-  return (
-    <span className="flex h-2 w-24 overflow-hidden rounded bg-line" aria-hidden>
-      {row.distribution.map((n, i) => (
-        <span key={i} style={{ width: `${(n / total) * 100}%`, background: LEVEL_COLORS[i] }} />
-      ))}
-    </span>
-  );
-}
+/** "1: 0 · 2: 1 · 3: 4 · 4: 0 · 5: 0": repositories per level, said in words beside the bar. */
+const perLevel = (r: TeamReadinessRow) => r.spread.counts.map((n, i) => `${i + 1}: ${n}`).join(' · ');
 
 /** Readiness by owning team: each team's repositories, their levels, and the Unowned ones. */
 export function TeamsTable({
@@ -52,14 +44,30 @@ export function TeamsTable({
       },
       { id: 'repositories', header: 'Repositories', value: (r) => r.repositories, numeric: true },
       {
-        id: 'meanLevel',
-        header: 'Mean level (repositories per level)',
-        value: (r) => r.meanLevel,
+        id: 'atTarget',
+        header: `At level ${TARGET_LEVEL}+`,
+        value: (r) => r.spread.atTargetShare,
         numeric: true,
+        render: (r) =>
+          r.spread.total === 0 ? (
+            '–'
+          ) : (
+            <span className={r.spread.met ? 'text-success' : ''}>
+              {formatPercent(r.spread.atTargetShare)}{' '}
+              <span className="text-fg-subtle">
+                ({r.spread.atTarget} of {r.spread.total})
+              </span>
+            </span>
+          ),
+      },
+      {
+        id: 'perLevel',
+        header: 'Repositories per level',
+        value: perLevel,
         render: (r) => (
-          <span className="inline-flex items-center gap-2">
-            <Distribution row={r} />
-            {meanWithDistribution(r)}
+          <span className="inline-flex flex-col gap-1">
+            <SpreadBar spread={r.spread} className="h-2 w-24" />
+            <span className="text-xs whitespace-nowrap text-fg-muted">{perLevel(r)}</span>
           </span>
         ),
       },

@@ -5,10 +5,9 @@ import {
   diffReports,
   failingCriteria,
   groupByRepo,
-  levelDistribution,
-  organizationLevelSeries,
-  organizationScore,
+  latestSpread,
   pillarPassRates,
+  spreadSeries,
   summarize,
 } from './history';
 
@@ -33,28 +32,29 @@ const reports = [
 
 describe('organization views', () => {
   const repos = groupByRepo(reports);
-  it('level over time uses each repository’s latest report as of each day', () => {
+  it('the spread over time counts each repository by its latest report as of each day', () => {
     expect(
-      organizationLevelSeries(repos, '2026-02-28', '2026-03-04').map((p) => [p.date, p.level, p.repositories]),
+      spreadSeries(repos, '2026-02-28', '2026-03-04').map((p) => [p.date, p.spread.counts, p.spread.atTarget]),
     ).toEqual([
-      ['2026-03-01', 1, 1],
-      ['2026-03-02', 3, 2], // (1 + 5) / 2
-      ['2026-03-03', 4, 2], // (4 + 5) / 2 = 4.5
-      ['2026-03-04', 4, 2],
+      ['2026-03-01', [1, 0, 0, 0, 0], 0],
+      ['2026-03-02', [1, 0, 0, 0, 1], 1], // a at 1, b at 5
+      ['2026-03-03', [0, 0, 0, 1, 1], 2], // a's second report: level 4
+      ['2026-03-04', [0, 0, 0, 1, 1], 2],
     ]);
+    // Shares per level, for the 100 % stacked chart: they add up to 1 on each day.
+    const day = spreadSeries(repos, '2026-03-02', '2026-03-02')[0]!;
+    expect([day.level1, day.level2, day.level3, day.level4, day.level5]).toEqual([0.5, 0, 0, 0, 0.5]);
   });
   it('a window that starts after the first reports still counts them', () => {
-    expect(organizationLevelSeries(repos, '2026-03-04', '2026-03-04')).toEqual([
-      { date: '2026-03-04', level: 4, mean: 4.5, repositories: 2 },
-    ]);
+    expect(spreadSeries(repos, '2026-03-04', '2026-03-04').map((p) => p.spread.counts)).toEqual([[0, 0, 0, 1, 1]]);
   });
-  it('distribution over levels', () => {
-    expect(levelDistribution(repos).map((d) => d.repositories)).toEqual([0, 0, 0, 1, 1]);
+  it('the latest spread: repositories per level and at the target', () => {
+    expect(latestSpread(repos)).toMatchObject({ counts: [0, 0, 0, 1, 1], total: 2, atTarget: 2, met: true });
   });
   it('pass rate per pillar, unknown criteria under Other, skipped left out', () => {
-    expect(pillarPassRates(repos)).toEqual([
-      { pillar: 'Style & Validation', passRate: 0.75, evaluated: 4 },
-      { pillar: 'Other', passRate: 1, evaluated: 1 },
+    expect(pillarPassRates(repos.map((r) => r.latest.report))).toEqual([
+      { pillar: 'Style & Validation', passRate: 0.75, passed: 3, evaluated: 4 },
+      { pillar: 'Other', passRate: 1, passed: 1, evaluated: 1 },
     ]);
   });
   it('criteria failing in the most repositories; skipped ones do not count', () => {
@@ -104,6 +104,7 @@ describe('groupByRepo', () => {
     const x = g.find((r) => r.key.endsWith('/x'))!;
     expect(x.reports.map((r) => r.report.reportId)).toEqual(['a', 'b']);
     expect(x.latest.report.reportId).toBe('b');
-    expect(organizationScore(g)).toBe(3); // (5 + 1) / 2
+    // x's latest passes its one criterion (level 5), y's fails it (level 1).
+    expect(latestSpread(g).counts).toEqual([1, 0, 0, 0, 1]);
   });
 });

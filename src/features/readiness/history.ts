@@ -6,7 +6,16 @@
 import { CRITERIA_BY_ID, KNOWN_CRITERIA } from '../../api/criteria';
 import type { CriterionResult, ReadinessReport } from '../../api/schemas';
 import { addDays, eachDay, msToDay, type Day } from '../../lib/dates';
-import { criterionState, passRate, progressToNext, repoName, scoreReport, type ReportScore } from '../../lib/readiness';
+import {
+  criterionState,
+  levelSpread,
+  passRate,
+  progressToNext,
+  repoName,
+  scoreReport,
+  type LevelSpread,
+  type ReportScore,
+} from '../../lib/readiness';
 import { normalizeRepoUrl } from '../../lib/repos';
 
 /** A report's score by the level rule (lib/readiness.ts), with the known criteria's levels. */
@@ -55,25 +64,26 @@ export function histories(byRepo: ReadonlyMap<string, readonly ScoredReport[]>):
   });
 }
 
-/** Mean of the latest levels, rounded down; null with no repository. */
-export function organizationScore(repos: readonly RepoHistory[]): number | null {
-  if (repos.length === 0) return null;
-  return Math.floor(repos.reduce((s, r) => s + r.latest.score.level, 0) / repos.length);
-}
+/** How the repositories' latest levels spread over levels 1–5 (lib/readiness.ts, levelSpread). */
+export const latestSpread = (repos: readonly RepoHistory[]): LevelSpread =>
+  levelSpread(repos.map((r) => r.latest.score.level));
 
-/** How many repositories stand at each level 1–5. */
-export function levelDistribution(repos: readonly RepoHistory[]): { level: number; repositories: number }[] {
-  const counts = [0, 0, 0, 0, 0];
-  for (const r of repos) counts[r.latest.score.level - 1]!++;
-  return counts.map((repositories, i) => ({ level: i + 1, repositories }));
+/** One day of the spread over time: each level's share (`level1`…`level5`, for a 100 % stacked chart). */
+export interface SpreadDay {
+  date: Day;
+  level1: number;
+  level2: number;
+  level3: number;
+  level4: number;
+  level5: number;
+  spread: LevelSpread;
 }
 
 /**
- * The organization score on each day from `from` to `to`: the mean of each
- * repository's latest level as of that day's end (UTC), rounded down, over
- * the repositories evaluated by then. Also the unrounded mean.
+ * The spread of levels on each day from `from` to `to`: each repository by its latest report as of that
+ * day's end (UTC), over the repositories evaluated by then (days before the first report are left out).
  */
-export function organizationLevelSeries(repos: readonly RepoHistory[], from: Day, to: Day) {
+export function spreadSeries(repos: readonly RepoHistory[], from: Day, to: Day): SpreadDay[] {
   const events = repos
     .flatMap((r, i) =>
       r.reports.map((s) => ({
@@ -85,22 +95,21 @@ export function organizationLevelSeries(repos: readonly RepoHistory[], from: Day
     )
     .sort((a, b) => a.at - b.at);
   const current = new Map<number, number>();
-  let sum = 0;
   let k = 0;
-  const out: { date: Day; level: number; mean: number; repositories: number }[] = [];
   const apply = (until: Day) => {
     while (k < events.length && events[k]!.day <= until) {
       const e = events[k++]!;
-      sum += e.level - (current.get(e.repo) ?? 0);
       current.set(e.repo, e.level);
     }
   };
   apply(addDays(from, -1));
+  const out: SpreadDay[] = [];
   for (const date of eachDay(from, to)) {
     apply(date);
     if (current.size === 0) continue;
-    const mean = sum / current.size;
-    out.push({ date, level: Math.floor(mean), mean: Math.round(mean * 100) / 100, repositories: current.size });
+    const spread = levelSpread(current.values());
+    const [level1, level2, level3, level4, level5] = spread.shares as [number, number, number, number, number];
+    out.push({ date, level1, level2, level3, level4, level5, spread });
   }
   return out;
 }
@@ -111,13 +120,16 @@ export function pillarOf(id: string): string {
   return CRITERIA_BY_ID.get(id)?.pillar ?? OTHER_PILLAR;
 }
 
-/** Pass rate per pillar over every repository's latest report (each repository-criterion weighs the same). */
+/**
+ * Pass rate per pillar over the given reports (every repository's latest, or one report), weakest first:
+ * each report-criterion weighs the same; `passed` of `evaluated` criteria pass (skipped ones are left out).
+ */
 export function pillarPassRates(
-  repos: readonly RepoHistory[],
-): { pillar: string; passRate: number; evaluated: number }[] {
+  reports: readonly ReadinessReport[],
+): { pillar: string; passRate: number; passed: number; evaluated: number }[] {
   const by = new Map<string, CriterionResult[]>();
-  for (const r of repos) {
-    for (const [id, c] of Object.entries(r.latest.report.report)) {
+  for (const r of reports) {
+    for (const [id, c] of Object.entries(r.report)) {
       const p = pillarOf(id);
       const list = by.get(p);
       if (list) list.push(c);
@@ -128,10 +140,11 @@ export function pillarPassRates(
     .map(([pillar, list]) => ({
       pillar,
       passRate: passRate(list) ?? 0,
+      passed: list.filter((c) => criterionState(c) === 'passed').length,
       evaluated: list.filter((c) => c.numerator !== null).length,
     }))
     .filter((p) => p.evaluated > 0)
-    .sort((a, b) => a.passRate - b.passRate);
+    .sort((a, b) => a.passRate - b.passRate || a.pillar.localeCompare(b.pillar));
 }
 
 export interface FailingCriterion {

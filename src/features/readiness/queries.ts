@@ -50,8 +50,7 @@ export interface RepoList {
   /** Owning team by `host/owner/name`; undefined without teams on the server (or while loading). */
   owners: ReadonlyMap<string, string | null> | undefined;
   ownership: boolean | undefined;
-  /** How asking for the owners went (the organization's view asks for them apart from the reports). */
-  ownersStatus: { error: unknown; isFetching: boolean; refetch: () => unknown };
+  /** The page-by-page walk of the service's reports (a server without a store), for its progress. */
   walk: ReportsWalk | undefined;
   error: unknown;
   isFetching: boolean;
@@ -61,26 +60,21 @@ export interface RepoList {
 const selectHistories = (w: ReportsWalk) => histories(w.byRepo);
 
 /**
- * The repositories the readiness pages show: with teams chosen, those teams' (from the server's
- * `/api/readiness`); else every repository, walked page by page from the service's readiness path, with
- * the owners from `/api/readiness` when the server knows teams.
+ * The repositories the readiness pages show. A server that keeps a store (and with it teams) answers
+ * `/api/readiness` from its stored reports: every report and each repository's owning team in one answer
+ * (of the chosen teams' repositories, or of every one), one request instead of a walk of the reports page
+ * by page followed by the same reports again for their owners. Without a store, every repository's reports
+ * are walked page by page from the service's readiness path, so progress shows while they load.
  */
 export function useRepoList(teams: readonly string[], withTeams: boolean): RepoList {
-  const byTeam = teams.length > 0 && withTeams;
-  const walk = useQuery({ ...allReportsQuery(), enabled: !byTeam });
-  const all = useQuery({ ...allReportsQuery(), select: selectHistories, enabled: !byTeam });
-  // Every repository's owner is asked for once the walk is complete: not beside it (the same reports, twice at once).
-  const owned = useQuery({
-    ...readinessByTeamQuery(byTeam ? teams : []),
-    select: fromAnswer,
-    enabled: withTeams && (byTeam || walk.data?.complete === true),
-  });
-  if (byTeam) {
+  const walk = useQuery({ ...allReportsQuery(), enabled: !withTeams });
+  const all = useQuery({ ...allReportsQuery(), select: selectHistories, enabled: !withTeams });
+  const owned = useQuery({ ...readinessByTeamQuery(withTeams ? teams : []), select: fromAnswer, enabled: withTeams });
+  if (withTeams) {
     return {
       list: owned.data?.histories,
       owners: owned.data?.owners,
       ownership: owned.data?.ownership,
-      ownersStatus: owned,
       walk: undefined,
       error: owned.error,
       isFetching: owned.isFetching,
@@ -89,9 +83,8 @@ export function useRepoList(teams: readonly string[], withTeams: boolean): RepoL
   }
   return {
     list: all.data,
-    owners: owned.data?.owners,
-    ownership: owned.data?.ownership,
-    ownersStatus: owned,
+    owners: undefined,
+    ownership: undefined,
     walk: walk.data,
     error: all.error,
     isFetching: walk.isFetching,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CriterionResult, ReadinessReport } from '../../api/schemas';
 import { groupByRepo } from './history';
-import { fixesOf, meanWithDistribution, ownerOf, teamReadiness } from './teams';
+import { fixesOf, ownerOf, teamReadiness } from './teams';
 
 const c = (numerator: number | null, denominator = 1): CriterionResult => ({ numerator, denominator, rationale: '' });
 /** A report passing `pass` of 10 single-app criteria (pass × 10 %). */
@@ -30,21 +30,23 @@ const owners = new Map<string, string | null>([
 describe('teamReadiness', () => {
   it('one row per owning team by latest levels, then Unowned; a repository the owners miss is Unowned', () => {
     const rows = teamReadiness([...list, ...groupByRepo([rep('e1', 'https://github.com/acme/e', 1, 0)])], owners);
-    expect(rows.map((r) => [r.name, r.repositories, r.distribution])).toEqual([
+    expect(rows.map((r) => [r.name, r.repositories, r.spread.counts])).toEqual([
       ['Data', 1, [0, 1, 0, 0, 0]],
       ['Eng/Platform', 2, [0, 0, 1, 1, 0]],
       ['Unowned', 2, [1, 0, 0, 0, 1]],
     ]);
     const platform = rows[1]!;
-    expect(platform.meanLevel).toBe(3.5);
+    // Both of Eng/Platform's repositories are at level 3 or above; Data's one is not.
+    expect(platform.spread).toMatchObject({ atTarget: 2, atTargetShare: 1, met: true });
+    expect(rows[0]!.spread).toMatchObject({ atTarget: 0, atTargetShare: 0, met: false });
+    expect(rows[2]!.spread).toMatchObject({ atTarget: 1, atTargetShare: 0.5, met: false });
     expect(platform.meanPassRate).toBeCloseTo(0.6);
-    expect(meanWithDistribution(platform)).toBe('3.5 (1: 0 · 2: 0 · 3: 1 · 4: 1 · 5: 0)');
   });
 
   it('keeps an empty Unowned row, and names no owner when owners are unknown', () => {
     const rows = teamReadiness(list.slice(0, 1), owners);
-    expect(rows.at(-1)).toMatchObject({ team: null, repositories: 0, meanLevel: null });
-    expect(meanWithDistribution(rows.at(-1)!)).toBe('–');
+    expect(rows.at(-1)).toMatchObject({ team: null, repositories: 0, meanPassRate: null });
+    expect(rows.at(-1)!.spread).toMatchObject({ counts: [0, 0, 0, 0, 0], atTargetShare: null, met: null });
     expect(ownerOf(undefined, list[0]!.key)).toBeUndefined();
     expect(ownerOf(owners, 'https://github.com/acme/a')).toBe('Eng/Platform');
   });

@@ -3,9 +3,9 @@
  * team that owns a repository, and the Unowned row. Pure.
  */
 import { UNOWNED } from '../../api/readiness';
-import { fixesForSet, type SetFix } from '../../lib/readiness';
+import { fixesForSet, type LevelSpread, type SetFix } from '../../lib/readiness';
 import { repoKey } from '../../lib/repos';
-import type { RepoHistory } from './history';
+import { latestSpread, type RepoHistory } from './history';
 
 /** A repository's owning team (null: Unowned; undefined: owners not known). */
 export const ownerOf = (owners: ReadonlyMap<string, string | null> | undefined, historyKey: string) =>
@@ -16,10 +16,8 @@ export interface TeamReadinessRow {
   team: string | null;
   name: string;
   repositories: number;
-  /** Repositories at levels 1 to 5 (index 0 is level 1), by their latest reports. */
-  distribution: number[];
-  /** Mean of the latest levels, unrounded; null with no repository. */
-  meanLevel: number | null;
+  /** How the repositories' latest levels spread, and how many are at the target level or above. */
+  spread: LevelSpread;
   /** Mean of the latest pass rates (repositories with one). */
   meanPassRate: number | null;
 }
@@ -37,15 +35,12 @@ export function teamReadiness(
   const teams = [...by.keys()].filter((t): t is string => t !== null).sort();
   return [...teams, null].map((team) => {
     const repos = by.get(team) ?? [];
-    const distribution = [0, 0, 0, 0, 0];
-    for (const r of repos) distribution[r.latest.score.level - 1]!++;
     const rates = repos.flatMap((r) => (r.latest.score.passRate === null ? [] : [r.latest.score.passRate]));
     return {
       team,
       name: team ?? UNOWNED,
       repositories: repos.length,
-      distribution,
-      meanLevel: repos.length ? repos.reduce((s, r) => s + r.latest.score.level, 0) / repos.length : null,
+      spread: latestSpread(repos),
       meanPassRate: rates.length ? rates.reduce((a, b) => a + b, 0) / rates.length : null,
     };
   });
@@ -54,10 +49,3 @@ export function teamReadiness(
 /** What to fix next over repositories (lib/readiness.ts, fixesForSet), each by its latest report. */
 export const fixesOf = (list: readonly RepoHistory[]): SetFix[] =>
   fixesForSet(list.map((r) => ({ key: r.key, report: r.latest.report })));
-
-/** "2.6 (1: 1 · 2: 0 · 3: 4 · 4: 0 · 5: 0)": the unrounded mean with the distribution behind it. */
-export function meanWithDistribution(row: Pick<TeamReadinessRow, 'meanLevel' | 'distribution'>): string {
-  if (row.meanLevel === null) return '–';
-  const parts = row.distribution.map((n, i) => `${i + 1}: ${n}`).join(' · ');
-  return `${row.meanLevel.toFixed(1)} (${parts})`;
-}

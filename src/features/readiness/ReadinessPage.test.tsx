@@ -1,0 +1,113 @@
+// @vitest-environment jsdom
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+
+// Whole pages render in jsdom: slow on a loaded machine.
+const SLOW = 20_000;
+import { stubReadiness, tenReport } from '../../test/readiness-fixtures';
+import { TEST_CONFIG, renderWithApp } from '../../test/render';
+import ReadinessPage from './ReadinessPage';
+
+const STORE = { ...TEST_CONFIG, teams: true };
+// Latest levels: a 3 (50 %, after 10 %), b 4 (70 %), c 2 (20 %), d 5 (90 %).
+const REPORTS = [
+  tenReport('a1', 'a', '2026-03-01', 1),
+  tenReport('a2', 'a', '2026-03-05', 5),
+  tenReport('b1', 'b', '2026-03-02', 7),
+  tenReport('c1', 'c', '2026-03-03', 2),
+  tenReport('d1', 'd', '2026-03-04', 9),
+];
+const OWNERS = {
+  'github.com/acme/a': 'Eng/Platform',
+  'github.com/acme/b': 'Eng/Platform',
+  'github.com/acme/c': 'Data',
+  'github.com/acme/d': null,
+};
+
+/** The repositories per level table's rows, level 5 first: [level and meaning, repositories, share]. */
+const spreadRows = async () => {
+  const table = await screen.findByRole('table', { name: 'Repositories per level' }, { timeout: 10_000 });
+  return within(table)
+    .getAllByRole('row')
+    .slice(1)
+    .map((r) => [...r.querySelectorAll('th, td')].map((c) => c.textContent));
+};
+
+describe('ReadinessPage', () => {
+  it(
+    'shows the repositories per level, what each level means and whether the target is met, not a mean rounded down',
+    { timeout: SLOW },
+    async () => {
+      const stub = stubReadiness(REPORTS, OWNERS);
+      renderWithApp(<ReadinessPage />, { url: '/readiness', config: STORE });
+      expect(await spreadRows()).toEqual([
+        ['5 · Autonomouspass rate 80\u00a0% or more', '1', '25%'],
+        ['4 · Optimizedpass rate from 60\u00a0% to under 80\u00a0%', '1', '25%'],
+        ['3 · Standardizedtargetpass rate from 40\u00a0% to under 60\u00a0%', '1', '25%'],
+        ['2 · Documentedpass rate from 20\u00a0% to under 40\u00a0%', '1', '25%'],
+        ['1 · Functionalpass rate below 20\u00a0%', '0', '0%'],
+        ['At level 3 or above', '3', '75%'],
+      ]);
+      expect(screen.getByTestId('readiness-target').textContent).toBe(
+        '✗ Target not met: 1 of 4 repositories is below level 3 · Standardized.',
+      );
+      const kpi = screen.getByText('At level 3 · Standardized or above').parentElement!;
+      expect(kpi.textContent).toContain('75%');
+      expect(kpi.textContent).toContain('3 of 4 · target not met: 1 below');
+      expect(screen.queryByText(/rounded down/)).toBeNull();
+      expect(screen.queryByText(/Organization level/)).toBeNull();
+      // The trend of the spread, in shares per level, for the period.
+      expect(
+        screen
+          .getByRole('figure', { name: /^Organization: share of repositories at each level per day from / })
+          .getAttribute('aria-label'),
+      ).toMatch(/at level 3 or above on 2026-03-05: 75%\.$/);
+      // One answer of the server's store: reports and owners together, never walked from the service as well.
+      expect(stub.asked('/api/readiness')).toHaveLength(1);
+      expect(stub.asked('/api/organization/maturity-level-reports')).toEqual([]);
+    },
+  );
+
+  it(
+    'says per team how many repositories are at the target, beside their spread over the levels',
+    { timeout: SLOW },
+    async () => {
+      stubReadiness(REPORTS, OWNERS);
+      renderWithApp(<ReadinessPage />, { url: '/readiness', config: STORE });
+      const table = await screen.findByRole('table', { name: 'Readiness by team' }, { timeout: 10_000 });
+      const rows = within(table)
+        .getAllByRole('row')
+        .slice(1)
+        .map((r) =>
+          within(r)
+            .getAllByRole('cell')
+            .map((c) => c.textContent),
+        );
+      expect(rows).toEqual([
+        ['Data', '1', '0% (0 of 1)', '1: 0 · 2: 1 · 3: 0 · 4: 0 · 5: 0', '20%'],
+        ['Eng/Platform', '2', '100% (2 of 2)', '1: 0 · 2: 0 · 3: 1 · 4: 1 · 5: 0', '60%'],
+        ['Unowned', '1', '100% (1 of 1)', '1: 0 · 2: 0 · 3: 0 · 4: 0 · 5: 1', '90%'],
+      ]);
+    },
+  );
+
+  it("a team's view says its own spread and target, from its repositories only", { timeout: SLOW }, async () => {
+    const stub = stubReadiness(REPORTS, OWNERS);
+    renderWithApp(<ReadinessPage />, { url: '/readiness?team=Eng', config: STORE });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Readiness · Eng' })).toBeTruthy();
+    expect((await spreadRows()).map((r) => r[1])).toEqual(['0', '1', '1', '0', '0', '2']);
+    expect(screen.getByTestId('readiness-target').textContent).toBe(
+      '✓ Target met: all 2 repositories are at level 3 · Standardized or above.',
+    );
+    expect(stub.asked('/api/readiness')[0]!.searchParams.getAll('team')).toEqual(['Eng']);
+  });
+
+  it('without a store, walks the service’s reports and shows the same spread', { timeout: SLOW }, async () => {
+    const stub = stubReadiness(REPORTS, OWNERS);
+    renderWithApp(<ReadinessPage />, { url: '/readiness', config: TEST_CONFIG });
+    expect((await spreadRows()).map((r) => r[1])).toEqual(['1', '1', '1', '1', '0', '3']);
+    expect(stub.asked('/api/organization/maturity-level-reports')).toHaveLength(1);
+    expect(stub.asked('/api/readiness')).toEqual([]);
+    expect(screen.queryByRole('table', { name: 'Readiness by team' })).toBeNull();
+  });
+});

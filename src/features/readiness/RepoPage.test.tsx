@@ -1,0 +1,100 @@
+// @vitest-environment jsdom
+import { fireEvent, screen, within } from '@testing-library/react';
+import { Route, Routes } from 'react-router-dom';
+import { describe, expect, it } from 'vitest';
+import { TEN, stubReadiness, tenReport } from '../../test/readiness-fixtures';
+import { TEST_CONFIG, renderWithApp } from '../../test/render';
+import RepoPage from './RepoPage';
+
+const SLOW = 20_000;
+const STORE = { ...TEST_CONFIG, teams: true };
+// a: 10 % (level 1), then 50 % (level 3): the first five of the ten criteria pass.
+const REPORTS = [tenReport('a1', 'a', '2026-03-01', 1), tenReport('a2', 'a', '2026-03-05', 5)];
+const FAILING = TEN.slice(5);
+// From 50 % to 60 % takes one criterion; all five failing ones are 0/1, so the first by id.
+const FIRST = [...FAILING].sort((x, y) => (x.id < y.id ? -1 : 1))[0]!;
+
+const renderRepo = (search = '') => {
+  stubReadiness(REPORTS, { 'github.com/acme/a': 'Eng' });
+  return renderWithApp(
+    <Routes>
+      <Route path="/readiness/:repo" element={<RepoPage />} />
+    </Routes>,
+    { url: `/readiness/github.com%2Facme%2Fa${search}`, config: STORE },
+  );
+};
+
+const scorecardItems = () =>
+  within(screen.getByRole('region', { name: 'Scorecard' }))
+    .getAllByRole('listitem')
+    .map((li) => li.querySelector('summary')!.textContent);
+
+describe('RepoPage', () => {
+  it(
+    'puts what to fix first above the details, and marks the same criteria in the scorecard',
+    { timeout: SLOW },
+    async () => {
+      renderRepo();
+      const plan = await screen.findByRole('region', { name: 'What to fix first' }, { timeout: 10_000 });
+      expect(plan.textContent).toContain(
+        'Fix this criterion to go from level 3 · Standardized (50%) to level 4 · Optimized (60%):',
+      );
+      expect(
+        within(plan)
+          .getAllByRole('link')
+          .map((a) => [a.textContent, a.getAttribute('href')]),
+      ).toEqual([[FIRST.name, `#criterion-${FIRST.id}`]]);
+      // The plan comes before the report's details in the page.
+      const details = screen.getByRole('region', { name: 'Report details' });
+      expect(plan.compareDocumentPosition(details) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+      const marked = scorecardItems().filter((t) => t!.includes('fix first'));
+      expect(marked).toEqual([`${FIRST.name}fix first · 10/1✗ Failed`]);
+    },
+  );
+
+  it('lists the failed criteria only when asked, and keeps the choice in the URL', { timeout: SLOW }, async () => {
+    const r = renderRepo();
+    await screen.findByRole('region', { name: 'Scorecard' }, { timeout: 10_000 });
+    expect(scorecardItems()).toHaveLength(10);
+    fireEvent.click(screen.getByRole('button', { name: 'Failed only (5)' }));
+    expect(r.params().get('criteria')).toBe('failed');
+    const items = scorecardItems();
+    expect(items).toHaveLength(5);
+    expect(items.every((t) => t!.endsWith('0/1✗ Failed'))).toBe(true);
+    expect(items.map((t) => t!.replace(/fix first · \d/, '').replace('0/1✗ Failed', '')).sort()).toEqual(
+      FAILING.map((c) => c.name).sort(),
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'All (10)' }));
+    expect(r.params().has('criteria')).toBe(false);
+    expect(scorecardItems()).toHaveLength(10);
+  });
+
+  it('an earlier report opened with failed only: its own failures and its own plan', { timeout: SLOW }, async () => {
+    renderRepo('?report=a1&criteria=failed');
+    const plan = await screen.findByRole('region', { name: 'What to fix first' }, { timeout: 10_000 });
+    // At 10 %: one more criterion reaches 20 %, level 2.
+    expect(plan.textContent).toContain(
+      'Fix this criterion to go from level 1 · Functional (10%) to level 2 · Documented (20%), as of this earlier report:',
+    );
+    expect(scorecardItems()).toHaveLength(9);
+  });
+
+  it('shows the pass rate per pillar, named, in percent as the cards are', { timeout: SLOW }, async () => {
+    renderRepo();
+    const region = await screen.findByRole('region', { name: 'Pass rate per pillar' }, { timeout: 10_000 });
+    const summary = within(region).getByRole('figure').getAttribute('aria-label')!;
+    const [p1, p2, p3, p4, p5] = [...new Set(TEN.map((c) => c.pillar))];
+    // Weakest first; each pillar's two criteria, of which the first five of the report pass.
+    expect(summary).toBe(
+      `Pass rate per pillar: ${[p4, p5]
+        .sort()
+        .map((p) => `${p} 0% (0 of 2 criteria pass)`)
+        .join(', ')}, ${p3} 50% (1 of 2 criteria pass), ${[p1, p2]
+        .sort()
+        .map((p) => `${p} 100% (2 of 2 criteria pass)`)
+        .join(', ')}.`,
+    );
+    expect(screen.getByText('Pass rate').parentElement!.textContent).toContain('50%');
+    expect(screen.queryByRole('region', { name: 'Score per criterion' })).toBeNull();
+  });
+});
