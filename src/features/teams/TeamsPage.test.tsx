@@ -80,7 +80,8 @@ describe('TeamsPage', () => {
       expect(within(header).getByRole('button', { name: `About ${d.label}` })).toBeTruthy();
     }
     // The figures of a row, and its change against the previous period.
-    expect(cellOf('Engineering', 'Adoption').textContent).toBe('75%');
+    // One format for the column: another team's adoption needs a decimal, so every cell shows one.
+    expect(cellOf('Engineering', 'Adoption').textContent).toBe('75.0%');
     expect(cellOf('Engineering', 'Credits change').textContent).toBe('▲ +25%');
     expect(cellOf('Sales', 'Credits change').textContent).toBe('▼ −20%');
     expect(cellOf('R&D Lab', 'Active people change').textContent).toBe('from 0');

@@ -76,8 +76,8 @@ function TeamsOverview() {
   const columns = useMemo(() => {
     const base = teamColumns(range);
     if (currency === null) return base;
-    // The money right after the credits it prices.
-    const at = base.findIndex((c) => c.id === 'creditsChange') + 1;
+    // The money and the budget right after the credits they price, beside the team's name.
+    const at = base.findIndex((c) => c.id === 'credits') + 1;
     // The money per outcome right after the credits per outcome.
     const ratios = base.findIndex((c) => c.id === 'creditsPerPr') + 1;
     return [
