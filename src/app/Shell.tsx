@@ -28,13 +28,13 @@ export function Shell() {
   const [menuOpen, setMenuOpen] = useState(false);
   const [rangeOpen, setRangeOpen] = useState(false);
   const linkTo = useLinkTo();
-  // Readiness reports are not bound to the analytics date range, nor is the team mapping; the teams pages
-  // show every team (or name theirs in the path), so a team selection means nothing there. The readiness
+  // Readiness reports are not bound to the analytics date range, nor is the team mapping. The readiness
   // pages take the team selection (the repositories the teams own) without the range.
   const { pathname, search } = useLocation();
   const readiness = pathname.startsWith('/readiness');
   const dated = !readiness && !pathname.startsWith('/settings');
-  const selectable = (dated || readiness) && !pathname.startsWith('/teams');
+  // The teams overview takes it too: the chosen teams' trees. A team's own page names its team in its path.
+  const selectable = (dated || readiness) && (!pathname.startsWith('/teams') || pathname === '/teams');
 
   if (config.isPending) return <Loading label="Connecting to the dashboard server…" />;
   if (config.isError) {

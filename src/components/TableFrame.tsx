@@ -17,9 +17,12 @@ export const CARD_CELL =
   'max-sm:before:text-left max-sm:before:text-xs max-sm:before:whitespace-normal max-sm:before:text-fg-muted max-sm:before:content-[attr(data-label)]';
 /** A text cell takes a card's whole line, and wraps there rather than running off it. */
 export const CARD_TEXT = 'max-sm:col-span-2 max-sm:whitespace-normal max-sm:[overflow-wrap:anywhere]';
-/** The name cell: held at the left while the figures scroll sideways; on a phone, the card's heading. */
+/**
+ * The name cell: held at the left while the figures scroll sideways, with a line at its edge once they
+ * pass beneath it; on a phone, the card's heading.
+ */
 export const FIRST_CELL =
-  'sticky left-0 z-10 bg-inherit shadow-[inset_-1px_0_0_var(--line-subtle)] max-sm:static max-sm:col-span-2 max-sm:pb-1 max-sm:font-medium max-sm:shadow-none';
+  'sticky left-0 z-10 bg-inherit group-data-[scrolled=true]:shadow-[inset_-1px_0_0_var(--line)] max-sm:static max-sm:col-span-2 max-sm:pb-1 max-sm:font-medium max-sm:group-data-[scrolled=true]:shadow-none';
 /** The name column's header, held at the left too, above the name cells. */
 export const STICKY_HEAD = 'sticky left-0 z-30 bg-surface';
 
@@ -50,7 +53,9 @@ export function TableBox({
   // the button read: a scroll changes no React state.
   const markMore = () => {
     const b = box.current;
-    if (b && frame.current) frame.current.dataset.more = String(b.scrollLeft + b.clientWidth < b.scrollWidth - 1);
+    if (!b || !frame.current) return;
+    frame.current.dataset.more = String(b.scrollLeft + b.clientWidth < b.scrollWidth - 1);
+    frame.current.dataset.scrolled = String(b.scrollLeft > 0);
   };
   useLayoutEffect(() => {
     if (box.current) fitWholeRows(box.current, maxHeight);
@@ -77,7 +82,7 @@ export function TableBox({
     // eslint-disable-next-line react-hooks/exhaustive-deps -- markMore reads refs only
   }, [box, maxHeight]);
   return (
-    <div ref={frame} className="group relative" data-more="false">
+    <div ref={frame} className="group relative" data-more="false" data-scrolled="false">
       <p className="mb-1 hidden justify-end group-data-[more=true]:flex max-sm:group-data-[more=true]:hidden">
         <button
           type="button"

@@ -91,6 +91,18 @@ describe('TeamsPage', () => {
     );
   });
 
+  it('with teams chosen in the selector, shows those teams and their sub-teams, each at the top of its tree', async () => {
+    stubServer();
+    render('/teams?team=Engineering%2FPlatform&team=Sales');
+    await screen.findByRole('table', { name: 'Teams, with their sub-teams' });
+    // No organization row: the figures are the chosen teams'; Platform heads its own tree.
+    expect(teams()).toEqual(['Platform', 'Sales']);
+    fireEvent.click(screen.getByRole('button', { name: 'Sub-teams of Platform' }));
+    expect(teams()).toEqual(['Platform', 'Infra', 'Sales']);
+    // The page says whose figures these are, by path.
+    expect(screen.getByText('Teams:').parentElement!.textContent).toContain('Engineering/Platform');
+  });
+
   it('expands a team to show its sub-teams under it, and collapses it again', async () => {
     stubServer();
     render();
