@@ -88,3 +88,65 @@ test('the theme follows the system, and a chosen theme persists', async ({ page 
   await page.getByLabel('Theme').selectOption('system');
   expect(await isDark()).toBe(true);
 });
+
+const TABLES = [
+  { path: '/teams', caption: 'Teams, with their sub-teams' },
+  { path: '/users', caption: 'Users active in the range' },
+];
+
+for (const { path, caption } of TABLES) {
+  test(`at 390 px the ${path} table shows every number whole, as cards`, async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(path);
+    const table = page.getByRole('table', { name: caption });
+    await expect(table.locator('tbody td.tabular-nums').first()).toBeVisible();
+    const cells = await table.locator('tbody td.tabular-nums').evaluateAll((els) =>
+      els
+        .filter((e) => e.getClientRects().length > 0)
+        .map((e) => ({
+          text: e.textContent ?? '',
+          scroll: e.scrollWidth,
+          client: e.clientWidth,
+          right: e.getBoundingClientRect().right,
+        })),
+    );
+    expect(cells.length).toBeGreaterThan(10);
+    for (const c of cells) {
+      // Not clipped by its cell, nor by the screen's edge.
+      expect(c.scroll, `"${c.text}" fits its cell`).toBeLessThanOrEqual(c.client);
+      expect(c.right, `"${c.text}" is on screen`).toBeLessThanOrEqual(390);
+    }
+    // Nothing lies to the side: the cards hold every figure, and the sort is a select above them.
+    const box = page.getByLabel(`${caption}, scrollable`);
+    expect(await box.evaluate((b) => b.scrollWidth - b.clientWidth)).toBeLessThanOrEqual(0);
+    await expect(page.getByRole('combobox', { name: `Sort ${caption} by` })).toBeVisible();
+  });
+
+  test(`at 1280 px the ${path} table keeps the name in place when it scrolls sideways`, async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(path);
+    const table = page.getByRole('table', { name: caption });
+    const row = table
+      .locator('tbody tr')
+      .filter({ has: page.locator('td.tabular-nums') })
+      .first();
+    await expect(row).toBeVisible();
+    const box = page.getByLabel(`${caption}, scrollable`);
+    // More columns than the box shows, and a button that says so.
+    const more = page.getByRole('region', { name: caption === 'Teams, with their sub-teams' ? 'Teams' : 'Users' });
+    await expect(more.getByRole('button', { name: 'More columns' })).toBeVisible();
+    const name = row.locator('th, td').first();
+    const figure = row.locator('td.tabular-nums').first();
+    const [nameBefore, figureBefore] = [await name.boundingBox(), await figure.boundingBox()];
+    await more.getByRole('button', { name: 'More columns' }).click();
+    await expect.poll(() => box.evaluate((b) => b.scrollLeft)).toBeGreaterThan(100);
+    await expect.poll(async () => (await figure.boundingBox())!.x).toBeLessThan(figureBefore!.x - 100);
+    const nameAfter = (await name.boundingBox())!;
+    expect(nameAfter.x).toBe(nameBefore!.x);
+    // The name is drawn over the figures that pass beneath it.
+    const [x, y] = [nameAfter.x + 5, nameAfter.y + nameAfter.height / 2];
+    expect(
+      await name.evaluate((n, [px, py]) => document.elementFromPoint(px!, py!)?.closest('td, th') === n, [x, y]),
+    ).toBe(true);
+  });
+}

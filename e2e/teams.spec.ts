@@ -77,12 +77,19 @@ test('teams: pick a team, the page and the users follow it; the teams page sorts
 
   // The teams page: sort by adoption, highest first, among the top-level teams.
   await page.getByRole('link', { name: 'Teams', exact: true }).click();
-  await expect(page).toHaveURL(/\/teams\?/);
+  await expect(page).toHaveURL(/\/teams\?.*team=/);
+  const table = page.getByRole('table', { name: 'Teams, with their sub-teams' });
+  // The chosen team follows the reader to the teams page: its own tree alone, no organization row.
+  await expect(table.getByRole('rowheader')).toHaveText([new RegExp(`${team.split('/').at(-1)!}$`)]);
+  // All teams again, for the whole tree.
+  await page.getByRole('button', { name: /^Team:/ }).click();
+  await page.getByRole('button', { name: /^All teams/ }).click();
+  await expect(page).not.toHaveURL(/team=/);
+  await expect(table.getByRole('rowheader').first()).toHaveText(/Whole organization/);
   const summary = await serviceJson<{ rows: { team: string; depth: number; current: { adoption: number | null } }[] }>(
     request,
     `/api/teams/summary?start=${START}&end=${END}`,
   );
-  const table = page.getByRole('table');
   const adoption = table.getByRole('columnheader', { name: /^Adoption/ });
   // The first click sorts by adoption in the header's first direction; wait for it to show before
   // deciding whether a second click is needed (reading at once raced the render).

@@ -63,6 +63,14 @@ describe('Shell with teams', () => {
     expect(s.stub.asked('/api/v1/analytics/tools')).toEqual([]);
   });
 
+  it('shows the team selector on the teams overview, not on a team’s own page', async () => {
+    const overview = renderShell('/teams', true);
+    expect(await screen.findByRole('button', { name: /^Team:/ })).toBeTruthy();
+    overview.unmount();
+    renderShell('/teams/Engineering', true);
+    await waitFor(() => expect(screen.queryByRole('button', { name: /^Team:/ })).toBeNull());
+  });
+
   it('has no team selector on the readiness pages, which teams do not divide', () => {
     renderShell('/readiness', true);
     expect(screen.queryByRole('button', { name: /^Team:/ })).toBeNull();

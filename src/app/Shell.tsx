@@ -3,7 +3,8 @@ import { Suspense, useReducer, useState } from 'react';
 import { ErrorBoundary, type FallbackProps } from 'react-error-boundary';
 import { NavLink, Outlet, useLocation } from 'react-router-dom';
 import { configQuery } from '../data/config';
-import { parseTeams, useLinkTo } from '../data/search';
+import { parseTeams, useLinkTo, useRange } from '../data/search';
+import { formatDayShort, rangeLength } from '../lib/dates';
 import { parseRange } from '../lib/url-state';
 import { atBase } from '../data/base';
 import { getApiKey, setApiKey } from '../data/client';
@@ -25,14 +26,15 @@ export function Shell() {
   // The key lives outside React (session storage); this re-renders once it is set.
   const [, keyChanged] = useReducer((n: number) => n + 1, 0);
   const [menuOpen, setMenuOpen] = useState(false);
+  const [rangeOpen, setRangeOpen] = useState(false);
   const linkTo = useLinkTo();
-  // Readiness reports are not bound to the analytics date range, nor is the team mapping; the teams pages
-  // show every team (or name theirs in the path), so a team selection means nothing there. The readiness
+  // Readiness reports are not bound to the analytics date range, nor is the team mapping. The readiness
   // pages take the team selection (the repositories the teams own) without the range.
   const { pathname, search } = useLocation();
   const readiness = pathname.startsWith('/readiness');
   const dated = !readiness && !pathname.startsWith('/settings');
-  const selectable = (dated || readiness) && !pathname.startsWith('/teams');
+  // The teams overview takes it too: the chosen teams' trees. A team's own page names its team in its path.
+  const selectable = (dated || readiness) && (!pathname.startsWith('/teams') || pathname === '/teams');
 
   if (config.isPending) return <Loading label="Connecting to the dashboard server…" />;
   if (config.isError) {
@@ -83,7 +85,7 @@ export function Shell() {
   return (
     <div className="min-h-screen">
       <header className="border-b border-line bg-surface">
-        <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3">
+        <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-2 md:py-3">
           <p className="font-semibold text-fg">
             Agent usage
             {config.data.demo && (
@@ -94,7 +96,7 @@ export function Shell() {
           </p>
           <button
             type="button"
-            className="ml-auto rounded border border-line-strong px-3 py-1.5 text-sm font-medium text-fg-soft md:hidden"
+            className="ml-auto rounded border border-line-strong px-3 py-1 text-sm font-medium text-fg-soft md:hidden"
             aria-expanded={menuOpen}
             aria-controls="page-nav"
             onClick={() => setMenuOpen((o) => !o)}
@@ -122,7 +124,8 @@ export function Shell() {
               </NavLink>
             ))}
           </nav>
-          <ThemeSelect />
+          {/* On a phone the theme is in the menu: the first screen is for the figures. */}
+          <ThemeSelect className={`${menuOpen ? 'flex' : 'hidden'} md:flex`} />
           {config.data.signIn && <SignedIn />}
           {config.data.keyRequired && (
             <button
@@ -139,9 +142,14 @@ export function Shell() {
           )}
         </div>
         {(dated || (readiness && config.data.teams)) && (
-          <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-2 px-4 pb-1">
+          <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-2 px-4 pb-2 md:pb-1">
             {config.data.teams && selectable && <TeamSelect />}
-            {dated && <DateRangeBar />}
+            {dated && <PhoneRange open={rangeOpen} onToggle={() => setRangeOpen((o) => !o)} />}
+            {dated && (
+              <div id="range-bar" className={`${rangeOpen ? 'block' : 'hidden'} w-full md:block md:w-auto`}>
+                <DateRangeBar />
+              </div>
+            )}
           </div>
         )}
         {!config.data.keyRequired && (
@@ -150,7 +158,7 @@ export function Shell() {
           </div>
         )}
       </header>
-      <main id="main" tabIndex={-1} className="mx-auto max-w-7xl px-4 py-6 focus:outline-none">
+      <main id="main" tabIndex={-1} className="mx-auto max-w-7xl px-4 py-4 focus:outline-none md:py-6">
         {/* A page that throws (or whose chunk fails to load) is replaced by an error; leaving it resets. */}
         <ErrorBoundary FallbackComponent={RouteError} resetKeys={[pathname]}>
           <Suspense fallback={<Loading />}>{refused ? <NotYours reason={refused} /> : <Outlet />}</Suspense>
@@ -185,11 +193,36 @@ function RouteError({ error }: FallbackProps) {
   );
 }
 
+/**
+ * On a phone, the range in one button ("Oct 28 – Nov 26 · 30 days") that shows the presets and dates
+ * beneath it, so the controls take one line before the page's first figure.
+ */
+function PhoneRange({ open, onToggle }: { open: boolean; onToggle: () => void }) {
+  const { range } = useRange();
+  return (
+    <button
+      type="button"
+      aria-expanded={open}
+      aria-controls="range-bar"
+      onClick={onToggle}
+      className="flex items-center gap-1.5 rounded border border-line-strong px-2.5 py-1 text-sm text-fg-soft md:hidden"
+    >
+      <span className="sr-only">Range:</span>
+      <span className="font-medium">
+        {formatDayShort(range.start)} – {formatDayShort(range.end)} · {rangeLength(range)} days
+      </span>
+      <span aria-hidden className="text-xs">
+        {open ? '▴' : '▾'}
+      </span>
+    </button>
+  );
+}
+
 /** Light, dark, or as the system says; the choice persists. */
-function ThemeSelect() {
+function ThemeSelect({ className }: { className: string }) {
   const [choice, setChoice] = useState<ThemeChoice>(getThemeChoice);
   return (
-    <label className="flex items-center gap-1 text-sm md:ml-auto">
+    <label className={`items-center gap-1 text-sm md:ml-auto ${className}`}>
       <span className="text-fg-muted">Theme</span>
       <select
         value={choice}

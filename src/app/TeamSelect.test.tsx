@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
 import { TEAMS_ANSWER, stubDashboard } from '../test/analytics-fixtures';
 import { TEST_CONFIG, renderWithApp } from '../test/render';
-import { TeamSelect } from './TeamSelect';
+import { summary, TeamSelect } from './TeamSelect';
 
 const CONFIG = { ...TEST_CONFIG, teams: true };
 
@@ -72,8 +72,17 @@ describe('TeamSelect', () => {
     fireEvent.click(s.box('Engineering/Platform'));
     expect(s.teams()).toEqual(['Engineering/Platform']);
     expect(s.params().get('start')).toBe('2026-05-01');
-    expect(s.button.textContent).toContain('Platform');
+    // By its path: a bare "Platform" could be any team of that name.
+    expect(s.button.textContent).toContain('Engineering/Platform');
     expect(s.box('Engineering/Platform').checked).toBe(true);
+  });
+
+  it('names a deep team by its last two parts, the whole path on hover', async () => {
+    const s = await renderSelect('/tools?team=Engineering%2FPlatform%2FInfra');
+    expect(s.button.textContent).toContain('…/Platform/Infra');
+    expect(s.button.getAttribute('title')).toBe('Engineering/Platform/Infra');
+    expect(summary(['Data/Auth'])).toBe('Data/Auth');
+    expect(summary(['Sales'])).toBe('Sales');
   });
 
   it('chooses several teams, which the button counts, and a team includes its sub-teams', async () => {

@@ -34,10 +34,16 @@ function teamRows(answer: TeamsAnswer): TeamRow[] {
 /** The selected team that includes `path` as a sub-team, if any. */
 const coveringTeam = (path: string, selected: readonly string[]) => selected.find((s) => path.startsWith(`${s}/`));
 
-/** "All teams", a team's own name, or "3 teams". */
-function summary(selected: readonly string[]): string {
+/**
+ * "All teams", a team by its path ("Data/Auth", never a bare "Auth" that two teams may bear; a deep one
+ * by its last two parts, "…/Platform/Auth", the whole path on hover), or "3 teams".
+ */
+export function summary(selected: readonly string[]): string {
   if (selected.length === 0) return 'All teams';
-  if (selected.length === 1) return selected[0]!.split('/').at(-1)!;
+  if (selected.length === 1) {
+    const parts = selected[0]!.split('/');
+    return parts.length > 2 ? `…/${parts.slice(-2).join('/')}` : selected[0]!;
+  }
   return `${selected.length} teams`;
 }
 
@@ -170,7 +176,7 @@ export function TeamSelect() {
         } hover:bg-surface-muted`}
       >
         <span className={selected.length ? '' : 'text-fg-muted'}>Team:</span>
-        <span className="max-w-48 truncate font-medium">{summary(selected)}</span>
+        <span className="max-w-64 truncate font-medium">{summary(selected)}</span>
         <span aria-hidden="true" className="text-xs">
           ▾
         </span>

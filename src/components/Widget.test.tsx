@@ -57,6 +57,25 @@ describe('Widget', () => {
     ).toEqual(['alpha: 3', 'beta, "quoted": 1200']);
   });
 
+  it('on a phone, shows two lines of a long description and the rest on request; a short one whole', () => {
+    const long =
+      'A team’s figures include its sub-teams. Adoption: active people in the range divided by members. Changes compare the range with the days before.';
+    renderWidget({ data: ROWS }, { description: long });
+    const text = screen.getByText(long);
+    expect(text.className).toContain('max-sm:line-clamp-2');
+    const more = screen.getByRole('button', { name: 'More about this' });
+    expect(more.className).toContain('sm:hidden');
+    fireEvent.click(more);
+    expect(text.className).not.toContain('line-clamp');
+    expect(screen.getByRole('button', { name: 'Less' }).getAttribute('aria-expanded')).toBe('true');
+  });
+
+  it('has no "more" button for a short description', () => {
+    renderWidget({ data: ROWS });
+    expect(screen.getByText('Sessions per team').className).not.toContain('line-clamp');
+    expect(screen.queryByRole('button', { name: 'More about this' })).toBeNull();
+  });
+
   it('shows a loading status while pending without data, and neither data nor CSV', () => {
     renderWidget({ data: undefined, status: 'pending' });
     expect(screen.getByRole('status').textContent).toContain('Loading');

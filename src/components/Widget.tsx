@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { ErrorBoundary } from 'react-error-boundary';
 import type { CsvValue } from '../lib/csv';
 import { downloadCsv } from './download';
@@ -39,6 +40,30 @@ interface WidgetProps<T> {
   actions?: React.ReactNode;
   className?: string;
   children: (data: T) => React.ReactNode;
+}
+
+/**
+ * A widget's description: on a phone a long one shows its first two lines and a button for the rest, so
+ * the widget's figures come into the first screen.
+ */
+function Description({ text }: { text: string }) {
+  const [full, setFull] = useState(false);
+  const long = text.length > 120;
+  return (
+    <>
+      <p className={`text-sm text-fg-subtle ${long && !full ? 'max-sm:line-clamp-2' : ''}`}>{text}</p>
+      {long && (
+        <button
+          type="button"
+          aria-expanded={full}
+          onClick={() => setFull((f) => !f)}
+          className="text-xs font-medium text-accent-strong underline sm:hidden"
+        >
+          {full ? 'Less' : 'More about this'}
+        </button>
+      )}
+    </>
+  );
 }
 
 /** Calls a widget's render function in a component of its own, so the widget's error boundary catches what it throws. */
@@ -107,7 +132,7 @@ export function Widget<T>({
             {title}
             {grain && <span className="font-normal text-fg-muted"> {grain}</span>}
           </h2>
-          {description && <p className="text-sm text-fg-subtle">{description}</p>}
+          {description && <Description text={description} />}
         </div>
         <div className="flex flex-wrap items-center gap-2">
           {actions}

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatChange, formatCompact, formatExact, formatPercent } from './format';
+import { countColumn, formatChange, formatCompact, formatExact, formatPercent, percentColumn } from './format';
+import { moneyFormat } from './money';
 
 const COMPACT = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
 const EXACT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
@@ -52,5 +53,37 @@ describe('number formatting matches Intl en-US', () => {
     expect(formatPercent(0.1234)).toBe('12.3%');
     expect(formatChange(-0.04)).toBe('−4%');
     expect(formatExact(NaN)).toBe('–');
+  });
+});
+
+describe('one format for a column', () => {
+  it('counts: compact in every cell when the largest needs it, exact with the same decimals otherwise', () => {
+    const big = countColumn([12_800, 8_800, 540, 7]);
+    expect([12_800, 8_800, 540, 7].map(big)).toEqual(['12.8K', '8.8K', '540', '7']);
+    const small = countColumn([8_800, 76.13, 5]);
+    expect([8_800, 76.13, 5].map(small)).toEqual(['8,800.00', '76.13', '5.00']);
+    const whole = countColumn([9_999, 12, 0]);
+    expect([9_999, 12, 0].map(whole)).toEqual(['9,999', '12', '0']);
+    // The same numbers one at a time read differently: the column is what makes them agree.
+    expect([formatCompact(12_800), formatCompact(8_800)]).toEqual(['12.8K', '8,800']);
+    expect(formatCompact.forColumn).toBe(countColumn);
+    expect(countColumn([NaN, 3])(NaN)).toBe('–');
+  });
+
+  it('percentages: the same decimals in every cell', () => {
+    const p = percentColumn([0.18, 0.411, 1]);
+    expect([0.18, 0.411, 1].map(p)).toEqual(['18.0%', '41.1%', '100.0%']);
+    const q = percentColumn([0.18, 0.41]);
+    expect([0.18, 0.41].map(q)).toEqual(['18%', '41%']);
+    expect(formatPercent.forColumn).toBe(percentColumn);
+    expect(formatPercent.exact(0.12345)).toBe('12.35%');
+  });
+
+  it('money: whole units in every cell once an amount reaches 100, cents otherwise; the cent in full', () => {
+    const usd = moneyFormat('USD');
+    expect([546, 76.13].map(usd.forColumn([546, 76.13]))).toEqual(['$546', '$76']);
+    expect([46, 76.13].map(usd.forColumn([46, 76.13]))).toEqual(['$46.00', '$76.13']);
+    expect(usd.exact(76.125)).toBe('$76.13');
+    expect(usd(76.13)).toBe('$76.13');
   });
 });

@@ -65,11 +65,67 @@ function compact(x: number): string {
 const exact = (x: number) => sign(x) + join(round(digitsOf(x), 2));
 const percent = (x: number) => `${sign(x)}${join(round(shift(digitsOf(x), 2), 1))}%`;
 
-/** 1234567 → "1.2M"; small numbers stay exact. */
-export function formatCompact(n: number | null | undefined): string {
-  if (n == null || !Number.isFinite(n)) return '–';
-  return Math.abs(n) < 10_000 ? exact(n) : compact(n);
+/** `d` fraction digits exactly, zeros kept: fixed(8800, 1) → "8,800.0". */
+function fixed(digits: Digits, d: number, negative: boolean): string {
+  const [i, f] = round(digits, d);
+  return `${negative ? '-' : ''}${group(i)}${d > 0 ? `.${f.padEnd(d, '0')}` : ''}`;
 }
+
+/**
+ * A number format. One that knows how a whole column of its numbers should read carries `forColumn`: given
+ * every value of the column, the one format all its cells use ("12.8K" above "8.8K", never above "8,800").
+ * `exact` writes the value in full, for the cell's title.
+ */
+export interface NumberFormat {
+  (n: number): string;
+  forColumn?: (values: readonly number[]) => (n: number) => string;
+  exact?: (n: number) => string;
+}
+
+/** The largest magnitude among the finite values (0 for none). */
+export function largest(values: readonly number[]): number {
+  let m = 0;
+  for (const v of values) if (Number.isFinite(v) && Math.abs(v) > m) m = Math.abs(v);
+  return m;
+}
+
+/** The most fraction digits (at most `max`) any finite value needs once rounded to `max`. */
+function decimalsOf(values: readonly number[], max: number, scale = 0): number {
+  let d = 0;
+  for (const v of values) {
+    if (!Number.isFinite(v)) continue;
+    d = Math.max(d, round(shift(digitsOf(v), scale), max)[1].length);
+    if (d === max) break;
+  }
+  return d;
+}
+
+const guarded = (f: (n: number) => string) => (n: number) => (Number.isFinite(n) ? f(n) : '–');
+
+/**
+ * A column of counts: compact in every cell when its largest value needs it (10,000 and up, as
+ * `formatCompact` writes one number), otherwise exact with the same decimals in every cell.
+ */
+export function countColumn(values: readonly number[]): (n: number) => string {
+  if (largest(values) >= 10_000) return guarded(compact);
+  const d = decimalsOf(values, 2);
+  return guarded((n) => fixed(digitsOf(n), d, sign(n) === '-'));
+}
+
+/** A column of percentages: the same decimals (none or one) in every cell, "18.0%" beside "41.1%". */
+export function percentColumn(values: readonly number[]): (n: number) => string {
+  const d = decimalsOf(values, 1, 2);
+  return guarded((n) => `${fixed(shift(digitsOf(n), 2), d, sign(n) === '-')}%`);
+}
+
+/** 1234567 → "1.2M"; small numbers stay exact. */
+export const formatCompact = Object.assign(
+  (n: number | null | undefined): string => {
+    if (n == null || !Number.isFinite(n)) return '–';
+    return Math.abs(n) < 10_000 ? exact(n) : compact(n);
+  },
+  { forColumn: countColumn },
+);
 
 /** 1234567 → "1,234,567". */
 export function formatExact(n: number | null | undefined): string {
@@ -77,11 +133,17 @@ export function formatExact(n: number | null | undefined): string {
   return exact(n);
 }
 
-/** 0.1234 → "12.3%". */
-export function formatPercent(fraction: number | null | undefined): string {
-  if (fraction == null || !Number.isFinite(fraction)) return '–';
-  return percent(fraction);
-}
+/** 0.1234 → "12.3%"; in full (a title), "12.34%". */
+export const formatPercent = Object.assign(
+  (fraction: number | null | undefined): string => {
+    if (fraction == null || !Number.isFinite(fraction)) return '–';
+    return percent(fraction);
+  },
+  {
+    forColumn: percentColumn,
+    exact: (n: number) => `${sign(n)}${join(round(shift(digitsOf(n), 2), 2))}%`,
+  },
+);
 
 /** Relative change from `before` to `now`, or null when there is no base. */
 export function relativeChange(now: number, before: number): number | null {

@@ -52,3 +52,18 @@ export function formatMoneyAxis(n: number, currency: string): string {
   }
   return f.format(n);
 }
+
+/**
+ * Amounts in a column of a table: cents in every cell when every amount is under 100, whole units in
+ * every cell otherwise ("$546" beside "$76", never beside "$76.13"); the exact amount for the title.
+ */
+export function moneyFormat(currency: string) {
+  const money = (n: number) => formatMoney(n, currency);
+  return Object.assign(money, {
+    forColumn: (values: readonly number[]) => {
+      const digits = values.some((v) => Number.isFinite(v) && Math.abs(v) >= 100) ? 0 : 2;
+      return (n: number) => (Number.isFinite(n) ? format(currency, digits).format(n) : '–');
+    },
+    exact: (n: number) => formatMoneyExact(n, currency),
+  });
+}

@@ -80,7 +80,8 @@ describe('TeamsPage', () => {
       expect(within(header).getByRole('button', { name: `About ${d.label}` })).toBeTruthy();
     }
     // The figures of a row, and its change against the previous period.
-    expect(cellOf('Engineering', 'Adoption').textContent).toBe('75%');
+    // One format for the column: another team's adoption needs a decimal, so every cell shows one.
+    expect(cellOf('Engineering', 'Adoption').textContent).toBe('75.0%');
     expect(cellOf('Engineering', 'Credits change').textContent).toBe('▲ +25%');
     expect(cellOf('Sales', 'Credits change').textContent).toBe('▼ −20%');
     expect(cellOf('R&D Lab', 'Active people change').textContent).toBe('from 0');
@@ -88,6 +89,18 @@ describe('TeamsPage', () => {
     expect(within(cellOf('Engineering', 'Daily credits')).getByRole('img').getAttribute('aria-label')).toMatch(
       /^Engineering: daily credits from May 2 to May 5, most on May 5 \(400\); second half \+133\.3% on the first$/,
     );
+  });
+
+  it('with teams chosen in the selector, shows those teams and their sub-teams, each at the top of its tree', async () => {
+    stubServer();
+    render('/teams?team=Engineering%2FPlatform&team=Sales');
+    await screen.findByRole('table', { name: 'Teams, with their sub-teams' });
+    // No organization row: the figures are the chosen teams'; Platform heads its own tree.
+    expect(teams()).toEqual(['Platform', 'Sales']);
+    fireEvent.click(screen.getByRole('button', { name: 'Sub-teams of Platform' }));
+    expect(teams()).toEqual(['Platform', 'Infra', 'Sales']);
+    // The page says whose figures these are, by path.
+    expect(screen.getByText('Teams:').parentElement!.textContent).toContain('Engineering/Platform');
   });
 
   it('expands a team to show its sub-teams under it, and collapses it again', async () => {

@@ -5,11 +5,11 @@ import { teamsSpendQuery } from '../../data/spend';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
-import type { TeamsAnswer, TeamsSummary } from '../../api/teams';
+import type { TeamSummaryRow, TeamsAnswer, TeamsSummary } from '../../api/teams';
 import { PageHeader } from '../../components/Page';
 import { Widget } from '../../components/Widget';
 import { useAppConfig } from '../../data/config';
-import { useLinkTo, useRange, useSortParam } from '../../data/search';
+import { useLinkTo, useRange, useSortParam, useTeams } from '../../data/search';
 import { formatDayLong, rangeLength } from '../../lib/dates';
 import { DEFINITIONS, notYetSeen, people } from '../../lib/definitions';
 import { formatExact } from '../../lib/format';
@@ -36,6 +36,10 @@ function orgMembersLine(members: number, known: number): string {
     : `The organization's ${formatExact(members)} members are its ${formatExact(known)} known people and ${people(unseen, formatExact)} the mapping names who ${unseen === 1 ? 'has' : 'have'} not used the agent yet.`;
 }
 const CAPTION = 'Teams, with their sub-teams';
+
+/** The chosen teams' rows and their sub-teams' (the organization's row left out). */
+export const withinTeams = (rows: readonly TeamSummaryRow[], teams: readonly string[]) =>
+  rows.filter((r) => !isOrganization(r) && teams.some((t) => r.team === t || r.team.startsWith(`${t}/`)));
 const selectRows = (s: TeamsSummary) => s.rows;
 const selectKnown = (t: TeamsAnswer) => t.users;
 
@@ -63,7 +67,24 @@ function TeamsOverview() {
   const linkTo = useLinkTo();
   const options = { ...teamsSummaryQuery(range), placeholderData: keepPreviousData };
   const summary = useQuery(options);
-  const rows = useQuery({ ...options, select: selectRows });
+  const all = useQuery({ ...options, select: selectRows });
+  // The team selector's teams (`?team=`): the table shows those teams and their sub-teams, each chosen team
+  // at the top of its own tree, and no organization row (the figures are the chosen teams', not everyone's).
+  const [selected] = useTeams();
+  const allRows = all.data;
+  const shownRows = useMemo(
+    () => (allRows && selected.length > 0 ? withinTeams(allRows, selected) : allRows),
+    [allRows, selected],
+  );
+  const rows = {
+    data: shownRows,
+    status: all.status,
+    error: all.error,
+    isPlaceholderData: all.isPlaceholderData,
+    isFetching: all.isFetching,
+    refetch: all.refetch,
+  };
+
   const [sort, setSort] = useSortParam('teams', TEAMS_SORT);
   // With a price list: each team's spend, month and budget beside its figures.
   const { currency } = useAppConfig();
@@ -76,8 +97,8 @@ function TeamsOverview() {
   const columns = useMemo(() => {
     const base = teamColumns(range);
     if (currency === null) return base;
-    // The money right after the credits it prices.
-    const at = base.findIndex((c) => c.id === 'creditsChange') + 1;
+    // The money and the budget right after the credits they price, beside the team's name.
+    const at = base.findIndex((c) => c.id === 'credits') + 1;
     // The money per outcome right after the credits per outcome.
     const ratios = base.findIndex((c) => c.id === 'creditsPerPr') + 1;
     return [
@@ -102,7 +123,7 @@ function TeamsOverview() {
   const named = rows.data ? namedTeams(rows.data).length : undefined;
   const prev = summary.data?.previous;
   // The known people (the mapping screen's count), to say why the organization's members differ from them.
-  const orgRow = rows.data?.find(isOrganization);
+  const orgRow = all.data?.find(isOrganization);
   // Asked once the summary is in: the table comes first.
   const known = useQuery({ ...teamsQuery, enabled: orgRow !== undefined, select: selectKnown }).data;
   // The mapping names everyone's team: with sign-in, its screen is for admins.
@@ -120,7 +141,7 @@ function TeamsOverview() {
 
   return (
     <>
-      <PageHeader title={TITLE}>
+      <PageHeader title={TITLE} teams={selected}>
         <span className="flex gap-4">
           {budgetsLink}
           {mappingLink}
@@ -192,7 +213,7 @@ function TeamsOverview() {
         )}
       </Widget>
       {/* Asked once the table is in: the table comes first. */}
-      {rows.data && <PayoffAcrossTeams range={range} rows={rows.data} />}
+      {all.data && <PayoffAcrossTeams range={range} rows={all.data} />}
     </>
   );
 }

@@ -18,11 +18,14 @@ export const rowName = (r: TeamSummaryRow) => (isOrganization(r) ? 'Whole organi
 
 /**
  * The teams table's columns: what each shows and sorts by. The first (the team) is drawn by the
- * tree table itself, with its expand button and link.
+ * tree table itself, with its expand button and link; the credits come right after it.
  */
 export function teamColumns(range: DayRange): Column<TeamSummaryRow>[] {
   return [
     { id: 'team', header: 'Team', value: rowName },
+    // What a manager reads first sits next to the name: the credits (and with a price list the spend and
+    // budget, which the teams page puts right after them), then the people.
+    { id: 'credits', header: 'Credits', value: (r) => r.current.credits, numeric: true },
     {
       id: 'members',
       ...labelled(DEFINITIONS.members),
@@ -51,7 +54,6 @@ export function teamColumns(range: DayRange): Column<TeamSummaryRow>[] {
       numeric: true,
       format: formatPercent,
     },
-    { id: 'credits', header: 'Credits', value: (r) => r.current.credits, numeric: true },
     {
       id: 'creditsChange',
       header: 'Credits change',

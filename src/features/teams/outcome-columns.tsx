@@ -9,8 +9,8 @@ import {
   spendPerActivePerson,
   type Definition,
 } from '../../lib/definitions';
-import { formatCompact, formatExact } from '../../lib/format';
-import { formatMoney } from '../../lib/money';
+import { formatExact } from '../../lib/format';
+import { formatMoneyExact, moneyFormat } from '../../lib/money';
 
 /**
  * A ratio's cell: its value, or "—" when there is nothing to divide by (a team with no commits through the
@@ -46,14 +46,14 @@ export function outcomeColumns(): Column<TeamSummaryRow>[] {
       ...labelled(DEFINITIONS.creditsPerCommit),
       value: perCommitOf,
       numeric: true,
-      render: (r) => ratioCell(perCommitOf(r), formatCompact, NO_COMMITS),
+      render: (r, format) => ratioCell(perCommitOf(r), format, NO_COMMITS),
     },
     {
       id: 'creditsPerPr',
       ...labelled(DEFINITIONS.creditsPerPullRequest),
       value: perPrOf,
       numeric: true,
-      render: (r) => ratioCell(perPrOf(r), formatCompact, NO_PRS),
+      render: (r, format) => ratioCell(perPrOf(r), format, NO_PRS),
     },
   ];
 }
@@ -63,7 +63,8 @@ export function spendOutcomeColumns(
   currency: string,
   spendOf: (team: string) => TeamSpendRow | undefined,
 ): Column<TeamSummaryRow>[] {
-  const money = (n: number) => formatMoney(n, currency);
+  const money = moneyFormat(currency);
+  const exact = (n: number) => formatMoneyExact(n, currency);
   const of = (f: (spend: number, r: TeamSummaryRow) => number | null) => (r: TeamSummaryRow) => {
     const s = spendOf(r.team);
     return s === undefined ? null : f(s.spend, r);
@@ -78,7 +79,8 @@ export function spendOutcomeColumns(
     ...labelled(d),
     value,
     numeric: true,
-    render: (r) => ratioCell(value(r), money, spendOf(r.team) ? none : 'no spend figure for this team', money),
+    format: money,
+    render: (r, format) => ratioCell(value(r), format, spendOf(r.team) ? none : 'no spend figure for this team', exact),
   });
   return [
     make(

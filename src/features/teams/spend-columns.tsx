@@ -4,45 +4,24 @@ import type { Column } from '../../components/DataTable';
 import { BudgetBadge, budgetSentence } from '../../components/MonthSpend';
 import { spendColumn } from '../../components/SpendWidgets';
 import { perCommit, perPullRequest, spendPerActivePerson } from '../../lib/definitions';
-import { formatMoney } from '../../lib/money';
+import { formatMoney, moneyFormat } from '../../lib/money';
 
 const STATE_ORDER = { 'on-track': 0, 'at-risk': 1, over: 2 } as const;
 
 /**
  * The teams table's spend columns, from each team's spend row (`/api/spend/teams`): spend in the range,
- * month to date, the forecast to month end (its middle; the range on hover) and the budget's state
- * (sorted on track → at risk → over, teams without a budget last).
+ * the budget's state (sorted on track → at risk → over, teams without a budget last), month to date and
+ * the forecast to month end (its middle; the range on hover). Spend and budget come first: the teams page
+ * puts them right after the credits, beside the team's name.
  */
 export function spendColumns(
   currency: string,
   spendOf: (team: string) => TeamSpendRow | undefined,
 ): Column<TeamSummaryRow>[] {
   const money = (n: number) => formatMoney(n, currency);
+  const format = moneyFormat(currency);
   return [
-    spendColumn<TeamSummaryRow>(currency, (r) => spendOf(r.team)?.spend ?? null),
-    {
-      id: 'monthToDate',
-      header: 'Month to date',
-      value: (r) => spendOf(r.team)?.month.monthToDate ?? null,
-      numeric: true,
-      format: money,
-    },
-    {
-      id: 'forecast',
-      header: 'Month forecast',
-      value: (r) => spendOf(r.team)?.month.forecast?.mid ?? null,
-      numeric: true,
-      render: (r) => {
-        const f = spendOf(r.team)?.month.forecast;
-        return f ? (
-          <span className="tabular-nums" title={`${money(f.low)} – ${money(f.high)}; most likely ${money(f.mid)}`}>
-            {money(f.mid)}
-          </span>
-        ) : (
-          '–'
-        );
-      },
-    },
+    { ...spendColumn<TeamSummaryRow>(currency, (r) => spendOf(r.team)?.spend ?? null), format },
     {
       id: 'budget',
       header: 'Budget',
@@ -59,6 +38,30 @@ export function spendColumns(
           </span>
         ) : (
           <span className="text-fg-subtle">none</span>
+        );
+      },
+    },
+    {
+      id: 'monthToDate',
+      header: 'Month to date',
+      value: (r) => spendOf(r.team)?.month.monthToDate ?? null,
+      numeric: true,
+      format,
+    },
+    {
+      id: 'forecast',
+      header: 'Month forecast',
+      value: (r) => spendOf(r.team)?.month.forecast?.mid ?? null,
+      numeric: true,
+      format,
+      render: (r, inColumn) => {
+        const f = spendOf(r.team)?.month.forecast;
+        return f ? (
+          <span className="tabular-nums" title={`${money(f.low)} – ${money(f.high)}; most likely ${money(f.mid)}`}>
+            {inColumn(f.mid)}
+          </span>
+        ) : (
+          '–'
         );
       },
     },

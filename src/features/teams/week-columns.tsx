@@ -1,8 +1,8 @@
 import type { Column } from '../../components/DataTable';
 import { formatDayLong, formatDayShort } from '../../lib/dates';
 import { DEFINITIONS, labelled, type Definition } from '../../lib/definitions';
-import { formatCompact } from '../../lib/format';
-import { formatMoney } from '../../lib/money';
+import { formatCompact, type NumberFormat } from '../../lib/format';
+import { moneyFormat } from '../../lib/money';
 import type { OutcomeWeek } from '../../lib/outcomes';
 import { ratio } from './columns';
 import { ratioCell } from './outcome-columns';
@@ -18,18 +18,19 @@ const none = (what: string) => `none: ${what}`;
 
 /** One row per week: the sums and the ratios (with a price list, the spend's too); the CSV's columns as well. */
 export function weekColumns(currency: string | null): Column<OutcomeWeek>[] {
-  const money = currency ? (n: number) => formatMoney(n, currency) : formatCompact;
+  const money: NumberFormat = currency ? moneyFormat(currency) : formatCompact;
   const ratioColumn = (
     id: keyof OutcomeWeek & string,
     header: { header: string; definition?: Definition },
     missing: string,
-    format: (n: number) => string = formatCompact,
+    format: NumberFormat = formatCompact,
   ): Column<OutcomeWeek> => ({
     id,
     ...header,
     value: (w) => w[id] as number | null,
     numeric: true,
-    render: (w) => ratioCell(w[id] as number | null, format, none(missing)),
+    format,
+    render: (w, inColumn) => ratioCell(w[id] as number | null, inColumn, none(missing), format.exact),
   });
   return [
     {

@@ -2,12 +2,12 @@ import { useQueries } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef } from 'react';
 import type { UsersTableAnswer } from '../../api/users';
-import { RowCells, SortableHead, type Column } from '../../components/DataTable';
+import { RowCells, SortableHead, useColumnFormats, type Column } from '../../components/DataTable';
+import { CARD_ROW, CARD_TABLE, PhoneSort, TableBox } from '../../components/TableFrame';
+import { measuredRow, ROW_HEIGHT, SCREEN_HIGH } from '../../components/VirtualTable';
 import type { SortState } from '../../data/search';
 import type { MergedUser } from '../../lib/user-merge';
 import { TABLE_PAGE, usersTablePageQuery, type TableParams } from './queries';
-
-const ROW_HEIGHT = 36;
 
 /**
  * The users table as the server sorts, filters and pages it: a virtual list
@@ -22,7 +22,7 @@ export function StoredUsersTable({
   first,
   sort,
   onSort,
-  maxHeight = '65vh',
+  maxHeight = SCREEN_HIGH,
 }: {
   caption: string;
   columns: readonly Column<MergedUser>[];
@@ -34,11 +34,14 @@ export function StoredUsersTable({
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const total = first.total;
+  // One format per column, from the first page (the rows a reader sees first): it holds as they scroll.
+  const formats = useColumnFormats(columns, first.users);
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is meant to be used this way
   const virtual = useVirtualizer({
     count: total,
     getScrollElement: () => scroller.current,
     estimateSize: () => ROW_HEIGHT,
+    measureElement: measuredRow,
     overscan: 12,
   });
   const items = virtual.getVirtualItems();
@@ -76,56 +79,60 @@ export function StoredUsersTable({
   const top = items[0]?.start ?? 0;
   const bottom = virtual.getTotalSize() - (items.at(-1)?.end ?? 0);
   return (
-    <div
-      ref={scroller}
-      className="overflow-auto"
-      style={{ maxHeight }}
-      tabIndex={0}
-      aria-label={`${caption}, scrollable`}
-    >
-      <table className="w-full text-sm" aria-rowcount={total + 1}>
-        <caption className="sr-only">{caption}</caption>
-        <SortableHead columns={columns} sort={sort} onSort={onSort} />
-        <tbody>
-          {top > 0 && (
-            <tr aria-hidden style={{ height: top }}>
-              <td colSpan={columns.length} />
-            </tr>
-          )}
-          {items.map((v) => {
-            const u = rowAt(v.index);
-            const failed = u ? undefined : failedAt(v.index);
-            return (
-              <tr
-                key={u ? u.userId : `row-${v.index}`}
-                aria-rowindex={v.index + 2}
-                className="border-t border-line-subtle"
-                style={{ height: ROW_HEIGHT }}
-              >
-                {u ? (
-                  <RowCells columns={columns} row={u} nowrap />
-                ) : failed ? (
-                  <td colSpan={columns.length} className="py-1.5 text-danger-fg">
-                    These rows could not be loaded.{' '}
-                    <button type="button" className="underline" onClick={() => void failed.refetch()}>
-                      Retry
-                    </button>
-                  </td>
-                ) : (
-                  <td colSpan={columns.length} className="py-1.5 text-fg-subtle">
-                    Loading…
-                  </td>
-                )}
+    <>
+      <PhoneSort caption={caption} columns={columns} sort={sort} onSort={onSort} />
+      <TableBox
+        caption={caption}
+        maxHeight={maxHeight}
+
+        measure={[total, columns]}
+        boxRef={scroller}
+      >
+        <table className={`w-full text-sm ${CARD_TABLE}`} aria-rowcount={total + 1}>
+          <caption className="sr-only">{caption}</caption>
+          <SortableHead columns={columns} sort={sort} onSort={onSort} />
+          <tbody>
+            {top > 0 && (
+              <tr aria-hidden style={{ height: top }}>
+                <td colSpan={columns.length} />
               </tr>
-            );
-          })}
-          {bottom > 0 && (
-            <tr aria-hidden style={{ height: bottom }}>
-              <td colSpan={columns.length} />
-            </tr>
-          )}
-        </tbody>
-      </table>
-    </div>
+            )}
+            {items.map((v) => {
+              const u = rowAt(v.index);
+              const failed = u ? undefined : failedAt(v.index);
+              return (
+                <tr
+                  key={u ? u.userId : `row-${v.index}`}
+                  ref={virtual.measureElement}
+                  data-index={v.index}
+                  aria-rowindex={v.index + 2}
+                  className={`h-9 border-t border-line-subtle bg-surface ${CARD_ROW} max-sm:h-auto`}
+                >
+                  {u ? (
+                    <RowCells columns={columns} row={u} formats={formats} nowrap />
+                  ) : failed ? (
+                    <td colSpan={columns.length} className="py-1.5 text-danger-fg max-sm:col-span-2">
+                      These rows could not be loaded.{' '}
+                      <button type="button" className="underline" onClick={() => void failed.refetch()}>
+                        Retry
+                      </button>
+                    </td>
+                  ) : (
+                    <td colSpan={columns.length} className="py-1.5 text-fg-subtle max-sm:col-span-2">
+                      Loading…
+                    </td>
+                  )}
+                </tr>
+              );
+            })}
+            {bottom > 0 && (
+              <tr aria-hidden style={{ height: bottom }}>
+                <td colSpan={columns.length} />
+              </tr>
+            )}
+          </tbody>
+        </table>
+      </TableBox>
+    </>
   );
 }

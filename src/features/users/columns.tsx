@@ -4,6 +4,7 @@ import type { SortState } from '../../data/search';
 import { formatDayLong } from '../../lib/dates';
 import { DEFINITIONS, labelled } from '../../lib/definitions';
 import { spendColumn } from '../../components/SpendWidgets';
+import { moneyFormat } from '../../lib/money';
 import { USER_COLUMN_VALUES as V, usersCsvColumns, type MergedUser } from '../../lib/user-merge';
 
 const ratio = (n: number) => n.toFixed(1);
@@ -31,9 +32,10 @@ export function userColumns(
         </Link>
       ),
     },
-    ...(teams ? [teamColumn] : []),
+    // The figures a manager reads first sit next to the name, the team after them.
     { id: 'credits', header: 'Credits', value: V.credits, numeric: true },
-    ...(currency === null ? [] : [spendColumn(currency, V.spend)]),
+    ...(currency === null ? [] : [{ ...spendColumn(currency, V.spend), format: moneyFormat(currency) }]),
+    ...(teams ? [teamColumn] : []),
     { id: 'toolCalls', header: 'Tool calls', value: V.toolCalls, numeric: true },
     { id: 'sessions', header: 'Sessions', value: V.sessions, numeric: true },
     { id: 'messages', header: 'Messages', value: V.messages, numeric: true },
@@ -93,9 +95,9 @@ const teamColumn: Column<MergedUser> = {
 /** Shown until the reader picks columns (spend only where there is a price list). */
 export const DEFAULT_COLUMNS = [
   'user',
-  'team',
   'credits',
   'spend',
+  'team',
   'toolCalls',
   'sessions',
   'activeDays',
