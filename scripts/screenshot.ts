@@ -5,19 +5,29 @@
  * WIDTH, COLOR_SCHEME (light|dark), PAGES (comma list) and SUFFIX adjust a run.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { chromium } from '@playwright/test';
 import { CHROMIUM_ARGS, chromiumPath } from './chromium';
 
 const own = !process.argv[2];
 const base = process.argv[2] ?? 'http://127.0.0.1:5420';
 const out = process.argv[3] ?? 'docs';
-const pages = (process.env.PAGES ?? '/,/tools,/activity,/productivity,/users,/readiness').split(',');
+const pages = (process.env.PAGES ?? '/,/tools,/activity,/productivity,/users,/teams,/readiness').split(',');
 mkdirSync(out, { recursive: true });
 
 const server = own
   ? spawn(process.execPath, ['dist-server/main.js'], {
-      env: { ...process.env, NODE_ENV: 'production', PORT: '5420', DEMO_TODAY: '2026-11-22' },
+      // A store of its own, filled from the demo, with the example price list: spend and budgets show.
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        PORT: '5420',
+        DEMO_TODAY: '2026-11-22',
+        DATA_DIR: mkdtempSync(join(tmpdir(), 'screenshots-')),
+        PRICES_FILE: 'docs/prices.example.json',
+      },
       stdio: 'ignore',
       detached: true,
     })
@@ -28,6 +38,16 @@ for (let i = 0; own && i < 100; i++) {
   } catch {
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+// Its store filled first (the pages would show their loading lines): until the sync has nothing running, 5 min at most.
+for (let i = 0; own && i < 300; i++) {
+  const sync = (await (await fetch(`${base}/api/sync`)).json()) as {
+    running?: string[];
+    stored?: { users?: { days: number } };
+  };
+  if (i > 5 && (sync.stored?.users?.days ?? 0) > 0 && (sync.running ?? []).length === 0) break;
+  await new Promise((r) => setTimeout(r, 1000));
 }
 
 const browser = await chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS });
@@ -43,6 +63,7 @@ const variants = process.env.WIDTH
       { width: 1440, scheme: 'light', suffix: '' },
       { width: 1440, scheme: 'dark', suffix: '-dark' },
       { width: 375, scheme: 'light', suffix: '-phone' },
+      { width: 375, scheme: 'dark', suffix: '-phone-dark' },
     ];
 try {
   for (const v of variants) {
