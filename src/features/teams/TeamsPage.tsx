@@ -141,7 +141,7 @@ function TeamsOverview() {
 
   return (
     <>
-      <PageHeader title={TITLE} teams={selected}>
+      <PageHeader title={TITLE} teams={selected} page="teams">
         <span className="flex gap-4">
           {budgetsLink}
           {mappingLink}

@@ -211,7 +211,7 @@ function StoredUsers() {
 
   return (
     <div className="flex flex-col gap-4">
-      <PageHeader title={TITLE} teams={teams} />
+      <PageHeader title={TITLE} teams={teams} page="users" />
       <div className="flex flex-wrap items-center gap-2 text-sm">
         <Segmented label="People listed" options={whoOptions(d)} value={who} onChange={setWho} />
         {who !== 'active' && (
@@ -300,7 +300,7 @@ function WalkedUsers() {
 
   return (
     <div className="flex flex-col gap-4">
-      <PageHeader title={TITLE} />
+      <PageHeader title={TITLE} page="users" />
       <FilterBar f={f} facets={facets} />
       <StatusLine>
         {loading && (
