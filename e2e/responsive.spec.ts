@@ -158,7 +158,7 @@ test('every page says how to read it, folded under its title until asked, and st
   for (const [path, words] of [
     ['/', /whole UTC days/],
     ['/tools', /differ on purpose/],
-    ['/activity', /trailing 7 and 30 days/],
+    ['/activity', /are the distinct people of a day/],
     ['/productivity', /only what the agent made/],
     ['/users', /One row per person over the range/],
     ['/teams', /add up to the organization/],
