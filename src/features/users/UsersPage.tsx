@@ -231,6 +231,12 @@ function StoredUsers() {
           </span>
         )}
         {d?.complete && (who === 'active' ? activeLine(d.total, d.activeUsers) : listedLine(d.total, who, d))}
+        {d?.complete && who !== 'active' && d.history.storedDays < d.history.days && (
+          <span className="text-warning-fg">
+            The history before this range is still being read ({formatExact(d.history.storedDays)} of{' '}
+            {formatExact(d.history.days)} days): people last active in the days still missing are not listed yet.
+          </span>
+        )}
       </StatusLine>
       <Widget
         title={TITLE}
