@@ -150,3 +150,28 @@ for (const { path, caption } of TABLES) {
     ).toBe(true);
   });
 }
+
+test('every page says how to read it, folded under its title until asked, and still fits a phone open', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 375, height: 900 });
+  for (const [path, words] of [
+    ['/', /whole UTC days/],
+    ['/tools', /differ on purpose/],
+    ['/activity', /are the distinct people of a day/],
+    ['/productivity', /only what the agent made/],
+    ['/users', /One row per person over the range/],
+    ['/teams', /add up to the organization/],
+    ['/readiness', /level 1 below 20 %/],
+  ] as const) {
+    await page.goto(path);
+    const how = page.getByText('How to read this page');
+    await expect(how).toBeVisible();
+    const text = page.getByText(words);
+    await expect(text).toBeHidden();
+    await how.click();
+    await expect(text).toBeVisible();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, `${path} with its reading notes open`).toBeLessThanOrEqual(0);
+  }
+});

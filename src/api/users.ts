@@ -74,6 +74,11 @@ export const usersTableSchema = z.object({
   activeUsers: z.number(),
   /** Known people of the same teams not active in the range (listed with \`who=inactive\` or \`all\`). */
   inactiveUsers: z.number(),
+  /**
+   * The days of history stored up to the range's end, of all of them: until they all are, the people not active in
+   * the range miss those last active before the days still missing.
+   */
+  history: z.object({ storedDays: z.number(), days: z.number() }),
   facets: z.object({ delegation: z.array(z.string()), tier: z.array(z.string()), lang: z.array(z.string()) }),
   range: rangeSchema,
   sort: z.object({ column: z.string(), dir: z.enum(['asc', 'desc']) }),

@@ -1,17 +1,21 @@
 import { useDeferredValue } from 'react';
 import { UNASSIGNED } from '../api/teams';
+import { HOW_TO_READ, type PageKey } from '../lib/how-to-read';
 
 /**
  * A page title with optional controls on the right. With `teams`, the line under the title says
- * which teams the figures are for, so a team's numbers are never read as the organization's.
+ * which teams the figures are for, so a team's numbers are never read as the organization's; with
+ * `page`, "How to read this page" unfolds under it.
  */
 export function PageHeader({
   title,
   teams = [],
+  page,
   children,
 }: {
   title: string;
   teams?: readonly string[];
+  page?: PageKey;
   children?: React.ReactNode;
 }) {
   return (
@@ -19,9 +23,26 @@ export function PageHeader({
       <div className="flex flex-col gap-1">
         <h1 className="text-xl font-semibold text-fg">{title}</h1>
         {teams.length > 0 && <TeamScope teams={teams} />}
+        {page && <HowToRead lines={HOW_TO_READ[page]} />}
       </div>
       <div className="flex flex-wrap items-center gap-2">{children}</div>
     </div>
+  );
+}
+
+/** Folded by default: a line of the page's room until the reader asks. */
+function HowToRead({ lines }: { lines: readonly string[] }) {
+  return (
+    <details className="max-w-3xl text-sm text-fg-muted">
+      <summary className="w-fit cursor-pointer text-accent-strong underline-offset-2 hover:underline">
+        How to read this page
+      </summary>
+      <ul className="mt-1 flex list-disc flex-col gap-1 pl-5">
+        {lines.map((l) => (
+          <li key={l}>{l}</li>
+        ))}
+      </ul>
+    </details>
   );
 }
 

@@ -4,9 +4,11 @@ import type { SpendAnswer, TeamSpendRow } from '../api/spend';
 import type { Column } from './DataTable';
 import { Widget } from './Widget';
 import { useAppConfig } from '../data/config';
+import { useReader } from '../data/me';
+import { ApiError } from '../api/errors';
 import type { DayRange } from '../lib/dates';
 import { BudgetBadge, MonthSpend } from './MonthSpend';
-import { formatMoney } from '../lib/money';
+import { formatMoney, moneyFormat } from '../lib/money';
 import { spendQuery, teamsSpendQuery } from '../data/spend';
 import { useLinkTo } from '../data/search';
 
@@ -31,7 +33,8 @@ export function spendColumn<R>(currency: string, value: (r: R) => number | null)
     header: `Spend (${currency})`,
     value,
     numeric: true,
-    format: (n: number) => formatMoney(n, currency),
+    // One format for the whole column: cents in every cell, or whole units in every cell.
+    format: moneyFormat(currency),
   };
 }
 
@@ -104,19 +107,27 @@ export function PersonBudgets({
   who: string;
 }) {
   const { currency, teams } = useAppConfig();
+  const reader = useReader();
   const linkTo = useLinkTo();
+  // The teams' spend and budgets are for admins and managers: a viewer (on their own page) is told where they live.
+  const viewer = reader?.role === 'viewer';
   const spend = useQuery({
     ...teamsSpendQuery(range),
     placeholderData: keepPreviousData,
-    enabled: currency !== null && teams && typeof team === 'string',
+    enabled: currency !== null && teams && typeof team === 'string' && !viewer,
   });
   const dd = 'text-xs text-fg-subtle';
   if (!currency) return null;
-  if (team === null || !teams)
+  const refused = spend.error instanceof ApiError && spend.error.status === 403;
+  if (team === null || !teams || viewer || refused)
     return (
       <>
         <dt className="text-fg-subtle">Budget</dt>
-        <dd className="text-fg-muted">Budgets are set per team; without a team mapping none applies to a person.</dd>
+        <dd className="text-fg-muted">
+          {team === null || !teams
+            ? 'Budgets are set per team; without a team mapping none applies to a person.'
+            : 'Budgets are set per team, and shown to admins and the team’s managers.'}
+        </dd>
       </>
     );
   const covering = spend.data && team ? coveringBudgets(spend.data.rows, team) : undefined;
@@ -130,7 +141,7 @@ export function PersonBudgets({
       ) : covering.length === 0 ? (
         <dd className="text-fg-muted">
           Budgets are set per team; none covers {team}
-          {team === 'Unassigned' ? ' (the people no team names)' : ''}, nor the whole organization.{' '}
+          {team === 'Unassigned' ? ' (the people no team names)' : ''}.{' '}
           <Link to={linkTo('/settings/budgets')} className="text-accent-strong underline">
             Budgets
           </Link>

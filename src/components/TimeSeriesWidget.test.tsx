@@ -173,6 +173,30 @@ describe('TimeSeriesWidget', () => {
     expect(screen.queryByText(/Partial week/)).toBeNull();
   });
 
+  it('titles a figure of a day (its weeks the mean of their days) as such, without repeating a title’s "Daily"', () => {
+    const days = Array.from({ length: 14 }, (_, i) => ({ date: `2026-05-${String(4 + i).padStart(2, '0')}`, dau: 10 }));
+    const dau = [{ key: 'dau', label: 'Active people', color: '#000' }] as const;
+    renderWithApp(
+      <>
+        <IntervalSwitch />
+        <TimeSeriesWidget
+          title="Daily active people"
+          query={{ data: days }}
+          series={dau}
+          rollup={{ dau: 'mean' }}
+          filename="dau"
+          what="Daily active people"
+        />
+      </>,
+      { url: '/?interval=week' },
+    );
+    const heading = () =>
+      within(screen.getByRole('region', { name: 'Daily active people' })).getByRole('heading').textContent;
+    expect(heading()).toBe('Daily active people (weekly average of days)');
+    fireEvent.click(screen.getByRole('button', { name: 'Daily' }));
+    expect(heading()).toBe('Daily active people');
+  });
+
   it('leaves Saturdays and Sundays out of a daily chart when asked, in the URL, chart, table and CSV, and says so', async () => {
     const downloads = captureDownloads();
     const r = renderSeries('/?start=2026-05-07&end=2026-05-12');

@@ -172,8 +172,17 @@ export function TimeSeriesWidget<P extends Point>({
   return (
     <Widget
       title={title}
-      // The heading says the grain of the points drawn: "Standard credits per week".
-      grain={weekly ? 'per week' : 'per day'}
+      // The heading says the grain of the points drawn: "Standard credits per week"; a figure of a day (its weeks
+      // the mean of their days) says so, and a title that names its days already ("Daily …") needs no more.
+      grain={
+        weekly
+          ? drawnSeries.every((s) => rollup[s.key] === 'mean')
+            ? '(weekly average of days)'
+            : 'per week'
+          : /^Daily /.test(title)
+            ? undefined
+            : 'per day'
+      }
       description={description}
       query={q}
       className={className}

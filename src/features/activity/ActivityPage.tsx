@@ -62,7 +62,7 @@ export default function ActivityPage() {
 
   return (
     <div className="flex flex-col gap-4">
-      <PageHeader title="Activity" teams={teams}>
+      <PageHeader title="Activity" teams={teams} page="activity">
         <IntervalSwitch />
       </PageHeader>
       <KpiGrid

@@ -42,7 +42,7 @@ export default function ProductivityPage() {
   const file = (name: string) => `${name}${teamsFileTag(teams)}-${range.start}-${range.end}`;
   return (
     <div className="flex flex-col gap-4">
-      <PageHeader title="Productivity" teams={teams}>
+      <PageHeader title="Productivity" teams={teams} page="productivity">
         <IntervalSwitch />
       </PageHeader>
       <KpiGrid

@@ -170,7 +170,7 @@ export default function ReadinessPage() {
   const status = { error: repos.error, isFetching: repos.isFetching, refetch: repos.refetch };
   return (
     <div className="flex flex-col gap-4">
-      <PageHeader title={byTeam ? `Readiness · ${scope}` : 'Readiness'} />
+      <PageHeader title={byTeam ? `Readiness · ${scope}` : 'Readiness'} page="readiness" />
       <p role="status" aria-live="polite" className="text-sm text-fg-muted">
         {loading
           ? walk

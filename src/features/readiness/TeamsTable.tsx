@@ -63,7 +63,11 @@ export function TeamsTable({
       {
         id: 'perLevel',
         header: 'Repositories per level',
-        value: perLevel,
+        // Sorted by where the repositories stand on average (the text "1: 10 · …" would sort 10 before 2).
+        value: (r) => {
+          const n = r.spread.counts.reduce((a, b) => a + b, 0);
+          return n === 0 ? null : r.spread.counts.reduce((a, c, i) => a + c * (i + 1), 0) / n;
+        },
         render: (r) => (
           <span className="inline-flex flex-col gap-1">
             <SpreadBar spread={r.spread} className="h-2 w-24" />

@@ -33,6 +33,7 @@ function tableAnswer(url: URL, over: Partial<UsersTableAnswer> = {}): UsersTable
     total: MEMBERS.length,
     activeUsers: 27,
     inactiveUsers: 0,
+    history: { storedDays: 30, days: 30 },
     facets: { delegation: [], tier: [], lang: [] },
     range: { start: url.searchParams.get('start')!, end: url.searchParams.get('end')! },
     sort: { column: 'credits', dir: 'desc' },

@@ -10,7 +10,7 @@ import { PageHeader } from '../../components/Page';
 import { Widget } from '../../components/Widget';
 import { useAppConfig } from '../../data/config';
 import { useLinkTo, useRange, useSortParam, useTeams } from '../../data/search';
-import { formatDayLong, rangeLength } from '../../lib/dates';
+import { addDays, formatDayLong, rangeLength } from '../../lib/dates';
 import { DEFINITIONS, notYetSeen, people } from '../../lib/definitions';
 import { formatExact } from '../../lib/format';
 import { teamsQuery } from '../../data/teams';
@@ -141,7 +141,7 @@ function TeamsOverview() {
 
   return (
     <>
-      <PageHeader title={TITLE} teams={selected}>
+      <PageHeader title={TITLE} teams={selected} page="teams">
         <span className="flex gap-4">
           {budgetsLink}
           {mappingLink}
@@ -163,7 +163,13 @@ function TeamsOverview() {
           `A team's figures include its sub-teams. ${DEFINITIONS.adoption.label}: ${DEFINITIONS.adoption.meaning.toLowerCase()} ` +
           (orgRow && known !== undefined ? `${orgMembersLine(orgRow.current.members, known)} ` : '') +
           (prev
-            ? `Changes compare ${formatDayLong(range.start)} – ${formatDayLong(range.end)} with the ${formatExact(rangeLength(range))} days before (${formatDayLong(prev.start)} – ${formatDayLong(prev.end)}).`
+            ? `Changes compare ${formatDayLong(range.start)} – ${formatDayLong(range.end)} with ${formatDayLong(prev.start)} – ${formatDayLong(prev.end)}${
+                prev.end !== addDays(range.start, -1)
+                  ? ', the same days of the month before'
+                  : rangeLength(prev) === rangeLength(range)
+                    ? `, the ${formatExact(rangeLength(prev))} days before`
+                    : ', the month before'
+              }.`
             : 'No change is shown: the period before this range starts before the history the dashboard keeps.')
         }
         query={rows}

@@ -21,7 +21,7 @@ export function spendColumns(
   const money = (n: number) => formatMoney(n, currency);
   const format = moneyFormat(currency);
   return [
-    { ...spendColumn<TeamSummaryRow>(currency, (r) => spendOf(r.team)?.spend ?? null), format },
+    spendColumn<TeamSummaryRow>(currency, (r) => spendOf(r.team)?.spend ?? null),
     {
       id: 'budget',
       header: 'Budget',

@@ -129,7 +129,7 @@ export default function ToolsPage() {
 
   return (
     <div className="flex flex-col gap-4">
-      <PageHeader title="Tools" teams={teams}>
+      <PageHeader title="Tools" teams={teams} page="tools">
         <IntervalSwitch />
       </PageHeader>
       <KpiGrid

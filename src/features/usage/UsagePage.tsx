@@ -140,7 +140,7 @@ export default function UsagePage() {
 
   return (
     <div className="flex flex-col gap-4">
-      <PageHeader title="Usage" teams={teams}>
+      <PageHeader title="Usage" teams={teams} page="usage">
         <IntervalSwitch />
       </PageHeader>
       <KpiGrid

@@ -77,13 +77,15 @@ describe('UserPage, from the server’s store', () => {
       month: month({ budget: { budget: amount, state, crossing: null, crossingForecast: true } }),
     });
     /** The server: the user in `team`, their spend, and every team's month with the budgets given. */
-    function stubSpend(team: string, rows: ReturnType<typeof teamSpendRow>[]) {
+    function stubSpend(team: string, rows: ReturnType<typeof teamSpendRow>[] | 'refused') {
       vi.stubGlobal(
         'fetch',
         vi.fn(async (input: RequestInfo | URL) => {
           const url = new URL(String(input), 'http://dashboard.test');
           if (url.pathname === '/api/spend/teams')
-            return json({ currency: 'EUR', range: { start: '2026-05-02', end: '2026-05-31' }, rows, method: '' });
+            return rows === 'refused'
+              ? json({ title: 'Forbidden', status: 403, detail: 'Admins and managers only.' }, 403)
+              : json({ currency: 'EUR', range: { start: '2026-05-02', end: '2026-05-31' }, rows, method: '' });
           if (url.pathname === '/api/spend') return json(spendAnswer({ user: 'u-bob' }));
           if (url.pathname.startsWith('/api/users/'))
             return json({
@@ -129,12 +131,22 @@ describe('UserPage, from the server’s store', () => {
       expect(within(widget).getByText(/each state is the team’s spend against its budget/)).toBeTruthy();
     });
 
+    it('says where budgets live to a reader who may not see the teams’ spend, without an error', async () => {
+      stubSpend('Sales/EMEA', 'refused');
+      renderPriced();
+      const widget = await screen.findByRole('region', { name: 'Spend in May 2026' });
+      expect(
+        await within(widget).findByText('Budgets are set per team, and shown to admins and the team’s managers.'),
+      ).toBeTruthy();
+      expect(within(widget).queryByText('The team budgets could not be read.')).toBeNull();
+    });
+
     it('says budgets are set per team when none covers the person', async () => {
       stubSpend('Sales/EMEA', [teamSpendRow(''), teamSpendRow('Eng', budget(2000, 'over'))]);
       renderPriced();
       const widget = await screen.findByRole('region', { name: 'Spend in May 2026' });
       expect((await within(widget).findByText(/^Budgets are set per team; none covers/)).textContent).toBe(
-        'Budgets are set per team; none covers Sales/EMEA, nor the whole organization. Budgets',
+        'Budgets are set per team; none covers Sales/EMEA. Budgets',
       );
       expect(within(widget).queryByText('No monthly budget set.')).toBeNull();
     });

@@ -50,7 +50,13 @@ const TEAM_OF: Record<string, string> = { 'u-alice': 'Engineering/Platform', 'u-
  * filtered (to the members of the `team`s asked for, a team including its sub-teams), sorted and
  * paged; `filling` answers first say the range is still being read.
  */
-function stubUsersServer(pages = PAGES, filling = 0, spend?: Record<string, number>, idle: MergedUser[] = []) {
+function stubUsersServer(
+  pages = PAGES,
+  filling = 0,
+  spend?: Record<string, number>,
+  idle: MergedUser[] = [],
+  history = { storedDays: 138, days: 138 },
+) {
   const everyone = [...mergeUserRows(pages.flat()), ...idle];
   if (spend) for (const u of everyone) u.spend = spend[u.userId] ?? 0;
   const columns = userColumns(() => '', spend ? 'EUR' : null);
@@ -71,6 +77,7 @@ function stubUsersServer(pages = PAGES, filling = 0, spend?: Record<string, numb
       sort: { column: p.get('sort')!, dir: p.get('dir') as SortDir },
       facets: { delegation: f.delegation, tier: f.tier, lang: f.language },
       inactiveUsers: 0,
+      history,
     };
     if (fills > 0) {
       fills--;
@@ -407,6 +414,8 @@ describe('UsersPage, from the server’s store', () => {
     const csv = screen.getByRole('link', { name: /Download CSV/ });
     expect(new URL(csv.getAttribute('href')!, 'http://dashboard.test').searchParams.get('who')).toBe('inactive');
 
+    // The whole history is stored: nothing is said of it.
+    expect(screen.queryByText(/The history before this range is still being read/)).toBeNull();
     fireEvent.click(within(listed).getByRole('button', { name: 'Everyone known (5)' }));
     await screen.findByText('5 of 5 known people');
     expect(screen.getByRole('table', { name: 'Everyone known by the range’s end' }).textContent).toContain(
@@ -416,6 +425,17 @@ describe('UsersPage, from the server’s store', () => {
     fireEvent.click(within(listed).getByRole('button', { name: 'Active in the range (4)' }));
     await screen.findByText('4 of 4 people active in the range');
     expect(r.params().has('who')).toBe(false);
+  });
+
+  it('says the not-active list may miss people while the history before the range is still being read', async () => {
+    stubLayout();
+    stubUsersServer(PAGES, 0, undefined, [], { storedDays: 40, days: 138 });
+    renderWithApp(<UsersPage />, { url: '/users?start=2026-05-01&end=2026-05-14&who=inactive' });
+    expect(
+      await screen.findByText(
+        'The history before this range is still being read (40 of 138 days): people last active in the days still missing are not listed yet.',
+      ),
+    ).toBeTruthy();
   });
 
   it('shows the rows the app asked for from the URL before the page’s code loaded, without asking again', async () => {

@@ -211,7 +211,7 @@ function StoredUsers() {
 
   return (
     <div className="flex flex-col gap-4">
-      <PageHeader title={TITLE} teams={teams} />
+      <PageHeader title={TITLE} teams={teams} page="users" />
       <div className="flex flex-wrap items-center gap-2 text-sm">
         <Segmented label="People listed" options={whoOptions(d)} value={who} onChange={setWho} />
         {who !== 'active' && (
@@ -231,6 +231,12 @@ function StoredUsers() {
           </span>
         )}
         {d?.complete && (who === 'active' ? activeLine(d.total, d.activeUsers) : listedLine(d.total, who, d))}
+        {d?.complete && who !== 'active' && d.history.storedDays < d.history.days && (
+          <span className="text-warning-fg">
+            The history before this range is still being read ({formatExact(d.history.storedDays)} of{' '}
+            {formatExact(d.history.days)} days): people last active in the days still missing are not listed yet.
+          </span>
+        )}
       </StatusLine>
       <Widget
         title={TITLE}
@@ -300,7 +306,7 @@ function WalkedUsers() {
 
   return (
     <div className="flex flex-col gap-4">
-      <PageHeader title={TITLE} />
+      <PageHeader title={TITLE} page="users" />
       <FilterBar f={f} facets={facets} />
       <StatusLine>
         {loading && (

@@ -4,7 +4,6 @@ import type { SortState } from '../../data/search';
 import { formatDayLong } from '../../lib/dates';
 import { DEFINITIONS, labelled } from '../../lib/definitions';
 import { spendColumn } from '../../components/SpendWidgets';
-import { moneyFormat } from '../../lib/money';
 import { USER_COLUMN_VALUES as V, usersCsvColumns, type MergedUser } from '../../lib/user-merge';
 
 const ratio = (n: number) => n.toFixed(1);
@@ -34,7 +33,7 @@ export function userColumns(
     },
     // The figures a manager reads first sit next to the name, the team after them.
     { id: 'credits', header: 'Credits', value: V.credits, numeric: true },
-    ...(currency === null ? [] : [{ ...spendColumn(currency, V.spend), format: moneyFormat(currency) }]),
+    ...(currency === null ? [] : [spendColumn(currency, V.spend)]),
     ...(teams ? [teamColumn] : []),
     { id: 'toolCalls', header: 'Tool calls', value: V.toolCalls, numeric: true },
     { id: 'sessions', header: 'Sessions', value: V.sessions, numeric: true },

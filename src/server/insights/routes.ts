@@ -139,11 +139,21 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
       }
     }
 
+    // Only the whole history tells who is new, and who is known but idle: until the store holds it, say so instead
+    // of guessing.
+    const held = await rangeVersion(store.db, HISTORY_START, latest);
+    const historyDays = daysBetween(HISTORY_START, latest) + 1;
+    const whole = held.storedDays >= historyDays;
+    if (!whole)
+      notes.push(
+        `New and idle people are named once the store holds the whole history (${held.storedDays} of ${historyDays} days so far).`,
+      );
+
     // 3. Known people (of the teams chosen) with no activity in 30 days: exactly the users page's "Not active" list
     // of the same range and teams, which the highlight opens. People the mapping names who never used the agent are
     // not known to the service: a note says how many.
     const quiet = { start: maxDay(HISTORY_START, addDays(latest, -(INACTIVE_DAYS - 1))), end: latest };
-    const known = await knownBy(a, quiet);
+    const known = whole ? await knownBy(a, quiet) : [];
     const teamOf = mapping ? teamResolver(mapping) : () => UNASSIGNED;
     const idle = new Map<string, string[]>();
     for (const k of idleIn(known, quiet)) {
@@ -177,7 +187,7 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
         },
       });
     }
-    if (mapping) {
+    if (mapping && whole) {
       const ids = new Set(known.map((k) => k.userId));
       const emails = new Set(known.flatMap((k) => (k.email ? [canonicalEmail(k.email)] : [])));
       const never = mapping.members.filter(
@@ -192,14 +202,7 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
     }
 
     // 4. New people this week: first active in the store's whole history during the week.
-    // Only the whole history tells who is new: until the store holds it, say so instead of guessing.
-    const held = await rangeVersion(store.db, HISTORY_START, latest);
-    const historyDays = daysBetween(HISTORY_START, latest) + 1;
-    const fresh = held.storedDays >= historyDays ? await firstActiveIn(a, mapping, selected, week) : [];
-    if (held.storedDays < historyDays)
-      notes.push(
-        `New people are named once the store holds the whole history (${held.storedDays} of ${historyDays} days so far).`,
-      );
+    const fresh = whole ? await firstActiveIn(a, mapping, selected, week) : [];
     if (fresh.length > 0) {
       const names = fresh.slice(0, 5).map((p) => p.email ?? p.userId);
       out.push({

@@ -19,7 +19,7 @@ import { createHash } from 'node:crypto';
 import { userRowSchema } from '../../api/schemas';
 import type { UserDaysAnswer, UsersTableAnswer } from '../../api/users';
 import { toCsv } from '../../lib/csv';
-import { lastDays, type Day, type DayRange } from '../../lib/dates';
+import { daysBetween, HISTORY_START, lastDays, type Day, type DayRange } from '../../lib/dates';
 import { DEFAULT_DAYS } from '../../lib/url-state';
 import {
   mergeUserRows,
@@ -38,7 +38,7 @@ import { oneOf, queryParser, text, whole } from '../http/query';
 import { route, type Route } from '../http/router';
 import type { StoreDb } from '../store/db';
 import { knownUser } from '../store/queries';
-import { userDayRows, type RangeVersion } from '../store/users-queries';
+import { rangeVersion, userDayRows, type RangeVersion } from '../store/users-queries';
 import type { SyncEngine } from '../sync/engine';
 import { isFinal } from '../sync/spans';
 import type { ViewScope } from '../auth/access';
@@ -149,13 +149,20 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
    * cells show none) and is built again once they can.
    */
   async function tableVersion(r: DayRange, v: RangeVersion): Promise<string> {
-    if (currency() === null) return versionKey(v) + placeKey();
+    // The people not active in the range are everyone known by its end: every stored day before it counts too.
+    const known = `|known ${versionKey(await rangeVersion(store.db, HISTORY_START, r.end))}`;
+    if (currency() === null) return versionKey(v) + placeKey() + known;
     try {
-      return `${versionKey(v)}${placeKey()}${SPEND}${await spend!.version(r)}`;
+      return `${versionKey(v)}${placeKey()}${known}${SPEND}${await spend!.version(r)}`;
     } catch (e) {
       logger.error('the users table goes without spend', { error: e instanceof Error ? e.message : String(e) });
-      return `${versionKey(v)}${placeKey()}|no spend`;
+      return `${versionKey(v)}${placeKey()}${known}|no spend`;
     }
+  }
+  /** How much of the history up to the range's end is stored: the people known by then, complete or not yet. */
+  async function historyOf(r: DayRange) {
+    const h = await rangeVersion(store.db, HISTORY_START, r.end);
+    return { storedDays: h.storedDays, days: daysBetween(HISTORY_START, r.end) + 1 };
   }
   /** Sorting by spend needs a price list: without one there is no spend anywhere. */
   const sortRefusal = (sort: string) =>
@@ -204,6 +211,7 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
         total: rows.length,
         activeUsers: active,
         inactiveUsers: people.length - active,
+        history: await historyOf(range),
         facets: t ? { delegation: t.facets.delegation, tier: t.facets.tier, lang: t.facets.language } : EMPTY_FACETS,
         range,
         sort: { column: p.sort, dir: p.dir },
