@@ -222,8 +222,8 @@ describe('spend on the demo organization', async () => {
     const csv = await (await fetch(`${base}/api/users.csv?${RANGE}&sort=spend&dir=desc`)).text();
     const [header, ...lines] = csv.trim().split('\r\n');
     const cols = header!.split(',');
-    // The person's team and its managers come first with the demo's mapping, then credits and spend.
-    expect(cols.slice(0, 6)).toEqual(['user_id', 'user_email', 'team', 'managers', 'credits', 'spend_eur']);
+    // The person's team and its managers come first with the demo's mapping, then credits (the service's billable_tokens) and spend.
+    expect(cols.slice(0, 6)).toEqual(['user_id', 'user_email', 'team', 'managers', 'billable_tokens', 'spend_eur']);
     expect(lines).toHaveLength(t.total);
     const first = lines[0]!.split(',');
     expect(first[0]).toBe(t.users[0]!.userId);
