@@ -31,9 +31,10 @@ test('spend and highlights: budgets set, the landing page’s highlights lead to
   // The organization's budget: passed, linking to the usage page.
   const org = highlights.getByRole('link', { name: /^the organization passed its monthly budget/ });
   await expect(org).toBeVisible();
-  // Engineering's: to its team page, where the budget shows as over.
+  // Engineering's: to its team page, where the budget shows as over, keeping the reader's range (the landing
+  // page's default: the 30 days to the latest, 2026-05-31).
   await highlights.getByRole('link', { name: /^Engineering passed its monthly budget/ }).click();
-  await expect(page).toHaveURL(`${BASE}/teams/Engineering`);
+  await expect(page).toHaveURL(`${BASE}/teams/Engineering?start=2026-05-02&end=2026-05-31`);
   await expect(page.getByRole('heading', { name: 'Engineering', level: 1 })).toBeVisible();
   await expect(page.getByText('Over budget').first()).toBeVisible();
 
