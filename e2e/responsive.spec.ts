@@ -69,6 +69,13 @@ test('keyboard: skip link, navigation, a preset, sorting and a chart as a table,
   await expect(page).toHaveURL(/toolsSort=name/);
 
   const perTool = page.getByRole('region', { name: 'Tool calls per tool' });
+  // The chart has drawn the 7 days (a new range's points are drawn in a render of their own, after the
+  // answer; under load that can take a while) before its table is opened.
+  await expect(
+    perTool.getByRole('figure', { name: /^Tool calls per tool, per day, from 2026-05-25 to 2026-05-31/ }),
+  ).toBeVisible({
+    timeout: 30_000,
+  });
   await perTool.getByRole('button', { name: 'Show Tool calls per tool as a table' }).focus();
   await page.keyboard.press('Enter');
   await expect(perTool.getByRole('table')).toBeVisible();
