@@ -161,6 +161,7 @@ export function prefetchPage(
 const user = lazyPage(() => import('../features/users/UserPage'));
 const repo = lazyPage(() => import('../features/readiness/RepoPage'));
 const team = lazyPage(() => import('../features/teams/TeamPage'));
+const compare = lazyPage(() => import('../features/teams/ComparePage'));
 const mapping = lazyPage(() => import('../features/teams/MappingPage'));
 const budgets = lazyPage(() => import('../features/teams/BudgetsPage'));
 
@@ -175,6 +176,8 @@ export const PAGES: {
   { path: '/readiness/:repo', ...repo },
   // A team's path has slashes (`/teams/Engineering/Platform`), each part encoded: a splat.
   { path: '/teams/*', ...team },
+  // Not under /teams/: a top-level team may be called "compare". The teams compared are the URL's `team`s.
+  { path: '/compare', ...compare },
   { path: '/settings/teams', ...mapping },
   { path: '/settings/budgets', ...budgets },
 ];

@@ -50,7 +50,7 @@ export function pageRefusal(me: Me | undefined, pathname: string): string | null
     const id = safeDecode(pathname.slice('/users/'.length));
     return id === me.userId ? null : 'This person’s page is shown to their managers and admins.';
   }
-  if (pathname === '/teams' || pathname.startsWith('/teams/'))
+  if (pathname === '/teams' || pathname.startsWith('/teams/') || pathname === '/compare')
     return 'The teams’ figures are shown to their managers and admins.';
   return null;
 }

@@ -37,6 +37,12 @@ export const HOW_TO_READ = {
     'Members are the people the mapping puts in a team (including people who have not used the agent yet); active people had a day of activity in the range; adoption is active people divided by members.',
     'With a price list, spend and each team’s budget state for the month sit beside the credits; open a team for its charts, people and repositories.',
   ],
+  compare: [
+    'Two to five teams side by side over the range in the bar at the top: the table gives each team the figures of its own page, and the charts draw one line per team, each team in one colour on every chart.',
+    'Each team counts its own people, sub-teams included, as on its own page: a person in two of the teams (a team and one of its sub-teams) counts in both, so the figures do not add up to a total.',
+    'The teams are in the address (team=…, one per team), so a link opens the same comparison; change them with the Team selector at the top, or choose them on the Teams page.',
+    'Daily or Weekly switches every chart’s grain; Hide weekends leaves Saturdays and Sundays out of the daily charts, never out of the table. Each chart has a table view and a CSV.',
+  ],
   readiness: [
     `A repository’s level comes from its latest report’s pass rate: level 1 below ${pct(LEVEL_THRESHOLDS[1])}, ${LEVEL_THRESHOLDS.slice(
       1,

@@ -22,6 +22,7 @@ import { NoTeams } from './NoTeams';
 import { TeamsTable } from './TeamsTable';
 import { AgentOnlyNote } from './OutcomeRatiosWidget';
 import { PayoffAcrossTeams } from './PayoffAcrossTeams';
+import { MAX_COMPARED, MIN_COMPARED } from './compare';
 
 const TITLE = 'Teams';
 
@@ -143,6 +144,12 @@ function TeamsOverview() {
     <>
       <PageHeader title={TITLE} teams={selected} page="teams">
         <span className="flex gap-4">
+          {/* The teams chosen in the selector, side by side (the comparison page says how many it takes). */}
+          <Link to={linkTo('/compare')} className="text-sm text-accent-strong underline">
+            {selected.length >= MIN_COMPARED && selected.length <= MAX_COMPARED
+              ? `Compare these ${selected.length} teams`
+              : 'Compare teams'}
+          </Link>
           {budgetsLink}
           {mappingLink}
         </span>

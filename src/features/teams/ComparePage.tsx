@@ -1,0 +1,300 @@
+import { keepPreviousData, useQueries, useQuery, type UseQueryResult } from '@tanstack/react-query';
+import { useCallback, useMemo } from 'react';
+import { Link } from 'react-router-dom';
+import type { SpendAnswer } from '../../api/spend';
+import type { TeamSummaryRow } from '../../api/teams';
+import { DataTable, type Column } from '../../components/DataTable';
+import { PageHeader } from '../../components/Page';
+import { spendColumn } from '../../components/SpendWidgets';
+import { seriesColor } from '../../components/TimeSeriesChart';
+import { IntervalSwitch, TimeSeriesWidget } from '../../components/TimeSeriesWidget';
+import { Widget } from '../../components/Widget';
+import { analyticsQuery } from '../../data/analytics';
+import { useAppConfig } from '../../data/config';
+import { useLinkTo, useRange, useSortParam, useTeams } from '../../data/search';
+import { spendQuery } from '../../data/spend';
+import { TEAMS_SORT, teamColumns } from './columns';
+import {
+  combinedSource,
+  comparedRows,
+  comparedTeams,
+  countProblem,
+  refusal,
+  sideBySide,
+  type Compared,
+} from './compare';
+import { NoTeams } from './NoTeams';
+import { teamsSummaryQuery } from './queries';
+import { teamHref, teamsCsv } from './shaping';
+
+/** The CSV's spend column: the range's spend to the cent, as the teams CSV has it. */
+const spendCells = (currency: string, spendOf: (team: string) => SpendAnswer | undefined) => ({
+  header: [`spend_${currency.toLowerCase()}`],
+  cells: (r: TeamSummaryRow) => {
+    const s = spendOf(r.team)?.spend;
+    return [s === undefined ? undefined : Number(s.toFixed(2))];
+  },
+});
+
+const TITLE = 'Compare teams';
+/** The team page's figures, in the teams table's order (the spend, with a price list, right after the credits). */
+const FIGURES = [
+  'credits',
+  'creditsChange',
+  'members',
+  'active',
+  'adoption',
+  'creditsPerActive',
+  'toolCallsPerTurn',
+  'sessions',
+  'commits',
+  'prs',
+];
+const TABLE_ID = 'compare';
+
+export default function ComparePage() {
+  const { teams } = useAppConfig();
+  return (
+    <div className="flex flex-col gap-4">
+      <Breadcrumb />
+      {teams ? (
+        <Comparison />
+      ) : (
+        <>
+          <PageHeader title={TITLE} />
+          <NoTeams />
+        </>
+      )}
+    </div>
+  );
+}
+
+function Breadcrumb() {
+  const linkTo = useLinkTo();
+  return (
+    <nav aria-label="Breadcrumb" className="text-sm">
+      <ol className="flex flex-wrap items-center gap-1 text-fg-muted">
+        <li>
+          <Link to={linkTo('/teams')} className="text-accent-strong underline">
+            Teams
+          </Link>
+        </li>
+        <li className="flex items-center gap-1">
+          <span aria-hidden>/</span>
+          <span aria-current="page" className="text-fg">
+            Compare
+          </span>
+        </li>
+      </ol>
+    </nav>
+  );
+}
+
+/** A team's colour, as its lines are drawn on every chart of the page. */
+function Swatch({ team }: { team: Compared }) {
+  return (
+    <span
+      aria-hidden
+      className="inline-block size-2.5 shrink-0 rounded-full"
+      style={{ background: seriesColor(team.index) }}
+    />
+  );
+}
+
+/** The path of a team linking to its page (with the reader's range), after its colour. */
+function TeamLink({ team }: { team: Compared }) {
+  const linkTo = useLinkTo();
+  return (
+    <span className="inline-flex min-w-0 items-center gap-1.5">
+      <Swatch team={team} />
+      <Link
+        to={linkTo(teamHref(team.path))}
+        className="text-accent-strong underline [overflow-wrap:anywhere] whitespace-normal"
+      >
+        {team.path}
+      </Link>
+    </span>
+  );
+}
+
+function Notice({ children }: { children: React.ReactNode }) {
+  return (
+    <div role="status" className="rounded bg-warning-surface p-3 text-sm text-warning-fg">
+      {children}
+    </div>
+  );
+}
+
+function Comparison() {
+  const [selected] = useTeams();
+  const { range } = useRange();
+  const linkTo = useLinkTo();
+  const { currency } = useAppConfig();
+  const problem = countProblem(selected);
+  const asked = problem === null;
+  const teams = useMemo(() => comparedTeams(selected), [selected]);
+
+  // The very answers each team's own page asks for (the same queries, so the same figures and one cache):
+  // the summary's row, its credits and activity per day, its spend; a team's asked in parallel with the others'.
+  const summary = useQuery({ ...teamsSummaryQuery(range), placeholderData: keepPreviousData, enabled: asked });
+  const perTeam = <Q,>(query: (path: string) => Q, enabled = true) =>
+    teams.map((t) => ({ ...query(t.path), placeholderData: keepPreviousData, enabled: asked && enabled }));
+  // Combined once per change of the answers (structurally shared, so unchanged days keep their identity).
+  const days = useCallback(
+    <T,>(rs: UseQueryResult<{ data: T[] }>[]) => ({
+      rs,
+      days: rs.map((r) => r.data?.data),
+      refused: rs.map((r) => refusal(r.error)),
+    }),
+    [],
+  );
+  const tokens = useQueries({ queries: perTeam((p) => analyticsQuery('tokens', range, '', [p])), combine: days });
+  const activity = useQueries({ queries: perTeam((p) => analyticsQuery('activity', range, '', [p])), combine: days });
+  const spend = useQueries({
+    queries: perTeam((p) => spendQuery(range, [p]), currency !== null),
+    combine: useCallback((rs: UseQueryResult<SpendAnswer>[]) => rs.map((r) => r.data), []),
+  });
+
+  // A team the server refuses (not in the mapping, or not one the reader may see) is left out, named with the reason.
+  const refusedOf = (t: Compared) => tokens.refused[t.index] ?? activity.refused[t.index] ?? null;
+  const refused = teams.flatMap((t) => {
+    const why = refusedOf(t);
+    return why === null ? [] : [{ team: t, why }];
+  });
+  const shown = useMemo(
+    () => teams.filter((t) => (tokens.refused[t.index] ?? activity.refused[t.index] ?? null) === null),
+    [teams, tokens.refused, activity.refused],
+  );
+  const pick = <T,>(all: readonly T[]) => shown.map((t) => all[t.index]!);
+
+  const credits = useMemo(
+    () => sideBySide(range, shown, pick(tokens.days), (d) => d.billable_tokens),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `pick` reads `shown`
+    [range, shown, tokens.days],
+  );
+  const active = useMemo(
+    () => sideBySide(range, shown, pick(activity.days), (d) => d.daily_active_users),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `pick` reads `shown`
+    [range, shown, activity.days],
+  );
+
+  const spendOf = useCallback((team: string) => spend[teams.find((t) => t.path === team)?.index ?? -1], [spend, teams]);
+  const columns = useMemo(() => {
+    const all = teamColumns(range);
+    const team: Column<TeamSummaryRow> = {
+      id: 'team',
+      header: 'Team',
+      value: (r) => r.team,
+      render: (r) => {
+        const t = teams.find((x) => x.path === r.team);
+        return t ? <TeamLink team={t} /> : r.team;
+      },
+    };
+    const figures = FIGURES.map((id) => all.find((c) => c.id === id)!);
+    if (currency === null) return [team, ...figures];
+    const money = spendColumn<TeamSummaryRow>(currency, (r) => spendOf(r.team)?.spend ?? null);
+    return [team, figures[0]!, money, ...figures.slice(1)];
+  }, [range, teams, currency, spendOf]);
+  const [sort] = useSortParam(TABLE_ID, TEAMS_SORT);
+
+  if (problem !== null) {
+    return (
+      <>
+        <PageHeader title={TITLE} page="compare" />
+        <Notice>
+          <p>{problem}</p>
+          <p className="mt-1">
+            Choose the teams with the Team selector at the top of the page, or on{' '}
+            <Link to={linkTo('/teams')} className="font-medium underline">
+              the Teams page
+            </Link>
+            .
+          </p>
+        </Notice>
+      </>
+    );
+  }
+
+  const rows = summary.data ? comparedRows(summary.data.rows, shown) : undefined;
+  const series = shown.map((t) => ({ key: t.key, label: t.path, color: seriesColor(t.index), csv: t.path }));
+  const names = shown.map((t) => t.path).join(', ');
+  const file = (what: string) => `teams-compare-${what}-${range.start}-${range.end}`;
+
+  return (
+    <>
+      <PageHeader title={TITLE} page="compare">
+        <IntervalSwitch />
+      </PageHeader>
+      <ul aria-label="Teams compared" className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
+        {shown.map((t) => (
+          <li key={t.path} className="flex min-w-0">
+            <TeamLink team={t} />
+          </li>
+        ))}
+      </ul>
+      {refused.length > 0 && (
+        <Notice>
+          <p className="font-medium">
+            {refused.length === 1 ? 'One team is' : `${refused.length} teams are`} left out of the comparison:
+          </p>
+          <ul className="mt-1 list-disc pl-5">
+            {refused.map(({ team, why }) => (
+              <li key={team.path}>
+                <strong>{team.path}</strong>: {why}
+              </li>
+            ))}
+          </ul>
+        </Notice>
+      )}
+      <Widget
+        title="Each team over the range"
+        description="Each team's own figures, sub-teams included, as its own page shows them: a person in two of these teams counts in both, so the rows do not add up."
+        query={{
+          data: rows,
+          status: summary.status,
+          error: summary.error,
+          isPlaceholderData: summary.isPlaceholderData,
+          isFetching: summary.isFetching,
+          refetch: summary.refetch,
+        }}
+        isEmpty={(d) => d.length === 0}
+        emptyText="None of the chosen teams can be shown."
+        csv={(d) => ({
+          filename: `${file('figures')}.csv`,
+          ...teamsCsv(d, columns, sort, currency !== null ? spendCells(currency, spendOf) : undefined),
+        })}
+      >
+        {(d) => (
+          <DataTable
+            id={TABLE_ID}
+            caption="Each team over the range"
+            columns={columns}
+            rows={d}
+            rowKey={(r) => r.team}
+            defaultSort={TEAMS_SORT}
+          />
+        )}
+      </Widget>
+      <TimeSeriesWidget
+        title="Credits"
+        description="Each team's standard credits, sub-teams included."
+        query={combinedSource(pick(tokens.rs), credits)}
+        kind="line"
+        series={series}
+        filename={file('credits')}
+        what={`The standard credits of ${names}`}
+      />
+      <TimeSeriesWidget
+        title="Daily active people"
+        description="Each team's distinct people active each day, sub-teams included."
+        query={combinedSource(pick(activity.rs), active)}
+        kind="line"
+        series={series}
+        rollup={Object.fromEntries(shown.map((t) => [t.key, 'mean' as const]))}
+        filename={file('active-users')}
+        what={`The daily active people of ${names}`}
+        footnote="Weekly view: the week's average per day."
+      />
+    </>
+  );
+}
