@@ -37,19 +37,11 @@ const spendCells = (currency: string, spendOf: (team: string) => SpendAnswer | u
 });
 
 const TITLE = 'Compare teams';
-/** The team page's figures, in the teams table's order (the spend, with a price list, right after the credits). */
-const FIGURES = [
-  'credits',
-  'creditsChange',
-  'members',
-  'active',
-  'adoption',
-  'creditsPerActive',
-  'toolCallsPerTurn',
-  'sessions',
-  'commits',
-  'prs',
-];
+/**
+ * The team page's figures, those compared most first (the spend, with a price list, right after the credits): at
+ * 1280 px the ones after the pull requests may lie beyond the table's right edge, which then says so.
+ */
+const FIGURES = ['credits', 'active', 'toolCallsPerTurn', 'commits', 'prs', 'members', 'adoption', 'creditsPerActive'];
 const TABLE_ID = 'compare';
 
 export default function ComparePage() {
@@ -109,7 +101,7 @@ function TeamLink({ team }: { team: Compared }) {
       <Swatch team={team} />
       <Link
         to={linkTo(teamHref(team.path))}
-        className="text-accent-strong underline [overflow-wrap:anywhere] whitespace-normal"
+        className="text-accent-strong underline max-sm:[overflow-wrap:anywhere] max-sm:whitespace-normal sm:whitespace-nowrap"
       >
         {team.path}
       </Link>
@@ -272,6 +264,8 @@ function Comparison() {
             rows={d}
             rowKey={(r) => r.team}
             defaultSort={TEAMS_SORT}
+            // Five rows at most: every team in sight, never a box to scroll (a phone's cards included).
+            maxHeight="none"
           />
         )}
       </Widget>
