@@ -103,6 +103,20 @@ describe('TeamsPage', () => {
     expect(screen.getByText('Teams:').parentElement!.textContent).toContain('Engineering/Platform');
   });
 
+  it('links the teams chosen in the selector to their comparison, and says so only for 2 to 5 of them', async () => {
+    stubServer();
+    const { unmount } = render('/teams?start=2026-05-10&end=2026-05-16&team=Engineering%2FPlatform&team=Sales');
+    const link = await screen.findByRole('link', { name: 'Compare these 2 teams' });
+    expect(link.getAttribute('href')).toBe(
+      '/compare?start=2026-05-10&end=2026-05-16&team=Engineering%2FPlatform&team=Sales',
+    );
+    unmount();
+    render('/teams?team=Sales');
+    expect((await screen.findByRole('link', { name: 'Compare teams' })).getAttribute('href')).toBe(
+      '/compare?team=Sales',
+    );
+  });
+
   it('expands a team to show its sub-teams under it, and collapses it again', async () => {
     stubServer();
     render();
