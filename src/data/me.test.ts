@@ -22,7 +22,7 @@ describe('what a signed-in reader may open', () => {
   it('keeps the mapping screen from managers, and nothing else', () => {
     const m = me({ role: 'manager', teams: ['Sales'] });
     expect(pageRefusal(m, '/settings/teams')).toMatch(/admins/);
-    for (const path of ['/', '/users', '/users/u-bob', '/teams', '/teams/Sales'])
+    for (const path of ['/', '/users', '/users/u-bob', '/teams', '/teams/Sales', '/compare'])
       expect(pageRefusal(m, path)).toBeNull();
   });
 
@@ -37,6 +37,7 @@ describe('what a signed-in reader may open', () => {
     expect(pageRefusal(me({ userId: null }), '/users/u-ann')).not.toBeNull();
     expect(pageRefusal(v, '/teams')).toMatch(/teams/);
     expect(pageRefusal(v, '/teams/Sales')).toMatch(/teams/);
+    expect(pageRefusal(v, '/compare')).toMatch(/teams/);
     expect(pageRefusal(v, '/settings/budgets')).toMatch(/budgets/);
     expect(pageRefusal(me({ role: 'manager', teams: ['Sales'] }), '/settings/budgets')).toBeNull();
     for (const path of ['/', '/tools', '/activity', '/productivity', '/readiness', '/readiness/acme%2Fapi'])
