@@ -116,8 +116,9 @@ export function Shell() {
                 onMouseEnter={() => prefetch(n)}
                 onFocus={() => prefetch(n)}
                 onClick={() => setMenuOpen(false)}
+                // The team comparison is one of the teams pages, at an address of its own (its breadcrumb says so).
                 className={({ isActive }) =>
-                  `rounded px-3 py-1.5 text-sm font-medium ${isActive ? 'bg-accent-muted text-accent-strong' : 'text-fg-muted hover:bg-surface-muted'}`
+                  `rounded px-3 py-1.5 text-sm font-medium ${isActive || (n.path === '/teams' && pathname === '/compare') ? 'bg-accent-muted text-accent-strong' : 'text-fg-muted hover:bg-surface-muted'}`
                 }
               >
                 {n.label}
