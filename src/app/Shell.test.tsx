@@ -63,6 +63,15 @@ describe('Shell with teams', () => {
     expect(s.stub.asked('/api/v1/analytics/tools')).toEqual([]);
   });
 
+  it('marks the Teams page in the navigation on the team comparison, and only there besides the teams pages', async () => {
+    const compare = renderShell('/compare?team=Eng&team=Sales', true);
+    expect(compare.link('Teams').className).toContain('bg-accent-muted');
+    expect(compare.link('Usage').className).not.toContain('bg-accent-muted');
+    compare.unmount();
+    const usage = renderShell('/', true);
+    expect(usage.link('Teams').className).not.toContain('bg-accent-muted');
+  });
+
   it('shows the team selector on the teams overview, not on a team’s own page', async () => {
     const overview = renderShell('/teams', true);
     expect(await screen.findByRole('button', { name: /^Team:/ })).toBeTruthy();
