@@ -83,6 +83,8 @@ export const teamsAnswerSchema = z.object({
   unassigned: z.number(),
   /** Users the store knows. */
   users: z.number(),
+  /** The repositories and patterns the mapping gives the teams the reader sees (its `repos` column). */
+  repos: z.number(),
 });
 export type TeamsAnswer = z.infer<typeof teamsAnswerSchema>;
 

@@ -80,9 +80,13 @@ describe('Shell with teams', () => {
     await waitFor(() => expect(screen.queryByRole('button', { name: /^Team:/ })).toBeNull());
   });
 
-  it('has no team selector on the readiness pages, which teams do not divide', () => {
-    renderShell('/readiness', true);
-    expect(screen.queryByRole('button', { name: /^Team:/ })).toBeNull();
+  it('shows the team selector on the readiness pages (the chosen teams’ repositories), without the date range', async () => {
+    const readiness = renderShell('/readiness', true);
+    expect(await screen.findByRole('button', { name: /^Team:/ })).toBeTruthy();
+    expect(screen.queryByRole('group', { name: 'Date range' })).toBeNull();
+    readiness.unmount();
+    renderShell('/', true);
+    expect(await screen.findByRole('group', { name: 'Date range' })).toBeTruthy();
   });
 });
 

@@ -103,6 +103,7 @@ export const TEAMS_ANSWER: TeamsAnswer = {
   ],
   unassigned: 2,
   users: 20,
+  repos: 0,
 };
 
 const json = (body: unknown, status = 200) =>

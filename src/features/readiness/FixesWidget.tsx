@@ -50,13 +50,11 @@ export function FixesWidget({
   const rows = useMemo(
     () =>
       list &&
-      fixesOf(list)
-        .slice(0, 25)
-        .map((f) => ({
-          ...f,
-          name: CRITERIA_BY_ID.get(f.id)?.name ?? f.id,
-          level: CRITERIA_BY_ID.get(f.id)?.level ?? null,
-        })),
+      fixesOf(list).map((f) => ({
+        ...f,
+        name: CRITERIA_BY_ID.get(f.id)?.name ?? f.id,
+        level: CRITERIA_BY_ID.get(f.id)?.level ?? null,
+      })),
     [list],
   );
   const csv = useTableCsv('fixes', COLUMNS, SORT);
@@ -66,7 +64,7 @@ export function FixesWidget({
       description={`The criteria whose fix lifts the most of ${scope} repositories to their next level: each is one of the fewest fixes that lift them (on its own: alone enough).`}
       query={{ ...status, data: rows, status: rows ? 'success' : 'pending' }}
       isEmpty={(d) => d.length === 0}
-      emptyText="Every repository is at the top level."
+      emptyText={list?.length === 0 ? 'No repository to read.' : 'Every repository is at the top level.'}
       csv={(d) => ({ filename: 'readiness-fixes.csv', ...csv(d) })}
     >
       {(d) => (

@@ -102,6 +102,21 @@ describe('ReadinessPage', () => {
     expect(stub.asked('/api/readiness')[0]!.searchParams.getAll('team')).toEqual(['Eng']);
   });
 
+  it(
+    'a team owning no repository is told how to give it some, and nothing says its repositories are at the top',
+    {
+      timeout: SLOW,
+    },
+    async () => {
+      stubReadiness(REPORTS, OWNERS);
+      renderWithApp(<ReadinessPage />, { url: '/readiness?team=Sales', config: STORE });
+      const note = await screen.findByText(/The team mapping names no repositories for Sales/, {}, { timeout: 10_000 });
+      expect(note.closest('[role="status"]')!.textContent).toContain('Add a repos column to the mapping');
+      expect(await screen.findByText('No repository to read.')).toBeTruthy();
+      expect(screen.queryByText('Every repository is at the top level.')).toBeNull();
+    },
+  );
+
   it('without a store, walks the service’s reports and shows the same spread', { timeout: SLOW }, async () => {
     const stub = stubReadiness(REPORTS, OWNERS);
     renderWithApp(<ReadinessPage />, { url: '/readiness', config: TEST_CONFIG });

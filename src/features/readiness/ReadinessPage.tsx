@@ -7,6 +7,7 @@ import { useSearchParam, useTeams, type ReadinessPeriod, type SortState } from '
 import { CategoryBarChart } from '../../components/CategoryBarChart';
 import { DataTable, useTableCsv, type Column } from '../../components/DataTable';
 import { KpiGrid } from '../../components/KpiGrid';
+import { NoRepos } from '../../components/NoRepos';
 import { PageHeader } from '../../components/Page';
 import { Segmented } from '../../components/Segmented';
 import { TimeSeriesChart } from '../../components/TimeSeriesChart';
@@ -180,6 +181,7 @@ export default function ReadinessPage() {
             ? `${formatExact(list.reduce((n, r) => n + r.reports.length, 0))} reports of ${formatExact(list.length)} repositories${byTeam ? ` owned by ${scope}` : ''}.`
             : ''}
       </p>
+      {byTeam && settledList?.length === 0 && <NoRepos team={scope} />}
       <KpiGrid
         items={[
           {

@@ -1,5 +1,6 @@
 import { CRITERIA_BY_ID, LEVEL_NAMES } from '../../api/criteria';
 import type { ReadinessReport } from '../../api/schemas';
+import { downloadCsv } from '../../components/download';
 import { formatPercent } from '../../lib/format';
 import type { NextLevelPlan } from '../../lib/readiness';
 
@@ -22,8 +23,11 @@ export function RepoFixes({
   report,
   plan,
   earlier,
+  repo,
 }: {
   report: ReadinessReport;
+  /** The repository's key, for the CSV's name. */
+  repo: string;
   plan: NextLevelPlan | null;
   /** The report shown is not the repository's latest. */
   earlier: boolean;
@@ -71,10 +75,51 @@ export function RepoFixes({
           </ol>
           <p className="mt-2 text-xs text-fg-subtle">
             The fewest failing criteria that reach the next level; among as few, those failing in the fewest
-            applications. They are marked “fix first” in the scorecard below.
+            applications. They are marked “fix first” in the scorecard below.{' '}
+            <button
+              type="button"
+              className="font-medium text-accent-strong underline"
+              onClick={() => downloadPlan(repo, report, plan)}
+            >
+              Download the plan as CSV
+            </button>
           </p>
         </>
       )}
     </section>
+  );
+}
+
+/** The plan as CSV: one row per criterion to fix, in the plan's order, with the levels it goes between. */
+function downloadPlan(repo: string, report: ReadinessReport, plan: NextLevelPlan) {
+  downloadCsv(
+    `readiness-plan-${repo.replaceAll('/', '_')}-${report.reportId}.csv`,
+    [
+      'step',
+      'criterion',
+      'name',
+      'level',
+      'pillar',
+      'numerator',
+      'denominator',
+      'failing_apps',
+      'from_level',
+      'to_level',
+    ],
+    plan.steps.map((s, i) => {
+      const known = CRITERIA_BY_ID.get(s.id);
+      return [
+        i + 1,
+        s.id,
+        known?.name ?? '',
+        known?.level ?? '',
+        known?.pillar ?? '',
+        s.numerator,
+        s.denominator,
+        s.failingApps,
+        plan.level,
+        plan.reaches,
+      ];
+    }),
   );
 }

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { fireEvent, screen, within } from '@testing-library/react';
 import { Route, Routes } from 'react-router-dom';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { TEN, stubReadiness, tenReport } from '../../test/readiness-fixtures';
 import { TEST_CONFIG, renderWithApp } from '../../test/render';
 import RepoPage from './RepoPage';
@@ -51,6 +51,36 @@ describe('RepoPage', () => {
       expect(marked).toEqual([`${FIRST.name}fix first · 10/1✗ Failed`]);
     },
   );
+
+  it('downloads the plan as CSV, one row per criterion to fix', { timeout: SLOW }, async () => {
+    renderRepo();
+    const plan = await screen.findByRole('region', { name: 'What to fix first' }, { timeout: 10_000 });
+    const blobs: Blob[] = [];
+    let name = '';
+    const { createObjectURL, revokeObjectURL } = URL;
+    URL.createObjectURL = (b: Blob) => (blobs.push(b), 'blob:plan');
+    URL.revokeObjectURL = () => {};
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      name = this.download;
+    });
+    try {
+      fireEvent.click(within(plan).getByRole('button', { name: 'Download the plan as CSV' }));
+      expect(name).toBe('readiness-plan-github.com_acme_a-a2.csv');
+      const text = await new Promise<string>((done) => {
+        const reader = new FileReader();
+        reader.onload = () => done(String(reader.result));
+        reader.readAsText(blobs[0]!);
+      });
+      const lines = text.trim().split('\r\n');
+      expect(lines[0]).toBe('step,criterion,name,level,pillar,numerator,denominator,failing_apps,from_level,to_level');
+      expect(lines.slice(1)).toHaveLength(1);
+      expect(lines[1]!.split(',').slice(0, 3)).toEqual(['1', FIRST.id, FIRST.name]);
+      expect(lines[1]!.split(',').slice(-5)).toEqual(['0', '1', '1', '3', '4']);
+    } finally {
+      click.mockRestore();
+      Object.assign(URL, { createObjectURL, revokeObjectURL });
+    }
+  });
 
   it('lists the failed criteria only when asked, and keeps the choice in the URL', { timeout: SLOW }, async () => {
     const r = renderRepo();

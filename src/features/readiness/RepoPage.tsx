@@ -161,7 +161,7 @@ export default function RepoPage() {
           { label: 'Skipped', value: s.skipped, hint: 'not counted' },
         ]}
       />
-      <RepoFixes report={r} plan={plan} earlier={earlier} />
+      <RepoFixes report={r} plan={plan} earlier={earlier} repo={repo} />
       <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
         <section
           aria-label="Report details"

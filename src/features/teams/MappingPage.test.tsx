@@ -27,12 +27,14 @@ const OLD: TeamsAnswer = {
   teams: [team('Engineering', 2, [team('Engineering/Platform', 1)])],
   unassigned: 8,
   users: 10,
+  repos: 0,
 };
 const NEW: TeamsAnswer = {
   ...OLD,
   loadedAt: '2026-05-31T10:00:00.000Z',
   teams: [team('Engineering', 1), team('Sales', 1), team('Support', 1)],
   unassigned: 7,
+  repos: 2,
 };
 
 /**
@@ -160,7 +162,7 @@ describe('MappingPage', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     const saved = await screen.findByText(/^Saved\./);
     expect(saved.textContent).toBe(
-      'Saved. The mapping in force now has 3 teams; 3 of the 10 known people are in a team, 7 Unassigned.',
+      'Saved. The mapping in force now has 3 teams; 3 of the 10 known people are in a team, 7 Unassigned; 2 repositories or patterns owned.',
     );
     expect(JSON.parse(String((writes(fetchMock)[0]![1] as RequestInit).body))).toEqual({
       format: 'json',

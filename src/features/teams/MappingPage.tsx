@@ -48,10 +48,15 @@ function describeSource(a: Pick<TeamsAnswer, 'source' | 'name'>): string {
   }
 }
 
-/** "12 teams; 340 of the 355 known people are in a team, 15 Unassigned." */
+/** "12 teams; 340 of the 355 known people are in a team, 15 Unassigned; 9 repositories or patterns owned." */
 function countsLine(a: TeamsAnswer): string {
   const teams = countTeams(a.teams);
-  return `${formatExact(teams)} ${teams === 1 ? 'team' : 'teams'}; ${formatExact(a.users - a.unassigned)} of the ${formatExact(a.users)} known people are in a team, ${formatExact(a.unassigned)} Unassigned.`;
+  const people = `${formatExact(a.users - a.unassigned)} of the ${formatExact(a.users)} known people are in a team, ${formatExact(a.unassigned)} Unassigned`;
+  const repos =
+    a.repos === 0
+      ? 'no repositories owned'
+      : `${formatExact(a.repos)} ${a.repos === 1 ? 'repository or pattern' : 'repositories or patterns'} owned`;
+  return `${formatExact(teams)} ${teams === 1 ? 'team' : 'teams'}; ${people}; ${repos}.`;
 }
 
 /** The members of the top-level teams and Unassigned: each known person once, and the people named but unseen. */
@@ -474,17 +479,19 @@ function Format() {
           </li>
         </ul>
         <pre className="overflow-auto rounded bg-surface-muted p-2 font-mono text-xs">
-          {`email,team,manager
-ann@acme.com,Engineering/Platform,bo@acme.com;cy@acme.com
-dee@acme.com,Engineering/Platform/Infra,
-eve@acme.com,Sales,`}
+          {`email,team,manager,repos
+ann@acme.com,Engineering/Platform,bo@acme.com;cy@acme.com,github.com/acme/api;github.com/acme/web-*
+dee@acme.com,Engineering/Platform/Infra,,git@github.com:acme/infra.git
+eve@acme.com,Sales,,`}
         </pre>
         <p>
-          <strong>JSON</strong>: an array of entries with the same keys; <code>manager</code> may also be a list.
+          <strong>JSON</strong>: an array of entries with the same keys; <code>manager</code> and <code>repos</code> may
+          also be lists.
         </p>
         <pre className="overflow-auto rounded bg-surface-muted p-2 font-mono text-xs">
           {`[
-  { "email": "ann@acme.com", "team": "Engineering/Platform", "manager": ["bo@acme.com"] },
+  { "email": "ann@acme.com", "team": "Engineering/Platform", "manager": ["bo@acme.com"],
+    "repos": ["github.com/acme/api", "https://github.com/acme/web-*"] },
   { "user_id": "usr_42", "team": "Data" }
 ]`}
         </pre>

@@ -13,7 +13,7 @@ import { formatCompact, formatExact } from '../../lib/format';
 import { CORRELATION_CAVEAT, MIN_TEAMS, type TeamPoint } from '../../lib/payoff';
 import { ratio } from './columns';
 import { levelPoints } from './level-points';
-import { NoRepos } from './NoRepos';
+import { NoRepos } from '../../components/NoRepos';
 import { ratioCell } from './outcome-columns';
 
 import { crossTeamPayoff } from './payoff-shaping';

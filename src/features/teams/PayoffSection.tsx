@@ -7,7 +7,7 @@ import { formatDayLong, type DayRange } from '../../lib/dates';
 import type { OutcomeWeek } from '../../lib/outcomes';
 import { CORRELATION_CAVEAT, MIN_WEEKS, PAYOFF_WEEKS } from '../../lib/payoff';
 import { levelPoints } from './level-points';
-import { NoRepos } from './NoRepos';
+import { NoRepos } from '../../components/NoRepos';
 import { PayoffChart } from './PayoffChart';
 import { PayoffComparisons } from './PayoffComparisons';
 

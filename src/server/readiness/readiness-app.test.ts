@@ -145,6 +145,9 @@ describe('GET /api/readiness and its fixes CSV, without sign-in', () => {
   });
 
   it('without repositories in the mapping, says there is no ownership and lists every repository Unowned', async () => {
+    // The mapping screen counts what the teams own: the demo's mapping names repositories, this one none.
+    const owned = async () => teamsAnswerSchema.parse(await (await fetch(`${base}/api/teams`)).json()).repos;
+    expect(await owned()).toBeGreaterThan(0);
     const put = await fetch(`${base}/api/teams/mapping`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json' },
@@ -156,6 +159,7 @@ describe('GET /api/readiness and its fixes CSV, without sign-in', () => {
     expect(a.repos.map((r) => r.key)).toEqual(all.repos.map((r) => r.key));
     expect(a.repos.every((r) => r.team === null)).toBe(true);
     expect((await read(`/api/readiness?${q(['Engineering'])}`)).repos).toEqual([]);
+    expect(await owned()).toBe(0);
   });
 });
 

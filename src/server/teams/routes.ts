@@ -153,6 +153,7 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
       teams: shown,
       unassigned: restricted ? 0 : (direct.get(UNASSIGNED) ?? 0),
       users: restricted ? shown.reduce((n, t) => n + t.members, 0) : users.length,
+      repos: (mapping?.repos ?? []).filter((c) => !restricted || details(c.team)).length,
     };
   }
 

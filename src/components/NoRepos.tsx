@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
-import { pageRefusal, useReader } from '../../data/me';
-import { useLinkTo } from '../../data/search';
+import { pageRefusal, useReader } from '../data/me';
+import { useLinkTo } from '../data/search';
 
 /**
  * In place of a payoff with no repositories to read: how to give teams their repositories (the mapping's
