@@ -41,7 +41,7 @@ import { createAuth } from './auth/routes';
 import { filePricesSource, NO_PRICES } from './spend/source';
 import { dayAnswerVersion, emailOf } from './store/teams-queries';
 import { openAnalytics, type Analytics } from './analytics/engine';
-import { createSpendByUser, peopleOfRange } from './analytics/users';
+import { createUsersTables } from './analytics/users';
 import { priceListKey } from './spend/prices';
 import { inSelection, UNASSIGNED } from './teams/tree';
 import { createRouter, route, type Route } from './http/router';
@@ -184,9 +184,9 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
       tempDirectory: join(tmpdir(), 'agent-usage-dashboard-analytics'),
     });
     analytics = opening;
-    const spendOf = opening.then(createSpendByUser);
+    const tables = opening.then((a) => createUsersTables(a));
     // A copy that cannot be opened is the users pages' error, said to their readers: not the process's end.
-    spendOf.catch(() => undefined);
+    tables.catch(() => undefined);
     // A server that syncs in the background (not a test's or a command's) brings the copy up to date with itself.
     if (sc?.background)
       void opening
@@ -197,7 +197,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
           }),
         );
     usersRoutes = createUsersRoutes({
-      merge: async (r) => peopleOfRange(await opening, r),
+      tables,
       store,
       engine,
       latestDay,
@@ -206,7 +206,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
       prewarm: sc?.background,
       place: () => place(),
       spend: {
-        currency: () => prices.current().prices?.currency ?? null,
+        list: () => prices.current().prices ?? null,
         // The range's `/tokens` days are filled first: the version then says what the spend was priced from.
         version: async (r) => {
           await engine.fillDays('tokens', '', r, false);
@@ -214,10 +214,6 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
           return `${list ? priceListKey(list) : ''}|${await dayAnswerVersion(store.db, 'tokens', '', r.start, r.end)}`;
         },
         stored: (r) => engine.daysStored('tokens', '', r),
-        byUser: async (r) => {
-          const list = prices.current().prices;
-          return list ? (await spendOf)(r, list) : new Map();
-        },
       },
     });
     // Started by main.ts when SYNC_BACKGROUND allows; `npm run sync` runs it once.

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { UserRow } from '../../api/schemas';
-import { eachDay, type Day } from '../../lib/dates';
+import { eachDay, type Day, type DayRange } from '../../lib/dates';
 import { mergeUserRows, type MergedUser } from '../../lib/user-merge';
 import { putTokensDay, putUsersDay } from '../../test/store-days';
 import { STORE_ENGINES } from '../../test/stores';
@@ -18,7 +18,8 @@ import { rng, type Rng } from '../demo/rng';
 import { parsePrices, priceOf } from '../spend/prices';
 import { openStore, type StoreDb } from '../store/db';
 import { openAnalytics, type Analytics } from './engine';
-import { createSpendByUser, mergedUsers } from './users';
+import { createUsersTables } from './users';
+import type { PriceList } from '../spend/prices';
 
 const pick = <T>(r: Rng, xs: readonly T[]) => xs[Math.floor(r() * xs.length)]!;
 
@@ -66,6 +67,24 @@ function expectSame(got: MergedUser[], want: MergedUser[]) {
   expect(got.map((u) => ({ ...u, autonomyRatio: 0 }))).toEqual(want.map((u) => ({ ...u, autonomyRatio: 0 })));
   got.forEach((u, i) => expect(u.autonomyRatio).toBeCloseTo(want[i]!.autonomyRatio, 12));
 }
+
+let made = 0;
+/** Every row of the range's users table (`who`: active people, or everyone known), in user id order. */
+async function tableRows(a: Analytics, r: DayRange, prices: PriceList | null, who: 'active' | 'all') {
+  const t = await createUsersTables(a).get(r, String(++made), { prices, mapping: null });
+  const filter = { search: '', delegation: '', tier: '', language: '', who };
+  const rows: MergedUser[] = [];
+  for await (const part of t.all({ sort: 'credits', dir: 'desc', filter, teams: [] })) rows.push(...part);
+  return rows.sort(byId);
+}
+
+/** The range's active people as the users table merges them (without the last active day it adds). */
+const mergedUsers = async (a: Analytics, r: DayRange) =>
+  (await tableRows(a, r, null, 'active')).map(({ lastActiveDay: _, ...u }) => u as MergedUser);
+
+/** Each person's spend over the range at the list, for those with credits priced in it. */
+const createSpendByUser = (a: Analytics) => async (r: DayRange, list: PriceList) =>
+  new Map((await tableRows(a, r, list, 'all')).filter((u) => u.spend !== 0).map((u) => [u.userId, u.spend!]));
 
 const opened: (() => Promise<unknown>)[] = [];
 afterAll(async () => {

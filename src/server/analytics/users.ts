@@ -6,12 +6,24 @@
  * delegation level of most days (ties: the first by name) with the model's tier on its latest day, every
  * language.
  */
+import { LIST, VARCHAR, listValue, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
+import { UNASSIGNED } from '../../api/teams';
 import { HISTORY_START, weekStart, type DayRange } from '../../lib/dates';
-import { SUMMED_FIELDS, type MergedSums, type MergedUser } from '../../lib/user-merge';
+import {
+  SUMMED_FIELDS,
+  type MergedSums,
+  type MergedUser,
+  type UserColumnId,
+  type UserFacets,
+  type UserFilter,
+} from '../../lib/user-merge';
 import type { PriceList } from '../spend/prices';
+import type { Mapping } from '../teams/mapping';
+import { inSelection } from '../teams/tree';
 import type { Analytics } from './engine';
 import { WEEK_OF_DAY, wholeWeeks } from './schema';
 import { priceTableOf } from './spend';
+import { membershipOf } from './teams';
 
 const SUMS = Object.entries(SUMMED_FIELDS) as [keyof MergedSums, string][];
 
@@ -58,53 +70,6 @@ people AS (
 SELECT p.*, t.model, t.tier, l.level
 FROM people p JOIN top_model t USING (user_id) JOIN top_level l USING (user_id)`;
 
-const byCodeUnits = (a: MergedUser, b: MergedUser) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0);
-
-/** One row per person active in the range, in user id order (the order ties keep when the table is sorted). */
-export async function mergedUsers(a: Analytics, r: DayRange): Promise<MergedUser[]> {
-  await a.catchUp(r);
-  const w = wholeWeeks(r);
-  const c = await a.columns(MERGE, { start: r.start, end: r.end, first: w.first, last: w.last, through: w.through });
-  const col = <T>(name: string) => c[name] as T[];
-  const parsed = new Map<string, string[]>();
-  // Sorted again here: the browser's merge sorts by UTF-16 code units, DuckDB by bytes.
-  const languagesOf = (json: string) => {
-    let langs = parsed.get(json);
-    if (!langs) parsed.set(json, (langs = (JSON.parse(json) as string[]).sort()));
-    return [...langs];
-  };
-  const [ids, emails, activeDays, firstDays, lastDays, ratios, lists, models, tiers, levels] = [
-    col<string>('user_id'),
-    col<string | null>('email'),
-    col<number>('active_days'),
-    col<string>('first_day'),
-    col<string>('last_day'),
-    col<number>('autonomy_ratio'),
-    col<string>('languages'),
-    col<string>('model'),
-    col<string>('tier'),
-    col<string>('level'),
-  ];
-  const sums = SUMS.map(([k]) => [k, col<number | null>(k)] as const);
-  const users = ids.map((userId, i): MergedUser => {
-    const u = {
-      userId,
-      email: emails[i]!,
-      activeDays: activeDays[i]!,
-      firstDay: firstDays[i]!,
-      lastDay: lastDays[i]!,
-    } as MergedUser;
-    for (const [k, values] of sums) u[k] = Number(values[i] ?? 0);
-    u.autonomyRatio = ratios[i]!;
-    u.primaryModel = models[i]!;
-    u.primaryModelTier = tiers[i]!;
-    u.delegationLevel = levels[i]!;
-    u.languages = languagesOf(lists[i]!);
-    return u;
-  });
-  return users.sort(byCodeUnits);
-}
-
 // Everyone known by the range's end (a `/users` day or a `/tokens` split on or before it), with their latest day of
 // activity up to it and their latest email given: the weeks before the end's week, then its days.
 const KNOWN = `
@@ -116,8 +81,6 @@ SELECT user_id, max(d) AS last_active, arg_max(ge, gd) FILTER (WHERE gd IS NOT N
   UNION ALL SELECT user_id, NULL, CASE WHEN user_email <> '' THEN day END, nullif(user_email, '')
     FROM person_credits_day WHERE day BETWEEN $week AND $end)
 GROUP BY user_id`;
-
-const ZERO_SUMS = Object.fromEntries(SUMS.map(([k]) => [k, 0])) as MergedSums;
 
 /** A person known by a range's end: their latest email given and latest day of activity up to it (none: credits only). */
 export interface KnownPerson {
@@ -140,31 +103,6 @@ export async function knownBy(a: Analytics, r: DayRange): Promise<KnownPerson[]>
 /** The known people with no day of activity in the range: those the users page lists as "Not active". */
 export const idleIn = (known: readonly KnownPerson[], r: DayRange) =>
   known.filter((k) => k.lastActive === null || k.lastActive < r.start);
-
-/**
- * Every person known by the range's end, in user id order: those active in it as `mergedUsers` gives them, the
- * others with no activity (no days, nothing summed); each with their latest active day up to the range's end.
- */
-export async function peopleOfRange(a: Analytics, r: DayRange): Promise<MergedUser[]> {
-  const [active, known] = await Promise.all([mergedUsers(a, r), knownBy(a, r)]);
-  const lastActive = new Map(known.map((k) => [k.userId, k.lastActive]));
-  for (const u of active) u.lastActiveDay = lastActive.get(u.userId) ?? u.lastDay;
-  const idle = idleIn(known, r).map((k): MergedUser => ({
-    userId: k.userId,
-    email: k.email,
-    activeDays: 0,
-    firstDay: null,
-    lastDay: null,
-    ...ZERO_SUMS,
-    autonomyRatio: 0,
-    primaryModel: '',
-    primaryModelTier: '',
-    delegationLevel: '',
-    languages: [],
-    lastActiveDay: k.lastActive,
-  }));
-  return [...active, ...idle].sort(byCodeUnits);
-}
 
 // A range's whole weeks are priced by the week (each person's credits per model and tier summed as days are
 // copied, engine.ts) where a model and tier's price holds all week; its edge days, and the weeks where a price
@@ -189,17 +127,260 @@ SELECT user_id, sum(spend) AS spend FROM (
   WHERE m.day BETWEEN $first AND $through)
 GROUP BY user_id`;
 
-/** Each person's spend over a range at a price list: every `/tokens` day's credits by model, priced. */
-export function createSpendByUser(a: Analytics) {
+/** What a users table is asked: its order, its filters (`who`: active people, the others, or both) and its teams. */
+export interface UsersQuestion {
+  sort: UserColumnId;
+  dir: 'asc' | 'desc';
+  filter: UserFilter;
+  /** The teams asked for (their sub-teams with them); none: everyone. */
+  teams: readonly string[];
+}
+
+/** What a range's table is made with: a price list for spend, a mapping for teams (none: no team column). */
+export interface UsersTableSpec {
+  prices: PriceList | null;
+  mapping: Mapping | null;
+}
+
+// Each column's order: numbers by value, text as the browser's tables sort it (ICU's en-US collation, as
+// Intl.Collator('en-US')); people without a value last either way, ties in user id order.
+const ORDER: Record<UserColumnId, string> = {
+  ...(Object.fromEntries(SUMS.map(([k]) => [k, `"${k}"`])) as Record<keyof MergedSums, string>),
+  user: 'coalesce(email, user_id) COLLATE en_us',
+  team: 'team COLLATE en_us',
+  spend: 'spend',
+  activeDays: 'active_days',
+  firstDay: 'first_day',
+  lastDay: 'last_day',
+  lastActiveDay: 'last_active_day',
+  autonomy: 'autonomy_ratio',
+  model: 'model COLLATE en_us',
+  tier: 'tier COLLATE en_us',
+  delegation: 'level COLLATE en_us',
+  languages: "array_to_string(langs, ', ') COLLATE en_us",
+};
+
+// The range's table: everyone active in it (MERGE) and the known people who were not (KNOWN), each with their last
+// active day up to the range's end, their spend and their team.
+const TABLE = (name: string, priced: boolean, teams: boolean) => `
+CREATE OR REPLACE TEMP TABLE ${name} AS
+WITH merged AS (${MERGE}),
+known AS (${KNOWN})${priced ? `,\nspent AS (${SPEND})` : ''}
+SELECT m.* EXCLUDE (languages), m.languages AS languages_json,
+  from_json(m.languages, '["VARCHAR"]') AS langs, coalesce(k.last_active, m.last_day) AS last_active_day,
+  ${priced ? 'coalesce(s.spend, 0)' : 'NULL::DOUBLE'} AS spend, ${teams ? 'coalesce(t.team, $unassigned)' : 'NULL::VARCHAR'} AS team
+FROM merged m LEFT JOIN known k USING (user_id)${priced ? ' LEFT JOIN spent s USING (user_id)' : ''}${teams ? ' LEFT JOIN member t USING (user_id)' : ''}
+UNION ALL BY NAME
+SELECT k.user_id, k.email, 0 AS active_days, NULL AS first_day, NULL AS last_day,
+  ${SUMS.map(([k]) => `0 AS "${k}"`).join(', ')}, 0 AS autonomy_ratio, '[]' AS languages_json, []::VARCHAR[] AS langs,
+  '' AS model, '' AS tier, '' AS level, k.last_active AS last_active_day,
+  ${priced ? 'coalesce(s.spend, 0)' : 'NULL::DOUBLE'} AS spend, ${teams ? 'coalesce(t.team, $unassigned)' : 'NULL::VARCHAR'} AS team
+FROM known k${priced ? ' LEFT JOIN spent s USING (user_id)' : ''}${teams ? ' LEFT JOIN member t USING (user_id)' : ''}
+WHERE k.last_active IS NULL OR k.last_active < $start`;
+
+interface Row extends Record<string, unknown> {
+  user_id: string;
+  email: string | null;
+  active_days: number;
+  first_day: string | null;
+  last_day: string | null;
+  autonomy_ratio: number;
+  languages_json: string;
+  model: string;
+  tier: string;
+  level: string;
+  last_active_day: string | null;
+  spend: number | null;
+  team: string | null;
+}
+
+/**
+ * A range's users table, made once in the engine (a table of its own, one row per person) and asked for a page,
+ * its counts or all its rows in order: only what is asked for is converted to JavaScript.
+ */
+export interface UsersTable {
+  /** The values present, for the filter menus. */
+  facets: UserFacets;
+  /** A page of the table as asked, with how many rows the question keeps and how many people of the teams are active or not. */
+  page(
+    q: UsersQuestion,
+    offset: number,
+    limit: number,
+  ): Promise<{ users: MergedUser[]; total: number; active: number; inactive: number }>;
+  /** Every row the question keeps, in order, a part at a time. */
+  all(q: UsersQuestion): AsyncGenerator<MergedUser[]>;
+}
+
+const PART = 5000;
+/** How long a table replaced or pushed out is kept for the readers still on it. */
+const DROP_AFTER_MS = 60_000;
+
+/** A row of the table as the users answers give it: spend with a price list, the team with a mapping. */
+function userOf(row: Row, spec: UsersTableSpec): MergedUser {
+  const u = {
+    userId: row.user_id,
+    email: row.email,
+    activeDays: row.active_days,
+    firstDay: row.first_day,
+    lastDay: row.last_day,
+  } as MergedUser;
+  for (const [k] of SUMS) u[k] = Number(row[k] ?? 0);
+  u.autonomyRatio = row.autonomy_ratio;
+  u.primaryModel = row.model;
+  u.primaryModelTier = row.tier;
+  u.delegationLevel = row.level;
+  // Sorted again here: the browser's merge sorts by UTF-16 code units, DuckDB by bytes.
+  u.languages = (JSON.parse(row.languages_json) as string[]).sort();
+  if (spec.prices) u.spend = row.spend ?? 0;
+  if (spec.mapping) u.team = row.team!;
+  u.lastActiveDay = row.last_active_day;
+  return u;
+}
+
+/**
+ * The users tables of recent ranges, each made at most once per range and version (concurrent asks share it), in
+ * the engine; the oldest dropped beyond `entries`.
+ */
+export function createUsersTables(a: Analytics, entries = 8) {
   const prices = priceTableOf(a);
-  return async (r: DayRange, list: PriceList): Promise<Map<string, number>> => {
-    await a.catchUp(r);
-    await prices(list);
-    const rows = await a.rows<{ user_id: string; spend: number }>(SPEND, {
+  const made = new Map<string, { version: string; table: Promise<UsersTable>; name: string }>();
+  let n = 0;
+  const keyOf = (r: DayRange) => `${r.start}…${r.end}`;
+
+  async function make(name: string, r: DayRange, spec: UsersTableSpec): Promise<UsersTable> {
+    await a.catchUp({ start: HISTORY_START, end: r.end });
+    if (spec.prices) await prices(spec.prices);
+    if (spec.mapping) await membershipOf(a).current(spec.mapping);
+    const w = wholeWeeks(r);
+    await a.rows(TABLE(name, spec.prices !== null, spec.mapping !== null), {
       start: r.start,
       end: r.end,
-      ...wholeWeeks(r),
+      first: w.first,
+      last: w.last,
+      through: w.through,
+      week: weekStart(r.end),
+      ...(spec.mapping ? { unassigned: UNASSIGNED } : {}),
     });
-    return new Map(rows.map((x) => [x.user_id, x.spend]));
+    const [f] = await a.rows<{ delegation: string[]; tier: string[]; language: string[] }>(
+      `SELECT list(DISTINCT level) FILTER (WHERE level <> '') AS delegation,
+         list(DISTINCT tier) FILTER (WHERE tier <> '') AS tier,
+         list(DISTINCT l) FILTER (WHERE l IS NOT NULL) AS language
+       FROM (SELECT level, tier, unnest(CASE WHEN len(langs) = 0 THEN [NULL] ELSE langs END) AS l FROM ${name})`,
+    );
+    // Sorted here, as the browser sorts them (by UTF-16 code units).
+    const facets = {
+      delegation: [...(f?.delegation ?? [])].sort(),
+      tier: [...(f?.tier ?? [])].sort(),
+      language: [...(f?.language ?? [])].sort(),
+    };
+    const allTeams = [...(spec.mapping?.teams ?? []), UNASSIGNED];
+    const withTeams = spec.mapping !== null;
+
+    /** The question's WHERE and its parameters; `who` left out for the counts of the teams' people. */
+    function where(q: UsersQuestion, withFilters = true) {
+      const parts: string[] = [];
+      const params: Record<string, DuckDBValue> = {};
+      const types: Record<string, DuckDBType> = {};
+      if (q.teams.length > 0) {
+        // Without a mapping everyone is Unassigned.
+        params.teams = listValue(allTeams.filter((t) => inSelection(t, q.teams)));
+        types.teams = LIST(VARCHAR);
+        parts.push(withTeams ? 'list_contains($teams, team)' : `list_contains($teams, '${UNASSIGNED}')`);
+      }
+      if (withFilters) {
+        const f = q.filter;
+        const who = f.who ?? 'active';
+        if (who !== 'all') parts.push(who === 'active' ? 'active_days > 0' : 'active_days = 0');
+        const search = f.search.trim().toLowerCase();
+        if (search) {
+          parts.push("(contains(lower(user_id), $q) OR contains(lower(coalesce(email, '')), $q))");
+          params.q = search;
+        }
+        const facets: [string, string, string][] = [
+          ['delegation', f.delegation, 'level = $delegation'],
+          ['tier', f.tier, 'tier = $tier'],
+          ['language', f.language, 'list_contains(langs, $language)'],
+        ];
+        for (const [param, value, test] of facets)
+          if (value) {
+            parts.push(test);
+            params[param] = value;
+          }
+      }
+      return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params, types };
+    }
+    const order = (q: UsersQuestion) => `ORDER BY ${ORDER[q.sort]} ${q.dir.toUpperCase()} NULLS LAST, user_id`;
+    const select = async (q: UsersQuestion, offset: number, limit: number) => {
+      const w = where(q);
+      const rows = await a.rows<Row>(
+        `SELECT * EXCLUDE (langs) FROM ${name} ${w.sql} ${order(q)} LIMIT ${limit} OFFSET ${offset}`,
+        w.params,
+        w.types,
+      );
+      return rows.map((row) => userOf(row, spec));
+    };
+    return {
+      facets,
+      async page(q, offset, limit) {
+        const kept = where(q);
+        const teams = where(q, false);
+        const [users, [c]] = await Promise.all([
+          select(q, offset, limit),
+          a.rows<{ total: number; active: number; inactive: number }>(
+            `SELECT (SELECT count(*) FROM ${name} ${kept.sql})::INTEGER AS total,
+               count(*) FILTER (WHERE active_days > 0)::INTEGER AS active,
+               count(*) FILTER (WHERE active_days = 0)::INTEGER AS inactive
+             FROM ${name} ${teams.sql}`,
+            { ...kept.params, ...teams.params },
+            { ...kept.types, ...teams.types },
+          ),
+        ]);
+        return { users, total: c!.total, active: c!.active, inactive: c!.inactive };
+      },
+      async *all(q) {
+        for (let offset = 0; ; offset += PART) {
+          const part = await select(q, offset, PART);
+          if (part.length > 0) yield part;
+          if (part.length < PART) return;
+        }
+      },
+    };
+  }
+
+  return {
+    /** The range's table at this version of what it is made from. */
+    get(r: DayRange, version: string, spec: UsersTableSpec): Promise<UsersTable> {
+      const key = keyOf(r);
+      const hit = made.get(key);
+      if (hit && hit.version === version) {
+        made.delete(key);
+        made.set(key, hit);
+        return hit.table;
+      }
+      const name = `users_table_${++n}`;
+      const entry = { version, name, table: make(name, r, spec) };
+      entry.table.catch(() => {
+        if (made.get(key) === entry) made.delete(key);
+      });
+      made.delete(key);
+      made.set(key, entry);
+      // The table it replaces and the oldest beyond the bound go, dropped a while later: a reader may be on them.
+      const gone = hit ? [hit] : [];
+      for (const [k, e] of made) {
+        if (made.size <= entries) break;
+        made.delete(k);
+        gone.push(e);
+      }
+      if (gone.length > 0)
+        setTimeout(() => {
+          for (const e of gone) void a.rows(`DROP TABLE IF EXISTS ${e.name}`).catch(() => undefined);
+        }, DROP_AFTER_MS).unref?.();
+      return entry.table;
+    },
+    /** The last table made for the range, whatever its version (a stale answer while its days are walked again). */
+    async latest(r: DayRange): Promise<UsersTable | undefined> {
+      const e = made.get(keyOf(r));
+      return e ? e.table.catch(() => undefined) : undefined;
+    },
   };
 }

@@ -241,8 +241,16 @@ export interface Place {
  * Each person's place by the mapping in force, with a version that changes with the mapping; null without one.
  */
 export function placeOf(source: MappingSource) {
-  const made = new WeakMap<Mapping, (userId: string, email: string | null) => Place>();
-  return (): { of: (userId: string, email: string | null) => Place; version: string } | null => {
+  const made = new WeakMap<
+    Mapping,
+    { of: (userId: string, email: string | null) => Place; managersOf: (team: string) => string[] }
+  >();
+  return (): {
+    mapping: Mapping;
+    of: (userId: string, email: string | null) => Place;
+    managersOf: (team: string) => string[];
+    version: string;
+  } | null => {
     const state = source.current();
     const mapping = state.mapping;
     if (!mapping) return null;
@@ -256,13 +264,16 @@ export function placeOf(source: MappingSource) {
         }
         return [];
       };
-      of = (userId, email) => {
-        const team = resolve(userId, email);
-        return { team, managers: managersOf(team) };
+      of = {
+        of: (userId, email) => {
+          const team = resolve(userId, email);
+          return { team, managers: managersOf(team) };
+        },
+        managersOf,
       };
       made.set(mapping, of);
     }
-    return { of, version: `${state.source}|${state.name ?? ''}|${state.loadedAt ?? ''}` };
+    return { mapping, ...of, version: `${state.source}|${state.name ?? ''}|${state.loadedAt ?? ''}` };
   };
 }
 

@@ -30,6 +30,7 @@ import {
   type UserColumnId,
   type Who,
 } from '../../lib/user-merge';
+import type { createUsersTables, UsersQuestion, UsersTableSpec } from '../analytics/users';
 import { ACCESS } from '../auth/access';
 import { errorResponse, HttpError } from '../core/errors';
 import { silentLogger, type Logger } from '../core/log';
@@ -42,15 +43,13 @@ import { rangeVersion, userDayRows, type RangeVersion } from '../store/users-que
 import type { SyncEngine } from '../sync/engine';
 import { isFinal } from '../sync/spans';
 import type { ViewScope } from '../auth/access';
+import type { PriceList } from '../spend/prices';
+import type { Mapping } from '../teams/mapping';
 import type { Place } from '../teams/source';
-import { inSelection, UNASSIGNED } from '../teams/tree';
 import { createRangeFiller, type RangeState } from './fill';
-import { createTableCache } from './table';
 
 /** Bumped when an answer's shape or meaning changes: an ETag of the old code must not match. */
 const ANSWER_VERSION = 'users-2';
-/** CSV rows per write. */
-const CSV_CHUNK = 1000;
 /** Rows per page at most: the browser asks for a few hundred at a time. */
 export const MAX_LIMIT = 1000;
 
@@ -85,20 +84,27 @@ export interface UsersRoutesOptions {
   prewarm?: boolean;
   /** Spend beside credits, when the server has a price list. */
   spend?: UsersSpend;
-  /**
-   * Builds a range's merged users (the analytics engine's, src/server/analytics/users.ts); `background` for the
-   * tables built ahead.
-   */
-  merge: (r: DayRange, background: boolean) => Promise<MergedUser[]>;
-  /** Each person's team and managers by the mapping in force (null without one). */
-  place?: () => { of: (userId: string, email: string | null) => Place; version: string } | null;
+  /** The ranges' tables, in the analytics engine (src/server/analytics/users.ts). */
+  tables: Promise<ReturnType<typeof createUsersTables>>;
+  /** The mapping in force (null without one), with the managers of a team and a version that changes with it. */
+  place?: () => Placing | null;
   logger?: Logger;
+}
+
+/** Where people belong by the mapping in force. */
+export interface Placing {
+  mapping: Mapping;
+  /** A person's team (by id, else email; Unassigned when the mapping names them nowhere) and its managers. */
+  of: (userId: string, email: string | null) => Place;
+  /** The managers of the nearest team up the tree that names some. */
+  managersOf: (team: string) => string[];
+  version: string;
 }
 
 /** Each user's spend over a range, at the price list in force. */
 export interface UsersSpend {
-  /** The price list's currency; null without a price list (then there is no spend column). */
-  currency(): string | null;
+  /** The price list in force; null without one (then there is no spend column). */
+  list(): PriceList | null;
   /**
    * What a range's spend depends on (the price list, the stored `/tokens` days), once those days are
    * filled from the service: a table is rebuilt when it changes. Throws when they cannot be filled.
@@ -106,13 +112,7 @@ export interface UsersSpend {
   version(r: DayRange): Promise<string>;
   /** Whether the range's `/tokens` days are all stored (asks the service nothing). */
   stored(r: DayRange): Promise<boolean>;
-  /** Each user's spend over the range, by user id (the service's `/tokens` split per user and model, priced). */
-  byUser(r: DayRange, background: boolean): Promise<ReadonlyMap<string, number>>;
 }
-
-/** The people of the teams asked for (by the team each row was given, Unassigned without a mapping); null for everyone. */
-const teamTest = (teams: readonly string[]) =>
-  teams.length > 0 ? (u: MergedUser) => inSelection(u.team ?? UNASSIGNED, teams) : null;
 
 export function createUsersRoutes(opts: UsersRoutesOptions) {
   const { store, engine, latestDay, refreshDays } = opts;
@@ -120,28 +120,28 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
   const retryAfter = String(opts.retryAfterSeconds ?? 1);
   const filler = createRangeFiller(store, engine, opts.fillWaitMs ?? 1500, logger);
   const spend = opts.spend;
-  const currency = () => spend?.currency() ?? null;
-  const merge = opts.merge;
+  const currency = () => spend?.list()?.currency ?? null;
   const SPEND = '|spend ';
-  const tables = createTableCache(async (r, version, background) => {
-    const [users, spent] = await Promise.all([
-      merge(r, background),
-      version.includes(SPEND) ? spend!.byUser(r, background) : undefined,
-    ]);
-    if (spent) for (const u of users) u.spend = spent.get(u.userId) ?? 0;
-    const place = opts.place?.();
-    if (place)
-      for (const u of users) {
-        const p = place.of(u.userId, u.email);
-        u.team = p.team;
-        u.managers = p.managers;
-      }
-    return users;
-  });
   const placeKey = () => `|place ${opts.place?.()?.version ?? 'none'}`;
-  /** Managers' emails go to readers who may see that team's details (with sign-in: admins, the team's managers). */
-  const shownTo = (scope: ViewScope | undefined) => (u: MergedUser) =>
-    !scope || u.team === undefined || scope.seesTeamDetails(u.team) ? u : { ...u, managers: [] };
+  /** A range's table at its version: with spend when the version was priced, with teams when there is a mapping. */
+  async function tableAt(r: DayRange, version: string) {
+    const spec: UsersTableSpec = {
+      prices: version.includes(SPEND) ? (spend?.list() ?? null) : null,
+      mapping: opts.place?.()?.mapping ?? null,
+    };
+    return (await opts.tables).get(r, version, spec);
+  }
+  /**
+   * Managers' emails go to readers who may see that team's details (with sign-in: admins, the team's managers);
+   * each row's team is the one its table was made with.
+   */
+  const shownTo = (scope: ViewScope | undefined) => {
+    const place = opts.place?.();
+    return (u: MergedUser): MergedUser =>
+      u.team === undefined
+        ? u
+        : { ...u, managers: place && (!scope || scope.seesTeamDetails(u.team)) ? place.managersOf(u.team) : [] };
+  };
   const versionKey = (v: RangeVersion) => `${v.storedDays}|${v.syncedAt ?? ''}`;
   /**
    * The version a range's table is kept for: its stored `/users` days, and with a price list what its
@@ -196,21 +196,18 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
     async handle({ query: { range, teams, params: p }, scope }) {
       const refused = sortRefusal(p.sort);
       if (refused) return errorResponse(400, refused);
-      const inTeams = teamTest(teams);
-      const ofTeams = (rows: readonly MergedUser[]) => (inTeams ? rows.filter(inTeams) : rows);
       const asked = { search: p.q, delegation: p.delegation, tier: p.tier, language: p.lang, who: p.who };
       const state = await filler.ensure(range);
       const version = state.complete ? await tableVersion(range, state.version) : '';
-      const t = state.complete ? await tables.get(range, version) : await tables.latest(range);
-      const rows = t ? ofTeams(t.view(p.sort, p.dir, asked)) : [];
-      const people = t ? ofTeams(t.users) : [];
-      const active = people.filter((u) => u.activeDays > 0).length;
+      const t = state.complete ? await tableAt(range, version) : await (await opts.tables).latest(range);
+      const question: UsersQuestion = { sort: p.sort, dir: p.dir, filter: asked, teams };
+      const page = t ? await t.page(question, p.offset, p.limit) : { users: [], total: 0, active: 0, inactive: 0 };
       const body: UsersTableAnswer = {
-        users: rows.slice(p.offset, p.offset + p.limit).map(shownTo(scope)),
+        users: page.users.map(shownTo(scope)),
         offset: p.offset,
-        total: rows.length,
-        activeUsers: active,
-        inactiveUsers: people.length - active,
+        total: page.total,
+        activeUsers: page.active,
+        inactiveUsers: page.inactive,
         history: await historyOf(range),
         facets: t ? { delegation: t.facets.delegation, tier: t.facets.tier, lang: t.facets.language } : EMPTY_FACETS,
         range,
@@ -220,8 +217,8 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
       };
       if (!state.complete) return answer(202, body, { 'retry-after': retryAfter });
       // The table's version names the mapping its teams came from.
-      const question = [p.sort, p.dir, asked, p.offset, p.limit, teams];
-      return { ...answer(200, body), etag: etagOf(range, state, version, question) };
+      const etag = etagOf(range, state, version, [p.sort, p.dir, asked, p.offset, p.limit, teams]);
+      return { ...answer(200, body), etag };
     },
   });
 
@@ -269,27 +266,20 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
     async handle({ query: { range, teams, params: p }, scope }): Promise<HttpResponse | StreamedResponse> {
       const refused = sortRefusal(p.sort);
       if (refused) return errorResponse(400, refused);
-      const inTeams = teamTest(teams);
       const state = await filler.ensure(range);
       if (!state.complete) return errorResponse(503, state.progress.detail, { 'retry-after': retryAfter });
-      const t = await tables.get(range, await tableVersion(range, state.version));
-      const view = t.view(p.sort, p.dir, {
-        search: p.q,
-        delegation: p.delegation,
-        tier: p.tier,
-        language: p.lang,
-        who: p.who,
-      });
-      const rows = inTeams ? view.filter(inTeams) : view;
+      const version = await tableVersion(range, state.version);
+      const t = await tableAt(range, version);
+      const filter = { search: p.q, delegation: p.delegation, tier: p.tier, language: p.lang, who: p.who };
       const { header: columns, row: cells } = usersCsvColumns(currency(), opts.place?.() != null, true);
       const shown = shownTo(scope);
       const row = (u: MergedUser) => cells(shown(u));
       const header = toCsv(columns, []);
-      function* pieces() {
+      async function* pieces() {
         yield header;
-        // toCsv writes the header line first: each chunk is what follows it.
-        for (let i = 0; i < rows.length; i += CSV_CHUNK)
-          yield toCsv(columns, rows.slice(i, i + CSV_CHUNK).map(row)).slice(header.length);
+        // toCsv writes the header line first: each part is what follows it.
+        for await (const part of t.all({ sort: p.sort, dir: p.dir, filter, teams }))
+          yield toCsv(columns, part.map(row)).slice(header.length);
       }
       return {
         status: 200,
@@ -338,7 +328,7 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
       try {
         const r = lastDays(days, latestDay());
         const v = await filler.peek(r);
-        if (v && (currency() === null || (await spend!.stored(r)))) await tables.get(r, await tableVersion(r, v), true);
+        if (v && (currency() === null || (await spend!.stored(r)))) await tableAt(r, await tableVersion(r, v));
       } catch (e) {
         logger.error('users table prewarm failed', { error: e instanceof Error ? e.message : String(e) });
       }

@@ -20,6 +20,7 @@ import {
   mergeUserRows,
   usersCsvColumns,
   type MergedUser,
+  type UserColumnId,
 } from '../../lib/user-merge';
 import { toCsv } from '../../lib/csv';
 import { raw } from '../../test/http';
@@ -27,6 +28,7 @@ import { pgSkipReason } from '../../test/postgres';
 import { createApp } from '../app';
 import { createLogger, silentLogger } from '../core/log';
 import { readServerConfig } from '../config';
+import type { PriceList } from '../spend/prices';
 import { DEFAULT_KEYS } from '../demo/auth';
 import { createDemoService } from '../demo/service';
 import { openStore, type StoreDb } from '../store/db';
@@ -34,11 +36,10 @@ import { migrateToLatest } from '../store/migrations';
 import { claimStore } from '../store/queries';
 import { NUMERIC_FACTS, TEXT_FACTS, userDayFacts } from '../store/users-queries';
 import { openAnalytics, type Analytics } from '../analytics/engine';
-import { peopleOfRange } from '../analytics/users';
+import { createUsersTables } from '../analytics/users';
 import { createSyncEngine, type Fetched } from '../sync/engine';
 import { createRouter } from '../http/router';
 import { createUsersRoutes } from './routes';
-import { sortUsers } from './table';
 import { STORE_ENGINES } from '../../test/stores';
 
 /** The CSV's columns without a price list or a mapping (the store gives each person's last active day). */
@@ -116,14 +117,14 @@ async function harness(store: StoreDb, fillWaitMs = 20, more: Partial<Parameters
   });
   const analytics = await openAnalytics(store, { file: ':memory:', logger: silentLogger });
   copies.push(analytics);
-  const merge = (r: DayRange) => peopleOfRange(analytics, r);
+  const tables = createUsersTables(analytics);
   const routes = createUsersRoutes({
     store,
     engine,
     latestDay: () => LATEST,
     refreshDays: 2,
     fillWaitMs,
-    merge,
+    tables: Promise.resolve(tables),
     ...more,
   });
   const router = createRouter(routes.routes, {
@@ -135,7 +136,7 @@ async function harness(store: StoreDb, fillWaitMs = 20, more: Partial<Parameters
     base,
     engine,
     routes,
-    merge,
+    tables,
     asked,
     hold() {
       let open!: () => void;
@@ -153,6 +154,28 @@ async function harness(store: StoreDb, fillWaitMs = 20, more: Partial<Parameters
       return usersTableSchema.parse(JSON.parse(r.body));
     },
   };
+}
+
+/** A price list of one price: 10 EUR a million credits from the start of history. */
+const EUR_10: PriceList = { currency: 'EUR', entries: [{ from: '2026-01-14', perMillionCredits: 10, line: 1 }] };
+
+const collator = new Intl.Collator('en-US');
+
+/**
+ * The order the browser's tables sort in, the oracle of the server's: numbers by value, text by locale; people
+ * without a value last either way, ties in user id order (by UTF-16 code units) in both directions.
+ */
+function sortUsers(users: readonly MergedUser[], column: UserColumnId, dir: 'asc' | 'desc'): MergedUser[] {
+  const value = USER_COLUMN_VALUES[column];
+  const keyed = [...users].sort(byId).map((u) => ({ u, v: value(u) }));
+  const sign = dir === 'asc' ? 1 : -1;
+  const compare = (a: string | number, b: string | number) =>
+    typeof a === 'string' ? collator.compare(a, b as string) : a - (b as number);
+  return keyed
+    .sort((a, b) =>
+      a.v === null || b.v === null ? Number(a.v === null) - Number(b.v === null) : sign * compare(a.v, b.v),
+    )
+    .map((k) => k.u);
 }
 
 const q = (r: DayRange, extra = '') => `start=${r.start}&end=${r.end}${extra}`;
@@ -239,16 +262,16 @@ describe.each(engines)('the users endpoints on $name', ({ available, open }) => 
     const h = await harness(store, 20, {
       logger: createLogger((l) => void lines.push(l)),
       spend: {
-        currency: () => 'EUR',
+        list: () => EUR_10,
         version: async () => {
           if (tokensFail) throw new Error('/tokens answered 503');
           return 'priced-1';
         },
         stored: async () => !tokensFail,
-        byUser: async () => new Map([[browserMerge(FINAL)[0]!.userId, 12.5]]),
       },
     });
     await h.engine.fillUsers(FINAL, false);
+    await h.engine.fillDays('tokens', '', FINAL, false);
     const bare = await h.table(q(FINAL, '&sort=user&dir=asc&limit=1000'));
     expect(bare.users.length).toBeGreaterThan(10);
     for (const u of bare.users) expect(u.spend).toBeUndefined();
@@ -259,9 +282,18 @@ describe.each(engines)('the users endpoints on $name', ({ available, open }) => 
     expect(csv.body.split('\r\n')[0]!.split(',')[3]).toBe('spend_eur');
     expect(csv.body.split('\r\n')[1]!.split(',')[3]).toBe('');
     tokensFail = false;
-    const priced = await h.table(q(FINAL, '&sort=spend&dir=desc&limit=3'));
-    expect(priced.users[0]).toMatchObject({ userId: browserMerge(FINAL)[0]!.userId, spend: 12.5 });
-    expect(priced.users[1]!.spend).toBe(0);
+    // Each person's credits of the range's `/tokens` split, at 10 EUR a million.
+    const spent = new Map<string, number>();
+    for (const d of JSON.parse(direct(PATHS.tokens, `?startDate=${FINAL.start}&endDate=${FINAL.end}`).body).data as {
+      by_user: { user_id: string; billable_tokens: number }[];
+    }[])
+      for (const u of d.by_user) spent.set(u.user_id, (spent.get(u.user_id) ?? 0) + (u.billable_tokens * 10) / 1e6);
+    const priced = await h.table(q(FINAL, '&sort=spend&dir=desc&limit=1000'));
+    expect(priced.users.length).toBe(browserMerge(FINAL).length);
+    for (const u of priced.users) expect(u.spend).toBeCloseTo(spent.get(u.userId) ?? 0, 9);
+    const spends = priced.users.map((u) => u.spend!);
+    expect(spends).toEqual([...spends].sort((a, b) => b - a));
+    expect(spends[0]).toBeGreaterThan(0);
   });
 
   test(`sorts, filters, searches and pages on the server${skipNote}`, async () => {
@@ -567,9 +599,10 @@ describe.each(engines)('the users endpoints on $name', ({ available, open }) => 
     const walk = await h.get(`/api/users?${q(FINAL)}`);
     expect(walk.status).toBe(500);
     // The store cannot be reached while the table is read: 503, and when to ask again.
+    const refused = () => Promise.reject(Object.assign(new Error(internal), { code: 'ECONNREFUSED' }));
     const down = await harness(store, 2000, {
       logger,
-      merge: () => Promise.reject(Object.assign(new Error(internal), { code: 'ECONNREFUSED' })),
+      tables: Promise.resolve({ get: refused, latest: async () => undefined }),
     });
     await down.engine.fillUsers(FINAL, false);
     const read = await down.get(`/api/users?${q(FINAL)}`);
@@ -589,21 +622,24 @@ describe('the tables built ahead', () => {
     try {
       const built: DayRange[] = [];
       let tokensStored = false;
-      let merge: (r: DayRange) => Promise<MergedUser[]> = async () => [];
+      let real!: (tables: ReturnType<typeof createUsersTables>) => void;
+      const made = new Promise<ReturnType<typeof createUsersTables>>((ok) => (real = ok));
       const h = await harness(store, 20, {
-        merge: async (r) => {
-          built.push(r);
-          return merge(r);
-        },
+        tables: made,
         spend: {
-          currency: () => 'EUR',
+          list: () => EUR_10,
           // Filling the range's `/tokens` days: a walk that does not end while the test runs.
           version: () => (tokensStored ? Promise.resolve('priced') : new Promise<string>(() => undefined)),
           stored: async () => tokensStored,
-          byUser: async () => new Map(),
         },
       });
-      merge = h.merge;
+      real({
+        ...h.tables,
+        get: (r, version, spec) => {
+          built.push(r);
+          return h.tables.get(r, version, spec);
+        },
+      });
       const week = lastDays(7, LATEST);
       await h.engine.fillUsers(week, false);
       // The week's `/users` days are in, its `/tokens` days are not: the pass ends without building it.
