@@ -63,6 +63,12 @@ export interface Analytics {
   ): Promise<T[]>;
   /** Runs a query on the engine's threads; its columns by name (half the cost of rows as objects, for large answers). */
   columns(sql: string, params?: Record<string, DuckDBValue>): Promise<Record<string, unknown[]>>;
+  /** Runs a query on the engine's threads; its rows as plain objects, a few thousand at a time as they are converted. */
+  rowParts<T extends Record<string, unknown>>(
+    sql: string,
+    params?: Record<string, DuckDBValue>,
+    types?: Record<string, DuckDBType>,
+  ): AsyncGenerator<T[]>;
   /** Changes each time a day of the copy is written or dropped. */
   generation(): number;
   close(): Promise<void>;
@@ -331,9 +337,13 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
   }
 
   /** A query's whole answer, held by DuckDB until its chunks are read. */
-  function materialized(sql: string, params: Record<string, DuckDBValue> | undefined) {
+  function materialized(
+    sql: string,
+    params: Record<string, DuckDBValue> | undefined,
+    types?: Record<string, DuckDBType>,
+  ) {
     if (closed) return Promise.reject(new Error('the analytics engine is closed'));
-    const q = reader.run(sql, params);
+    const q = reader.run(sql, params, types);
     reading.add(q);
     void q.finally(() => reading.delete(q)).catch(() => undefined);
     return q;
@@ -382,6 +392,23 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
         if (i % 8 === 7) await new Promise((ok) => setImmediate(ok));
       }
       return out;
+    },
+    async *rowParts<T extends Record<string, unknown>>(
+      sql: string,
+      params?: Record<string, DuckDBValue>,
+      types?: Record<string, DuckDBType>,
+    ) {
+      const result = await materialized(sql, params, types);
+      const names = result.deduplicatedColumnNames();
+      let part: T[] = [];
+      for (let i = 0; i < result.chunkCount; i++) {
+        for (const row of result.getChunk(i).convertRows(JSDuckDBValueConverter))
+          part.push(Object.fromEntries(names.map((n, c) => [n, row[c]])) as T);
+        if (part.length >= 4 * CHUNK || i === result.chunkCount - 1) {
+          yield part;
+          part = [];
+        }
+      }
     },
     generation: () => generation,
     /**

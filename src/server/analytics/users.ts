@@ -211,7 +211,6 @@ export interface UsersTable {
   all(q: UsersQuestion): AsyncGenerator<MergedUser[]>;
 }
 
-const PART = 5000;
 /** How long a table replaced or pushed out is kept for the readers still on it. */
 const DROP_AFTER_MS = 60_000;
 
@@ -338,11 +337,9 @@ export function createUsersTables(a: Analytics, entries = 8) {
         return { users, total: c!.total, active: c!.active, inactive: c!.inactive };
       },
       async *all(q) {
-        for (let offset = 0; ; offset += PART) {
-          const part = await select(q, offset, PART);
-          if (part.length > 0) yield part;
-          if (part.length < PART) return;
-        }
+        const w = where(q);
+        const sql = `SELECT * EXCLUDE (langs) FROM ${name} ${w.sql} ${order(q)}`;
+        for await (const part of a.rowParts<Row>(sql, w.params, w.types)) yield part.map((row) => userOf(row, spec));
       },
     };
   }
