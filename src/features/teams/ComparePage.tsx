@@ -4,6 +4,7 @@ import { Link } from 'react-router-dom';
 import type { SpendAnswer } from '../../api/spend';
 import type { TeamSummaryRow } from '../../api/teams';
 import { DataTable, type Column } from '../../components/DataTable';
+import { Breadcrumb } from '../../components/Breadcrumb';
 import { PageHeader } from '../../components/Page';
 import { spendColumn } from '../../components/SpendWidgets';
 import { seriesColor } from '../../components/TimeSeriesChart';
@@ -48,7 +49,7 @@ export default function ComparePage() {
   const { teams } = useAppConfig();
   return (
     <div className="flex flex-col gap-4">
-      <Breadcrumb />
+      <CompareBreadcrumb />
       {teams ? (
         <Comparison />
       ) : (
@@ -61,25 +62,9 @@ export default function ComparePage() {
   );
 }
 
-function Breadcrumb() {
+function CompareBreadcrumb() {
   const linkTo = useLinkTo();
-  return (
-    <nav aria-label="Breadcrumb" className="text-sm">
-      <ol className="flex flex-wrap items-center gap-1 text-fg-muted">
-        <li>
-          <Link to={linkTo('/teams')} className="text-accent-strong underline">
-            Teams
-          </Link>
-        </li>
-        <li className="flex items-center gap-1">
-          <span aria-hidden>/</span>
-          <span aria-current="page" className="text-fg">
-            Compare
-          </span>
-        </li>
-      </ol>
-    </nav>
-  );
+  return <Breadcrumb trail={[{ label: 'Teams', to: linkTo('/teams') }]} current="Compare" />;
 }
 
 /** A team's colour, as its lines are drawn on every chart of the page. */

@@ -5,6 +5,7 @@ import { useMemo } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { UNASSIGNED, type TeamSummaryRow } from '../../api/teams';
 import type { Column } from '../../components/DataTable';
+import { Breadcrumb } from '../../components/Breadcrumb';
 import { KpiGrid } from '../../components/KpiGrid';
 import { PageHeader } from '../../components/Page';
 import { TableWidget } from '../../components/TableWidget';
@@ -67,33 +68,10 @@ export default function TeamPage() {
   return <Team key={path} path={path} />;
 }
 
-function Breadcrumb({ path, name }: { path: string; name: string }) {
+function TeamBreadcrumb({ path, name }: { path: string; name: string }) {
   const linkTo = useLinkTo();
-  return (
-    <nav aria-label="Breadcrumb" className="text-sm">
-      <ol className="flex flex-wrap items-center gap-1 text-fg-muted">
-        <li>
-          <Link to={linkTo('/teams')} className="text-accent-strong underline">
-            Teams
-          </Link>
-        </li>
-        {ancestorsOf(path).map((a) => (
-          <li key={a} className="flex items-center gap-1">
-            <span aria-hidden>/</span>
-            <Link to={linkTo(teamHref(a))} className="text-accent-strong underline">
-              {lastPart(a)}
-            </Link>
-          </li>
-        ))}
-        <li className="flex items-center gap-1">
-          <span aria-hidden>/</span>
-          <span aria-current="page" className="text-fg">
-            {name}
-          </span>
-        </li>
-      </ol>
-    </nav>
-  );
+  const up = ancestorsOf(path).map((a) => ({ label: lastPart(a), to: linkTo(teamHref(a)) }));
+  return <Breadcrumb trail={[{ label: 'Teams', to: linkTo('/teams') }, ...up]} current={name} />;
 }
 
 function Team({ path }: { path: string }) {
@@ -192,7 +170,7 @@ function Team({ path }: { path: string }) {
   if (unknown) {
     return (
       <div className="flex flex-col gap-4">
-        <Breadcrumb path={path} name={name} />
+        <TeamBreadcrumb path={path} name={name} />
         <PageHeader title="Team not found" />
         <div role="status" className="rounded-lg border border-line bg-surface p-6 text-sm">
           <p>
@@ -231,7 +209,7 @@ function Team({ path }: { path: string }) {
 
   return (
     <div className="flex flex-col gap-4">
-      <Breadcrumb path={path} name={name} />
+      <TeamBreadcrumb path={path} name={name} />
       <PageHeader title={name} teams={[path]}>
         <IntervalSwitch />
       </PageHeader>
