@@ -39,10 +39,6 @@ export function budgetWhen(s: BudgetStatusView): string | null {
   return `${s.crossingForecast ? 'passes' : 'passed'} ${formatDayShort(s.crossing)}`;
 }
 
-/** The forecast's range: "€3,070 – €3,160". */
-export const forecastRange = (f: { low: number; high: number }, currency: string) =>
-  `${formatMoney(f.low, currency)} – ${formatMoney(f.high, currency)}`;
-
 const BurnChart = lazy(() => import('./BurnChart'));
 const HEIGHT = 220;
 
