@@ -135,10 +135,11 @@ export default function UsagePage() {
         header: 'Model mix',
         value: (u) => modelMix(u).full,
         // One line: short names and whole percents, cut with an ellipsis if need be; in full on hover.
+        fill: true,
         render: (u) => {
           const mix = modelMix(u);
           return (
-            <span className="block max-w-52 truncate max-sm:max-w-none max-sm:min-w-0 max-sm:flex-1" title={mix.full}>
+            <span className="block truncate max-sm:min-w-0 max-sm:flex-1" title={mix.full}>
               {mix.short}
             </span>
           );
