@@ -224,6 +224,8 @@ export const clientConfigSchema = z.object({
    * basename, and the prefix of every address of the server's the app asks for or links to.
    */
   basePath: z.string(),
+  /** The organization's holidays (HOLIDAYS, HOLIDAYS_FILE), UTC days: hidden with the weekends on daily charts. */
+  holidays: z.array(day),
 });
 export type ClientConfig = z.infer<typeof clientConfigSchema>;
 

@@ -154,6 +154,31 @@ describe('DateRangeBar', () => {
     expect(b.summary()).toBe('Jan 14, 2026 – May 31, 2026 · 138 days, UTC');
   });
 
+  it('offers the presets in one select for a phone, the same ranges as the buttons, and says when the range is custom', () => {
+    const b = renderBar();
+    const select = within(screen.getByRole('group', { name: 'Date range' })).getByRole<HTMLSelectElement>('combobox', {
+      name: 'Range',
+    });
+    expect(select.value).toBe('30d');
+    expect([...select.options].map((o) => [o.text, o.disabled])).toEqual([
+      ['7 days', false],
+      ['30 days', false],
+      ['90 days', false],
+      ['This month', true],
+      ['Last month', false],
+      ['This quarter', false],
+      ['Last quarter', false],
+      ['Since history start', false],
+    ]);
+    fireEvent.change(select, { target: { value: 'lastMonth' } });
+    expect(b.range()).toEqual(['2026-05-01', '2026-05-31']);
+    expect(b.pressed()).toEqual(['Last month']);
+    expect(select.value).toBe('lastMonth');
+    applyCustom(b, '2026-03-01', '2026-03-15');
+    expect(select.value).toBe('');
+    expect(select.selectedOptions[0]!.text).toBe('Custom: the dates below');
+  });
+
   it('counts presets back from the latest day of the configuration', () => {
     const b = renderWithApp(<DateRangeBar />, { config: { ...TEST_CONFIG, latestDay: '2026-03-01' } });
     fireEvent.click(screen.getByRole('button', { name: '7 days' }));

@@ -21,6 +21,11 @@ export interface Column<R> {
   format?: NumberFormat;
   /** What the column counts (lib/definitions.ts): an info button beside the header says it. */
   definition?: Definition;
+  /**
+   * A text column kept to the room the other columns leave (from `sm` up): its content, cut to a line by
+   * `render` (with the whole on hover), never widens the table.
+   */
+  fill?: boolean;
 }
 
 export function compareValues(a: string | number | null, b: string | number | null): number {
@@ -164,7 +169,7 @@ export function RowCells<R>({
         <td
           key={c.id}
           data-label={c.header}
-          className={`${nowrap ? 'whitespace-nowrap ' : ''}py-1.5 pr-3 ${c.numeric ? 'text-right tabular-nums' : ''} ${i === 0 ? FIRST_CELL : `${CARD_CELL} ${c.numeric ? '' : CARD_TEXT}`}`}
+          className={`${nowrap ? 'whitespace-nowrap ' : ''}py-1.5 pr-3 ${c.numeric ? 'text-right tabular-nums' : ''} ${c.fill ? 'sm:w-full sm:max-w-0' : ''} ${i === 0 ? FIRST_CELL : `${CARD_CELL} ${c.numeric ? '' : CARD_TEXT}`}`}
         >
           <CellContent column={c} row={row} format={formats.get(c.id)} />
         </td>

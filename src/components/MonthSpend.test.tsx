@@ -65,6 +65,19 @@ describe('the month’s spend', () => {
     expect(screen.getByText('How it is made. (28 days read.)')).toBeTruthy();
   });
 
+  it('keeps every day in the burn chart when the daily charts hide the days off, and says why', () => {
+    const { rerender, unmount } = render(<MonthSpend month={month({})} currency="EUR" method="" />);
+    expect(screen.queryByText(/The burn chart keeps every day/)).toBeNull();
+    rerender(<MonthSpend month={month({})} currency="EUR" method="" daysOff="Saturdays and Sundays" />);
+    expect(
+      screen.getByText(
+        'The burn chart keeps every day, Saturdays and Sundays included: it is the month’s running total, and its forecast and budget run over calendar days.',
+      ),
+    ).toBeTruthy();
+    // This file renders without the app's helper, which cleans up after each test.
+    unmount();
+  });
+
   it('says when there is too little history for a forecast, and when no budget is set', () => {
     render(<MonthSpend month={month({ forecast: null, basisDays: 4 })} currency="USD" method="" />);
     expect(screen.getByText(/Too little history for a forecast: it needs a whole week \(4 days so far\)/)).toBeTruthy();

@@ -39,15 +39,21 @@ export function budgetWhen(s: BudgetStatusView): string | null {
   return `${s.crossingForecast ? 'passes' : 'passed'} ${formatDayShort(s.crossing)}`;
 }
 
-/** The forecast's range: "€3,070 – €3,160". */
-export const forecastRange = (f: { low: number; high: number }, currency: string) =>
-  `${formatMoney(f.low, currency)} – ${formatMoney(f.high, currency)}`;
-
 const BurnChart = lazy(() => import('./BurnChart'));
 const HEIGHT = 220;
 
 /** The burn chart's frame: its size, its summary for assistive technology, and its legend. */
-function Burn({ month: m, currency, summary }: { month: Month; currency: string; summary: string }) {
+function Burn({
+  month: m,
+  currency,
+  summary,
+  daysOff,
+}: {
+  month: Month;
+  currency: string;
+  summary: string;
+  daysOff?: string | null;
+}) {
   const points = useMemo(() => burnPoints(m), [m]);
   const [ref, width] = useWidth<HTMLDivElement>();
   const legend = [
@@ -86,6 +92,14 @@ function Burn({ month: m, currency, summary }: { month: Month; currency: string;
           </li>
         ))}
       </ul>
+      {/* A running total over the calendar month, as its forecast and budget are: hiding the days off would
+          make its line jump on Mondays and squeeze the month, so it keeps them, and says so. */}
+      {daysOff && (
+        <p className="mt-1 text-xs text-fg-subtle">
+          The burn chart keeps every day, {daysOff} included: it is the month’s running total, and its forecast and
+          budget run over calendar days.
+        </p>
+      )}
     </figure>
   );
 }
@@ -99,12 +113,15 @@ export function MonthSpend({
   currency,
   method,
   budgets,
+  daysOff,
 }: {
   month: Month;
   currency: string;
   method: string;
   /** What is said of budgets instead of the month's own budget (a person's page: their teams'). */
   budgets?: React.ReactNode;
+  /** The days off the daily charts hide, in words, while they do: the burn chart says it keeps them. */
+  daysOff?: string | null;
 }) {
   const money = (n: number) => formatMoney(n, currency);
   return (
@@ -154,6 +171,7 @@ export function MonthSpend({
       <Burn
         month={m}
         currency={currency}
+        daysOff={daysOff}
         summary={`Spend in ${m.month}: ${money(m.monthToDate)} to ${formatDayLong(m.latest)}${
           m.forecast ? `, forecast ${money(m.forecast.low)} to ${money(m.forecast.high)} by month end` : ''
         }${m.budget ? `, budget ${money(m.budget.budget)}` : ''}.`}

@@ -7,7 +7,7 @@ export function Segmented<T extends string>({
   size = 'sm',
 }: {
   label: string;
-  options: readonly { id: T; label: string }[];
+  options: readonly { id: T; label: React.ReactNode }[];
   value: T;
   onChange: (v: T) => void;
   size?: 'xs' | 'sm';

@@ -11,6 +11,7 @@ import { BudgetBadge, MonthSpend } from './MonthSpend';
 import { formatMoney, moneyFormat } from '../lib/money';
 import { spendQuery, teamsSpendQuery } from '../data/spend';
 import { useLinkTo } from '../data/search';
+import { useDaysOff } from './TimeSeriesWidget';
 
 /**
  * The spend of the organization (no teams), of teams, or of one user, when the server has a price
@@ -64,6 +65,7 @@ export function MonthSpendWidget({
   budgets?: React.ReactNode;
 }) {
   const m = query.data?.month;
+  const off = useDaysOff();
   return (
     <Widget
       title={m ? `Spend in ${monthName(m.month)}` : 'Spend this month'}
@@ -75,7 +77,15 @@ export function MonthSpendWidget({
         rows: s.month.days.map((d) => [d.date, Number(d.spend.toFixed(2))]),
       })}
     >
-      {(s) => <MonthSpend month={s.month} currency={s.currency} method={s.method} budgets={budgets} />}
+      {(s) => (
+        <MonthSpend
+          month={s.month}
+          currency={s.currency}
+          method={s.method}
+          budgets={budgets}
+          daysOff={off.hidden ? off.days : null}
+        />
+      )}
     </Widget>
   );
 }

@@ -11,9 +11,9 @@ import type { SortState } from '../data/search';
 export const CARD_TABLE = 'max-sm:block max-sm:[&_tbody]:block';
 /** A row: on a phone, a card whose figures sit two to a line. */
 export const CARD_ROW = 'max-sm:grid max-sm:grid-cols-2 max-sm:gap-x-4 max-sm:py-2';
-/** A figure's cell: on a phone, its column's name (the cell's `data-label`) then its value, never cut. */
+/** A figure's cell: on a phone, its column's name (the cell's `data-label`, never narrower than its longest word) then its value, never cut. */
 export const CARD_CELL =
-  'max-sm:flex max-sm:items-baseline max-sm:justify-between max-sm:gap-2 max-sm:py-0.5 max-sm:pr-0 max-sm:text-right ' +
+  'max-sm:flex max-sm:items-baseline max-sm:justify-between max-sm:gap-2 max-sm:py-0.5 max-sm:pr-0 max-sm:text-right max-sm:before:min-w-min max-sm:before:[overflow-wrap:normal] ' +
   'max-sm:before:text-left max-sm:before:text-xs max-sm:before:whitespace-normal max-sm:before:text-fg-muted max-sm:before:content-[attr(data-label)]';
 /** A text cell takes a card's whole line, and wraps there rather than running off it. */
 export const CARD_TEXT = 'max-sm:col-span-2 max-sm:whitespace-normal max-sm:[overflow-wrap:anywhere]';

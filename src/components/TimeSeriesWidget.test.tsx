@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { captureDownloads, renderWithApp } from '../test/render';
+import { TEST_CONFIG, captureDownloads, renderWithApp } from '../test/render';
 import { IntervalSwitch, TimeSeriesWidget } from './TimeSeriesWidget';
 
 // Charts are drawn at a fixed width (jsdom lays nothing out), so their axes and shading can be read.
@@ -22,7 +22,7 @@ const SERIES = [
   { key: 'messages', label: 'Messages', color: 'var(--chart-2)', csv: 'message_count' },
 ];
 
-function renderSeries(url = '/', percent = false) {
+function renderSeries(url = '/', percent = false, holidays: string[] = []) {
   return renderWithApp(
     <>
       <IntervalSwitch />
@@ -35,7 +35,7 @@ function renderSeries(url = '/', percent = false) {
         percent={percent}
       />
     </>,
-    { url },
+    { url, config: { ...TEST_CONFIG, holidays } },
   );
 }
 
@@ -235,6 +235,37 @@ describe('TimeSeriesWidget', () => {
     fireEvent.click(screen.getByRole('checkbox', { name: 'Hide weekends' }));
     expect(r.params().has('weekends')).toBe(false);
     expect(tableRows(screen.getByRole('table', { name: 'Sessions and messages, per day' }))).toHaveLength(6);
+  });
+
+  it('leaves the organization’s listed holidays out with the weekends, and says so on the box and under the chart', async () => {
+    const downloads = captureDownloads();
+    // Friday May 8 is a holiday; the other listed day lies outside the chart's days.
+    renderSeries('/?start=2026-05-07&end=2026-05-12', false, ['2026-05-08', '2026-12-25']);
+    expect(screen.queryByRole('checkbox', { name: 'Hide weekends' })).toBeNull();
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Hide weekends and holidays' }));
+    expect(
+      screen.getByRole('figure', {
+        name: 'Sessions and messages, per day, working days only, from 2026-05-07 to 2026-05-12.',
+      }),
+    ).toBeTruthy();
+    expect(
+      screen.getByText(
+        'Saturdays, Sundays and the organization’s listed holidays (UTC) are left out of this chart; the totals above count every day.',
+      ),
+    ).toBeTruthy();
+    fireEvent.click(tableButton());
+    const t = screen.getByRole('table', { name: 'Sessions and messages, per day, working days only' });
+    expect(tableRows(t).map((row) => row[0])).toEqual(['May 7, 2026', 'May 11, 2026', 'May 12, 2026']);
+    fireEvent.click(screen.getByRole('button', { name: 'Download CSV of Sessions and messages' }));
+    expect(downloads.files.map((f) => f.name)).toEqual(['activity-working-days.csv']);
+    expect((await downloads.text()).split('\r\n').slice(1, -1)).toEqual([
+      '2026-05-07,1234,10',
+      '2026-05-11,2000,50',
+      '2026-05-12,500.5,60',
+    ]);
+    // A week counts all its days, holidays too.
+    fireEvent.click(screen.getByRole('button', { name: 'Weekly' }));
+    expect(tableRows(screen.getByRole('table', { name: 'Sessions and messages, per week' }))[0]![1]).toBe('1,250');
   });
 
   it('shows shares of each day in a 100 % widget', () => {

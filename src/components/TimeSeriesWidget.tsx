@@ -1,7 +1,8 @@
 import { useDeferredValue, useMemo, useState } from 'react';
 import { formatDayLong, formatDayShort, type Day } from '../lib/dates';
 import { formatExact, formatPercent } from '../lib/format';
-import { isPartialWeek, rollupWeeks, weekdaysOnly, type Rollup } from '../lib/series';
+import { isPartialWeek, rollupWeeks, workingDaysOnly, type Rollup } from '../lib/series';
+import { useAppConfig } from '../data/config';
 import { useSearchParam } from '../data/search';
 import { OrgOnlyNote } from './OrgOnly';
 import { Segmented } from './Segmented';
@@ -15,14 +16,52 @@ export function useInterval() {
 }
 
 /**
- * The charts' controls of a page: daily or weekly points, and whether the daily charts leave out Saturdays
- * and Sundays (UTC days; a week always counts its seven). Both live in the URL; the weekends follow the
- * reader from page to page.
+ * The days the daily charts leave out, from the URL (`?weekends=hide`, which follows the reader from page to
+ * page) and the server's configuration: Saturdays, Sundays and the organization's listed holidays (UTC
+ * days), or none. With it, what to call the days left (`weekdays`, or `working days` once holidays are
+ * listed) and the checkbox's and the footnotes' words.
+ */
+export function useDaysOff() {
+  const [weekends, setWeekends] = useSearchParam('weekends');
+  const { holidays } = useAppConfig();
+  const listed = holidays.length > 0;
+  const set = useMemo(() => new Set(holidays), [holidays]);
+  return {
+    hidden: weekends === 'hide',
+    setHidden: (hide: boolean) => setWeekends(hide ? 'hide' : 'show'),
+    holidays: set,
+    label: listed ? 'Hide weekends and holidays' : 'Hide weekends',
+    days: listed ? 'Saturdays, Sundays and the organization’s listed holidays' : 'Saturdays and Sundays',
+    left: listed ? 'working days' : 'weekdays',
+  };
+}
+
+/** The checkbox that hides the days off on the daily charts; off (and said why) while the charts are weekly. */
+export function DaysOffToggle({ weekly = false }: { weekly?: boolean }) {
+  const off = useDaysOff();
+  return (
+    <label
+      className={`flex items-center gap-1.5 text-sm ${weekly ? 'text-fg-subtle' : 'text-fg-soft'}`}
+      title={weekly ? 'Weeks always count all seven days.' : `${off.days} (UTC) on the daily charts.`}
+    >
+      <input
+        type="checkbox"
+        checked={off.hidden}
+        disabled={weekly}
+        onChange={(e) => off.setHidden(e.target.checked)}
+        className="size-4 accent-accent"
+      />
+      {off.label}
+    </label>
+  );
+}
+
+/**
+ * The charts' controls of a page: daily or weekly points, and whether the daily charts leave out the days
+ * off (a week always counts its seven). Both live in the URL.
  */
 export function IntervalSwitch() {
   const [interval, setChartInterval] = useInterval();
-  const [weekends, setWeekends] = useSearchParam('weekends');
-  const weekly = interval === 'week';
   return (
     <div className="flex flex-wrap items-center gap-3">
       <Segmented
@@ -34,19 +73,7 @@ export function IntervalSwitch() {
         value={interval}
         onChange={setChartInterval}
       />
-      <label
-        className={`flex items-center gap-1.5 text-sm ${weekly ? 'text-fg-subtle' : 'text-fg-soft'}`}
-        title={weekly ? 'Weeks always count all seven days.' : 'Saturdays and Sundays (UTC) on the daily charts.'}
-      >
-        <input
-          type="checkbox"
-          checked={weekends === 'hide'}
-          disabled={weekly}
-          onChange={(e) => setWeekends(e.target.checked ? 'hide' : 'show')}
-          className="size-4 accent-accent"
-        />
-        Hide weekends
-      </label>
+      <DaysOffToggle weekly={interval === 'week'} />
     </div>
   );
 }
@@ -104,9 +131,9 @@ function xLabels(points: readonly { date: Day; days?: number }[] | undefined, we
   };
 }
 
-/** The footnote of a weekly chart with partial weeks, or of a daily chart without its weekends. */
-function pointsNote(points: readonly { date: Day; days?: number }[], weekly: boolean, weekdays: boolean) {
-  if (weekdays) return 'Saturdays and Sundays (UTC) are left out of this chart; the totals above count every day.';
+/** The footnote of a weekly chart with partial weeks, or of a daily chart without its days off (`daysOff`: which). */
+function pointsNote(points: readonly { date: Day; days?: number }[], weekly: boolean, daysOff: string | null) {
+  if (daysOff) return `${daysOff} are left out of this chart; the totals above count every day.`;
   const partial = weekly ? points.filter(isPartialWeek) : [];
   if (partial.length === 0) return null;
   const each = partial.map((p) => `Wk ${formatDayShort(p.date)} holds ${partOfWeek(p.days!)}`).join(', ');
@@ -133,18 +160,19 @@ export function TimeSeriesWidget<P extends Point>({
   orgOnly,
 }: Props<P>) {
   const [interval] = useInterval();
-  const [weekends] = useSearchParam('weekends');
+  const off = useDaysOff();
   const [asTable, setAsTable] = useState(false);
   const rollupKey = JSON.stringify(rollup);
   const byWeek = interval === 'week';
-  const weekdays = !byWeek && weekends === 'hide';
+  const weekdays = !byWeek && off.hidden;
+  const holidays = off.holidays;
   const keys = series.map((s) => s.key).join('|');
   const points = useMemo(() => {
     const rolled = query.data && (byWeek ? rollupWeeks(query.data, JSON.parse(rollupKey)) : query.data);
-    const shown = rolled && weekdays ? weekdaysOnly(rolled) : rolled;
+    const shown = rolled && weekdays ? workingDaysOnly(rolled, holidays) : rolled;
     // A 100 % chart takes counts, so weeks weigh each day by its volume, and shows shares.
     return percent && shown ? shown.map((p) => toShares(p, keys.split('|'))) : shown;
-  }, [query.data, byWeek, weekdays, rollupKey, percent, keys]);
+  }, [query.data, byWeek, weekdays, holidays, rollupKey, percent, keys]);
   // The series by what they hold: a page builds the array afresh on each render.
   const seriesKey = JSON.stringify(series.map((s) => [s.key, s.label, s.color, s.csv]));
   // eslint-disable-next-line react-hooks/exhaustive-deps -- followed by what it holds (`seriesKey`)
@@ -163,7 +191,7 @@ export function TimeSeriesWidget<P extends Point>({
   const deferred = useDeferredValue(held);
   const view = deferred.points === undefined ? held : deferred;
   const { weekly, weekdays: weekdaysOnlyShown, labels, series: drawnSeries } = view;
-  const grain = `${weekly ? 'per week' : 'per day'}${weekdaysOnlyShown ? ', weekdays only' : ''}`;
+  const grain = `${weekly ? 'per week' : 'per day'}${weekdaysOnlyShown ? `, ${off.left} only` : ''}`;
   const q: WidgetSource<(P & { days?: number })[]> = {
     ...query,
     data: view.points,
@@ -202,7 +230,7 @@ export function TimeSeriesWidget<P extends Point>({
       }
       isEmpty={(d) => d.length === 0}
       csv={(d) => ({
-        filename: `${filename}${weekly ? '-weekly' : weekdaysOnlyShown ? '-weekdays' : ''}.csv`,
+        filename: `${filename}${weekly ? '-weekly' : weekdaysOnlyShown ? `-${off.left.replace(' ', '-')}` : ''}.csv`,
         header: [
           weekly ? 'week_start' : 'date',
           ...(weekly ? ['days', 'partial_week'] : []),
@@ -216,7 +244,7 @@ export function TimeSeriesWidget<P extends Point>({
       })}
     >
       {(d) => {
-        const note = pointsNote(d, weekly, weekdaysOnlyShown);
+        const note = pointsNote(d, weekly, weekdaysOnlyShown ? `${off.days} (UTC)` : null);
         return (
           <>
             {asTable ? (

@@ -10,7 +10,7 @@ import {
   rankTotals,
   rollupWeeks,
   totalsByName,
-  weekdaysOnly,
+  workingDaysOnly,
 } from './series';
 
 describe('fillDays', () => {
@@ -150,10 +150,28 @@ describe('keyColorSlots', () => {
   });
 });
 
-describe('weekdaysOnly and isPartialWeek', () => {
+describe('workingDaysOnly and isPartialWeek', () => {
   it('leaves out Saturdays and Sundays as UTC days', () => {
     const days = eachDay('2026-05-07', '2026-05-12').map((date) => ({ date }));
-    expect(weekdaysOnly(days).map((d) => d.date)).toEqual(['2026-05-07', '2026-05-08', '2026-05-11', '2026-05-12']);
+    expect(workingDaysOnly(days, new Set()).map((d) => d.date)).toEqual([
+      '2026-05-07',
+      '2026-05-08',
+      '2026-05-11',
+      '2026-05-12',
+    ]);
+  });
+
+  it('leaves out the holidays listed too, and only those days', () => {
+    const days = eachDay('2026-12-22', '2026-12-29').map((date) => ({ date }));
+    // Christmas on a Friday, Boxing Day on a Saturday (a weekend anyway), a holiday outside the points.
+    const holidays = new Set(['2026-12-25', '2026-12-26', '2027-01-01']);
+    expect(workingDaysOnly(days, holidays).map((d) => d.date)).toEqual([
+      '2026-12-22',
+      '2026-12-23',
+      '2026-12-24',
+      '2026-12-28',
+      '2026-12-29',
+    ]);
   });
 
   it('marks the edge weeks a range holds only part of', () => {

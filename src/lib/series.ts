@@ -65,9 +65,12 @@ export function rollupWeeks<P extends { date: Day }>(
 /** A week the range covers only part of (its first or last): fewer than its seven days are summed in it. */
 export const isPartialWeek = (p: { days?: number }) => p.days !== undefined && p.days < 7;
 
-/** The points of Monday to Friday (UTC days): a daily chart without its weekends. */
-export function weekdaysOnly<P extends { date: Day }>(points: readonly P[]): P[] {
-  return points.filter((p) => !isWeekend(p.date));
+/**
+ * The points of Monday to Friday that are not among `holidays` (UTC days): a daily chart without its
+ * weekends and the organization's holidays.
+ */
+export function workingDaysOnly<P extends { date: Day }>(points: readonly P[], holidays: ReadonlySet<Day>): P[] {
+  return points.filter((p) => !isWeekend(p.date) && !holidays.has(p.date));
 }
 
 function finishMeans<P extends { date: Day }>(

@@ -272,6 +272,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     historyStart: HISTORY_START,
     latestDay: latestDay(),
     basePath: config.basePath,
+    holidays: config.holidays,
   });
 
   /** `/api/sync`: what the store holds and what is being filled. */

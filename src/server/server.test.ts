@@ -78,11 +78,19 @@ describe('demo mode', () => {
       historyStart: '2026-01-14',
       latestDay: '2026-05-31',
       basePath: '',
+      holidays: [],
     });
     const r = await raw(base, tokens);
     expect(r.status).toBe(200);
     expect(JSON.parse(r.body).data).toHaveLength(2);
     expect(r.headers['cache-control']).toBe('no-store');
+  });
+});
+
+describe('the holidays', () => {
+  it('reach the browser in the configuration, as UTC days', async () => {
+    const base = await startApp({ DEMO_TODAY: '2026-06-01', DEMO_USERS: '5', HOLIDAYS: '2026-12-26,2026-12-25' });
+    expect(JSON.parse((await raw(base, '/api/config')).body).holidays).toEqual(['2026-12-25', '2026-12-26']);
   });
 });
 

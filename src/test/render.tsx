@@ -28,6 +28,7 @@ export const TEST_CONFIG: ClientConfig = {
   historyStart: '2026-01-14',
   latestDay: '2026-05-31',
   basePath: '',
+  holidays: [],
 };
 
 export function createTestQueryClient(): QueryClient {

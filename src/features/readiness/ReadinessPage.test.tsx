@@ -1,11 +1,11 @@
 // @vitest-environment jsdom
-import { screen, within } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
 // Whole pages render in jsdom: slow on a loaded machine.
 const SLOW = 20_000;
 import { stubReadiness, tenReport } from '../../test/readiness-fixtures';
-import { TEST_CONFIG, renderWithApp } from '../../test/render';
+import { TEST_CONFIG, captureDownloads, renderWithApp } from '../../test/render';
 import ReadinessPage from './ReadinessPage';
 
 const STORE = { ...TEST_CONFIG, teams: true };
@@ -65,6 +65,43 @@ describe('ReadinessPage', () => {
       // One answer of the server's store: reports and owners together, never walked from the service as well.
       expect(stub.asked('/api/readiness')).toHaveLength(1);
       expect(stub.asked('/api/organization/maturity-level-reports')).toEqual([]);
+    },
+  );
+
+  it(
+    'leaves the weekends and listed holidays out of the daily spread when the reader hides them, and says so',
+    { timeout: SLOW },
+    async () => {
+      stubReadiness(REPORTS, OWNERS);
+      const downloads = captureDownloads();
+      // The week to the last report (Thursday March 5): from Sunday March 1, the first report's day; March 3 a holiday.
+      const r = renderWithApp(<ReadinessPage />, {
+        url: '/readiness?period=7d&weekends=hide',
+        config: { ...STORE, holidays: ['2026-03-03'] },
+      });
+      const chart = await screen.findByRole(
+        'figure',
+        { name: /^Organization: share of repositories at each level per day, working days only, from / },
+        { timeout: 10_000 },
+      );
+      expect(chart.getAttribute('aria-label')).toMatch(/at level 3 or above on 2026-03-05: 75%\.$/);
+      expect(
+        screen.getByText('Saturdays, Sundays and the organization’s listed holidays (UTC) are left out of this chart.'),
+      ).toBeTruthy();
+      fireEvent.click(screen.getByRole('button', { name: 'Download CSV of Repositories per level over time' }));
+      expect((await downloads.text()).split('\r\n').map((l) => l.split(',')[0])).toEqual([
+        'date',
+        '2026-03-02',
+        '2026-03-04',
+        '2026-03-05',
+        '',
+      ]);
+      // The box is the analytics pages' own: unticked, every day is back.
+      fireEvent.click(screen.getByRole('checkbox', { name: 'Hide weekends and holidays' }));
+      expect(r.params().has('weekends')).toBe(false);
+      expect(
+        await screen.findByRole('figure', { name: /^Organization: share of repositories at each level per day from / }),
+      ).toBeTruthy();
     },
   );
 

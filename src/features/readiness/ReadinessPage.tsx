@@ -11,11 +11,13 @@ import { NoRepos } from '../../components/NoRepos';
 import { PageHeader } from '../../components/Page';
 import { Segmented } from '../../components/Segmented';
 import { TimeSeriesChart } from '../../components/TimeSeriesChart';
+import { DaysOffToggle, useDaysOff } from '../../components/TimeSeriesWidget';
 import { VirtualTable } from '../../components/VirtualTable';
 import { Widget } from '../../components/Widget';
 import { HISTORY_START, addDays, formatDayLong, maxDay, msToDay, todayUtc } from '../../lib/dates';
 import { formatExact, formatPercent } from '../../lib/format';
 import { TARGET_LEVEL } from '../../lib/readiness';
+import { workingDaysOnly } from '../../lib/series';
 import {
   failingCriteria,
   latestSpread,
@@ -160,7 +162,17 @@ export default function ReadinessPage() {
   const end = lastUpdated ? msToDay(lastUpdated) : todayUtc();
   const days = PERIODS.find((p) => p.id === period)!.days;
   const from = days ? maxDay(addDays(end, -(days - 1)), HISTORY_START) : HISTORY_START;
-  const levelSeries = useCallback((l: RepoHistory[]) => spreadSeries(l, from, end), [from, end]);
+  // A daily chart: with the days off hidden (`?weekends=hide`, carried from the analytics pages), its weekdays
+  // that are not listed holidays.
+  const off = useDaysOff();
+  const { hidden: offHidden, holidays } = off;
+  const levelSeries = useCallback(
+    (l: RepoHistory[]) => {
+      const all = spreadSeries(l, from, end);
+      return offHidden ? workingDaysOnly(all, holidays) : all;
+    },
+    [from, end, offHidden, holidays],
+  );
 
   // Deferred too after a walk, so the final render of every chart is time-sliced rather than one long task.
   const deferredSettled = useDeferredValue(settled ? list : undefined);
@@ -206,13 +218,16 @@ export default function ReadinessPage() {
           status={status}
           isEmpty={(d) => d.length === 0}
           actions={
-            <Segmented
-              label="Period"
-              size="xs"
-              options={PERIODS.map((p) => ({ id: p.id, label: p.label }))}
-              value={period}
-              onChange={setPeriod}
-            />
+            <>
+              <Segmented
+                label="Period"
+                size="xs"
+                options={PERIODS.map((p) => ({ id: p.id, label: p.label }))}
+                value={period}
+                onChange={setPeriod}
+              />
+              <DaysOffToggle />
+            </>
           }
           csv={(d) => ({
             filename: `repositories-per-level-${period}.csv`,
@@ -221,18 +236,21 @@ export default function ReadinessPage() {
           })}
         >
           {(d) => (
-            <TimeSeriesChart
-              data={d}
-              kind="area"
-              stacked
-              percent
-              series={[5, 4, 3, 2, 1].map((l) => ({
-                key: `level${l}`,
-                label: `${l} · ${LEVEL_NAMES[l]}`,
-                color: LEVEL_COLORS[l - 1]!,
-              }))}
-              summary={`${scope}: share of repositories at each level per day from ${from} to ${end}; at level ${TARGET_LEVEL} or above on ${end}: ${formatPercent(d.at(-1)?.spread.atTargetShare)}.`}
-            />
+            <>
+              <TimeSeriesChart
+                data={d}
+                kind="area"
+                stacked
+                percent
+                series={[5, 4, 3, 2, 1].map((l) => ({
+                  key: `level${l}`,
+                  label: `${l} · ${LEVEL_NAMES[l]}`,
+                  color: LEVEL_COLORS[l - 1]!,
+                }))}
+                summary={`${scope}: share of repositories at each level per day${offHidden ? `, ${off.left} only,` : ''} from ${from} to ${end}; at level ${TARGET_LEVEL} or above on ${d.at(-1)?.date}: ${formatPercent(d.at(-1)?.spread.atTargetShare)}.`}
+              />
+              {offHidden && <p className="mt-2 text-xs text-fg-subtle">{off.days} (UTC) are left out of this chart.</p>}
+            </>
           )}
         </DerivedWidget>
         <DerivedWidget

@@ -2,6 +2,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { TEAMS_ANSWER } from '../../test/analytics-fixtures';
+import type { MonthSpend } from '../../api/spend';
 import { month, teamSpendRow } from '../../test/spend-fixtures';
 import { TEST_CONFIG, createTestQueryClient, renderWithApp } from '../../test/render';
 import BudgetsPage from './BudgetsPage';
@@ -13,8 +14,12 @@ const PRICED = { ...TEST_CONFIG, teams: true, currency: 'EUR' };
 let spendAsked = 0;
 
 /** The server: the tree, the budgets in force, and a PUT answered by `put`. */
-function stubServer(put: (body: { budgets: { team: string; monthly: number }[] }) => Response) {
-  let budgets = [{ team: '', monthly: 5000 }];
+function stubServer(
+  put: (body: { budgets: { team: string; monthly: number }[] }) => Response,
+  inForce = [{ team: '', monthly: 5000 }],
+  months: Record<string, Partial<MonthSpend>> = {},
+) {
+  let budgets = inForce;
   spendAsked = 0;
   const calls: { method: string; body: unknown }[] = [];
   vi.stubGlobal(
@@ -40,7 +45,9 @@ function stubServer(put: (body: { budgets: { team: string; monthly: number }[] }
           currency: 'EUR',
           range: { start: '2026-05-01', end: '2026-05-28' },
           method: '',
-          rows: ['', 'Engineering', 'Sales'].map((t) => teamSpendRow(t, { month: month({ budget: state(t) }) })),
+          rows: ['', 'Engineering', 'Sales'].map((t) =>
+            teamSpendRow(t, { month: month({ budget: state(t), ...months[t] }) }),
+          ),
         });
       }
       if (url.pathname === '/api/spend/budgets') {
@@ -112,6 +119,41 @@ describe('BudgetsPage', () => {
     // A team without a budget says so; the month is named above the table.
     expect(within(row('Sales')).getAllByText('No budget')).toHaveLength(2);
     expect(screen.getByText(/^May 2026: spent from May 1 to May 28, the forecast to May 31/)).toBeTruthy();
+  });
+
+  it('writes each money column in one format: whole units beside whole units, never beside cents', async () => {
+    const client = createTestQueryClient();
+    client.setQueryData(['me'], {
+      email: 'm@acme.example',
+      name: null,
+      role: 'manager',
+      teams: [],
+      userId: null,
+      orgView: true,
+    });
+    // Sales spent €76.13 so far, forecast €79.50 – €99.99, and has a budget of €80.50.
+    stubServer(
+      () => json({}),
+      [
+        { team: '', monthly: 5000 },
+        { team: 'Sales', monthly: 80.5 },
+      ],
+      { Sales: { monthToDate: 76.13, forecast: { low: 79.5, mid: 88.25, high: 99.99 } } },
+    );
+    renderWithApp(<BudgetsPage />, { url: '/settings/budgets', config: { ...PRICED, signIn: true }, client });
+    await waitFor(() => expect(within(row('Sales')).getAllByText('Over budget')).toHaveLength(2));
+    const cells = (name: string) =>
+      within(row(name))
+        .getAllByRole('cell')
+        .map((c) => c.textContent);
+    expect(cells('Whole organization')).toEqual([
+      '€2,800',
+      '€3,070 – €3,160most likely €3,100',
+      'At riskpasses May 20',
+      '€5,000',
+    ]);
+    expect(cells('Sales')).toEqual(['€76', '€80 – €100most likely €88', 'Over budgetpassed May 20', '€81']);
+    expect(within(row('Sales')).getByText('€76 to date · forecast €80 – €100')).toBeTruthy();
   });
 
   it('keeps a negative amount from being sent, and shows the server’s refusal', async () => {

@@ -2,9 +2,9 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { ApiError } from '../../api/errors';
-import { SPEND_PATHS, budgetsSchema, type Budgets, type TeamSpendRow } from '../../api/spend';
+import { SPEND_PATHS, budgetsSchema, type Budgets, type MonthSpend as Month, type TeamSpendRow } from '../../api/spend';
 import { UNASSIGNED, type TeamView } from '../../api/teams';
-import { BudgetBadge, budgetWhen, forecastRange } from '../../components/MonthSpend';
+import { BudgetBadge, budgetWhen } from '../../components/MonthSpend';
 import { PageHeader } from '../../components/Page';
 import { Widget } from '../../components/Widget';
 import { ErrorState } from '../../components/states';
@@ -14,7 +14,7 @@ import { useLinkTo, useRange } from '../../data/search';
 import { budgetsQuery, SPEND_KEY, teamsSpendQuery } from '../../data/spend';
 import { formatDayShort } from '../../lib/dates';
 import { teamsQuery } from '../../data/teams';
-import { formatMoney } from '../../lib/money';
+import { formatMoneyExact, moneyFormat } from '../../lib/money';
 import { NoTeams } from './NoTeams';
 import { sendJson } from './send';
 
@@ -132,18 +132,53 @@ function BudgetsForm({ currency }: { currency: string }) {
 const monthName = (m: string) =>
   new Date(`${m}-01T00:00:00Z`).toLocaleDateString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
 
+/** Each money column's one format (moneyFormat's rule over the column's amounts): whole units, or cents in every cell. */
+interface Formats {
+  toDate: (n: number) => string;
+  forecast: (n: number) => string;
+  budget: (n: number) => string;
+}
+
+function columnFormats(currency: string, months: readonly Month[], budgets: readonly number[]): Formats {
+  const { forColumn } = moneyFormat(currency);
+  return {
+    toDate: forColumn(months.map((m) => m.monthToDate)),
+    forecast: forColumn(months.flatMap((m) => (m.forecast ? [m.forecast.low, m.forecast.mid, m.forecast.high] : []))),
+    budget: forColumn(budgets),
+  };
+}
+
+/** An amount in its column's format, exact on hover. */
+function Amount({
+  value,
+  format,
+  currency,
+}: {
+  value: number | undefined;
+  format: (n: number) => string;
+  currency: string;
+}) {
+  if (value === undefined) return <span className="text-fg-subtle">–</span>;
+  return (
+    <span className="tabular-nums" title={formatMoneyExact(value, currency)}>
+      {format(value)}
+    </span>
+  );
+}
+
 /** A team's month in three cells (wide screens), or in two lines under its name (phones). */
 function MonthCells({
   row,
   currency,
+  formats: f,
   compact,
 }: {
   row: TeamSpendRow | undefined;
   currency: string;
+  formats: Formats;
   compact?: boolean;
 }) {
   const m = row?.month;
-  const money = (n: number) => formatMoney(n, currency);
   const state = m?.budget ? (
     <span className="inline-flex flex-wrap items-center gap-x-1.5">
       <BudgetBadge status={m.budget} currency={currency} />
@@ -152,23 +187,23 @@ function MonthCells({
   ) : (
     <span className="text-fg-subtle">No budget</span>
   );
-  const forecast = m?.forecast ? forecastRange(m.forecast, currency) : '–';
+  const forecast = m?.forecast ? `${f.forecast(m.forecast.low)} – ${f.forecast(m.forecast.high)}` : '–';
   if (compact)
     return (
       <span className="mt-0.5 flex flex-col gap-0.5 text-xs text-fg-muted sm:hidden">
         <span className="tabular-nums">
-          {m ? money(m.monthToDate) : '–'} to date · forecast {forecast}
+          {m ? f.toDate(m.monthToDate) : '–'} to date · forecast {forecast}
         </span>
         {state}
       </span>
     );
   return (
     <>
-      <td className="hidden py-1 pr-3 text-right tabular-nums sm:table-cell">{m ? money(m.monthToDate) : '–'}</td>
+      <td className="hidden py-1 pr-3 text-right tabular-nums sm:table-cell">{m ? f.toDate(m.monthToDate) : '–'}</td>
       <td className="hidden py-1 pr-3 text-right sm:table-cell">
         <span className="tabular-nums">{forecast}</span>
         {m?.forecast && (
-          <span className="block text-xs text-fg-subtle tabular-nums">most likely {money(m.forecast.mid)}</span>
+          <span className="block text-xs text-fg-subtle tabular-nums">most likely {f.forecast(m.forecast.mid)}</span>
         )}
       </td>
       <td className="hidden py-1 pr-3 sm:table-cell">{state}</td>
@@ -213,6 +248,12 @@ function Form({
     (l) => !q || l.team.toLowerCase().includes(q) || l.label.toLowerCase().includes(q),
   );
   const th = 'py-1 pr-3 font-medium';
+  const budgetOf = (team: string) => budgets.budgets.find((b) => b.team === team)?.monthly;
+  const formats = columnFormats(
+    currency,
+    shown.flatMap((l) => spendOf(l.team)?.month ?? []),
+    shown.flatMap((l) => budgetOf(l.team) ?? []),
+  );
 
   return (
     <form
@@ -273,9 +314,9 @@ function Form({
                     style={{ paddingLeft: `${(q ? 0 : l.depth) * 1}rem` }}
                   >
                     {(q || !mayEdit) && l.team && l.team !== UNASSIGNED ? l.team : l.label}
-                    <MonthCells row={spendOf(l.team)} currency={currency} compact />
+                    <MonthCells row={spendOf(l.team)} currency={currency} formats={formats} compact />
                   </th>
-                  <MonthCells row={spendOf(l.team)} currency={currency} />
+                  <MonthCells row={spendOf(l.team)} currency={currency} formats={formats} />
                   <td className="py-1 text-right">
                     {mayEdit ? (
                       <input
@@ -289,9 +330,7 @@ function Form({
                         className="w-28 rounded border border-line-strong bg-surface px-2 py-1 text-right tabular-nums sm:w-36"
                       />
                     ) : (
-                      <span className="tabular-nums">
-                        {formatMoney(budgets.budgets.find((b) => b.team === l.team)?.monthly, currency)}
-                      </span>
+                      <Amount value={budgetOf(l.team)} format={formats.budget} currency={currency} />
                     )}
                   </td>
                 </tr>

@@ -20,6 +20,7 @@ import { pivotTopN, pointKeys } from '../../lib/series';
 import {
   creditTotals,
   dailyCreditsFromModels,
+  modelMix,
   modelTotals,
   toDailyCredits,
   topUsers,
@@ -132,7 +133,17 @@ export default function UsagePage() {
       {
         id: 'models',
         header: 'Model mix',
-        value: (u) => u.models.map((m) => `${m.model} ${formatPercent(m.credits / (u.credits || 1))}`).join('; '),
+        value: (u) => modelMix(u).full,
+        // One line: short names and whole percents, cut with an ellipsis if need be; in full on hover.
+        fill: true,
+        render: (u) => {
+          const mix = modelMix(u);
+          return (
+            <span className="block truncate max-sm:min-w-0 max-sm:flex-1" title={mix.full}>
+              {mix.short}
+            </span>
+          );
+        },
       },
     ],
     [linkTo],

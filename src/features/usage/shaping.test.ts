@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TokenDay } from '../../api/schemas';
-import { creditTotals, dailyCreditsFromModels, modelTotals, toDailyCredits, topUsers } from './shaping';
+import { creditTotals, dailyCreditsFromModels, modelMix, modelTotals, toDailyCredits, topUsers } from './shaping';
 
 const m = (model_id: string, billable: number, tier = 'standard') => ({
   model_id,
@@ -89,5 +89,25 @@ describe('daily credits from the grouped rows', () => {
       { date: '2026-02-02', billable: 0 },
       { date: '2026-02-03', billable: 1 },
     ]);
+  });
+});
+
+describe('a person’s model mix', () => {
+  it('reads in one short line, names without their dates and whole percents, and in full for its title', () => {
+    const u = {
+      userId: 'u1',
+      email: null,
+      credits: 1000,
+      share: 1,
+      models: [
+        { model: 'claude-opus-4-20250514', credits: 712 },
+        { model: 'claude-sonnet-4-5', credits: 285 },
+        { model: 'gpt-5.4', credits: 3 },
+      ],
+    };
+    expect(modelMix(u)).toEqual({
+      short: 'claude-opus-4 71% · claude-sonnet-4-5 29% · gpt-5.4 <1%',
+      full: 'claude-opus-4-20250514 71.2%; claude-sonnet-4-5 28.5%; gpt-5.4 0.3%',
+    });
   });
 });

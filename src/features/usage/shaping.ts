@@ -1,5 +1,6 @@
 import type { TokenDay, TokenModelRow } from '../../api/schemas';
 import type { DayRange } from '../../lib/dates';
+import { formatPercent } from '../../lib/format';
 import { fillDays, sumBy } from '../../lib/series';
 
 export interface CreditPoint {
@@ -106,6 +107,24 @@ export function topUsers(rows: readonly TokenDay[], n: number): UserCredits[] {
     }))
     .sort((a, b) => b.credits - a.credits || a.userId.localeCompare(b.userId))
     .slice(0, n);
+}
+
+/** A model's name without its release date: "claude-opus-4-20250514" → "claude-opus-4". */
+export const shortModelName = (model: string) => model.replace(/-\d{8}$/, '');
+
+/**
+ * A person's model mix, largest first: in short ("claude-opus-4 71% · claude-sonnet-4-5 29%", whole
+ * percents and names without their dates, for one line of a table) and in full (every name and share as
+ * the CSV has it, for the line's title).
+ */
+export function modelMix(u: UserCredits): { short: string; full: string } {
+  const share = (credits: number) => credits / (u.credits || 1);
+  const percent = (credits: number) => (credits * 100) / (u.credits || 1);
+  const whole = (p: number) => (p > 0 && p < 0.5 ? '<1%' : `${Math.round(p)}%`);
+  return {
+    short: u.models.map((m) => `${shortModelName(m.model)} ${whole(percent(m.credits))}`).join(' · '),
+    full: u.models.map((m) => `${m.model} ${formatPercent(share(m.credits))}`).join('; '),
+  };
 }
 
 /**

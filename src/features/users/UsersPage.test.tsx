@@ -240,6 +240,27 @@ describe.each(MODES)('UsersPage, $mode', ({ keyRequired, stub }) => {
     expect(r.location().search).toBe('?tier=thinking');
   });
 
+  it('folds the facet filters and columns behind a Filters button on a phone, which counts those in force', async () => {
+    const r = await renderUsers('/users?delegation=manual&tier=thinking');
+    const filters = screen.getByRole('button', { name: 'Filters (2 in force)' });
+    // Folded (the CSS shows them from `md` up whatever the button says), and what it folds is named.
+    expect(filters.getAttribute('aria-expanded')).toBe('false');
+    const folded = document.getElementById(filters.getAttribute('aria-controls')!)!;
+    expect(folded.className).toMatch(/(^| )hidden( |$)/);
+    expect(within(folded).getByRole('combobox', { name: 'Delegation' })).toBeTruthy();
+    expect(within(folded).getByText('Columns')).toBeTruthy();
+    // The search stays out of the fold.
+    expect(within(folded).queryByRole('searchbox')).toBeNull();
+    fireEvent.click(filters);
+    expect(filters.getAttribute('aria-expanded')).toBe('true');
+    expect(folded.className).not.toMatch(/(^| )hidden( |$)/);
+    fireEvent.change(within(folded).getByRole('combobox', { name: 'Delegation' }), { target: { value: '' } });
+    await waitFor(() => expect(r.params().has('delegation')).toBe(false));
+    expect(screen.getByRole('button', { name: 'Filters (1 in force)' })).toBe(filters);
+    fireEvent.change(within(folded).getByRole('combobox', { name: 'Model tier' }), { target: { value: '' } });
+    expect(screen.getByRole('button', { name: 'Filters' })).toBe(filters);
+  });
+
   it('applies the filters of the URL it opens with', async () => {
     await renderUsers('/users?q=acme&delegation=manual');
     expect(users()).toEqual(['bob@acme.com']);

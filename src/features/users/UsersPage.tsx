@@ -72,7 +72,13 @@ function useUserFilters(currency: string | null = null, teams = false, known = f
 }
 type UserFilters = ReturnType<typeof useUserFilters>;
 
+/**
+ * The search, then the facet filters and the columns: from `md` up in one row; on a phone folded behind a
+ * "Filters" button that counts the filters in force, so the table's first figures are on the first screen.
+ */
 function FilterBar({ f, facets }: { f: UserFilters; facets: UserFacets }) {
+  const [open, setOpen] = useState(false);
+  const active = [f.delegation, f.tier, f.language].filter(Boolean).length;
   const select = (label: string, value: string, set: (v: string) => void, values: readonly string[]) => (
     <label className="flex items-center gap-1 text-sm">
       <span className="text-fg-muted">{label}</span>
@@ -95,47 +101,66 @@ function FilterBar({ f, facets }: { f: UserFilters; facets: UserFacets }) {
   );
   return (
     <div className="flex flex-wrap items-end gap-3">
-      <label className="flex flex-col text-sm">
+      <label className="flex min-w-0 flex-1 flex-col text-sm md:flex-none">
         <span className="text-fg-muted">Search by email or id</span>
         <input
           type="search"
           value={f.search}
           onChange={(e) => f.setSearch(e.target.value)}
-          className="w-64 rounded border border-line-strong px-2 py-1"
+          className="w-full rounded border border-line-strong px-2 py-1 md:w-64"
           placeholder="name@company.com"
         />
       </label>
-      {select(
-        'Delegation',
-        f.delegation,
-        f.setDelegation,
-        facets.delegation.length ? facets.delegation : DELEGATION_LEVELS,
-      )}
-      {select('Model tier', f.tier, f.setTier, facets.tier)}
-      {select('Language', f.language, f.setLanguage, facets.language)}
-      <details className="relative text-sm">
-        <summary className="cursor-pointer rounded border border-line-strong px-2 py-1">Columns</summary>
-        <fieldset className="absolute z-20 mt-1 grid w-64 gap-1 rounded border border-line bg-surface p-3 shadow-lg">
-          <legend className="sr-only">Visible columns</legend>
-          {f.allColumns
-            .filter((c) => c.id !== 'user')
-            .map((c) => (
-              <label key={c.id} className="flex items-center gap-2">
-                <input
-                  type="checkbox"
-                  checked={f.visible.includes(c.id)}
-                  onChange={(e) => {
-                    const next = e.target.checked ? [...f.visible, c.id] : f.visible.filter((x) => x !== c.id);
-                    const ordered = f.allColumns.map((x) => x.id).filter((id) => next.includes(id));
-                    const defaults = DEFAULT_COLUMNS.filter((id) => f.allColumns.some((x) => x.id === id));
-                    f.setColsParam(ordered.join(',') === defaults.join(',') ? '' : ordered.join(','));
-                  }}
-                />
-                {c.header}
-              </label>
-            ))}
-        </fieldset>
-      </details>
+      <button
+        type="button"
+        aria-expanded={open}
+        aria-controls="user-filters"
+        aria-label={active > 0 ? `Filters (${active} in force)` : 'Filters'}
+        onClick={() => setOpen((o) => !o)}
+        className="rounded border border-line-strong px-2.5 py-1 text-sm font-medium text-fg-soft md:hidden"
+      >
+        Filters
+        {active > 0 && <span className="ml-1 rounded bg-accent px-1.5 text-xs text-fg-inverse">{active}</span>}
+        <span aria-hidden className="ml-1 text-xs">
+          {open ? '▴' : '▾'}
+        </span>
+      </button>
+      <div
+        id="user-filters"
+        className={`${open ? 'flex' : 'hidden'} w-full flex-wrap items-end gap-3 md:flex md:w-auto`}
+      >
+        {select(
+          'Delegation',
+          f.delegation,
+          f.setDelegation,
+          facets.delegation.length ? facets.delegation : DELEGATION_LEVELS,
+        )}
+        {select('Model tier', f.tier, f.setTier, facets.tier)}
+        {select('Language', f.language, f.setLanguage, facets.language)}
+        <details className="relative text-sm">
+          <summary className="cursor-pointer rounded border border-line-strong px-2 py-1">Columns</summary>
+          <fieldset className="absolute z-20 mt-1 grid w-64 gap-1 rounded border border-line bg-surface p-3 shadow-lg">
+            <legend className="sr-only">Visible columns</legend>
+            {f.allColumns
+              .filter((c) => c.id !== 'user')
+              .map((c) => (
+                <label key={c.id} className="flex items-center gap-2">
+                  <input
+                    type="checkbox"
+                    checked={f.visible.includes(c.id)}
+                    onChange={(e) => {
+                      const next = e.target.checked ? [...f.visible, c.id] : f.visible.filter((x) => x !== c.id);
+                      const ordered = f.allColumns.map((x) => x.id).filter((id) => next.includes(id));
+                      const defaults = DEFAULT_COLUMNS.filter((id) => f.allColumns.some((x) => x.id === id));
+                      f.setColsParam(ordered.join(',') === defaults.join(',') ? '' : ordered.join(','));
+                    }}
+                  />
+                  {c.header}
+                </label>
+              ))}
+          </fieldset>
+        </details>
+      </div>
     </div>
   );
 }
@@ -160,10 +185,28 @@ const activeLine = (shown: number, all: number) => (
 /** "Active in the range (116)", "Not active (34)", "Everyone (150)": the counts once the server has said them. */
 function whoOptions(d: { complete: boolean; activeUsers: number; inactiveUsers: number } | undefined) {
   const n = (x: number) => (d?.complete ? ` (${formatExact(x)})` : '');
+  // On a phone the three fit one line: "Active (116)", "Not active (34)", "Everyone (150)".
+  const more = (words: string) => <span className="max-sm:hidden">{words}</span>;
   return [
-    { id: 'active' as const, label: `Active in the range${n(d?.activeUsers ?? 0)}` },
+    {
+      id: 'active' as const,
+      label: (
+        <>
+          Active {more('in the range')}
+          {n(d?.activeUsers ?? 0)}
+        </>
+      ),
+    },
     { id: 'inactive' as const, label: `Not active${n(d?.inactiveUsers ?? 0)}` },
-    { id: 'all' as const, label: `Everyone known${n((d?.activeUsers ?? 0) + (d?.inactiveUsers ?? 0))}` },
+    {
+      id: 'all' as const,
+      label: (
+        <>
+          Everyone {more('known')}
+          {n((d?.activeUsers ?? 0) + (d?.inactiveUsers ?? 0))}
+        </>
+      ),
+    },
   ];
 }
 

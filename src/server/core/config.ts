@@ -1,4 +1,7 @@
 /** The dashboard server's own settings, read once from the environment. */
+import { readFileSync } from 'node:fs';
+import type { Day } from '../../lib/dates';
+import { parseHolidays } from '../../lib/holidays';
 import { readBasePath } from './base-path';
 import { readEgress, type EgressSettings } from './egress';
 import { readTrustProxy, type ProxyTrust } from './forwarded';
@@ -43,6 +46,8 @@ export interface CoreConfig {
   /** The forward proxy outgoing requests go through (HTTPS_PROXY, HTTP_PROXY, NO_PROXY), if any. */
   egress: EgressSettings | undefined;
   production: boolean;
+  /** The organization's holidays (HOLIDAYS and HOLIDAYS_FILE), UTC days: hidden with the weekends on daily charts. */
+  holidays: Day[];
 }
 
 function baseUrl(env: NodeJS.ProcessEnv, name: string): URL | undefined {
@@ -103,6 +108,20 @@ function millis(env: NodeJS.ProcessEnv, name: string, fallback: number): number 
   return v;
 }
 
+/** HOLIDAYS (days separated by commas) and the days of HOLIDAYS_FILE, together; a bad entry stops the start, named. */
+function readHolidays(env: NodeJS.ProcessEnv): Day[] {
+  const listed = parseHolidays(env.HOLIDAYS ?? '', 'HOLIDAYS');
+  const file = env.HOLIDAYS_FILE;
+  if (!file) return listed;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new Error(`HOLIDAYS_FILE (${file}) cannot be read: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+  }
+  return [...new Set([...listed, ...parseHolidays(text, `HOLIDAYS_FILE (${file})`)])].sort();
+}
+
 export function readCoreConfig(env: NodeJS.ProcessEnv = process.env): CoreConfig {
   const analyticsBaseUrl = baseUrl(env, 'ANALYTICS_BASE_URL');
   // The readiness host is often the same as the analytics one.
@@ -135,6 +154,7 @@ export function readCoreConfig(env: NodeJS.ProcessEnv = process.env): CoreConfig
     trustProxy: readTrustProxy(env),
     egress: readEgress(env),
     production: env.NODE_ENV === 'production',
+    holidays: readHolidays(env),
   };
 }
 
