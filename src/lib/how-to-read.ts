@@ -11,7 +11,7 @@ export const HOW_TO_READ = {
     'Every figure counts whole UTC days: the latest is yesterday, and the range is the one in the bar at the top.',
     'A card gives the range’s total and its change against the period before it of the same length (a calendar month against the month before). The arrow is green or red only where a direction is good or bad for that figure; grey where it is neither, as for credits.',
     'Standard credits are the service’s unit of consumption; tokens are raw counts. With a price list, spend is each day’s credits at that day’s price for the model.',
-    'Daily or Weekly switches every chart’s grain (a week the range cuts is hatched and starred); Hide weekends leaves Saturdays and Sundays out of the daily charts, never out of the totals. Each chart has a table view and a CSV.',
+    'Daily or Weekly switches every chart’s grain (a week the range cuts is hatched and starred); Hide weekends leaves Saturdays, Sundays and the organization’s listed holidays out of the daily charts, never out of the totals. Each chart has a table view and a CSV.',
   ],
   tools: [
     'Tool calls, tool servers (MCP), skills, slash commands and hooks over the range, as the service counts them.',
@@ -41,7 +41,7 @@ export const HOW_TO_READ = {
     'Two to five teams side by side over the range in the bar at the top: the table gives each team the figures of its own page, and the charts draw one line per team, each team in one colour on every chart.',
     'Each team counts its own people, sub-teams included, as on its own page: a person in two of the teams (a team and one of its sub-teams) counts in both, so the figures do not add up to a total.',
     'The teams are in the address (team=…, one per team), so a link opens the same comparison; change them with the Team selector at the top, or choose them on the Teams page.',
-    'Daily or Weekly switches every chart’s grain; Hide weekends leaves Saturdays and Sundays out of the daily charts, never out of the table. Each chart has a table view and a CSV.',
+    'Daily or Weekly switches every chart’s grain; Hide weekends leaves Saturdays, Sundays and the organization’s listed holidays out of the daily charts, never out of the table. Each chart has a table view and a CSV.',
   ],
   readiness: [
     `A repository’s level comes from its latest report’s pass rate: level 1 below ${pct(LEVEL_THRESHOLDS[1])}, ${LEVEL_THRESHOLDS.slice(
