@@ -402,8 +402,14 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
       const names = result.deduplicatedColumnNames();
       let part: T[] = [];
       for (let i = 0; i < result.chunkCount; i++) {
-        for (const row of result.getChunk(i).convertRows(JSDuckDBValueConverter))
-          part.push(Object.fromEntries(names.map((n, c) => [n, row[c]])) as T);
+        // Converted by columns (each column's values at once), then put together by row.
+        const chunk = result.getChunk(i);
+        const columns = names.map((_, c) => chunk.convertColumnValues(c, JSDuckDBValueConverter));
+        for (let r = 0; r < chunk.rowCount; r++) {
+          const row: Record<string, unknown> = {};
+          names.forEach((n, c) => (row[n] = columns[c]![r]));
+          part.push(row as T);
+        }
         if (part.length >= 4 * CHUNK || i === result.chunkCount - 1) {
           yield part;
           part = [];
