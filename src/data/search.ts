@@ -6,8 +6,8 @@
  * to page. A new parameter is one line in `searchSchema` (and one in
  * `CARRIED` if it travels; one in `LISTS` if the URL may repeat it).
  */
-import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useCallback, useContext, useMemo } from 'react';
+import { UNSAFE_NavigationContext, useSearchParams, type Location } from 'react-router-dom';
 import * as z from 'zod/mini';
 import { isDay, type Day, type DayRange } from '../lib/dates';
 import type { Interval } from '../lib/series';
@@ -123,13 +123,41 @@ export function linkTo(path: string, current: URLSearchParams, extra: Partial<Se
   return s ? `${path}?${s}` : path;
 }
 
+/**
+ * The one writer of the URL's search parameters: `update` gets the parameters of the latest location, the
+ * one most recently navigated to, rendered or not, and its result is pushed (or, with `replace`, replaces
+ * the current entry) at that location's path.
+ *
+ * Not React Router's `setSearchParams(fn)`: that hands `fn` the parameters of the last *rendered* location,
+ * and v7 renders every navigation inside a transition, so a write made before the previous one's render
+ * commits (a table sorted while a newly chosen range still renders; two patches in one handler) started from
+ * the older URL and undid the previous write. The routers the app renders in (BrowserRouter, and
+ * MemoryRouter in tests) give their history as the navigator, and a history's `location` changes as soon as
+ * it is pushed to. Its path already holds the basename, so it goes back to the history as it is. Like
+ * `setSearchParams`, a write keeps no hash and no history state.
+ */
+function useWriteSearch() {
+  const { navigator } = useContext(UNSAFE_NavigationContext);
+  return useCallback(
+    (update: (latest: URLSearchParams) => URLSearchParams, opts?: { replace?: boolean }) => {
+      const { location } = navigator as { location?: Location };
+      if (!location) throw new Error('URL state needs a BrowserRouter or MemoryRouter (a router with a history)');
+      const to = { pathname: location.pathname, search: `?${update(new URLSearchParams(location.search))}` };
+      if (opts?.replace) navigator.replace(to);
+      else navigator.push(to);
+    },
+    [navigator],
+  );
+}
+
 /** The parsed search parameters, and a setter that patches them. */
 export function useSearch() {
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
+  const write = useWriteSearch();
   const search = useMemo(() => parseSearch(params), [params]);
   const patch = useCallback(
-    (p: Partial<Search>, opts?: { replace?: boolean }) => setParams((cur) => writeSearch(cur, p), opts),
-    [setParams],
+    (p: Partial<Search>, opts?: { replace?: boolean }) => write((cur) => writeSearch(cur, p), opts),
+    [write],
   );
   return [search, patch, params] as const;
 }
@@ -204,14 +232,15 @@ export { parseSort, type SortDir, type SortState } from '../lib/sort';
 
 /** A table's sort as `<table>Sort=column:dir` in the URL (one parameter per table, named by its id). */
 export function useSortParam(table: string, dflt: SortState) {
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
+  const write = useWriteSearch();
   const name = `${table}Sort`;
   const raw = params.get(name);
   const parsed = useMemo(() => sortSchema.parse(raw), [raw]);
   const sort = parsed ?? dflt;
   const setSort = useCallback(
     (s: SortState) =>
-      setParams(
+      write(
         (p) => {
           const n = new URLSearchParams(p);
           if (s.column === dflt.column && s.dir === dflt.dir) n.delete(name);
@@ -220,7 +249,7 @@ export function useSortParam(table: string, dflt: SortState) {
         },
         { replace: true },
       ),
-    [setParams, name, dflt.column, dflt.dir],
+    [write, name, dflt.column, dflt.dir],
   );
   return [sort, setSort] as const;
 }
