@@ -14,7 +14,7 @@ import { CHROMIUM_ARGS, chromiumPath } from './chromium';
 const own = !process.argv[2];
 const base = process.argv[2] ?? 'http://127.0.0.1:5420';
 const out = process.argv[3] ?? 'docs';
-const pages = (process.env.PAGES ?? '/,/tools,/activity,/productivity,/users,/teams,/readiness').split(',');
+const pages = (process.env.PAGES ?? '/,/tools,/activity,/productivity,/users,/teams,/compare,/readiness').split(',');
 mkdirSync(out, { recursive: true });
 
 const server = own
@@ -50,6 +50,15 @@ for (let i = 0; own && i < 300; i++) {
   await new Promise((r) => setTimeout(r, 1000));
 }
 
+/** The team comparison of the demo's first three top-level teams. */
+async function comparison(): Promise<string> {
+  const { teams } = (await (await fetch(`${base}/api/teams`)).json()) as { teams: { path: string }[] };
+  return `/compare?${teams
+    .slice(0, 3)
+    .map((t) => `team=${encodeURIComponent(t.path)}`)
+    .join('&')}`;
+}
+
 const browser = await chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS });
 const variants = process.env.WIDTH
   ? [
@@ -72,7 +81,7 @@ try {
       colorScheme: v.scheme as 'light' | 'dark',
     });
     for (const p of pages) {
-      await page.goto(base + p);
+      await page.goto(base + (p === '/compare' ? await comparison() : p));
       await page.waitForLoadState('networkidle');
       await page.waitForTimeout(400);
       const name = (p === '/' ? 'usage' : p.replace(/^\//, '').replace(/[/?=&%]/g, '-')) + v.suffix;

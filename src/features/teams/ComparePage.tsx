@@ -272,7 +272,6 @@ function Comparison() {
         rollup={Object.fromEntries(shown.map((t) => [t.key, 'mean' as const]))}
         filename={file('active-users')}
         what={`The daily active people of ${names}`}
-        footnote="Weekly view: the week's average per day."
       />
     </>
   );

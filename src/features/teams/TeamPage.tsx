@@ -298,7 +298,6 @@ function Team({ path }: { path: string }) {
           rollup={{ dau: 'mean' }}
           filename={file('active-users')}
           what={`The daily active people of ${name}`}
-          footnote="Weekly view: the week's average per day."
         />
         <TimeSeriesWidget
           title="Sessions and user turns"
