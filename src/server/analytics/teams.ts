@@ -37,12 +37,18 @@ function createMembership(a: Analytics) {
   let nextId = 1;
   let made = '';
   let people: readonly Person[] = [];
+  /** What `member` holds (a hash of every person's team), and how many times it was written. */
+  let holds = '';
+  let writes = 0;
   return {
-    /** Brings `member` up to date: each person's team by id, else by their latest email, else Unassigned. */
-    async current(mapping: Mapping | null): Promise<void> {
+    /**
+     * Brings `member` up to date: each person's team by id, else by their latest email, else Unassigned. Gives
+     * what it holds: the same text for the same people in the same teams, whatever the days copied meanwhile.
+     */
+    async current(mapping: Mapping | null): Promise<string> {
       if (mapping && !ids.has(mapping)) ids.set(mapping, nextId++);
       const key = `${mapping ? ids.get(mapping) : 0}|${a.generation()}`;
-      if (key === made) return;
+      if (key === made) return holds;
       // From the week tables (each week's latest email given): a fifth of the rows of every day of the history.
       const c = await a.columns(`
         SELECT user_id, arg_max(last_given_email, last_given_day) FILTER (WHERE last_given_day IS NOT NULL) AS email
@@ -63,9 +69,17 @@ function createMembership(a: Analytics) {
         ],
         found.map((p) => [p.userId, p.team]),
       );
+      writes++;
+      const [h] = await a.rows<{ h: bigint | number | null }>(
+        `SELECT sum(hash(user_id, team))::VARCHAR AS h FROM member`,
+      );
       people = found;
       made = key;
+      holds = String(h?.h ?? '');
+      return holds;
     },
+    /** How many times `member` was written (a table made from it checks that none came between). */
+    writes: () => writes,
     /** The people of the copy as `current` last read them, with their latest email given. */
     people: () => people,
   };

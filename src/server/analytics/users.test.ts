@@ -16,6 +16,7 @@ import { STORE_ENGINES } from '../../test/stores';
 import { silentLogger } from '../core/log';
 import { rng, type Rng } from '../demo/rng';
 import { parsePrices, priceOf } from '../spend/prices';
+import { parseMapping } from '../teams/mapping';
 import { openStore, type StoreDb } from '../store/db';
 import { openAnalytics, type Analytics } from './engine';
 import { createUsersTables } from './users';
@@ -101,6 +102,42 @@ describe.each(STORE_ENGINES)('the analytics engine on the $name store', ({ avail
     );
     return { store: s.store, analytics };
   }
+
+  it.skipIf(!available)(
+    'gives each person the team the teams pages count (by their latest email), made again when that changes',
+    async () => {
+      const { store, analytics } = await fresh();
+      const mappingOf = (text: string) => {
+        const m = parseMapping(text, 'csv');
+        if (!m.ok) throw new Error('refused');
+        return m.mapping;
+      };
+      const byEmail = mappingOf('email,team\nann@old.example,Old\nann@new.example,New\nbo@acme.example,Old\n');
+      const r0 = rng(7);
+      const day = (d: Day, email: string) => ({ ...row(r0, 'ann', d), user_email: email });
+      await putUsersDay(store, '2026-02-02', [day('2026-02-02', 'ann@old.example'), row(r0, 'bo', '2026-02-02')], '1');
+      const tables = createUsersTables(analytics);
+      const range = { start: '2026-02-01', end: '2026-02-08' };
+      const filter = { search: '', delegation: '', tier: '', language: '', who: 'all' as const };
+      const teamOf = async (version: string, mapping = byEmail) => {
+        const t = await tables.get(range, version, { prices: null, mapping });
+        const page = await t.page({ sort: 'user', dir: 'asc', filter, teams: [] }, 0, 10);
+        return page.users.find((u) => u.userId === 'ann')!.team;
+      };
+      const before = await tables.membership(byEmail);
+      expect(await teamOf(`1|${before}`)).toBe('Old');
+      // A day after the range gives Ann another email: the teams pages count her in New, and so does the table.
+      await putUsersDay(store, '2026-03-02', [day('2026-03-02', 'ann@new.example')], '1');
+      await analytics.catchUp();
+      const after = await tables.membership(byEmail);
+      expect(after).not.toBe(before);
+      expect(await teamOf(`1|${after}`)).toBe('New');
+      // Another mapping: another membership.
+      const other = mappingOf('email,team\nann@new.example,Elsewhere\n');
+      expect(await tables.membership(other)).not.toBe(after);
+      expect(await teamOf('2', other)).toBe('Elsewhere');
+    },
+  );
 
   it.skipIf(!available)(
     'merges each person’s days as the browser does, field for field, for random organizations',

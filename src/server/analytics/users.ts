@@ -213,6 +213,8 @@ export interface UsersTable {
 
 /** How long a table replaced or pushed out is kept for the readers still on it. */
 const DROP_AFTER_MS = 60_000;
+/** Tables made so far in this process: each gets a name of its own. */
+let tables = 0;
 
 /** A row of the table as the users answers give it: spend with a price list, the team with a mapping. */
 function userOf(row: Row, spec: UsersTableSpec): MergedUser {
@@ -243,23 +245,44 @@ function userOf(row: Row, spec: UsersTableSpec): MergedUser {
 export function createUsersTables(a: Analytics, entries = 8) {
   const prices = priceTableOf(a);
   const made = new Map<string, { version: string; table: Promise<UsersTable>; name: string }>();
-  let n = 0;
+
   const keyOf = (r: DayRange) => `${r.start}…${r.end}`;
+  /** Drops tables a while after their making settles (a reader may still be on them; one not made yet has no table). */
+  function drop(gone: readonly { table: Promise<unknown>; name: string }[]) {
+    for (const e of gone)
+      void e.table
+        .then(
+          () => undefined,
+          () => undefined,
+        )
+        .then(() => {
+          setTimeout(
+            () => void a.rows(`DROP TABLE IF EXISTS ${e.name}`).catch(() => undefined),
+            DROP_AFTER_MS,
+          ).unref?.();
+        });
+  }
 
   async function make(name: string, r: DayRange, spec: UsersTableSpec): Promise<UsersTable> {
     await a.catchUp({ start: HISTORY_START, end: r.end });
     if (spec.prices) await prices(spec.prices);
-    if (spec.mapping) await membershipOf(a).current(spec.mapping);
+    const membership = membershipOf(a);
     const w = wholeWeeks(r);
-    await a.rows(TABLE(name, spec.prices !== null, spec.mapping !== null), {
-      start: r.start,
-      end: r.end,
-      first: w.first,
-      last: w.last,
-      through: w.through,
-      week: weekStart(r.end),
-      ...(spec.mapping ? { unassigned: UNASSIGNED } : {}),
-    });
+    // Made again when `member` was written for another mapping while it was made (a teams page of a moment ago).
+    for (let tries = 0; ; tries++) {
+      if (spec.mapping) await membership.current(spec.mapping);
+      const writes = membership.writes();
+      await a.rows(TABLE(name, spec.prices !== null, spec.mapping !== null), {
+        start: r.start,
+        end: r.end,
+        first: w.first,
+        last: w.last,
+        through: w.through,
+        week: weekStart(r.end),
+        ...(spec.mapping ? { unassigned: UNASSIGNED } : {}),
+      });
+      if (!spec.mapping || membership.writes() === writes || tries >= 2) break;
+    }
     const [f] = await a.rows<{ delegation: string[]; tier: string[]; language: string[] }>(
       `SELECT list(DISTINCT level) FILTER (WHERE level <> '') AS delegation,
          list(DISTINCT tier) FILTER (WHERE tier <> '') AS tier,
@@ -354,10 +377,11 @@ export function createUsersTables(a: Analytics, entries = 8) {
         made.set(key, hit);
         return hit.table;
       }
-      const name = `users_table_${++n}`;
+      const name = `users_table_${++tables}`;
       const entry = { version, name, table: make(name, r, spec) };
       entry.table.catch(() => {
         if (made.get(key) === entry) made.delete(key);
+        drop([entry]);
       });
       made.delete(key);
       made.set(key, entry);
@@ -368,12 +392,11 @@ export function createUsersTables(a: Analytics, entries = 8) {
         made.delete(k);
         gone.push(e);
       }
-      if (gone.length > 0)
-        setTimeout(() => {
-          for (const e of gone) void a.rows(`DROP TABLE IF EXISTS ${e.name}`).catch(() => undefined);
-        }, DROP_AFTER_MS).unref?.();
+      drop(gone);
       return entry.table;
     },
+    /** What the teams of the tables made with this mapping come from (`member`, brought up to date). */
+    membership: (mapping: Mapping) => membershipOf(a).current(mapping),
     /** The last table made for the range, whatever its version (a stale answer while its days are walked again). */
     async latest(r: DayRange): Promise<UsersTable | undefined> {
       const e = made.get(keyOf(r));

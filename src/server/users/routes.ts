@@ -49,7 +49,7 @@ import type { Place } from '../teams/source';
 import { createRangeFiller, type RangeState } from './fill';
 
 /** Bumped when an answer's shape or meaning changes: an ETag of the old code must not match. */
-const ANSWER_VERSION = 'users-2';
+const ANSWER_VERSION = 'users-3';
 /** Rows per page at most: the browser asks for a few hundred at a time. */
 export const MAX_LIMIT = 1000;
 
@@ -122,7 +122,11 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
   const spend = opts.spend;
   const currency = () => spend?.list()?.currency ?? null;
   const SPEND = '|spend ';
-  const placeKey = () => `|place ${opts.place?.()?.version ?? 'none'}`;
+  /** The mapping in force, and what its teams hold (`member`: each person's team by their latest email). */
+  async function placeKey() {
+    const place = opts.place?.();
+    return place ? `|place ${place.version} ${await (await opts.tables).membership(place.mapping)}` : '|place none';
+  }
   /** A range's table at its version: with spend when the version was priced, with teams when there is a mapping. */
   async function tableAt(r: DayRange, version: string) {
     const spec: UsersTableSpec = {
@@ -151,12 +155,13 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
   async function tableVersion(r: DayRange, v: RangeVersion): Promise<string> {
     // The people not active in the range are everyone known by its end: every stored day before it counts too.
     const known = `|known ${versionKey(await rangeVersion(store.db, HISTORY_START, r.end))}`;
-    if (currency() === null) return versionKey(v) + placeKey() + known;
+    const place = await placeKey();
+    if (currency() === null) return versionKey(v) + place + known;
     try {
-      return `${versionKey(v)}${placeKey()}${known}${SPEND}${await spend!.version(r)}`;
+      return `${versionKey(v)}${place}${known}${SPEND}${await spend!.version(r)}`;
     } catch (e) {
       logger.error('the users table goes without spend', { error: e instanceof Error ? e.message : String(e) });
-      return `${versionKey(v)}${placeKey()}${known}|no spend`;
+      return `${versionKey(v)}${place}${known}|no spend`;
     }
   }
   /** How much of the history up to the range's end is stored: the people known by then, complete or not yet. */
