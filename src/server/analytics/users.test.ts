@@ -132,6 +132,9 @@ describe.each(STORE_ENGINES)('the analytics engine on the $name store', ({ avail
       const after = await tables.membership(byEmail);
       expect(after).not.toBe(before);
       expect(await teamOf(`1|${after}`)).toBe('New');
+      // A person's page says the same; someone the copy does not have is Unassigned.
+      expect(await tables.teamOf('ann', byEmail)).toBe('New');
+      expect(await tables.teamOf('nobody', byEmail)).toBe('Unassigned');
       // Another mapping: another membership.
       const other = mappingOf('email,team\nann@new.example,Elsewhere\n');
       expect(await tables.membership(other)).not.toBe(after);

@@ -397,6 +397,12 @@ export function createUsersTables(a: Analytics, entries = 8) {
     },
     /** What the teams of the tables made with this mapping come from (`member`, brought up to date). */
     membership: (mapping: Mapping) => membershipOf(a).current(mapping),
+    /** A person's team by the mapping, as the tables give it (Unassigned for someone the copy does not have). */
+    async teamOf(userId: string, mapping: Mapping): Promise<string> {
+      await membershipOf(a).current(mapping);
+      const [m] = await a.rows<{ team: string }>('SELECT team FROM member WHERE user_id = $id', { id: userId });
+      return m?.team ?? UNASSIGNED;
+    },
     /** The last table made for the range, whatever its version (a stale answer while its days are walked again). */
     async latest(r: DayRange): Promise<UsersTable | undefined> {
       const e = made.get(keyOf(r));

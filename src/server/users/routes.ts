@@ -252,8 +252,10 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
         return errorResponse(404, `No user with the id ${JSON.stringify(userId)} in the stored history.`);
       }
       const one = mergeUserRows(rows.map((row) => userRowSchema.parse(JSON.parse(row))))[0];
-      const place = one && opts.place?.()?.of(one.userId, one.email);
-      const merged = one ? shownTo(scope)(place ? { ...one, ...place } : one) : null;
+      // The person's team as the users table and the teams pages give it (member: by their latest email).
+      const placing = opts.place?.();
+      const team = one && placing ? await (await opts.tables).teamOf(one.userId, placing.mapping) : undefined;
+      const merged = one ? shownTo(scope)(team !== undefined ? { ...one, team } : one) : null;
       // The rows go out as the service sent them, without a round trip through objects.
       const head = JSON.stringify({ userId, user: merged, range, complete: true });
       const body = `${head.slice(0, -1)},"days":[${rows.join(',')}]}`;

@@ -602,7 +602,12 @@ describe.each(engines)('the users endpoints on $name', ({ available, open }) => 
     const refused = () => Promise.reject(Object.assign(new Error(internal), { code: 'ECONNREFUSED' }));
     const down = await harness(store, 2000, {
       logger,
-      tables: Promise.resolve({ get: refused, latest: async () => undefined, membership: async () => '' }),
+      tables: Promise.resolve({
+        get: refused,
+        latest: async () => undefined,
+        membership: async () => '',
+        teamOf: async () => 'Unassigned',
+      }),
     });
     await down.engine.fillUsers(FINAL, false);
     const read = await down.get(`/api/users?${q(FINAL)}`);
