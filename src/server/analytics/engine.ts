@@ -20,14 +20,15 @@ import {
   type DuckDBType,
   type DuckDBValue,
 } from '@duckdb/node-api';
-import { sql } from 'kysely';
 import { addDays, weekStart, type Day, type DayRange } from '../../lib/dates';
 import type { Logger } from '../core/log';
 import type { StoreDb } from '../store/db';
 import {
   CREDITS_TYPES,
   MODEL_TYPES,
+  num,
   ORG_TYPES,
+  PERSON_DAY_TYPES,
   PERSON_NUMBERS,
   PERSON_TEXTS,
   SCHEMA,
@@ -72,20 +73,6 @@ export interface Analytics {
   generation(): number;
   close(): Promise<void>;
 }
-
-// A `/users` day of the store (its JSON text, usersDayJson) into `person_day`: what is missing as the rows appended
-// before had it (a number 0, a pick '', the languages '[]').
-const USERS_DAY_INSERT = `INSERT INTO person_day
-  SELECT $day, user_id, user_email, ${PERSON_NUMBERS.map((c) => `coalesce(${c}, 0)`).join(', ')},
-    ${PERSON_TEXTS.map((c) => `coalesce(${c}, '${c === 'languages' ? '[]' : ''}')`).join(', ')}
-  FROM (SELECT unnest(from_json($j, '${JSON.stringify([
-    Object.fromEntries([
-      ['user_id', 'VARCHAR'],
-      ['user_email', 'VARCHAR'],
-      ...PERSON_NUMBERS.map((c) => [c, 'DOUBLE']),
-      ...PERSON_TEXTS.map((c) => [c, 'VARCHAR']),
-    ]),
-  ])}'), recursive := true))`;
 
 /** Rows appended a chunk at a time (DuckDB's vector size), the event loop let go between chunks. */
 const CHUNK = 2048;
@@ -177,27 +164,28 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
     return new Map(rows.map((r) => [r.day, r.synced_at]));
   }
 
-  /**
-   * A `/users` day's rows as one JSON text made by the store (`[]` for a day dropped): handed to DuckDB whole and
-   * parsed on its threads, instead of 50,000 rows made objects here and each value encoded again for DuckDB (the
-   * copy's cost, on the server's thread, at 50,000 people).
-   */
-  async function usersDayJson(day: Day, version: string | undefined): Promise<string> {
-    if (version === undefined) return '[]';
-    const fields = sql.raw(
-      ['user_id', 'user_email', ...PERSON_NUMBERS, ...PERSON_TEXTS].map((c) => `'${c}', ${c}`).join(', '),
-    );
-    const q =
-      store.engine === 'sqlite'
-        ? sql<{ j: string }>`SELECT json_group_array(json_object(${fields})) AS j FROM user_day WHERE day = ${day}`
-        : sql<{ j: string }>`SELECT coalesce(json_agg(json_build_object(${fields})), '[]')::text AS j
-            FROM user_day WHERE day = ${day}`;
-    return (await q.execute(store.db)).rows[0]?.j ?? '[]';
-  }
-
-  /** A `/tokens` day's rows for the copy's tables, read from the store (none for a day dropped). */
-  async function tokensRowsOf(day: Day, version: string | undefined): Promise<DuckDBValue[][][]> {
-    if (version === undefined) return [[], [], []];
+  /** A day's rows for the copy's tables, read from the store (none for a day dropped). */
+  async function rowsOf(source: Source, day: Day, version: string | undefined): Promise<DuckDBValue[][][]> {
+    if (version === undefined) return source === 'users' ? [[]] : [[], [], []];
+    if (source === 'users') {
+      const stored = await store.db
+        .selectFrom('user_day')
+        .select(['user_id', 'user_email', ...PERSON_NUMBERS, ...PERSON_TEXTS])
+        .where('day', '=', day)
+        .execute();
+      return [
+        stored.map((r) => [
+          day,
+          r.user_id,
+          r.user_email,
+          ...PERSON_NUMBERS.map((c) => num(r[c])),
+          r.primary_model ?? '',
+          r.primary_model_tier ?? '',
+          r.delegation_level ?? '',
+          r.languages ?? '[]',
+        ]),
+      ];
+    }
     const answer = await store.db
       .selectFrom('day_answer')
       .select('body')
@@ -226,7 +214,7 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
   }
 
   const TABLES: Record<Source, { name: string; types: DuckDBType[] }[]> = {
-    users: [{ name: 'person_day', types: [] }],
+    users: [{ name: 'person_day', types: PERSON_DAY_TYPES }],
     tokens: [
       { name: 'person_credits_day', types: CREDITS_TYPES },
       { name: 'person_model_day', types: MODEL_TYPES },
@@ -241,11 +229,7 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
   async function copyDays(source: Source, days: readonly [Day, string | undefined][]): Promise<number> {
     const tables = TABLES[source];
     const values: DuckDBValue[][][] = tables.map(() => []);
-    const json: [Day, string][] = [];
-    for (const [day, version] of days)
-      if (source === 'users') json.push([day, await usersDayJson(day, version)]);
-      else (await tokensRowsOf(day, version)).forEach((v, i) => values[i]!.push(...v));
-    let copied = 0;
+    for (const [day, version] of days) (await rowsOf(source, day, version)).forEach((v, i) => values[i]!.push(...v));
     // Days copied before are replaced (a scan of each table); new ones have nothing to replace.
     const replaced = days.map(([day]) => day).filter((day) => loaded[source].has(day));
     await loader.run('BEGIN TRANSACTION');
@@ -259,9 +243,7 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
               days: LIST(VARCHAR),
             },
           );
-      if (source === 'users')
-        for (const [day, j] of json) copied += (await loader.run(USERS_DAY_INSERT, { day, j })).rowsChanged;
-      else for (const [i, t] of tables.entries()) await appendRows(loader, t.name, t.types, values[i]!);
+      for (const [i, t] of tables.entries()) await appendRows(loader, t.name, t.types, values[i]!);
       await remakeWeeks(
         source,
         days.map(([day]) => day),
@@ -291,7 +273,7 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
       else loaded[source].set(day, version);
     }
     generation++;
-    return copied + values.reduce((n, v) => n + v.length, 0);
+    return values.reduce((n, v) => n + v.length, 0);
   }
 
   /**

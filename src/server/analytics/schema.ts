@@ -102,9 +102,16 @@ export function wholeWeeks(r: DayRange): { first: Day; last: Day; through: Day }
   return { first, last, through: addDays(last, 6) };
 }
 
-const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+export const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 const text = (v: unknown) => (typeof v === 'string' ? v : null);
 
+export const PERSON_DAY_TYPES = [
+  VARCHAR,
+  VARCHAR,
+  VARCHAR,
+  ...PERSON_NUMBERS.map(() => DOUBLE),
+  ...PERSON_TEXTS.map(() => VARCHAR),
+];
 export const CREDITS_TYPES = [VARCHAR, VARCHAR, VARCHAR, DOUBLE];
 export const MODEL_TYPES = [VARCHAR, VARCHAR, VARCHAR, VARCHAR, DOUBLE, DOUBLE, DOUBLE, BOOLEAN];
 export const ORG_TYPES = [VARCHAR, VARCHAR];
