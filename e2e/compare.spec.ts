@@ -1,7 +1,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { PORTS } from '../playwright.config';
+import { SIGN_IN_BASE, signIn } from './helpers';
 
-const BASE = `http://127.0.0.1:${PORTS.signIn}`;
+const BASE = SIGN_IN_BASE;
 const START = '2026-05-02';
 const END = '2026-05-31';
 const RANGE = `start=${START}&end=${END}`;
@@ -10,17 +10,6 @@ interface TeamView {
   path: string;
   managers: string[];
   children: TeamView[];
-}
-
-/** Through the provider's own pages, as a person does it: the login form, then the consent. */
-async function signIn(page: Page, email: string, path: string) {
-  await page.goto(`${BASE}${path}`);
-  await expect(page).toHaveURL(new RegExp(`^http://127\\.0\\.0\\.1:${PORTS.oidc}/`));
-  await page.locator('input[name="login"]').fill(email);
-  await page.locator('input[name="password"]').fill('any password');
-  await page.getByRole('button', { name: 'Sign-in' }).click();
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expect(page).toHaveURL(new RegExp(`^${BASE}/teams\\?`));
 }
 
 /** A team's figures as the comparison's table shows them: exact credits and active people, tool calls per turn. */

@@ -1,18 +1,7 @@
-import { expect, test, type Page } from '@playwright/test';
-import { PORTS } from '../playwright.config';
+import { expect, test } from '@playwright/test';
+import { SIGN_IN_BASE, signIn } from './helpers';
 
-const BASE = `http://127.0.0.1:${PORTS.signIn}`;
-
-/** Through the provider's own pages, as a person does it: the login form, then the consent. */
-async function signIn(page: Page, email: string, path = '/') {
-  await page.goto(`${BASE}${path}`);
-  await expect(page).toHaveURL(new RegExp(`^http://127\\.0\\.0\\.1:${PORTS.oidc}/`));
-  await page.locator('input[name="login"]').fill(email);
-  await page.locator('input[name="password"]').fill('any password');
-  await page.getByRole('button', { name: 'Sign-in' }).click();
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expect(page).toHaveURL(new RegExp(`^${BASE}${path.replace(/[?]/g, '\\?')}`));
-}
+const BASE = SIGN_IN_BASE;
 
 test('sign-in: an admin and a manager sign in through the provider; the manager sees only their people; sign-out', async ({
   browser,
