@@ -76,6 +76,8 @@ export interface Analytics {
 
 /** Rows appended a chunk at a time (DuckDB's vector size), the event loop let go between chunks. */
 const CHUNK = 2048;
+/** Lets the event loop answer what waits (a health check, another reader) before going on. */
+const letGo = () => new Promise<void>((ok) => setImmediate(ok));
 
 async function appendRows(con: DuckDBConnection, table: string, types: DuckDBType[], rows: DuckDBValue[][]) {
   if (rows.length === 0) return;
@@ -86,7 +88,7 @@ async function appendRows(con: DuckDBConnection, table: string, types: DuckDBTyp
       const chunk = DuckDBDataChunk.create(types, part.length);
       chunk.setColumns(types.map((_, c) => part.map((r) => r[c]!)));
       appender.appendDataChunk(chunk);
-      if (i + CHUNK < rows.length) await new Promise((ok) => setImmediate(ok));
+      if (i + CHUNK < rows.length) await letGo();
     }
     appender.flushSync();
   } finally {
@@ -328,13 +330,6 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
 
   /** The queries in flight on the reader's connection. */
   const reading = new Set<Promise<unknown>>();
-  function read(sql: string, params?: Record<string, DuckDBValue>, types?: Record<string, DuckDBType>) {
-    if (closed) return Promise.reject(new Error('the analytics engine is closed'));
-    const q = reader.runAndReadAll(sql, params, types);
-    reading.add(q);
-    void q.finally(() => reading.delete(q)).catch(() => undefined);
-    return q;
-  }
 
   /** A query's whole answer, held by DuckDB until its chunks are read. */
   function materialized(
@@ -347,6 +342,32 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
     reading.add(q);
     void q.finally(() => reading.delete(q)).catch(() => undefined);
     return q;
+  }
+
+  /**
+   * A query's rows as plain objects, one chunk (DuckDB's vector, 2,048 rows) at a time, the event loop let go
+   * between chunks: a 50,000-person answer converted at once held the server's thread (its health checks with
+   * it) for a quarter of a second and more. Each chunk is converted by columns, then put together by row.
+   */
+  async function* rowParts<T extends Record<string, unknown>>(
+    sql: string,
+    params?: Record<string, DuckDBValue>,
+    types?: Record<string, DuckDBType>,
+  ): AsyncGenerator<T[]> {
+    const result = await materialized(sql, params, types);
+    const names = result.deduplicatedColumnNames();
+    for (let i = 0; i < result.chunkCount; i++) {
+      if (i > 0) await letGo();
+      const chunk = result.getChunk(i);
+      const columns = names.map((_, c) => chunk.convertColumnValues(c, JSDuckDBValueConverter));
+      const part: T[] = [];
+      for (let r = 0; r < chunk.rowCount; r++) {
+        const row: Record<string, unknown> = {};
+        names.forEach((n, c) => (row[n] = columns[c]![r]));
+        part.push(row as T);
+      }
+      yield part;
+    }
   }
 
   return {
@@ -375,47 +396,25 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
       params?: Record<string, DuckDBValue>,
       types?: Record<string, DuckDBType>,
     ) {
-      return (await read(sql, params, types)).getRowObjectsJS() as T[];
+      const out: T[] = [];
+      for await (const part of rowParts<T>(sql, params, types)) for (const row of part) out.push(row);
+      return out;
     },
-    // Converted a few chunks at a time, the event loop let go between them: a 50,000-person answer converted
-    // at once held the server's thread (its health checks with it) for a quarter of a second.
     async columns(sql, params) {
       const result = await materialized(sql, params);
       const names = result.deduplicatedColumnNames();
       const out: Record<string, unknown[]> = Object.fromEntries(names.map((n) => [n, []]));
       for (let i = 0; i < result.chunkCount; i++) {
+        if (i > 0) await letGo();
         const chunk = result.getChunk(i);
         names.forEach((n, c) => {
           const column = out[n]!;
           for (const v of chunk.convertColumnValues(c, JSDuckDBValueConverter)) column.push(v);
         });
-        if (i % 8 === 7) await new Promise((ok) => setImmediate(ok));
       }
       return out;
     },
-    async *rowParts<T extends Record<string, unknown>>(
-      sql: string,
-      params?: Record<string, DuckDBValue>,
-      types?: Record<string, DuckDBType>,
-    ) {
-      const result = await materialized(sql, params, types);
-      const names = result.deduplicatedColumnNames();
-      let part: T[] = [];
-      for (let i = 0; i < result.chunkCount; i++) {
-        // Converted by columns (each column's values at once), then put together by row.
-        const chunk = result.getChunk(i);
-        const columns = names.map((_, c) => chunk.convertColumnValues(c, JSDuckDBValueConverter));
-        for (let r = 0; r < chunk.rowCount; r++) {
-          const row: Record<string, unknown> = {};
-          names.forEach((n, c) => (row[n] = columns[c]![r]));
-          part.push(row as T);
-        }
-        if (part.length >= 4 * CHUNK || i === result.chunkCount - 1) {
-          yield part;
-          part = [];
-        }
-      }
-    },
+    rowParts,
     generation: () => generation,
     /**
      * Waits for the copy under way and the queries in flight, then closes: a connection closed under a query

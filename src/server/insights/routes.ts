@@ -159,7 +159,9 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
     for (const k of idleIn(known, quiet)) {
       const team = teamOf(k.userId, k.email);
       if (selected.length > 0 && !inSelection(team, selected)) continue;
-      idle.set(team, [...(idle.get(team) ?? []), k.email ?? k.userId]);
+      const names = idle.get(team);
+      if (names) names.push(k.email ?? k.userId);
+      else idle.set(team, [k.email ?? k.userId]);
     }
     const total = [...idle.values()].reduce((s, l) => s + l.length, 0);
     if (total > 0) {
