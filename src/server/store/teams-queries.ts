@@ -43,14 +43,22 @@ export async function dayAnswerVersion(db: Db, endpoint: string, grouping: strin
   return `${Number(row?.days ?? 0)}|${row?.synced ?? ''}`;
 }
 
-/** The email the store knows for a user (any of their days'), or null. */
+/**
+ * The email a user last gave (on their latest stored day with one), or null: the one their team is found by on
+ * the teams pages and in the users table (the analytics engine's \`member\`), so a manager's access to a person's
+ * page follows the team the pages show, after an email change too.
+ */
 export async function emailOf(store: { db: Db }, userId: string): Promise<string | null> {
   const row = await store.db
     .selectFrom('user_day')
-    .select((eb) => eb.fn.max('user_email').as('email'))
+    .select('user_email')
     .where('user_id', '=', userId)
+    .where('user_email', 'is not', null)
+    .where('user_email', '<>', '')
+    .orderBy('day', 'desc')
+    .limit(1)
     .executeTakeFirst();
-  return row?.email ?? null;
+  return row?.user_email ?? null;
 }
 
 /** The monthly budgets set, by team ('' for the organization). */

@@ -17,7 +17,8 @@ import { DEFAULT_KEYS } from '../demo/auth';
 import { createDemoService } from '../demo/service';
 import { openStore, type StoreDb } from '../store/db';
 import { MIGRATION_NAMES, migrateToLatest } from '../store/migrations';
-import { claimStore, knownUser, storedDays, StoreMismatchError } from '../store/queries';
+import { claimStore, knownUser, storedDays, StoreMismatchError, writeUsersPage } from '../store/queries';
+import { userDayFacts } from '../store/users-queries';
 import type { Schema } from '../store/schema';
 import { dayAnswerVersion, emailOf } from '../store/teams-queries';
 import { createSyncEngine, DAY_ENDPOINTS, type DayEndpoint, type Fetched, type SyncOptions } from './engine';
@@ -131,6 +132,27 @@ describe.each(engines)('the store on $name', ({ available, open }) => {
       }
     },
   );
+
+  it.skipIf(!available)("gives a user's latest email, not the greatest (their team follows it)", async () => {
+    const row = (day: string, email: string | null) => ({
+      day,
+      user_id: 'u-moved',
+      user_email: email,
+      row: '{}',
+      ...userDayFacts({ user_email: email }),
+    });
+    const days = ['2026-02-01', '2026-02-02', '2026-02-03'].map((day) => ({ day, final: true }));
+    await writeUsersPage(
+      store.db,
+      { start: '2026-02-01', end: '2026-02-03', days },
+      [row('2026-02-01', 'zed@old.example'), row('2026-02-02', 'amy@new.example'), row('2026-02-03', null)],
+      null,
+      1,
+      'org-1',
+    );
+    expect(await emailOf(store, 'u-moved')).toBe('amy@new.example');
+    expect(await emailOf(store, 'nobody')).toBeNull();
+  });
 
   it.skipIf(!available)('answers the day-based paths exactly as the service does, for random ranges', async () => {
     const { answer } = setup(store);
