@@ -164,6 +164,7 @@ const shown = (o: Opening | { kind: string; scope: string; key: string; summary:
 
 export function createAlertChecker(o: CheckerOptions) {
   const { store, logger } = o;
+  let queue: Promise<unknown> = Promise.resolve();
 
   async function evaluateNow() {
     const rules = (await readAlertRules(store.db)).map(ruleView);
@@ -211,20 +212,25 @@ export function createAlertChecker(o: CheckerOptions) {
         unposted: 0,
       };
     }
-    return store.exclusive('alerts', async () => {
-      const { figures, open, changes } = await evaluateNow();
-      const byId = new Map(open.map((a) => [a.id, a]));
-      const opened = await applyAlertChanges(store.db, figures.day, changes.open, changes.resolve);
-      if (opened.length > 0 || changes.resolve.length > 0)
-        logger.info('alerts checked', { day: figures.day, opened: opened.length, resolved: changes.resolve.length });
-      const p = await postPending();
-      return {
-        day: figures.day,
-        opened: opened.map((a) => shown({ ...a })),
-        resolved: changes.resolve.map((id) => ({ id, summary: byId.get(id)?.summary ?? '' })),
-        ...p,
-      };
-    });
+    // One check at a time in this process (the store's lock keeps the other replicas out).
+    const mine = queue.then(() => store.exclusive('alerts', checkNow));
+    queue = mine.catch(() => undefined);
+    return mine;
+  }
+
+  async function checkNow(): Promise<CheckResult> {
+    const { figures, open, changes } = await evaluateNow();
+    const byId = new Map(open.map((a) => [a.id, a]));
+    const opened = await applyAlertChanges(store.db, figures.day, changes.open, changes.resolve);
+    if (opened.length > 0 || changes.resolve.length > 0)
+      logger.info('alerts checked', { day: figures.day, opened: opened.length, resolved: changes.resolve.length });
+    const p = await postPending();
+    return {
+      day: figures.day,
+      opened: opened.map(shown),
+      resolved: changes.resolve.map((id) => ({ id, summary: byId.get(id)?.summary ?? '' })),
+      ...p,
+    };
   }
 
   return { check };
