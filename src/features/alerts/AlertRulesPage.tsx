@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { ALERT_KIND_INFO, ALERT_KINDS, ALERT_PATHS, type AlertKind, type AlertRule } from '../../api/alerts';
 import { ApiError } from '../../api/errors';
@@ -183,6 +183,7 @@ function RuleForm({
 }) {
   const [d, setD] = useState(initial);
   const [tried, setTried] = useState(false);
+  const id = useId();
   const info = ALERT_KIND_INFO[d.kind];
   const bad = problem(d);
   const save = useMutation({
@@ -208,9 +209,12 @@ function RuleForm({
       }}
     >
       <div className="flex flex-wrap gap-3">
-        <label className="flex flex-col gap-1">
-          <span className="text-fg-muted">When</span>
+        <div className="flex flex-col gap-1">
+          <label htmlFor={`${id}-kind`} className="text-fg-muted">
+            When
+          </label>
           <select
+            id={`${id}-kind`}
             value={d.kind}
             className={fieldClass}
             onChange={(e) => {
@@ -224,10 +228,13 @@ function RuleForm({
               </option>
             ))}
           </select>
-        </label>
-        <label className="flex flex-col gap-1">
-          <span className="text-fg-muted">For</span>
+        </div>
+        <div className="flex flex-col gap-1">
+          <label htmlFor={`${id}-scope`} className="text-fg-muted">
+            For
+          </label>
           <select
+            id={`${id}-scope`}
             value={d.scope}
             className={`${fieldClass} max-w-full`}
             onChange={(e) => setD((x) => ({ ...x, scope: e.target.value }))}
@@ -238,22 +245,25 @@ function RuleForm({
               </option>
             ))}
           </select>
-        </label>
+        </div>
         {info.threshold && (
-          <label className="flex flex-col gap-1">
-            <span className="text-fg-muted">N: {info.threshold.label.toLowerCase()}</span>
+          <div className="flex flex-col gap-1">
+            <label htmlFor={`${id}-n`} className="text-fg-muted">
+              N: {info.threshold.label.toLowerCase()}
+            </label>
             <input
+              id={`${id}-n`}
               type="number"
               inputMode="decimal"
               min={info.threshold.min}
               max={info.threshold.max}
               value={d.threshold}
               aria-invalid={tried && bad !== null ? true : undefined}
-              aria-describedby={tried && bad ? 'rule-problem' : undefined}
+              aria-describedby={tried && bad ? `${id}-problem` : undefined}
               onChange={(e) => setD((x) => ({ ...x, threshold: e.target.value }))}
               className={`${fieldClass} w-28 tabular-nums`}
             />
-          </label>
+          </div>
         )}
         <label className="flex items-center gap-2 self-end py-1">
           <input
@@ -265,7 +275,7 @@ function RuleForm({
         </label>
       </div>
       {tried && bad && (
-        <p id="rule-problem" role="alert" className="text-danger">
+        <p id={`${id}-problem`} role="alert" className="text-danger">
           {bad}
         </p>
       )}
