@@ -82,7 +82,7 @@ export function holds(rule: RuleView, f: Figures): Holding[] | undefined {
           {
             key: '',
             link,
-            summary: `${label(rule.scope)} has spent ${Math.floor(share)} % of its monthly budget: ${money(b.monthToDate, b.currency)} of ${money(b.budget, b.currency)} to ${formatDayLong(f.day)}.`,
+            summary: `${label(rule.scope)} has spent ${Math.floor(share).toLocaleString('en-US')} % of its monthly budget: ${money(b.monthToDate, b.currency)} of ${money(b.budget, b.currency)} to ${formatDayLong(f.day)}.`,
           },
         ];
       }
