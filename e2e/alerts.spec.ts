@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { PORTS } from '../playwright.config';
+import { seriousViolations } from './helpers';
 
 /** The spend server (a price list; no sign-in, so changes come from this machine). */
 const BASE = `http://127.0.0.1:${PORTS.spend}`;
@@ -74,4 +75,31 @@ test('alerts: a rule added on the rules screen, the check run, the alert listed,
   await expect(
     page.getByRole('region', { name: 'Past alerts' }).getByRole('link', { name: /^Engineering has spent/ }),
   ).toBeVisible();
+
+  // Both screens: nothing serious for axe in either theme (the rules screen with its form open), and whole at 390 px.
+  const screens = async () => {
+    await page.goto(`${BASE}/alerts`);
+    await expect(page.getByRole('region', { name: 'Past alerts' }).getByRole('link').first()).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Sync status' }).getByText('Newest day stored')).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    const alertsPage = await seriousViolations(page);
+    const alertsWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+    await page.goto(`${BASE}/settings/alerts`);
+    await page.getByRole('button', { name: 'Add a rule' }).click();
+    await expect(page.getByRole('form', { name: 'Add a rule' })).toBeVisible();
+    return {
+      alertsPage,
+      alertsWidth,
+      rules: await seriousViolations(page),
+      rulesWidth: await page.evaluate(() => document.documentElement.scrollWidth),
+    };
+  };
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const found = await screens();
+    expect([found.alertsPage, found.rules]).toEqual([[], []]);
+  }
+  await page.setViewportSize({ width: 390, height: 844 });
+  const phone = await screens();
+  expect([phone.alertsWidth, phone.rulesWidth]).toEqual([390, 390]);
 });

@@ -8,6 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { STORE_ENGINES, type OpenedStore } from '../../test/stores';
+import { readCoreConfig } from '../core/config';
 import { createLogger } from '../core/log';
 import { addAlertRule, listAlerts } from '../store/alerts-queries';
 import { createAlertChecker } from './check';
@@ -208,5 +209,20 @@ describe('the webhook’s format', () => {
     expect(f('https://hooks.slack.com/services/x')).toBe('slack');
     expect(f('https://notwebhook.office.com.evil.example/x')).toBe('slack');
     expect(f('https://hooks.slack.com/services/x', 'teams')).toBe('teams');
+  });
+
+  it('is read from ALERT_WEBHOOK_URL and ALERT_WEBHOOK_FORMAT at start; a bad one stops it, named, without the value', () => {
+    const c = readCoreConfig({ ALERT_WEBHOOK_URL: 'https://acme.webhook.office.com/x', ALERT_WEBHOOK_FORMAT: 'slack' });
+    expect([c.alertWebhookUrl?.href, c.alertWebhookFormat]).toEqual(['https://acme.webhook.office.com/x', 'slack']);
+    expect(readCoreConfig({}).alertWebhookUrl).toBeUndefined();
+    expect(() => readCoreConfig({ ALERT_WEBHOOK_URL: 'not a url T0SECRET' })).toThrow(
+      /^ALERT_WEBHOOK_URL must be an absolute http\(s\) URL$/,
+    );
+    expect(() => readCoreConfig({ ALERT_WEBHOOK_URL: 'ftp://x/T0SECRET' })).toThrow(
+      /^ALERT_WEBHOOK_URL must be an http\(s\) URL$/,
+    );
+    expect(() => readCoreConfig({ ALERT_WEBHOOK_FORMAT: 'discord' })).toThrow(
+      /^ALERT_WEBHOOK_FORMAT must be "slack" or "teams"/,
+    );
   });
 });
