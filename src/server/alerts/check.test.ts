@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { STORE_ENGINES, type OpenedStore } from '../../test/stores';
 import { readCoreConfig } from '../core/config';
 import { createLogger } from '../core/log';
-import { addAlertRule, listAlerts } from '../store/alerts-queries';
+import { addAlertRule, applyAlertChanges, listAlerts } from '../store/alerts-queries';
 import { createAlertChecker } from './check';
 import type { Figures, ScopeFigures } from './rules';
 import { webhookFormat, type WebhookFormat } from './webhook';
@@ -118,6 +118,22 @@ describe.each(STORE_ENGINES)('the alerts check, in the $name store', ({ availabl
     expect(both.map((b) => b.opened.length).sort()).toEqual([0, 0, 1]);
     expect(r.bodies).toHaveLength(1);
     expect((await listAlerts(o.store.db, 10)).open).toHaveLength(1);
+  });
+
+  it.skipIf(!available)('the store keeps one open alert per rule, scope and key, whoever opens it', async () => {
+    const o = await open();
+    opened.push(o);
+    const a = { ruleId: 'r', kind: 'person-day', scope: '', key: 'u1', summary: 's', link: '/users/u1' };
+    // Two replicas' checks of the same day, each past its own evaluation: the second opens nothing.
+    expect(await applyAlertChanges(o.store.db, '2026-06-01', [a], [])).toHaveLength(1);
+    expect(await applyAlertChanges(o.store.db, '2026-06-01', [a, { ...a, key: 'u2' }], [])).toHaveLength(1);
+    const [first] = (await listAlerts(o.store.db, 10)).open.filter((x) => x.key === 'u1');
+    // Once resolved, the same person's next day far above their usual is a new alert.
+    await applyAlertChanges(o.store.db, '2026-06-02', [], [first!.id]);
+    expect(await applyAlertChanges(o.store.db, '2026-06-03', [a], [])).toHaveLength(1);
+    const all = await listAlerts(o.store.db, 10);
+    expect(all.open.map((x) => `${x.key} ${x.opened_day}`).sort()).toEqual(['u1 2026-06-03', 'u2 2026-06-01']);
+    expect(all.past.map((x) => `${x.key} ${x.opened_day}`)).toEqual(['u1 2026-06-01']);
   });
 
   it.skipIf(!available)(

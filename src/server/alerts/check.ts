@@ -150,7 +150,7 @@ export interface CheckResult {
   resolved: { id: string; summary: string }[];
   /** Alerts the webhook took in this check (earlier ones that had failed included). */
   posted: number;
-  /** Whether open alerts are still waiting for the webhook (it failed: the next check tries again). */
+  /** Open alerts still waiting for the webhook (it failed, or there is none: the next check tries again). */
   unposted: number;
 }
 
