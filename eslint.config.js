@@ -11,8 +11,14 @@ import tseslint from 'typescript-eslint';
  */
 const SPA = ['./src/data', './src/components', './src/features', './src/app'];
 /** The server's folders answering the pages, and its composition root. */
-const FEATURES = ['teams', 'spend', 'users', 'insights', 'readiness', 'digest'];
-const APP = ['./src/server/app.ts', './src/server/main.ts', './src/server/sync-cli.ts', './src/server/digest-cli.ts'];
+const FEATURES = ['teams', 'spend', 'users', 'insights', 'readiness', 'digest', 'alerts'];
+const APP = [
+  './src/server/app.ts',
+  './src/server/main.ts',
+  './src/server/sync-cli.ts',
+  './src/server/digest-cli.ts',
+  './src/server/alerts-cli.ts',
+];
 const S = (dirs, more = []) => [...dirs.map((d) => `./src/server/${d}`), ...more];
 const zones = [
   { target: './src/lib', from: ['./src/api', ...SPA, './src/server'] },
@@ -78,7 +84,7 @@ const serverZones = [
     message: 'The composition root (app.ts, main.ts) puts the features together; none imports it.',
   },
 ];
-const features = ['usage', 'tools', 'activity', 'productivity', 'users', 'readiness', 'teams'];
+const features = ['usage', 'tools', 'activity', 'productivity', 'users', 'readiness', 'teams', 'alerts'];
 const featureZones = features.map((f) => ({
   target: `./src/features/${f}`,
   from: './src/features',

@@ -1,6 +1,6 @@
 /** Accessibility of every page, in light and dark: axe finds nothing serious, keys reach everything. */
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { seriousViolations } from './helpers';
 
 const PAGES = [
   ['usage', '/'],
@@ -16,15 +16,6 @@ async function settle(page: Page) {
   await page.waitForLoadState('networkidle');
   await expect(page.getByText('Drawing chart…')).toHaveCount(0);
   await expect(page.locator('[role="status"]:has-text("Loading")')).toHaveCount(0);
-}
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  // The checks did run, colour contrast included.
-  expect(results.passes.map((p) => p.id)).toContain('color-contrast');
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.length} × ${v.nodes[0]?.target.join(' ')} — ${v.help}`);
 }
 
 for (const scheme of ['light', 'dark'] as const) {

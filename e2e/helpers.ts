@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { PORTS } from '../playwright.config';
 
@@ -24,3 +25,13 @@ export async function serviceJson<T = unknown>(request: APIRequestContext, path:
 
 /** Latest queryable day under the pinned demo clock (playwright.config.ts). */
 export const LATEST = '2026-05-31';
+
+/** What axe finds serious or critical on the page (WCAG 2.1 A and AA), one line each; it checks contrast too. */
+export async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  // The checks did run, colour contrast included.
+  expect(results.passes.map((p) => p.id)).toContain('color-contrast');
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.length} × ${v.nodes[0]?.target.join(' ')} — ${v.help}`);
+}

@@ -11,7 +11,7 @@ import { build } from 'esbuild';
 const OUT = 'dist-server';
 rmSync(OUT, { recursive: true, force: true });
 const result = await build({
-  entryPoints: ['src/server/main.ts', 'src/server/sync-cli.ts', 'src/server/digest-cli.ts'],
+  entryPoints: ['src/server/main.ts', 'src/server/sync-cli.ts', 'src/server/digest-cli.ts', 'src/server/alerts-cli.ts'],
   outbase: 'src/server',
   outdir: OUT,
   bundle: true,

@@ -17,6 +17,7 @@ import { SyncProgress } from './SyncProgress';
 import { TeamSelect } from './TeamSelect';
 import { getThemeChoice, setThemeChoice, type ThemeChoice } from './theme';
 import { NAV } from './routes';
+import { alertsQuery } from '../data/alerts';
 
 export function Shell() {
   const config = useQuery(configQuery);
@@ -122,6 +123,7 @@ export function Shell() {
                 }
               >
                 {n.label}
+                {n.path === '/alerts' && <OpenAlerts />}
               </NavLink>
             ))}
           </nav>
@@ -216,6 +218,18 @@ function PhoneRange({ open, onToggle }: { open: boolean; onToggle: () => void })
         {open ? '▴' : '▾'}
       </span>
     </button>
+  );
+}
+
+/** The count of open alerts beside the navigation's Alerts link (nothing while none is open). */
+function OpenAlerts() {
+  const n = useQuery(alertsQuery).data?.open.length ?? 0;
+  if (n === 0) return null;
+  return (
+    <span className="ml-1.5 rounded-full bg-danger-surface px-1.5 text-xs font-semibold text-danger-fg tabular-nums">
+      {n}
+      <span className="sr-only"> open</span>
+    </span>
   );
 }
 

@@ -19,7 +19,7 @@ async function loadUnder(basePath: string) {
     base: await import('../data/base'),
     client: await import('../data/client'),
     csv: await import('../features/users/table-query'),
-    send: await import('../features/teams/send'),
+    send: await import('../data/send'),
   };
 }
 

@@ -92,6 +92,7 @@ const productivity = lazyPage(() => import('../features/productivity/Productivit
 const users = lazyPage(() => import('../features/users/UsersPage'));
 const teams = lazyPage(() => import('../features/teams/TeamsPage'));
 const readiness = lazyPage(() => import('../features/readiness/ReadinessPage'));
+const alerts = lazyPage(() => import('../features/alerts/AlertsPage'));
 
 export const NAV: readonly {
   path: string;
@@ -137,6 +138,7 @@ export const NAV: readonly {
     needsTeams: true,
   },
   { path: '/readiness', label: 'Readiness', ...readiness },
+  { path: '/alerts', label: 'Alerts', ...alerts, needsTeams: true },
 ];
 
 /**
@@ -164,6 +166,7 @@ const team = lazyPage(() => import('../features/teams/TeamPage'));
 const compare = lazyPage(() => import('../features/teams/ComparePage'));
 const mapping = lazyPage(() => import('../features/teams/MappingPage'));
 const budgets = lazyPage(() => import('../features/teams/BudgetsPage'));
+const alertRules = lazyPage(() => import('../features/alerts/AlertRulesPage'));
 
 export const PAGES: {
   path: string;
@@ -180,6 +183,7 @@ export const PAGES: {
   { path: '/compare', ...compare },
   { path: '/settings/teams', ...mapping },
   { path: '/settings/budgets', ...budgets },
+  { path: '/settings/alerts', ...alertRules },
 ];
 
 /** Loads the code of the page at `pathname` (settles at once when it is in the first bundle, or unknown). */

@@ -43,6 +43,8 @@ export function pageRefusal(me: Me | undefined, pathname: string): string | null
   if (pathname.startsWith('/settings/teams'))
     return 'The team mapping names every person’s team: it is shown to the dashboard’s admins.';
   if (me.role === 'manager') return null;
+  if (pathname === '/alerts' || pathname.startsWith('/settings/alerts'))
+    return 'The alerts name teams and people: they are shown to managers and admins.';
   if (pathname.startsWith('/settings/budgets')) return 'The budgets are shown to managers and admins.';
   if (pathname === '/users' || pathname === '/users/')
     return 'The users table shows other people’s rows: it is shown to their managers and admins.';

@@ -46,6 +46,7 @@ import { priceListKey } from './spend/prices';
 import { inSelection, UNASSIGNED } from './teams/tree';
 import { createRouter, route, type Route } from './http/router';
 import { createStoreFeatures } from './features';
+import type { PostOptions } from './digest/digest';
 import { mappingInForce, placeOf } from './teams/source';
 import { ask, forward, isProxiedPrefix, splitTarget, type Origin } from './upstream/proxy';
 
@@ -99,6 +100,8 @@ interface AppOptions {
   /** An open store (see `openAppStore`): the documented paths are answered from it. */
   store?: StoreDb;
   storeConfig?: StoreConfig;
+  /** The alerts' posts' retries (tests shorten the waits). */
+  alertPost?: PostOptions;
 }
 
 export function createApp(config: ServerConfig, opts: AppOptions = {}) {
@@ -227,7 +230,21 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
           logger.error('counting the teams ahead failed', { error: e instanceof Error ? e.message : String(e) }),
         );
     };
-    scheduler = createScheduler(engine, latestDay, logger, sc?.background ? stored : undefined);
+    // After each whole run of the background sync, the alerts are checked on what it stored.
+    const checkAlerts = () =>
+      void features?.alerts
+        .check()
+        .catch((e: unknown) =>
+          logger.error('the alerts check failed', { error: e instanceof Error ? e.message : String(e) }),
+        );
+    scheduler = createScheduler(
+      engine,
+      latestDay,
+      logger,
+      sc?.background ? stored : undefined,
+      undefined,
+      sc?.background ? checkAlerts : undefined,
+    );
     status = () => syncStatus(store, engine, scheduler);
   }
   const proxy = proxyTo(origin, write, fromStore);
@@ -260,6 +277,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
           latestDay,
           logger,
           config,
+          alertPost: opts.alertPost,
         })
       : undefined;
 
@@ -434,5 +452,6 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
   const drain = () => void (draining = true);
 
   const digest = features?.digest;
-  return { handler, demo, clientConfig, renderIndex, scheduler, sync, teams, prices, digest, drain, close };
+  const alerts = features?.alerts;
+  return { handler, demo, clientConfig, renderIndex, scheduler, sync, teams, prices, digest, alerts, drain, close };
 }

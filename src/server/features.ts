@@ -10,7 +10,10 @@ import { createSpend } from './analytics/spend';
 import { createTeamFigures } from './analytics/teams';
 import type { ServerConfig } from './config';
 import type { Logger } from './core/log';
-import { buildDigest, toSlack, type DigestSources } from './digest/digest';
+import { createAlertChecker, storeFigures } from './alerts/check';
+import { createAlertsRoutes } from './alerts/routes';
+import { webhookFormat } from './alerts/webhook';
+import { buildDigest, toSlack, type DigestSources, type PostOptions } from './digest/digest';
 import { createInsightsRoutes } from './insights/routes';
 import { createReadinessRoutes } from './readiness/routes';
 import { createSpendRoutes } from './spend/routes';
@@ -30,7 +33,9 @@ export interface StoreFeaturesOptions {
   prices: PricesSource;
   latestDay: () => string;
   logger: Logger;
-  config: Pick<ServerConfig, 'auth' | 'publicUrl'>;
+  config: Pick<ServerConfig, 'auth' | 'publicUrl' | 'alertWebhookUrl' | 'alertWebhookFormat'>;
+  /** The alerts' posts' retries (the digest's by default). */
+  alertPost?: PostOptions;
 }
 
 export function createStoreFeatures(o: StoreFeaturesOptions) {
@@ -82,9 +87,37 @@ export function createStoreFeatures(o: StoreFeaturesOptions) {
     fill: (r, from) => (from === 'tokens' ? fillTokens(r) : fillUsers(r)),
     signIn: config.auth !== undefined,
   });
+  // The alerts: checked after each daily sync and on demand (src/server/alerts).
+  const alerts = createAlertChecker({
+    store,
+    figures: storeFigures({
+      store,
+      analytics: engine,
+      teams,
+      latestDay,
+      fillUsers,
+      budgetStates: () => spendRoutes.budgetStates(),
+      logger,
+    }),
+    webhook: config.alertWebhookUrl && {
+      url: config.alertWebhookUrl,
+      format: webhookFormat(config.alertWebhookUrl, config.alertWebhookFormat),
+    },
+    publicUrl: config.publicUrl,
+    logger,
+    post: o.alertPost,
+  });
+  const alertsRoutes = createAlertsRoutes({
+    store,
+    teams,
+    checker: alerts,
+    signIn: config.auth !== undefined,
+    logger,
+  });
   return {
     teams: teamsRoutes,
     digest,
-    routes: [teamsRoutes, spendRoutes, insightsRoutes, readinessRoutes],
+    alerts,
+    routes: [teamsRoutes, spendRoutes, insightsRoutes, readinessRoutes, alertsRoutes],
   };
 }

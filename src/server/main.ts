@@ -31,6 +31,8 @@ const { handler, demo, renderIndex, scheduler, digest, drain, close } = createAp
 // The weekly digest, when there is a webhook to post it to (and a store to build it from).
 const webhook = config.digestWebhookUrl;
 if (webhook && !digest) logger.error('DIGEST_WEBHOOK_URL is set, but the digest needs the store: no digest is posted');
+if (config.alertWebhookUrl && !store)
+  logger.error('ALERT_WEBHOOK_URL is set, but the alerts need the store: no alert is checked or posted');
 const digests =
   webhook && digest
     ? scheduleDigest(config.digestSchedule, async () => postDigest(webhook, await digest(), logger), logger)

@@ -16,7 +16,7 @@ import { formatDayShort } from '../../lib/dates';
 import { teamsQuery } from '../../data/teams';
 import { formatMoneyExact, moneyFormat } from '../../lib/money';
 import { NoTeams } from './NoTeams';
-import { sendJson } from './send';
+import { sendJson } from '../../data/send';
 
 const TITLE = 'Monthly budgets';
 const primaryClass =

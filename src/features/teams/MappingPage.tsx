@@ -15,7 +15,7 @@ import { formatExact } from '../../lib/format';
 import { DefinitionTip } from '../../components/Definition';
 import { NoTeams } from './NoTeams';
 import { invalidateTeamScoped, mappingTextQuery, removeMapping, saveMapping, type NewMapping } from './queries';
-import { MappingRefusedError, type MappingProblem } from './send';
+import { MappingRefusedError, type MappingProblem } from '../../data/send';
 import { countTeams } from './shaping';
 
 const TITLE = 'Team mapping';

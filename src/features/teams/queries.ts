@@ -3,7 +3,7 @@ import { TEAMS_PATHS, mappingTextSchema, teamsSummarySchema, type MappingText } 
 import { USERS_PATHS, usersTableSchema } from '../../api/users';
 import { api } from '../../data/client';
 import type { DayRange } from '../../lib/dates';
-import { sendJson } from './send';
+import { sendJson } from '../../data/send';
 
 /**
  * Every query of this feature starts with `teams` (as `data/teams.ts`'s tree does); a change of the

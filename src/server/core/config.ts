@@ -28,6 +28,10 @@ export interface CoreConfig {
   digestWebhookUrl: URL | undefined;
   /** When the digest is posted: a cron expression read in UTC (default Mondays 08:00). */
   digestSchedule: string;
+  /** Where alerts are posted (ALERT_WEBHOOK_URL); never logged. */
+  alertWebhookUrl: URL | undefined;
+  /** The alerts' message format (ALERT_WEBHOOK_FORMAT); unset: chosen by the address (src/server/alerts/webhook.ts). */
+  alertWebhookFormat: 'slack' | 'teams' | undefined;
   /** The path the dashboard is served under (BASE_PATH): '' at the root, else like `/dashboard` (core/base-path.ts). */
   basePath: string;
   /**
@@ -65,17 +69,24 @@ function baseUrl(env: NodeJS.ProcessEnv, name: string): URL | undefined {
   return u;
 }
 
-/** The digest's webhook: an http(s) URL (the message says which setting, never the value). */
-function webhook(raw: string | undefined): URL | undefined {
+/** A webhook (the digest's, the alerts'): an http(s) URL (the message says which setting, never the value). */
+function webhook(raw: string | undefined, name = 'DIGEST_WEBHOOK_URL'): URL | undefined {
   if (!raw) return undefined;
   let u: URL;
   try {
     u = new URL(raw);
   } catch {
-    throw new Error('DIGEST_WEBHOOK_URL must be an absolute http(s) URL');
+    throw new Error(`${name} must be an absolute http(s) URL`);
   }
-  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new Error('DIGEST_WEBHOOK_URL must be an http(s) URL');
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new Error(`${name} must be an http(s) URL`);
   return u;
+}
+
+function webhookFormat(raw: string | undefined): 'slack' | 'teams' | undefined {
+  if (!raw) return undefined;
+  if (raw !== 'slack' && raw !== 'teams')
+    throw new Error('ALERT_WEBHOOK_FORMAT must be "slack" or "teams" (or unset: chosen by the address)');
+  return raw;
 }
 
 function publicUrl(raw: string | undefined): URL | undefined {
@@ -142,6 +153,8 @@ export function readCoreConfig(env: NodeJS.ProcessEnv = process.env): CoreConfig
     pricesFile: env.PRICES_FILE || undefined,
     digestWebhookUrl: webhook(env.DIGEST_WEBHOOK_URL),
     digestSchedule: env.DIGEST_SCHEDULE || '0 8 * * 1',
+    alertWebhookUrl: webhook(env.ALERT_WEBHOOK_URL, 'ALERT_WEBHOOK_URL'),
+    alertWebhookFormat: webhookFormat(env.ALERT_WEBHOOK_FORMAT),
     // An IPv6 HOST goes in brackets (HOST=::1 made `http://::1:5173`, an invalid URL).
     basePath,
     publicUrl: dashboardUrl(

@@ -191,15 +191,20 @@ export interface PostOptions {
   /** The first wait before trying again; each next one is twice as long. */
   firstWaitMs?: number;
   timeoutMs?: number;
+  /** What is posted, for the log lines ("digest", "alert"). */
+  what?: string;
+  /** The log line's end after the last failed attempt: what happens next. */
+  next?: string;
 }
 
 /**
  * Posts the message, trying again on a network failure, a 429 or a 5xx with growing waits; another
  * answer (a 4xx) will not change by trying again. Resolves true once posted; false after the last
- * attempt, every failure logged (status and attempt, never the address).
+ * attempt, every failure logged (status and attempt, never the address). The digest's and the alerts'.
  */
-export async function postDigest(url: URL, message: unknown, logger: Logger, o: PostOptions = {}): Promise<boolean> {
+export async function postWebhook(url: URL, message: unknown, logger: Logger, o: PostOptions = {}): Promise<boolean> {
   const attempts = o.attempts ?? 6;
+  const what = o.what ?? 'digest';
   let wait = o.firstWaitMs ?? 2000;
   const body = JSON.stringify(message);
   for (let attempt = 1; attempt <= attempts; attempt++) {
@@ -213,15 +218,15 @@ export async function postDigest(url: URL, message: unknown, logger: Logger, o: 
       });
       await r.arrayBuffer().catch(() => undefined);
       if (r.ok) {
-        logger.info('digest posted', { attempt });
+        logger.info(`${what} posted`, { attempt });
         return true;
       }
       retry = r.status === 429 || r.status >= 500;
-      logger.error('digest post failed', { attempt, attempts, status: r.status, retry });
+      logger.error(`${what} post failed`, { attempt, attempts, status: r.status, retry });
     } catch (e) {
       // The error's message may carry the address: only its kind is logged.
       const kind = e instanceof Error ? (e.name === 'TimeoutError' ? 'timeout' : e.name) : 'error';
-      logger.error('digest post failed', { attempt, attempts, error: kind, retry });
+      logger.error(`${what} post failed`, { attempt, attempts, error: kind, retry });
     }
     if (!retry) break;
     if (attempt < attempts) {
@@ -230,13 +235,15 @@ export async function postDigest(url: URL, message: unknown, logger: Logger, o: 
     }
   }
   logger.error(
-    'digest not delivered: the webhook refused it or could not be reached; the next digest is due on schedule',
-    {
-      attempts,
-    },
+    `${what} not delivered: the webhook refused it or could not be reached; ${o.next ?? 'the next digest is due on schedule'}`,
+    { attempts },
   );
   return false;
 }
+
+/** The digest's post (`postWebhook` with the digest's log lines). */
+export const postDigest = (url: URL, message: unknown, logger: Logger, o: PostOptions = {}) =>
+  postWebhook(url, message, logger, { ...o, what: 'digest' });
 
 /** The scheduled digest: built and posted on each tick of the cron expression, in UTC. */
 export function scheduleDigest(

@@ -4,7 +4,7 @@
  * Each is written once for both engines: column types Kysely maps per dialect.
  * Never edit a migration that has shipped; add the next one.
  */
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 
 const migrations: Record<string, Migration> = {
   '0001_initial': {
@@ -239,6 +239,49 @@ migrations['0007_revoked_session'] = {
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('until', 'bigint', (c) => c.notNull())
       .execute();
+  },
+};
+
+migrations['0009_alert'] = {
+  /**
+   * Alert rules (per team, '' for the organization) and the alerts they opened: at most one open alert per rule,
+   * scope and key (a partial unique index), so two checks of the same day open it once.
+   */
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('alert_rule')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('kind', 'text', (c) => c.notNull())
+      .addColumn('scope', 'text', (c) => c.notNull())
+      .addColumn('threshold', 'double precision')
+      .addColumn('enabled', 'integer', (c) => c.notNull())
+      .addColumn('created_by', 'text')
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createTable('alert')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('rule_id', 'text', (c) => c.notNull())
+      .addColumn('kind', 'text', (c) => c.notNull())
+      .addColumn('scope', 'text', (c) => c.notNull())
+      .addColumn('key', 'text', (c) => c.notNull())
+      .addColumn('summary', 'text', (c) => c.notNull())
+      .addColumn('link', 'text', (c) => c.notNull())
+      .addColumn('opened_day', 'text', (c) => c.notNull())
+      .addColumn('opened_at', 'text', (c) => c.notNull())
+      .addColumn('resolved_at', 'text')
+      .addColumn('acknowledged_by', 'text')
+      .addColumn('acknowledged_at', 'text')
+      .addColumn('posted', 'integer', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createIndex('alert_open')
+      .on('alert')
+      .columns(['rule_id', 'scope', 'key'])
+      .unique()
+      .where(sql.ref('resolved_at'), 'is', null)
+      .execute();
+    await db.schema.createIndex('alert_opened_at').on('alert').column('opened_at').execute();
   },
 };
 

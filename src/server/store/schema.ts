@@ -113,10 +113,41 @@ export interface Schema {
   team_mapping: TeamMappingTable;
   team_budget: TeamBudgetTable;
   revoked_session: RevokedSessionTable;
+  alert_rule: AlertRuleTable;
+  alert: AlertTable;
 }
 
 /** A session signed out of (its cookie's id), kept until the cookie would have expired: seconds since the epoch. */
 export interface RevokedSessionTable {
   id: string;
   until: number;
+}
+
+/** An alert rule (src/server/alerts): its kind, its scope ('' the organization, else a team's path) and threshold N. */
+export interface AlertRuleTable {
+  id: string;
+  kind: string;
+  scope: string;
+  threshold: number | null;
+  enabled: number;
+  created_by: string | null;
+  created_at: string;
+}
+
+/** An alert a rule opened: open while `resolved_at` is null; `posted` 1 once the webhook took it. */
+export interface AlertTable {
+  id: string;
+  rule_id: string;
+  kind: string;
+  scope: string;
+  /** What it is about within the scope: a person's id (the person-day rule), else ''. */
+  key: string;
+  summary: string;
+  link: string;
+  opened_day: string;
+  opened_at: string;
+  resolved_at: string | null;
+  acknowledged_by: string | null;
+  acknowledged_at: string | null;
+  posted: number;
 }

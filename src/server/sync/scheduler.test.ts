@@ -41,6 +41,25 @@ describe('the sync scheduler', () => {
     }
   });
 
+  it('tells when a whole run has finished (the alerts are checked then), once per run and after its last fill', async () => {
+    const events: string[] = [];
+    const engine = {
+      fillDays: async () => undefined,
+      fillUsers: async () => void events.push('users'),
+      syncReadiness: async () => void events.push('readiness'),
+    } as unknown as SyncEngine;
+    const scheduler = createScheduler(
+      engine,
+      () => '2026-03-10',
+      silentLogger,
+      undefined,
+      1,
+      (r) => events.push(`finished ${r.range.start}…${r.range.end} ${r.finishedAt ? 'done' : 'running'}`),
+    );
+    await scheduler.run({ start: '2026-02-20', end: '2026-03-10' });
+    expect(events).toEqual(['users', 'users', 'readiness', 'finished 2026-02-20…2026-03-10 done']);
+  });
+
   it('tries a fill that could not reach the store again with backoff, a few times; a refusal of the service never', async () => {
     const gone = Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
     const calls = new Map<string, number>();

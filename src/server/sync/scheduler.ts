@@ -38,6 +38,8 @@ export function createScheduler(
   stored?: () => void,
   /** The first wait before a fill is tried again; doubled each time. */
   retryMs = 1000,
+  /** Told after each whole run (the backfill at start, then each daily one): the alerts are checked then. */
+  finished?: (r: SyncRun) => void,
 ) {
   let current: SyncRun | undefined;
   let last: SyncRun | undefined;
@@ -80,6 +82,7 @@ export function createScheduler(
       last = r;
       logger.info('sync finished', { start: range.start, end: range.end, failures: r.failures });
     }
+    if (!stopped) finished?.(r);
     return r;
   }
 

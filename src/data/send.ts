@@ -4,11 +4,11 @@
  * detail and request id; a refused mapping (400) carries each problem with its line.
  */
 import * as z from 'zod/mini';
-import { ApiError, NETWORK_ERROR, STATUS_TITLES, parseRetryAfter } from '../../api/errors';
-import { errorBodySchema } from '../../api/schemas';
-import { mappingRefusalSchema } from '../../api/teams';
-import { atBase } from '../../data/base';
-import { getApiKey } from '../../data/client';
+import { ApiError, NETWORK_ERROR, STATUS_TITLES, parseRetryAfter } from '../api/errors';
+import { errorBodySchema } from '../api/schemas';
+import { mappingRefusalSchema } from '../api/teams';
+import { atBase } from './base';
+import { getApiKey } from './client';
 
 export type MappingProblem = z.infer<typeof mappingRefusalSchema>['errors'][number];
 

@@ -1,0 +1,77 @@
+/**
+ * The dashboard server's alerts (with a store): rules set per team or for the organization, checked after
+ * each daily sync, and the alerts they opened, each open until its condition clears.
+ *
+ *   GET    /api/alerts                  open and past alerts the reader may see, open first
+ *   POST   /api/alerts/:id/ack          acknowledges an alert
+ *   POST   /api/alerts/check            checks the rules now (admins; without sign-in, from the machine itself)
+ *   GET    /api/alert-rules             the rules the reader may see (admins: all; managers: their teams')
+ *   POST   /api/alert-rules {kind, scope, threshold, enabled}   adds a rule
+ *   PUT    /api/alert-rules/:id {kind, scope, threshold, enabled}   changes one
+ *   DELETE /api/alert-rules/:id         removes one (its open alerts resolve)
+ */
+import * as z from 'zod/mini';
+
+export const ALERT_PATHS = {
+  alerts: '/api/alerts',
+  check: '/api/alerts/check',
+  rules: '/api/alert-rules',
+} as const;
+
+export const ALERT_KINDS = ['budget-spent', 'budget-forecast', 'active-drop', 'person-day', 'no-data'] as const;
+export type AlertKind = (typeof ALERT_KINDS)[number];
+
+/** Each kind in words, and what its threshold N is (null: the kind takes none). */
+export const ALERT_KIND_INFO: Record<
+  AlertKind,
+  { label: string; threshold: { label: string; min: number; max: number } | null; orgOnly?: boolean }
+> = {
+  'budget-spent': {
+    label: 'Month to date passes N % of the budget',
+    threshold: { label: 'Percent of the budget', min: 1, max: 1000 },
+  },
+  'budget-forecast': { label: 'The forecast’s high end passes the budget', threshold: null },
+  'active-drop': {
+    label: 'Active people fall N % week over week',
+    threshold: { label: 'Percent fall', min: 1, max: 100 },
+  },
+  'person-day': { label: 'A person’s day far above their usual', threshold: null },
+  'no-data': {
+    label: 'No data synced for N days',
+    threshold: { label: 'Days without data', min: 1, max: 365 },
+    orgOnly: true,
+  },
+};
+
+export const alertRuleSchema = z.object({
+  id: z.string(),
+  kind: z.enum(ALERT_KINDS),
+  /** '' for the organization, else a team's path. */
+  scope: z.string(),
+  threshold: z.nullable(z.number()),
+  enabled: z.boolean(),
+  createdBy: z.nullable(z.string()),
+});
+export type AlertRule = z.infer<typeof alertRuleSchema>;
+export const alertRulesSchema = z.object({ rules: z.array(alertRuleSchema) });
+
+export const alertSchema = z.object({
+  id: z.string(),
+  ruleId: z.string(),
+  kind: z.enum(ALERT_KINDS),
+  scope: z.string(),
+  /** What the alert is about within its scope: a person's id for the person-day rule, else ''. */
+  key: z.string(),
+  summary: z.string(),
+  /** The dashboard page that shows it: an app path with its query (`/teams/Eng?start=…`). */
+  link: z.string(),
+  openedDay: z.string(),
+  openedAt: z.string(),
+  resolvedAt: z.nullable(z.string()),
+  acknowledgedBy: z.nullable(z.string()),
+  acknowledgedAt: z.nullable(z.string()),
+  posted: z.boolean(),
+});
+export type Alert = z.infer<typeof alertSchema>;
+export const alertsSchema = z.object({ open: z.array(alertSchema), past: z.array(alertSchema) });
+export type Alerts = z.infer<typeof alertsSchema>;

@@ -1,0 +1,166 @@
+// @vitest-environment jsdom
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Alert, AlertRule } from '../../api/alerts';
+import { TEAMS_ANSWER } from '../../test/analytics-fixtures';
+import { TEST_CONFIG, renderWithApp } from '../../test/render';
+import AlertRulesPage from './AlertRulesPage';
+import AlertsPage from './AlertsPage';
+
+const WITH_STORE = { ...TEST_CONFIG, teams: true };
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+const alert = (over: Partial<Alert>): Alert => ({
+  id: 'a1',
+  ruleId: 'r1',
+  kind: 'budget-spent',
+  scope: 'Engineering',
+  key: '',
+  summary: 'Engineering has spent 85 % of its monthly budget',
+  link: '/teams/Engineering',
+  openedDay: '2026-05-30',
+  openedAt: '2026-05-31T00:20:00.000Z',
+  resolvedAt: null,
+  acknowledgedBy: null,
+  acknowledgedAt: null,
+  posted: true,
+  ...over,
+});
+
+/** The server: the alerts and rules in force, and every write recorded (answered by `write`). */
+function stubServer(o: {
+  alerts?: { open: Alert[]; past: Alert[] };
+  rules?: AlertRule[];
+  me?: unknown;
+  write?: (method: string, path: string, body: unknown) => Response;
+}) {
+  const writes: { method: string; path: string; body: unknown }[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = new URL(String(input), 'http://dashboard.test');
+      const method = init?.method ?? 'GET';
+      if (method !== 'GET') {
+        const body = init?.body ? JSON.parse(String(init.body)) : undefined;
+        writes.push({ method, path: url.pathname, body });
+        return o.write!(method, url.pathname, body);
+      }
+      if (url.pathname === '/api/alerts') return json(o.alerts ?? { open: [], past: [] });
+      if (url.pathname === '/api/alert-rules') return json({ rules: o.rules ?? [] });
+      if (url.pathname === '/api/teams') return json(TEAMS_ANSWER);
+      if (url.pathname === '/api/me') return json(o.me);
+      if (url.pathname === '/api/sync') return json({ store: 'sqlite', stored: { users: { last: '2026-05-31' } } });
+      return json({ title: 'Not Found', detail: `No ${url.pathname}.` }, 404);
+    }),
+  );
+  return writes;
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('AlertsPage', () => {
+  it('lists the open alerts, then the past ones, each linking to its page; Acknowledge posts', async () => {
+    const writes = stubServer({
+      alerts: {
+        open: [alert({})],
+        past: [
+          alert({ id: 'a0', summary: 'Sales has spent 90 %', scope: 'Sales', resolvedAt: '2026-05-01T00:20:00Z' }),
+        ],
+      },
+      write: () => json(alert({ acknowledgedAt: '2026-05-31T09:00:00Z', acknowledgedBy: 'x@acme.example' })),
+    });
+    renderWithApp(<AlertsPage />, { url: '/alerts', config: WITH_STORE });
+    const open = await screen.findByRole('region', { name: 'Open alerts' });
+    const link = await within(open).findByRole('link', { name: 'Engineering has spent 85 % of its monthly budget' });
+    expect(link.getAttribute('href')).toBe('/teams/Engineering');
+    expect(open.textContent).toContain(
+      'Month to date passes N % of the budget · Engineering · opened May 31 00:20 UTC',
+    );
+    const past = screen.getByRole('region', { name: 'Past alerts' });
+    expect(within(past).getByRole('link', { name: 'Sales has spent 90 %' })).toBeTruthy();
+    expect(within(past).queryByRole('button')).toBeNull();
+    fireEvent.click(within(open).getByRole('button', { name: /^Acknowledge: Engineering/ }));
+    await waitFor(() => expect(writes).toEqual([{ method: 'POST', path: '/api/alerts/a1/ack', body: undefined }]));
+    expect(await screen.findByText('Newest day stored')).toBeTruthy();
+  });
+});
+
+describe('AlertRulesPage', () => {
+  it('says what is wrong before sending, sends the rule, and shows the server’s refusal in its words', async () => {
+    const writes = stubServer({
+      write: (_m, _p, body) =>
+        (body as { threshold: number }).threshold === 95
+          ? json({ title: 'Bad Request', detail: 'The organization has a rule of that kind already.' }, 400)
+          : json({}, 201),
+    });
+    renderWithApp(<AlertRulesPage />, { url: '/settings/alerts', config: WITH_STORE });
+    fireEvent.click(await screen.findByRole('button', { name: 'Add a rule' }));
+    const form = screen.getByRole('form', { name: 'Add a rule' });
+    // Every scope for an admin (no sign-in): the organization and each team.
+    await waitFor(() => expect(within(form).getByRole('option', { name: 'Engineering/Platform/Infra' })).toBeTruthy());
+    const n = within(form).getByRole('spinbutton', { name: 'N: percent of the budget' });
+    fireEvent.change(n, { target: { value: '0' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Add the rule' }));
+    expect(within(form).getByRole('alert').textContent).toBe('Percent of the budget must be a number from 1 to 1000.');
+    expect(writes).toEqual([]);
+    fireEvent.change(n, { target: { value: '95' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Add the rule' }));
+    await within(form).findByText('The organization has a rule of that kind already.');
+    expect(writes).toEqual([
+      {
+        method: 'POST',
+        path: '/api/alert-rules',
+        body: { kind: 'budget-spent', scope: '', threshold: 95, enabled: true },
+      },
+    ]);
+    // A rule without a threshold; "no data" is the organization's only.
+    fireEvent.change(within(form).getByRole('combobox', { name: 'When' }), { target: { value: 'no-data' } });
+    expect(within(form).queryAllByRole('option', { name: /Engineering/ })).toHaveLength(0);
+  });
+
+  it('offers a manager their teams only, and edits and removes a rule', async () => {
+    const rule: AlertRule = {
+      id: 'r9',
+      kind: 'active-drop',
+      scope: 'Engineering/Platform',
+      threshold: 30,
+      enabled: true,
+      createdBy: null,
+    };
+    const writes = stubServer({
+      rules: [rule],
+      me: {
+        email: 'm@acme.example',
+        name: null,
+        role: 'manager',
+        teams: ['Engineering/Platform'],
+        userId: null,
+        orgView: true,
+      },
+      write: (m) => (m === 'DELETE' ? new Response(null, { status: 204 }) : json({ ...rule, threshold: 50 })),
+    });
+    renderWithApp(<AlertRulesPage />, { url: '/settings/alerts', config: { ...WITH_STORE, signIn: true } });
+    expect(await screen.findByText('Active people fall 30 % week over week')).toBeTruthy();
+    fireEvent.click(
+      screen.getByRole('button', { name: 'Edit: Active people fall 30 % week over week, Engineering/Platform' }),
+    );
+    const form = screen.getByRole('form', { name: 'Edit the rule' });
+    const scopes = within(form)
+      .getAllByRole('option')
+      .filter((o) => o.parentElement === within(form).getByRole('combobox', { name: 'For' }))
+      .map((o) => o.textContent);
+    expect(scopes).toEqual(['Engineering/Platform', 'Engineering/Platform/Infra']);
+    fireEvent.change(within(form).getByRole('spinbutton'), { target: { value: '50' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Save the rule' }));
+    await waitFor(() => expect(writes.map((w) => `${w.method} ${w.path}`)).toEqual(['PUT /api/alert-rules/r9']));
+    expect(writes[0]!.body).toEqual({
+      kind: 'active-drop',
+      scope: 'Engineering/Platform',
+      threshold: 50,
+      enabled: true,
+    });
+    fireEvent.click(screen.getByRole('button', { name: /^Remove: Active people fall/ }));
+    await waitFor(() => expect(writes.map((w) => w.method)).toEqual(['PUT', 'DELETE']));
+  });
+});

@@ -1,0 +1,239 @@
+/**
+ * The alerts' check: the rules read from the store, the figures of the latest day, the pure evaluation
+ * (rules.ts), then the alerts opened and resolved in the store and the open ones not yet posted sent to the
+ * webhook. Stored first (unposted), posted, then marked: a crash in between leaves them to the next check, and
+ * a check run twice for the same day opens nothing twice. Replicas sharing a store check one at a time.
+ */
+import type { TeamSpendRow } from '../../api/spend';
+import type { AlertKind } from '../../api/alerts';
+import { addDays, HISTORY_START, maxDay, type Day, type DayRange } from '../../lib/dates';
+import { activeByTeam, SPIKE_WINDOW, weekSpikes, weekSums } from '../analytics/insights';
+import type { Analytics } from '../analytics/engine';
+import type { Logger } from '../core/log';
+import { postWebhook, type PostOptions } from '../digest/digest';
+import {
+  applyAlertChanges,
+  newestUsersDay,
+  openAlerts,
+  readAlertRules,
+  markPosted,
+  unpostedAlerts,
+  type AlertRuleRow,
+} from '../store/alerts-queries';
+import type { StoreDb } from '../store/db';
+import type { MappingSource } from '../teams/source';
+import { rollUp, UNASSIGNED } from '../teams/tree';
+import { evaluate, type Figures, type Opening, type RuleView, type ScopeFigures } from './rules';
+import { alertMessage, type WebhookFormat } from './webhook';
+
+/** Spikes named at most per rule and day. */
+const MAX_SPIKES = 100;
+
+export const ruleView = (r: AlertRuleRow): RuleView => ({
+  id: r.id,
+  kind: r.kind as AlertKind,
+  scope: r.scope,
+  threshold: r.threshold === null ? null : Number(r.threshold),
+  enabled: Number(r.enabled) === 1,
+});
+
+export interface FiguresSources {
+  store: StoreDb;
+  analytics: Promise<Analytics>;
+  teams: MappingSource;
+  latestDay: () => Day;
+  /** Fills the `/users` days of a range from the service first (what is already stored is not asked again). */
+  fillUsers: (r: DayRange) => Promise<void>;
+  budgetStates: () => Promise<{ currency: string; rows: TeamSpendRow[] }>;
+  logger: Logger;
+}
+
+/** Reads the figures the rules need from the store and the analytics engine; a figure that fails is left out. */
+export function storeFigures(s: FiguresSources): (rules: readonly RuleView[]) => Promise<Figures> {
+  const attempt = async <T>(what: string, fn: () => Promise<T>): Promise<T | undefined> => {
+    try {
+      return await fn();
+    } catch (e) {
+      s.logger.error('alerts: a figure could not be read; its rules wait for the next check', {
+        figure: what,
+        error: e instanceof Error ? e.message : String(e),
+      });
+      return undefined;
+    }
+  };
+  return async (all) => {
+    const rules = all.filter((r) => r.enabled);
+    const day = s.latestDay();
+    const scopes = new Map<string, ScopeFigures>();
+    const at = (scope: string) => scopes.get(scope) ?? scopes.set(scope, {}).get(scope)!;
+    const of = (...kinds: AlertKind[]) => [...new Set(rules.filter((r) => kinds.includes(r.kind)).map((r) => r.scope))];
+    const figures: Figures = { day, scopes };
+
+    const budgetScopes = of('budget-spent', 'budget-forecast');
+    if (budgetScopes.length > 0) {
+      const b = await attempt('budgets', s.budgetStates);
+      if (b)
+        for (const scope of budgetScopes) {
+          const row = b.rows.find((r) => r.team === scope);
+          const st = row?.month.budget;
+          at(scope).budget =
+            row && st
+              ? {
+                  budget: st.budget,
+                  monthToDate: row.month.monthToDate,
+                  forecastHigh: row.month.forecast?.high ?? null,
+                  currency: b.currency,
+                }
+              : null;
+        }
+    }
+
+    const activeScopes = of('active-drop');
+    const spikeScopes = of('person-day');
+    if (activeScopes.length + spikeScopes.length > 0) {
+      // What the store lacks of the five weeks read is asked for first; without the service, the store's days are read.
+      await attempt('people’s days', () =>
+        s.fillUsers({ start: maxDay(HISTORY_START, addDays(day, -(SPIKE_WINDOW + 13))), end: day }),
+      );
+      const a = await attempt('the analytics copy', () => s.analytics);
+      const mapping = s.teams.current().mapping;
+      const week = { start: addDays(day, -6), end: day };
+      const before = { start: addDays(day, -13), end: addDays(day, -7) };
+      if (a && activeScopes.includes('')) {
+        const sums = await attempt('active people', () => weekSums(a, before, week, []));
+        if (sums) at('').active = { before: sums.before.active ?? 0, now: sums.now.active ?? 0 };
+      }
+      const teamScopes = activeScopes.filter((t) => t !== '');
+      if (a && mapping && teamScopes.length > 0) {
+        const counts = await attempt('active people by team', () => activeByTeam(a, mapping, before, week));
+        if (counts) {
+          const rolled = (which: 'before' | 'now') =>
+            rollUp(
+              new Map([...mapping.teams, UNASSIGNED].map((t) => [t, counts.get(t)?.[which] ?? 0])),
+              (x, y) => x + y,
+              0,
+            );
+          const [b, n] = [rolled('before'), rolled('now')];
+          for (const t of teamScopes) if (b.has(t)) at(t).active = { before: b.get(t) ?? 0, now: n.get(t) ?? 0 };
+        }
+      }
+      for (const scope of spikeScopes) {
+        if (!a || (scope !== '' && !mapping)) continue;
+        const sp = await attempt('spikes', () =>
+          weekSpikes(a, mapping, scope === '' ? [] : [scope], { start: day, end: day }, MAX_SPIKES),
+        );
+        if (sp) at(scope).spikes = sp.top;
+      }
+    }
+
+    if (of('no-data').length > 0)
+      figures.newestDataDay = await attempt('the newest day stored', () => newestUsersDay(s.store.db));
+    return figures;
+  };
+}
+
+export interface CheckerOptions {
+  store: StoreDb;
+  figures: (rules: readonly RuleView[]) => Promise<Figures>;
+  webhook: { url: URL; format: WebhookFormat } | undefined;
+  publicUrl: URL;
+  logger: Logger;
+  /** The posts' retries (the digest's by default). */
+  post?: PostOptions;
+}
+
+export interface CheckResult {
+  day: Day;
+  /** Alerts opened (or, dry, that would open). */
+  opened: { kind: AlertKind; scope: string; key: string; summary: string; link: string }[];
+  /** Alerts resolved (or, dry, that would resolve). */
+  resolved: { id: string; summary: string }[];
+  /** Alerts the webhook took in this check (earlier ones that had failed included). */
+  posted: number;
+  /** Open alerts still waiting for the webhook (it failed, or there is none: the next check tries again). */
+  unposted: number;
+}
+
+const shown = (o: Opening | { kind: string; scope: string; key: string; summary: string; link: string }) => ({
+  kind: o.kind as AlertKind,
+  scope: o.scope,
+  key: o.key,
+  summary: o.summary,
+  link: o.link,
+});
+
+export function createAlertChecker(o: CheckerOptions) {
+  const { store, logger } = o;
+  let queue: Promise<unknown> = Promise.resolve();
+
+  async function evaluateNow() {
+    const rules = (await readAlertRules(store.db)).map(ruleView);
+    const figures = await o.figures(rules);
+    const open = await openAlerts(store.db);
+    return {
+      figures,
+      open,
+      changes: evaluate(
+        rules,
+        figures,
+        open.map((a) => ({ id: a.id, ruleId: a.rule_id, scope: a.scope, key: a.key })),
+      ),
+    };
+  }
+
+  /** Posts the open alerts the webhook has not taken; gives how many it took and how many still wait. */
+  async function postPending(): Promise<{ posted: number; unposted: number }> {
+    const pending = await unpostedAlerts(store.db);
+    if (!o.webhook || pending.length === 0) return { posted: 0, unposted: o.webhook ? 0 : pending.length };
+    const message = alertMessage(pending, o.publicUrl, o.webhook.format);
+    const ok = await postWebhook(o.webhook.url, message, logger, {
+      ...o.post,
+      what: 'alert',
+      next: 'the alerts are posted again after the next check',
+    });
+    if (!ok) return { posted: 0, unposted: pending.length };
+    await markPosted(
+      store.db,
+      pending.map((a) => a.id),
+    );
+    return { posted: pending.length, unposted: 0 };
+  }
+
+  /** Checks the rules now: with `dryRun`, says what would open and resolve, and stores and posts nothing. */
+  async function check({ dryRun = false }: { dryRun?: boolean } = {}): Promise<CheckResult> {
+    if (dryRun) {
+      const { figures, open, changes } = await evaluateNow();
+      const byId = new Map(open.map((a) => [a.id, a]));
+      return {
+        day: figures.day,
+        opened: changes.open.map(shown),
+        resolved: changes.resolve.map((id) => ({ id, summary: byId.get(id)?.summary ?? '' })),
+        posted: 0,
+        unposted: 0,
+      };
+    }
+    // One check at a time in this process (the store's lock keeps the other replicas out).
+    const mine = queue.then(() => store.exclusive('alerts', checkNow));
+    queue = mine.catch(() => undefined);
+    return mine;
+  }
+
+  async function checkNow(): Promise<CheckResult> {
+    const { figures, open, changes } = await evaluateNow();
+    const byId = new Map(open.map((a) => [a.id, a]));
+    const opened = await applyAlertChanges(store.db, figures.day, changes.open, changes.resolve);
+    if (opened.length > 0 || changes.resolve.length > 0)
+      logger.info('alerts checked', { day: figures.day, opened: opened.length, resolved: changes.resolve.length });
+    const p = await postPending();
+    return {
+      day: figures.day,
+      opened: opened.map(shown),
+      resolved: changes.resolve.map((id) => ({ id, summary: byId.get(id)?.summary ?? '' })),
+      ...p,
+    };
+  }
+
+  return { check };
+}
+
+export type AlertChecker = ReturnType<typeof createAlertChecker>;

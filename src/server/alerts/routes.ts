@@ -1,0 +1,253 @@
+/**
+ * The alerts' endpoints (their list and shapes: src/api/alerts.ts). Admins see and set every rule; a manager
+ * the rules of their teams (sub-teams included), and the organization's alerts when they see its figures
+ * (not the person-day ones: those name people outside their teams); a viewer none. Without sign-in everyone
+ * reads, and changes come from the machine the dashboard runs on (as the budgets').
+ */
+import type { IncomingMessage } from 'node:http';
+import { ALERT_KIND_INFO, ALERT_KINDS, type Alert, type AlertKind, type AlertRule } from '../../api/alerts';
+import type { AccessRule, ViewScope } from '../auth/access';
+import { errorResponse, HttpError } from '../core/errors';
+import type { Logger } from '../core/log';
+import { json, type HttpResponse } from '../core/response';
+import { readBody } from '../core/text';
+import { quote } from '../http/query';
+import { route, type Route } from '../http/router';
+import {
+  acknowledgeAlert,
+  addAlertRule,
+  deleteAlertRule,
+  listAlerts,
+  readAlert,
+  readAlertRule,
+  readAlertRules,
+  updateAlertRule,
+  type AlertRow,
+  type AlertRuleRow,
+  type RuleFields,
+} from '../store/alerts-queries';
+import type { StoreDb } from '../store/db';
+import { mayEdit } from '../teams/routes';
+import type { MappingSource } from '../teams/source';
+import { UNASSIGNED, withAncestors } from '../teams/tree';
+import { ruleView, type AlertChecker } from './check';
+
+/** Past alerts listed at most (the most recently resolved first). */
+const PAST_LIMIT = 200;
+
+const refuse = (detail: string) => ({ allow: false as const, status: 403 as const, detail });
+
+/** Who may call the alerts' routes, besides admins (who may call every route). */
+export const ALERTS_ACCESS = {
+  alerts: ((v) =>
+    v.role === 'viewer'
+      ? refuse('The alerts name teams and people: they are shown to managers and admins.')
+      : { allow: true }) as AccessRule,
+  rules: ((v) =>
+    v.role === 'viewer'
+      ? refuse('The alert rules are set by managers (for their teams) and admins.')
+      : { allow: true }) as AccessRule,
+  check: (() => refuse('Only an admin (ADMIN_EMAILS) can run the alerts check.')) as AccessRule,
+};
+
+export interface AlertsRoutesOptions {
+  store: StoreDb;
+  teams: MappingSource;
+  checker: AlertChecker;
+  signIn: boolean;
+  logger: Logger;
+}
+
+const alertView = (a: AlertRow): Alert => ({
+  id: a.id,
+  ruleId: a.rule_id,
+  kind: a.kind as AlertKind,
+  scope: a.scope,
+  key: a.key,
+  summary: a.summary,
+  link: a.link,
+  openedDay: a.opened_day,
+  openedAt: a.opened_at,
+  resolvedAt: a.resolved_at,
+  acknowledgedBy: a.acknowledged_by,
+  acknowledgedAt: a.acknowledged_at,
+  posted: Number(a.posted) === 1,
+});
+
+/** The id in the path (a bad encoding is the reader's 400, not a fault). */
+function idOf(match: readonly string[]): string {
+  try {
+    return decodeURIComponent(match[0]!);
+  } catch {
+    throw new HttpError(400, 'The id in the path is not validly encoded.');
+  }
+}
+
+const ruleOut = (r: AlertRuleRow): AlertRule => ({ ...ruleView(r), createdBy: r.created_by });
+
+/** Whether the reader may see a rule's or an alert's scope (no scope: without sign-in, everything). */
+function sees(scope: ViewScope | undefined, team: string, kind?: string): boolean {
+  if (!scope || scope.admin) return true;
+  if (team === '') return scope.orgView && kind !== 'person-day';
+  return scope.seesTeamDetails(team);
+}
+
+/** Whether the reader may set a rule for this scope: admins any; managers their teams only. */
+const setsFor = (scope: ViewScope | undefined, team: string) =>
+  !scope || scope.admin || (team !== '' && scope.seesTeamDetails(team));
+
+export function createAlertsRoutes(o: AlertsRoutesOptions) {
+  const { store, teams, checker } = o;
+
+  async function readJson(req: IncomingMessage): Promise<unknown> {
+    if (!/^application\/json\b/i.test(String(req.headers['content-type'] ?? '')))
+      throw new HttpError(415, 'Send the rule as JSON: {"kind": "budget-spent", "scope": "", "threshold": 80}.');
+    const text = await readBody(req, 64 * 1024, 'The rule is larger than 64 KB.');
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw new HttpError(400, 'The body is not valid JSON: send {"kind": "…", "scope": "…", "threshold": N}.');
+    }
+  }
+
+  /** The rule the body says, or a 400 naming what is wrong. */
+  function parseRule(body: unknown): RuleFields {
+    const b = (body ?? {}) as Record<string, unknown>;
+    if (typeof b.kind !== 'string' || !(ALERT_KINDS as readonly string[]).includes(b.kind))
+      throw new HttpError(400, `"kind" must be one of ${ALERT_KINDS.map((k) => `"${k}"`).join(', ')}.`);
+    const kind = b.kind as AlertKind;
+    const info = ALERT_KIND_INFO[kind];
+    const scope = typeof b.scope === 'string' ? b.scope.trim() : b.scope === undefined ? '' : null;
+    if (scope === null) throw new HttpError(400, '"scope" must be a team’s path, or "" for the organization.');
+    const known = new Set(['', ...withAncestors(teams.current().mapping?.teams ?? []), UNASSIGNED]);
+    if (!known.has(scope)) throw new HttpError(400, `No team is called ${quote(scope)} in the mapping in force.`);
+    if (info.orgOnly && scope !== '')
+      throw new HttpError(400, `A “${info.label}” rule is for the organization: the sync is the organization’s.`);
+    let threshold: number | null = null;
+    if (info.threshold) {
+      const t = info.threshold;
+      if (
+        typeof b.threshold !== 'number' ||
+        !Number.isFinite(b.threshold) ||
+        b.threshold < t.min ||
+        b.threshold > t.max
+      )
+        throw new HttpError(400, `"threshold" (${t.label.toLowerCase()}) must be a number from ${t.min} to ${t.max}.`);
+      threshold = b.threshold;
+    } else if (b.threshold !== undefined && b.threshold !== null)
+      throw new HttpError(400, `A “${info.label}” rule takes no threshold.`);
+    if (b.enabled !== undefined && typeof b.enabled !== 'boolean')
+      throw new HttpError(400, '"enabled" must be true or false.');
+    return { kind, scope, threshold, enabled: b.enabled !== false };
+  }
+
+  /** A change of the rules: refused without sign-in from elsewhere than the machine itself. */
+  const writer = (req: IncomingMessage) =>
+    mayEdit(req, o.signIn, 'the alert rules', 'elsewhere, sign-in makes admins and managers able to');
+
+  async function saveRule(req: IncomingMessage, scope: ViewScope | undefined, id?: string): Promise<HttpResponse> {
+    const refused = writer(req);
+    if (refused) return refused;
+    const fields = parseRule(await readJson(req));
+    const old = id === undefined ? undefined : await readAlertRule(store.db, id);
+    if (id !== undefined && (!old || !setsFor(scope, old.scope))) return errorResponse(404, 'No such alert rule.');
+    if (!setsFor(scope, fields.scope))
+      return errorResponse(403, 'You set alert rules for your teams and their sub-teams; an admin sets the others.');
+    const same = (await readAlertRules(store.db)).find(
+      (r) => r.id !== id && r.kind === fields.kind && r.scope === fields.scope,
+    );
+    if (same)
+      return errorResponse(
+        400,
+        `${fields.scope === '' ? 'The organization' : quote(fields.scope)} has a “${ALERT_KIND_INFO[fields.kind as AlertKind].label}” rule already: change that one.`,
+      );
+    if (id === undefined) {
+      const row = await addAlertRule(store.db, fields, scope?.email ?? null);
+      o.logger.info('alert rule added', { kind: row.kind });
+      return json(201, ruleOut(row));
+    }
+    await updateAlertRule(store.db, id, fields);
+    return json(200, ruleOut((await readAlertRule(store.db, id))!));
+  }
+
+  const ruleId = /^\/api\/alert-rules\/([^/]+)$/;
+  const routes: Route[] = [
+    route({
+      method: 'GET',
+      path: '/api/alerts',
+      access: ALERTS_ACCESS.alerts,
+      what: 'the alerts',
+      handle: async ({ scope }) => {
+        const { open, past } = await listAlerts(store.db, PAST_LIMIT);
+        const mine = (l: AlertRow[]) => l.filter((a) => sees(scope, a.scope, a.kind)).map(alertView);
+        return json(200, { open: mine(open), past: mine(past) });
+      },
+    }),
+    route({
+      method: 'POST',
+      path: /^\/api\/alerts\/([^/]+)\/ack$/,
+      access: ALERTS_ACCESS.alerts,
+      what: 'the acknowledgement',
+      handle: async ({ req, match, scope }) => {
+        const refused = writer(req);
+        if (refused) return refused;
+        const id = idOf(match);
+        const a = await readAlert(store.db, id);
+        if (!a || !sees(scope, a.scope, a.kind)) return errorResponse(404, 'No such alert.');
+        await acknowledgeAlert(store.db, id, scope?.email ?? '');
+        return json(200, alertView((await readAlert(store.db, id))!));
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/api/alerts/check',
+      access: ALERTS_ACCESS.check,
+      what: 'the alerts check',
+      handle: async ({ req }) => {
+        const refused = writer(req);
+        if (refused) return refused;
+        return json(200, await checker.check());
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/api/alert-rules',
+      access: ALERTS_ACCESS.rules,
+      what: 'the alert rules',
+      handle: async ({ scope }) =>
+        json(200, {
+          rules: (await readAlertRules(store.db)).filter((r) => setsFor(scope, r.scope)).map(ruleOut),
+        }),
+    }),
+    route({
+      method: 'POST',
+      path: '/api/alert-rules',
+      access: ALERTS_ACCESS.rules,
+      what: 'the alert rule',
+      handle: ({ req, scope }) => saveRule(req, scope),
+    }),
+    route({
+      method: 'PUT',
+      path: ruleId,
+      access: ALERTS_ACCESS.rules,
+      what: 'the alert rule',
+      handle: ({ req, scope, match }) => saveRule(req, scope, idOf(match)),
+    }),
+    route({
+      method: 'DELETE',
+      path: ruleId,
+      access: ALERTS_ACCESS.rules,
+      what: 'the alert rule',
+      handle: async ({ req, scope, match }) => {
+        const refused = writer(req);
+        if (refused) return refused;
+        const id = idOf(match);
+        const old = await readAlertRule(store.db, id);
+        if (!old || !setsFor(scope, old.scope)) return errorResponse(404, 'No such alert rule.');
+        await deleteAlertRule(store.db, id);
+        return { status: 204, headers: {}, body: '' };
+      },
+    }),
+  ];
+  return { routes };
+}

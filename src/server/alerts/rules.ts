@@ -1,0 +1,169 @@
+/**
+ * The alerts' evaluation (pure): the rules, the figures of the day and the alerts open now give the alerts to
+ * open and those to resolve. An alert is one rule's condition holding for one thing in its scope (the scope's
+ * budget or active people, one person's day, the store's data): it opens once, stays open while the condition
+ * holds, resolves when it clears, and a new one opens if it holds again later.
+ */
+import type { AlertKind } from '../../api/alerts';
+import { addDays, daysBetween, formatDayLong, type Day } from '../../lib/dates';
+
+export interface RuleView {
+  id: string;
+  kind: AlertKind;
+  scope: string;
+  threshold: number | null;
+  enabled: boolean;
+}
+
+/** The figures of one scope ('' the organization, else a team with its sub-teams); a figure left out could not be read. */
+export interface ScopeFigures {
+  /** The scope's budget this month (null: none set, or no price list). */
+  budget?: { budget: number; monthToDate: number; forecastHigh: number | null; currency: string } | null;
+  /** Active people in the week to the day and in the week before. */
+  active?: { before: number; now: number };
+  /** The people whose day was far above their usual on the day (the highlights' spike rule). */
+  spikes?: readonly { userId: string; email: string | null; value: number; median: number }[];
+}
+
+export interface Figures {
+  /** The latest day (yesterday, UTC). */
+  day: Day;
+  /** The newest day the store holds people's activity for; null when it holds none; left out if unknown. */
+  newestDataDay?: Day | null;
+  scopes: ReadonlyMap<string, ScopeFigures>;
+}
+
+/** What is true now for a rule: one per thing it holds for. */
+export interface Holding {
+  key: string;
+  summary: string;
+  /** The app page that shows it (path and query). */
+  link: string;
+}
+
+export interface OpenAlert {
+  id: string;
+  ruleId: string;
+  scope: string;
+  key: string;
+}
+
+export interface Opening extends Holding {
+  ruleId: string;
+  kind: AlertKind;
+  scope: string;
+}
+
+const teamPath = (t: string) => `/teams/${t.split('/').map(encodeURIComponent).join('/')}`;
+const label = (scope: string) => (scope === '' ? 'The organization' : scope);
+const withRange = (path: string, start: Day, end: Day) => `${path}?start=${start}&end=${end}`;
+const money = (v: number, currency: string) =>
+  new Intl.NumberFormat('en-US', { style: 'currency', currency, maximumFractionDigits: 0 }).format(v);
+const people = (n: number) => `${n} ${n === 1 ? 'person' : 'people'}`;
+
+/** Where each alert kind is shown (the page the alert links to). */
+export const SYNC_STATUS_LINK = '/alerts#sync';
+
+/** What a rule holds for on these figures; undefined when a figure it reads is not known (nothing changes). */
+export function holds(rule: RuleView, f: Figures): Holding[] | undefined {
+  const s = f.scopes.get(rule.scope);
+  const n = rule.threshold ?? 0;
+  switch (rule.kind) {
+    case 'budget-spent':
+    case 'budget-forecast': {
+      if (s?.budget === undefined) return undefined;
+      const b = s.budget;
+      if (b === null) return [];
+      const link = rule.scope === '' ? '/settings/budgets' : teamPath(rule.scope);
+      if (rule.kind === 'budget-spent') {
+        const share = b.budget > 0 ? (b.monthToDate / b.budget) * 100 : 0;
+        if (share < n) return [];
+        return [
+          {
+            key: '',
+            link,
+            summary: `${label(rule.scope)} has spent ${Math.floor(share).toLocaleString('en-US')} % of its monthly budget: ${money(b.monthToDate, b.currency)} of ${money(b.budget, b.currency)} to ${formatDayLong(f.day)}.`,
+          },
+        ];
+      }
+      if (b.forecastHigh === null || b.forecastHigh <= b.budget) return [];
+      return [
+        {
+          key: '',
+          link,
+          summary: `${label(rule.scope)} may pass its monthly budget of ${money(b.budget, b.currency)}: the forecast to month end reaches ${money(b.forecastHigh, b.currency)}.`,
+        },
+      ];
+    }
+    case 'active-drop': {
+      if (s?.active === undefined) return undefined;
+      const { before, now } = s.active;
+      if (before === 0 || now > before * (1 - n / 100)) return [];
+      const weekStart = addDays(f.day, -6);
+      const beforeStart = addDays(f.day, -13);
+      return [
+        {
+          key: '',
+          link: withRange(rule.scope === '' ? '/' : teamPath(rule.scope), beforeStart, f.day),
+          summary: `${label(rule.scope)}: ${people(now)} active ${formatDayLong(weekStart)} – ${formatDayLong(f.day)}, down ${Math.round((1 - now / before) * 100)} % from ${before} the week before.`,
+        },
+      ];
+    }
+    case 'person-day': {
+      if (s?.spikes === undefined) return undefined;
+      return s.spikes.map((p) => ({
+        key: p.userId,
+        link: withRange(`/users/${encodeURIComponent(p.userId)}`, addDays(f.day, -27), f.day),
+        summary: `${p.email ?? p.userId} used ${p.median > 0 ? `${(p.value / p.median).toFixed(1)}× ` : 'far above '}their usual credits on ${formatDayLong(f.day)} (${Math.round(p.value).toLocaleString('en-US')} against a usual ${Math.round(p.median).toLocaleString('en-US')}).`,
+      }));
+    }
+    case 'no-data': {
+      if (f.newestDataDay === undefined) return undefined;
+      const newest = f.newestDataDay;
+      // Days the store has no data for, up to the latest day.
+      const missing = newest === null ? Infinity : daysBetween(newest, f.day);
+      if (missing < n) return [];
+      return [
+        {
+          key: '',
+          link: SYNC_STATUS_LINK,
+          summary:
+            newest === null
+              ? 'No data has been synced from the service yet.'
+              : `No data synced for ${missing} days: the newest day stored is ${formatDayLong(newest)}.`,
+        },
+      ];
+    }
+  }
+}
+
+/**
+ * The alerts to open (a rule's condition holding for something without an open alert) and to resolve (an open
+ * alert whose condition no longer holds, or whose rule is gone, disabled or moved to another scope). A rule whose
+ * figures are not known leaves its open alerts as they are.
+ */
+export function evaluate(
+  rules: readonly RuleView[],
+  figures: Figures,
+  open: readonly OpenAlert[],
+): { open: Opening[]; resolve: string[] } {
+  const opening: Opening[] = [];
+  const keep = new Set<string>();
+  const byRule = new Map<string, OpenAlert[]>();
+  for (const a of open) byRule.set(a.ruleId, [...(byRule.get(a.ruleId) ?? []), a]);
+  for (const rule of rules) {
+    if (!rule.enabled) continue;
+    const mine = (byRule.get(rule.id) ?? []).filter((a) => a.scope === rule.scope);
+    const now = holds(rule, figures);
+    if (now === undefined) {
+      for (const a of mine) keep.add(a.id);
+      continue;
+    }
+    for (const h of now) {
+      const already = mine.find((a) => a.key === h.key);
+      if (already) keep.add(already.id);
+      else opening.push({ ...h, ruleId: rule.id, kind: rule.kind, scope: rule.scope });
+    }
+  }
+  return { open: opening, resolve: open.filter((a) => !keep.has(a.id)).map((a) => a.id) };
+}
