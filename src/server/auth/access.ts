@@ -36,6 +36,8 @@ export interface ViewScope {
   /** Whether this team's managers (emails) and a refused mapping's messages may be shown. */
   seesTeamDetails: (team: string) => boolean;
   admin: boolean;
+  /** Who the reader is (`canonicalEmail`), for what they write (a mark's author); not part of `key`. */
+  email: string;
   /** The same for every reader whose answers are shaped alike (their role and teams): an answer kept for one fits the other. */
   key: string;
 }
@@ -43,6 +45,7 @@ export interface ViewScope {
 export function scopeOfViewer(v: Viewer, cfg: AuthConfig): ViewScope {
   return {
     admin: v.role === 'admin',
+    email: v.email,
     orgView: v.role !== 'manager' || !cfg.restrictOrgView,
     seesTeamDetails: (team) => v.role === 'admin' || v.teams.some((m) => isWithin(team, m)),
     key: JSON.stringify([v.role, cfg.restrictOrgView, [...v.teams].sort()]),

@@ -16,7 +16,7 @@ import { keepCompressed, reply, type Answer, type HttpResponse } from '../core/r
 import { FillFailed } from '../sync/engine';
 import { queryParser, type ParsedQuery, type QueryContext, type QueryParser } from './query';
 
-type Method = 'GET' | 'PUT' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 export interface RouteContext<Q> {
   req: IncomingMessage;
@@ -166,7 +166,7 @@ export function createRouter(routes: readonly Route[], opts: RouterOptions): Rou
             : errorResponse(405, `Method ${method} is not allowed here.`, { allow: allowed.join(', ') });
       } else {
         try {
-          const kept = found.r.memo && opts.version !== undefined && method !== 'PUT' && method !== 'DELETE';
+          const kept = found.r.memo && opts.version !== undefined && (method === 'GET' || method === 'HEAD');
           if (kept) {
             const key = `${method === 'HEAD' ? 'GET' : method} ${req.url ?? ''} ${scopeOf(req)?.key ?? ''}`;
             const version = await versionOf();

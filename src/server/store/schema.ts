@@ -113,10 +113,23 @@ export interface Schema {
   team_mapping: TeamMappingTable;
   team_budget: TeamBudgetTable;
   revoked_session: RevokedSessionTable;
+  chart_mark: ChartMarkTable;
 }
 
 /** A session signed out of (its cookie's id), kept until the cookie would have expired: seconds since the epoch. */
 export interface RevokedSessionTable {
   id: string;
   until: number;
+}
+
+/** A mark on the charts (migration 0008): a UTC day's note for the organization ('') or a team's path. */
+export interface ChartMarkTable {
+  id: string;
+  day: string;
+  team: string;
+  text: string;
+  /** Who wrote it (their email, with sign-in); null without sign-in. */
+  author: string | null;
+  created_at: string;
+  updated_at: string;
 }
