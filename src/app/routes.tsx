@@ -164,6 +164,7 @@ const team = lazyPage(() => import('../features/teams/TeamPage'));
 const compare = lazyPage(() => import('../features/teams/ComparePage'));
 const mapping = lazyPage(() => import('../features/teams/MappingPage'));
 const budgets = lazyPage(() => import('../features/teams/BudgetsPage'));
+const marks = lazyPage(() => import('../features/teams/MarksPage'));
 
 export const PAGES: {
   path: string;
@@ -180,6 +181,7 @@ export const PAGES: {
   { path: '/compare', ...compare },
   { path: '/settings/teams', ...mapping },
   { path: '/settings/budgets', ...budgets },
+  { path: '/settings/marks', ...marks },
 ];
 
 /** Loads the code of the page at `pathname` (settles at once when it is in the first bundle, or unknown). */

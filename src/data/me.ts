@@ -44,6 +44,7 @@ export function pageRefusal(me: Me | undefined, pathname: string): string | null
     return 'The team mapping names every person’s team: it is shown to the dashboard’s admins.';
   if (me.role === 'manager') return null;
   if (pathname.startsWith('/settings/budgets')) return 'The budgets are shown to managers and admins.';
+  if (pathname.startsWith('/settings/marks')) return 'Marks are added by managers, for their teams, and by admins.';
   if (pathname === '/users' || pathname === '/users/')
     return 'The users table shows other people’s rows: it is shown to their managers and admins.';
   if (pathname.startsWith('/users/')) {
