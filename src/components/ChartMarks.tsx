@@ -126,7 +126,7 @@ function MarkFlag({
           <span className="block font-medium text-fg-muted">
             {formatDayLong(p.mark.day)} · {markScope(p.mark)}
           </span>
-          {p.mark.text}
+          <span className="block">{p.mark.text}</span>
         </div>
       )}
     </>
