@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { SIGN_IN_BASE, signIn } from './helpers';
 
@@ -18,6 +19,21 @@ const flags = (page: Page, widget: string) =>
     .getByRole('region', { name: widget, exact: true })
     .getByRole('figure')
     .getByRole('button', { name: /^Mark \d+,/ });
+
+/** What axe finds serious or critical on the page, in both themes (as e2e/a11y.spec.ts checks every page). */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const found: string[] = [];
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    expect(results.passes.map((p) => p.id)).toContain('color-contrast');
+    for (const v of results.violations)
+      if (v.impact === 'serious' || v.impact === 'critical')
+        found.push(`${scheme}: ${v.id} ${v.nodes[0]?.target.join(' ')}`);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  return found;
+}
 
 /** Goes to `path` and returns the texts of the marks the server gave its charts. */
 async function openWithMarks(page: Page, path: string): Promise<string[]> {
@@ -50,6 +66,11 @@ test('marks: a manager adds a mark for their team, reads it on the charts by key
   await add.getByRole('button', { name: 'Add mark' }).click();
   await expect(add.getByRole('status')).toContainText(`daily charts of ${team.path}`);
   await expect(m.getByRole('region', { name: 'Marks', exact: true }).getByText(text)).toBeVisible();
+  expect(await seriousViolations(m)).toEqual([]);
+  // On a phone: the screen fits its width.
+  await m.setViewportSize({ width: 390, height: 800 });
+  expect(await m.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await m.setViewportSize({ width: 1280, height: 800 });
 
   // The usage page for their team: the mark's flag on the daily credits, reached by keyboard, says its text.
   await m.goto(`${BASE}/?team=${encodeURIComponent(team.path)}`);
@@ -62,6 +83,7 @@ test('marks: a manager adds a mark for their team, reads it on the charts by key
     await m.keyboard.press('Tab');
   await expect(flag).toBeFocused();
   await expect(chart.getByText(text, { exact: true })).toBeVisible();
+  expect(await seriousViolations(m)).toEqual([]);
   await m.keyboard.press('Escape');
   await expect(chart.getByText(text, { exact: true })).toBeHidden();
   // Under the table view, in the marks list.
