@@ -97,6 +97,7 @@ describe('marks on a daily chart', () => {
       '2May 9, 2026EngineeringTraining on a Saturday',
       '3May 12, 2026OrganizationPrice change: the default price is 6 EUR per million credits (was 8 EUR). (from the price list)',
     ]);
+    expect(screen.getByRole('link', { name: 'Add a mark' }).getAttribute('href')).toMatch(/^\/settings\/marks\?/);
     fireEvent.click(screen.getByRole('button', { name: 'Download CSV of Sessions' }));
     expect((await downloads.text()).split('\r\n')).toEqual([
       'date,sessions,marks',

@@ -1,5 +1,9 @@
 import { useState } from 'react';
+import { Link } from 'react-router-dom';
 import type { Mark } from '../api/marks';
+import { useAppConfig } from '../data/config';
+import { pageRefusal, useReader } from '../data/me';
+import { useLinkTo } from '../data/search';
 import { addDays, formatDayLong, type Day } from '../lib/dates';
 import type { Frame } from './chart-frame';
 
@@ -171,6 +175,22 @@ export function MarksList({ placed }: { placed: readonly PlacedMark[] }) {
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** Under a chart's table view, for a reader who may write marks: the way to the marks screen. */
+export function MarksLink() {
+  const { teams } = useAppConfig();
+  const mayMark = pageRefusal(useReader(), '/settings/marks') === null;
+  const linkTo = useLinkTo();
+  if (!teams || !mayMark) return null;
+  return (
+    <p className="mt-2 text-xs">
+      <Link to={linkTo('/settings/marks')} className="text-accent-strong underline">
+        Add a mark
+      </Link>{' '}
+      <span className="text-fg-subtle">(a rollout, a training, a change in how the vendor counts)</span>
+    </p>
   );
 }
 

@@ -5,7 +5,7 @@ import { isPartialWeek, rollupWeeks, workingDaysOnly, type Rollup } from '../lib
 import { useAppConfig } from '../data/config';
 import { useChartMarks } from '../data/marks';
 import { useSearchParam } from '../data/search';
-import { MarksList, marksCell, placeMarks } from './ChartMarks';
+import { MarksLink, MarksList, marksCell, placeMarks } from './ChartMarks';
 import { OrgOnlyNote } from './OrgOnly';
 import { Segmented } from './Segmented';
 import { TimeSeriesChart, type SeriesConfig } from './TimeSeriesChart';
@@ -264,6 +264,7 @@ export function TimeSeriesWidget<P extends Point>({
               <>
                 <PointsTable caption={`${view.what}, ${grain}`} points={d} series={drawnSeries} percent={percent} />
                 <MarksList placed={placed} />
+                <MarksLink />
               </>
             ) : (
               <>

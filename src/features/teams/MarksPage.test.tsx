@@ -74,7 +74,7 @@ describe('MarksPage', () => {
       mark('prices:2026-05-10:0', '2026-05-10', '', 'Price change: the default price is 6 EUR.', 'prices'),
     ]);
     renderAsManager();
-    const add = await screen.findByRole('region', { name: 'Add a mark' });
+    const add = await screen.findByRole('region', { name: 'Add a mark' }, { timeout: 5000 });
     const scope = within(add).getByRole('combobox', { name: 'For' });
     // Their team and its sub-team; never the organization or another team.
     await waitFor(() =>
@@ -106,7 +106,7 @@ describe('MarksPage', () => {
   it('says why a mark was refused, and changes and removes an editable one', async () => {
     const writes = stubServer([mark('t1', '2026-05-06', 'Engineering/Platform', 'Old words')]);
     renderAsManager();
-    const add = await screen.findByRole('region', { name: 'Add a mark' });
+    const add = await screen.findByRole('region', { name: 'Add a mark' }, { timeout: 5000 });
     fireEvent.change(within(add).getByRole('textbox', { name: 'Text' }), { target: { value: 'to be refused' } });
     fireEvent.click(within(add).getByRole('button', { name: 'Add mark' }));
     expect((await within(add).findByRole('alert')).textContent).toBe('"text" is refused.');
