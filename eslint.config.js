@@ -11,7 +11,7 @@ import tseslint from 'typescript-eslint';
  */
 const SPA = ['./src/data', './src/components', './src/features', './src/app'];
 /** The server's folders answering the pages, and its composition root. */
-const FEATURES = ['teams', 'spend', 'users', 'insights', 'readiness', 'digest', 'alerts'];
+const FEATURES = ['teams', 'spend', 'users', 'insights', 'readiness', 'digest', 'alerts', 'marks'];
 const APP = [
   './src/server/app.ts',
   './src/server/main.ts',

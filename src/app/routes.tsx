@@ -167,6 +167,7 @@ const compare = lazyPage(() => import('../features/teams/ComparePage'));
 const mapping = lazyPage(() => import('../features/teams/MappingPage'));
 const budgets = lazyPage(() => import('../features/teams/BudgetsPage'));
 const alertRules = lazyPage(() => import('../features/alerts/AlertRulesPage'));
+const marks = lazyPage(() => import('../features/teams/MarksPage'));
 
 export const PAGES: {
   path: string;
@@ -184,6 +185,7 @@ export const PAGES: {
   { path: '/settings/teams', ...mapping },
   { path: '/settings/budgets', ...budgets },
   { path: '/settings/alerts', ...alertRules },
+  { path: '/settings/marks', ...marks },
 ];
 
 /** Loads the code of the page at `pathname` (settles at once when it is in the first bundle, or unknown). */

@@ -5,6 +5,7 @@ import { OTHER, keyColorSlots } from '../lib/series';
 import { shadeBoxes, timeSeriesFrame, type ChartMarker, type RenderProps } from './chart-frame';
 import { CHART_STYLE } from './chart-style';
 import { useChartEngine } from './chart-engine';
+import { ChartMarks, type PlacedMark } from './ChartMarks';
 import { StaticTimeSeries } from './StaticTimeSeries';
 import { useWidth } from './use-width';
 
@@ -60,6 +61,8 @@ interface Props {
    * over whichever renderer draws; say what they are in a note beside the chart too.
    */
   shaded?: readonly string[];
+  /** Marks on the chart (`ChartMarks.tsx`): a focusable, numbered flag each, with its text; list them beside the table view too. */
+  marks?: readonly PlacedMark[];
 }
 
 /** Series alike in what is drawn (key, label and colour), whether or not the array or its entries are the same objects. */
@@ -110,6 +113,7 @@ function TimeSeriesChartImpl({
   summary,
   markers,
   shaded,
+  marks,
 }: Props) {
   const [ref, width] = useWidth<HTMLDivElement>();
   const engine = useChartEngine();
@@ -169,6 +173,7 @@ function TimeSeriesChartImpl({
               partial
             </div>
           ))}
+        {frame && marks && marks.length > 0 && <ChartMarks frame={frame} placed={marks} points={points} xKey={xKey} />}
       </div>
       {series.length > 1 && (
         <ul className="mt-1 flex flex-wrap justify-center gap-x-4 gap-y-1 text-xs text-fg-soft">

@@ -3,7 +3,9 @@ import { formatDayLong, formatDayShort, type Day } from '../lib/dates';
 import { formatExact, formatPercent } from '../lib/format';
 import { isPartialWeek, rollupWeeks, workingDaysOnly, type Rollup } from '../lib/series';
 import { useAppConfig } from '../data/config';
+import { useChartMarks } from '../data/marks';
 import { useSearchParam } from '../data/search';
+import { MarksLink, MarksList, marksCell, placeMarks } from './ChartMarks';
 import { OrgOnlyNote } from './OrgOnly';
 import { Segmented } from './Segmented';
 import { TimeSeriesChart, type SeriesConfig } from './TimeSeriesChart';
@@ -101,6 +103,11 @@ interface Props<P extends Point> {
    * the whole organization only ("Cache read and cache write tokens"): said under the chart or table.
    */
   orgOnly?: string;
+  /**
+   * The teams whose marks the chart shows (with the organization's, and their parent teams'): a team's
+   * page names its team; by default the teams of the URL (none: the organization's marks).
+   */
+  marksOf?: readonly string[];
 }
 
 function toShares<P extends Point>(p: P, keys: readonly string[]): P {
@@ -158,6 +165,7 @@ export function TimeSeriesWidget<P extends Point>({
   className,
   footnote,
   orgOnly,
+  marksOf,
 }: Props<P>) {
   const [interval] = useInterval();
   const off = useDaysOff();
@@ -191,6 +199,8 @@ export function TimeSeriesWidget<P extends Point>({
   const deferred = useDeferredValue(held);
   const view = deferred.points === undefined ? held : deferred;
   const { weekly, weekdays: weekdaysOnlyShown, labels, series: drawnSeries } = view;
+  const marks = useChartMarks(marksOf);
+  const placed = useMemo(() => placeMarks(marks, view.points ?? [], weekly), [marks, view.points, weekly]);
   const grain = `${weekly ? 'per week' : 'per day'}${weekdaysOnlyShown ? `, ${off.left} only` : ''}`;
   const q: WidgetSource<(P & { days?: number })[]> = {
     ...query,
@@ -235,11 +245,14 @@ export function TimeSeriesWidget<P extends Point>({
           weekly ? 'week_start' : 'date',
           ...(weekly ? ['days', 'partial_week'] : []),
           ...drawnSeries.map((s) => s.csv ?? s.key),
+          // With marks in the range: each point's marks (a week's, or a day left out's on the next day shown).
+          ...(placed.length > 0 ? ['marks'] : []),
         ],
         rows: d.map((p) => [
           p.date,
           ...(weekly ? [p.days ?? 7, isPartialWeek(p)] : []),
           ...drawnSeries.map((s) => p[s.key] as number),
+          ...(placed.length > 0 ? [marksCell(placed, p.date)] : []),
         ]),
       })}
     >
@@ -248,7 +261,11 @@ export function TimeSeriesWidget<P extends Point>({
         return (
           <>
             {asTable ? (
-              <PointsTable caption={`${view.what}, ${grain}`} points={d} series={drawnSeries} percent={percent} />
+              <>
+                <PointsTable caption={`${view.what}, ${grain}`} points={d} series={drawnSeries} percent={percent} />
+                <MarksList placed={placed} />
+                <MarksLink />
+              </>
             ) : (
               <>
                 <TimeSeriesChart
@@ -260,6 +277,7 @@ export function TimeSeriesWidget<P extends Point>({
                   xFormat={labels.tick}
                   xTooltipFormat={labels.tooltip}
                   shaded={labels.partial}
+                  marks={placed}
                   summary={`${view.what}, ${grain}, from ${d[0]?.date} to ${d.at(-1)?.date}.`}
                 />
                 {footnote && <p className="mt-2 text-xs text-fg-subtle">{footnote}</p>}

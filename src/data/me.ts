@@ -46,6 +46,7 @@ export function pageRefusal(me: Me | undefined, pathname: string): string | null
   if (pathname === '/alerts' || pathname.startsWith('/settings/alerts'))
     return 'The alerts name teams and people: they are shown to managers and admins.';
   if (pathname.startsWith('/settings/budgets')) return 'The budgets are shown to managers and admins.';
+  if (pathname.startsWith('/settings/marks')) return 'Marks are added by managers, for their teams, and by admins.';
   if (pathname === '/users' || pathname === '/users/')
     return 'The users table shows other people’s rows: it is shown to their managers and admins.';
   if (pathname.startsWith('/users/')) {

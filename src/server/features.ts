@@ -1,7 +1,7 @@
 /**
  * The features a store makes possible, made once the app has its store, its sync and its analytics engine:
- * the teams pages, spend and budgets, the highlights and cohorts, readiness by team, and the weekly digest
- * built from them. app.ts serves their routes.
+ * the teams pages, spend and budgets, the highlights and cohorts, readiness by team, the marks on the charts,
+ * and the weekly digest built from them. app.ts serves their routes.
  */
 import type { DayRange } from '../lib/dates';
 import { weekSums } from './analytics/insights';
@@ -15,6 +15,7 @@ import { createAlertsRoutes } from './alerts/routes';
 import { webhookFormat } from './alerts/webhook';
 import { buildDigest, toSlack, type DigestSources, type PostOptions } from './digest/digest';
 import { createInsightsRoutes } from './insights/routes';
+import { createMarksRoutes } from './marks/routes';
 import { createReadinessRoutes } from './readiness/routes';
 import { createSpendRoutes } from './spend/routes';
 import type { PricesSource } from './spend/source';
@@ -118,6 +119,14 @@ export function createStoreFeatures(o: StoreFeaturesOptions) {
     teams: teamsRoutes,
     digest,
     alerts,
-    routes: [teamsRoutes, spendRoutes, insightsRoutes, readinessRoutes, alertsRoutes],
+    routes: [
+      teamsRoutes,
+      spendRoutes,
+      insightsRoutes,
+      readinessRoutes,
+      alertsRoutes,
+      // Marks on the charts (server/marks).
+      createMarksRoutes({ store, teams, prices, latestDay, signIn: config.auth !== undefined }),
+    ],
   };
 }

@@ -143,6 +143,8 @@ function Comparison() {
     [teams, tokens.refused, activity.refused],
   );
   const pick = <T,>(all: readonly T[]) => shown.map((t) => all[t.index]!);
+  // The charts' marks: the organization's and the teams' shown (a refused team's are not asked for).
+  const marksOf = useMemo(() => shown.map((t) => t.path), [shown]);
 
   const credits = useMemo(
     () => sideBySide(range, shown, pick(tokens.days), (d) => d.billable_tokens),
@@ -262,6 +264,7 @@ function Comparison() {
         series={series}
         filename={file('credits')}
         what={`The standard credits of ${names}`}
+        marksOf={marksOf}
       />
       <TimeSeriesWidget
         title="Daily active people"
@@ -272,6 +275,7 @@ function Comparison() {
         rollup={Object.fromEntries(shown.map((t) => [t.key, 'mean' as const]))}
         filename={file('active-users')}
         what={`The daily active people of ${names}`}
+        marksOf={marksOf}
       />
     </>
   );

@@ -286,6 +286,7 @@ function Team({ path }: { path: string }) {
         series={[{ key: 'credits', label: 'Standard credits', color: seriesColor(0), csv: 'billable_tokens' }]}
         filename={file('credits')}
         what={`The standard credits of ${name}`}
+        marksOf={[path]}
       />
       {spend.currency !== null && <MonthSpendWidget query={spend.query} who={name} />}
       <div className="grid gap-4 lg:grid-cols-2">
@@ -298,6 +299,7 @@ function Team({ path }: { path: string }) {
           rollup={{ dau: 'mean' }}
           filename={file('active-users')}
           what={`The daily active people of ${name}`}
+          marksOf={[path]}
         />
         <TimeSeriesWidget
           title="Sessions and user turns"
@@ -309,6 +311,7 @@ function Team({ path }: { path: string }) {
           ]}
           filename={file('sessions-turns')}
           what={`The sessions and user turns of ${name}`}
+          marksOf={[path]}
         />
       </div>
       <OutcomeRatiosWidget

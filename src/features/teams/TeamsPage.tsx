@@ -151,6 +151,9 @@ function TeamsOverview() {
               : 'Compare teams'}
           </Link>
           {budgetsLink}
+          <Link to={linkTo('/settings/marks')} className="text-sm text-accent-strong underline">
+            Marks
+          </Link>
           {mappingLink}
         </span>
       </PageHeader>

@@ -47,6 +47,9 @@ const ROW_COLUMNS: Column<UserRow>[] = [
   { id: 'languages', header: 'Languages', value: (r) => r.languages.join(', ') },
 ];
 
+/** A person's charts show the organization's marks (a team's are its managers'). */
+const ORG_MARKS: readonly string[] = [];
+
 const selectDays = (d: UserDays) => d.days;
 const selectUser = (d: UserDays) => d.user;
 
@@ -164,6 +167,7 @@ export default function UserPage() {
           series={[{ key: 'credits', label: 'Standard credits', color: seriesColor(0), csv: 'billable_tokens' }]}
           filename={file('credits')}
           what="The user's standard credits"
+          marksOf={ORG_MARKS}
         />
         <TimeSeriesWidget
           title="Tool calls"
@@ -172,6 +176,7 @@ export default function UserPage() {
           series={[{ key: 'toolCalls', label: 'Tool calls', color: seriesColor(1), csv: 'tool_calls' }]}
           filename={file('tool-calls')}
           what="The user's tool calls"
+          marksOf={ORG_MARKS}
         />
         <TimeSeriesWidget
           title="Sessions and messages"
@@ -184,6 +189,7 @@ export default function UserPage() {
           ]}
           filename={file('sessions-messages')}
           what="The user's sessions and messages"
+          marksOf={ORG_MARKS}
         />
         <BreakdownWidget
           id="userModels"

@@ -36,8 +36,8 @@ export interface ViewScope {
   /** Whether this team's managers (emails) and a refused mapping's messages may be shown. */
   seesTeamDetails: (team: string) => boolean;
   admin: boolean;
-  /** The reader's address (who acknowledged an alert, who set a rule). */
-  email?: string;
+  /** Who the reader is (`canonicalEmail`), for what they write (a mark's author); not part of `key`. */
+  email: string;
   /** The same for every reader whose answers are shaped alike (their role and teams): an answer kept for one fits the other. */
   key: string;
 }

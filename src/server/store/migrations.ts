@@ -242,6 +242,26 @@ migrations['0007_revoked_session'] = {
   },
 };
 
+migrations['0008_chart_mark'] = {
+  /**
+   * Marks on the charts: a dated note for the organization (team '') or a team, written on the marks
+   * screen; read by range and by scope.
+   */
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('chart_mark')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('day', 'text', (c) => c.notNull())
+      .addColumn('team', 'text', (c) => c.notNull())
+      .addColumn('text', 'text', (c) => c.notNull())
+      .addColumn('author', 'text')
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('chart_mark_day').on('chart_mark').columns(['day', 'team']).execute();
+  },
+};
+
 migrations['0009_alert'] = {
   /**
    * Alert rules (per team, '' for the organization) and the alerts they opened: at most one open alert per rule,

@@ -115,6 +115,7 @@ export interface Schema {
   revoked_session: RevokedSessionTable;
   alert_rule: AlertRuleTable;
   alert: AlertTable;
+  chart_mark: ChartMarkTable;
 }
 
 /** A session signed out of (its cookie's id), kept until the cookie would have expired: seconds since the epoch. */
@@ -150,4 +151,16 @@ export interface AlertTable {
   acknowledged_by: string | null;
   acknowledged_at: string | null;
   posted: number;
+}
+
+/** A mark on the charts (migration 0008): a UTC day's note for the organization ('') or a team's path. */
+export interface ChartMarkTable {
+  id: string;
+  day: string;
+  team: string;
+  text: string;
+  /** Who wrote it (their email, with sign-in); null without sign-in. */
+  author: string | null;
+  created_at: string;
+  updated_at: string;
 }

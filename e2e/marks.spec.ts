@@ -1,0 +1,114 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { SIGN_IN_BASE, signIn } from './helpers';
+
+const BASE = SIGN_IN_BASE;
+const DAY = '2026-05-20';
+const teamPage = (path: string) => `/teams/${path.split('/').map(encodeURIComponent).join('/')}`;
+
+interface TeamView {
+  path: string;
+  managers: string[];
+  children: TeamView[];
+}
+const flat = (ts: readonly TeamView[]): TeamView[] => ts.flatMap((t) => [t, ...flat(t.children)]);
+
+/** The flags of a chart's marks, in the widget named `widget`. */
+const flags = (page: Page, widget: string) =>
+  page
+    .getByRole('region', { name: widget, exact: true })
+    .getByRole('figure')
+    .getByRole('button', { name: /^Mark \d+,/ });
+
+/** What axe finds serious or critical on the page, in both themes (as e2e/a11y.spec.ts checks every page). */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const found: string[] = [];
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    expect(results.passes.map((p) => p.id)).toContain('color-contrast');
+    for (const v of results.violations)
+      if (v.impact === 'serious' || v.impact === 'critical')
+        found.push(`${scheme}: ${v.id} ${v.nodes[0]?.target.join(' ')}`);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  return found;
+}
+
+/** Goes to `path` and returns the texts of the marks the server gave its charts. */
+async function openWithMarks(page: Page, path: string): Promise<string[]> {
+  const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/marks' && r.ok());
+  await page.goto(`${BASE}${path}`);
+  return ((await (await answered).json()) as { marks: { text: string }[] }).marks.map((x) => x.text);
+}
+
+test('marks: a manager adds a mark for their team, reads it on the charts by keyboard and in the table view, and removes it; another team’s page does not show it', async ({
+  browser,
+}) => {
+  const admin = await (await browser.newContext()).newPage();
+  await signIn(admin, 'admin@acme.example', '/teams');
+  const tree = flat(((await (await admin.request.get(`${BASE}/api/teams`)).json()) as { teams: TeamView[] }).teams);
+  const team = tree.find((t) => t.managers.length > 0 && !t.path.includes('/'))!;
+  const other = tree.find((t) => !t.path.includes('/') && t.path !== team.path)!.path;
+  const text = `Rollout of the new agent ${Date.now().toString(36)}`;
+  const name = new RegExp(`^Mark \\d+, May 20, 2026, ${team.path.replace(/[/]/g, '\\/')}: ${text}$`);
+
+  const ctx = await browser.newContext();
+  const m = await ctx.newPage();
+  await signIn(m, team.managers[0]!, '/settings/marks');
+  const add = m.getByRole('region', { name: 'Add a mark' });
+  // A manager marks their teams only: the organization is not offered.
+  const scope = add.getByRole('combobox', { name: 'For' });
+  await expect(scope.locator('option', { hasText: 'Whole organization' })).toHaveCount(0);
+  await scope.selectOption(team.path);
+  await add.getByLabel('Day (UTC)').fill(DAY);
+  await add.getByRole('textbox', { name: 'Text' }).fill(text);
+  await add.getByRole('button', { name: 'Add mark' }).click();
+  await expect(add.getByRole('status')).toContainText(`daily charts of ${team.path}`);
+  await expect(m.getByRole('region', { name: 'Marks', exact: true }).getByText(text)).toBeVisible();
+  expect(await seriousViolations(m)).toEqual([]);
+  // On a phone: the screen fits its width.
+  await m.setViewportSize({ width: 390, height: 800 });
+  expect(await m.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await m.setViewportSize({ width: 1280, height: 800 });
+
+  // The usage page for their team: the mark's flag on the daily credits, reached by keyboard, says its text.
+  await m.goto(`${BASE}/?team=${encodeURIComponent(team.path)}`);
+  const chart = m.getByRole('region', { name: 'Standard credits', exact: true });
+  await expect(flags(m, 'Standard credits')).toHaveCount(1);
+  await chart.getByRole('button', { name: 'Download CSV of Standard credits' }).focus();
+  // From the CSV button: past the interactive chart's own stop (its tooltip's keys), to the flag.
+  const flag = chart.getByRole('button', { name });
+  for (let i = 0; i < 3 && !(await flag.evaluate((e) => e === document.activeElement)); i++)
+    await m.keyboard.press('Tab');
+  await expect(flag).toBeFocused();
+  await expect(chart.getByText(text, { exact: true })).toBeVisible();
+  expect(await seriousViolations(m)).toEqual([]);
+  await m.keyboard.press('Escape');
+  await expect(chart.getByText(text, { exact: true })).toBeHidden();
+  // Under the table view, in the marks list.
+  await chart.getByRole('button', { name: 'Show Standard credits as a table' }).click();
+  const list = chart.getByRole('table', { name: 'Marks' });
+  await expect(list.getByRole('row')).toHaveCount(2);
+  await expect(list.getByRole('row').nth(1)).toContainText(`May 20, 2026${team.path}${text}`);
+
+  // The team's own page shows it; another team's page (the admin's to open) does not.
+  await m.goto(`${BASE}${teamPage(team.path)}`);
+  await expect(m.getByRole('region', { name: 'Credits', exact: true }).getByRole('button', { name })).toBeVisible();
+  expect(await openWithMarks(admin, teamPage(other))).not.toContain(text);
+  await expect(admin.getByRole('region', { name: 'Credits', exact: true }).getByRole('figure')).toBeVisible();
+  await expect(admin.getByRole('button', { name })).toHaveCount(0);
+  // Nor does the organization's chart: a team's mark is its own.
+  expect(await openWithMarks(admin, '/')).not.toContain(text);
+  await expect(admin.getByRole('region', { name: 'Standard credits', exact: true }).getByRole('figure')).toBeVisible();
+  await expect(admin.getByRole('button', { name })).toHaveCount(0);
+
+  // Removed on the marks screen: gone from the charts.
+  await m.goto(`${BASE}/settings/marks`);
+  await m.getByRole('button', { name: `Remove the mark of May 20, 2026, ${team.path}` }).click();
+  await expect(m.getByText(text)).toHaveCount(0);
+  expect(await openWithMarks(m, `/?team=${encodeURIComponent(team.path)}`)).not.toContain(text);
+  await expect(m.getByRole('region', { name: 'Standard credits', exact: true }).getByRole('figure')).toBeVisible();
+  await expect(m.getByRole('button', { name })).toHaveCount(0);
+  await ctx.close();
+});

@@ -1,0 +1,47 @@
+/**
+ * The marks on the charts (src/api/marks.ts): dated notes for the organization or a team, and the price
+ * list's changes. Only a server that keeps a store has them. Keyed under `marks`: a change on the marks
+ * screen asks again for every chart's.
+ */
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { MARKS_PATHS, marksAnswerSchema, type Mark } from '../api/marks';
+import type { DayRange } from '../lib/dates';
+import { api, getWithLists } from './client';
+import { useAppConfig } from './config';
+import { useRange, useTeams } from './search';
+
+export const MARKS_KEY = ['marks'] as const;
+
+/** `GET /api/marks`: the marks a chart of these teams (none: the organization) shows in the range. */
+export const marksQuery = (r: DayRange, teams: readonly string[]) =>
+  queryOptions({
+    queryKey: [...MARKS_KEY, { start: r.start, end: r.end, teams: [...teams] }],
+    queryFn: ({ signal }) =>
+      getWithLists(MARKS_PATHS.marks, marksAnswerSchema, { start: r.start, end: r.end, team: [...teams] }, signal),
+    staleTime: 60_000,
+  });
+
+/** `GET /api/marks/all`: every mark the reader may see (the marks screen). */
+export const allMarksQuery = queryOptions({
+  queryKey: [...MARKS_KEY, 'all'],
+  queryFn: ({ signal }) => api.get(MARKS_PATHS.all, marksAnswerSchema, undefined, signal),
+  staleTime: 0,
+});
+
+const NONE: readonly Mark[] = [];
+
+/**
+ * The marks of the page's range for a daily chart of these teams (undefined: the teams of the URL), or
+ * none: without a store, while they load, or when they cannot be read (a chart is never held up or
+ * blanked by its marks).
+ */
+export function useChartMarks(teams?: readonly string[]): readonly Mark[] {
+  const { teams: stored } = useAppConfig();
+  const [selected] = useTeams();
+  const { range } = useRange();
+  const q = useQuery({
+    ...marksQuery(range, teams ?? selected),
+    enabled: stored,
+  });
+  return (stored && q.data?.marks) || NONE;
+}

@@ -1,0 +1,242 @@
+/**
+ * The marks on the charts (their shapes and list: src/api/marks.ts): dated notes kept in the store for the
+ * organization ('') or a team, and the price list's changes, marked by themselves (`price-marks.ts`).
+ *
+ * Which marks a chart shows: the organization's always, and with teams chosen, those of the teams and of
+ * their parent teams (a note on Engineering applies to Engineering/Platform; a sub-team's note is its own
+ * and stays off its parent's charts). Who reads: a team's marks as its figures (its managers and admins);
+ * the organization's everyone. Who writes: admins any mark; a manager the marks of their teams and
+ * sub-teams, never the organization's; a viewer none; without sign-in, the machine the dashboard runs on
+ * (as budgets and the mapping: `mayEdit`). Changes from another site are refused before any route
+ * (`core/hosts.ts`).
+ */
+import type { IncomingMessage } from 'node:http';
+import { MARK_TEXT_MAX, type Mark, type MarkInput } from '../../api/marks';
+import { addDays, HISTORY_START, isDay, type Day } from '../../lib/dates';
+import type { AccessRule, Decision, ViewScope } from '../auth/access';
+import { errorResponse, HttpError } from '../core/errors';
+import { json, type HttpResponse } from '../core/response';
+import { readBody } from '../core/text';
+import { queryParser, quote } from '../http/query';
+import { route, type Route } from '../http/router';
+import type { StoreDb } from '../store/db';
+import { addMark, deleteMark, readMark, readMarks, updateMark, type StoredMark } from '../store/marks-queries';
+import type { PricesSource } from '../spend/source';
+import { mayEdit } from '../teams/routes';
+import type { MappingSource } from '../teams/source';
+import { ancestors, isWithin, withAncestors } from '../teams/tree';
+import { priceMarks } from './price-marks';
+
+export interface MarksRoutesOptions {
+  store: StoreDb;
+  teams: MappingSource;
+  prices: PricesSource;
+  latestDay: () => Day;
+  signIn: boolean;
+}
+
+/** How far ahead of the latest day a mark may be set (a rollout planned for next month). */
+const AHEAD_DAYS = 366;
+const MAX_BODY = 16 * 1024;
+
+const refuse = (detail: string): Decision => ({ allow: false, status: 403, detail });
+
+/** The gate's rule (auth/access.ts applies it before the route): reads as a team's figures, writes for managers and admins. */
+export const marksAccess: AccessRule = (v, _cfg, { method, search }) => {
+  if (method !== 'GET' && method !== 'HEAD')
+    return v.role === 'viewer'
+      ? refuse('Marks are added by managers, for their teams, and by admins (ADMIN_EMAILS).')
+      : { allow: true };
+  const asked = search.getAll('team');
+  if (asked.length === 0) return { allow: true };
+  if (v.role === 'viewer') return refuse('A team’s marks are shown to its managers and admins.');
+  const outside = asked.find((t) => !v.teams.some((m) => isWithin(t, m)));
+  return outside === undefined
+    ? { allow: true }
+    : refuse(
+        `You see the marks of ${v.teams.join(', ')} and their sub-teams; ${JSON.stringify(outside)} is not one of them.`,
+      );
+};
+
+/** A mark's text as kept: control characters and runs of spaces as one space, trimmed. */
+// eslint-disable-next-line no-control-regex
+const cleanText = (t: string) => t.replace(/[\u0000-\u001f\u007f\s]+/g, ' ').trim();
+
+export function createMarksRoutes(opts: MarksRoutesOptions) {
+  const { store, teams: source, prices, latestDay } = opts;
+
+  /** Whether the reader may write a mark of this scope (the place they write from is checked apart). */
+  const mayWrite = (scope: ViewScope | undefined, team: string) =>
+    !scope || scope.admin || (team !== '' && scope.seesTeamDetails(team));
+  /**
+   * Whether the reader may read a mark of this scope on the marks screen: the organization's, and a team's
+   * when it is one of theirs or over one of theirs (a parent team's marks show on their charts).
+   */
+  const mayRead = (scope: ViewScope | undefined, team: string) =>
+    !scope ||
+    scope.admin ||
+    team === '' ||
+    (source.current().mapping?.teams ?? []).some((t) => isWithin(t, team) && scope.seesTeamDetails(t));
+
+  const view = (m: StoredMark, editable: boolean): Mark => ({
+    id: m.id,
+    day: m.day,
+    team: m.team,
+    text: m.text,
+    source: 'user',
+    author: m.author,
+    updatedAt: m.updated_at,
+    editable,
+  });
+  /** Refused unless sign-in is on or the request comes from the machine the dashboard runs on. */
+  const notFromHere = (req: IncomingMessage) =>
+    mayEdit(req, opts.signIn, 'marks', 'elsewhere, configure sign-in (managers then mark their teams)');
+  const fromHere = (req: IncomingMessage) => notFromHere(req) === undefined;
+
+  /** A mark as sent, or the 400 (or 415, 413) that says what is wrong with it. */
+  async function readInput(req: IncomingMessage): Promise<MarkInput | HttpResponse> {
+    const example = '{"day": "2026-03-02", "team": "" or a team’s path, "text": "Rollout to every team"}';
+    if (!/^application\/json\b/i.test(String(req.headers['content-type'] ?? '')))
+      return errorResponse(415, `Send the mark as JSON: ${example}.`);
+    let body: unknown;
+    try {
+      body = JSON.parse(await readBody(req, MAX_BODY, 'A mark is at most 16 KB of JSON.'));
+    } catch (e) {
+      if (e instanceof HttpError) throw e;
+      return errorResponse(400, `The body is not valid JSON: send ${example}.`);
+    }
+    const b = (body ?? {}) as Record<string, unknown>;
+    const latest = latestDay();
+    const last = addDays(latest, AHEAD_DAYS);
+    if (typeof b.day !== 'string' || !isDay(b.day))
+      return errorResponse(400, `"day" must be a day (YYYY-MM-DD), got ${quote(b.day)}.`);
+    if (b.day < HISTORY_START)
+      return errorResponse(400, `"day" (${b.day}) is before the history starts (${HISTORY_START}).`);
+    if (b.day > last)
+      return errorResponse(400, `"day" (${b.day}) is more than a year after the latest day with data (${latest}).`);
+    if (typeof b.team !== 'string')
+      return errorResponse(400, '"team" must be a team’s path, or "" for the whole organization.');
+    const team = b.team.trim();
+    if (team !== '' && !withAncestors(source.current().mapping?.teams ?? []).includes(team))
+      return errorResponse(400, `No team is called ${quote(team)} in the mapping in force.`);
+    if (typeof b.text !== 'string') return errorResponse(400, '"text" must be the mark’s words, as a string.');
+    const text = cleanText(b.text);
+    if (text === '') return errorResponse(400, '"text" is empty: say what happened that day.');
+    if ([...text].length > MARK_TEXT_MAX)
+      return errorResponse(
+        400,
+        `"text" is ${[...text].length} characters long; a mark holds at most ${MARK_TEXT_MAX}.`,
+      );
+    return { day: b.day, team, text };
+  }
+
+  const refusal = (team: string) =>
+    errorResponse(
+      403,
+      team === ''
+        ? 'The organization’s marks are set by admins (ADMIN_EMAILS); a manager sets their teams’ marks.'
+        : `You set the marks of your teams and their sub-teams; ${quote(team)} is not one of them.`,
+    );
+
+  /** The mark named by the path, when the reader may see it; else the 404 (another team's mark is not said to exist). */
+  async function existing(id: string, scope: ViewScope | undefined): Promise<StoredMark | HttpResponse> {
+    if (id.startsWith('prices:'))
+      return errorResponse(409, 'A price change is marked by the price list itself: change PRICES_FILE to change it.');
+    const m = await readMark(store.db, id);
+    if (!m || !mayRead(scope, m.team)) return errorResponse(404, 'No such mark: it may have been removed.');
+    return m;
+  }
+
+  const byDay = (a: Mark, b: Mark) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0);
+
+  const chartQuery = queryParser({ range: 'required', teams: true });
+  const one = /^\/api\/marks\/([^/]+)$/;
+  const idOf = (match: readonly string[]) => {
+    try {
+      return decodeURIComponent(match[0]!);
+    } catch {
+      return '';
+    }
+  };
+
+  const routes: Route[] = [
+    route({
+      method: 'GET',
+      path: '/api/marks',
+      query: chartQuery,
+      access: marksAccess,
+      what: 'the marks',
+      handle: async ({ req, query: q, scope }) => {
+        const scopes = ['', ...new Set(q.teams.flatMap((t) => [...ancestors(t), t]))];
+        const here = fromHere(req);
+        const stored = (await readMarks(store.db, q.range, scopes)).map((m) =>
+          view(m, here && mayWrite(scope, m.team)),
+        );
+        const marks = [...stored, ...priceMarks(prices.current().prices, q.range)].sort(byDay);
+        return json(200, { marks });
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/api/marks/all',
+      access: marksAccess,
+      what: 'the marks',
+      handle: async ({ req, scope }) => {
+        const here = fromHere(req);
+        const stored = (await readMarks(store.db, null, null))
+          .filter((m) => mayRead(scope, m.team))
+          .map((m) => view(m, here && mayWrite(scope, m.team)));
+        return json(200, { marks: [...stored, ...priceMarks(prices.current().prices, null)].sort(byDay) });
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/api/marks',
+      access: marksAccess,
+      what: 'the mark',
+      handle: async ({ req, scope }) => {
+        const refused = notFromHere(req);
+        if (refused) return refused;
+        const input = await readInput(req);
+        if ('status' in input) return input;
+        if (!mayWrite(scope, input.team)) return refusal(input.team);
+        const m = await addMark(store.db, input, scope?.email ?? null);
+        return json(201, view(m, true));
+      },
+    }),
+    route({
+      method: 'PUT',
+      path: one,
+      access: marksAccess,
+      what: 'the mark',
+      handle: async ({ req, match, scope }) => {
+        const refused = notFromHere(req);
+        if (refused) return refused;
+        const old = await existing(idOf(match), scope);
+        if ('status' in old) return old;
+        if (!mayWrite(scope, old.team)) return refusal(old.team);
+        const input = await readInput(req);
+        if ('status' in input) return input;
+        if (!mayWrite(scope, input.team)) return refusal(input.team);
+        const m = await updateMark(store.db, old.id, input);
+        return m ? json(200, view(m, true)) : errorResponse(404, 'No such mark: it may have been removed.');
+      },
+    }),
+    route({
+      method: 'DELETE',
+      path: one,
+      access: marksAccess,
+      what: 'the mark',
+      handle: async ({ req, match, scope }) => {
+        const refused = notFromHere(req);
+        if (refused) return refused;
+        const old = await existing(idOf(match), scope);
+        if ('status' in old) return old;
+        if (!mayWrite(scope, old.team)) return refusal(old.team);
+        await deleteMark(store.db, old.id);
+        return json(200, { removed: old.id });
+      },
+    }),
+  ];
+  return { routes };
+}
