@@ -60,6 +60,14 @@ const html = (status: number, title: string, body: string) => ({
   body: `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${title}</title><body style="font-family:system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem;line-height:1.5"><h1 style="font-size:1.25rem">${title}</h1>${body}</body></html>`,
 });
 
+const safeDecode = (s: string) => {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+};
+
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export function createAuth(opts: AuthOptions) {
@@ -348,8 +356,16 @@ export function createAuth(opts: AuthOptions) {
         return false;
       }
     }
-    if (cfg.privacy && viewer.role === 'admin' && NAMED_PEOPLE.has(path))
-      audit('view people', { who: viewer.email, role: viewer.role, path, teams: url.searchParams.getAll('team') });
+    // Privacy mode: each admin view of named people (a person's page, the users table or CSV, the top users, the
+    // highlights) is written to the audit log.
+    if (cfg.privacy && viewer.role === 'admin') {
+      const page = /^\/api\/users\/([^/]+)$/.exec(path)?.[1];
+      const person =
+        page !== undefined ? safeDecode(page) : path === '/api/spend' ? url.searchParams.get('user') : null;
+      if (person !== null) audit('view user', { who: viewer.email, role: viewer.role, path, user: person });
+      else if (NAMED_PEOPLE.has(path))
+        audit('view people', { who: viewer.email, role: viewer.role, path, teams: url.searchParams.getAll('team') });
+    }
     // Emails are rewritten last: the rows are chosen by the real ones.
     if (cfg.pseudonymize && viewer.role !== 'admin')
       rewriteAnswer(req, res, (body) => body.replace(EMAIL, (e) => pseudonym(e)));
