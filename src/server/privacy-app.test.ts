@@ -168,6 +168,10 @@ describe('privacy mode (PRIVACY_MIN_GROUP)', () => {
     expect(told.highlights.map((h) => h.kind)).toEqual(truth.highlights.map((h) => h.kind));
     expect(told.highlights.some((h) => /Person [0-9a-f]{10}/.test(h.title + h.detail))).toBe(true);
     for (const h of told.highlights) expect(h.link.path).not.toMatch(/^\/users\//);
+    // The digest, posted to a channel, names people so too.
+    const digest = JSON.stringify(await app.digest!());
+    expect(leaks(digest)).toEqual([]);
+    expect(digest).toMatch(/Person [0-9a-f]{10}/);
     // The rows are there, under pseudonyms: the same person, the same one, in the table and the CSV.
     const table = await read<{ users: Row[] }>(manager.jar, `/api/users?${RANGE}&${mine}&who=all&limit=1000`);
     expect(table.users.length).toBeGreaterThanOrEqual(K);
