@@ -258,7 +258,7 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
       };
       if (!state.complete) return answer(202, body, { 'retry-after': retryAfter });
       // The table's version names the mapping its teams came from.
-      const etag = etagOf(range, state, version, [p.sort, p.dir, asked, p.offset, p.limit, teams]);
+      const etag = etagOf(range, state, version, [p.sort, p.dir, asked, p.offset, p.limit, teams, lens?.minGroup ?? 0]);
       return { ...answer(200, body), etag };
     },
   });
