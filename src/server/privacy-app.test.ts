@@ -225,6 +225,21 @@ describe('privacy mode (PRIVACY_MIN_GROUP)', () => {
     expect(theirs.rows.map((r) => r.team)).not.toContain(small.path);
     expect(truth.rows.map((r) => r.team)).toContain(small.path);
     expect(truth.rows.map((r) => r.team)).toContain(UNASSIGNED);
+
+    // Spend by team and the adoption cohorts leave out the groups under k, as the admin's show them.
+    const members = new Map(truth.rows.map((r) => [r.team, r.current.members]));
+    const spendOf = async (jar: CookieJar) =>
+      (await read<{ rows: { team: string; spend: number }[] }>(jar, `/api/spend/teams?${RANGE}`)).rows;
+    const spent = await spendOf(manager.jar);
+    expect(spent.length).toBeGreaterThan(1);
+    for (const r of spent) expect(r.team === '' || members.get(r.team)! >= K, r.team).toBe(true);
+    expect((await spendOf(admin)).some((r) => r.team !== '' && members.get(r.team)! < K)).toBe(true);
+    const sizes = async (jar: CookieJar) =>
+      (await read<{ cohorts: { size: number }[] }>(jar, `/api/cohorts?${team(manager.team)}`)).cohorts.map(
+        (c) => c.size,
+      );
+    expect((await sizes(manager.jar)).every((n) => n >= K)).toBe(true);
+    expect((await sizes(admin)).some((n) => n > 0 && n < K)).toBe(true);
   });
 
   it('says a users filter leaving under k people is withheld, and refuses a search by email', async () => {
