@@ -15,7 +15,12 @@ export const PORTS = {
   /** A reverse proxy that forwards `/dashboard/…` unchanged (and nothing else) to the `basePath` dashboard. */
   proxy: 5318,
   basePath: 5319,
+  /** Sign-in with privacy mode (PRIVACY_MIN_GROUP, e2e/privacy.spec.ts). */
+  privacy: 5320,
 };
+
+/** The privacy dashboard's smallest group shown (e2e/privacy.spec.ts). */
+export const PRIVACY_MIN_GROUP = 5;
 
 /** The prefix the `basePath` dashboard is served under, behind the proxy (e2e/base-path.spec.ts). */
 export const BASE_PATH = '/dashboard';
@@ -108,6 +113,7 @@ export default defineConfig({
         REDIRECT_URI: [
           `http://127.0.0.1:${PORTS.signIn}/auth/callback`,
           `http://127.0.0.1:${PORTS.proxy}${BASE_PATH}/auth/callback`,
+          `http://127.0.0.1:${PORTS.privacy}/auth/callback`,
         ].join(','),
       },
     },
@@ -119,6 +125,17 @@ export default defineConfig({
       SESSION_SECRET: 'an-end-to-end-session-secret-of-32-chars',
       ADMIN_EMAILS: 'admin@acme.example',
       ALLOWED_DOMAINS: 'acme.example',
+    }),
+    // The same sign-in with privacy mode: managers see pseudonyms and no group under PRIVACY_MIN_GROUP.
+    dashboard(PORTS.privacy, {
+      OIDC_ISSUER: `http://127.0.0.1:${PORTS.oidc}`,
+      OIDC_CLIENT_ID: 'dashboard',
+      OIDC_CLIENT_SECRET: 'dashboard-secret',
+      PUBLIC_URL: `http://127.0.0.1:${PORTS.privacy}`,
+      SESSION_SECRET: 'an-end-to-end-session-secret-of-32-chars',
+      ADMIN_EMAILS: 'admin@acme.example',
+      ALLOWED_DOMAINS: 'acme.example',
+      PRIVACY_MIN_GROUP: String(PRIVACY_MIN_GROUP),
     }),
     // Under a base path, behind a reverse proxy that keeps the prefix, with sign-in: readers reach it at
     // PUBLIC_URL, the proxy's address (given with the base path, as PUBLIC_URL may be).

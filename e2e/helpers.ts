@@ -5,15 +5,18 @@ import { PORTS } from '../playwright.config';
 /** The dashboard with sign-in (playwright.config.ts). */
 export const SIGN_IN_BASE = `http://127.0.0.1:${PORTS.signIn}`;
 
-/** Signs in through the provider's own pages, as a person does it (the login form, then the consent), back at `path`. */
-export async function signIn(page: Page, email: string, path = '/') {
-  await page.goto(`${SIGN_IN_BASE}${path}`);
+/**
+ * Signs in through the provider's own pages, as a person does it (the login form, then the consent), back at `path`
+ * of the dashboard at `base` (the sign-in one's by default).
+ */
+export async function signIn(page: Page, email: string, path = '/', base = SIGN_IN_BASE) {
+  await page.goto(`${base}${path}`);
   await expect(page).toHaveURL(new RegExp(`^http://127\\.0\\.0\\.1:${PORTS.oidc}/`));
   await page.locator('input[name="login"]').fill(email);
   await page.locator('input[name="password"]').fill('any password');
   await page.getByRole('button', { name: 'Sign-in' }).click();
   await page.getByRole('button', { name: 'Continue' }).click();
-  await expect(page).toHaveURL(new RegExp(`^${SIGN_IN_BASE}${path.replace(/[?]/g, '\\?')}`));
+  await expect(page).toHaveURL(new RegExp(`^${base}${path.replace(/[?]/g, '\\?')}`));
 }
 
 /** The demo service's own answer for a path, through the dashboard's server. */

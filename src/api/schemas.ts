@@ -226,6 +226,11 @@ export const clientConfigSchema = z.object({
   basePath: z.string(),
   /** The organization's holidays (HOLIDAYS, HOLIDAYS_FILE), UTC days: hidden with the weekends on daily charts. */
   holidays: z.array(day),
+  /**
+   * Privacy mode (PRIVACY_MIN_GROUP), when on: groups under this many people are not shown to managers and
+   * people are pseudonymous to them (src/server/auth/privacy.ts); the shell says so.
+   */
+  privacyMinGroup: z.optional(z.number()),
 });
 export type ClientConfig = z.infer<typeof clientConfigSchema>;
 

@@ -85,6 +85,11 @@ export const teamsAnswerSchema = z.object({
   users: z.number(),
   /** The repositories and patterns the mapping gives the teams the reader sees (its `repos` column). */
   repos: z.number(),
+  /**
+   * Privacy mode, for a reader it applies to: the smallest group shown, and how many teams (Unassigned
+   * included, then shown as 0) were folded into their parents for having fewer members.
+   */
+  privacy: z.optional(z.object({ minGroup: z.number(), folded: z.number() })),
 });
 export type TeamsAnswer = z.infer<typeof teamsAnswerSchema>;
 

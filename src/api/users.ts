@@ -88,6 +88,8 @@ export const usersTableSchema = z.object({
    */
   complete: z.boolean(),
   progress: z.optional(fillProgressSchema),
+  /** Privacy mode: the filters left fewer than `minGroup` people, so no rows and no count (`total` 0) are given. */
+  withheld: z.optional(z.object({ minGroup: z.number(), detail: z.string() })),
 });
 
 export const userDaysSchema = z.object({

@@ -7,7 +7,7 @@ import type { Me } from '../data/me';
 import { TEST_CONFIG, createTestQueryClient, renderWithApp } from '../test/render';
 import { Shell } from './Shell';
 
-function renderShell(url: string, teams: boolean, me?: Me) {
+function renderShell(url: string, teams: boolean, me?: Me, privacyMinGroup?: number) {
   const stub = stubDashboard({ tools: [toolDay()] });
   const client = createTestQueryClient();
   if (me) client.setQueryData(['me'], me);
@@ -17,7 +17,11 @@ function renderShell(url: string, teams: boolean, me?: Me) {
         <Route path="*" element={<p>The page</p>} />
       </Route>
     </Routes>,
-    { url, config: { ...TEST_CONFIG, teams, signIn: me !== undefined }, client },
+    {
+      url,
+      config: { ...TEST_CONFIG, teams, signIn: me !== undefined, ...(privacyMinGroup && { privacyMinGroup }) },
+      client,
+    },
   );
   const nav = () => screen.getByRole('navigation', { name: 'Pages' });
   const link = (name: string) => within(nav()).getByRole('link', { name });
@@ -116,6 +120,28 @@ describe('Shell with sign-in', () => {
 
     renderShell('/users/u-ann', true, viewer);
     expect(screen.getByText('The page')).toBeTruthy();
+  });
+
+  it('says privacy mode on every page, and keeps a manager from another person’s page, not from their own', () => {
+    const manager: Me = { ...viewer, role: 'manager', teams: ['Sales'] };
+    const s = renderShell('/users/u-bob', true, manager, 5);
+    expect(screen.getByRole('note').textContent).toBe(
+      'Privacy mode: groups under 5 people are not shown; people are pseudonymous.',
+    );
+    expect(screen.getByText(/a person’s page is shown to admins and to the person themself/)).toBeTruthy();
+    expect(s.link('Users')).toBeTruthy();
+    s.unmount();
+    const own = renderShell('/users/u-ann', true, manager, 5);
+    expect(screen.getByText('The page')).toBeTruthy();
+    own.unmount();
+    renderShell('/users/u-bob', true, { ...viewer, role: 'admin' }, 5);
+    expect(screen.getByText('The page')).toBeTruthy();
+    expect(screen.getByRole('note').textContent).toMatch(/You see names, and each view of a named person is logged/);
+  });
+
+  it('says nothing of privacy mode when it is off', () => {
+    renderShell('/', true, { ...viewer, role: 'manager', teams: ['Sales'] });
+    expect(screen.queryByRole('note')).toBeNull();
   });
 
   it('keeps the mapping screen for admins', () => {

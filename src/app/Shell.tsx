@@ -81,8 +81,9 @@ export function Shell() {
   };
   // The teams pages exist only when the server keeps a store; a signed-in reader sees the pages their
   // role opens (a viewer: neither other people's rows nor the teams).
-  const nav = NAV.filter((n) => (!n.needsTeams || config.data.teams) && pageRefusal(me, n.path) === null);
-  const refused = pageRefusal(me, pathname);
+  const privacy = config.data.privacyMinGroup;
+  const nav = NAV.filter((n) => (!n.needsTeams || config.data.teams) && pageRefusal(me, n.path, privacy) === null);
+  const refused = pageRefusal(me, pathname, privacy);
   return (
     <div className="min-h-screen">
       <header className="border-b border-line bg-surface">
@@ -130,6 +131,7 @@ export function Shell() {
           {/* On a phone the theme is in the menu: the first screen is for the figures. */}
           <ThemeSelect className={`${menuOpen ? 'flex' : 'hidden'} md:flex`} />
           {config.data.signIn && <SignedIn />}
+          {privacy !== undefined && <PrivacyBadge k={privacy} admin={me?.role === 'admin'} />}
           {config.data.keyRequired && (
             <button
               type="button"
@@ -253,6 +255,22 @@ function ThemeSelect({ className }: { className: string }) {
         <option value="dark">Dark</option>
       </select>
     </label>
+  );
+}
+
+/**
+ * Privacy mode (PRIVACY_MIN_GROUP), said on every page: what it withholds from managers, and to an admin that
+ * they see names and that each view of a named person is logged.
+ */
+function PrivacyBadge({ k, admin }: { k: number; admin: boolean }) {
+  return (
+    <p
+      role="note"
+      className="w-full rounded bg-accent-muted px-2 py-1 text-xs font-medium text-accent-strong md:order-last"
+    >
+      Privacy mode: groups under {k} people are not shown; people are pseudonymous
+      {admin ? ' to managers. You see names, and each view of a named person is logged.' : '.'}
+    </p>
   );
 }
 

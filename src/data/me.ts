@@ -35,13 +35,30 @@ export function useReader(): Me | undefined {
 }
 
 /**
+ * Whether people are shown to this reader as pseudonyms (privacy mode, PRIVACY_MIN_GROUP, for everyone but
+ * admins): no search by email, no link to another person's page.
+ */
+export function usePseudonymous(): boolean {
+  const { signIn, privacyMinGroup } = useAppConfig();
+  const me = useMe(signIn);
+  return privacyMinGroup !== undefined && me?.role !== 'admin';
+}
+
+/**
  * Why the reader may not open this page, or null when they may (or nobody is signed in). The server
  * refuses the page's data anyway; this says so once, in words, instead of a failed widget per figure.
+ * `privacyMinGroup`: privacy mode's, when on.
  */
-export function pageRefusal(me: Me | undefined, pathname: string): string | null {
+export function pageRefusal(me: Me | undefined, pathname: string, privacyMinGroup?: number): string | null {
   if (!me || me.role === 'admin') return null;
   if (pathname.startsWith('/settings/teams'))
     return 'The team mapping names every person’s team: it is shown to the dashboard’s admins.';
+  if (me.role === 'manager' && privacyMinGroup !== undefined && pathname.startsWith('/users/')) {
+    const id = safeDecode(pathname.slice('/users/'.length));
+    return id === me.userId
+      ? null
+      : `Privacy mode (PRIVACY_MIN_GROUP=${privacyMinGroup}): a person’s page is shown to admins and to the person themself; their figures are in the users table under a pseudonym.`;
+  }
   if (me.role === 'manager') return null;
   if (pathname === '/alerts' || pathname.startsWith('/settings/alerts'))
     return 'The alerts name teams and people: they are shown to managers and admins.';

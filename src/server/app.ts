@@ -208,6 +208,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
       logger,
       prewarm: sc?.background,
       place: () => place(),
+      teamSize: async (team) => (features ? features.teams.membersOf(team) : 0),
       spend: {
         list: () => prices.current().prices ?? null,
         // The range's `/tokens` days are filled first: the version then says what the spend was priced from.
@@ -291,6 +292,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     latestDay: latestDay(),
     basePath: config.basePath,
     holidays: config.holidays,
+    ...(config.auth?.privacy && { privacyMinGroup: config.auth.privacy.minGroup }),
   });
 
   /** `/api/sync`: what the store holds and what is being filled. */
@@ -362,6 +364,9 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
         ruleFor: router.ruleFor,
         emailOf: async (userId) => (opts.store ? emailOf(opts.store, userId) : null),
         userIdOf: async (email) => (features ? features.teams.userIdOf(email) : null),
+        ...(features && {
+          teamSize: async (team: string) => (await teamsReady, features.teams.membersOf(team)),
+        }),
       })
     : undefined;
 

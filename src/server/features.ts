@@ -5,6 +5,7 @@
  */
 import type { DayRange } from '../lib/dates';
 import { weekSums } from './analytics/insights';
+import { privacyLens } from './auth/privacy';
 import type { Analytics } from './analytics/engine';
 import { createSpend } from './analytics/spend';
 import { createTeamFigures } from './analytics/teams';
@@ -53,6 +54,7 @@ export function createStoreFeatures(o: StoreFeaturesOptions) {
     latestDay,
     logger,
     signIn: config.auth !== undefined,
+    teamSize: (team) => teamsRoutes.membersOf(team),
   });
   const insightsRoutes = createInsightsRoutes({
     store,
@@ -74,7 +76,12 @@ export function createStoreFeatures(o: StoreFeaturesOptions) {
       return weekSums(await engine, before, now, columns);
     },
     latestDay,
-    highlights: () => insightsRoutes.highlights([], { fill: true }),
+    // Privacy mode: the digest's readers are a channel, not admins: its people are named by pseudonym.
+    highlights: () =>
+      insightsRoutes.highlights([], {
+        fill: true,
+        ...(config.auth?.privacy && { privacy: privacyLens(config.auth.privacy) }),
+      }),
     spend: (range) => spendRoutes.spend({ range, teams: [], user: null }),
     budgetStates: () => spendRoutes.budgetStates(),
     publicUrl: config.publicUrl,

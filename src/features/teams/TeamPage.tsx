@@ -1,4 +1,4 @@
-import { pageRefusal, useReader } from '../../data/me';
+import { pageRefusal, usePseudonymous, useReader } from '../../data/me';
 import { MonthSpendWidget, spendColumn, spendKpi, useSpend } from '../../components/SpendWidgets';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
@@ -127,17 +127,21 @@ function Team({ path }: { path: string }) {
         ),
     [allColumns, linkTo],
   );
+  const pseudonymous = usePseudonymous();
   const memberColumns = useMemo<Column<MergedUser>[]>(
     () => [
       {
         id: 'user',
         header: 'Member',
         value: V.user,
-        render: (u) => (
-          <Link to={linkTo(`/users/${encodeURIComponent(u.userId)}`)} className="text-accent-strong underline">
-            {u.email ?? <span className="font-mono text-xs">{u.userId}</span>}
-          </Link>
-        ),
+        render: (u) =>
+          pseudonymous ? (
+            <span className="font-mono text-xs">{u.userId}</span>
+          ) : (
+            <Link to={linkTo(`/users/${encodeURIComponent(u.userId)}`)} className="text-accent-strong underline">
+              {u.email ?? <span className="font-mono text-xs">{u.userId}</span>}
+            </Link>
+          ),
       },
       { id: 'credits', header: 'Credits', value: V.credits, numeric: true },
       ...(spend.currency === null ? [] : [spendColumn(spend.currency, V.spend)]),
@@ -160,7 +164,7 @@ function Team({ path }: { path: string }) {
         render: (u) => (u.lastDay ? formatDayLong(u.lastDay) : '–'),
       },
     ],
-    [linkTo, spend.currency],
+    [linkTo, spend.currency, pseudonymous],
   );
 
   const mayMap = pageRefusal(useReader(), '/settings/teams') === null;

@@ -4,7 +4,7 @@ import type { TokenDay, TokenModelRow } from '../../api/schemas';
 import type { TopUsers } from '../../api/teams';
 import { analyticsQuery } from '../../data/analytics';
 import { Link } from 'react-router-dom';
-import { useReader } from '../../data/me';
+import { usePseudonymous, useReader } from '../../data/me';
 import { Highlights } from './Highlights';
 import { MonthSpendWidget, spendKpi, useSpend } from '../../components/SpendWidgets';
 import { teamsFileTag, useLinkTo, useRange, useTeams } from '../../data/search';
@@ -113,6 +113,7 @@ export default function UsagePage() {
   const totals = totalsQuery.data;
   const prev = previous.data;
   const linkTo = useLinkTo();
+  const pseudonymous = usePseudonymous();
   const file = (name: string) => `${name}${teamsFileTag(teams)}-${range.start}-${range.end}`;
 
   // Made again only with the URL its links carry, so the table's rows are not made again on every render.
@@ -122,11 +123,14 @@ export default function UsagePage() {
         id: 'user',
         header: 'User',
         value: (u) => u.email ?? u.userId,
-        render: (u) => (
-          <Link to={linkTo(`/users/${encodeURIComponent(u.userId)}`)} className="text-accent-strong underline">
-            {u.email ?? u.userId}
-          </Link>
-        ),
+        render: (u) =>
+          pseudonymous ? (
+            <span className="font-mono text-xs">{u.userId}</span>
+          ) : (
+            <Link to={linkTo(`/users/${encodeURIComponent(u.userId)}`)} className="text-accent-strong underline">
+              {u.email ?? u.userId}
+            </Link>
+          ),
       },
       { id: 'credits', header: 'Credits', value: (u) => u.credits, numeric: true },
       { id: 'share', header: 'Share', value: (u) => u.share, numeric: true, format: formatPercent },
@@ -146,7 +150,7 @@ export default function UsagePage() {
         },
       },
     ],
-    [linkTo],
+    [linkTo, pseudonymous],
   );
 
   return (

@@ -2,6 +2,7 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { DELEGATION_LEVELS } from '../../api/schemas';
 import { useAppConfig } from '../../data/config';
+import { usePseudonymous } from '../../data/me';
 import { teamsFileTag, useLinkTo, useRange, useSearchParam, useSortParam, useTeams } from '../../data/search';
 import { PageHeader } from '../../components/Page';
 import { VirtualTable } from '../../components/VirtualTable';
@@ -46,9 +47,16 @@ function useUserFilters(currency: string | null = null, teams = false, known = f
   const [language, setLanguage] = useSearchParam('lang');
   const [colsParam, setColsParam] = useSearchParam('cols');
   const linkTo = useLinkTo();
+  const pseudonymous = usePseudonymous();
   const allColumns = useMemo(
-    () => userColumns((u) => linkTo(`/users/${encodeURIComponent(u.userId)}`), currency, teams, known),
-    [linkTo, currency, teams, known],
+    () =>
+      userColumns(
+        pseudonymous ? null : (u) => linkTo(`/users/${encodeURIComponent(u.userId)}`),
+        currency,
+        teams,
+        known,
+      ),
+    [linkTo, currency, teams, known, pseudonymous],
   );
   const visible = useMemo(() => (colsParam ? colsParam.split(',') : DEFAULT_COLUMNS), [colsParam]);
   const columns = useMemo(
@@ -56,6 +64,7 @@ function useUserFilters(currency: string | null = null, teams = false, known = f
     [allColumns, visible],
   );
   return {
+    pseudonymous,
     search,
     setSearch,
     delegation,
@@ -107,9 +116,16 @@ function FilterBar({ f, facets }: { f: UserFilters; facets: UserFacets }) {
           type="search"
           value={f.search}
           onChange={(e) => f.setSearch(e.target.value)}
-          className="w-full rounded border border-line-strong px-2 py-1 md:w-64"
-          placeholder="name@company.com"
+          className="w-full rounded border border-line-strong px-2 py-1 disabled:opacity-60 md:w-64"
+          placeholder={f.pseudonymous ? 'off in privacy mode' : 'name@company.com'}
+          disabled={f.pseudonymous}
+          aria-describedby={f.pseudonymous ? 'privacy-search' : undefined}
         />
+        {f.pseudonymous && (
+          <span id="privacy-search" className="text-xs text-fg-muted">
+            People are pseudonymous in privacy mode: no search by email or id.
+          </span>
+        )}
       </label>
       <button
         type="button"
@@ -239,8 +255,10 @@ function StoredUsers() {
   const { currency, teams: withTeams } = useAppConfig();
   const f = useUserFilters(currency, withTeams, true);
   const [sortParam, setSort] = useSortParam('users', DEFAULT_SORT);
-  const sort = usersSortOf(sortParam, currency);
-  const q = useSettled(f.search.trim(), 200);
+  // Privacy mode: people are pseudonyms, not sorted by who they are (the server refuses it).
+  const sort = usersSortOf(f.pseudonymous && sortParam?.column === 'user' ? null : sortParam, currency);
+  // Privacy mode: no search by email or id (the server refuses it), whatever the URL says.
+  const q = useSettled(f.pseudonymous ? '' : f.search.trim(), 200);
   const [who, setWho] = useSearchParam('who');
   const params = useMemo(
     () => ({ range, sort, q, delegation: f.delegation, tier: f.tier, lang: f.language, who, teams }),
@@ -273,7 +291,10 @@ function StoredUsers() {
             {formatExact(progress.days)} days stored…
           </span>
         )}
-        {d?.complete && (who === 'active' ? activeLine(d.total, d.activeUsers) : listedLine(d.total, who, d))}
+        {d?.withheld && <span>{d.withheld.detail}</span>}
+        {d?.complete &&
+          !d.withheld &&
+          (who === 'active' ? activeLine(d.total, d.activeUsers) : listedLine(d.total, who, d))}
         {d?.complete && who !== 'active' && d.history.storedDays < d.history.days && (
           <span className="text-warning-fg">
             The history before this range is still being read ({formatExact(d.history.storedDays)} of{' '}
@@ -287,13 +308,15 @@ function StoredUsers() {
         query={first}
         isEmpty={(a) => a.complete && a.total === 0}
         emptyText={
-          who === 'inactive' && d && d.inactiveUsers === 0
-            ? `Everyone known${teams.length ? ' in ' + (teams.length > 1 ? 'these teams' : 'this team') : ''} was active in this range.`
-            : (who === 'active' ? d?.activeUsers : d?.activeUsers || d?.inactiveUsers)
-              ? 'No user matches the search and filters.'
-              : teams.length
-                ? `No member of ${teams.length > 1 ? 'these teams' : 'this team'} was active in this range.`
-                : 'No user was active in this range.'
+          d?.withheld
+            ? d.withheld.detail
+            : who === 'inactive' && d && d.inactiveUsers === 0
+              ? `Everyone known${teams.length ? ' in ' + (teams.length > 1 ? 'these teams' : 'this team') : ''} was active in this range.`
+              : (who === 'active' ? d?.activeUsers : d?.activeUsers || d?.inactiveUsers)
+                ? 'No user matches the search and filters.'
+                : teams.length
+                  ? `No member of ${teams.length > 1 ? 'these teams' : 'this team'} was active in this range.`
+                  : 'No user was active in this range.'
         }
         actions={
           d?.complete && d.total > 0 ? (

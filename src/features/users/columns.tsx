@@ -15,7 +15,8 @@ const ratio = (n: number) => n.toFixed(1);
  * with a store (`known`), which lists the people not active in the range too.
  */
 export function userColumns(
-  link: (u: MergedUser) => string,
+  /** A person's page; null when people are pseudonymous to the reader (privacy mode): no page to open. */
+  link: ((u: MergedUser) => string) | null,
   currency: string | null = null,
   teams = false,
   known = false,
@@ -25,11 +26,14 @@ export function userColumns(
       id: 'user',
       header: 'User',
       value: V.user,
-      render: (u) => (
-        <Link to={link(u)} className="text-accent-strong underline">
-          {u.email ?? <span className="font-mono text-xs">{u.userId}</span>}
-        </Link>
-      ),
+      render: (u) =>
+        link ? (
+          <Link to={link(u)} className="text-accent-strong underline">
+            {u.email ?? <span className="font-mono text-xs">{u.userId}</span>}
+          </Link>
+        ) : (
+          <span className="font-mono text-xs">{u.email ?? u.userId}</span>
+        ),
     },
     // The figures a manager reads first sit next to the name, the team after them.
     { id: 'credits', header: 'Credits', value: V.credits, numeric: true },

@@ -15,6 +15,7 @@ import { PATHS } from '../../api/paths';
 import { canonicalEmail } from '../core/text';
 import { isWithin } from '../teams/tree';
 import type { AuthConfig } from './config';
+import { privacyLens, type PrivacyLens } from './privacy';
 
 export type Role = 'admin' | 'manager' | 'viewer';
 
@@ -38,6 +39,8 @@ export interface ViewScope {
   admin: boolean;
   /** Who the reader is (`canonicalEmail`), for what they write (a mark's author); not part of `key`. */
   email: string;
+  /** Privacy mode's rules for this reader (PRIVACY_MIN_GROUP; never for admins): pseudonyms, small groups withheld. */
+  privacy?: PrivacyLens;
   /** The same for every reader whose answers are shaped alike (their role and teams): an answer kept for one fits the other. */
   key: string;
 }
@@ -48,7 +51,8 @@ export function scopeOfViewer(v: Viewer, cfg: AuthConfig): ViewScope {
     email: v.email,
     orgView: v.role !== 'manager' || !cfg.restrictOrgView,
     seesTeamDetails: (team) => v.role === 'admin' || v.teams.some((m) => isWithin(team, m)),
-    key: JSON.stringify([v.role, cfg.restrictOrgView, [...v.teams].sort()]),
+    ...(cfg.privacy && v.role !== 'admin' ? { privacy: privacyLens(cfg.privacy) } : {}),
+    key: JSON.stringify([v.role, cfg.restrictOrgView, [...v.teams].sort(), cfg.privacy?.minGroup ?? 0]),
   };
 }
 
@@ -249,7 +253,7 @@ export function decide(
 
 /** A day of `/tokens` or a page of `/users`, as far as the row filter reads them. */
 interface PerUserAnswer {
-  data?: { user_id?: unknown; user_email?: unknown; by_user?: { user_id?: unknown; user_email?: unknown }[] }[];
+  data?: { user_id?: unknown; user_email?: unknown; by_user?: PerUserRow[] }[];
 }
 
 /**
@@ -261,12 +265,23 @@ export function limitRows(
   body: PerUserAnswer,
   sees: (userId: string, email: string | null) => boolean,
 ): PerUserAnswer {
-  const may = (r: { user_id?: unknown; user_email?: unknown }) =>
-    sees(String(r.user_id ?? ''), typeof r.user_email === 'string' ? r.user_email : null);
+  const may = (r: PerUserRow) => sees(String(r.user_id ?? ''), typeof r.user_email === 'string' ? r.user_email : null);
   if (!Array.isArray(body.data)) return body;
   if (path === PATHS.users) return { ...body, data: body.data.filter(may) };
   return {
     ...body,
     data: body.data.map((d) => (Array.isArray(d.by_user) ? { ...d, by_user: d.by_user.filter(may) } : d)),
+  };
+}
+
+type PerUserRow = { user_id?: unknown; user_email?: unknown };
+
+/** The same answer with each per-user row (`/users` rows, `/tokens` days' `by_user`) replaced by `map`'s. */
+export function mapRows(path: string, body: PerUserAnswer, map: (r: PerUserRow) => PerUserRow): PerUserAnswer {
+  if (!Array.isArray(body.data)) return body;
+  if (path === PATHS.users) return { ...body, data: body.data.map((r) => ({ ...r, ...map(r) })) };
+  return {
+    ...body,
+    data: body.data.map((d) => (Array.isArray(d.by_user) ? { ...d, by_user: d.by_user.map(map) } : d)),
   };
 }

@@ -6,6 +6,7 @@
 import { readBasePath } from '../core/base-path';
 import { dashboardUrl, type CoreConfig } from '../core/config';
 import { canonicalEmail } from '../core/text';
+import { readPrivacyConfig, type PrivacyConfig } from './privacy';
 
 export interface AuthConfig {
   issuer: URL;
@@ -33,6 +34,8 @@ export interface AuthConfig {
   restrictOrgView: boolean;
   /** Emails are replaced with stable pseudonyms for everyone but admins. */
   pseudonymize: boolean;
+  /** Privacy mode (PRIVACY_MIN_GROUP, src/server/auth/privacy.ts); undefined when off. */
+  privacy: PrivacyConfig | undefined;
   /** How long a session lasts after sign-in. */
   sessionSeconds: number;
   /**
@@ -67,6 +70,11 @@ function url(name: string, raw: string): URL {
 /** The sign-in settings, or undefined when sign-in is not configured (no `OIDC_ISSUER`). */
 export function readAuthConfig(env: NodeJS.ProcessEnv = process.env): AuthConfig | undefined {
   if (!env.OIDC_ISSUER) {
+    // Without sign-in there are no roles: nobody could be told apart from an admin, or be shown their own page.
+    if (env.PRIVACY_MIN_GROUP)
+      throw new Error(
+        'PRIVACY_MIN_GROUP needs sign-in (OIDC_ISSUER): privacy mode decides what managers see and admins see, and without sign-in there are no roles',
+      );
     const stray = ['OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET', 'SESSION_SECRET', 'ADMIN_EMAILS'].filter((k) => env[k]);
     if (stray.length > 0)
       throw new Error(`${stray.join(', ')} set without OIDC_ISSUER: set OIDC_ISSUER to turn sign-in on`);
@@ -95,6 +103,7 @@ export function readAuthConfig(env: NodeJS.ProcessEnv = process.env): AuthConfig
     allowedEmails: list(env.ALLOWED_EMAILS),
     restrictOrgView: env.RESTRICT_ORG_VIEW === '1',
     pseudonymize: env.PSEUDONYMIZE === '1',
+    privacy: readPrivacyConfig(env, secret),
     sessionSeconds: Math.round(hours * 3600),
     allowUnverifiedEmail: env.OIDC_ALLOW_UNVERIFIED_EMAIL === '1',
   };

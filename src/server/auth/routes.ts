@@ -16,6 +16,7 @@ import {
   decide,
   foldedInto,
   limitRows,
+  mapRows,
   scopeOfViewer,
   setScope,
   viewerOf,
@@ -25,6 +26,7 @@ import {
 } from './access';
 import { PATHS } from '../../api/paths';
 import { cursorSealer } from './cursor';
+import { pseudonym as privacyName, smallTeamRefusal } from './privacy';
 import type { AuthConfig } from './config';
 import { createSessions, safeReturnTo, type Revocations } from './session';
 
@@ -45,13 +47,26 @@ export interface AuthOptions {
   revoked?: Revocations;
   /** The access rule of the dashboard's own route a request would reach (its route table's), if any. */
   ruleFor: (method: string, path: string) => AccessRule | undefined;
+  /** A team's members (sub-teams included; Unassigned's own), for privacy mode's smallest group; none without teams. */
+  teamSize?: (team: string) => Promise<number>;
 }
+
+/** The routes that name people to an admin in privacy mode: each such view is written to the audit log. */
+const NAMED_PEOPLE = new Set(['/api/users', '/api/users.csv', '/api/teams/top-users', '/api/highlights']);
 
 const html = (status: number, title: string, body: string) => ({
   status,
   headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
   body: `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${title}</title><body style="font-family:system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem;line-height:1.5"><h1 style="font-size:1.25rem">${title}</h1>${body}</body></html>`,
 });
+
+const safeDecode = (s: string) => {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+};
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -303,15 +318,24 @@ export function createAuth(opts: AuthOptions) {
       send(res, errorResponse(d.status, d.detail));
       return false;
     }
+    // Privacy mode: a person's page describes one person; it is shown to admins and to the person themself.
+    const privacy = viewer.role === 'admin' ? undefined : cfg.privacy;
     if (d.allow === 'user') {
+      const own = async () => canonicalEmail((await opts.emailOf(d.userId)) ?? '') === viewer.email;
       const may =
         viewer.role === 'admin' ||
-        (viewer.role === 'viewer'
-          ? canonicalEmail((await opts.emailOf(d.userId)) ?? '') === viewer.email
-          : await opts.inTeams(viewer, d.userId));
+        (viewer.role === 'viewer' || privacy ? await own() : await opts.inTeams(viewer, d.userId));
       if (!may) {
         audit('refused', { who: viewer.email, role: viewer.role, path, user: d.userId });
-        send(res, errorResponse(403, 'This person’s page is shown to their managers and admins.'));
+        send(
+          res,
+          errorResponse(
+            403,
+            privacy
+              ? `Privacy mode (PRIVACY_MIN_GROUP=${privacy.minGroup}): a person’s page is shown to admins and to the person themself; their figures are in the users table under a pseudonym.`
+              : 'This person’s page is shown to their managers and admins.',
+          ),
+        );
         return false;
       }
       audit('view user', { who: viewer.email, role: viewer.role, user: d.userId });
@@ -321,6 +345,26 @@ export function createAuth(opts: AuthOptions) {
       url.searchParams.delete('team');
       for (const t of d.teams) url.searchParams.append('team', t);
       req.url = `${url.pathname}?${url.searchParams}`;
+    }
+    // Privacy mode: a team of fewer than k members is not shown on its own (readiness is about repositories, not people).
+    if (privacy && opts.teamSize && !path.startsWith('/api/readiness')) {
+      for (const team of new URLSearchParams(req.url?.split('?')[1] ?? '').getAll('team')) {
+        if ((await opts.teamSize(team)) >= privacy.minGroup) continue;
+        const detail = smallTeamRefusal(team, privacy.minGroup);
+        audit('refused', { who: viewer.email, role: viewer.role, path, detail });
+        send(res, errorResponse(403, detail));
+        return false;
+      }
+    }
+    // Privacy mode: each admin view of named people (a person's page, the users table or CSV, the top users, the
+    // highlights) is written to the audit log.
+    if (cfg.privacy && viewer.role === 'admin') {
+      const page = /^\/api\/users\/([^/]+)$/.exec(path)?.[1];
+      const person =
+        page !== undefined ? safeDecode(page) : path === '/api/spend' ? url.searchParams.get('user') : null;
+      if (person !== null) audit('view user', { who: viewer.email, role: viewer.role, path, user: person });
+      else if (NAMED_PEOPLE.has(path))
+        audit('view people', { who: viewer.email, role: viewer.role, path, teams: url.searchParams.getAll('team') });
     }
     // Emails are rewritten last: the rows are chosen by the real ones.
     if (cfg.pseudonymize && viewer.role !== 'admin')
@@ -338,9 +382,16 @@ export function createAuth(opts: AuthOptions) {
         viewer.role === 'manager'
           ? opts.peopleOf(viewer)
           : (_: string, email: string | null) => canonicalEmail(email ?? '') === viewer.email;
-      rewriteAnswer(req, res, (body, status) =>
-        status === 200 ? JSON.stringify(cursors.sealPage(limitRows(path, JSON.parse(body) as object, sees))) : body,
-      );
+      // Privacy mode: the rows kept name their people by pseudonym, but for the reader's own.
+      const named = (r: { user_id?: unknown; user_email?: unknown }) =>
+        typeof r.user_email === 'string' && canonicalEmail(r.user_email) === viewer.email
+          ? r
+          : { ...r, user_id: privacyName(privacy!.secret, String(r.user_id ?? '')), user_email: null };
+      rewriteAnswer(req, res, (body, status) => {
+        if (status !== 200) return body;
+        const kept = limitRows(path, JSON.parse(body) as object, sees);
+        return JSON.stringify(cursors.sealPage(privacy ? mapRows(path, kept, named) : kept));
+      });
     }
     if (path === '/api/users.csv')
       audit('export users', { who: viewer.email, role: viewer.role, teams: url.searchParams.getAll('team') });

@@ -35,6 +35,7 @@ import {
   weekSpikes,
 } from '../analytics/insights';
 import { ACCESS } from '../auth/access';
+import type { PrivacyLens } from '../auth/privacy';
 import { queryParser } from '../http/query';
 import { route, type Route } from '../http/router';
 import type { MappingSource } from '../teams/source';
@@ -69,7 +70,10 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
    * background sync has stored the five weeks they say so (`complete` false). The digest, a job of its
    * own, fills what is missing first (`fill`).
    */
-  async function highlights(selected: string[], o: { fill?: boolean } = {}) {
+  async function highlights(selected: string[], o: { fill?: boolean; privacy?: PrivacyLens } = {}) {
+    // Privacy mode: people by their pseudonyms, and no link to a person's page (shown to admins and themself only).
+    const lens = o.privacy;
+    const named = (p: { userId: string; email: string | null }) => (lens ? lens.name(p.userId) : (p.email ?? p.userId));
     const mapping = source.current().mapping;
     const latest = latestDay();
     const week = { start: addDays(latest, -6), end: latest };
@@ -100,9 +104,12 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
       out.push({
         kind: 'spike',
         severity: 'warning',
-        title: `${s.email ?? s.userId} used ${times}their usual credits on ${formatDayLong(s.day)}`,
+        title: `${named(s)} used ${times}their usual credits on ${formatDayLong(s.day)}`,
         detail: `${Math.round(s.value).toLocaleString('en-US')} credits against a usual ${Math.round(s.median).toLocaleString('en-US')} (the median of their active days in the 28 days before).`,
-        link: { path: `/users/${encodeURIComponent(s.userId)}`, query: { start: addDays(latest, -27), end: latest } },
+        link: {
+          path: lens ? '/users' : `/users/${encodeURIComponent(s.userId)}`,
+          query: { ...(lens && selected.length ? { team: selected } : {}), start: addDays(latest, -27), end: latest },
+        },
       });
     }
     if (spikes.count > MAX_SPIKES)
@@ -160,8 +167,8 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
       const team = teamOf(k.userId, k.email);
       if (selected.length > 0 && !inSelection(team, selected)) continue;
       const names = idle.get(team);
-      if (names) names.push(k.email ?? k.userId);
-      else idle.set(team, [k.email ?? k.userId]);
+      if (names) names.push(named(k));
+      else idle.set(team, [named(k)]);
     }
     const total = [...idle.values()].reduce((s, l) => s + l.length, 0);
     if (total > 0) {
@@ -206,7 +213,7 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
     // 4. New people this week: first active in the store's whole history during the week.
     const fresh = whole ? await firstActiveIn(a, mapping, selected, week) : [];
     if (fresh.length > 0) {
-      const names = fresh.slice(0, 5).map((p) => p.email ?? p.userId);
+      const names = fresh.slice(0, 5).map(named);
       out.push({
         kind: 'new-users',
         severity: 'info',
@@ -258,7 +265,7 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
     return { week, teams: selected, complete: true, highlights: out, notes };
   }
 
-  async function cohortsOf(selected: string[]) {
+  async function cohortsOf(selected: string[], lens?: PrivacyLens) {
     const latest = latestDay();
     const v = await rangeVersion(store.db, HISTORY_START, latest);
     const origin = weekStart(HISTORY_START);
@@ -271,11 +278,14 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
       completeWeeks,
       storedDays: v.storedDays,
       historyDays: daysBetween(HISTORY_START, latest) + 1,
-      cohorts: counts.map((c) => ({
-        week: addDays(origin, c.week * 7),
-        size: c.size,
-        retention: COHORT_OFFSETS.map((o, i) => (c.week + o < completeWeeks ? c.back[i]! / c.size : null)),
-      })),
+      // Privacy mode: a week's cohort of fewer than k people is left out (its people still count in the totals).
+      cohorts: counts
+        .filter((c) => !lens?.tooFew(c.size))
+        .map((c) => ({
+          week: addDays(origin, c.week * 7),
+          size: c.size,
+          retention: COHORT_OFFSETS.map((o, i) => (c.week + o < completeWeeks ? c.back[i]! / c.size : null)),
+        })),
     };
   }
 
@@ -288,7 +298,8 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
       query: teamsOnly,
       access: ACCESS.highlights,
       what: 'the highlights',
-      handle: async ({ query }) => json(200, await highlights(query.teams)),
+      handle: async ({ query, scope }) =>
+        json(200, await highlights(query.teams, scope?.privacy ? { privacy: scope.privacy } : {})),
     }),
     route({
       method: 'GET',
@@ -297,7 +308,7 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
       query: teamsOnly,
       access: ACCESS.cohorts,
       what: 'the cohorts',
-      handle: async ({ query }) => json(200, await cohortsOf(query.teams)),
+      handle: async ({ query, scope }) => json(200, await cohortsOf(query.teams, scope?.privacy)),
     }),
   ];
 

@@ -35,6 +35,8 @@ export interface SpendRoutesOptions {
   latestDay: () => Day;
   signIn?: boolean;
   logger?: Logger;
+  /** A team's members, sub-teams included (privacy mode leaves out the teams of fewer than k). */
+  teamSize?: (team: string) => Promise<number>;
 }
 
 const MAX_BUDGET_BYTES = 1024 * 1024;
@@ -187,7 +189,11 @@ export function createSpendRoutes(opts: SpendRoutesOptions) {
       ...listed.map(row),
       ...(only.length === 0 || only.includes(UNASSIGNED) ? [row(UNASSIGNED)] : []),
     ];
-    return { currency: prices.currency, range, rows, method: FORECAST_METHOD };
+    // Privacy mode: a team under k members is left out; its spend stays in its parent's and the organization's.
+    const lens = scope?.privacy;
+    const sizes = lens && (await Promise.all(rows.map((r) => (r.team === '' ? 0 : opts.teamSize?.(r.team)))));
+    const shown = lens ? rows.filter((r, i) => r.team === '' || !lens.tooFew(sizes![i] ?? 0)) : rows;
+    return { currency: prices.currency, range, rows: shown, method: FORECAST_METHOD };
   }
 
   async function budgetsBody(scope?: ViewScope) {

@@ -17,6 +17,7 @@ import {
 import { addDays, eachDay, HISTORY_START, maxDay, previousPeriod, type DayRange } from '../../lib/dates';
 import { adoption, creditsPerActivePerson, toolCallsPerTurn } from '../../lib/definitions';
 import { ACCESS, type ViewScope } from '../auth/access';
+import { foldSmall } from '../auth/privacy';
 import { errorResponse, HttpError, peerInContext } from '../core/errors';
 import { peerOf } from '../core/forwarded';
 import { canonicalEmail, readBody } from '../core/text';
@@ -128,18 +129,24 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
     const users = await allUsers();
     const direct = await membersByTeam(mapping, users);
     const counts = rollUp(direct, (a, b) => a + b, 0);
+    // Privacy mode: managers are people too (no emails), and teams under k members are folded into their parents.
+    const privacy = scope?.privacy;
     const view = (n: TeamNode): TeamView => ({
       path: n.path,
       name: n.name,
       members: counts.get(n.path) ?? 0,
-      managers: details(n.path) ? [...(mapping?.managers.get(n.path) ?? [])].sort() : [],
+      managers: details(n.path) && !privacy ? [...(mapping?.managers.get(n.path) ?? [])].sort() : [],
       children: n.children.map(view),
     });
     // RESTRICT_ORG_VIEW: a manager's tree is their teams (the outermost as roots), counting their people only.
     const restricted = scope !== undefined && !scope.orgView;
     const theirs = (ns: TeamNode[]): TeamNode[] => ns.flatMap((n) => (details(n.path) ? [n] : theirs(n.children)));
     const tree = mapping ? teamTree(mapping.teams) : [];
-    const shown = (restricted ? theirs(tree) : tree).map(view);
+    const viewed = (restricted ? theirs(tree) : tree).map(view);
+    const folded = privacy ? foldSmall(viewed, privacy.minGroup) : { teams: viewed, folded: 0 };
+    const shown = folded.teams;
+    const unassigned = restricted ? 0 : (direct.get(UNASSIGNED) ?? 0);
+    const smallUnassigned = privacy?.tooFew(unassigned) === true;
     // A refused file's messages quote its lines (people's emails): for admins.
     return {
       source: state.source,
@@ -151,8 +158,12 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
         errors: !scope || scope.admin ? state.refused.errors.map((e) => e.message) : [],
       },
       teams: shown,
-      unassigned: restricted ? 0 : (direct.get(UNASSIGNED) ?? 0),
-      users: restricted ? shown.reduce((n, t) => n + t.members, 0) : users.length,
+      unassigned: smallUnassigned ? 0 : unassigned,
+      // Counted before anything is folded: exact.
+      users: restricted ? viewed.reduce((n, t) => n + t.members, 0) : users.length,
+      ...(privacy && {
+        privacy: { minGroup: privacy.minGroup, folded: folded.folded + (smallUnassigned ? 1 : 0) },
+      }),
       repos: (mapping?.repos ?? []).filter((c) => !restricted || details(c.team)).length,
     };
   }
@@ -187,7 +198,10 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
       depth: depthOf(team),
       parent: parentOf(team),
       hasChildren: children.has(team),
-      managers: !scope || scope.seesTeamDetails(team) ? [...(mapping?.managers.get(team) ?? [])].sort() : [],
+      managers:
+        !scope || (scope.seesTeamDetails(team) && !scope.privacy)
+          ? [...(mapping?.managers.get(team) ?? [])].sort()
+          : [],
       current: figures(cur.get(team)!, members.get(team) ?? 0),
       previous: before ? figures(before.get(team)!, members.get(team) ?? 0) : null,
       trend: cur.get(team)!.trend,
@@ -207,10 +221,13 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
       },
     ];
     // RESTRICT_ORG_VIEW: a manager's teams page has their teams' rows only.
+    // Privacy mode: a team under k members is left out (folded into its parent, whose row counts it); the
+    // organization's row and every row shown are computed before, so they stay exact.
+    const shown = (team: string) => !scope?.privacy?.tooFew(members.get(team) ?? 0);
     const rows: TeamSummaryRow[] = [
       ...(scope && !scope.orgView ? [] : orgRow),
-      ...teams.map(row),
-      ...(only.length === 0 || only.includes(UNASSIGNED) ? [row(UNASSIGNED)] : []),
+      ...teams.filter(shown).map(row),
+      ...((only.length === 0 || only.includes(UNASSIGNED)) && shown(UNASSIGNED) ? [row(UNASSIGNED)] : []),
     ];
     return { range, previous: prev, rows };
   }
@@ -384,7 +401,11 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
       query: topUsersQuery,
       access: ACCESS.peopleRows,
       what: 'the top users',
-      handle: async ({ query: q }) => json(200, await topUsersOf(q.range, q.teams, q.params.limit)),
+      handle: async ({ query: q, scope }) => {
+        const top = await topUsersOf(q.range, q.teams, q.params.limit);
+        const lens = scope?.privacy;
+        return json(200, lens ? { ...top, users: top.users.map((u) => lens.person(u)) } : top);
+      },
     }),
     route({
       method: 'GET',
@@ -404,9 +425,16 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
     return (await allUsers()).find((u) => u.email !== null && canonicalEmail(u.email) === e)?.userId ?? null;
   }
 
+  /** A team's members, sub-teams included (Unassigned: the known people no team names), as the tree counts them. */
+  async function membersOf(team: string): Promise<number> {
+    const mapping = source.current().mapping;
+    return rollUp(await membersByTeam(mapping, await allUsers()), (a, b) => a + b, 0).get(team) ?? 0;
+  }
+
   return {
     routes,
     userIdOf,
+    membersOf,
     /** Reads who the store has seen and counts the teams' members ahead of a reader (after each sync step). */
     warm: async () => void (await membersByTeam(source.current().mapping, await allUsers())),
   };

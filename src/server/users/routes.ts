@@ -43,6 +43,8 @@ import { rangeVersion, userDayRows, type RangeVersion } from '../store/users-que
 import type { SyncEngine } from '../sync/engine';
 import { isFinal } from '../sync/spans';
 import type { ViewScope } from '../auth/access';
+import type { PrivacyLens } from '../auth/privacy';
+import { parentOf } from '../teams/tree';
 import type { PriceList } from '../spend/prices';
 import type { Mapping } from '../teams/mapping';
 import type { Place } from '../teams/source';
@@ -88,6 +90,8 @@ export interface UsersRoutesOptions {
   tables: Promise<ReturnType<typeof createUsersTables>>;
   /** The mapping in force (null without one), with the managers of a team and a version that changes with it. */
   place?: () => Placing | null;
+  /** A team's members, sub-teams included (privacy mode shows a row's team only when it has k members or more). */
+  teamSize?: (team: string) => Promise<number>;
   logger?: Logger;
 }
 
@@ -146,6 +150,31 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
         ? u
         : { ...u, managers: place && (!scope || scope.seesTeamDetails(u.team)) ? place.managersOf(u.team) : [] };
   };
+  /**
+   * Privacy mode (src/server/auth/privacy.ts): each row named by its pseudonym, without managers' emails, its team
+   * the nearest up the tree with k members or more (none when even the top-level one is smaller).
+   */
+  const privately = (lens: PrivacyLens) => {
+    const sizes = new Map<string, Promise<number>>();
+    const size = (t: string) => sizes.get(t) ?? sizes.set(t, opts.teamSize?.(t) ?? Promise.resolve(0)).get(t)!;
+    async function shownTeam(team: string | null): Promise<string | undefined> {
+      if (team === null) return undefined;
+      return (await size(team)) >= lens.minGroup ? team : shownTeam(parentOf(team));
+    }
+    return async (u: MergedUser): Promise<MergedUser> => {
+      const team = u.team === undefined ? undefined : await shownTeam(u.team);
+      return { ...lens.person(u), team, managers: team === undefined ? undefined : [] };
+    };
+  };
+  /** Why a users question is refused in privacy mode, or undefined. */
+  const privacyRefusal = (lens: PrivacyLens | undefined, q: string, sort: string) =>
+    lens && q.trim() !== ''
+      ? `Privacy mode (PRIVACY_MIN_GROUP=${lens.minGroup}): people are pseudonymous to managers, so the table cannot be searched by email or id.`
+      : lens && sort === 'user'
+        ? `Privacy mode (PRIVACY_MIN_GROUP=${lens.minGroup}): people are pseudonymous to managers, so the table cannot be sorted by person.`
+        : undefined;
+  const withheldDetail = (k: number) =>
+    `Privacy mode (PRIVACY_MIN_GROUP=${k}): these filters leave fewer than ${k} people, so neither their rows nor their count are shown.`;
   const versionKey = (v: RangeVersion) => `${v.storedDays}|${v.syncedAt ?? ''}`;
   /**
    * The version a range's table is kept for: its stored `/users` days, and with a price list what its
@@ -199,7 +228,8 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
     access: ACCESS.peopleRows,
     what: 'the users table',
     async handle({ query: { range, teams, params: p }, scope }) {
-      const refused = sortRefusal(p.sort);
+      const lens = scope?.privacy;
+      const refused = sortRefusal(p.sort) ?? privacyRefusal(lens, p.q, p.sort);
       if (refused) return errorResponse(400, refused);
       const asked = { search: p.q, delegation: p.delegation, tier: p.tier, language: p.lang, who: p.who };
       const state = await filler.ensure(range);
@@ -207,10 +237,16 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
       const t = state.complete ? await tableAt(range, version) : await (await opts.tables).latest(range);
       const question: UsersQuestion = { sort: p.sort, dir: p.dir, filter: asked, teams };
       const page = t ? await t.page(question, p.offset, p.limit) : { users: [], total: 0, active: 0, inactive: 0 };
+      const withheld = lens?.tooFew(page.total) === true;
       const body: UsersTableAnswer = {
-        users: page.users.map(shownTo(scope)),
+        users: withheld
+          ? []
+          : lens
+            ? await Promise.all(page.users.map(privately(lens)))
+            : page.users.map(shownTo(scope)),
         offset: p.offset,
-        total: page.total,
+        total: withheld ? 0 : page.total,
+        ...(withheld && { withheld: { minGroup: lens.minGroup, detail: withheldDetail(lens.minGroup) } }),
         activeUsers: page.active,
         inactiveUsers: page.inactive,
         history: await historyOf(range),
@@ -222,7 +258,7 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
       };
       if (!state.complete) return answer(202, body, { 'retry-after': retryAfter });
       // The table's version names the mapping its teams came from.
-      const etag = etagOf(range, state, version, [p.sort, p.dir, asked, p.offset, p.limit, teams]);
+      const etag = etagOf(range, state, version, [p.sort, p.dir, asked, p.offset, p.limit, teams, lens?.minGroup ?? 0]);
       return { ...answer(200, body), etag };
     },
   });
@@ -271,22 +307,26 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
     access: ACCESS.peopleRows,
     what: 'the users table',
     async handle({ query: { range, teams, params: p }, scope }): Promise<HttpResponse | StreamedResponse> {
-      const refused = sortRefusal(p.sort);
+      const lens = scope?.privacy;
+      const refused = sortRefusal(p.sort) ?? privacyRefusal(lens, p.q, p.sort);
       if (refused) return errorResponse(400, refused);
       const state = await filler.ensure(range);
       if (!state.complete) return errorResponse(503, state.progress.detail, { 'retry-after': retryAfter });
       const version = await tableVersion(range, state.version);
       const t = await tableAt(range, version);
       const filter = { search: p.q, delegation: p.delegation, tier: p.tier, language: p.lang, who: p.who };
+      const question = { sort: p.sort, dir: p.dir, filter, teams };
+      if (lens?.tooFew((await t.page(question, 0, 1)).total)) return errorResponse(422, withheldDetail(lens.minGroup));
       const { header: columns, row: cells } = usersCsvColumns(currency(), opts.place?.() != null, true);
-      const shown = shownTo(scope);
-      const row = (u: MergedUser) => cells(shown(u));
+      const named = shownTo(scope);
+      const priv = lens && privately(lens);
+      const shown = async (us: MergedUser[]) => (priv ? await Promise.all(us.map(priv)) : us.map(named));
       const header = toCsv(columns, []);
       async function* pieces() {
         yield header;
         // toCsv writes the header line first: each part is what follows it.
-        for await (const part of t.all({ sort: p.sort, dir: p.dir, filter, teams }))
-          yield toCsv(columns, part.map(row)).slice(header.length);
+        for await (const part of t.all(question))
+          yield toCsv(columns, (await shown(part)).map(cells)).slice(header.length);
       }
       return {
         status: 200,

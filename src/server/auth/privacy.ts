@@ -1,0 +1,93 @@
+/**
+ * Privacy mode (`PRIVACY_MIN_GROUP=k`, with sign-in only): what a reader who is not an admin is shown of
+ * people. The decisions are made here once; the gate (routes.ts) and each route apply them through the
+ * reader's scope (`ViewScope.privacy`), so every route enforces the same rules:
+ *
+ * - a person is named by a stable pseudonym (`Person 7f3a2c91d0`: HMAC-SHA256 of their user id under
+ *   PRIVACY_SECRET, else SESSION_SECRET), never by email or id; the same id is the same pseudonym on every
+ *   replica and after every restart, and nobody without the secret can tell whose it is;
+ * - a figure about fewer than k people is withheld: a team of fewer than k members is folded into its parent
+ *   (`foldSmall`), asked alone it is refused (`smallTeamRefusal`), a filter leaving fewer than k people says so;
+ * - organization and team totals are computed before anything is withheld, so they stay exact.
+ */
+import { createHmac } from 'node:crypto';
+
+export interface PrivacyConfig {
+  /** The smallest group a figure may describe (2 or more). */
+  minGroup: number;
+  /** The pseudonyms' key: PRIVACY_SECRET, else SESSION_SECRET. */
+  secret: string;
+}
+
+/** PRIVACY_MIN_GROUP (and PRIVACY_SECRET), or undefined when the mode is off; a bad value stops the server naming it. */
+export function readPrivacyConfig(env: NodeJS.ProcessEnv, sessionSecret: string): PrivacyConfig | undefined {
+  const raw = env.PRIVACY_MIN_GROUP;
+  if (raw === undefined || raw === '') {
+    if (env.PRIVACY_SECRET) throw new Error('PRIVACY_SECRET is set without PRIVACY_MIN_GROUP: set both, or neither');
+    return undefined;
+  }
+  const k = Number(raw);
+  if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(k) || k < 2)
+    throw new Error(`PRIVACY_MIN_GROUP must be a whole number of people, 2 or more; got ${JSON.stringify(raw)}`);
+  const secret = env.PRIVACY_SECRET ?? sessionSecret;
+  if (secret.length < 32)
+    throw new Error('PRIVACY_SECRET must be at least 32 characters (e.g. `openssl rand -base64 32`)');
+  return { minGroup: k, secret };
+}
+
+/** A person's pseudonym: the same for the same id under the same secret, and 40 bits so 50,000 people do not collide. */
+export function pseudonym(secret: string, userId: string): string {
+  return `Person ${createHmac('sha256', secret).update(`user:${userId}`).digest('hex').slice(0, 10)}`;
+}
+
+/** What a reader in privacy mode is shown of people (the scope's `privacy`; absent for admins and with the mode off). */
+export interface PrivacyLens {
+  minGroup: number;
+  /** The person as named to this reader: their pseudonym in place of both id and email. */
+  person<T extends { userId: string; email: string | null }>(p: T): T;
+  /** A name for a person in a sentence. */
+  name(userId: string): string;
+  /** Whether a count of people is too small to be shown (0 names nobody: shown). */
+  tooFew(people: number): boolean;
+}
+
+export function privacyLens(cfg: PrivacyConfig): PrivacyLens {
+  const name = (userId: string) => pseudonym(cfg.secret, userId);
+  return {
+    minGroup: cfg.minGroup,
+    name,
+    person: (p) => ({ ...p, userId: name(p.userId), email: null }),
+    tooFew: (n) => n > 0 && n < cfg.minGroup,
+  };
+}
+
+/** The mode as the pages say it. */
+export const privacyNote = (k: number) =>
+  `Privacy mode (PRIVACY_MIN_GROUP=${k}): groups under ${k} people are not shown; people are pseudonymous.`;
+
+/** The refusal of a team asked for alone that has fewer than k members. */
+export const smallTeamRefusal = (team: string, k: number) =>
+  `Privacy mode (PRIVACY_MIN_GROUP=${k}): ${JSON.stringify(team)} has fewer than ${k} members, so its figures are not shown on their own; they are counted in its parent team’s and the organization’s.`;
+
+/**
+ * A tree with every team of fewer than k members folded into its parent: it is left out, and its members
+ * stay counted in the parent's (the counts are rolled up before, so every shown team's count is exact). A
+ * top-level team is folded into the organization. Returns the tree shown and how many teams were folded.
+ */
+export function foldSmall<T extends { members: number; children: T[] }>(
+  teams: readonly T[],
+  k: number,
+): { teams: T[]; folded: number } {
+  let folded = 0;
+  const keep = (ts: readonly T[]): T[] =>
+    ts.flatMap((t) => {
+      if (t.members < k) {
+        folded += 1 + count(t.children);
+        return [];
+      }
+      return [{ ...t, children: keep(t.children) }];
+    });
+  const count = (ts: readonly T[]): number => ts.reduce((n, t) => n + 1 + count(t.children), 0);
+  const shown = keep(teams);
+  return { teams: shown, folded };
+}
