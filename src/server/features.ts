@@ -114,6 +114,7 @@ export function createStoreFeatures(o: StoreFeaturesOptions) {
     publicUrl: config.publicUrl,
     logger,
     post: o.alertPost,
+    ...(config.auth?.privacy && { name: privacyLens(config.auth.privacy).name }),
   });
   const alertsRoutes = createAlertsRoutes({
     store,

@@ -19,6 +19,7 @@ import { createApp, openAppStore } from './app';
 import { readServerConfig } from './config';
 import { createLogger } from './core/log';
 import { readStoreConfig } from './store/config';
+import { applyAlertChanges } from './store/alerts-queries';
 import type { StoreDb } from './store/db';
 
 const K = 4;
@@ -186,6 +187,40 @@ describe('privacy mode (PRIVACY_MIN_GROUP)', () => {
     const top = await read<{ users: Row[] }>(manager.jar, `/api/teams/top-users?${RANGE}&${mine}`);
     expect(top.users.length).toBeGreaterThan(0);
     for (const u of top.users) expect(u.userId).toMatch(/^Person [0-9a-f]{10}$/);
+  });
+
+  it('names the person of a person-day alert by their pseudonym to a manager, by name to an admin', async () => {
+    // An alert of the manager's team about someone in it, as the check stores it.
+    const theirs = await read<{ users: Row[] }>(admin, `/api/users?${RANGE}&${team(manager.team)}&limit=1`);
+    const who = theirs.users[0]!;
+    expect(who.email).not.toBeNull();
+    await applyAlertChanges(
+      store.db,
+      '2026-04-30',
+      [
+        {
+          ruleId: 'rule-privacy',
+          kind: 'person-day',
+          scope: manager.team,
+          key: who.userId,
+          summary: `${who.email} used 3.1× their usual credits on 30 April 2026 (9,000 against a usual 2,900).`,
+          link: `/users/${encodeURIComponent(who.userId)}?start=2026-04-03&end=2026-04-30`,
+        },
+      ],
+      [],
+    );
+    const shown = await api(manager.jar, '/api/alerts');
+    expect(shown.res.status, shown.body).toBe(200);
+    expect(leaks(shown.body)).toEqual([]);
+    const alert = (JSON.parse(shown.body) as { open: { key: string; summary: string; link: string }[] }).open.find(
+      (a) => a.key === pseudonym(PRIVACY_SECRET, who.userId),
+    );
+    expect(alert).toMatchObject({
+      summary: `${pseudonym(PRIVACY_SECRET, who.userId)} used 3.1× their usual credits on 30 April 2026 (9,000 against a usual 2,900).`,
+      link: `/teams/${manager.team.split('/').map(encodeURIComponent).join('/')}`,
+    });
+    const told = await api(admin, '/api/alerts');
+    expect(told.body).toContain(who.email!);
   });
 
   it('shows a manager no team under k members, refuses one asked alone, and keeps the totals exact', async () => {

@@ -23,7 +23,7 @@ import {
 import type { StoreDb } from '../store/db';
 import type { MappingSource } from '../teams/source';
 import { rollUp, UNASSIGNED } from '../teams/tree';
-import { evaluate, type Figures, type Opening, type RuleView, type ScopeFigures } from './rules';
+import { evaluate, pseudonymous, type Figures, type Opening, type RuleView, type ScopeFigures } from './rules';
 import { alertMessage, type WebhookFormat } from './webhook';
 
 /** Spikes named at most per rule and day. */
@@ -140,6 +140,8 @@ export interface CheckerOptions {
   logger: Logger;
   /** The posts' retries (the digest's by default). */
   post?: PostOptions;
+  /** In privacy mode, a person's pseudonym: the channel is told no email or id. */
+  name?: (userId: string) => string;
 }
 
 export interface CheckResult {
@@ -185,7 +187,9 @@ export function createAlertChecker(o: CheckerOptions) {
   async function postPending(): Promise<{ posted: number; unposted: number }> {
     const pending = await unpostedAlerts(store.db);
     if (!o.webhook || pending.length === 0) return { posted: 0, unposted: o.webhook ? 0 : pending.length };
-    const message = alertMessage(pending, o.publicUrl, o.webhook.format);
+    const name = o.name;
+    const shown = name ? pending.map((a) => pseudonymous(a, name)) : pending;
+    const message = alertMessage(shown, o.publicUrl, o.webhook.format);
     const ok = await postWebhook(o.webhook.url, message, logger, {
       ...o.post,
       what: 'alert',

@@ -31,6 +31,7 @@ import { mayEdit } from '../teams/routes';
 import type { MappingSource } from '../teams/source';
 import { UNASSIGNED, withAncestors } from '../teams/tree';
 import { ruleView, type AlertChecker } from './check';
+import { pseudonymous } from './rules';
 
 /** Past alerts listed at most (the most recently resolved first). */
 const PAST_LIMIT = 200;
@@ -73,6 +74,10 @@ const alertView = (a: AlertRow): Alert => ({
   acknowledgedAt: a.acknowledged_at,
   posted: Number(a.posted) === 1,
 });
+
+/** An alert as the reader is shown it: in privacy mode, a person-day alert names the person by their pseudonym. */
+const shownTo = (scope: ViewScope | undefined, a: AlertRow): Alert =>
+  scope?.privacy ? pseudonymous(alertView(a), scope.privacy.name) : alertView(a);
 
 /** The id in the path (a bad encoding is the reader's 400, not a fault). */
 function idOf(match: readonly string[]): string {
@@ -179,7 +184,7 @@ export function createAlertsRoutes(o: AlertsRoutesOptions) {
       what: 'the alerts',
       handle: async ({ scope }) => {
         const { open, past } = await listAlerts(store.db, PAST_LIMIT);
-        const mine = (l: AlertRow[]) => l.filter((a) => sees(scope, a.scope, a.kind)).map(alertView);
+        const mine = (l: AlertRow[]) => l.filter((a) => sees(scope, a.scope, a.kind)).map((a) => shownTo(scope, a));
         return json(200, { open: mine(open), past: mine(past) });
       },
     }),
@@ -195,7 +200,7 @@ export function createAlertsRoutes(o: AlertsRoutesOptions) {
         const a = await readAlert(store.db, id);
         if (!a || !sees(scope, a.scope, a.kind)) return errorResponse(404, 'No such alert.');
         await acknowledgeAlert(store.db, id, scope?.email ?? '');
-        return json(200, alertView((await readAlert(store.db, id))!));
+        return json(200, shownTo(scope, (await readAlert(store.db, id))!));
       },
     }),
     route({

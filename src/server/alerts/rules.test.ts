@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { addDays } from '../../lib/dates';
-import { evaluate, type Figures, type OpenAlert, type RuleView, type ScopeFigures } from './rules';
+import { evaluate, pseudonymous, type Figures, type OpenAlert, type RuleView, type ScopeFigures } from './rules';
 
 /**
  * Each rule over a constructed history of days: the alerts open stay as the evaluation leaves them (as the store
@@ -161,5 +161,36 @@ describe('alert rules on constructed histories', () => {
     const e = evaluate(rules, f, open);
     expect(e.resolve).toEqual(['a', 'b', 'c']);
     expect(e.open).toEqual([]);
+  });
+});
+
+describe('a person-day alert in privacy mode', () => {
+  const name = (id: string) => `Person ${id.length}`;
+  it('names the person by the pseudonym given and links to the scope, not the person', () => {
+    const a = {
+      kind: 'person-day',
+      scope: 'Eng/Core team',
+      key: 'u used 7',
+      summary: 'u used 7 used 3.0× their usual credits on 2 June 2026 (900 against a usual 300).',
+      link: '/users/u%20used%207?start=2026-05-06&end=2026-06-02',
+    };
+    expect(pseudonymous(a, name)).toEqual({
+      kind: 'person-day',
+      scope: 'Eng/Core team',
+      key: 'Person 8',
+      summary: 'Person 8 used 3.0× their usual credits on 2 June 2026 (900 against a usual 300).',
+      link: '/teams/Eng/Core%20team',
+    });
+    expect(pseudonymous({ ...a, scope: '' }, name).link).toBe('/users');
+  });
+  it('leaves the other kinds as they are', () => {
+    const a = {
+      kind: 'budget-spent',
+      scope: '',
+      key: '',
+      summary: 'The organization has spent 80 %…',
+      link: '/settings/budgets',
+    };
+    expect(pseudonymous(a, name)).toBe(a);
   });
 });

@@ -61,6 +61,26 @@ const money = (v: number, currency: string) =>
   new Intl.NumberFormat('en-US', { style: 'currency', currency, maximumFractionDigits: 0 }).format(v);
 const people = (n: number) => `${n} ${n === 1 ? 'person' : 'people'}`;
 
+/**
+ * A person-day alert as privacy mode shows it (to a reader who is not an admin, and to the webhook's channel):
+ * the person by their pseudonym, never their email or id, linked to their scope's page rather than theirs. The
+ * summary is the person's name, then " used …" (the only " used " after the name, whatever the name holds).
+ */
+export function pseudonymous<T extends { kind: string; scope: string; key: string; summary: string; link: string }>(
+  a: T,
+  name: (userId: string) => string,
+): T {
+  if (a.kind !== 'person-day' || a.key === '') return a;
+  const who = name(a.key);
+  const at = a.summary.lastIndexOf(' used ');
+  return {
+    ...a,
+    key: who,
+    summary: at >= 0 ? `${who}${a.summary.slice(at)}` : `${who} had a day far above their usual credits.`,
+    link: a.scope === '' ? '/users' : teamPath(a.scope),
+  };
+}
+
 /** Where each alert kind is shown (the page the alert links to). */
 export const SYNC_STATUS_LINK = '/alerts#sync';
 
