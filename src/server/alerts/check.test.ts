@@ -110,6 +110,32 @@ describe.each(STORE_ENGINES)('the alerts check, in the $name store', ({ availabl
     },
   );
 
+  it.skipIf(!available)(
+    'in privacy mode, tells the channel a person by their pseudonym, never their email or id',
+    async () => {
+      const r = await receiver();
+      const o = await open();
+      opened.push(o);
+      const spikes = [{ userId: 'u-42', email: 'ada@acme.example', value: 900, median: 300 }];
+      const checker = createAlertChecker({
+        store: o.store,
+        figures: async () => ({ day: '2026-06-02', scopes: new Map([['Eng', { spikes }]]) }),
+        webhook: { url: r.url, format: 'slack' },
+        publicUrl: PUBLIC,
+        logger: createLogger(() => undefined),
+        name: (id) => `Person of ${id.length} characters`,
+      });
+      await addAlertRule(o.store.db, { kind: 'person-day', scope: 'Eng', threshold: null, enabled: true }, null);
+      expect((await checker.check()).posted).toBe(1);
+      const posted = JSON.stringify(r.bodies);
+      expect(posted).not.toMatch(/ada@acme|u-42/);
+      expect(posted).toContain('Person of 4 characters used 3.0× their usual credits');
+      expect(posted).toContain('https://dashboard.acme.example/dash/teams/Eng');
+      // The store keeps the name: an admin reads it on the alerts page.
+      expect((await listAlerts(o.store.db, 10)).open[0]).toMatchObject({ key: 'u-42' });
+    },
+  );
+
   it.skipIf(!available)('two checks at once open and post an alert once', async () => {
     const r = await receiver();
     const { o, checker, budget } = await setUp(r.url);
