@@ -45,6 +45,8 @@ async function openWithMarks(page: Page, path: string): Promise<string[]> {
 test('marks: a manager adds a mark for their team, reads it on the charts by keyboard and in the table view, and removes it; another team’s page does not show it', async ({
   browser,
 }) => {
+  // Two readers, six pages and four axe passes, beside the other specs' servers on two cores.
+  test.slow();
   const admin = await (await browser.newContext()).newPage();
   await signIn(admin, 'admin@acme.example', '/teams');
   const tree = flat(((await (await admin.request.get(`${BASE}/api/teams`)).json()) as { teams: TeamView[] }).teams);
@@ -96,11 +98,15 @@ test('marks: a manager adds a mark for their team, reads it on the charts by key
   await m.goto(`${BASE}${teamPage(team.path)}`);
   await expect(m.getByRole('region', { name: 'Credits', exact: true }).getByRole('button', { name })).toBeVisible();
   expect(await openWithMarks(admin, teamPage(other))).not.toContain(text);
-  await expect(admin.getByRole('region', { name: 'Credits', exact: true }).getByRole('figure')).toBeVisible();
+  await expect(admin.getByRole('region', { name: 'Credits', exact: true }).getByRole('figure')).toBeVisible({
+    timeout: 30_000,
+  });
   await expect(admin.getByRole('button', { name })).toHaveCount(0);
   // Nor does the organization's chart: a team's mark is its own.
   expect(await openWithMarks(admin, '/')).not.toContain(text);
-  await expect(admin.getByRole('region', { name: 'Standard credits', exact: true }).getByRole('figure')).toBeVisible();
+  await expect(admin.getByRole('region', { name: 'Standard credits', exact: true }).getByRole('figure')).toBeVisible({
+    timeout: 30_000,
+  });
   await expect(admin.getByRole('button', { name })).toHaveCount(0);
 
   // Removed on the marks screen: gone from the charts.
@@ -108,7 +114,9 @@ test('marks: a manager adds a mark for their team, reads it on the charts by key
   await m.getByRole('button', { name: `Remove the mark of May 20, 2026, ${team.path}` }).click();
   await expect(m.getByText(text)).toHaveCount(0);
   expect(await openWithMarks(m, `/?team=${encodeURIComponent(team.path)}`)).not.toContain(text);
-  await expect(m.getByRole('region', { name: 'Standard credits', exact: true }).getByRole('figure')).toBeVisible();
+  await expect(m.getByRole('region', { name: 'Standard credits', exact: true }).getByRole('figure')).toBeVisible({
+    timeout: 30_000,
+  });
   await expect(m.getByRole('button', { name })).toHaveCount(0);
   await ctx.close();
 });

@@ -310,7 +310,9 @@ describe('who may read and write which marks, signed in', () => {
     const v = await signIn(viewer);
     expect(JSON.parse((await api(v, '/api/me')).body)).toMatchObject({ role: 'viewer' });
     const seen = marksAnswerSchema.parse(JSON.parse((await api(v, `/api/marks?${RANGE}`)).body)).marks;
-    expect(seen.map((x) => [x.text, x.editable])).toEqual([['Vendor counts cache reads anew', false]]);
+    // Who wrote it is said to those who may write it, not to a viewer.
+    expect(seen.map((x) => [x.text, x.editable, x.author])).toEqual([['Vendor counts cache reads anew', false, null]]);
+    expect(onTheirChart.find((x) => x.text === 'Our rollout')!.author).toBe(manager.email.toLowerCase());
     expect((await api(v, `/api/marks?${RANGE}&team=${encodeURIComponent(mine)}`)).res.status).toBe(403);
     const byViewer = await post(v, { day: '2026-03-03', team: '', text: 'Mine' });
     expect(byViewer.res.status).toBe(403);

@@ -78,13 +78,14 @@ export function createMarksRoutes(opts: MarksRoutesOptions) {
     team === '' ||
     (source.current().mapping?.teams ?? []).some((t) => isWithin(t, team) && scope.seesTeamDetails(t));
 
-  const view = (m: StoredMark, editable: boolean): Mark => ({
+  /** A stored mark for the reader: who wrote it is said to those who may write it (an email is a person's). */
+  const view = (m: StoredMark, editable: boolean, scope: ViewScope | undefined): Mark => ({
     id: m.id,
     day: m.day,
     team: m.team,
     text: m.text,
     source: 'user',
-    author: m.author,
+    author: mayWrite(scope, m.team) ? m.author : null,
     updatedAt: m.updated_at,
     editable,
   });
@@ -170,7 +171,7 @@ export function createMarksRoutes(opts: MarksRoutesOptions) {
         const scopes = ['', ...new Set(q.teams.flatMap((t) => [...ancestors(t), t]))];
         const here = fromHere(req);
         const stored = (await readMarks(store.db, q.range, scopes)).map((m) =>
-          view(m, here && mayWrite(scope, m.team)),
+          view(m, here && mayWrite(scope, m.team), scope),
         );
         const marks = [...stored, ...priceMarks(prices.current().prices, q.range)].sort(byDay);
         return json(200, { marks });
@@ -185,7 +186,7 @@ export function createMarksRoutes(opts: MarksRoutesOptions) {
         const here = fromHere(req);
         const stored = (await readMarks(store.db, null, null))
           .filter((m) => mayRead(scope, m.team))
-          .map((m) => view(m, here && mayWrite(scope, m.team)));
+          .map((m) => view(m, here && mayWrite(scope, m.team), scope));
         return json(200, { marks: [...stored, ...priceMarks(prices.current().prices, null)].sort(byDay) });
       },
     }),
@@ -201,7 +202,7 @@ export function createMarksRoutes(opts: MarksRoutesOptions) {
         if ('status' in input) return input;
         if (!mayWrite(scope, input.team)) return refusal(input.team);
         const m = await addMark(store.db, input, scope?.email ?? null);
-        return json(201, view(m, true));
+        return json(201, view(m, true, scope));
       },
     }),
     route({
@@ -219,7 +220,7 @@ export function createMarksRoutes(opts: MarksRoutesOptions) {
         if ('status' in input) return input;
         if (!mayWrite(scope, input.team)) return refusal(input.team);
         const m = await updateMark(store.db, old.id, input);
-        return m ? json(200, view(m, true)) : errorResponse(404, 'No such mark: it may have been removed.');
+        return m ? json(200, view(m, true, scope)) : errorResponse(404, 'No such mark: it may have been removed.');
       },
     }),
     route({
