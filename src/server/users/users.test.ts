@@ -241,6 +241,8 @@ describe.each(engines)('the users endpoints on $name', ({ available, open }) => 
     await db.schema.dropTable('team_budget').execute();
     await db.schema.dropTable('revoked_session').execute();
     await db.schema.dropTable('chart_mark').execute();
+    await db.schema.dropTable('alert').execute();
+    await db.schema.dropTable('alert_rule').execute();
     await db.schema.dropIndex('day_answer_state').execute();
     await db.schema.dropIndex('user_day_user_email').execute();
     await db.schema.createIndex('user_day_user').on('user_day').columns(['user_id', 'day']).execute();
@@ -252,6 +254,7 @@ describe.each(engines)('the users endpoints on $name', ({ available, open }) => 
       '0006_user_day_user_email',
       '0007_revoked_session',
       '0008_chart_mark',
+      '0009_alert',
     ];
     await db.deleteFrom('kysely_migration').where('name', 'in', later).execute();
     expect(await migrateToLatest(db as Kysely<unknown>)).toEqual(later);
