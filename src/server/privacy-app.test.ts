@@ -153,6 +153,9 @@ describe('privacy mode (PRIVACY_MIN_GROUP)', () => {
       '/api/readiness',
       '/api/sync',
       '/api/config',
+      '/api/me',
+      // Their own page: their own figures and identity, and no one else's (their team's other managers).
+      `/api/users/${encodeURIComponent(manager.userId)}?${RANGE}`,
     ];
     for (const path of [...people, ...others]) {
       const r = await api(manager.jar, path);

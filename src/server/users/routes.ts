@@ -148,7 +148,12 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
     return (u: MergedUser): MergedUser =>
       u.team === undefined
         ? u
-        : { ...u, managers: place && (!scope || scope.seesTeamDetails(u.team)) ? place.managersOf(u.team) : [] };
+        : {
+            ...u,
+            // Privacy mode: managers are people too (a reader's own page shows no one else's email).
+            managers:
+              place && (!scope || (scope.seesTeamDetails(u.team) && !scope.privacy)) ? place.managersOf(u.team) : [],
+          };
   };
   /**
    * Privacy mode (src/server/auth/privacy.ts): each row named by its pseudonym, without managers' emails, its team
