@@ -24,20 +24,33 @@ export type AlertKind = (typeof ALERT_KINDS)[number];
 /** Each kind in words, and what its threshold N is (null: the kind takes none). */
 export const ALERT_KIND_INFO: Record<
   AlertKind,
-  { label: string; threshold: { label: string; min: number; max: number } | null; orgOnly?: boolean }
+  {
+    label: string;
+    /** What an alert of the kind is, without its rule's threshold (the alerts list). */
+    name: string;
+    threshold: { label: string; min: number; max: number } | null;
+    orgOnly?: boolean;
+  }
 > = {
   'budget-spent': {
     label: 'Month to date passes N % of the budget',
+    name: 'Budget share passed',
     threshold: { label: 'Percent of the budget', min: 1, max: 1000 },
   },
-  'budget-forecast': { label: 'The forecast’s high end passes the budget', threshold: null },
+  'budget-forecast': {
+    label: 'The forecast’s high end passes the budget',
+    name: 'Forecast above the budget',
+    threshold: null,
+  },
   'active-drop': {
     label: 'Active people fall N % week over week',
+    name: 'Active people fell week over week',
     threshold: { label: 'Percent fall', min: 1, max: 100 },
   },
-  'person-day': { label: 'A person’s day far above their usual', threshold: null },
+  'person-day': { label: 'A person’s day far above their usual', name: 'A day far above usual', threshold: null },
   'no-data': {
     label: 'No data synced for N days',
+    name: 'No data synced',
     threshold: { label: 'Days without data', min: 1, max: 365 },
     orgOnly: true,
   },
@@ -73,5 +86,10 @@ export const alertSchema = z.object({
   posted: z.boolean(),
 });
 export type Alert = z.infer<typeof alertSchema>;
-export const alertsSchema = z.object({ open: z.array(alertSchema), past: z.array(alertSchema) });
+export const alertsSchema = z.object({
+  open: z.array(alertSchema),
+  past: z.array(alertSchema),
+  /** Whether the server posts alerts to a webhook (ALERT_WEBHOOK_URL). */
+  webhook: z.optional(z.boolean()),
+});
 export type Alerts = z.infer<typeof alertsSchema>;

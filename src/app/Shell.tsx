@@ -33,7 +33,8 @@ export function Shell() {
   // pages take the team selection (the repositories the teams own) without the range.
   const { pathname, search } = useLocation();
   const readiness = pathname.startsWith('/readiness');
-  const dated = !readiness && !pathname.startsWith('/settings');
+  // The alerts are of the latest day, whatever range the pages read.
+  const dated = !readiness && !pathname.startsWith('/settings') && pathname !== '/alerts';
   // The teams overview takes it too: the chosen teams' trees. A team's own page names its team in its path.
   const selectable = (dated || readiness) && (!pathname.startsWith('/teams') || pathname === '/teams');
 

@@ -120,6 +120,7 @@ export function createStoreFeatures(o: StoreFeaturesOptions) {
     store,
     teams,
     checker: alerts,
+    webhook: config.alertWebhookUrl !== undefined,
     signIn: config.auth !== undefined,
     logger,
   });

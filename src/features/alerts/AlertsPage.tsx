@@ -23,6 +23,7 @@ export default function AlertsPage() {
   const me = useReader();
   const open = useQuery({ ...alertsQuery, enabled: teams, select: (d) => d.open });
   const past = useQuery({ ...alertsQuery, enabled: teams, select: (d) => d.past });
+  const webhook = useQuery({ ...alertsQuery, enabled: teams, select: (d) => d.webhook }).data;
   const mayEditRules = !signIn || me?.role === 'admin' || me?.role === 'manager';
   return (
     <div className="flex flex-col gap-4">
@@ -46,7 +47,7 @@ export default function AlertsPage() {
             isEmpty={(l) => l.length === 0}
             emptyText="No alert is open."
           >
-            {(l) => <AlertList alerts={l} />}
+            {(l) => <AlertList alerts={l} webhook={webhook} />}
           </Widget>
           <Widget
             title="Past alerts"
@@ -55,7 +56,7 @@ export default function AlertsPage() {
             isEmpty={(l) => l.length === 0}
             emptyText="No alert has been resolved yet."
           >
-            {(l) => <AlertList alerts={l} />}
+            {(l) => <AlertList alerts={l} webhook={webhook} />}
           </Widget>
           <SyncState />
         </>
@@ -64,17 +65,18 @@ export default function AlertsPage() {
   );
 }
 
-function AlertList({ alerts }: { alerts: readonly Alert[] }) {
+/** `webhook`: whether the server posts alerts (unknown: not said). */
+function AlertList({ alerts, webhook }: { alerts: readonly Alert[]; webhook: boolean | undefined }) {
   return (
     <ul className="flex flex-col divide-y divide-line-subtle text-sm">
       {alerts.map((a) => (
-        <AlertItem key={a.id} alert={a} />
+        <AlertItem key={a.id} alert={a} webhook={webhook} />
       ))}
     </ul>
   );
 }
 
-function AlertItem({ alert: a }: { alert: Alert }) {
+function AlertItem({ alert: a, webhook }: { alert: Alert; webhook: boolean | undefined }) {
   const client = useQueryClient();
   const ack = useMutation({
     mutationFn: async () =>
@@ -88,11 +90,13 @@ function AlertItem({ alert: a }: { alert: Alert }) {
           {a.summary}
         </Link>
         <p className="text-xs text-fg-muted">
-          {ALERT_KIND_INFO[a.kind].label} · {scopeLabel(a.scope)} · opened {when(a.openedAt)}
+          {ALERT_KIND_INFO[a.kind].name} · {scopeLabel(a.scope)} · opened {when(a.openedAt)}
           {a.resolvedAt && ` · resolved ${when(a.resolvedAt)}`}
           {a.acknowledgedAt &&
             ` · acknowledged${a.acknowledgedBy ? ` by ${a.acknowledgedBy}` : ''} ${when(a.acknowledgedAt)}`}
-          {!a.resolvedAt && !a.posted && ' · not posted yet'}
+          {!a.resolvedAt &&
+            !a.posted &&
+            (webhook === false ? ' · not posted: no alerts webhook is set (ALERT_WEBHOOK_URL)' : ' · not posted yet')}
         </p>
         {ack.isError && (
           <p role="alert" className="text-danger">

@@ -30,7 +30,7 @@ const alert = (over: Partial<Alert>): Alert => ({
 
 /** The server: the alerts and rules in force, and every write recorded (answered by `write`). */
 function stubServer(o: {
-  alerts?: { open: Alert[]; past: Alert[] };
+  alerts?: { open: Alert[]; past: Alert[]; webhook?: boolean };
   rules?: AlertRule[];
   me?: unknown;
   write?: (method: string, path: string, body: unknown) => Response;
@@ -74,15 +74,23 @@ describe('AlertsPage', () => {
     const open = await screen.findByRole('region', { name: 'Open alerts' });
     const link = await within(open).findByRole('link', { name: 'Engineering has spent 85 % of its monthly budget' });
     expect(link.getAttribute('href')).toBe('/teams/Engineering');
-    expect(open.textContent).toContain(
-      'Month to date passes N % of the budget · Engineering · opened May 31 00:20 UTC',
-    );
+    expect(open.textContent).toContain('Budget share passed · Engineering · opened May 31 00:20 UTC');
     const past = screen.getByRole('region', { name: 'Past alerts' });
     expect(within(past).getByRole('link', { name: 'Sales has spent 90 %' })).toBeTruthy();
     expect(within(past).queryByRole('button')).toBeNull();
     fireEvent.click(within(open).getByRole('button', { name: /^Acknowledge: Engineering/ }));
     await waitFor(() => expect(writes).toEqual([{ method: 'POST', path: '/api/alerts/a1/ack', body: undefined }]));
     expect(await screen.findByText('Newest day stored')).toBeTruthy();
+  });
+});
+
+describe('AlertsPage without a webhook', () => {
+  it('says why an open alert is not posted', async () => {
+    stubServer({ alerts: { open: [alert({ posted: false })], past: [], webhook: false } });
+    renderWithApp(<AlertsPage />, { url: '/alerts', config: WITH_STORE });
+    const open = await screen.findByRole('region', { name: 'Open alerts' });
+    await within(open).findByRole('link', { name: 'Engineering has spent 85 % of its monthly budget' });
+    expect(open.textContent).toContain('not posted: no alerts webhook is set (ALERT_WEBHOOK_URL)');
   });
 });
 

@@ -55,6 +55,8 @@ export interface AlertsRoutesOptions {
   store: StoreDb;
   teams: MappingSource;
   checker: AlertChecker;
+  /** Whether alerts are posted to a webhook (ALERT_WEBHOOK_URL): the page says why one is not posted. */
+  webhook: boolean;
   signIn: boolean;
   logger: Logger;
 }
@@ -185,7 +187,7 @@ export function createAlertsRoutes(o: AlertsRoutesOptions) {
       handle: async ({ scope }) => {
         const { open, past } = await listAlerts(store.db, PAST_LIMIT);
         const mine = (l: AlertRow[]) => l.filter((a) => sees(scope, a.scope, a.kind)).map((a) => shownTo(scope, a));
-        return json(200, { open: mine(open), past: mine(past) });
+        return json(200, { open: mine(open), past: mine(past), webhook: o.webhook });
       },
     }),
     route({
