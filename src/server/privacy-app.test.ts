@@ -168,9 +168,18 @@ describe('privacy mode (PRIVACY_MIN_GROUP)', () => {
       manager.jar,
       `/api/highlights?${mine}`,
     );
-    const truth = await read<{ highlights: { kind: string }[] }>(admin, `/api/highlights?${mine}`);
-    expect(told.highlights.map((h) => h.kind)).toEqual(truth.highlights.map((h) => h.kind));
-    expect(told.highlights.some((h) => /Person [0-9a-f]{10}/.test(h.title + h.detail))).toBe(true);
+    const truth = await read<{ highlights: { kind: string; title: string }[] }>(admin, `/api/highlights?${mine}`);
+    // The counts of people a highlight gives ("3 people active this week, down from 6").
+    const counts = (title: string) =>
+      [...title.matchAll(/(\d+) (?:people|person)\b|down from (\d+)/g)].map((m) => Number(m[1] ?? m[2]));
+    const small = (h: { title: string }) => counts(h.title).some((n) => n > 0 && n < K);
+    // The admin's, less those describing fewer than k people: the same kinds in the same order.
+    expect(told.highlights.map((h) => h.kind)).toEqual(truth.highlights.filter((h) => !small(h)).map((h) => h.kind));
+    for (const h of told.highlights) expect(small(h), h.title).toBe(false);
+    // (The team's week has such a group: what is left out is left out indeed, and the note says so.)
+    expect(truth.highlights.some(small), JSON.stringify(truth.highlights.map((h) => h.title))).toBe(true);
+    const notes = (await read<{ notes: string[] }>(manager.jar, `/api/highlights?${mine}`)).notes;
+    expect(notes).toContain(`Privacy mode: what would describe fewer than ${K} people is not shown.`);
     for (const h of told.highlights) expect(h.link.path).not.toMatch(/^\/users\//);
     // The digest, posted to a channel, names people so too.
     const digest = JSON.stringify(await app.digest!());

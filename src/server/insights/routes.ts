@@ -74,6 +74,14 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
     // Privacy mode: people by their pseudonyms, and no link to a person's page (shown to admins and themself only).
     const lens = o.privacy;
     const named = (p: { userId: string; email: string | null }) => (lens ? lens.name(p.userId) : (p.email ?? p.userId));
+    // Privacy mode: a count of fewer than k people (a team's active people, its idle ones, the new ones) is not
+    // shown; the highlight or the team in it is left out, and a note says some were.
+    let withheld = false;
+    const small = (...counts: number[]) => {
+      const too = lens !== undefined && counts.some((n) => lens.tooFew(n));
+      withheld ||= too;
+      return too;
+    };
     const mapping = source.current().mapping;
     const latest = latestDay();
     const week = { start: addDays(latest, -6), end: latest };
@@ -114,7 +122,7 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
     }
     if (spikes.count > MAX_SPIKES)
       notes.push(`${spikes.count - MAX_SPIKES} more people had a day far above their usual level.`);
-    if (spikes.unjudged > 0)
+    if (spikes.unjudged > 0 && !small(spikes.unjudged))
       notes.push(
         `${people(spikes.unjudged)} active this week had too little history (under 7 active days) to tell a spike from their usual level.`,
       );
@@ -134,6 +142,7 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
         .map(([t, b]) => ({ t, b, a: rolledNow.get(t) ?? 0 }))
         // The outermost team that fell says it; its sub-teams that fell too are in its page.
         .filter((x, _, all) => !all.some((o) => o.t !== x.t && x.t.startsWith(`${o.t}/`)))
+        .filter((x) => !small(x.a, x.b))
         .sort((x, y) => x.a / x.b - y.a / y.b);
       for (const d of drops) {
         out.push({
@@ -170,6 +179,7 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
       if (names) names.push(named(k));
       else idle.set(team, [named(k)]);
     }
+    for (const [team, l] of idle) if (small(l.length)) idle.delete(team);
     const total = [...idle.values()].reduce((s, l) => s + l.length, 0);
     if (total > 0) {
       const worst = [...idle.entries()].sort((x, y) => y[1].length - x[1].length || (x[0] < y[0] ? -1 : 1));
@@ -204,7 +214,7 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
           (selected.length === 0 || inSelection(m.team, selected)) &&
           !(m.key.userId !== undefined ? ids.has(m.key.userId) : emails.has(canonicalEmail(m.key.email ?? ''))),
       ).length;
-      if (never > 0)
+      if (never > 0 && !small(never))
         notes.push(
           `${people(never)} named in the team mapping ${never === 1 ? 'has' : 'have'} never used the agent (the service has reported no day for them).`,
         );
@@ -212,7 +222,7 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
 
     // 4. New people this week: first active in the store's whole history during the week.
     const fresh = whole ? await firstActiveIn(a, mapping, selected, week) : [];
-    if (fresh.length > 0) {
+    if (fresh.length > 0 && !small(fresh.length)) {
       const names = fresh.slice(0, 5).map(named);
       out.push({
         kind: 'new-users',
@@ -262,6 +272,7 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
 
     const order = { alert: 0, warning: 1, info: 2 } as const;
     out.sort((x, y) => order[x.severity] - order[y.severity]);
+    if (withheld) notes.push(`Privacy mode: what would describe fewer than ${lens!.minGroup} people is not shown.`);
     return { week, teams: selected, complete: true, highlights: out, notes };
   }
 
