@@ -121,6 +121,7 @@ export function createStoreFeatures(o: StoreFeaturesOptions) {
     teams,
     checker: alerts,
     webhook: config.alertWebhookUrl !== undefined,
+    teamSize: (team) => teamsRoutes.membersOf(team),
     signIn: config.auth !== undefined,
     logger,
   });

@@ -233,6 +233,18 @@ describe('privacy mode (PRIVACY_MIN_GROUP)', () => {
     });
     const told = await api(admin, '/api/alerts');
     expect(told.body).toContain(who.email!);
+    // An alert of the manager's sub-team under k members is not shown them (as the team is not), the admin sees it.
+    const little = tree.find((x) => x.path.startsWith(`${manager.team}/`) && x.members > 0 && x.members < K)!;
+    expect(little).toBeDefined();
+    const summary = `${little.path}: 1 person active Apr 24, 2026 – Apr 30, 2026, down 50 % from 2 the week before.`;
+    await applyAlertChanges(
+      store.db,
+      '2026-04-30',
+      [{ ruleId: 'rule-small', kind: 'active-drop', scope: little.path, key: '', summary, link: '/' }],
+      [],
+    );
+    expect((await api(manager.jar, '/api/alerts')).body).not.toContain(little.path);
+    expect((await api(admin, '/api/alerts')).body).toContain(summary);
   });
 
   it('shows a manager no team under k members, refuses one asked alone, and keeps the totals exact', async () => {

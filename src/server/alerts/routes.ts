@@ -57,6 +57,8 @@ export interface AlertsRoutesOptions {
   checker: AlertChecker;
   /** Whether alerts are posted to a webhook (ALERT_WEBHOOK_URL): the page says why one is not posted. */
   webhook: boolean;
+  /** A team's members, as the teams tree counts them (privacy mode leaves out the alerts of teams under k). */
+  teamSize: (team: string) => Promise<number>;
   signIn: boolean;
   logger: Logger;
 }
@@ -186,7 +188,14 @@ export function createAlertsRoutes(o: AlertsRoutesOptions) {
       what: 'the alerts',
       handle: async ({ scope }) => {
         const { open, past } = await listAlerts(store.db, PAST_LIMIT);
-        const mine = (l: AlertRow[]) => l.filter((a) => sees(scope, a.scope, a.kind)).map((a) => shownTo(scope, a));
+        // Privacy mode: a team of fewer than k members is not shown alone, its alerts with it.
+        const lens = scope?.privacy;
+        const small = new Set<string>();
+        if (lens)
+          for (const t of new Set([...open, ...past].map((a) => a.scope)))
+            if (t !== '' && lens.tooFew(await o.teamSize(t))) small.add(t);
+        const mine = (l: AlertRow[]) =>
+          l.filter((a) => sees(scope, a.scope, a.kind) && !small.has(a.scope)).map((a) => shownTo(scope, a));
         return json(200, { open: mine(open), past: mine(past), webhook: o.webhook });
       },
     }),
