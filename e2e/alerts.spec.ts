@@ -55,7 +55,7 @@ test('alerts: a rule added on the rules screen, the check run, the alert listed,
   await nav.getByRole('link', { name: /^Alerts/ }).click();
   await expect(page.getByRole('heading', { name: 'Alerts', level: 1 })).toBeVisible();
   const open = page.getByRole('region', { name: 'Open alerts' });
-  const alert = open.getByRole('link', { name: /^Engineering has spent \d+ % of its monthly budget/ });
+  const alert = open.getByRole('link', { name: /^Engineering has spent [\d,]+ % of its monthly budget/ });
   await expect(alert).toBeVisible();
   await open.getByRole('button', { name: /^Acknowledge: Engineering has spent/ }).click();
   await expect(open.getByText(/acknowledged/)).toBeVisible();
