@@ -79,7 +79,7 @@ test('teams page: credits per commit and per pull request, with the caveat', asy
   const org = summary.rows.find((r) => r.team === '')!.current;
   expect(org.commits).toBeGreaterThan(0);
   await page.goto(`/teams?start=2026-05-02&end=${END}`);
-  const widget = page.getByRole('region', { name: 'Teams' });
+  const widget = page.getByRole('region', { name: 'Teams', exact: true });
   await expect(widget.getByRole('note')).toHaveText(
     'Commits and pull requests count only those made through the agent, not every commit or pull request of the team.',
   );
