@@ -14,6 +14,7 @@ const SPA = ['./src/data', './src/components', './src/features', './src/app'];
 const FEATURES = ['teams', 'spend', 'users', 'insights', 'readiness', 'digest', 'alerts', 'marks'];
 const APP = [
   './src/server/app.ts',
+  './src/server/app-store.ts',
   './src/server/main.ts',
   './src/server/sync-cli.ts',
   './src/server/digest-cli.ts',

@@ -22,11 +22,10 @@ import { setSecurityHeaders } from './core/security';
 import { embeddedOrigin } from './demo/embedded';
 import { createDemoService } from './demo/service';
 import { writeDemoResponse } from './demo/transport';
-import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { openStore, type StoreDb } from './store/db';
-import { claimStore, dataVersion } from './store/queries';
+import type { StoreDb } from './store/db';
+import { dataVersion } from './store/queries';
 import { storeRevocations } from './store/revocations';
 import type { StoreConfig } from './store/config';
 import { createSyncEngine, type Fetched, type SyncEngine } from './sync/engine';
@@ -60,38 +59,7 @@ type Writer<R extends HttpResponse> = (
   acceptEncoding: string,
 ) => void;
 
-/** Which upstream a store holds: its hosts, or the demo's seed and size (and whatever changes its data). */
-export function upstreamIdentity(config: ServerConfig): string {
-  const d = config.demo;
-  if (d) {
-    const extra = `${d.today ? ` today=${d.today}` : ''}${d.hostile ? ' hostile' : ''}`;
-    return `demo seed=${d.seed} users=${d.users} repos=${d.repos} reports=${d.reportsPerRepo}${extra}`;
-  }
-  // The key names the organization as much as the host does: another key is another store (by a fingerprint,
-  // never the key itself).
-  const key = config.apiKey ? createHash('sha256').update(config.apiKey).digest('hex').slice(0, 12) : '-';
-  return `service analytics=${config.analyticsBaseUrl?.href ?? '-'} readiness=${config.readinessBaseUrl?.href ?? '-'} key=${key}`;
-}
-
-/**
- * The store, when the server holds the key (`API_KEY`, or the demo's own): with
- * keys pasted by each user the server stays a pass-through and stores nothing,
- * so one key's answers are never served to another. The embedded store keeps
- * one file per upstream; a shared PostgreSQL refuses a second upstream.
- */
-export async function openAppStore(config: ServerConfig, store: StoreConfig): Promise<StoreDb | undefined> {
-  if (!config.demo && !config.apiKey) return undefined;
-  const identity = upstreamIdentity(config);
-  const file = `store-${createHash('sha256').update(identity).digest('hex').slice(0, 12)}.sqlite`;
-  const db = await openStore({ databaseUrl: store.databaseUrl, dataDir: store.dataDir, file });
-  try {
-    await claimStore(db.db, identity);
-  } catch (e) {
-    await db.close();
-    throw e;
-  }
-  return db;
-}
+export { openAppStore, upstreamIdentity } from './app-store';
 
 interface AppOptions {
   logger?: Logger;
@@ -232,19 +200,14 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
         );
     };
     // After each whole run of the background sync, the alerts are checked on what it stored.
-    const checkAlerts = () =>
-      void features?.alerts
-        .check()
-        .catch((e: unknown) =>
-          logger.error('the alerts check failed', { error: e instanceof Error ? e.message : String(e) }),
-        );
+    const bg = sc?.background === true;
     scheduler = createScheduler(
       engine,
       latestDay,
       logger,
-      sc?.background ? stored : undefined,
+      bg ? stored : undefined,
       undefined,
-      sc?.background ? checkAlerts : undefined,
+      bg ? () => features?.checkAlerts() : undefined,
     );
     status = () => syncStatus(store, engine, scheduler);
   }

@@ -129,6 +129,13 @@ export function createStoreFeatures(o: StoreFeaturesOptions) {
     teams: teamsRoutes,
     digest,
     alerts,
+    /** The alerts checked on what a whole sync run stored (a failure logged: the next run checks again). */
+    checkAlerts: () =>
+      void alerts
+        .check()
+        .catch((e: unknown) =>
+          logger.error('the alerts check failed', { error: e instanceof Error ? e.message : String(e) }),
+        ),
     routes: [
       teamsRoutes,
       spendRoutes,

@@ -33,6 +33,7 @@ import type { EditableMappingSource, MappingSource, MappingState } from './sourc
 import {
   depthOf,
   inSelection,
+  membersPerTeam,
   nameOf,
   parentOf,
   rollUp,
@@ -94,41 +95,24 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
   const allUsers = async () => (await opts.figures).knownPeople(source.current().mapping);
 
   /**
-   * People per team (direct, not rolled up): the users the store knows, each in the team the mapping
-   * gives them (or Unassigned), and the people the mapping names whom the store has not seen yet
-   * (never active in the stored history), each once. So a team never has more active users than members.
+   * People per team (`membersPerTeam`: direct, and rolled up with the sub-teams), kept for the people as the
+   * membership last read them (each with the team it gave them).
    */
-  let counted: { people: readonly Person[]; direct: Map<string, number> } | undefined;
-  async function membersByTeam(mapping: Mapping | null, people: readonly Person[]): Promise<Map<string, number>> {
-    // Kept for the people as the membership last read them (each with the team it gave them).
-    if (counted?.people !== people) counted = { people, direct: countMembers(mapping, people) };
-    return counted.direct;
-  }
-  function countMembers(mapping: Mapping | null, people: readonly Person[]): Map<string, number> {
-    const out = new Map<string, number>();
-    const bump = (t: string) => out.set(t, (out.get(t) ?? 0) + 1);
-    for (const u of people) bump(u.team);
-    const ids = new Set(people.map((u) => u.userId));
-    const emails = new Set(people.flatMap((u) => (u.email ? [canonicalEmail(u.email)] : [])));
-    const unseen = new Set<string>();
-    for (const m of mapping?.members ?? []) {
-      const { userId, email } = m.key;
-      if ((userId !== undefined && ids.has(userId)) || (email !== undefined && emails.has(email))) continue;
-      const key = email ?? `id:${userId}`;
-      if (unseen.has(key)) continue;
-      unseen.add(key);
-      bump(m.team);
+  let counted: { people: readonly Person[]; direct: Map<string, number>; rolled: Map<string, number> } | undefined;
+  async function members(mapping: Mapping | null) {
+    const people = await allUsers();
+    if (counted?.people !== people) {
+      const direct = membersPerTeam(mapping, people);
+      counted = { people, direct, rolled: rollUp(direct, (a, b) => a + b, 0) };
     }
-    return out;
+    return counted;
   }
 
   /** The tree as the reader may see it (`scope`: with sign-in, managers' emails of their own teams only). */
   async function teamsBody(state: MappingState = source.current(), scope?: ViewScope) {
     const mapping = state.mapping;
     const details = (team: string) => !scope || scope.seesTeamDetails(team);
-    const users = await allUsers();
-    const direct = await membersByTeam(mapping, users);
-    const counts = rollUp(direct, (a, b) => a + b, 0);
+    const { people: users, direct, rolled: counts } = await members(mapping);
     // Privacy mode: managers are people too (no emails), and teams under k members are folded into their parents.
     const privacy = scope?.privacy;
     const view = (n: TeamNode): TeamView => ({
@@ -183,10 +167,10 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
     };
     const cur = await rolled(range);
     const before = prev ? await rolled(prev) : null;
-    const members = rollUp(await membersByTeam(mapping, await allUsers()), (a, b) => a + b, 0);
+    const inTeam = (await members(mapping)).rolled;
     const tops = withAncestors(paths).filter((t) => parentOf(t) === null);
     const org = (m: Map<string, GroupSums>) => tops.reduce((s, t) => addSums(s, m.get(t)!), zeroSums(days));
-    const orgMembers = tops.reduce((s, t) => s + (members.get(t) ?? 0), 0);
+    const orgMembers = tops.reduce((s, t) => s + (inTeam.get(t) ?? 0), 0);
     const children = new Set(
       withAncestors(paths)
         .map(parentOf)
@@ -202,8 +186,8 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
         !scope || (scope.seesTeamDetails(team) && !scope.privacy)
           ? [...(mapping?.managers.get(team) ?? [])].sort()
           : [],
-      current: figures(cur.get(team)!, members.get(team) ?? 0),
-      previous: before ? figures(before.get(team)!, members.get(team) ?? 0) : null,
+      current: figures(cur.get(team)!, inTeam.get(team) ?? 0),
+      previous: before ? figures(before.get(team)!, inTeam.get(team) ?? 0) : null,
       trend: cur.get(team)!.trend,
     });
     const teams = withAncestors(mapping?.teams ?? []).filter((t) => only.length === 0 || inSelection(t, only));
@@ -223,7 +207,7 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
     // RESTRICT_ORG_VIEW: a manager's teams page has their teams' rows only.
     // Privacy mode: a team under k members is left out (folded into its parent, whose row counts it); the
     // organization's row and every row shown are computed before, so they stay exact.
-    const shown = (team: string) => !scope?.privacy?.tooFew(members.get(team) ?? 0);
+    const shown = (team: string) => !scope?.privacy?.tooFew(inTeam.get(team) ?? 0);
     const rows: TeamSummaryRow[] = [
       ...(scope && !scope.orgView ? [] : orgRow),
       ...teams.filter(shown).map(row),
@@ -426,17 +410,14 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
   }
 
   /** A team's members, sub-teams included (Unassigned: the known people no team names), as the tree counts them. */
-  async function membersOf(team: string): Promise<number> {
-    const mapping = source.current().mapping;
-    return rollUp(await membersByTeam(mapping, await allUsers()), (a, b) => a + b, 0).get(team) ?? 0;
-  }
+  const membersOf = async (team: string) => (await members(source.current().mapping)).rolled.get(team) ?? 0;
 
   return {
     routes,
     userIdOf,
     membersOf,
     /** Reads who the store has seen and counts the teams' members ahead of a reader (after each sync step). */
-    warm: async () => void (await membersByTeam(source.current().mapping, await allUsers())),
+    warm: async () => void (await members(source.current().mapping)),
   };
 }
 

@@ -113,6 +113,32 @@ export interface MemberList {
   members: readonly { key: { email?: string; userId?: string }; team: string }[];
 }
 
+/**
+ * People per team (direct, not rolled up): the people known, each in the team given them (or Unassigned), and
+ * the people the mapping names who are not known yet (never active in the stored history), each once. So a team
+ * never has more active people than members.
+ */
+export function membersPerTeam(
+  mapping: MemberList | null,
+  people: readonly (UserRef & { team: string })[],
+): Map<string, number> {
+  const out = new Map<string, number>();
+  const bump = (t: string) => out.set(t, (out.get(t) ?? 0) + 1);
+  for (const u of people) bump(u.team);
+  const ids = new Set(people.map((u) => u.userId));
+  const emails = new Set(people.flatMap((u) => (u.email ? [canonicalEmail(u.email)] : [])));
+  const unseen = new Set<string>();
+  for (const m of mapping?.members ?? []) {
+    const { userId, email } = m.key;
+    if ((userId !== undefined && ids.has(userId)) || (email !== undefined && emails.has(email))) continue;
+    const key = email ?? `id:${userId}`;
+    if (unseen.has(key)) continue;
+    unseen.add(key);
+    bump(m.team);
+  }
+  return out;
+}
+
 export interface UserRef {
   userId: string;
   email: string | null;
