@@ -140,6 +140,13 @@ export function createMarksRoutes(opts: MarksRoutesOptions) {
     );
 
   /** The mark named by the path, when the reader may see it; else the 404 (another team's mark is not said to exist). */
+  /** The mark at the path when the reader may change it from here, else the answer saying why not. */
+  async function changeable(req: IncomingMessage, match: readonly string[], scope: ViewScope | undefined) {
+    const refused = notFromHere(req);
+    if (refused) return refused;
+    const old = await existing(idOf(match), scope);
+    return 'status' in old || mayWrite(scope, old.team) ? old : refusal(old.team);
+  }
   async function existing(id: string, scope: ViewScope | undefined): Promise<StoredMark | HttpResponse> {
     if (id.startsWith('prices:'))
       return errorResponse(409, 'A price change is marked by the price list itself: change PRICES_FILE to change it.');
@@ -211,11 +218,8 @@ export function createMarksRoutes(opts: MarksRoutesOptions) {
       access: marksAccess,
       what: 'the mark',
       handle: async ({ req, match, scope }) => {
-        const refused = notFromHere(req);
-        if (refused) return refused;
-        const old = await existing(idOf(match), scope);
+        const old = await changeable(req, match, scope);
         if ('status' in old) return old;
-        if (!mayWrite(scope, old.team)) return refusal(old.team);
         const input = await readInput(req);
         if ('status' in input) return input;
         if (!mayWrite(scope, input.team)) return refusal(input.team);
@@ -229,11 +233,8 @@ export function createMarksRoutes(opts: MarksRoutesOptions) {
       access: marksAccess,
       what: 'the mark',
       handle: async ({ req, match, scope }) => {
-        const refused = notFromHere(req);
-        if (refused) return refused;
-        const old = await existing(idOf(match), scope);
+        const old = await changeable(req, match, scope);
         if ('status' in old) return old;
-        if (!mayWrite(scope, old.team)) return refusal(old.team);
         await deleteMark(store.db, old.id);
         return json(200, { removed: old.id });
       },
