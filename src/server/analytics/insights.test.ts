@@ -249,7 +249,7 @@ describe('the week tables behind the cohorts, the first days and the teams', () 
       const latestEmail = new Map(bruteWeeks(stored, '2026-02-02', '2026-03-19').map((p) => [p.id, p.email]));
       latestEmail.set('u0', 'u0@acme.example');
       const members = await analytics.rows<{ user_id: string; team: string }>(
-        'SELECT user_id, team FROM member ORDER BY user_id',
+        'SELECT user_id, team FROM member JOIN person USING (pid) ORDER BY user_id',
       );
       expect(members).toEqual(
         [...latestEmail]

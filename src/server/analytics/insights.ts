@@ -14,6 +14,7 @@ import { LIST, listValue, VARCHAR } from '@duckdb/node-api';
 import { addDays, HISTORY_START, maxDay, weekStart, type Day, type DayRange } from '../../lib/dates';
 import type { Mapping } from '../teams/mapping';
 import type { Analytics } from './engine';
+import { WEEK_OF_DAY } from './schema';
 import { membershipOf, scoped } from './teams';
 
 export const SPIKE_WINDOW = 28;
@@ -57,26 +58,26 @@ export async function weekSpikes(
   const [row] = await ask<{ count: number; unjudged: number; top: Omit<Spike, 'email'>[] | null }>(
     `
     WITH d AS (
-      SELECT user_id, day::DATE AS day, coalesce(sum(billable_tokens), 0) AS v FROM person_day
-      WHERE day BETWEEN $start AND $end AND <selected> GROUP BY user_id, day),
+      SELECT pid, day, coalesce(sum(billable_tokens), 0) AS v FROM person_day
+      WHERE day BETWEEN $start AND $end AND <selected> GROUP BY pid, day),
     c AS (
-      SELECT w.user_id, w.day, any_value(w.v) AS v, count(p.v) AS n, count_if(p.v < w.v / 2) AS below
+      SELECT w.pid, w.day, any_value(w.v) AS v, count(p.v) AS n, count_if(p.v < w.v / 2) AS below
       FROM (SELECT * FROM d WHERE day >= $week::DATE) w
-      LEFT JOIN d p ON p.user_id = w.user_id AND p.day < w.day AND p.day >= w.day - ${SPIKE_WINDOW}
-      GROUP BY w.user_id, w.day),
+      LEFT JOIN d p ON p.pid = w.pid AND p.day < w.day AND p.day >= w.day - ${SPIKE_WINDOW}
+      GROUP BY w.pid, w.day),
     s AS (
-      SELECT c.user_id, c.day, c.v, median(p.v) AS med, mad(p.v) AS mad
-      FROM c JOIN d p ON p.user_id = c.user_id AND p.day < c.day AND p.day >= c.day - ${SPIKE_WINDOW}
+      SELECT c.pid, c.day, c.v, median(p.v) AS med, mad(p.v) AS mad
+      FROM c JOIN d p ON p.pid = c.pid AND p.day < c.day AND p.day >= c.day - ${SPIKE_WINDOW}
       WHERE c.n >= ${SPIKE_MIN_HISTORY} AND c.v > 0 AND c.below >= (c.n + 1) // 2
-      GROUP BY c.user_id, c.day, c.v),
+      GROUP BY c.pid, c.day, c.v),
     t AS (
       SELECT *, greatest(med + ${SPIKE_K} * greatest(${MAD_TO_SD} * mad, 0.1 * med), 2 * med) AS threshold FROM s),
     best AS (
-      SELECT user_id, day, v, med, v / threshold AS ratio FROM t WHERE v > threshold
-      QUALIFY row_number() OVER (PARTITION BY user_id ORDER BY v / threshold DESC, day) = 1)
+      SELECT user_id, day, v, med, v / threshold AS ratio FROM t JOIN person USING (pid) WHERE v > threshold
+      QUALIFY row_number() OVER (PARTITION BY pid ORDER BY v / threshold DESC, day) = 1)
     SELECT
       (SELECT count(*) FROM best)::INTEGER AS count,
-      (SELECT count(*) FROM (SELECT user_id FROM c GROUP BY user_id HAVING max(n) < ${SPIKE_MIN_HISTORY}))::INTEGER
+      (SELECT count(*) FROM (SELECT pid FROM c GROUP BY pid HAVING max(n) < ${SPIKE_MIN_HISTORY}))::INTEGER
         AS unjudged,
       (SELECT list({userId: user_id, day: strftime(day, '%Y-%m-%d'), value: v, median: med, ratio: ratio}
          ORDER BY v - med DESC, ratio DESC, user_id)[1:$limit] FROM best) AS top`,
@@ -99,7 +100,8 @@ export async function weekSpikes(
 async function firstEmails(a: Analytics, r: DayRange, ids: readonly string[]): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();
   const rows = await a.rows<{ user_id: string; email: string | null }>(
-    `SELECT user_id, arg_min(user_email, day) FILTER (WHERE user_email <> '') AS email FROM person_day
+    `SELECT user_id, arg_min(user_email, day) FILTER (WHERE user_email <> '') AS email
+     FROM person_day JOIN person USING (pid)
      WHERE day BETWEEN $start AND $end AND list_contains($ids, user_id) GROUP BY user_id`,
     { start: r.start, end: r.end, ids: listValue([...ids]) },
     { ids: LIST(VARCHAR) },
@@ -117,9 +119,9 @@ export async function activeByTeam(
   await a.catchUp({ start: before.start, end: now.end });
   await membershipOf(a).current(mapping);
   const rows = await a.rows<{ team: string; before: number; now: number }>(
-    `SELECT team, count(DISTINCT user_id) FILTER (WHERE day <= $split)::INTEGER AS before,
-       count(DISTINCT user_id) FILTER (WHERE day > $split)::INTEGER AS now
-     FROM person_day JOIN member USING (user_id) WHERE day BETWEEN $start AND $end GROUP BY team`,
+    `SELECT team, count(DISTINCT pid) FILTER (WHERE day <= $split)::INTEGER AS before,
+       count(DISTINCT pid) FILTER (WHERE day > $split)::INTEGER AS now
+     FROM person_day JOIN member USING (pid) WHERE day BETWEEN $start AND $end GROUP BY team`,
     { start: before.start, end: now.end, split: before.end },
   );
   return new Map(rows.map((x) => [x.team, { before: x.before, now: x.now }]));
@@ -134,11 +136,11 @@ export async function firstActiveIn(
 ): Promise<{ userId: string; email: string | null }[]> {
   const ask = await scoped(a, mapping, selection(teams), { start: HISTORY_START, end: week.end });
   return ask(
-    `SELECT user_id AS "userId", arg_min(given_email, given_day) AS email,
-       min(first_day) AS first
-     FROM person_week WHERE week >= strftime(date_trunc('week', $start::DATE), '%Y-%m-%d') AND <selected>
-     GROUP BY user_id
-     HAVING min(first_day) BETWEEN $week AND $end ORDER BY first, email, user_id`,
+    `SELECT user_id AS "userId", email FROM (
+       SELECT pid, arg_min(given_email, given_day) AS email, min(first_day) AS first
+       FROM person_week WHERE week >= date_trunc('week', $start::DATE)::DATE AND <selected>
+       GROUP BY pid HAVING min(first_day) BETWEEN $week AND $end) JOIN person USING (pid)
+     ORDER BY first, email, user_id`,
     { week: week.start },
   );
 }
@@ -159,16 +161,16 @@ export async function cohortCounts(
   const ask = await scoped(a, mapping, selection(teams), { start: origin, end: latest });
   const rows = await ask<{ week: number; size: number; back: number[] }>(
     `WITH w AS (
-       SELECT DISTINCT user_id, (date_diff('day', $start::DATE, week::DATE) // 7)::INTEGER AS w FROM (
-         SELECT user_id, week FROM person_week WHERE week >= $start AND week <= $through
+       SELECT DISTINCT pid, (date_diff('day', $start::DATE, week) // 7)::INTEGER AS w FROM (
+         SELECT pid, week FROM person_week WHERE week >= $start AND week <= $through
          UNION ALL
-         SELECT user_id, strftime(date_trunc('week', day::DATE), '%Y-%m-%d') FROM person_day
+         SELECT pid, ${WEEK_OF_DAY} FROM person_day
          WHERE day > $through AND day <= $end)
        WHERE <selected>),
-     f AS (SELECT user_id, min(w) AS first FROM w GROUP BY user_id)
+     f AS (SELECT pid, min(w) AS first FROM w GROUP BY pid)
      SELECT first AS week, count(*) FILTER (WHERE w = first)::INTEGER AS size,
        [${COHORT_OFFSETS.map((o) => `count(*) FILTER (WHERE w = first + ${o})::INTEGER`).join(', ')}] AS back
-     FROM f JOIN w USING (user_id) GROUP BY first ORDER BY first`,
+     FROM f JOIN w USING (pid) GROUP BY first ORDER BY first`,
     { through },
   );
   return rows;
@@ -183,7 +185,7 @@ export async function weekSums(
 ): Promise<{ now: Record<string, number>; before: Record<string, number> }> {
   await a.catchUp({ start: before.start, end: now.end });
   const rows = await a.rows<Record<string, number> & { late: boolean }>(
-    `SELECT day > $split AS late, count(DISTINCT user_id)::INTEGER AS active,
+    `SELECT day > $split AS late, count(DISTINCT pid)::INTEGER AS active,
        ${columns.map((c) => `coalesce(sum(${c}), 0)::DOUBLE AS ${c}`).join(', ')}
      FROM person_day WHERE day BETWEEN $start AND $end GROUP BY late`,
     { start: before.start, end: now.end, split: before.end },

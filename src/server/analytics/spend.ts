@@ -3,12 +3,12 @@
  * price list's rules (prices.ts), for everyone, the teams chosen or one person. An element of `/tokens`' split
  * without a split by model is priced at its day's default. Teams add up to the organization as credits do.
  */
-import { DOUBLE, VARCHAR } from '@duckdb/node-api';
+import { DATE, DOUBLE, VARCHAR } from '@duckdb/node-api';
 import { eachDay, HISTORY_START, type Day, type DayRange } from '../../lib/dates';
 import { priceListKey, priceOf, type PriceList } from '../spend/prices';
 import type { Mapping } from '../teams/mapping';
 import type { Analytics } from './engine';
-import { wholeWeeks } from './schema';
+import { dayValue, wholeWeeks } from './schema';
 import { everyDay, membershipOf, scoped, type Selection } from './teams';
 
 /**
@@ -23,19 +23,21 @@ function createPriceTable(a: Analytics) {
   return async (list: PriceList) => {
     const now = `${priceListKey(list)}|${a.generation()}`;
     if (now === seen) return;
-    const pairs = await a.rows<{ model: string; tier: string; last: string | null }>(
-      'SELECT model, tier, max(day) AS last FROM person_model_day GROUP BY model, tier ORDER BY model, tier',
+    // From the week table (every week with a day of the copy has its rows): half the rows of the days'.
+    const pairs = await a.rows<{ model: string; tier: string }>(
+      'SELECT model, tier FROM person_model_week GROUP BY model, tier ORDER BY model, tier',
     );
-    const last = pairs.reduce((m, p) => (p.last && p.last > m ? p.last : m), HISTORY_START as string) as Day;
+    const [latest] = await a.rows<{ day: string | null }>('SELECT max(day) AS day FROM person_model_day');
+    const last = (latest?.day ?? HISTORY_START) as Day;
     const key = `${priceListKey(list)}|${last}|${pairs.map((p) => `${p.model}\u0000${p.tier}`).join('\u0001')}`;
     if (key === made) return void (seen = now);
     const rows = [];
     for (const day of eachDay(HISTORY_START, last))
-      for (const p of pairs) rows.push([day, p.model, p.tier, priceOf(list, day, p.model, p.tier)]);
+      for (const p of pairs) rows.push([dayValue(day), p.model, p.tier, priceOf(list, day, p.model, p.tier)]);
     await a.replaceTable(
       'price',
       [
-        ['day', VARCHAR],
+        ['day', DATE],
         ['model', VARCHAR],
         ['tier', VARCHAR],
         ['per_million', DOUBLE],
@@ -103,16 +105,16 @@ export function createSpend(a: Analytics) {
         // The range's whole weeks and edge days (engine.ts), summed per person, then per team.
         a.rows<{ team: string; credits: number }>(
           `WITH r AS (
-             SELECT user_id, credits FROM person_credits_week WHERE week BETWEEN $first AND $last
-             UNION ALL SELECT user_id, credits FROM person_credits_day
+             SELECT pid, credits FROM person_credits_week WHERE week BETWEEN $first AND $last
+             UNION ALL SELECT pid, credits FROM person_credits_day
              WHERE day BETWEEN $start AND $end AND NOT (day BETWEEN $first AND $through)),
-           per AS (SELECT user_id, sum(credits) AS credits FROM r GROUP BY user_id)
-           SELECT team, sum(credits) AS credits FROM per JOIN member USING (user_id) GROUP BY team`,
+           per AS (SELECT pid, sum(credits) AS credits FROM r GROUP BY pid)
+           SELECT team, sum(credits) AS credits FROM per JOIN member USING (pid) GROUP BY team`,
           { ...range, ...wholeWeeks(r) },
         ),
         a.rows<{ team: string; day: string; spend: number }>(
           `SELECT team, day, sum(m.credits * p.per_million / 1e6) AS spend FROM (
-             SELECT team, day, model, tier, sum(credits) AS credits FROM person_model_day JOIN member USING (user_id)
+             SELECT team, day, model, tier, sum(credits) AS credits FROM person_model_day JOIN member USING (pid)
              WHERE day BETWEEN $start AND $end GROUP BY team, day, model, tier) m
            JOIN price p USING (day, model, tier) GROUP BY team, day`,
           range,

@@ -6,7 +6,7 @@
  * are over the selected people's own ratios of the day. So the top-level teams and Unassigned add up to the
  * organization for every sum and every count of people (teams.test.ts).
  */
-import { LIST, VARCHAR, listValue, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
+import { INTEGER, LIST, VARCHAR, listValue, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
 import { addDays, eachDay, type Day, type DayRange } from '../../lib/dates';
 import type { Mapping } from '../teams/mapping';
 import { inSelection, teamResolver, UNASSIGNED } from '../teams/tree';
@@ -40,49 +40,58 @@ function createMembership(a: Analytics) {
   /** What `member` holds (a hash of every person's team), and how many times it was written. */
   let holds = '';
   let writes = 0;
+  /** The last making asked for: one at a time, so that readers asking together wait for one (not one each). */
+  let turn: Promise<unknown> = Promise.resolve();
+  const keyOf = (mapping: Mapping | null) => {
+    if (mapping && !ids.has(mapping)) ids.set(mapping, nextId++);
+    return `${mapping ? ids.get(mapping) : 0}|${a.generation()}`;
+  };
   return {
     /**
      * Brings `member` up to date: each person's team by id, else by their latest email, else Unassigned. Gives
      * what it holds: the same text for the same people in the same teams, whatever the days copied meanwhile.
      */
-    async current(mapping: Mapping | null): Promise<string> {
-      if (mapping && !ids.has(mapping)) ids.set(mapping, nextId++);
-      const key = `${mapping ? ids.get(mapping) : 0}|${a.generation()}`;
-      if (key === made) return holds;
-      // From the week tables (each week's latest email given): a fifth of the rows of every day of the history.
-      const c = await a.columns(`
-        SELECT user_id, arg_max(last_given_email, last_given_day) FILTER (WHERE last_given_day IS NOT NULL) AS email
-        FROM (SELECT user_id, last_given_day, last_given_email FROM person_week
-              UNION ALL SELECT user_id, last_given_day, last_given_email FROM person_credits_week)
-        GROUP BY user_id`);
-      const emails = c.email as (string | null)[];
-      const resolve = mapping ? teamResolver(mapping) : () => UNASSIGNED;
-      const found = (c.user_id as string[]).map((userId, i): Person => {
-        const email = emails[i] ?? null;
-        return { userId, email, team: resolve(userId, email) };
-      });
-      await a.replaceTable(
-        'member',
-        [
-          ['user_id', VARCHAR],
-          ['team', VARCHAR],
-        ],
-        found.map((p) => [p.userId, p.team]),
-      );
-      writes++;
-      const [h] = await a.rows<{ h: bigint | number | null }>(
-        `SELECT sum(hash(user_id, team))::VARCHAR AS h FROM member`,
-      );
-      people = found;
-      made = key;
-      holds = String(h?.h ?? '');
-      return holds;
+    current(mapping: Mapping | null): Promise<string> {
+      if (keyOf(mapping) === made) return Promise.resolve(holds);
+      const next = turn.then(() => make(mapping));
+      turn = next.catch(() => undefined);
+      return next;
     },
     /** How many times `member` was written (a table made from it checks that none came between). */
     writes: () => writes,
     /** The people of the copy as `current` last read them, with their latest email given. */
     people: () => people,
   };
+
+  async function make(mapping: Mapping | null): Promise<string> {
+    const key = keyOf(mapping);
+    if (key === made) return holds;
+    // From the week tables (each week's latest email given): a fifth of the rows of every day of the history.
+    const rows = await a.rows<{ pid: number; user_id: string; email: string | null }>(`
+      SELECT pid, user_id, email FROM person JOIN (
+        SELECT pid, arg_max(last_given_email, last_given_day) FILTER (WHERE last_given_day IS NOT NULL) AS email
+        FROM (SELECT pid, last_given_day, last_given_email FROM person_week
+              UNION ALL SELECT pid, last_given_day, last_given_email FROM person_credits_week)
+        GROUP BY pid) USING (pid)`);
+    const resolve = mapping ? teamResolver(mapping) : () => UNASSIGNED;
+    const found = rows.map(({ user_id: userId, email }): Person => ({ userId, email, team: resolve(userId, email) }));
+    await a.replaceTable(
+      'member',
+      [
+        ['pid', INTEGER],
+        ['team', VARCHAR],
+      ],
+      found.map((p, i) => [rows[i]!.pid, p.team]),
+    );
+    writes++;
+    const [h] = await a.rows<{ h: string | null }>(
+      `SELECT sum(hash(user_id, team))::VARCHAR AS h FROM member JOIN person USING (pid)`,
+    );
+    people = found;
+    made = key;
+    holds = String(h?.h ?? '');
+    return holds;
+  }
 }
 
 /** A person of the copy: anyone with a `/users` day or a `/tokens` split, with their latest email given and team. */
@@ -98,10 +107,15 @@ function selection(
   selected: Selection,
 ): { where: string; params: Record<string, DuckDBValue>; types: Record<string, DuckDBType> } {
   if (selected === null) return { where: 'true', params: {}, types: {} };
-  if ('user' in selected) return { where: 'user_id = $user', params: { user: selected.user }, types: {} };
+  if ('user' in selected)
+    return {
+      where: 'pid = (SELECT pid FROM person WHERE user_id = $user)',
+      params: { user: selected.user },
+      types: {},
+    };
   const teams = [...(mapping?.teams ?? []), UNASSIGNED].filter((t) => inSelection(t, selected));
   return {
-    where: 'user_id IN (SELECT user_id FROM member WHERE list_contains($teams, team))',
+    where: 'pid IN (SELECT pid FROM member WHERE list_contains($teams, team))',
     params: { teams: listValue(teams) },
     types: { teams: LIST(VARCHAR) },
   };
@@ -156,8 +170,8 @@ export function createTeamFigures(a: Analytics) {
       const ask = await prepare(mapping, selected, r);
       const [row] = await ask<{ n: number }>(`
         SELECT count(*)::INTEGER AS n FROM (
-          SELECT user_id FROM person_day WHERE day BETWEEN $start AND $end
-          UNION SELECT user_id FROM person_credits_day WHERE day BETWEEN $start AND $end)
+          SELECT pid FROM person_day WHERE day BETWEEN $start AND $end
+          UNION SELECT pid FROM person_credits_day WHERE day BETWEEN $start AND $end)
         WHERE <selected>`);
       return row?.n ?? 0;
     },
@@ -213,14 +227,15 @@ export function createTeamFigures(a: Analytics) {
       const top = await ask<{ user_id: string; email: string | null; credits: number; models: string }>(
         `
         WITH top AS (
-          SELECT user_id, sum(credits) AS credits,
-            arg_min(user_email, day) FILTER (WHERE user_email <> '') AS email
-          FROM person_credits_day WHERE day BETWEEN $start AND $end AND <selected>
-          GROUP BY user_id HAVING sum(credits) > 0 ORDER BY credits DESC, user_id LIMIT $n)
+          SELECT pid, user_id, credits, email FROM (
+            SELECT pid, sum(credits) AS credits, arg_min(user_email, day) FILTER (WHERE user_email <> '') AS email
+            FROM person_credits_day WHERE day BETWEEN $start AND $end AND <selected>
+            GROUP BY pid HAVING sum(credits) > 0) JOIN person USING (pid)
+          ORDER BY credits DESC, user_id LIMIT $n)
         SELECT top.user_id, top.email, top.credits,
           coalesce((SELECT to_json(list({'model': model, 'credits': c} ORDER BY c DESC, model))
             FROM (SELECT model, sum(m.credits) AS c FROM person_model_day m
-                  WHERE m.split AND m.user_id = top.user_id AND m.day BETWEEN $start AND $end GROUP BY model))::VARCHAR,
+                  WHERE m.split AND m.pid = top.pid AND m.day BETWEEN $start AND $end GROUP BY model))::VARCHAR,
             '[]') AS models
         FROM top ORDER BY top.credits DESC, top.user_id`,
         { n },
@@ -255,7 +270,7 @@ export function createTeamFigures(a: Analytics) {
       }>(
         `
         WITH act AS (
-          SELECT user_id, day::DATE AS d, lag(day::DATE) OVER (PARTITION BY user_id ORDER BY day) AS p,
+          SELECT pid, day AS d, lag(day) OVER (PARTITION BY pid ORDER BY day) AS p,
             sessions, messages, user_messages
           FROM person_day WHERE day BETWEEN $start AND $end AND <selected>),
         events AS (
@@ -356,22 +371,22 @@ export function createTeamFigures(a: Analytics) {
         // The range's whole weeks and edge days (engine.ts), summed per person, then per team.
         a.rows<Omit<GroupSums, 'trend'> & { team: string }>(
           `WITH r AS (
-             SELECT user_id, ${TEAM_SUMS} FROM person_week WHERE week BETWEEN $first AND $last
-             UNION ALL SELECT user_id, ${TEAM_SUMS} FROM person_day
+             SELECT pid, ${TEAM_SUMS} FROM person_week WHERE week BETWEEN $first AND $last
+             UNION ALL SELECT pid, ${TEAM_SUMS} FROM person_day
              WHERE day BETWEEN $start AND $end AND NOT (day BETWEEN $first AND $through)),
            per AS (
-             SELECT user_id, ${TEAM_SUMS.split(', ')
+             SELECT pid, ${TEAM_SUMS.split(', ')
                .map((c) => `sum(${c}) AS ${c}`)
-               .join(', ')} FROM r GROUP BY user_id)
+               .join(', ')} FROM r GROUP BY pid)
            SELECT team, count(*)::INTEGER AS active, sum(billable_tokens) AS credits,
              sum(tool_calls) AS "toolCalls", sum(user_messages) AS "userMessages", sum(sessions) AS sessions,
              sum(git_commits) AS commits, sum(git_prs_created) AS prs
-           FROM per JOIN member USING (user_id) GROUP BY team`,
+           FROM per JOIN member USING (pid) GROUP BY team`,
           { start: r.start, end: r.end, ...wholeWeeks(r) },
         ),
         a.rows<{ team: string; day: string; credits: number }>(
           `SELECT team, day, sum(billable_tokens) AS credits
-           FROM person_day JOIN member USING (user_id) WHERE day BETWEEN $start AND $end GROUP BY team, day`,
+           FROM person_day JOIN member USING (pid) WHERE day BETWEEN $start AND $end GROUP BY team, day`,
           { start: r.start, end: r.end },
         ),
       ]);

@@ -296,7 +296,7 @@ describe.each(STORE_ENGINES)('the analytics engine on the $name store', ({ avail
       /** The week of 9 February as the week table holds it: one row a person, the week's days summed. */
       const week = () =>
         analytics.rows<{ user_id: string; days: number; credits: number }>(
-          "SELECT user_id, days, billable_tokens AS credits FROM person_week WHERE week = '2026-02-09' ORDER BY user_id",
+          "SELECT user_id, days, billable_tokens AS credits FROM person_week JOIN person USING (pid) WHERE week = '2026-02-09' ORDER BY user_id",
         );
       const summed = () => {
         const by = new Map<string, { days: number; credits: number }>();

@@ -34,53 +34,67 @@ const MERGE = `
 WITH edge AS NOT MATERIALIZED (
   SELECT * FROM person_day WHERE day BETWEEN $start AND $end AND NOT (day BETWEEN $first AND $through)),
 r AS NOT MATERIALIZED (
-  SELECT user_id, days, first_day, last_day, first_email, given_day, given_email,
-    ${SUMS.map(([, c]) => c).join(', ')}, language_lists
+  SELECT pid, days, first_day, last_day, first_email, given_day, given_email, ${SUMS.map(([, c]) => c).join(', ')}
   FROM person_week WHERE week BETWEEN $first AND $last
   UNION ALL
-  SELECT user_id, 1, day, day, user_email, CASE WHEN user_email <> '' THEN day END,
-    CASE WHEN user_email <> '' THEN user_email END, ${SUMS.map(([, c]) => c).join(', ')}, [languages]
+  SELECT pid, 1, day, day, user_email, CASE WHEN user_email <> '' THEN day END,
+    CASE WHEN user_email <> '' THEN user_email END, ${SUMS.map(([, c]) => c).join(', ')}
   FROM edge),
 top_model AS (
-  SELECT user_id, model, tier FROM (
-    SELECT user_id, model, sum(n) AS n, arg_max(last_tier, last_day) AS tier FROM (
-      SELECT user_id, model, n, last_day, last_tier FROM person_week_model WHERE week BETWEEN $first AND $last
-      UNION ALL SELECT user_id, primary_model, 1, day, primary_model_tier FROM edge)
-    GROUP BY user_id, model)
-  QUALIFY row_number() OVER (PARTITION BY user_id ORDER BY n DESC, model) = 1),
+  SELECT pid, model, tier FROM (
+    SELECT pid, model, sum(n) AS n, arg_max(last_tier, last_day) AS tier FROM (
+      SELECT pid, model, n, last_day, last_tier FROM person_week_model WHERE week BETWEEN $first AND $last
+      UNION ALL SELECT pid, primary_model, 1, day, primary_model_tier FROM edge)
+    GROUP BY pid, model)
+  QUALIFY row_number() OVER (PARTITION BY pid ORDER BY n DESC, model) = 1),
 top_level AS (
-  SELECT user_id, level FROM (
-    SELECT user_id, level, sum(n) AS n FROM (
-      SELECT user_id, level, n FROM person_week_level WHERE week BETWEEN $first AND $last
-      UNION ALL SELECT user_id, delegation_level, 1 FROM edge)
-    GROUP BY user_id, level)
-  QUALIFY row_number() OVER (PARTITION BY user_id ORDER BY n DESC, level) = 1),
+  SELECT pid, level FROM (
+    SELECT pid, level, sum(n) AS n FROM (
+      SELECT pid, level, n FROM person_week_level WHERE week BETWEEN $first AND $last
+      UNION ALL SELECT pid, delegation_level, 1 FROM edge)
+    GROUP BY pid, level)
+  QUALIFY row_number() OVER (PARTITION BY pid ORDER BY n DESC, level) = 1),
+-- Every language once.
+spoken AS (
+  SELECT pid, list(name ORDER BY name) AS langs FROM (
+    SELECT DISTINCT pid, language FROM (
+      SELECT pid, language FROM person_week_language WHERE week BETWEEN $first AND $last
+      UNION ALL SELECT pid, unnest(languages) FROM edge)) JOIN language ON code = language
+  GROUP BY pid),
 people AS (
-  SELECT user_id,
+  SELECT pid,
     coalesce(arg_min_null(first_email, first_day), arg_min(given_email, given_day) FILTER (WHERE given_day IS NOT NULL)) AS email,
     sum(days)::INTEGER AS active_days, min(first_day) AS first_day, max(last_day) AS last_day,
     ${SUMS.map(([k, c]) => `sum(${c}) AS "${k}"`).join(', ')},
     -- Tool calls per user turn over the range: Σ tool calls ÷ Σ user messages (src/lib/definitions.ts).
-    coalesce(sum(tool_calls) / nullif(sum(user_messages), 0), 0) AS autonomy_ratio,
-    -- Every language once, as one JSON text: many people share the same few, and a text converts to JavaScript
-    -- far faster than a list of lists (2.7 s for 47,000 people's 13 weeks).
-    to_json(list_sort(list_distinct(flatten(list_transform(list_distinct(flatten(list(language_lists))),
-      l -> from_json(l, '["VARCHAR"]'))))))::VARCHAR AS languages
-  FROM r GROUP BY user_id)
-SELECT p.*, t.model, t.tier, l.level
-FROM people p JOIN top_model t USING (user_id) JOIN top_level l USING (user_id)`;
+    coalesce(sum(tool_calls) / nullif(sum(user_messages), 0), 0) AS autonomy_ratio
+  FROM r GROUP BY pid)
+SELECT p.*, coalesce(s.langs, []::VARCHAR[]) AS langs, t.model, t.tier, l.level
+FROM people p JOIN top_model t USING (pid) JOIN top_level l USING (pid) LEFT JOIN spoken s USING (pid)`;
 
 // Everyone known by the range's end (a `/users` day or a `/tokens` split on or before it), with their latest day of
-// activity up to it and their latest email given: the weeks before the end's week, then its days.
-const KNOWN = `
-SELECT user_id, max(d) AS last_active, arg_max(ge, gd) FILTER (WHERE gd IS NOT NULL) AS email FROM (
-  SELECT user_id, last_day AS d, last_given_day AS gd, last_given_email AS ge FROM person_week WHERE week < $week
-  UNION ALL SELECT user_id, NULL, last_given_day, last_given_email FROM person_credits_week WHERE week < $week
-  UNION ALL SELECT user_id, day, CASE WHEN user_email <> '' THEN day END, nullif(user_email, '')
+// activity up to it and their latest email given: the weeks before the end's week, then its days. `only`: a
+// condition on `pid` that keeps fewer people (their emails are the costly part).
+const KNOWN = (only = 'true') => `
+SELECT pid, max(d) AS last_active, arg_max(ge, gd) FILTER (WHERE gd IS NOT NULL) AS email FROM (
+  SELECT pid, last_day AS d, last_given_day AS gd, last_given_email AS ge FROM person_week WHERE week < $week
+  UNION ALL SELECT pid, NULL, last_given_day, last_given_email FROM person_credits_week WHERE week < $week
+  UNION ALL SELECT pid, day, CASE WHEN user_email <> '' THEN day END, nullif(user_email, '')
     FROM person_day WHERE day BETWEEN $week AND $end
-  UNION ALL SELECT user_id, NULL, CASE WHEN user_email <> '' THEN day END, nullif(user_email, '')
+  UNION ALL SELECT pid, NULL, CASE WHEN user_email <> '' THEN day END, nullif(user_email, '')
     FROM person_credits_day WHERE day BETWEEN $week AND $end)
-GROUP BY user_id`;
+WHERE ${only}
+GROUP BY pid`;
+
+// The people known by the range's end with no day of activity in it: the users page's "Not active".
+const IDLE = `
+SELECT pid FROM (
+  SELECT pid FROM person_week WHERE week < $week UNION SELECT pid FROM person_credits_week WHERE week < $week
+  UNION SELECT pid FROM person_day WHERE day BETWEEN $week AND $end
+  UNION SELECT pid FROM person_credits_day WHERE day BETWEEN $week AND $end)
+WHERE pid NOT IN (
+  SELECT pid FROM person_week WHERE week BETWEEN $first AND $last
+  UNION SELECT pid FROM person_day WHERE day BETWEEN $start AND $end AND NOT (day BETWEEN $first AND $through))`;
 
 /** A person known by a range's end: their latest email given and latest day of activity up to it (none: credits only). */
 export interface KnownPerson {
@@ -93,10 +107,13 @@ export interface KnownPerson {
 export async function knownBy(a: Analytics, r: DayRange): Promise<KnownPerson[]> {
   // Every stored day up to the range's end is in the copy.
   await a.catchUp({ start: HISTORY_START, end: r.end });
-  const rows = await a.rows<{ user_id: string; last_active: string | null; email: string | null }>(KNOWN, {
-    week: weekStart(r.end),
-    end: r.end,
-  });
+  const rows = await a.rows<{ user_id: string; last_active: string | null; email: string | null }>(
+    `SELECT p.user_id, k.last_active, k.email FROM (${KNOWN()}) k JOIN person p USING (pid)`,
+    {
+      week: weekStart(r.end),
+      end: r.end,
+    },
+  );
   return rows.map((k) => ({ userId: k.user_id, email: k.email, lastActive: k.last_active }));
 }
 
@@ -116,16 +133,16 @@ changing AS (
   SELECT p.day, p.model, p.tier, p.per_million FROM price p
   JOIN week_price w ON w.week = ${WEEK_OF_DAY.replaceAll('day', 'p.day')} AND w.model = p.model AND w.tier = p.tier
   WHERE p.day BETWEEN $first AND $through AND NOT (w.lo = w.hi AND w.n = 7))
-SELECT user_id, sum(spend) AS spend FROM (
-  SELECT m.user_id, m.credits * u.per_million / 1e6 AS spend
+SELECT pid, sum(spend) AS spend FROM (
+  SELECT m.pid, m.credits * u.per_million / 1e6 AS spend
   FROM person_model_week m JOIN uniform u USING (week, model, tier) WHERE m.week BETWEEN $first AND $last
   UNION ALL
-  SELECT m.user_id, m.credits * p.per_million / 1e6 FROM person_model_day m JOIN price p USING (day, model, tier)
+  SELECT m.pid, m.credits * p.per_million / 1e6 FROM person_model_day m JOIN price p USING (day, model, tier)
   WHERE m.day BETWEEN $start AND $end AND NOT (m.day BETWEEN $first AND $through)
   UNION ALL
-  SELECT m.user_id, m.credits * c.per_million / 1e6 FROM person_model_day m JOIN changing c USING (day, model, tier)
+  SELECT m.pid, m.credits * c.per_million / 1e6 FROM person_model_day m JOIN changing c USING (day, model, tier)
   WHERE m.day BETWEEN $first AND $through)
-GROUP BY user_id`;
+GROUP BY pid`;
 
 /** What a users table is asked: its order, its filters (`who`: active people, the others, or both) and its teams. */
 export interface UsersQuestion {
@@ -160,23 +177,22 @@ const ORDER: Record<UserColumnId, string> = {
   languages: "array_to_string(langs, ', ') COLLATE en_us",
 };
 
-// The range's table: everyone active in it (MERGE) and the known people who were not (KNOWN), each with their last
-// active day up to the range's end, their spend and their team.
+// The range's table: everyone active in it (MERGE), each with their last active day up to the range's end (their last
+// in it), and the known people who were not (IDLE, KNOWN), each with their spend and their team.
 const TABLE = (name: string, priced: boolean, teams: boolean) => `
 CREATE OR REPLACE TEMP TABLE ${name} AS
 WITH merged AS (${MERGE}),
-known AS (${KNOWN})${priced ? `,\nspent AS (${SPEND})` : ''}
-SELECT m.* EXCLUDE (languages), m.languages AS languages_json,
-  from_json(m.languages, '["VARCHAR"]') AS langs, coalesce(k.last_active, m.last_day) AS last_active_day,
+idle AS (${IDLE}),
+known AS (${KNOWN('pid IN (SELECT pid FROM idle)')})${priced ? `,\nspent AS (${SPEND})` : ''}
+SELECT pr.user_id, m.* EXCLUDE (pid), to_json(m.langs)::VARCHAR AS languages_json, m.last_day AS last_active_day,
   ${priced ? 'coalesce(s.spend, 0)' : 'NULL::DOUBLE'} AS spend, ${teams ? 'coalesce(t.team, $unassigned)' : 'NULL::VARCHAR'} AS team
-FROM merged m LEFT JOIN known k USING (user_id)${priced ? ' LEFT JOIN spent s USING (user_id)' : ''}${teams ? ' LEFT JOIN member t USING (user_id)' : ''}
+FROM merged m JOIN person pr USING (pid)${priced ? ' LEFT JOIN spent s USING (pid)' : ''}${teams ? ' LEFT JOIN member t USING (pid)' : ''}
 UNION ALL BY NAME
-SELECT k.user_id, k.email, 0 AS active_days, NULL AS first_day, NULL AS last_day,
+SELECT pr.user_id, k.email, 0 AS active_days, NULL AS first_day, NULL AS last_day,
   ${SUMS.map(([k]) => `0 AS "${k}"`).join(', ')}, 0 AS autonomy_ratio, '[]' AS languages_json, []::VARCHAR[] AS langs,
   '' AS model, '' AS tier, '' AS level, k.last_active AS last_active_day,
   ${priced ? 'coalesce(s.spend, 0)' : 'NULL::DOUBLE'} AS spend, ${teams ? 'coalesce(t.team, $unassigned)' : 'NULL::VARCHAR'} AS team
-FROM known k${priced ? ' LEFT JOIN spent s USING (user_id)' : ''}${teams ? ' LEFT JOIN member t USING (user_id)' : ''}
-WHERE k.last_active IS NULL OR k.last_active < $start`;
+FROM known k JOIN person pr USING (pid)${priced ? ' LEFT JOIN spent s USING (pid)' : ''}${teams ? ' LEFT JOIN member t USING (pid)' : ''}`;
 
 interface Row extends Record<string, unknown> {
   user_id: string;
@@ -400,7 +416,12 @@ export function createUsersTables(a: Analytics, entries = 8) {
     /** A person's team by the mapping, as the tables give it (Unassigned for someone the copy does not have). */
     async teamOf(userId: string, mapping: Mapping): Promise<string> {
       await membershipOf(a).current(mapping);
-      const [m] = await a.rows<{ team: string }>('SELECT team FROM member WHERE user_id = $id', { id: userId });
+      const [m] = await a.rows<{ team: string }>(
+        'SELECT team FROM member JOIN person USING (pid) WHERE user_id = $id',
+        {
+          id: userId,
+        },
+      );
       return m?.team ?? UNASSIGNED;
     },
     /** The last table made for the range, whatever its version (a stale answer while its days are walked again). */
