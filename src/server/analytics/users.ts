@@ -103,23 +103,17 @@ export interface KnownPerson {
   lastActive: string | null;
 }
 
-/** Everyone known by the range's end (a `/users` day or a `/tokens` split on or before it). */
-export async function knownBy(a: Analytics, r: DayRange): Promise<KnownPerson[]> {
+/** The known people with no day of activity in the range: those the users page lists as "Not active". */
+export async function idleIn(a: Analytics, r: DayRange): Promise<KnownPerson[]> {
   // Every stored day up to the range's end is in the copy.
   await a.catchUp({ start: HISTORY_START, end: r.end });
   const rows = await a.rows<{ user_id: string; last_active: string | null; email: string | null }>(
-    `SELECT p.user_id, k.last_active, k.email FROM (${KNOWN()}) k JOIN person p USING (pid)`,
-    {
-      week: weekStart(r.end),
-      end: r.end,
-    },
+    `WITH idle AS (${IDLE}) SELECT p.user_id, k.last_active, k.email
+     FROM (${KNOWN('pid IN (SELECT pid FROM idle)')}) k JOIN person p USING (pid)`,
+    { start: r.start, end: r.end, week: weekStart(r.end), ...wholeWeeks(r) },
   );
   return rows.map((k) => ({ userId: k.user_id, email: k.email, lastActive: k.last_active }));
 }
-
-/** The known people with no day of activity in the range: those the users page lists as "Not active". */
-export const idleIn = (known: readonly KnownPerson[], r: DayRange) =>
-  known.filter((k) => k.lastActive === null || k.lastActive < r.start);
 
 // A range's whole weeks are priced by the week (each person's credits per model and tier summed as days are
 // copied, engine.ts) where a model and tier's price holds all week; its edge days, and the weeks where a price
@@ -151,12 +145,13 @@ export interface UsersQuestion {
   filter: UserFilter;
   /** The teams asked for (their sub-teams with them); none: everyone. */
   teams: readonly string[];
+  /** The mapping in force: each row's team is read from `member` when asked (none: no team column). */
+  mapping: Mapping | null;
 }
 
-/** What a range's table is made with: a price list for spend, a mapping for teams (none: no team column). */
+/** What a range's table is made with: a price list for spend (none: no spend column). */
 export interface UsersTableSpec {
   prices: PriceList | null;
-  mapping: Mapping | null;
 }
 
 // Each column's order: numbers by value, text as the browser's tables sort it (ICU's en-US collation, as
@@ -178,21 +173,21 @@ const ORDER: Record<UserColumnId, string> = {
 };
 
 // The range's table: everyone active in it (MERGE), each with their last active day up to the range's end (their last
-// in it), and the known people who were not (IDLE, KNOWN), each with their spend and their team.
-const TABLE = (name: string, priced: boolean, teams: boolean) => `
+// in it), and the known people who were not (IDLE, KNOWN), each with their spend. Their teams are joined as a page is
+// read (`member`, kept for the mapping in force): a new mapping changes no table.
+const TABLE = (name: string, priced: boolean) => `
 CREATE OR REPLACE TEMP TABLE ${name} AS
 WITH merged AS (${MERGE}),
 idle AS (${IDLE}),
 known AS (${KNOWN('pid IN (SELECT pid FROM idle)')})${priced ? `,\nspent AS (${SPEND})` : ''}
-SELECT pr.user_id, m.* EXCLUDE (pid), to_json(m.langs)::VARCHAR AS languages_json, m.last_day AS last_active_day,
-  ${priced ? 'coalesce(s.spend, 0)' : 'NULL::DOUBLE'} AS spend, ${teams ? 'coalesce(t.team, $unassigned)' : 'NULL::VARCHAR'} AS team
-FROM merged m JOIN person pr USING (pid)${priced ? ' LEFT JOIN spent s USING (pid)' : ''}${teams ? ' LEFT JOIN member t USING (pid)' : ''}
+SELECT pr.user_id, m.*, m.last_day AS last_active_day, ${priced ? 'coalesce(s.spend, 0)' : 'NULL::DOUBLE'} AS spend
+FROM merged m JOIN person pr USING (pid)${priced ? ' LEFT JOIN spent s USING (pid)' : ''}
 UNION ALL BY NAME
-SELECT pr.user_id, k.email, 0 AS active_days, NULL AS first_day, NULL AS last_day,
-  ${SUMS.map(([k]) => `0 AS "${k}"`).join(', ')}, 0 AS autonomy_ratio, '[]' AS languages_json, []::VARCHAR[] AS langs,
+SELECT pr.user_id, pid, k.email, 0 AS active_days, NULL AS first_day, NULL AS last_day,
+  ${SUMS.map(([k]) => `0 AS "${k}"`).join(', ')}, 0 AS autonomy_ratio, []::VARCHAR[] AS langs,
   '' AS model, '' AS tier, '' AS level, k.last_active AS last_active_day,
-  ${priced ? 'coalesce(s.spend, 0)' : 'NULL::DOUBLE'} AS spend, ${teams ? 'coalesce(t.team, $unassigned)' : 'NULL::VARCHAR'} AS team
-FROM known k JOIN person pr USING (pid)${priced ? ' LEFT JOIN spent s USING (pid)' : ''}${teams ? ' LEFT JOIN member t USING (pid)' : ''}`;
+  ${priced ? 'coalesce(s.spend, 0)' : 'NULL::DOUBLE'} AS spend
+FROM known k JOIN person pr USING (pid)${priced ? ' LEFT JOIN spent s USING (pid)' : ''}`;
 
 interface Row extends Record<string, unknown> {
   user_id: string;
@@ -201,7 +196,7 @@ interface Row extends Record<string, unknown> {
   first_day: string | null;
   last_day: string | null;
   autonomy_ratio: number;
-  languages_json: string;
+  langs: string[];
   model: string;
   tier: string;
   level: string;
@@ -233,7 +228,7 @@ const DROP_AFTER_MS = 60_000;
 let tables = 0;
 
 /** A row of the table as the users answers give it: spend with a price list, the team with a mapping. */
-function userOf(row: Row, spec: UsersTableSpec): MergedUser {
+function userOf(row: Row, spec: UsersTableSpec, teams: boolean): MergedUser {
   const u = {
     userId: row.user_id,
     email: row.email,
@@ -247,9 +242,9 @@ function userOf(row: Row, spec: UsersTableSpec): MergedUser {
   u.primaryModelTier = row.tier;
   u.delegationLevel = row.level;
   // Sorted again here: the browser's merge sorts by UTF-16 code units, DuckDB by bytes.
-  u.languages = (JSON.parse(row.languages_json) as string[]).sort();
+  u.languages = row.langs.sort();
   if (spec.prices) u.spend = row.spend ?? 0;
-  if (spec.mapping) u.team = row.team!;
+  if (teams) u.team = row.team!;
   u.lastActiveDay = row.last_active_day;
   return u;
 }
@@ -282,23 +277,15 @@ export function createUsersTables(a: Analytics, entries = 8) {
   async function make(name: string, r: DayRange, spec: UsersTableSpec): Promise<UsersTable> {
     await a.catchUp({ start: HISTORY_START, end: r.end });
     if (spec.prices) await prices(spec.prices);
-    const membership = membershipOf(a);
     const w = wholeWeeks(r);
-    // Made again when `member` was written for another mapping while it was made (a teams page of a moment ago).
-    for (let tries = 0; ; tries++) {
-      if (spec.mapping) await membership.current(spec.mapping);
-      const writes = membership.writes();
-      await a.rows(TABLE(name, spec.prices !== null, spec.mapping !== null), {
-        start: r.start,
-        end: r.end,
-        first: w.first,
-        last: w.last,
-        through: w.through,
-        week: weekStart(r.end),
-        ...(spec.mapping ? { unassigned: UNASSIGNED } : {}),
-      });
-      if (!spec.mapping || membership.writes() === writes || tries >= 2) break;
-    }
+    await a.rows(TABLE(name, spec.prices !== null), {
+      start: r.start,
+      end: r.end,
+      first: w.first,
+      last: w.last,
+      through: w.through,
+      week: weekStart(r.end),
+    });
     const [f] = await a.rows<{ delegation: string[]; tier: string[]; language: string[] }>(
       `SELECT list(DISTINCT level) FILTER (WHERE level <> '') AS delegation,
          list(DISTINCT tier) FILTER (WHERE tier <> '') AS tier,
@@ -311,19 +298,28 @@ export function createUsersTables(a: Analytics, entries = 8) {
       tier: [...(f?.tier ?? [])].sort(),
       language: [...(f?.language ?? [])].sort(),
     };
-    const allTeams = [...(spec.mapping?.teams ?? []), UNASSIGNED];
-    const withTeams = spec.mapping !== null;
+    const membership = membershipOf(a);
 
-    /** The question's WHERE and its parameters; `who` left out for the counts of the teams' people. */
-    function where(q: UsersQuestion, withFilters = true) {
+    /**
+     * The question's rows (each person's team by its mapping, from `member` brought up to date) and WHERE, with
+     * their parameters; `who` left out for the counts of the teams' people.
+     */
+    async function rowsFor(q: UsersQuestion, withFilters = true) {
       const parts: string[] = [];
       const params: Record<string, DuckDBValue> = {};
       const types: Record<string, DuckDBType> = {};
+      let from = `(SELECT *, NULL::VARCHAR AS team FROM ${name})`;
+      if (q.mapping) {
+        await membership.current(q.mapping);
+        from = `(SELECT t.*, coalesce(m.team, $unassigned) AS team FROM ${name} t LEFT JOIN member m USING (pid))`;
+        params.unassigned = UNASSIGNED;
+      }
       if (q.teams.length > 0) {
         // Without a mapping everyone is Unassigned.
-        params.teams = listValue(allTeams.filter((t) => inSelection(t, q.teams)));
+        const teams = [...(q.mapping?.teams ?? []), UNASSIGNED].filter((t) => inSelection(t, q.teams));
+        params.teams = listValue(teams);
         types.teams = LIST(VARCHAR);
-        parts.push(withTeams ? 'list_contains($teams, team)' : `list_contains($teams, '${UNASSIGNED}')`);
+        parts.push(q.mapping ? 'list_contains($teams, team)' : `list_contains($teams, '${UNASSIGNED}')`);
       }
       if (withFilters) {
         const f = q.filter;
@@ -345,40 +341,36 @@ export function createUsersTables(a: Analytics, entries = 8) {
             params[param] = value;
           }
       }
-      return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params, types };
+      return { sql: `FROM ${from} ${parts.length ? `WHERE ${parts.join(' AND ')}` : ''}`, params, types };
     }
     const order = (q: UsersQuestion) => `ORDER BY ${ORDER[q.sort]} ${q.dir.toUpperCase()} NULLS LAST, user_id`;
-    const select = async (q: UsersQuestion, offset: number, limit: number) => {
-      const w = where(q);
-      const rows = await a.rows<Row>(
-        `SELECT * EXCLUDE (langs) FROM ${name} ${w.sql} ${order(q)} LIMIT ${limit} OFFSET ${offset}`,
-        w.params,
-        w.types,
-      );
-      return rows.map((row) => userOf(row, spec));
-    };
     return {
       facets,
       async page(q, offset, limit) {
-        const kept = where(q);
-        const teams = where(q, false);
-        const [users, [c]] = await Promise.all([
-          select(q, offset, limit),
+        const [kept, teams] = await Promise.all([rowsFor(q), rowsFor(q, false)]);
+        const [rows, [c]] = await Promise.all([
+          a.rows<Row>(
+            `SELECT * EXCLUDE (pid) ${kept.sql} ${order(q)} LIMIT ${limit} OFFSET ${offset}`,
+            kept.params,
+            kept.types,
+          ),
           a.rows<{ total: number; active: number; inactive: number }>(
-            `SELECT (SELECT count(*) FROM ${name} ${kept.sql})::INTEGER AS total,
+            `SELECT (SELECT count(*) ${kept.sql})::INTEGER AS total,
                count(*) FILTER (WHERE active_days > 0)::INTEGER AS active,
                count(*) FILTER (WHERE active_days = 0)::INTEGER AS inactive
-             FROM ${name} ${teams.sql}`,
+             ${teams.sql}`,
             { ...kept.params, ...teams.params },
             { ...kept.types, ...teams.types },
           ),
         ]);
+        const users = rows.map((row) => userOf(row, spec, q.mapping !== null));
         return { users, total: c!.total, active: c!.active, inactive: c!.inactive };
       },
       async *all(q) {
-        const w = where(q);
-        const sql = `SELECT * EXCLUDE (langs) FROM ${name} ${w.sql} ${order(q)}`;
-        for await (const part of a.rowParts<Row>(sql, w.params, w.types)) yield part.map((row) => userOf(row, spec));
+        const w = await rowsFor(q);
+        const sql = `SELECT * EXCLUDE (pid) ${w.sql} ${order(q)}`;
+        for await (const part of a.rowParts<Row>(sql, w.params, w.types))
+          yield part.map((row) => userOf(row, spec, q.mapping !== null));
       },
     };
   }
@@ -411,7 +403,7 @@ export function createUsersTables(a: Analytics, entries = 8) {
       drop(gone);
       return entry.table;
     },
-    /** What the teams of the tables made with this mapping come from (`member`, brought up to date). */
+    /** What the teams of the tables come from by this mapping (`member`, brought up to date): a text that says so. */
     membership: (mapping: Mapping) => membershipOf(a).current(mapping),
     /** A person's team by the mapping, as the tables give it (Unassigned for someone the copy does not have). */
     async teamOf(userId: string, mapping: Mapping): Promise<string> {

@@ -40,7 +40,8 @@ import { queryParser } from '../http/query';
 import { route, type Route } from '../http/router';
 import type { MappingSource } from '../teams/source';
 import { inSelection, rollUp, teamResolver, UNASSIGNED } from '../teams/tree';
-import { idleIn, knownBy } from '../analytics/users';
+import { membershipOf } from '../analytics/teams';
+import { idleIn } from '../analytics/users';
 import { sharpDrop } from './rules';
 
 export interface InsightsRoutesOptions {
@@ -169,10 +170,9 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
     // of the same range and teams, which the highlight opens. People the mapping names who never used the agent are
     // not known to the service: a note says how many.
     const quiet = { start: maxDay(HISTORY_START, addDays(latest, -(INACTIVE_DAYS - 1))), end: latest };
-    const known = whole ? await knownBy(a, quiet) : [];
     const teamOf = mapping ? teamResolver(mapping) : () => UNASSIGNED;
     const idle = new Map<string, string[]>();
-    for (const k of idleIn(known, quiet)) {
+    for (const k of whole ? await idleIn(a, quiet) : []) {
       const team = teamOf(k.userId, k.email);
       if (selected.length > 0 && !inSelection(team, selected)) continue;
       const names = idle.get(team);
@@ -207,6 +207,10 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
       });
     }
     if (mapping && whole) {
+      // Everyone the copy holds (its whole history is stored): the people the service knows.
+      const membership = membershipOf(a);
+      await membership.current(mapping);
+      const known = membership.people();
       const ids = new Set(known.map((k) => k.userId));
       const emails = new Set(known.flatMap((k) => (k.email ? [canonicalEmail(k.email)] : [])));
       const never = mapping.members.filter(

@@ -126,17 +126,14 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
   const spend = opts.spend;
   const currency = () => spend?.list()?.currency ?? null;
   const SPEND = '|spend ';
-  /** The mapping in force, and what its teams hold (`member`: each person's team by their latest email). */
+  /** The mapping in force, and what its teams hold (`member`: each person's team by their latest email): answers with teams change with it. */
   async function placeKey() {
     const place = opts.place?.();
     return place ? `|place ${place.version} ${await (await opts.tables).membership(place.mapping)}` : '|place none';
   }
-  /** A range's table at its version: with spend when the version was priced, with teams when there is a mapping. */
+  /** A range's table at its version: with spend when the version was priced (its teams are read with each page). */
   async function tableAt(r: DayRange, version: string) {
-    const spec: UsersTableSpec = {
-      prices: version.includes(SPEND) ? (spend?.list() ?? null) : null,
-      mapping: opts.place?.()?.mapping ?? null,
-    };
+    const spec: UsersTableSpec = { prices: version.includes(SPEND) ? (spend?.list() ?? null) : null };
     return (await opts.tables).get(r, version, spec);
   }
   /**
@@ -189,13 +186,12 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
   async function tableVersion(r: DayRange, v: RangeVersion): Promise<string> {
     // The people not active in the range are everyone known by its end: every stored day before it counts too.
     const known = `|known ${versionKey(await rangeVersion(store.db, HISTORY_START, r.end))}`;
-    const place = await placeKey();
-    if (currency() === null) return versionKey(v) + place + known;
+    if (currency() === null) return versionKey(v) + known;
     try {
-      return `${versionKey(v)}${place}${known}${SPEND}${await spend!.version(r)}`;
+      return `${versionKey(v)}${known}${SPEND}${await spend!.version(r)}`;
     } catch (e) {
       logger.error('the users table goes without spend', { error: e instanceof Error ? e.message : String(e) });
-      return `${versionKey(v)}${place}${known}|no spend`;
+      return `${versionKey(v)}${known}|no spend`;
     }
   }
   /** How much of the history up to the range's end is stored: the people known by then, complete or not yet. */
@@ -240,7 +236,8 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
       const state = await filler.ensure(range);
       const version = state.complete ? await tableVersion(range, state.version) : '';
       const t = state.complete ? await tableAt(range, version) : await (await opts.tables).latest(range);
-      const question: UsersQuestion = { sort: p.sort, dir: p.dir, filter: asked, teams };
+      const mapping = opts.place?.()?.mapping ?? null;
+      const question: UsersQuestion = { sort: p.sort, dir: p.dir, filter: asked, teams, mapping };
       const page = t ? await t.page(question, p.offset, p.limit) : { users: [], total: 0, active: 0, inactive: 0 };
       const withheld = lens?.tooFew(page.total) === true;
       const body: UsersTableAnswer = {
@@ -263,7 +260,15 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
       };
       if (!state.complete) return answer(202, body, { 'retry-after': retryAfter });
       // The table's version names the mapping its teams came from.
-      const etag = etagOf(range, state, version, [p.sort, p.dir, asked, p.offset, p.limit, teams, lens?.minGroup ?? 0]);
+      const etag = etagOf(range, state, version + (await placeKey()), [
+        p.sort,
+        p.dir,
+        asked,
+        p.offset,
+        p.limit,
+        teams,
+        lens?.minGroup ?? 0,
+      ]);
       return { ...answer(200, body), etag };
     },
   });
@@ -300,7 +305,10 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
       // The rows go out as the service sent them, without a round trip through objects.
       const head = JSON.stringify({ userId, user: merged, range, complete: true });
       const body = `${head.slice(0, -1)},"days":[${rows.join(',')}]}`;
-      return { ...answer(200, body), etag: etagOf(range, state, versionKey(state.version), ['user', userId]) };
+      return {
+        ...answer(200, body),
+        etag: etagOf(range, state, versionKey(state.version) + (await placeKey()), ['user', userId]),
+      };
     },
   });
 
@@ -320,7 +328,7 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
       const version = await tableVersion(range, state.version);
       const t = await tableAt(range, version);
       const filter = { search: p.q, delegation: p.delegation, tier: p.tier, language: p.lang, who: p.who };
-      const question = { sort: p.sort, dir: p.dir, filter, teams };
+      const question = { sort: p.sort, dir: p.dir, filter, teams, mapping: opts.place?.()?.mapping ?? null };
       if (lens?.tooFew((await t.page(question, 0, 1)).total)) return errorResponse(422, withheldDetail(lens.minGroup));
       const { header: columns, row: cells } = usersCsvColumns(currency(), opts.place?.() != null, true);
       const named = shownTo(scope);
