@@ -301,16 +301,17 @@ export function createUsersTables(a: Analytics, entries = 8) {
     const membership = membershipOf(a);
 
     /**
-     * The question's rows (each person's team by its mapping, from `member` brought up to date) and WHERE, with
-     * their parameters; `who` left out for the counts of the teams' people.
+     * The question's rows and WHERE, with their parameters (`who` left out for the counts of the teams' people): each
+     * person's team by its mapping, from `member` brought up to date, joined when the question needs it (`teamed`).
      */
-    async function rowsFor(q: UsersQuestion, withFilters = true) {
+    async function rowsFor(q: UsersQuestion, withFilters = true, teamed = q.teams.length > 0 || q.sort === 'team') {
       const parts: string[] = [];
       const params: Record<string, DuckDBValue> = {};
       const types: Record<string, DuckDBType> = {};
-      let from = `(SELECT *, NULL::VARCHAR AS team FROM ${name})`;
-      if (q.mapping) {
-        await membership.current(q.mapping);
+      let from = name;
+      if (q.mapping) await membership.current(q.mapping);
+      const joined = q.mapping !== null && teamed;
+      if (joined) {
         from = `(SELECT t.*, coalesce(m.team, $unassigned) AS team FROM ${name} t LEFT JOIN member m USING (pid))`;
         params.unassigned = UNASSIGNED;
       }
@@ -341,17 +342,23 @@ export function createUsersTables(a: Analytics, entries = 8) {
             params[param] = value;
           }
       }
-      return { sql: `FROM ${from} ${parts.length ? `WHERE ${parts.join(' AND ')}` : ''}`, params, types };
+      return { sql: `FROM ${from} ${parts.length ? `WHERE ${parts.join(' AND ')}` : ''}`, params, types, joined };
     }
     const order = (q: UsersQuestion) => `ORDER BY ${ORDER[q.sort]} ${q.dir.toUpperCase()} NULLS LAST, user_id`;
     return {
       facets,
       async page(q, offset, limit) {
         const [kept, teams] = await Promise.all([rowsFor(q), rowsFor(q, false)]);
+        const rowsAsked = `SELECT * ${kept.sql} ${order(q)} LIMIT ${limit} OFFSET ${offset}`;
+        // The page's rows given their teams when the question did not need them (50,000 rows joined for 100).
+        const later = q.mapping !== null && !kept.joined;
         const [rows, [c]] = await Promise.all([
           a.rows<Row>(
-            `SELECT * EXCLUDE (pid) ${kept.sql} ${order(q)} LIMIT ${limit} OFFSET ${offset}`,
-            kept.params,
+            later
+              ? `SELECT p.* EXCLUDE (pid), coalesce(m.team, $unassigned) AS team
+                 FROM (${rowsAsked}) p LEFT JOIN member m USING (pid) ${order(q)}`
+              : `SELECT * EXCLUDE (pid) FROM (${rowsAsked})`,
+            later ? { ...kept.params, unassigned: UNASSIGNED } : kept.params,
             kept.types,
           ),
           a.rows<{ total: number; active: number; inactive: number }>(
@@ -367,7 +374,7 @@ export function createUsersTables(a: Analytics, entries = 8) {
         return { users, total: c!.total, active: c!.active, inactive: c!.inactive };
       },
       async *all(q) {
-        const w = await rowsFor(q);
+        const w = await rowsFor(q, true, true);
         const sql = `SELECT * EXCLUDE (pid) ${w.sql} ${order(q)}`;
         for await (const part of a.rowParts<Row>(sql, w.params, w.types))
           yield part.map((row) => userOf(row, spec, q.mapping !== null));

@@ -337,9 +337,13 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
       const header = toCsv(columns, []);
       async function* pieces() {
         yield header;
-        // toCsv writes the header line first: each part is what follows it.
+        // toCsv writes the header line first: each piece is what follows it. A few hundred rows a piece, the event
+        // loop let go between them: a whole part (2,048 rows) held a health check for 70 ms and more.
         for await (const part of t.all(question))
-          yield toCsv(columns, (await shown(part)).map(cells)).slice(header.length);
+          for (let i = 0; i < part.length; i += 512) {
+            if (i > 0) await new Promise((ok) => setImmediate(ok));
+            yield toCsv(columns, (await shown(part.slice(i, i + 512))).map(cells)).slice(header.length);
+          }
       }
       return {
         status: 200,
