@@ -12,7 +12,7 @@ import type { Logger } from '../core/log';
 import { json, type HttpResponse } from '../core/response';
 import { readBody } from '../core/text';
 import { quote } from '../http/query';
-import { route, type Route } from '../http/router';
+import { decodedParam, route, type Route } from '../http/router';
 import {
   acknowledgeAlert,
   addAlertRule,
@@ -83,14 +83,7 @@ const alertView = (a: AlertRow): Alert => ({
 const shownTo = (scope: ViewScope | undefined, a: AlertRow): Alert =>
   scope?.privacy ? pseudonymous(alertView(a), scope.privacy.name) : alertView(a);
 
-/** The id in the path (a bad encoding is the reader's 400, not a fault). */
-function idOf(match: readonly string[]): string {
-  try {
-    return decodeURIComponent(match[0]!);
-  } catch {
-    throw new HttpError(400, 'The id in the path is not validly encoded.');
-  }
-}
+const idOf = (match: readonly string[]) => decodedParam(match, 'The id in the path is not validly encoded.');
 
 const ruleOut = (r: AlertRuleRow): AlertRule => ({ ...ruleView(r), createdBy: r.created_by });
 

@@ -10,7 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as client from 'openid-client';
 import { errorResponse, faultResponse, peerInContext } from '../core/errors';
 import type { Logger } from '../core/log';
-import { send } from '../core/response';
+import { json, send } from '../core/response';
 import {
   canonicalEmail,
   decide,
@@ -66,6 +66,14 @@ const safeDecode = (s: string) => {
   } catch {
     return s;
   }
+};
+
+/** A redirect that is not kept (sign-in's steps, and where a reader goes to sign in). */
+const redirect = (res: ServerResponse, to: string) => {
+  res.statusCode = 302;
+  res.setHeader('location', to);
+  res.setHeader('cache-control', 'no-store');
+  res.end();
 };
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -134,10 +142,7 @@ export function createAuth(opts: AuthOptions) {
       state,
       nonce,
     });
-    res.statusCode = 302;
-    res.setHeader('location', to.href);
-    res.setHeader('cache-control', 'no-store');
-    res.end();
+    redirect(res, to.href);
   }
 
   async function callback(req: IncomingMessage, res: ServerResponse, url: URL) {
@@ -226,10 +231,7 @@ export function createAuth(opts: AuthOptions) {
     }
     await sessions.start(res, { email: viewer.email, name });
     audit('sign-in', { who: viewer.email, role: viewer.role, teams: viewer.teams });
-    res.statusCode = 302;
-    res.setHeader('location', at(kept.returnTo));
-    res.setHeader('cache-control', 'no-store');
-    res.end();
+    redirect(res, at(kept.returnTo));
   }
 
   /**
@@ -295,19 +297,12 @@ export function createAuth(opts: AuthOptions) {
         send(res, errorResponse(401, 'Sign in first: open the dashboard to be sent to the sign-in page.'));
         return false;
       }
-      res.statusCode = 302;
-      res.setHeader('location', at(`/auth/login?returnTo=${encodeURIComponent(url.pathname + url.search)}`));
-      res.setHeader('cache-control', 'no-store');
-      res.end();
+      redirect(res, at(`/auth/login?returnTo=${encodeURIComponent(url.pathname + url.search)}`));
       return false;
     }
     if (path === '/api/me') {
       const scope = scopeOfViewer(viewer, cfg);
-      send(res, {
-        status: 200,
-        headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
-        body: JSON.stringify({ ...viewer, userId: await opts.userIdOf(viewer.email), orgView: scope.orgView }),
-      });
+      send(res, json(200, { ...viewer, userId: await opts.userIdOf(viewer.email), orgView: scope.orgView }));
       return false;
     }
     if (!path.startsWith('/api/')) return true;

@@ -28,11 +28,15 @@ export interface StreamedResponse {
 
 export type Answer = HttpResponse | StreamedResponse;
 
-export const json = (status: number, body: unknown): HttpResponse => ({
+/** A JSON answer whose body is JSON text already (stored bodies passed on without a round trip through objects). */
+export const jsonText = (status: number, body: string, headers: Record<string, string> = {}): HttpResponse => ({
   status,
-  headers: { 'content-type': 'application/json; charset=utf-8' },
-  body: JSON.stringify(body),
+  headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+  body,
 });
+
+export const json = (status: number, body: unknown, headers: Record<string, string> = {}): HttpResponse =>
+  jsonText(status, JSON.stringify(body), headers);
 
 /** Below this many characters an answer goes out as it is. */
 const GZIP_MIN = 1024;

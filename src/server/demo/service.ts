@@ -9,6 +9,7 @@
 import { ANALYTICS_PATHS, PATHS } from '../../api/paths';
 import { addDays, todayUtc } from '../../lib/dates';
 import { HttpError, errorResponse, newRequestId } from '../core/errors';
+import { jsonText } from '../core/response';
 import { authenticate, authorize, type RequestHeaders } from './auth';
 import { BodyCache } from './cache';
 import type { DemoConfig } from './config';
@@ -76,11 +77,7 @@ export function createDemoService(config: DemoConfig, clock: () => number = Date
         body = JSON.stringify(config.hostile ? makeHostile(result) : result);
         cache.set(key, body);
       }
-      const ok: DemoResponse = {
-        status: 200,
-        headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': newRequestId() },
-        body,
-      };
+      const ok: DemoResponse = jsonText(200, body, { 'x-request-id': newRequestId() });
       return injectFault(ok, config, route.name, url.searchParams.get('group_by'));
     } catch (e) {
       if (e instanceof HttpError) return errorResponse(e.status, e.detail, e.headers);

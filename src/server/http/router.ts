@@ -74,6 +74,15 @@ export function route<Q = Record<never, never>>(spec: RouteSpec<Q>): Route {
   };
 }
 
+/** A path's capture, decoded; a bad percent-encoding is the reader's 400 (`detail`), not a fault. */
+export function decodedParam(match: readonly string[], detail: string): string {
+  try {
+    return decodeURIComponent(match[0]!);
+  } catch {
+    throw new HttpError(400, detail);
+  }
+}
+
 /** What went wrong filling a range from the service, for the reader. */
 function fillFailure(e: FillFailed, what: string): HttpResponse {
   if (e.answer.status !== 200) return e.answer;

@@ -8,7 +8,7 @@
  */
 import { PATHS } from '../../api/paths';
 import { addDays, eachDay, isDay, type Day } from '../../lib/dates';
-import { json, keepCompressed, type HttpResponse } from '../core/response';
+import { json, jsonText, keepCompressed, type HttpResponse } from '../core/response';
 import type { StoreDb } from '../store/db';
 import * as q from '../store/queries';
 import { FillFailed, groupingOf, type DayEndpoint, type SyncEngine } from './engine';
@@ -18,8 +18,6 @@ const CACHE_CHARS = 64 * 1024 * 1024;
 
 /** How old the store's reports may be before a readiness request looks for new ones. */
 export const READINESS_MAX_AGE_MS = 5 * 60_000;
-
-const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8' };
 
 const DAY_PATHS = new Map<string, DayEndpoint>([
   [PATHS.tokens, 'tokens'],
@@ -53,11 +51,8 @@ function joinArrays(bodies: readonly string[]): string {
   return `[${parts.join(',')}]`;
 }
 
-const envelope = (data: string, meta: Record<string, unknown>): HttpResponse => ({
-  status: 200,
-  headers: { ...JSON_TYPE },
-  body: `{"data":${data},"meta":${JSON.stringify(meta)}}`,
-});
+const envelope = (data: string, meta: Record<string, unknown>): HttpResponse =>
+  jsonText(200, `{"data":${data},"meta":${JSON.stringify(meta)}}`);
 
 export function createStoreAnswerer(store: StoreDb, engine: SyncEngine, latestDay: () => Day, refreshDays = 2) {
   const { db } = store;
@@ -119,7 +114,7 @@ export function createStoreAnswerer(store: StoreDb, engine: SyncEngine, latestDa
     await engine.syncReadiness(READINESS_MAX_AGE_MS);
     const reports = await q.readReports(db, Number(rawLimit), p.get('startAfter'));
     if (!reports) return null;
-    return { status: 200, headers: { ...JSON_TYPE }, body: `{"reports":[${reports.join(',')}]}` };
+    return jsonText(200, `{"reports":[${reports.join(',')}]}`);
   }
 
   /** The store's answer to a documented GET, or null for the service to answer. */

@@ -32,11 +32,11 @@ import {
 } from '../../lib/user-merge';
 import type { createUsersTables, UsersQuestion, UsersTableSpec } from '../analytics/users';
 import { ACCESS } from '../auth/access';
-import { errorResponse, HttpError } from '../core/errors';
+import { errorResponse } from '../core/errors';
 import { silentLogger, type Logger } from '../core/log';
-import type { HttpResponse, StreamedResponse } from '../core/response';
+import { json, jsonText, type HttpResponse, type StreamedResponse } from '../core/response';
 import { oneOf, queryParser, text, whole } from '../http/query';
-import { route, type Route } from '../http/router';
+import { decodedParam, route, type Route } from '../http/router';
 import type { StoreDb } from '../store/db';
 import { knownUser } from '../store/queries';
 import { rangeVersion, userDayRows, type RangeVersion } from '../store/users-queries';
@@ -219,12 +219,6 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
     return `W/"${hash}"`;
   }
 
-  const answer = (status: number, body: unknown, headers: Record<string, string> = {}): HttpResponse => ({
-    status,
-    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  });
-
   /** `/api/users`: a page of the table. */
   const table = route({
     method: 'GET',
@@ -261,10 +255,10 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
         complete: state.complete,
         ...(state.complete ? {} : { progress: state.progress }),
       };
-      if (!state.complete) return answer(202, body, { 'retry-after': retryAfter });
+      if (!state.complete) return json(202, body, { 'retry-after': retryAfter });
       // The table's version names the mapping its teams came from.
       const etag = etagOf(range, state, version, [p.sort, p.dir, asked, p.offset, p.limit, teams, lens?.minGroup ?? 0]);
-      return { ...answer(200, body), etag };
+      return { ...json(200, body), etag };
     },
   });
 
@@ -276,17 +270,12 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
     access: ACCESS.onePerson,
     what: 'the user’s days',
     async handle({ query: { range }, match, scope }) {
-      let userId: string;
-      try {
-        userId = decodeURIComponent(match[0]!);
-      } catch {
-        throw new HttpError(400, 'The user id in the path is not valid percent-encoding.');
-      }
+      const userId = decodedParam(match, 'The user id in the path is not valid percent-encoding.');
       if (userId.includes('/')) return errorResponse(404, 'No such endpoint.');
       const state = await filler.ensure(range);
       if (!state.complete) {
         const body: UserDaysAnswer = { userId, user: null, days: [], range, complete: false, progress: state.progress };
-        return answer(202, body, { 'retry-after': retryAfter });
+        return json(202, body, { 'retry-after': retryAfter });
       }
       const rows = await userDayRows(store.db, userId, range.start, range.end);
       if (rows.length === 0 && !(await knownUser(store.db, userId))) {
@@ -300,7 +289,7 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
       // The rows go out as the service sent them, without a round trip through objects.
       const head = JSON.stringify({ userId, user: merged, range, complete: true });
       const body = `${head.slice(0, -1)},"days":[${rows.join(',')}]}`;
-      return { ...answer(200, body), etag: etagOf(range, state, versionKey(state.version), ['user', userId]) };
+      return { ...jsonText(200, body), etag: etagOf(range, state, versionKey(state.version), ['user', userId]) };
     },
   });
 
