@@ -10,9 +10,9 @@ import type { AccessRule, ViewScope } from '../auth/access';
 import { errorResponse, HttpError } from '../core/errors';
 import type { Logger } from '../core/log';
 import { json, type HttpResponse } from '../core/response';
-import { readBody } from '../core/text';
+import { readJson } from '../core/text';
 import { quote } from '../http/query';
-import { decodedParam, route, type Route } from '../http/router';
+import { decodedParam, requireEditor, route, type Route } from '../http/router';
 import {
   acknowledgeAlert,
   addAlertRule,
@@ -27,7 +27,6 @@ import {
   type RuleFields,
 } from '../store/alerts-queries';
 import type { StoreDb } from '../store/db';
-import { mayEdit } from '../teams/routes';
 import type { MappingSource } from '../teams/source';
 import { UNASSIGNED, withAncestors } from '../teams/tree';
 import { ruleView, type AlertChecker } from './check';
@@ -101,17 +100,6 @@ const setsFor = (scope: ViewScope | undefined, team: string) =>
 export function createAlertsRoutes(o: AlertsRoutesOptions) {
   const { store, teams, checker } = o;
 
-  async function readJson(req: IncomingMessage): Promise<unknown> {
-    if (!/^application\/json\b/i.test(String(req.headers['content-type'] ?? '')))
-      throw new HttpError(415, 'Send the rule as JSON: {"kind": "budget-spent", "scope": "", "threshold": 80}.');
-    const text = await readBody(req, 64 * 1024, 'The rule is larger than 64 KB.');
-    try {
-      return JSON.parse(text);
-    } catch {
-      throw new HttpError(400, 'The body is not valid JSON: send {"kind": "…", "scope": "…", "threshold": N}.');
-    }
-  }
-
   /** The rule the body says, or a 400 naming what is wrong. */
   function parseRule(body: unknown): RuleFields {
     const b = (body ?? {}) as Record<string, unknown>;
@@ -145,12 +133,17 @@ export function createAlertsRoutes(o: AlertsRoutesOptions) {
 
   /** A change of the rules: refused without sign-in from elsewhere than the machine itself. */
   const writer = (req: IncomingMessage) =>
-    mayEdit(req, o.signIn, 'the alert rules', 'elsewhere, sign-in makes admins and managers able to');
+    requireEditor(req, o.signIn, 'the alert rules', 'elsewhere, sign-in makes admins and managers able to');
 
   async function saveRule(req: IncomingMessage, scope: ViewScope | undefined, id?: string): Promise<HttpResponse> {
-    const refused = writer(req);
-    if (refused) return refused;
-    const fields = parseRule(await readJson(req));
+    writer(req);
+    const fields = parseRule(
+      await readJson(req, 64 * 1024, {
+        unsupported: 'Send the rule as JSON: {"kind": "budget-spent", "scope": "", "threshold": 80}.',
+        tooLarge: 'The rule is larger than 64 KB.',
+        invalid: 'The body is not valid JSON: send {"kind": "…", "scope": "…", "threshold": N}.',
+      }),
+    );
     const old = id === undefined ? undefined : await readAlertRule(store.db, id);
     if (id !== undefined && (!old || !setsFor(scope, old.scope))) return errorResponse(404, 'No such alert rule.');
     if (!setsFor(scope, fields.scope))
@@ -198,8 +191,7 @@ export function createAlertsRoutes(o: AlertsRoutesOptions) {
       access: ALERTS_ACCESS.alerts,
       what: 'the acknowledgement',
       handle: async ({ req, match, scope }) => {
-        const refused = writer(req);
-        if (refused) return refused;
+        writer(req);
         const id = idOf(match);
         const a = await readAlert(store.db, id);
         if (!a || !sees(scope, a.scope, a.kind)) return errorResponse(404, 'No such alert.');
@@ -213,8 +205,7 @@ export function createAlertsRoutes(o: AlertsRoutesOptions) {
       access: ALERTS_ACCESS.check,
       what: 'the alerts check',
       handle: async ({ req }) => {
-        const refused = writer(req);
-        if (refused) return refused;
+        writer(req);
         return json(200, await checker.check());
       },
     }),
@@ -248,8 +239,7 @@ export function createAlertsRoutes(o: AlertsRoutesOptions) {
       access: ALERTS_ACCESS.rules,
       what: 'the alert rule',
       handle: async ({ req, scope, match }) => {
-        const refused = writer(req);
-        if (refused) return refused;
+        writer(req);
         const id = idOf(match);
         const old = await readAlertRule(store.db, id);
         if (!old || !setsFor(scope, old.scope)) return errorResponse(404, 'No such alert rule.');

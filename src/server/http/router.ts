@@ -10,7 +10,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AccessRule, ViewScope } from '../auth/access';
 import { scopeOf } from '../auth/access';
-import { AnswerError, errorResponse, faultResponse, HttpError } from '../core/errors';
+import { AnswerError, errorResponse, faultResponse, HttpError, peerInContext } from '../core/errors';
+import { peerOf } from '../core/forwarded';
 import type { Logger } from '../core/log';
 import { keepCompressed, reply, type Answer, type HttpResponse } from '../core/response';
 import { FillFailed } from '../sync/engine';
@@ -81,6 +82,33 @@ export function decodedParam(match: readonly string[], detail: string): string {
   } catch {
     throw new HttpError(400, detail);
   }
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
+
+/**
+ * Whether a request comes from the machine the dashboard runs on: from loopback naming no hop beyond it, or,
+ * behind a proxy TRUST_PROXY trusts, one whose client the proxy says is on loopback (core/forwarded.ts).
+ */
+export function fromThisMachine(req: IncomingMessage): boolean {
+  const peer = peerInContext() ?? peerOf(req, undefined);
+  return LOOPBACK.test(peer.address) && !peer.hidden;
+}
+
+/**
+ * Who may change what the dashboard keeps (the mapping, the budgets, marks, alert rules): with sign-in, whom the
+ * gate lets through (each route's rule); without it, only a reader on the machine the dashboard runs on, else a
+ * 403 saying `what` can be changed only from there, and how to change it `elsewhere`. That a change comes from
+ * the dashboard's own pages, not another site's, the server checks before any route, for every request that
+ * changes something (`originAllowed`, src/server/core/hosts.ts): its Origin against the names the server
+ * answers for, never against the request's own Host, which a rebinding page sets too.
+ */
+export function requireEditor(req: IncomingMessage, signIn: boolean, what: string, elsewhere: string): void {
+  if (!signIn && !fromThisMachine(req))
+    throw new HttpError(
+      403,
+      `Until sign-in is configured, ${what} can be changed only from the machine the dashboard runs on; ${elsewhere}.`,
+    );
 }
 
 /** What went wrong filling a range from the service, for the reader. */

@@ -8,16 +8,15 @@ import { FORECAST_METHOD, type MonthSpend, type TeamSpendRow } from '../../api/s
 import { addDays, eachDay, HISTORY_START, maxDay, previousPeriod, type Day, type DayRange } from '../../lib/dates';
 import { ACCESS, type ViewScope } from '../auth/access';
 import { errorResponse, HttpError } from '../core/errors';
-import { readBody } from '../core/text';
+import { readJson } from '../core/text';
 import { silentLogger, type Logger } from '../core/log';
 import { json, type HttpResponse } from '../core/response';
 import { queryParser, quote } from '../http/query';
-import { route, type Route } from '../http/router';
+import { requireEditor, route, type Route } from '../http/router';
 import type { StoreDb } from '../store/db';
 import { readBudgets, writeBudgets } from '../store/teams-queries';
 import type { Spend } from '../analytics/spend';
 import type { Selection } from '../analytics/teams';
-import { mayEdit } from '../teams/routes';
 import type { MappingSource } from '../teams/source';
 import { isWithin, rollUp, UNASSIGNED, withAncestors } from '../teams/tree';
 import { budgetStatus, FORECAST_WINDOW, forecastMonth, monthStart } from './forecast';
@@ -206,17 +205,12 @@ export function createSpendRoutes(opts: SpendRoutesOptions) {
 
   async function saveBudgets(req: IncomingMessage, scope: ViewScope | undefined): Promise<HttpResponse> {
     pricesOrRefuse();
-    const refused = mayEdit(req, opts.signIn === true, 'the budgets', 'elsewhere, sign-in makes admins able to');
-    if (refused) return refused;
-    if (!/^application\/json\b/i.test(String(req.headers['content-type'] ?? '')))
-      return errorResponse(415, 'Send the budgets as JSON: {"budgets": [{"team": "Engineering", "monthly": 5000}]}.');
-    let body: unknown;
-    try {
-      body = JSON.parse(await readBody(req, MAX_BUDGET_BYTES, 'The budgets are larger than 1 MB.'));
-    } catch (e) {
-      if (e instanceof HttpError) throw e;
-      return errorResponse(400, 'The body is not valid JSON: send {"budgets": [{"team": "…", "monthly": 5000}]}.');
-    }
+    requireEditor(req, opts.signIn === true, 'the budgets', 'elsewhere, sign-in makes admins able to');
+    const body = await readJson(req, MAX_BUDGET_BYTES, {
+      unsupported: 'Send the budgets as JSON: {"budgets": [{"team": "Engineering", "monthly": 5000}]}.',
+      tooLarge: 'The budgets are larger than 1 MB.',
+      invalid: 'The body is not valid JSON: send {"budgets": [{"team": "…", "monthly": 5000}]}.',
+    });
     const list = (body as { budgets?: unknown } | null)?.budgets;
     if (!Array.isArray(list))
       return errorResponse(400, 'Send {"budgets": [{"team": "…", "monthly": 5000}]}: "budgets" must be a list.');
