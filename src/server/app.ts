@@ -16,7 +16,7 @@ import { createHostGuard } from './core/hosts';
 import { createMetrics, type Metrics } from './core/metrics';
 import { renderPage } from './page';
 import { createProbes } from './probes';
-import { silentLogger, type Logger } from './core/log';
+import { errorText, silentLogger, type Logger } from './core/log';
 import { json, send, type HttpResponse } from './core/response';
 import { setSecurityHeaders } from './core/security';
 import { embeddedOrigin } from './demo/embedded';
@@ -163,9 +163,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
       void opening
         .then((a) => a.catchUp())
         .catch((e: unknown) =>
-          logger.error('the analytics copy could not be brought up to date', {
-            error: e instanceof Error ? e.message : String(e),
-          }),
+          logger.error('the analytics copy could not be brought up to date', { error: errorText(e) }),
         );
     usersRoutes = createUsersRoutes({
       tables,
@@ -195,9 +193,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
       void usersRoutes?.warm();
       void features?.teams
         ?.warm()
-        .catch((e: unknown) =>
-          logger.error('counting the teams ahead failed', { error: e instanceof Error ? e.message : String(e) }),
-        );
+        .catch((e: unknown) => logger.error('counting the teams ahead failed', { error: errorText(e) }));
     };
     // After each whole run of the background sync, the alerts are checked on what it stored.
     const bg = sc?.background === true;
@@ -380,7 +376,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     auth.gate(req, res).then(
       (go) => go && serve(req, res, next),
       (e: unknown) => {
-        logger.error('sign-in failure', { error: e instanceof Error ? e.message : String(e) });
+        logger.error('sign-in failure', { error: errorText(e) });
         if (!res.headersSent)
           send(res, errorResponse(502, 'The sign-in could not reach the identity provider; try again shortly.'));
       },

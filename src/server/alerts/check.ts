@@ -9,7 +9,7 @@ import type { AlertKind } from '../../api/alerts';
 import { addDays, HISTORY_START, maxDay, type Day, type DayRange } from '../../lib/dates';
 import { activeByTeam, SPIKE_WINDOW, weekSpikes, weekSums } from '../analytics/insights';
 import type { Analytics } from '../analytics/engine';
-import type { Logger } from '../core/log';
+import { errorText, type Logger } from '../core/log';
 import { postWebhook, type PostOptions } from '../digest/digest';
 import {
   applyAlertChanges,
@@ -56,7 +56,7 @@ export function storeFigures(s: FiguresSources): (rules: readonly RuleView[]) =>
     } catch (e) {
       s.logger.error('alerts: a figure could not be read; its rules wait for the next check', {
         figure: what,
-        error: e instanceof Error ? e.message : String(e),
+        error: errorText(e),
       });
       return undefined;
     }

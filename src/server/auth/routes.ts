@@ -9,7 +9,7 @@ import { createHmac } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as client from 'openid-client';
 import { errorResponse, faultResponse, peerInContext } from '../core/errors';
-import type { Logger } from '../core/log';
+import { errorText, type Logger } from '../core/log';
 import { json, send } from '../core/response';
 import {
   canonicalEmail,
@@ -176,7 +176,7 @@ export function createAuth(opts: AuthOptions) {
         claims = { ...claims, ...(await client.fetchUserInfo(config, tokens.access_token, claims.sub!)) };
       }
     } catch (e) {
-      audit('sign-in refused', { reason: e instanceof Error ? e.message : String(e) });
+      audit('sign-in refused', { reason: errorText(e) });
       return send(
         res,
         html(400, 'The sign-in did not complete', `<p>The identity provider’s answer was refused.</p>${again}`),

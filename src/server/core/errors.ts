@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { STATUS_TITLES } from '../../api/errors';
 import type { Peer } from './forwarded';
 import { json, type HttpResponse } from './response';
+import { errorText } from './log';
 
 /** The request being answered: the id a proxy in front sent, or one made when first needed; who sent it. */
 const current = new AsyncLocalStorage<{ id: string | undefined; peer: Peer }>();
@@ -129,7 +130,7 @@ export function faultResponse(
   logger.error(`failed to ${doing}`, {
     kind,
     requestId: r.headers['x-request-id'],
-    error: e instanceof Error ? e.message : String(e),
+    error: errorText(e),
     code: codesOf(e)[0],
   });
   return r;

@@ -6,6 +6,7 @@
 import { CsvError, parse } from 'csv-parse/sync';
 import { formatExact } from '../../lib/format';
 import { lineAt, lineStarts } from '../core/text';
+import { errorText } from '../core/log';
 
 export const MAX_ROWS = 200_000;
 
@@ -190,7 +191,7 @@ export function readJson(input: string, b: RowSink): Refusal | undefined {
   try {
     data = JSON.parse(text);
   } catch (e) {
-    const msg = e instanceof Error ? e.message : String(e);
+    const msg = errorText(e);
     const pos = /at position (\d+)/.exec(msg);
     const lineCol = /\(line (\d+) column \d+\)/.exec(msg);
     const line = lineCol ? Number(lineCol[1]) : pos ? lineAt(lineStarts(text), Number(pos[1])) : null;

@@ -33,7 +33,7 @@ import {
 import type { createUsersTables, UsersQuestion, UsersTableSpec } from '../analytics/users';
 import { ACCESS } from '../auth/access';
 import { errorResponse } from '../core/errors';
-import { silentLogger, type Logger } from '../core/log';
+import { errorText, silentLogger, type Logger } from '../core/log';
 import { json, jsonText, type HttpResponse, type StreamedResponse } from '../core/response';
 import { oneOf, queryParser, text, whole } from '../http/query';
 import { decodedParam, route, type Route } from '../http/router';
@@ -194,7 +194,7 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
     try {
       return `${versionKey(v)}${place}${known}${SPEND}${await spend!.version(r)}`;
     } catch (e) {
-      logger.error('the users table goes without spend', { error: e instanceof Error ? e.message : String(e) });
+      logger.error('the users table goes without spend', { error: errorText(e) });
       return `${versionKey(v)}${place}${known}|no spend`;
     }
   }
@@ -371,7 +371,7 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
         const v = await filler.peek(r);
         if (v && (currency() === null || (await spend!.stored(r)))) await tableAt(r, await tableVersion(r, v));
       } catch (e) {
-        logger.error('users table prewarm failed', { error: e instanceof Error ? e.message : String(e) });
+        logger.error('users table prewarm failed', { error: errorText(e) });
       }
     }
   }
