@@ -64,6 +64,12 @@ function month(window: DayRange, spend: Float64Array, budget: number | undefined
   return { ...m, budget: budget === undefined ? null : budgetStatus(budget, m, on, HISTORY_START), days };
 }
 
+/** The credits and spend of some days, together. */
+const total = (days: { credits: number; spend: number }[]) => ({
+  credits: days.reduce((x, d) => x + d.credits, 0),
+  spend: days.reduce((x, d) => x + d.spend, 0),
+});
+
 const spendQuery = queryParser({
   range: 'optional',
   teams: true,
@@ -114,20 +120,9 @@ export function createSpendRoutes(opts: SpendRoutesOptions) {
       e.days(mapping, selected, window, prices),
       e.byModel(mapping, selected, range, prices),
     ]);
-    const total = (days: { credits: number; spend: number }[]) => ({
-      credits: days.reduce((x, d) => x + d.credits, 0),
-      spend: days.reduce((x, d) => x + d.spend, 0),
-    });
-    const budgets = await budgetsFor(scope);
     // The organization's budget, or one team's; several teams or a user have none.
-    const budget =
-      user !== null
-        ? undefined
-        : teams.length === 0
-          ? budgets.get('')
-          : teams.length === 1
-            ? budgets.get(teams[0]!)
-            : undefined;
+    const budgets = await budgetsFor(scope);
+    const budget = user !== null || teams.length > 1 ? undefined : budgets.get(teams[0] ?? '');
     return {
       currency: prices.currency,
       range,
@@ -177,14 +172,7 @@ export function createSpendRoutes(opts: SpendRoutesOptions) {
     const rows: TeamSpendRow[] = [
       ...(scope && !scope.orgView
         ? []
-        : [
-            {
-              team: '',
-              credits: org.reduce((x, d) => x + d.credits, 0),
-              spend: org.reduce((x, d) => x + d.spend, 0),
-              month: month(window, spendOf(orgMonth), budgets.get('')),
-            },
-          ]),
+        : [{ team: '', ...total(org), month: month(window, spendOf(orgMonth), budgets.get('')) }]),
       ...listed.map(row),
       ...(only.length === 0 || only.includes(UNASSIGNED) ? [row(UNASSIGNED)] : []),
     ];

@@ -229,18 +229,13 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
   async function organizationTokens(range: DayRange) {
     const t = await engine(range, 'tokens');
     const data = await t.organizationTokenDays(range);
-    const members = await t.activeIn(null, null, range);
-    return {
-      data,
-      meta: {
-        org_id: (await storedOrgId(store.db)) ?? '',
-        start_date: range.start,
-        end_date: range.end,
-        teams: [],
-        members,
-        org_only: [],
-      },
-    };
+    return answerOf(data, range, [], await t.activeIn(null, null, range), []);
+  }
+
+  /** A usage answer in the service's envelope, with what the dashboard adds to its meta (the teams, their members). */
+  async function answerOf(data: unknown[], range: DayRange, teams: string[], members: number, orgOnly: string[]) {
+    const org_id = (await storedOrgId(store.db)) ?? '';
+    return { data, meta: { org_id, start_date: range.start, end_date: range.end, teams, members, org_only: orgOnly } };
   }
 
   /** `GET /api/teams/analytics/<endpoint>`. */
@@ -253,19 +248,17 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
           (allowed.length ? `; a team's ${endpoint} can be grouped by ${allowed.join(', ')}.` : '.'),
       );
     }
-    const state = source.current();
+    const mapping = source.current().mapping;
     if (teams.length === 0 && endpoint === 'tokens' && groupBy === '') return organizationTokens(range);
     // The parser checked the teams named; the service's per-team answers need one at least.
     if (teams.length === 0) throw new HttpError(400, 'Name at least one team: team=<path> (several allowed).');
     // Weekly and monthly active users look back 6 and 29 days before each day.
     const first = endpoint === 'activity' ? maxDay(HISTORY_START, addDays(range.start, -29)) : range.start;
     const t = await engine({ start: first, end: range.end }, endpoint === 'tokens' ? 'tokens' : 'users');
-    const { start, end } = range;
-    const who = teams;
     const data =
       endpoint === 'tokens'
         ? groupBy === 'model'
-          ? (await t.tokenDays(state.mapping, who, range)).flatMap((d) =>
+          ? (await t.tokenDays(mapping, teams, range)).flatMap((d) =>
               d.by_model.map((m) => ({
                 date: d.date,
                 group_key: m.model_id,
@@ -274,24 +267,14 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
                 output_tokens: m.output_tokens,
               })),
             )
-          : await t.tokenDays(state.mapping, who, range)
+          : await t.tokenDays(mapping, teams, range)
         : endpoint === 'tools'
-          ? await t.toolDays(state.mapping, who, range)
+          ? await t.toolDays(mapping, teams, range)
           : endpoint === 'activity'
-            ? await t.activityDays(state.mapping, who, range)
-            : await t.productivityDays(state.mapping, who, range);
-    const members = await t.activeIn(state.mapping, who, range);
-    return {
-      data,
-      meta: {
-        org_id: (await storedOrgId(store.db)) ?? '',
-        start_date: start,
-        end_date: end,
-        teams,
-        members,
-        org_only: groupBy ? [] : [...ORG_ONLY_FIELDS[endpoint]],
-      },
-    };
+            ? await t.activityDays(mapping, teams, range)
+            : await t.productivityDays(mapping, teams, range);
+    const members = await t.activeIn(mapping, teams, range);
+    return answerOf(data, range, teams, members, groupBy ? [] : [...ORG_ONLY_FIELDS[endpoint]]);
   }
 
   /** Who may change the mapping here (without sign-in, this machine only; with it, admins by the route's rule). */
