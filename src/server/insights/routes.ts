@@ -85,6 +85,8 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
     const mapping = source.current().mapping;
     const latest = latestDay();
     const week = { start: addDays(latest, -6), end: latest };
+    /** The teams chosen, as the links to other pages carry them. */
+    const teamQuery: Record<string, string[]> = selected.length ? { team: selected } : {};
     const before = { start: addDays(latest, -13), end: addDays(latest, -7) };
     const from = maxDay(HISTORY_START, addDays(week.start, -SPIKE_WINDOW));
     if (!o.fill) {
@@ -116,7 +118,7 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
         detail: `${Math.round(s.value).toLocaleString('en-US')} credits against a usual ${Math.round(s.median).toLocaleString('en-US')} (the median of their active days in the 28 days before).`,
         link: {
           path: lens ? '/users' : `/users/${encodeURIComponent(s.userId)}`,
-          query: { ...(lens && selected.length ? { team: selected } : {}), start: addDays(latest, -27), end: latest },
+          query: { ...(lens && teamQuery), start: addDays(latest, -27), end: latest },
         },
       });
     }
@@ -194,16 +196,7 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
               .map(([t, l]) => `${t}: ${names(l)}`)
               .join('; ') + (worst.length > 3 ? `; and ${worst.length - 3} more teams.` : '.')
           : `${names(worst[0]![1])}.`,
-        link: {
-          path: '/users',
-          query: {
-            ...(selected.length ? { team: selected } : {}),
-            start: quiet.start,
-            end: quiet.end,
-            who: 'inactive',
-            usersSort: 'lastActiveDay:desc',
-          },
-        },
+        link: { path: '/users', query: { ...teamQuery, ...quiet, who: 'inactive', usersSort: 'lastActiveDay:desc' } },
       });
     }
     if (mapping && whole) {
@@ -229,15 +222,7 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
         severity: 'info',
         title: `${people(fresh.length)} used the agent for the first time this week`,
         detail: `${names.join(', ')}${fresh.length > 5 ? ` and ${fresh.length - 5} more` : ''}.`,
-        link: {
-          path: '/users',
-          query: {
-            ...(selected.length ? { team: selected } : {}),
-            start: week.start,
-            end: week.end,
-            usersSort: 'firstDay:desc',
-          },
-        },
+        link: { path: '/users', query: { ...teamQuery, ...week, usersSort: 'firstDay:desc' } },
       });
     }
 
