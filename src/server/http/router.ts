@@ -12,6 +12,7 @@ import type { AccessRule, ViewScope } from '../auth/access';
 import { scopeOf } from '../auth/access';
 import { AnswerError, errorResponse, faultResponse, HttpError, peerInContext } from '../core/errors';
 import { peerOf } from '../core/forwarded';
+import { SizedCache } from '../core/cache';
 import type { Logger } from '../core/log';
 import { keepCompressed, reply, type Answer, type HttpResponse } from '../core/response';
 import { FillFailed } from '../sync/engine';
@@ -131,38 +132,6 @@ export interface Router {
 /** Answers kept at most, and the most text they hold together. */
 const KEPT = { answers: 256, chars: 64 * 2 ** 20 };
 
-/**
- * Answers of `memo` routes, each with the data version it was computed at. A reader asking again while the
- * version holds gets the same answer without the work; a change (a day stored again, a budget, the mapping,
- * the price list, the latest day) makes every kept answer stale at once.
- */
-function answerMemo() {
-  const kept = new Map<string, { version: string; answer: HttpResponse }>();
-  let chars = 0;
-  return {
-    get(key: string, version: string): HttpResponse | undefined {
-      const hit = kept.get(key);
-      if (!hit || hit.version !== version) return undefined;
-      kept.delete(key);
-      kept.set(key, hit);
-      return hit.answer;
-    },
-    set(key: string, version: string, answer: HttpResponse) {
-      if (answer.body.length > KEPT.chars / 8) return;
-      const old = kept.get(key);
-      if (old) chars -= old.answer.body.length;
-      kept.delete(key);
-      kept.set(key, { version, answer });
-      chars += answer.body.length;
-      for (const [k, v] of kept) {
-        if (kept.size <= KEPT.answers && chars <= KEPT.chars) break;
-        kept.delete(k);
-        chars -= v.answer.body.length;
-      }
-    },
-  };
-}
-
 export interface RouterOptions {
   logger: Logger;
   context: () => QueryContext;
@@ -171,7 +140,17 @@ export interface RouterOptions {
 }
 
 export function createRouter(routes: readonly Route[], opts: RouterOptions): Router {
-  const memo = answerMemo();
+  /**
+   * Answers of `memo` routes, each with the data version it was computed at. A reader asking again while the
+   * version holds gets the same answer without the work; a change (a day stored again, a budget, the mapping,
+   * the price list, the latest day) makes every kept answer stale at once.
+   */
+  const memo = new SizedCache<{ version: string; answer: HttpResponse }>({
+    maxSize: KEPT.chars,
+    maxEntries: KEPT.answers,
+    maxEntrySize: KEPT.chars / 8,
+    sizeOf: (e) => e.answer.body.length,
+  });
   /** Changes made through the table (a mapping or budgets saved here): kept answers are stale after each. */
   let writes = 0;
   const versionOf = async () => `${writes}|${await opts.version!()}`;
@@ -207,11 +186,12 @@ export function createRouter(routes: readonly Route[], opts: RouterOptions): Rou
           if (kept) {
             const key = `${method === 'HEAD' ? 'GET' : method} ${req.url ?? ''} ${scopeOf(req)?.key ?? ''}`;
             const version = await versionOf();
-            const hit = memo.get(key, version);
+            const held = memo.get(key);
+            const hit = held?.version === version ? held.answer : undefined;
             answer = hit ?? (await found.r.run(req, found.match, opts.context));
             // Kept only when nothing changed while it was computed (else it may mix the two versions).
             if (!hit && answer.status === 200 && 'body' in answer && (await versionOf()) === version) {
-              memo.set(key, version, answer);
+              memo.set(key, { version, answer });
               // Compressed once, in zlib's threads, for the readers who ask again.
               void keepCompressed(answer);
             }

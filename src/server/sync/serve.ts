@@ -8,6 +8,7 @@
  */
 import { PATHS } from '../../api/paths';
 import { addDays, eachDay, isDay, type Day } from '../../lib/dates';
+import { SizedCache } from '../core/cache';
 import { json, jsonText, keepCompressed, type HttpResponse } from '../core/response';
 import type { StoreDb } from '../store/db';
 import * as q from '../store/queries';
@@ -144,11 +145,7 @@ export function createStoreAnswerer(store: StoreDb, engine: SyncEngine, latestDa
    * and after a minute unless every day in it is final (another replica may refresh recent days; final
    * days never change).
    */
-  const recent = new Map<string, Entry>();
-  /** The key last read or written: a run of hits on it need not reorder the map. */
-  let newest: string | undefined;
-  /** Characters of the bodies kept, and bytes of their compressed forms. */
-  let cachedChars = 0;
+  const recent = new SizedCache<Entry>({ maxSize: CACHE_CHARS, sizeOf: (e) => e.size });
   /** Answers being built, so that a crowd of readers asking at once (a minute's expiry) builds each once. */
   const building = new Map<string, { generation: number; answer: Promise<HttpResponse | null> }>();
 
@@ -169,18 +166,8 @@ export function createStoreAnswerer(store: StoreDb, engine: SyncEngine, latestDa
     // Compressed off the event loop before the first reader gets it, so that no reader compresses it on the loop.
     const compressed = await keepCompressed(r);
     if (generation !== engine.activity.generation) return r;
-    const hit = recent.get(key);
-    if (hit) cachedChars -= hit.size;
-    recent.delete(key);
-    const size = r.body.length + compressed;
-    recent.set(key, { r, generation, until: finalRange(path, search) ? Infinity : Date.now() + 60_000, size });
-    newest = key;
-    cachedChars += size;
-    for (const [k, v] of recent) {
-      if (cachedChars <= CACHE_CHARS) break;
-      recent.delete(k);
-      cachedChars -= v.size;
-    }
+    const until = finalRange(path, search) ? Infinity : Date.now() + 60_000;
+    recent.set(key, { r, generation, until, size: r.body.length + compressed });
     return r;
   }
 
@@ -189,14 +176,7 @@ export function createStoreAnswerer(store: StoreDb, engine: SyncEngine, latestDa
     const key = path + search;
     const generation = engine.activity.generation;
     const hit = recent.get(key);
-    if (hit && hit.generation === generation && Date.now() < hit.until) {
-      if (key !== newest) {
-        recent.delete(key);
-        recent.set(key, hit);
-        newest = key;
-      }
-      return Promise.resolve(hit.r);
-    }
+    if (hit && hit.generation === generation && Date.now() < hit.until) return Promise.resolve(hit.r);
     const running = building.get(key);
     // Built from the same store as this reader would read: its answer, a failed fill's relayed answer too (the
     // service was just asked this very question; asking again would double a persistent 503's calls).
