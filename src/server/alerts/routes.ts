@@ -116,12 +116,8 @@ export function createAlertsRoutes(o: AlertsRoutesOptions) {
     let threshold: number | null = null;
     if (info.threshold) {
       const t = info.threshold;
-      if (
-        typeof b.threshold !== 'number' ||
-        !Number.isFinite(b.threshold) ||
-        b.threshold < t.min ||
-        b.threshold > t.max
-      )
+      // NaN fails both comparisons, and no infinity is within the bounds.
+      if (typeof b.threshold !== 'number' || !(b.threshold >= t.min && b.threshold <= t.max))
         throw new HttpError(400, `"threshold" (${t.label.toLowerCase()}) must be a number from ${t.min} to ${t.max}.`);
       threshold = b.threshold;
     } else if (b.threshold !== undefined && b.threshold !== null)
