@@ -39,7 +39,7 @@ import type { PrivacyLens } from '../auth/privacy';
 import { queryParser } from '../http/query';
 import { route, type Route } from '../http/router';
 import type { MappingSource } from '../teams/source';
-import { inSelection, rollUp, teamResolver, UNASSIGNED } from '../teams/tree';
+import { inSelection, rolledCounts, teamResolver, UNASSIGNED } from '../teams/tree';
 import { idleIn, knownBy } from '../analytics/users';
 import { sharpDrop } from './rules';
 
@@ -132,12 +132,7 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
     if (mapping) {
       // 2. Teams whose active people fell sharply, week over week (a team's count includes its sub-teams).
       const counts = await activeByTeam(a, mapping, before, week);
-      const count = (which: 'before' | 'now') =>
-        rollUp(
-          new Map([...mapping.teams, UNASSIGNED].map((t) => [t, counts.get(t)?.[which] ?? 0])),
-          (x, y) => x + y,
-          0,
-        );
+      const count = (which: 'before' | 'now') => rolledCounts(mapping.teams, (t) => counts.get(t)?.[which]);
       const rolledNow = count('now');
       const drops = [...count('before').entries()]
         .filter(([t, b]) => (selected.length === 0 || inSelection(t, selected)) && sharpDrop(b, rolledNow.get(t) ?? 0))

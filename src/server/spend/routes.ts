@@ -18,7 +18,7 @@ import { readBudgets, writeBudgets } from '../store/teams-queries';
 import type { Spend } from '../analytics/spend';
 import type { Selection } from '../analytics/teams';
 import type { MappingSource } from '../teams/source';
-import { isWithin, rollUp, UNASSIGNED, withAncestors } from '../teams/tree';
+import { isWithin, rolledCounts, rollUp, UNASSIGNED, withAncestors } from '../teams/tree';
 import { budgetStatus, FORECAST_WINDOW, forecastMonth, monthStart } from './forecast';
 import type { PriceList } from './prices';
 import type { PricesSource } from './source';
@@ -157,7 +157,7 @@ export function createSpendRoutes(opts: SpendRoutesOptions) {
     };
     const spentInRange = daily(inRange, range);
     const spentInMonth = daily(inMonth, window);
-    const credits = rollUp(new Map(paths.map((t) => [t, inRange.credits.get(t) ?? 0])), (x, y) => x + y, 0);
+    const credits = rolledCounts(mapping?.teams ?? [], (t) => inRange.credits.get(t));
     const budgets = await budgetsFor(scope);
     const sum = (a: Float64Array | undefined) => (a ? a.reduce((s, v) => s + v, 0) : 0);
     const row = (team: string): TeamSpendRow => ({
