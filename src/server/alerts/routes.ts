@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { ALERT_KIND_INFO, ALERT_KINDS, type Alert, type AlertKind, type AlertRule } from '../../api/alerts';
-import type { AccessRule, ViewScope } from '../auth/access';
+import { setsFor, type AccessRule, type ViewScope } from '../auth/access';
 import { errorResponse, HttpError } from '../core/errors';
 import type { Logger } from '../core/log';
 import { json, type HttpResponse } from '../core/response';
@@ -92,10 +92,6 @@ function sees(scope: ViewScope | undefined, team: string, kind?: string): boolea
   if (team === '') return scope.orgView && kind !== 'person-day';
   return scope.seesTeamDetails(team);
 }
-
-/** Whether the reader may set a rule for this scope: admins any; managers their teams only. */
-const setsFor = (scope: ViewScope | undefined, team: string) =>
-  !scope || scope.admin || (team !== '' && scope.seesTeamDetails(team));
 
 export function createAlertsRoutes(o: AlertsRoutesOptions) {
   const { store, teams, checker } = o;

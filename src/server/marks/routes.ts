@@ -13,7 +13,7 @@
 import type { IncomingMessage } from 'node:http';
 import { MARK_TEXT_MAX, type Mark, type MarkInput } from '../../api/marks';
 import { addDays, HISTORY_START, isDay, type Day } from '../../lib/dates';
-import type { AccessRule, Decision, ViewScope } from '../auth/access';
+import { setsFor, type AccessRule, type Decision, type ViewScope } from '../auth/access';
 import { errorResponse, HttpError } from '../core/errors';
 import { json } from '../core/response';
 import { readJson } from '../core/text';
@@ -64,9 +64,6 @@ const cleanText = (t: string) => t.replace(/[\u0000-\u001f\u007f\s]+/g, ' ').tri
 export function createMarksRoutes(opts: MarksRoutesOptions) {
   const { store, teams: source, prices, latestDay } = opts;
 
-  /** Whether the reader may write a mark of this scope (the place they write from is checked apart). */
-  const mayWrite = (scope: ViewScope | undefined, team: string) =>
-    !scope || scope.admin || (team !== '' && scope.seesTeamDetails(team));
   /**
    * Whether the reader may read a mark of this scope on the marks screen: the organization's, and a team's
    * when it is one of theirs or over one of theirs (a parent team's marks show on their charts).
@@ -84,7 +81,7 @@ export function createMarksRoutes(opts: MarksRoutesOptions) {
     team: m.team,
     text: m.text,
     source: 'user',
-    author: mayWrite(scope, m.team) ? m.author : null,
+    author: setsFor(scope, m.team) ? m.author : null,
     updatedAt: m.updated_at,
     editable,
   });
@@ -122,7 +119,7 @@ export function createMarksRoutes(opts: MarksRoutesOptions) {
 
   /** Throws the 403 unless the reader may write a mark of this scope. */
   const mayWriteOrRefuse = (scope: ViewScope | undefined, team: string) => {
-    if (mayWrite(scope, team)) return;
+    if (setsFor(scope, team)) return;
     throw new HttpError(
       403,
       team === ''
@@ -169,7 +166,7 @@ export function createMarksRoutes(opts: MarksRoutesOptions) {
         const scopes = ['', ...new Set(q.teams.flatMap((t) => [...ancestors(t), t]))];
         const here = fromHere(req);
         const stored = (await readMarks(store.db, q.range, scopes)).map((m) =>
-          view(m, here && mayWrite(scope, m.team), scope),
+          view(m, here && setsFor(scope, m.team), scope),
         );
         const marks = [...stored, ...priceMarks(prices.current().prices, q.range)].sort(byDay);
         return json(200, { marks });
@@ -184,7 +181,7 @@ export function createMarksRoutes(opts: MarksRoutesOptions) {
         const here = fromHere(req);
         const stored = (await readMarks(store.db, null, null))
           .filter((m) => mayRead(scope, m.team))
-          .map((m) => view(m, here && mayWrite(scope, m.team), scope));
+          .map((m) => view(m, here && setsFor(scope, m.team), scope));
         return json(200, { marks: [...stored, ...priceMarks(prices.current().prices, null)].sort(byDay) });
       },
     }),
