@@ -47,12 +47,7 @@ export interface RouteSpec<Q> {
 }
 
 /** A route with its query's type erased: the table holds routes of every kind. */
-export interface Route {
-  method: Method;
-  path: string | RegExp;
-  access: AccessRule;
-  what: string;
-  memo?: boolean;
+export interface Route extends Omit<RouteSpec<unknown>, 'query' | 'handle'> {
   /** `ctx` is read when the query is parsed: after whatever a wrapper of `run` waited for (the mapping at start). */
   run: (req: IncomingMessage, match: readonly string[], ctx: () => QueryContext) => Promise<Answer>;
 }
@@ -60,18 +55,14 @@ export interface Route {
 const NO_QUERY = queryParser({});
 
 export function route<Q = Record<never, never>>(spec: RouteSpec<Q>): Route {
-  const parse = (spec.query ?? NO_QUERY) as QueryParser<Q>;
+  const { query: parser = NO_QUERY as QueryParser<Q>, handle, ...declared } = spec;
   return {
-    method: spec.method,
-    path: spec.path,
-    access: spec.access,
-    what: spec.what,
-    memo: spec.memo,
+    ...declared,
     run: async (req, match, ctx) => {
       const url = new URL(req.url ?? '/', 'http://dashboard.invalid');
-      const query = parse(url.searchParams, ctx());
+      const query = parser(url.searchParams, ctx());
       if (!query.ok) return errorResponse(400, query.detail);
-      return spec.handle({ req, query: query.value, match, scope: scopeOf(req) });
+      return handle({ req, query: query.value, match, scope: scopeOf(req) });
     },
   };
 }
