@@ -132,18 +132,18 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
       // A demo answer cut off on its way is relayed as it is, never stored.
       return { ...r, incomplete: 'fault' in r && r.fault === 'truncated' };
     };
+    const refreshDays = sc?.refreshDays ?? 2;
     const engine = createSyncEngine(store, fetcher, {
       logger,
       latestDay,
-      refreshDays: sc?.refreshDays ?? 2,
+      refreshDays,
       maxSpanDays: sc?.maxSpanDays ?? 31,
       usersPageSize: 100,
       reportsPageSize: 100,
     });
     sync = engine;
-    fromStore = createStoreAnswerer(store, engine, latestDay, sc?.refreshDays ?? 2);
+    fromStore = createStoreAnswerer(store, engine, latestDay, refreshDays);
     // The users pages' endpoints (src/server/users): the merged table and one user's days, from the store.
-    const refreshDays = sc?.refreshDays ?? 2;
     // Every per-person figure of the users pages from the analytics engine (src/server/analytics), its copy of
     // the store beside the embedded store's file (caught up at start), in memory beside PostgreSQL.
     const opening = openAnalytics(store, {
@@ -294,18 +294,17 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
       context: () => ({ latest: latestDay(), mapping: teams.current().mapping }),
       // What the kept answers (a route's `memo`) come from: the store's days and budgets, the copy made of them,
       // the mapping, the price list and the latest day.
-      ...(opts.store && analytics
-        ? {
-            version: async () =>
+      version:
+        opts.store && analytics
+          ? async () =>
               JSON.stringify([
                 await dataVersion(opts.store!.db),
                 (await analytics!).generation(),
                 place()?.version ?? '',
                 prices.current().loadedAt,
                 latestDay(),
-              ]),
-          }
-        : {}),
+              ])
+          : undefined,
     },
   );
 
