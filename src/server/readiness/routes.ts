@@ -161,5 +161,3 @@ export function createReadinessRoutes(opts: ReadinessRoutesOptions) {
 
   return { routes, selection, fixes };
 }
-
-export type ReadinessRoutes = ReturnType<typeof createReadinessRoutes>;

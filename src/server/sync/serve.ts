@@ -200,5 +200,3 @@ interface Entry {
   /** Characters of the body and bytes of its compressed forms. */
   size: number;
 }
-
-export type StoreAnswerer = ReturnType<typeof createStoreAnswerer>;

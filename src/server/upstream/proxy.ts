@@ -93,6 +93,3 @@ export function splitTarget(rawUrl: string): { path: string; search: string } | 
   const path = documentedPath(rawUrl);
   return path ? { path, search: rawUrl.slice(path.length) } : null;
 }
-
-/** The key the upstream is asked with for this request. */
-export const upstreamAuthorization = authorizationFor;
