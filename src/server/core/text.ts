@@ -1,7 +1,8 @@
 /**
- * Places in a file's text, for messages that name a line; a request body read whole, with a size limit (as
- * text or as JSON); and an email address as every part of the server compares it.
+ * Places in a file's text, for messages that name a line; a settings file's text; a request body read whole,
+ * with a size limit (as text or as JSON); and an email address as every part of the server compares it.
  */
+import { readFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { HttpError } from './errors';
 
@@ -25,6 +26,16 @@ export function lineAt(starts: number[], offset: number): number {
     else hi = mid - 1;
   }
   return lo + 1;
+}
+
+/** A settings file's text, or the one problem that refuses it when it cannot be read (TEAMS_FILE, PRICES_FILE). */
+export function readSettingsFile(path: string): { text: string } | { errors: [{ line: null; message: string }] } {
+  try {
+    return { text: readFileSync(path, 'utf8') };
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? String(e);
+    return { errors: [{ line: null, message: `the file cannot be read (${code})` }] };
+  }
 }
 
 /** A request's body as text; a 413 with `tooLarge` past `maxBytes`. */

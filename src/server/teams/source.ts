@@ -4,9 +4,10 @@
  * A file that does not parse is refused with its errors and the mapping in
  * force stays as it was: a typo never empties every team.
  */
-import { readFileSync, statSync, unwatchFile, watchFile } from 'node:fs';
+import { statSync, unwatchFile, watchFile } from 'node:fs';
 import { basename, extname } from 'node:path';
 import type { Logger } from '../core/log';
+import { readSettingsFile } from '../core/text';
 import type { StoreDb } from '../store/db';
 import { deleteStoredMapping, readStoredMapping, storedMappingTime, writeStoredMapping } from '../store/teams-queries';
 import { parseMapping, type Mapping, type MappingError, type MappingFormat } from './mapping';
@@ -67,18 +68,9 @@ export function fileMappingSource(path: string, logger: Logger, pollMs = 1000): 
   let state: MappingState = { mapping: null, source: 'file', name, loadedAt: null, refused: null, text: null, format };
 
   function load(): boolean {
-    let text: string;
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch (e) {
-      const errors = [
-        { line: null, message: `the file cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})` },
-      ];
-      state = { ...state, refused: { at: new Date().toISOString(), errors } };
-      logger.error('team mapping refused', { file: name, errors: errors.map((x) => x.message) });
-      return false;
-    }
-    const result = parseMapping(text, format);
+    const read = readSettingsFile(path);
+    const text = 'text' in read ? read.text : '';
+    const result = 'errors' in read ? { ok: false as const, errors: read.errors } : parseMapping(text, format);
     const at = new Date().toISOString();
     if (!result.ok) {
       state = { ...state, refused: { at, errors: result.errors } };
