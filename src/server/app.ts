@@ -16,7 +16,7 @@ import { createHostGuard } from './core/hosts';
 import { createMetrics, type Metrics } from './core/metrics';
 import { renderPage } from './page';
 import { createProbes } from './probes';
-import { silentLogger, type Logger } from './core/log';
+import { errorText, silentLogger, type Logger } from './core/log';
 import { json, send, type HttpResponse } from './core/response';
 import { setSecurityHeaders } from './core/security';
 import { embeddedOrigin } from './demo/embedded';
@@ -132,18 +132,18 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
       // A demo answer cut off on its way is relayed as it is, never stored.
       return { ...r, incomplete: 'fault' in r && r.fault === 'truncated' };
     };
+    const refreshDays = sc?.refreshDays ?? 2;
     const engine = createSyncEngine(store, fetcher, {
       logger,
       latestDay,
-      refreshDays: sc?.refreshDays ?? 2,
+      refreshDays,
       maxSpanDays: sc?.maxSpanDays ?? 31,
       usersPageSize: 100,
       reportsPageSize: 100,
     });
     sync = engine;
-    fromStore = createStoreAnswerer(store, engine, latestDay, sc?.refreshDays ?? 2);
+    fromStore = createStoreAnswerer(store, engine, latestDay, refreshDays);
     // The users pages' endpoints (src/server/users): the merged table and one user's days, from the store.
-    const refreshDays = sc?.refreshDays ?? 2;
     // Every per-person figure of the users pages from the analytics engine (src/server/analytics), its copy of
     // the store beside the embedded store's file (caught up at start), in memory beside PostgreSQL.
     const opening = openAnalytics(store, {
@@ -163,9 +163,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
       void opening
         .then((a) => a.catchUp())
         .catch((e: unknown) =>
-          logger.error('the analytics copy could not be brought up to date', {
-            error: e instanceof Error ? e.message : String(e),
-          }),
+          logger.error('the analytics copy could not be brought up to date', { error: errorText(e) }),
         );
     usersRoutes = createUsersRoutes({
       tables,
@@ -195,9 +193,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
       void usersRoutes?.warm();
       void features?.teams
         ?.warm()
-        .catch((e: unknown) =>
-          logger.error('counting the teams ahead failed', { error: e instanceof Error ? e.message : String(e) }),
-        );
+        .catch((e: unknown) => logger.error('counting the teams ahead failed', { error: errorText(e) }));
     };
     // After each whole run of the background sync, the alerts are checked on what it stored.
     const bg = sc?.background === true;
@@ -298,18 +294,17 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
       context: () => ({ latest: latestDay(), mapping: teams.current().mapping }),
       // What the kept answers (a route's `memo`) come from: the store's days and budgets, the copy made of them,
       // the mapping, the price list and the latest day.
-      ...(opts.store && analytics
-        ? {
-            version: async () =>
+      version:
+        opts.store && analytics
+          ? async () =>
               JSON.stringify([
                 await dataVersion(opts.store!.db),
                 (await analytics!).generation(),
                 place()?.version ?? '',
                 prices.current().loadedAt,
                 latestDay(),
-              ]),
-          }
-        : {}),
+              ])
+          : undefined,
     },
   );
 
@@ -380,7 +375,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     auth.gate(req, res).then(
       (go) => go && serve(req, res, next),
       (e: unknown) => {
-        logger.error('sign-in failure', { error: e instanceof Error ? e.message : String(e) });
+        logger.error('sign-in failure', { error: errorText(e) });
         if (!res.headersSent)
           send(res, errorResponse(502, 'The sign-in could not reach the identity provider; try again shortly.'));
       },

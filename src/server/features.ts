@@ -10,7 +10,7 @@ import type { Analytics } from './analytics/engine';
 import { createSpend } from './analytics/spend';
 import { createTeamFigures } from './analytics/teams';
 import type { ServerConfig } from './config';
-import type { Logger } from './core/log';
+import { errorText, type Logger } from './core/log';
 import { createAlertChecker, storeFigures } from './alerts/check';
 import { createAlertsRoutes } from './alerts/routes';
 import { webhookFormat } from './alerts/webhook';
@@ -131,11 +131,7 @@ export function createStoreFeatures(o: StoreFeaturesOptions) {
     alerts,
     /** The alerts checked on what a whole sync run stored (a failure logged: the next run checks again). */
     checkAlerts: () =>
-      void alerts
-        .check()
-        .catch((e: unknown) =>
-          logger.error('the alerts check failed', { error: e instanceof Error ? e.message : String(e) }),
-        ),
+      void alerts.check().catch((e: unknown) => logger.error('the alerts check failed', { error: errorText(e) })),
     routes: [
       teamsRoutes,
       spendRoutes,

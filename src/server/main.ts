@@ -7,7 +7,7 @@ import { createApp, openAppStore } from './app';
 import { readServerConfig } from './config';
 import { boundHeapGrowth } from './core/heap';
 import { startEgress } from './core/egress';
-import { createLogger } from './core/log';
+import { errorText, createLogger } from './core/log';
 import { urlHost } from './core/hosts';
 import { createMetrics } from './core/metrics';
 import { postDigest, scheduleDigest } from './digest/digest';
@@ -148,7 +148,7 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
           code = 1;
         }
       } catch (e) {
-        logger.error('stopping failed', { error: e instanceof Error ? e.message : String(e) });
+        logger.error('stopping failed', { error: errorText(e) });
         code = 1;
       }
       logger.info('stopped', { code });

@@ -9,7 +9,7 @@ import type { AlertKind } from '../../api/alerts';
 import { addDays, HISTORY_START, maxDay, type Day, type DayRange } from '../../lib/dates';
 import { activeByTeam, SPIKE_WINDOW, weekSpikes, weekSums } from '../analytics/insights';
 import type { Analytics } from '../analytics/engine';
-import type { Logger } from '../core/log';
+import { errorText, type Logger } from '../core/log';
 import { postWebhook, type PostOptions } from '../digest/digest';
 import {
   applyAlertChanges,
@@ -22,7 +22,7 @@ import {
 } from '../store/alerts-queries';
 import type { StoreDb } from '../store/db';
 import type { MappingSource } from '../teams/source';
-import { rollUp, UNASSIGNED } from '../teams/tree';
+import { rolledCounts } from '../teams/tree';
 import { evaluate, pseudonymous, type Figures, type Opening, type RuleView, type ScopeFigures } from './rules';
 import { alertMessage, type WebhookFormat } from './webhook';
 
@@ -56,7 +56,7 @@ export function storeFigures(s: FiguresSources): (rules: readonly RuleView[]) =>
     } catch (e) {
       s.logger.error('alerts: a figure could not be read; its rules wait for the next check', {
         figure: what,
-        error: e instanceof Error ? e.message : String(e),
+        error: errorText(e),
       });
       return undefined;
     }
@@ -107,12 +107,7 @@ export function storeFigures(s: FiguresSources): (rules: readonly RuleView[]) =>
       if (a && mapping && teamScopes.length > 0) {
         const counts = await attempt('active people by team', () => activeByTeam(a, mapping, before, week));
         if (counts) {
-          const rolled = (which: 'before' | 'now') =>
-            rollUp(
-              new Map([...mapping.teams, UNASSIGNED].map((t) => [t, counts.get(t)?.[which] ?? 0])),
-              (x, y) => x + y,
-              0,
-            );
+          const rolled = (which: 'before' | 'now') => rolledCounts(mapping.teams, (t) => counts.get(t)?.[which]);
           const [b, n] = [rolled('before'), rolled('now')];
           for (const t of teamScopes) if (b.has(t)) at(t).active = { before: b.get(t) ?? 0, now: n.get(t) ?? 0 };
         }

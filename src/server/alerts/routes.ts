@@ -6,13 +6,13 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { ALERT_KIND_INFO, ALERT_KINDS, type Alert, type AlertKind, type AlertRule } from '../../api/alerts';
-import type { AccessRule, ViewScope } from '../auth/access';
+import { setsFor, type AccessRule, type ViewScope } from '../auth/access';
 import { errorResponse, HttpError } from '../core/errors';
 import type { Logger } from '../core/log';
 import { json, type HttpResponse } from '../core/response';
-import { readBody } from '../core/text';
+import { readJson } from '../core/text';
 import { quote } from '../http/query';
-import { route, type Route } from '../http/router';
+import { decodedParam, requireEditor, route, type Route } from '../http/router';
 import {
   acknowledgeAlert,
   addAlertRule,
@@ -27,7 +27,6 @@ import {
   type RuleFields,
 } from '../store/alerts-queries';
 import type { StoreDb } from '../store/db';
-import { mayEdit } from '../teams/routes';
 import type { MappingSource } from '../teams/source';
 import { UNASSIGNED, withAncestors } from '../teams/tree';
 import { ruleView, type AlertChecker } from './check';
@@ -83,14 +82,7 @@ const alertView = (a: AlertRow): Alert => ({
 const shownTo = (scope: ViewScope | undefined, a: AlertRow): Alert =>
   scope?.privacy ? pseudonymous(alertView(a), scope.privacy.name) : alertView(a);
 
-/** The id in the path (a bad encoding is the reader's 400, not a fault). */
-function idOf(match: readonly string[]): string {
-  try {
-    return decodeURIComponent(match[0]!);
-  } catch {
-    throw new HttpError(400, 'The id in the path is not validly encoded.');
-  }
-}
+const idOf = (match: readonly string[]) => decodedParam(match, 'The id in the path is not validly encoded.');
 
 const ruleOut = (r: AlertRuleRow): AlertRule => ({ ...ruleView(r), createdBy: r.created_by });
 
@@ -101,23 +93,8 @@ function sees(scope: ViewScope | undefined, team: string, kind?: string): boolea
   return scope.seesTeamDetails(team);
 }
 
-/** Whether the reader may set a rule for this scope: admins any; managers their teams only. */
-const setsFor = (scope: ViewScope | undefined, team: string) =>
-  !scope || scope.admin || (team !== '' && scope.seesTeamDetails(team));
-
 export function createAlertsRoutes(o: AlertsRoutesOptions) {
   const { store, teams, checker } = o;
-
-  async function readJson(req: IncomingMessage): Promise<unknown> {
-    if (!/^application\/json\b/i.test(String(req.headers['content-type'] ?? '')))
-      throw new HttpError(415, 'Send the rule as JSON: {"kind": "budget-spent", "scope": "", "threshold": 80}.');
-    const text = await readBody(req, 64 * 1024, 'The rule is larger than 64 KB.');
-    try {
-      return JSON.parse(text);
-    } catch {
-      throw new HttpError(400, 'The body is not valid JSON: send {"kind": "…", "scope": "…", "threshold": N}.');
-    }
-  }
 
   /** The rule the body says, or a 400 naming what is wrong. */
   function parseRule(body: unknown): RuleFields {
@@ -135,12 +112,8 @@ export function createAlertsRoutes(o: AlertsRoutesOptions) {
     let threshold: number | null = null;
     if (info.threshold) {
       const t = info.threshold;
-      if (
-        typeof b.threshold !== 'number' ||
-        !Number.isFinite(b.threshold) ||
-        b.threshold < t.min ||
-        b.threshold > t.max
-      )
+      // NaN fails both comparisons, and no infinity is within the bounds.
+      if (typeof b.threshold !== 'number' || !(b.threshold >= t.min && b.threshold <= t.max))
         throw new HttpError(400, `"threshold" (${t.label.toLowerCase()}) must be a number from ${t.min} to ${t.max}.`);
       threshold = b.threshold;
     } else if (b.threshold !== undefined && b.threshold !== null)
@@ -152,12 +125,17 @@ export function createAlertsRoutes(o: AlertsRoutesOptions) {
 
   /** A change of the rules: refused without sign-in from elsewhere than the machine itself. */
   const writer = (req: IncomingMessage) =>
-    mayEdit(req, o.signIn, 'the alert rules', 'elsewhere, sign-in makes admins and managers able to');
+    requireEditor(req, o.signIn, 'the alert rules', 'elsewhere, sign-in makes admins and managers able to');
 
   async function saveRule(req: IncomingMessage, scope: ViewScope | undefined, id?: string): Promise<HttpResponse> {
-    const refused = writer(req);
-    if (refused) return refused;
-    const fields = parseRule(await readJson(req));
+    writer(req);
+    const fields = parseRule(
+      await readJson(req, 64 * 1024, {
+        unsupported: 'Send the rule as JSON: {"kind": "budget-spent", "scope": "", "threshold": 80}.',
+        tooLarge: 'The rule is larger than 64 KB.',
+        invalid: 'The body is not valid JSON: send {"kind": "…", "scope": "…", "threshold": N}.',
+      }),
+    );
     const old = id === undefined ? undefined : await readAlertRule(store.db, id);
     if (id !== undefined && (!old || !setsFor(scope, old.scope))) return errorResponse(404, 'No such alert rule.');
     if (!setsFor(scope, fields.scope))
@@ -205,8 +183,7 @@ export function createAlertsRoutes(o: AlertsRoutesOptions) {
       access: ALERTS_ACCESS.alerts,
       what: 'the acknowledgement',
       handle: async ({ req, match, scope }) => {
-        const refused = writer(req);
-        if (refused) return refused;
+        writer(req);
         const id = idOf(match);
         const a = await readAlert(store.db, id);
         if (!a || !sees(scope, a.scope, a.kind)) return errorResponse(404, 'No such alert.');
@@ -220,8 +197,7 @@ export function createAlertsRoutes(o: AlertsRoutesOptions) {
       access: ALERTS_ACCESS.check,
       what: 'the alerts check',
       handle: async ({ req }) => {
-        const refused = writer(req);
-        if (refused) return refused;
+        writer(req);
         return json(200, await checker.check());
       },
     }),
@@ -255,8 +231,7 @@ export function createAlertsRoutes(o: AlertsRoutesOptions) {
       access: ALERTS_ACCESS.rules,
       what: 'the alert rule',
       handle: async ({ req, scope, match }) => {
-        const refused = writer(req);
-        if (refused) return refused;
+        writer(req);
         const id = idOf(match);
         const old = await readAlertRule(store.db, id);
         if (!old || !setsFor(scope, old.scope)) return errorResponse(404, 'No such alert rule.');

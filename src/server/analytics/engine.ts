@@ -9,15 +9,13 @@
  * store's file sits beside it), or from nothing; every replica does the same from the shared store.
  */
 import { rmSync } from 'node:fs';
+import { appendRows, letGo, numbering } from './append';
 import {
-  DuckDBDataChunk,
   DuckDBInstance,
-  INTEGER,
   JSDuckDBValueConverter,
   LIST,
   VARCHAR,
   listValue,
-  type DuckDBConnection,
   type DuckDBType,
   type DuckDBValue,
 } from '@duckdb/node-api';
@@ -40,7 +38,6 @@ import {
   tokensDayRows,
   WEEK_OF_DAY,
   WEEK_TABLES,
-  type Numbering,
 } from './schema';
 
 type Source = 'users' | 'tokens';
@@ -75,57 +72,6 @@ export interface Analytics {
   /** Changes each time a day of the copy is written or dropped. */
   generation(): number;
   close(): Promise<void>;
-}
-
-/**
- * Numbers kept in a table of the copy (`person`, `language`): a key seen first gets the next number, written with
- * the transaction that first uses it (`fresh`), and forgotten if that transaction fails.
- */
-function numbering(table: string, rows: unknown[][]) {
-  const numbers = new Map(rows.map(([n, key]) => [String(key), Number(n)]));
-  let next = Math.max(0, ...numbers.values()) + 1;
-  let fresh: [number, string][] = [];
-  const of: Numbering = (key) => {
-    let n = numbers.get(key);
-    if (n === undefined) {
-      numbers.set(key, (n = next++));
-      fresh.push([n, key]);
-    }
-    return n;
-  };
-  return {
-    of,
-    /** Writes the numbers given since the last write (in the caller's transaction). */
-    async write(con: DuckDBConnection) {
-      await appendRows(con, table, [INTEGER, VARCHAR], fresh);
-    },
-    settle(ok: boolean) {
-      if (!ok) for (const [n, key] of fresh) if (numbers.get(key) === n) numbers.delete(key);
-      fresh = [];
-    },
-  };
-}
-
-/** Rows appended a chunk at a time (DuckDB's vector size), the event loop let go between chunks. */
-const CHUNK = 2048;
-/** Lets the event loop answer what waits (a health check, another reader) before going on. */
-const letGo = () => new Promise<void>((ok) => setImmediate(ok));
-
-async function appendRows(con: DuckDBConnection, table: string, types: DuckDBType[], rows: DuckDBValue[][]) {
-  if (rows.length === 0) return;
-  const appender = await con.createAppender(table);
-  try {
-    for (let i = 0; i < rows.length; i += CHUNK) {
-      const part = rows.slice(i, i + CHUNK);
-      const chunk = DuckDBDataChunk.create(types, part.length);
-      chunk.setColumns(types.map((_, c) => part.map((r) => r[c]!)));
-      appender.appendDataChunk(chunk);
-      if (i + CHUNK < rows.length) await letGo();
-    }
-    appender.flushSync();
-  } finally {
-    appender.closeSync();
-  }
 }
 
 export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Promise<Analytics> {

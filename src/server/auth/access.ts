@@ -56,6 +56,13 @@ export function scopeOfViewer(v: Viewer, cfg: AuthConfig): ViewScope {
   };
 }
 
+/**
+ * Whether the reader may set what is kept for a team ('' the organization), a mark or an alert rule: everyone
+ * without sign-in (where they write from is checked apart), admins any, managers their teams' and sub-teams'.
+ */
+export const setsFor = (scope: ViewScope | undefined, team: string): boolean =>
+  !scope || scope.admin || (team !== '' && scope.seesTeamDetails(team));
+
 const scopes = new WeakMap<IncomingMessage, ViewScope>();
 /** Set by the sign-in gate on each request it lets through. */
 export const setScope = (req: IncomingMessage, scope: ViewScope) => void scopes.set(req, scope);

@@ -43,5 +43,3 @@ export function cursorSealer(secret: string) {
     },
   };
 }
-
-export type CursorSealer = ReturnType<typeof cursorSealer>;

@@ -61,10 +61,6 @@ export function privacyLens(cfg: PrivacyConfig): PrivacyLens {
   };
 }
 
-/** The mode as the pages say it. */
-export const privacyNote = (k: number) =>
-  `Privacy mode (PRIVACY_MIN_GROUP=${k}): groups under ${k} people are not shown; people are pseudonymous.`;
-
 /** The refusal of a team asked for alone that has fewer than k members. */
 export const smallTeamRefusal = (team: string, k: number) =>
   `Privacy mode (PRIVACY_MIN_GROUP=${k}): ${JSON.stringify(team)} has fewer than ${k} members, so its figures are not shown on their own; they are counted in its parent team’s and the organization’s.`;

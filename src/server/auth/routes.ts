@@ -9,8 +9,8 @@ import { createHmac } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as client from 'openid-client';
 import { errorResponse, faultResponse, peerInContext } from '../core/errors';
-import type { Logger } from '../core/log';
-import { send } from '../core/response';
+import { errorText, type Logger } from '../core/log';
+import { json, send, type HttpResponse } from '../core/response';
 import {
   canonicalEmail,
   decide,
@@ -66,6 +66,14 @@ const safeDecode = (s: string) => {
   } catch {
     return s;
   }
+};
+
+/** A redirect that is not kept (sign-in's steps, and where a reader goes to sign in). */
+const redirect = (res: ServerResponse, to: string) => {
+  res.statusCode = 302;
+  res.setHeader('location', to);
+  res.setHeader('cache-control', 'no-store');
+  res.end();
 };
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -134,25 +142,21 @@ export function createAuth(opts: AuthOptions) {
       state,
       nonce,
     });
-    res.statusCode = 302;
-    res.setHeader('location', to.href);
-    res.setHeader('cache-control', 'no-store');
-    res.end();
+    redirect(res, to.href);
   }
 
   async function callback(req: IncomingMessage, res: ServerResponse, url: URL) {
     const kept = await sessions.takeState(req, res);
     const again = `<p><a href="${at('/auth/login')}">Sign in again</a></p>`;
+    /** A sign-in refused: why, in the audit log; the reader's page (`status`, `title`, `body`). */
+    const refuse = (why: Record<string, unknown>, status: number, title: string, body: string) => {
+      audit('sign-in refused', why);
+      send(res, html(status, title, body));
+    };
     if (!kept) {
-      audit('sign-in refused', { reason: 'no sign-in under way (expired, used, or started elsewhere)' });
-      return send(
-        res,
-        html(
-          400,
-          'This sign-in is not valid any more',
-          `<p>It expired, was already used, or was started in another browser.</p>${again}`,
-        ),
-      );
+      const body = `<p>It expired, was already used, or was started in another browser.</p>${again}`;
+      const reason = 'no sign-in under way (expired, used, or started elsewhere)';
+      return refuse({ reason }, 400, 'This sign-in is not valid any more', body);
     }
     let claims: { sub?: string; email?: unknown; email_verified?: unknown; name?: unknown } | undefined;
     try {
@@ -171,65 +175,37 @@ export function createAuth(opts: AuthOptions) {
         claims = { ...claims, ...(await client.fetchUserInfo(config, tokens.access_token, claims.sub!)) };
       }
     } catch (e) {
-      audit('sign-in refused', { reason: e instanceof Error ? e.message : String(e) });
-      return send(
-        res,
-        html(400, 'The sign-in did not complete', `<p>The identity provider’s answer was refused.</p>${again}`),
-      );
+      const body = `<p>The identity provider’s answer was refused.</p>${again}`;
+      return refuse({ reason: errorText(e) }, 400, 'The sign-in did not complete', body);
     }
     const email = typeof claims?.email === 'string' ? claims.email : null;
     const said = claims?.email_verified;
     if (!email || !(said === true || (said === undefined && cfg.allowUnverifiedEmail))) {
-      audit('sign-in refused', {
-        reason: !email
-          ? 'no email from the identity provider'
-          : said === undefined
-            ? 'the identity provider did not say the email is verified (OIDC_ALLOW_UNVERIFIED_EMAIL=1 if it never does)'
-            : 'email not verified',
-        sub: claims?.sub,
-      });
-      return send(
-        res,
-        html(403, 'No verified email', '<p>The identity provider gave no verified email for this account.</p>'),
-      );
+      const reason = !email
+        ? 'no email from the identity provider'
+        : said === undefined
+          ? 'the identity provider did not say the email is verified (OIDC_ALLOW_UNVERIFIED_EMAIL=1 if it never does)'
+          : 'email not verified';
+      const body = '<p>The identity provider gave no verified email for this account.</p>';
+      return refuse({ reason, sub: claims?.sub }, 403, 'No verified email', body);
     }
     const name = typeof claims?.name === 'string' ? claims.name : null;
     const folded = foldedInto(email, cfg, opts.managers());
+    const who = canonicalEmail(email);
     if (folded) {
-      audit('sign-in refused', {
-        who: canonicalEmail(email),
-        reason: `the address matches ${folded}, who may sign in here, only by Unicode folding`,
-      });
-      return send(
-        res,
-        html(
-          403,
-          'This address is not the one allowed here',
-          `<p>${escape(email)} matches an address allowed here only once its characters are folded (Unicode compatibility forms or case), so it is refused. Sign in with the address exactly as it is allowed.</p>`,
-        ),
-      );
+      const reason = `the address matches ${folded}, who may sign in here, only by Unicode folding`;
+      const body = `<p>${escape(email)} matches an address allowed here only once its characters are folded (Unicode compatibility forms or case), so it is refused. Sign in with the address exactly as it is allowed.</p>`;
+      return refuse({ who, reason }, 403, 'This address is not the one allowed here', body);
     }
     const viewer = viewerOf({ email, name }, cfg, opts.managers());
     if (!viewer) {
-      audit('sign-in refused', {
-        who: canonicalEmail(email),
-        reason: 'not an admin, a manager in the mapping, or an allowed email',
-      });
-      return send(
-        res,
-        html(
-          403,
-          'This dashboard is not open to you',
-          `<p>${escape(email)} may not sign in here. Ask an administrator of the dashboard to allow your email.</p>`,
-        ),
-      );
+      const reason = 'not an admin, a manager in the mapping, or an allowed email';
+      const body = `<p>${escape(email)} may not sign in here. Ask an administrator of the dashboard to allow your email.</p>`;
+      return refuse({ who, reason }, 403, 'This dashboard is not open to you', body);
     }
     await sessions.start(res, { email: viewer.email, name });
     audit('sign-in', { who: viewer.email, role: viewer.role, teams: viewer.teams });
-    res.statusCode = 302;
-    res.setHeader('location', at(kept.returnTo));
-    res.setHeader('cache-control', 'no-store');
-    res.end();
+    redirect(res, at(kept.returnTo));
   }
 
   /**
@@ -254,31 +230,24 @@ export function createAuth(opts: AuthOptions) {
     const url = new URL(req.url ?? '/', 'http://dashboard.invalid');
     const path = url.pathname;
     const method = req.method ?? 'GET';
+    /** An answer written here: the request goes no further. */
+    const answered = (r: HttpResponse) => (send(res, r), false);
     if (path === '/auth/login') return (void (await login(req, res, url)), false);
     if (path === '/auth/callback') return (void (await callback(req, res, url)), false);
     if (path === '/auth/logout') {
-      if (method !== 'POST') return (send(res, errorResponse(405, 'Sign out with POST.', { allow: 'POST' })), false);
+      if (method !== 'POST') return answered(errorResponse(405, 'Sign out with POST.', { allow: 'POST' }));
       if (!fromOwnPages(req)) {
         audit('refused', { path, reason: 'sign-out from another site', origin: req.headers.origin });
-        return (send(res, errorResponse(403, 'Sign out from the dashboard’s own pages.')), false);
+        return answered(errorResponse(403, 'Sign out from the dashboard’s own pages.'));
       }
       try {
         const who = await sessions.end(req, res);
         if (who) audit('sign-out', { who });
       } catch (e) {
-        return (send(res, faultResponse(e, logger, 'sign you out')), false);
+        return answered(faultResponse(e, logger, 'sign you out'));
       }
-      return (
-        send(
-          res,
-          html(
-            200,
-            'Signed out',
-            `<p>You are signed out of the dashboard.</p><p><a href="${at('/auth/login')}">Sign in</a></p>`,
-          ),
-        ),
-        false
-      );
+      const signIn = `<p><a href="${at('/auth/login')}">Sign in</a></p>`;
+      return answered(html(200, 'Signed out', `<p>You are signed out of the dashboard.</p>${signIn}`));
     }
     if (path === '/api/health') return true;
     // The app's code and styles hold no data: served to anyone, so the sign-in page can load them.
@@ -288,35 +257,24 @@ export function createAuth(opts: AuthOptions) {
     try {
       viewer = await viewerOfRequest(req);
     } catch (e) {
-      return (send(res, faultResponse(e, logger, 'check your session')), false);
+      return answered(faultResponse(e, logger, 'check your session'));
     }
     if (!viewer) {
-      if (path.startsWith('/api/')) {
-        send(res, errorResponse(401, 'Sign in first: open the dashboard to be sent to the sign-in page.'));
-        return false;
-      }
-      res.statusCode = 302;
-      res.setHeader('location', at(`/auth/login?returnTo=${encodeURIComponent(url.pathname + url.search)}`));
-      res.setHeader('cache-control', 'no-store');
-      res.end();
+      if (path.startsWith('/api/'))
+        return answered(errorResponse(401, 'Sign in first: open the dashboard to be sent to the sign-in page.'));
+      redirect(res, at(`/auth/login?returnTo=${encodeURIComponent(url.pathname + url.search)}`));
       return false;
     }
     if (path === '/api/me') {
       const scope = scopeOfViewer(viewer, cfg);
-      send(res, {
-        status: 200,
-        headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
-        body: JSON.stringify({ ...viewer, userId: await opts.userIdOf(viewer.email), orgView: scope.orgView }),
-      });
-      return false;
+      return answered(json(200, { ...viewer, userId: await opts.userIdOf(viewer.email), orgView: scope.orgView }));
     }
     if (!path.startsWith('/api/')) return true;
     setScope(req, scopeOfViewer(viewer, cfg));
     const d = decide(viewer, cfg, method, path, url.searchParams, opts.ruleFor(method, path));
     if (d.allow === false) {
       audit('refused', { who: viewer.email, role: viewer.role, path, detail: d.detail });
-      send(res, errorResponse(d.status, d.detail));
-      return false;
+      return answered(errorResponse(d.status, d.detail));
     }
     // Privacy mode: a person's page describes one person; it is shown to admins and to the person themself.
     const privacy = viewer.role === 'admin' ? undefined : cfg.privacy;
@@ -327,8 +285,7 @@ export function createAuth(opts: AuthOptions) {
         (viewer.role === 'viewer' || privacy ? await own() : await opts.inTeams(viewer, d.userId));
       if (!may) {
         audit('refused', { who: viewer.email, role: viewer.role, path, user: d.userId });
-        send(
-          res,
+        return answered(
           errorResponse(
             403,
             privacy
@@ -336,7 +293,6 @@ export function createAuth(opts: AuthOptions) {
               : 'This person’s page is shown to their managers and admins.',
           ),
         );
-        return false;
       }
       audit('view user', { who: viewer.email, role: viewer.role, user: d.userId });
       return true;
@@ -352,8 +308,7 @@ export function createAuth(opts: AuthOptions) {
         if ((await opts.teamSize(team)) >= privacy.minGroup) continue;
         const detail = smallTeamRefusal(team, privacy.minGroup);
         audit('refused', { who: viewer.email, role: viewer.role, path, detail });
-        send(res, errorResponse(403, detail));
-        return false;
+        return answered(errorResponse(403, detail));
       }
     }
     // Privacy mode: each admin view of named people (a person's page, the users table or CSV, the top users, the
@@ -372,10 +327,8 @@ export function createAuth(opts: AuthOptions) {
     if (d.allow === 'rows') {
       // A `/users` cursor is the id of the page's last person: the reader is given it sealed, and sends it back so.
       if (path === PATHS.users) {
-        if (!cursors.openQuery(url.searchParams)) {
-          send(res, errorResponse(400, 'Invalid cursor: pass meta.next_cursor of the previous page.'));
-          return false;
-        }
+        if (!cursors.openQuery(url.searchParams))
+          return answered(errorResponse(400, 'Invalid cursor: pass meta.next_cursor of the previous page.'));
         req.url = `${url.pathname}?${url.searchParams}`;
       }
       const sees =

@@ -54,31 +54,20 @@ export interface CoreConfig {
   holidays: Day[];
 }
 
-function baseUrl(env: NodeJS.ProcessEnv, name: string): URL | undefined {
-  const raw = env[name];
+/** An absolute http(s) URL, or undefined when unset (a message names the setting, never its value). */
+function httpUrl(raw: string | undefined, name: string): URL | undefined {
   if (!raw) return undefined;
-  let u: URL;
-  try {
-    u = new URL(raw);
-  } catch {
-    throw new Error(`${name} must be an absolute http(s) URL`);
-  }
+  const u = URL.parse(raw);
+  if (!u) throw new Error(`${name} must be an absolute http(s) URL`);
   if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new Error(`${name} must be an http(s) URL`);
-  if (u.search || u.hash || u.username || u.password)
-    throw new Error(`${name} must not carry a query, fragment or credentials`);
   return u;
 }
 
-/** A webhook (the digest's, the alerts'): an http(s) URL (the message says which setting, never the value). */
-function webhook(raw: string | undefined, name = 'DIGEST_WEBHOOK_URL'): URL | undefined {
-  if (!raw) return undefined;
-  let u: URL;
-  try {
-    u = new URL(raw);
-  } catch {
-    throw new Error(`${name} must be an absolute http(s) URL`);
-  }
-  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new Error(`${name} must be an http(s) URL`);
+/** An upstream's base: an http(s) URL without a query, a fragment or credentials. */
+function baseUrl(env: NodeJS.ProcessEnv, name: string): URL | undefined {
+  const u = httpUrl(env[name], name);
+  if (u && (u.search || u.hash || u.username || u.password))
+    throw new Error(`${name} must not carry a query, fragment or credentials`);
   return u;
 }
 
@@ -109,6 +98,15 @@ export function dashboardUrl(given: URL, basePath: string): URL {
       `PUBLIC_URL's path (${given.pathname}) must be BASE_PATH (${basePath || '/'}): give PUBLIC_URL as the origin${basePath ? '' : ', or set BASE_PATH to serve the dashboard under that path'}`,
     );
   return new URL(`${basePath}/`, given.origin);
+}
+
+/** A whole-number setting from `lo` to `hi`, `dflt` when unset. */
+export function intSetting(env: NodeJS.ProcessEnv, name: string, dflt: number, lo: number, hi: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return dflt;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < lo || n > hi) throw new Error(`${name} must be an integer from ${lo} to ${hi}`);
+  return n;
 }
 
 /** A duration setting in milliseconds, 0 to 10 minutes. */
@@ -151,9 +149,10 @@ export function readCoreConfig(env: NodeJS.ProcessEnv = process.env): CoreConfig
     upstreamConcurrency: Number(env.UPSTREAM_CONCURRENCY || 8),
     teamsFile: env.TEAMS_FILE || undefined,
     pricesFile: env.PRICES_FILE || undefined,
-    digestWebhookUrl: webhook(env.DIGEST_WEBHOOK_URL),
+    // A webhook (the digest's, the alerts'): an http(s) URL.
+    digestWebhookUrl: httpUrl(env.DIGEST_WEBHOOK_URL, 'DIGEST_WEBHOOK_URL'),
     digestSchedule: env.DIGEST_SCHEDULE || '0 8 * * 1',
-    alertWebhookUrl: webhook(env.ALERT_WEBHOOK_URL, 'ALERT_WEBHOOK_URL'),
+    alertWebhookUrl: httpUrl(env.ALERT_WEBHOOK_URL, 'ALERT_WEBHOOK_URL'),
     alertWebhookFormat: webhookFormat(env.ALERT_WEBHOOK_FORMAT),
     // An IPv6 HOST goes in brackets (HOST=::1 made `http://::1:5173`, an invalid URL).
     basePath,

@@ -3,7 +3,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import { STATUS_TITLES } from '../../api/errors';
 import type { Peer } from './forwarded';
-import type { HttpResponse } from './response';
+import { json, type HttpResponse } from './response';
+import { errorText } from './log';
 
 /** The request being answered: the id a proxy in front sent, or one made when first needed; who sent it. */
 const current = new AsyncLocalStorage<{ id: string | undefined; peer: Peer }>();
@@ -48,11 +49,8 @@ function freshRequestId(): string {
 
 export function errorResponse(status: number, detail: string, headers: Record<string, string> = {}): HttpResponse {
   const requestId = newRequestId();
-  return {
-    status,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId, ...headers },
-    body: JSON.stringify({ title: STATUS_TITLES[status] ?? 'Error', detail, status, requestId }),
-  };
+  const body = { title: STATUS_TITLES[status] ?? 'Error', detail, status, requestId };
+  return json(status, body, { 'x-request-id': requestId, ...headers });
 }
 
 /** Thrown deep inside a handler to answer with an error; the handler's caller turns it into `errorResponse`. */
@@ -132,7 +130,7 @@ export function faultResponse(
   logger.error(`failed to ${doing}`, {
     kind,
     requestId: r.headers['x-request-id'],
-    error: e instanceof Error ? e.message : String(e),
+    error: errorText(e),
     code: codesOf(e)[0],
   });
   return r;

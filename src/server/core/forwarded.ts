@@ -9,6 +9,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import proxyaddr from 'proxy-addr';
+import { errorText } from './log';
 
 /** Whether the `hop`-th address from this server (0: the peer that connects) is a trusted proxy. */
 export type ProxyTrust = (address: string, hop: number) => boolean;
@@ -27,7 +28,7 @@ export function readTrustProxy(env: NodeJS.ProcessEnv): ProxyTrust | undefined {
   } catch (e) {
     throw new Error(
       `TRUST_PROXY must be a number of proxies, or a comma-separated list of their addresses and ranges ` +
-        `(10.0.0.0/8, loopback, uniquelocal): ${e instanceof Error ? e.message : String(e)}`,
+        `(10.0.0.0/8, loopback, uniquelocal): ${errorText(e)}`,
     );
   }
 }

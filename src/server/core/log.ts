@@ -6,6 +6,9 @@ const SECRET = /authorization|api[-_]?key|cookie|token|secret/i;
 
 type LogFields = Record<string, unknown>;
 
+/** What a caught error says, for a log line or a message (anything thrown, not only an Error). */
+export const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
 function redact(fields: LogFields): LogFields {
   const out: LogFields = {};
   for (const [k, v] of Object.entries(fields)) out[k] = SECRET.test(k) ? '[redacted]' : v;

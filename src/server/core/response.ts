@@ -28,11 +28,15 @@ export interface StreamedResponse {
 
 export type Answer = HttpResponse | StreamedResponse;
 
-export const json = (status: number, body: unknown): HttpResponse => ({
+/** A JSON answer whose body is JSON text already (stored bodies passed on without a round trip through objects). */
+export const jsonText = (status: number, body: string, headers: Record<string, string> = {}): HttpResponse => ({
   status,
-  headers: { 'content-type': 'application/json; charset=utf-8' },
-  body: JSON.stringify(body),
+  headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+  body,
 });
+
+export const json = (status: number, body: unknown, headers: Record<string, string> = {}): HttpResponse =>
+  jsonText(status, JSON.stringify(body), headers);
 
 /** Below this many characters an answer goes out as it is. */
 const GZIP_MIN = 1024;
@@ -154,11 +158,7 @@ export async function reply(req: IncomingMessage, res: ServerResponse, a: Answer
       // on the event loop, and not kept.
       if (r.body.length < ASYNC_GZIP_MIN || kept.has(r) || !accepted(encoding).gzip)
         return send(res, r, head, encoding);
-      const z = await gzipAsync(r.body, { level: 4 });
-      writeHead(res, r);
-      res.setHeader('content-encoding', 'gzip');
-      res.setHeader('content-length', z.length);
-      return void res.end(head ? undefined : z);
+      return endCompressed(res, r, 'gzip', await gzipAsync(r.body, { level: 4 }), head);
     }
     writeHead(res, { status: 304, headers: r.headers });
     res.removeHeader('content-type');
@@ -178,20 +178,23 @@ export async function reply(req: IncomingMessage, res: ServerResponse, a: Answer
 }
 
 export function send(res: ServerResponse, r: HttpResponse, head = false, acceptEncoding = ''): void {
-  writeHead(res, r);
   if (r.body.length >= GZIP_MIN && acceptEncoding !== '') {
     const a = accepted(acceptEncoding);
     const k = kept.get(r);
     const br = a.br ? k?.br : undefined;
     const z = br ?? (a.gzip ? (k?.gzip ?? gzipOf(r.body)) : undefined);
-    if (z) {
-      res.setHeader('content-encoding', br ? 'br' : 'gzip');
-      res.setHeader('content-length', z.length);
-      res.end(head ? undefined : z);
-      return;
-    }
+    if (z) return endCompressed(res, r, br ? 'br' : 'gzip', z, head);
   }
+  writeHead(res, r);
   res.end(head ? undefined : r.body);
+}
+
+/** An answer with its body compressed already (`z`, in `coding`): HEAD gets the headers only. */
+function endCompressed(res: ServerResponse, r: HttpResponse, coding: string, z: Buffer, head: boolean): void {
+  writeHead(res, r);
+  res.setHeader('content-encoding', coding);
+  res.setHeader('content-length', z.length);
+  res.end(head ? undefined : z);
 }
 
 /** Until the stream drains or the reader goes away, whichever comes first; no listener is left behind. */

@@ -1,7 +1,8 @@
 /**
- * Places in a file's text, for messages that name a line; a request body read whole, with a size limit; and
- * an email address as every part of the server compares it.
+ * Places in a file's text, for messages that name a line; a settings file's text; a request body read whole,
+ * with a size limit (as text or as JSON); and an email address as every part of the server compares it.
  */
+import { readFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { HttpError } from './errors';
 
@@ -27,6 +28,16 @@ export function lineAt(starts: number[], offset: number): number {
   return lo + 1;
 }
 
+/** A settings file's text, or the one problem that refuses it when it cannot be read (TEAMS_FILE, PRICES_FILE). */
+export function readSettingsFile(path: string): { text: string } | { errors: [{ line: null; message: string }] } {
+  try {
+    return { text: readFileSync(path, 'utf8') };
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? String(e);
+    return { errors: [{ line: null, message: `the file cannot be read (${code})` }] };
+  }
+}
+
 /** A request's body as text; a 413 with `tooLarge` past `maxBytes`. */
 export async function readBody(req: IncomingMessage, maxBytes: number, tooLarge: string): Promise<string> {
   const chunks: Buffer[] = [];
@@ -37,6 +48,26 @@ export async function readBody(req: IncomingMessage, maxBytes: number, tooLarge:
     chunks.push(c);
   }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * A request's body as JSON, each refusal with the route's own sentence: 415 (`unsupported`) unless it is sent as
+ * JSON (which another site's form cannot send without the browser asking first), 413 (`tooLarge`) past
+ * `maxBytes`, 400 (`invalid`) when it does not parse.
+ */
+export async function readJson(
+  req: IncomingMessage,
+  maxBytes: number,
+  details: { unsupported: string; tooLarge: string; invalid: string },
+): Promise<unknown> {
+  if (!/^application\/json\b/i.test(String(req.headers['content-type'] ?? '')))
+    throw new HttpError(415, details.unsupported);
+  try {
+    return JSON.parse(await readBody(req, maxBytes, details.tooLarge));
+  } catch (e) {
+    if (e instanceof HttpError) throw e;
+    throw new HttpError(400, details.invalid);
+  }
 }
 
 /**

@@ -30,16 +30,20 @@ function percentile(sorted: readonly number[], q: number): number {
   return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo);
 }
 
+/** A model's tokens, as a `by_model` entry gives them, largest first in a list. */
+const modelRow = (mi: number, billable: number, input: number, output: number) => ({
+  model_id: MODELS[mi]!.id,
+  model_tier: MODELS[mi]!.tier,
+  billable_tokens: billable,
+  input_tokens: input,
+  output_tokens: output,
+});
+const byBillable = byCountDesc((m: { billable_tokens: number }) => m.billable_tokens);
+
 function modelRows(a: DayAgg) {
   return [...a.models.entries()]
-    .map(([mi, [billable, input, output]]) => ({
-      model_id: MODELS[mi]!.id,
-      model_tier: MODELS[mi]!.tier,
-      billable_tokens: billable,
-      input_tokens: input,
-      output_tokens: output,
-    }))
-    .sort(byCountDesc((m) => m.billable_tokens));
+    .map(([mi, [billable, input, output]]) => modelRow(mi, billable, input, output))
+    .sort(byBillable);
 }
 
 function usersOfDay(org: Org, d: number) {
@@ -53,18 +57,10 @@ function usersOfDay(org: Org, d: number) {
       user_id: p.id,
       user_email: p.email,
       billable_tokens: f.billable,
-      by_model: f.models
-        .map((m) => ({
-          model_id: MODELS[m.model]!.id,
-          model_tier: MODELS[m.model]!.tier,
-          billable_tokens: m.billable,
-          input_tokens: m.input,
-          output_tokens: m.output,
-        }))
-        .sort(byCountDesc((m) => m.billable_tokens)),
+      by_model: f.models.map((m) => modelRow(m.model, m.billable, m.input, m.output)).sort(byBillable),
     });
   }
-  return out.sort(byCountDesc((x) => x.billable_tokens));
+  return out.sort(byBillable);
 }
 
 export function tokenDay(org: Org, d: number) {

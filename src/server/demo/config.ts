@@ -1,5 +1,6 @@
 /** The demo service's settings, from DEMO_* environment variables. */
 import { isDay, type Day } from '../../lib/dates';
+import { intSetting } from '../core/config';
 import { DEFAULT_KEYS, ROLES, type Role } from './auth';
 import { parseFaults, type FaultRule } from './faults';
 
@@ -21,13 +22,6 @@ export interface DemoConfig {
 }
 
 export function readDemoConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
-  const int = (name: string, dflt: number, lo: number, hi: number) => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return dflt;
-    const n = Number(raw);
-    if (!Number.isInteger(n) || n < lo || n > hi) throw new Error(`${name} must be an integer from ${lo} to ${hi}`);
-    return n;
-  };
   const today = env.DEMO_TODAY || undefined;
   if (today !== undefined && !isDay(today)) throw new Error('DEMO_TODAY must be a day written YYYY-MM-DD');
   let keys = DEFAULT_KEYS;
@@ -44,13 +38,13 @@ export function readDemoConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig
   }
   return {
     seed: env.DEMO_SEED || 'acme',
-    users: int('DEMO_USERS', 150, 0, 100_000),
-    repos: int('DEMO_REPOS', 25, 0, 10_000),
-    reportsPerRepo: int('DEMO_REPORTS_PER_REPO', 20, 1, 500),
+    users: intSetting(env, 'DEMO_USERS', 150, 0, 100_000),
+    repos: intSetting(env, 'DEMO_REPOS', 25, 0, 10_000),
+    reportsPerRepo: intSetting(env, 'DEMO_REPORTS_PER_REPO', 20, 1, 500),
     today,
     keys,
     faults: parseFaults(env.DEMO_FAULTS),
-    latencyMs: int('DEMO_LATENCY_MS', 0, 0, 600_000),
+    latencyMs: intSetting(env, 'DEMO_LATENCY_MS', 0, 0, 600_000),
     hostile: env.DEMO_HOSTILE === '1' || env.DEMO_HOSTILE === 'true',
   };
 }

@@ -18,28 +18,21 @@ interface OrgOptions {
 
 const CLIENT_COUNT = CLIENT_KEYS.length;
 
+/** A user's day's figures that a day's aggregate sums, under the same names. */
+const SUMMED = [
+  ...['sessions', 'userMessages', 'assistantMessages', 'toolCalls', 'filesCreated', 'filesEdited', 'commits', 'prs'],
+  ...['billable', 'input', 'output', 'cacheRead', 'cacheWrite'],
+] as const satisfies readonly (keyof UserDay)[];
+
 /** Aggregates of one day over all users. */
-export interface DayAgg {
+export interface DayAgg extends Pick<UserDay, (typeof SUMMED)[number]> {
   day: Day;
   active: number;
   wau: number;
   mau: number;
   byClient: number[];
-  sessions: number;
-  userMessages: number;
-  assistantMessages: number;
-  toolCalls: number;
-  billable: number;
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
   /** Per model index: billable, input, output. */
   models: Map<number, [number, number, number]>;
-  filesCreated: number;
-  filesEdited: number;
-  commits: number;
-  prs: number;
   langOps: Map<number, number>;
   mcp: Map<number, number>;
   mcpUsers: number;
@@ -53,25 +46,13 @@ export interface DayAgg {
 
 function emptyAgg(day: Day): DayAgg {
   return {
+    ...(Object.fromEntries(SUMMED.map((k) => [k, 0])) as Pick<UserDay, (typeof SUMMED)[number]>),
     day,
     active: 0,
     wau: 0,
     mau: 0,
     byClient: [0, 0, 0],
-    sessions: 0,
-    userMessages: 0,
-    assistantMessages: 0,
-    toolCalls: 0,
-    billable: 0,
-    input: 0,
-    output: 0,
-    cacheRead: 0,
-    cacheWrite: 0,
     models: new Map(),
-    filesCreated: 0,
-    filesEdited: 0,
-    commits: 0,
-    prs: 0,
     langOps: new Map(),
     mcp: new Map(),
     mcpUsers: 0,
@@ -136,15 +117,7 @@ export function buildOrg(opts: OrgOptions): Org {
       a.active++;
       for (let c = 0; c < CLIENT_COUNT; c++) if (f.clients & (1 << c)) a.byClient[c]!++;
       if (f.clients & 2) a.webUsers++;
-      a.sessions += f.sessions;
-      a.userMessages += f.userMessages;
-      a.assistantMessages += f.assistantMessages;
-      a.toolCalls += f.toolCalls;
-      a.billable += f.billable;
-      a.input += f.input;
-      a.output += f.output;
-      a.cacheRead += f.cacheRead;
-      a.cacheWrite += f.cacheWrite;
+      for (const k of SUMMED) a[k] += f[k];
       for (const m of f.models) {
         const t = a.models.get(m.model) ?? [0, 0, 0];
         t[0] += m.billable;
@@ -152,10 +125,6 @@ export function buildOrg(opts: OrgOptions): Org {
         t[2] += m.output;
         a.models.set(m.model, t);
       }
-      a.filesCreated += f.filesCreated;
-      a.filesEdited += f.filesEdited;
-      a.commits += f.commits;
-      a.prs += f.prs;
       for (const [k, v] of f.langOps) bump(a.langOps, k, v);
       let mcpAny = 0;
       for (const [k, v] of f.mcp) {

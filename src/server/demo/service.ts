@@ -9,8 +9,9 @@
 import { ANALYTICS_PATHS, PATHS } from '../../api/paths';
 import { addDays, todayUtc } from '../../lib/dates';
 import { HttpError, errorResponse, newRequestId } from '../core/errors';
+import { SizedCache } from '../core/cache';
+import { jsonText } from '../core/response';
 import { authenticate, authorize, type RequestHeaders } from './auth';
-import { BodyCache } from './cache';
 import type { DemoConfig } from './config';
 import { analytics, readiness } from './endpoints';
 import { injectFault, type DemoResponse } from './faults';
@@ -39,7 +40,9 @@ const ROUTES = new Map<string, Route>([
 
 export function createDemoService(config: DemoConfig, clock: () => number = Date.now) {
   let world: World | undefined;
-  const cache = new BodyCache(config.cacheChars ?? 256 * 1024 * 1024);
+  // Finished bodies: the data set never changes for a given "today".
+  const maxSize = config.cacheChars ?? 256 * 1024 * 1024;
+  const cache = new SizedCache<string>({ maxSize, maxEntrySize: maxSize / 4, sizeOf: (b) => b.length });
 
   function currentWorld(): World {
     const today = config.today ?? todayUtc(clock());
@@ -76,11 +79,7 @@ export function createDemoService(config: DemoConfig, clock: () => number = Date
         body = JSON.stringify(config.hostile ? makeHostile(result) : result);
         cache.set(key, body);
       }
-      const ok: DemoResponse = {
-        status: 200,
-        headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': newRequestId() },
-        body,
-      };
+      const ok: DemoResponse = jsonText(200, body, { 'x-request-id': newRequestId() });
       return injectFault(ok, config, route.name, url.searchParams.get('group_by'));
     } catch (e) {
       if (e instanceof HttpError) return errorResponse(e.status, e.detail, e.headers);

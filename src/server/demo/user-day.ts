@@ -7,13 +7,9 @@ import { DELEGATION, HOOKS, MODELS } from './catalog';
 import { DELEG_W, LANG_W, MCP_W, SKILL_W, SLASH_W, type Persona } from './persona';
 import { between, hashSeed, rng, splitInteger, weighted } from './rng';
 
-interface ModelSlice {
+/** One model's share of a user's day: its tokens, as the day's totals name them. */
+interface ModelSlice extends Pick<UserDay, 'billable' | 'input' | 'output' | 'cacheRead' | 'cacheWrite'> {
   model: number;
-  billable: number;
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
 }
 
 export interface UserDay {

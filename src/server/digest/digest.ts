@@ -13,7 +13,7 @@ import type { SpendAnswer, TeamSpendRow } from '../../api/spend';
 import type { SetFix } from '../../lib/readiness';
 import { addDays, formatDayLong, type Day, type DayRange } from '../../lib/dates';
 import { HttpError } from '../core/errors';
-import type { Logger } from '../core/log';
+import { errorText, type Logger } from '../core/log';
 
 export interface DigestSources {
   /**
@@ -257,12 +257,12 @@ export function scheduleDigest(
       try {
         await run();
       } catch (e) {
-        logger.error('digest could not be built', { error: e instanceof Error ? e.message : String(e) });
+        logger.error('digest could not be built', { error: errorText(e) });
       }
     });
   } catch (e) {
     throw new Error(
-      `DIGEST_SCHEDULE ${JSON.stringify(schedule)} is not a cron expression (minute hour day month weekday, in UTC): ${e instanceof Error ? e.message : String(e)}`,
+      `DIGEST_SCHEDULE ${JSON.stringify(schedule)} is not a cron expression (minute hour day month weekday, in UTC): ${errorText(e)}`,
     );
   }
   return { stop: () => job.stop(), next: () => job.nextRun() };

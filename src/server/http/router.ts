@@ -10,7 +10,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AccessRule, ViewScope } from '../auth/access';
 import { scopeOf } from '../auth/access';
-import { AnswerError, errorResponse, faultResponse, HttpError } from '../core/errors';
+import { AnswerError, errorResponse, faultResponse, HttpError, peerInContext } from '../core/errors';
+import { peerOf } from '../core/forwarded';
+import { SizedCache } from '../core/cache';
 import type { Logger } from '../core/log';
 import { keepCompressed, reply, type Answer, type HttpResponse } from '../core/response';
 import { FillFailed } from '../sync/engine';
@@ -45,12 +47,7 @@ export interface RouteSpec<Q> {
 }
 
 /** A route with its query's type erased: the table holds routes of every kind. */
-export interface Route {
-  method: Method;
-  path: string | RegExp;
-  access: AccessRule;
-  what: string;
-  memo?: boolean;
+export interface Route extends Omit<RouteSpec<unknown>, 'query' | 'handle'> {
   /** `ctx` is read when the query is parsed: after whatever a wrapper of `run` waited for (the mapping at start). */
   run: (req: IncomingMessage, match: readonly string[], ctx: () => QueryContext) => Promise<Answer>;
 }
@@ -58,20 +55,52 @@ export interface Route {
 const NO_QUERY = queryParser({});
 
 export function route<Q = Record<never, never>>(spec: RouteSpec<Q>): Route {
-  const parse = (spec.query ?? NO_QUERY) as QueryParser<Q>;
+  const { query: parser = NO_QUERY as QueryParser<Q>, handle, ...declared } = spec;
   return {
-    method: spec.method,
-    path: spec.path,
-    access: spec.access,
-    what: spec.what,
-    memo: spec.memo,
+    ...declared,
     run: async (req, match, ctx) => {
       const url = new URL(req.url ?? '/', 'http://dashboard.invalid');
-      const query = parse(url.searchParams, ctx());
+      const query = parser(url.searchParams, ctx());
       if (!query.ok) return errorResponse(400, query.detail);
-      return spec.handle({ req, query: query.value, match, scope: scopeOf(req) });
+      return handle({ req, query: query.value, match, scope: scopeOf(req) });
     },
   };
+}
+
+/** A path's capture, decoded; a bad percent-encoding is the reader's 400 (`detail`), not a fault. */
+export function decodedParam(match: readonly string[], detail: string): string {
+  try {
+    return decodeURIComponent(match[0]!);
+  } catch {
+    throw new HttpError(400, detail);
+  }
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
+
+/**
+ * Whether a request comes from the machine the dashboard runs on: from loopback naming no hop beyond it, or,
+ * behind a proxy TRUST_PROXY trusts, one whose client the proxy says is on loopback (core/forwarded.ts).
+ */
+export function fromThisMachine(req: IncomingMessage): boolean {
+  const peer = peerInContext() ?? peerOf(req, undefined);
+  return LOOPBACK.test(peer.address) && !peer.hidden;
+}
+
+/**
+ * Who may change what the dashboard keeps (the mapping, the budgets, marks, alert rules): with sign-in, whom the
+ * gate lets through (each route's rule); without it, only a reader on the machine the dashboard runs on, else a
+ * 403 saying `what` can be changed only from there, and how to change it `elsewhere`. That a change comes from
+ * the dashboard's own pages, not another site's, the server checks before any route, for every request that
+ * changes something (`originAllowed`, src/server/core/hosts.ts): its Origin against the names the server
+ * answers for, never against the request's own Host, which a rebinding page sets too.
+ */
+export function requireEditor(req: IncomingMessage, signIn: boolean, what: string, elsewhere: string): void {
+  if (!signIn && !fromThisMachine(req))
+    throw new HttpError(
+      403,
+      `Until sign-in is configured, ${what} can be changed only from the machine the dashboard runs on; ${elsewhere}.`,
+    );
 }
 
 /** What went wrong filling a range from the service, for the reader. */
@@ -94,38 +123,6 @@ export interface Router {
 /** Answers kept at most, and the most text they hold together. */
 const KEPT = { answers: 256, chars: 64 * 2 ** 20 };
 
-/**
- * Answers of `memo` routes, each with the data version it was computed at. A reader asking again while the
- * version holds gets the same answer without the work; a change (a day stored again, a budget, the mapping,
- * the price list, the latest day) makes every kept answer stale at once.
- */
-function answerMemo() {
-  const kept = new Map<string, { version: string; answer: HttpResponse }>();
-  let chars = 0;
-  return {
-    get(key: string, version: string): HttpResponse | undefined {
-      const hit = kept.get(key);
-      if (!hit || hit.version !== version) return undefined;
-      kept.delete(key);
-      kept.set(key, hit);
-      return hit.answer;
-    },
-    set(key: string, version: string, answer: HttpResponse) {
-      if (answer.body.length > KEPT.chars / 8) return;
-      const old = kept.get(key);
-      if (old) chars -= old.answer.body.length;
-      kept.delete(key);
-      kept.set(key, { version, answer });
-      chars += answer.body.length;
-      for (const [k, v] of kept) {
-        if (kept.size <= KEPT.answers && chars <= KEPT.chars) break;
-        kept.delete(k);
-        chars -= v.answer.body.length;
-      }
-    },
-  };
-}
-
 export interface RouterOptions {
   logger: Logger;
   context: () => QueryContext;
@@ -134,7 +131,17 @@ export interface RouterOptions {
 }
 
 export function createRouter(routes: readonly Route[], opts: RouterOptions): Router {
-  const memo = answerMemo();
+  /**
+   * Answers of `memo` routes, each with the data version it was computed at. A reader asking again while the
+   * version holds gets the same answer without the work; a change (a day stored again, a budget, the mapping,
+   * the price list, the latest day) makes every kept answer stale at once.
+   */
+  const memo = new SizedCache<{ version: string; answer: HttpResponse }>({
+    maxSize: KEPT.chars,
+    maxEntries: KEPT.answers,
+    maxEntrySize: KEPT.chars / 8,
+    sizeOf: (e) => e.answer.body.length,
+  });
   /** Changes made through the table (a mapping or budgets saved here): kept answers are stale after each. */
   let writes = 0;
   const versionOf = async () => `${writes}|${await opts.version!()}`;
@@ -170,11 +177,12 @@ export function createRouter(routes: readonly Route[], opts: RouterOptions): Rou
           if (kept) {
             const key = `${method === 'HEAD' ? 'GET' : method} ${req.url ?? ''} ${scopeOf(req)?.key ?? ''}`;
             const version = await versionOf();
-            const hit = memo.get(key, version);
+            const held = memo.get(key);
+            const hit = held?.version === version ? held.answer : undefined;
             answer = hit ?? (await found.r.run(req, found.match, opts.context));
             // Kept only when nothing changed while it was computed (else it may mix the two versions).
             if (!hit && answer.status === 200 && 'body' in answer && (await versionOf()) === version) {
-              memo.set(key, version, answer);
+              memo.set(key, { version, answer });
               // Compressed once, in zlib's threads, for the readers who ask again.
               void keepCompressed(answer);
             }

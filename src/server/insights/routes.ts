@@ -39,7 +39,7 @@ import type { PrivacyLens } from '../auth/privacy';
 import { queryParser } from '../http/query';
 import { route, type Route } from '../http/router';
 import type { MappingSource } from '../teams/source';
-import { inSelection, rollUp, teamResolver, UNASSIGNED } from '../teams/tree';
+import { inSelection, rolledCounts, teamResolver, UNASSIGNED } from '../teams/tree';
 import { membershipOf } from '../analytics/teams';
 import { idleIn } from '../analytics/users';
 import { sharpDrop } from './rules';
@@ -86,6 +86,8 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
     const mapping = source.current().mapping;
     const latest = latestDay();
     const week = { start: addDays(latest, -6), end: latest };
+    /** The teams chosen, as the links to other pages carry them. */
+    const teamQuery: Record<string, string[]> = selected.length ? { team: selected } : {};
     const before = { start: addDays(latest, -13), end: addDays(latest, -7) };
     const from = maxDay(HISTORY_START, addDays(week.start, -SPIKE_WINDOW));
     if (!o.fill) {
@@ -117,7 +119,7 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
         detail: `${Math.round(s.value).toLocaleString('en-US')} credits against a usual ${Math.round(s.median).toLocaleString('en-US')} (the median of their active days in the 28 days before).`,
         link: {
           path: lens ? '/users' : `/users/${encodeURIComponent(s.userId)}`,
-          query: { ...(lens && selected.length ? { team: selected } : {}), start: addDays(latest, -27), end: latest },
+          query: { ...(lens && teamQuery), start: addDays(latest, -27), end: latest },
         },
       });
     }
@@ -131,12 +133,7 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
     if (mapping) {
       // 2. Teams whose active people fell sharply, week over week (a team's count includes its sub-teams).
       const counts = await activeByTeam(a, mapping, before, week);
-      const count = (which: 'before' | 'now') =>
-        rollUp(
-          new Map([...mapping.teams, UNASSIGNED].map((t) => [t, counts.get(t)?.[which] ?? 0])),
-          (x, y) => x + y,
-          0,
-        );
+      const count = (which: 'before' | 'now') => rolledCounts(mapping.teams, (t) => counts.get(t)?.[which]);
       const rolledNow = count('now');
       const drops = [...count('before').entries()]
         .filter(([t, b]) => (selected.length === 0 || inSelection(t, selected)) && sharpDrop(b, rolledNow.get(t) ?? 0))
@@ -194,16 +191,7 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
               .map(([t, l]) => `${t}: ${names(l)}`)
               .join('; ') + (worst.length > 3 ? `; and ${worst.length - 3} more teams.` : '.')
           : `${names(worst[0]![1])}.`,
-        link: {
-          path: '/users',
-          query: {
-            ...(selected.length ? { team: selected } : {}),
-            start: quiet.start,
-            end: quiet.end,
-            who: 'inactive',
-            usersSort: 'lastActiveDay:desc',
-          },
-        },
+        link: { path: '/users', query: { ...teamQuery, ...quiet, who: 'inactive', usersSort: 'lastActiveDay:desc' } },
       });
     }
     if (mapping && whole) {
@@ -233,15 +221,7 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
         severity: 'info',
         title: `${people(fresh.length)} used the agent for the first time this week`,
         detail: `${names.join(', ')}${fresh.length > 5 ? ` and ${fresh.length - 5} more` : ''}.`,
-        link: {
-          path: '/users',
-          query: {
-            ...(selected.length ? { team: selected } : {}),
-            start: week.start,
-            end: week.end,
-            usersSort: 'firstDay:desc',
-          },
-        },
+        link: { path: '/users', query: { ...teamQuery, ...week, usersSort: 'firstDay:desc' } },
       });
     }
 

@@ -7,22 +7,21 @@
  * and stays off its parent's charts). Who reads: a team's marks as its figures (its managers and admins);
  * the organization's everyone. Who writes: admins any mark; a manager the marks of their teams and
  * sub-teams, never the organization's; a viewer none; without sign-in, the machine the dashboard runs on
- * (as budgets and the mapping: `mayEdit`). Changes from another site are refused before any route
+ * (as budgets and the mapping: `requireEditor`). Changes from another site are refused before any route
  * (`core/hosts.ts`).
  */
 import type { IncomingMessage } from 'node:http';
 import { MARK_TEXT_MAX, type Mark, type MarkInput } from '../../api/marks';
 import { addDays, HISTORY_START, isDay, type Day } from '../../lib/dates';
-import type { AccessRule, Decision, ViewScope } from '../auth/access';
+import { setsFor, type AccessRule, type Decision, type ViewScope } from '../auth/access';
 import { errorResponse, HttpError } from '../core/errors';
-import { json, type HttpResponse } from '../core/response';
-import { readBody } from '../core/text';
+import { json } from '../core/response';
+import { readJson } from '../core/text';
 import { queryParser, quote } from '../http/query';
-import { route, type Route } from '../http/router';
+import { fromThisMachine, requireEditor, route, type Route } from '../http/router';
 import type { StoreDb } from '../store/db';
 import { addMark, deleteMark, readMark, readMarks, updateMark, type StoredMark } from '../store/marks-queries';
 import type { PricesSource } from '../spend/source';
-import { mayEdit } from '../teams/routes';
 import type { MappingSource } from '../teams/source';
 import { ancestors, isWithin, withAncestors } from '../teams/tree';
 import { priceMarks } from './price-marks';
@@ -65,9 +64,6 @@ const cleanText = (t: string) => t.replace(/[\u0000-\u001f\u007f\s]+/g, ' ').tri
 export function createMarksRoutes(opts: MarksRoutesOptions) {
   const { store, teams: source, prices, latestDay } = opts;
 
-  /** Whether the reader may write a mark of this scope (the place they write from is checked apart). */
-  const mayWrite = (scope: ViewScope | undefined, team: string) =>
-    !scope || scope.admin || (team !== '' && scope.seesTeamDetails(team));
   /**
    * Whether the reader may read a mark of this scope on the marks screen: the organization's, and a team's
    * when it is one of theirs or over one of theirs (a parent team's marks show on their charts).
@@ -85,73 +81,65 @@ export function createMarksRoutes(opts: MarksRoutesOptions) {
     team: m.team,
     text: m.text,
     source: 'user',
-    author: mayWrite(scope, m.team) ? m.author : null,
+    author: setsFor(scope, m.team) ? m.author : null,
     updatedAt: m.updated_at,
     editable,
   });
   /** Refused unless sign-in is on or the request comes from the machine the dashboard runs on. */
-  const notFromHere = (req: IncomingMessage) =>
-    mayEdit(req, opts.signIn, 'marks', 'elsewhere, configure sign-in (managers then mark their teams)');
-  const fromHere = (req: IncomingMessage) => notFromHere(req) === undefined;
+  const editor = (req: IncomingMessage) =>
+    requireEditor(req, opts.signIn, 'marks', 'elsewhere, configure sign-in (managers then mark their teams)');
+  const fromHere = (req: IncomingMessage) => opts.signIn || fromThisMachine(req);
 
-  /** A mark as sent, or the 400 (or 415, 413) that says what is wrong with it. */
-  async function readInput(req: IncomingMessage): Promise<MarkInput | HttpResponse> {
+  /** A mark as sent; else throws the 400 (or 415, 413) that says what is wrong with it. */
+  async function readInput(req: IncomingMessage): Promise<MarkInput> {
     const example = '{"day": "2026-03-02", "team": "" or a team’s path, "text": "Rollout to every team"}';
-    if (!/^application\/json\b/i.test(String(req.headers['content-type'] ?? '')))
-      return errorResponse(415, `Send the mark as JSON: ${example}.`);
-    let body: unknown;
-    try {
-      body = JSON.parse(await readBody(req, MAX_BODY, 'A mark is at most 16 KB of JSON.'));
-    } catch (e) {
-      if (e instanceof HttpError) throw e;
-      return errorResponse(400, `The body is not valid JSON: send ${example}.`);
-    }
+    const body = await readJson(req, MAX_BODY, {
+      unsupported: `Send the mark as JSON: ${example}.`,
+      tooLarge: 'A mark is at most 16 KB of JSON.',
+      invalid: `The body is not valid JSON: send ${example}.`,
+    });
     const b = (body ?? {}) as Record<string, unknown>;
+    const bad = (detail: string) => new HttpError(400, detail);
     const latest = latestDay();
-    const last = addDays(latest, AHEAD_DAYS);
-    if (typeof b.day !== 'string' || !isDay(b.day))
-      return errorResponse(400, `"day" must be a day (YYYY-MM-DD), got ${quote(b.day)}.`);
-    if (b.day < HISTORY_START)
-      return errorResponse(400, `"day" (${b.day}) is before the history starts (${HISTORY_START}).`);
-    if (b.day > last)
-      return errorResponse(400, `"day" (${b.day}) is more than a year after the latest day with data (${latest}).`);
-    if (typeof b.team !== 'string')
-      return errorResponse(400, '"team" must be a team’s path, or "" for the whole organization.');
+    if (typeof b.day !== 'string' || !isDay(b.day)) throw bad(`"day" must be a day (YYYY-MM-DD), got ${quote(b.day)}.`);
+    if (b.day < HISTORY_START) throw bad(`"day" (${b.day}) is before the history starts (${HISTORY_START}).`);
+    if (b.day > addDays(latest, AHEAD_DAYS))
+      throw bad(`"day" (${b.day}) is more than a year after the latest day with data (${latest}).`);
+    if (typeof b.team !== 'string') throw bad('"team" must be a team’s path, or "" for the whole organization.');
     const team = b.team.trim();
     if (team !== '' && !withAncestors(source.current().mapping?.teams ?? []).includes(team))
-      return errorResponse(400, `No team is called ${quote(team)} in the mapping in force.`);
-    if (typeof b.text !== 'string') return errorResponse(400, '"text" must be the mark’s words, as a string.');
+      throw bad(`No team is called ${quote(team)} in the mapping in force.`);
+    if (typeof b.text !== 'string') throw bad('"text" must be the mark’s words, as a string.');
     const text = cleanText(b.text);
-    if (text === '') return errorResponse(400, '"text" is empty: say what happened that day.');
+    if (text === '') throw bad('"text" is empty: say what happened that day.');
     if ([...text].length > MARK_TEXT_MAX)
-      return errorResponse(
-        400,
-        `"text" is ${[...text].length} characters long; a mark holds at most ${MARK_TEXT_MAX}.`,
-      );
+      throw bad(`"text" is ${[...text].length} characters long; a mark holds at most ${MARK_TEXT_MAX}.`);
     return { day: b.day, team, text };
   }
 
-  const refusal = (team: string) =>
-    errorResponse(
+  /** Throws the 403 unless the reader may write a mark of this scope. */
+  const mayWriteOrRefuse = (scope: ViewScope | undefined, team: string) => {
+    if (setsFor(scope, team)) return;
+    throw new HttpError(
       403,
       team === ''
         ? 'The organization’s marks are set by admins (ADMIN_EMAILS); a manager sets their teams’ marks.'
         : `You set the marks of your teams and their sub-teams; ${quote(team)} is not one of them.`,
     );
+  };
 
-  /** The mark named by the path, when the reader may see it; else the 404 (another team's mark is not said to exist). */
-  /** The mark at the path when the reader may change it from here, else the answer saying why not. */
+  /**
+   * The mark at the path when the reader may change it from here; else throws why not (another team's mark is
+   * not said to exist: 404).
+   */
   async function changeable(req: IncomingMessage, match: readonly string[], scope: ViewScope | undefined) {
-    const refused = notFromHere(req);
-    if (refused) return refused;
-    const old = await existing(idOf(match), scope);
-    return 'status' in old || mayWrite(scope, old.team) ? old : refusal(old.team);
-  }
-  async function existing(id: string, scope: ViewScope | undefined): Promise<StoredMark | HttpResponse> {
+    editor(req);
+    const id = idOf(match);
     if (id.startsWith('prices:'))
-      return errorResponse(409, 'A price change is marked by the price list itself: change PRICES_FILE to change it.');
+      throw new HttpError(409, 'A price change is marked by the price list itself: change PRICES_FILE to change it.');
     const m = await readMark(store.db, id);
-    if (!m || !mayRead(scope, m.team)) return errorResponse(404, 'No such mark: it may have been removed.');
+    if (!m || !mayRead(scope, m.team)) throw new HttpError(404, 'No such mark: it may have been removed.');
+    mayWriteOrRefuse(scope, m.team);
     return m;
   }
 
@@ -178,7 +166,7 @@ export function createMarksRoutes(opts: MarksRoutesOptions) {
         const scopes = ['', ...new Set(q.teams.flatMap((t) => [...ancestors(t), t]))];
         const here = fromHere(req);
         const stored = (await readMarks(store.db, q.range, scopes)).map((m) =>
-          view(m, here && mayWrite(scope, m.team), scope),
+          view(m, here && setsFor(scope, m.team), scope),
         );
         const marks = [...stored, ...priceMarks(prices.current().prices, q.range)].sort(byDay);
         return json(200, { marks });
@@ -193,7 +181,7 @@ export function createMarksRoutes(opts: MarksRoutesOptions) {
         const here = fromHere(req);
         const stored = (await readMarks(store.db, null, null))
           .filter((m) => mayRead(scope, m.team))
-          .map((m) => view(m, here && mayWrite(scope, m.team), scope));
+          .map((m) => view(m, here && setsFor(scope, m.team), scope));
         return json(200, { marks: [...stored, ...priceMarks(prices.current().prices, null)].sort(byDay) });
       },
     }),
@@ -203,11 +191,9 @@ export function createMarksRoutes(opts: MarksRoutesOptions) {
       access: marksAccess,
       what: 'the mark',
       handle: async ({ req, scope }) => {
-        const refused = notFromHere(req);
-        if (refused) return refused;
+        editor(req);
         const input = await readInput(req);
-        if ('status' in input) return input;
-        if (!mayWrite(scope, input.team)) return refusal(input.team);
+        mayWriteOrRefuse(scope, input.team);
         const m = await addMark(store.db, input, scope?.email ?? null);
         return json(201, view(m, true, scope));
       },
@@ -219,10 +205,8 @@ export function createMarksRoutes(opts: MarksRoutesOptions) {
       what: 'the mark',
       handle: async ({ req, match, scope }) => {
         const old = await changeable(req, match, scope);
-        if ('status' in old) return old;
         const input = await readInput(req);
-        if ('status' in input) return input;
-        if (!mayWrite(scope, input.team)) return refusal(input.team);
+        mayWriteOrRefuse(scope, input.team);
         const m = await updateMark(store.db, old.id, input);
         return m ? json(200, view(m, true, scope)) : errorResponse(404, 'No such mark: it may have been removed.');
       },
@@ -234,7 +218,6 @@ export function createMarksRoutes(opts: MarksRoutesOptions) {
       what: 'the mark',
       handle: async ({ req, match, scope }) => {
         const old = await changeable(req, match, scope);
-        if ('status' in old) return old;
         await deleteMark(store.db, old.id);
         return json(200, { removed: old.id });
       },

@@ -12,7 +12,7 @@ import { toCsv } from '../../lib/csv';
 import { fixesForSet, type SetFix } from '../../lib/readiness';
 import { repoKey } from '../../lib/repos';
 import { ACCESS } from '../auth/access';
-import type { HttpResponse } from '../core/response';
+import { jsonText, type HttpResponse } from '../core/response';
 import { queryParser } from '../http/query';
 import { route, type Route } from '../http/router';
 import type { StoreDb } from '../store/db';
@@ -110,7 +110,7 @@ export function createReadinessRoutes(opts: ReadinessRoutesOptions) {
         const s = await selection(query.teams);
         // The reports go out as the service gave them: their stored bodies, unchanged.
         const body = `{"ownership":${s.ownership},"repos":${JSON.stringify(s.repos)},"reports":[${s.reports.map((r) => r.body).join(',')}]}`;
-        return { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body };
+        return jsonText(200, body);
       },
     }),
     route({
@@ -161,5 +161,3 @@ export function createReadinessRoutes(opts: ReadinessRoutesOptions) {
 
   return { routes, selection, fixes };
 }
-
-export type ReadinessRoutes = ReturnType<typeof createReadinessRoutes>;

@@ -8,18 +8,17 @@ import { FORECAST_METHOD, type MonthSpend, type TeamSpendRow } from '../../api/s
 import { addDays, eachDay, HISTORY_START, maxDay, previousPeriod, type Day, type DayRange } from '../../lib/dates';
 import { ACCESS, type ViewScope } from '../auth/access';
 import { errorResponse, HttpError } from '../core/errors';
-import { readBody } from '../core/text';
+import { readJson } from '../core/text';
 import { silentLogger, type Logger } from '../core/log';
 import { json, type HttpResponse } from '../core/response';
 import { queryParser, quote } from '../http/query';
-import { route, type Route } from '../http/router';
+import { requireEditor, route, type Route } from '../http/router';
 import type { StoreDb } from '../store/db';
 import { readBudgets, writeBudgets } from '../store/teams-queries';
 import type { Spend } from '../analytics/spend';
 import type { Selection } from '../analytics/teams';
-import { mayEdit } from '../teams/routes';
 import type { MappingSource } from '../teams/source';
-import { isWithin, rollUp, UNASSIGNED, withAncestors } from '../teams/tree';
+import { isWithin, rolledCounts, rollUp, UNASSIGNED, withAncestors } from '../teams/tree';
 import { budgetStatus, FORECAST_WINDOW, forecastMonth, monthStart } from './forecast';
 import type { PriceList } from './prices';
 import type { PricesSource } from './source';
@@ -64,6 +63,12 @@ function month(window: DayRange, spend: Float64Array, budget: number | undefined
   for (let d = maxDay(m.start, HISTORY_START); d <= m.latest; d = addDays(d, 1)) days.push({ date: d, spend: on(d) });
   return { ...m, budget: budget === undefined ? null : budgetStatus(budget, m, on, HISTORY_START), days };
 }
+
+/** The credits and spend of some days, together. */
+const total = (days: { credits: number; spend: number }[]) => ({
+  credits: days.reduce((x, d) => x + d.credits, 0),
+  spend: days.reduce((x, d) => x + d.spend, 0),
+});
 
 const spendQuery = queryParser({
   range: 'optional',
@@ -115,20 +120,9 @@ export function createSpendRoutes(opts: SpendRoutesOptions) {
       e.days(mapping, selected, window, prices),
       e.byModel(mapping, selected, range, prices),
     ]);
-    const total = (days: { credits: number; spend: number }[]) => ({
-      credits: days.reduce((x, d) => x + d.credits, 0),
-      spend: days.reduce((x, d) => x + d.spend, 0),
-    });
-    const budgets = await budgetsFor(scope);
     // The organization's budget, or one team's; several teams or a user have none.
-    const budget =
-      user !== null
-        ? undefined
-        : teams.length === 0
-          ? budgets.get('')
-          : teams.length === 1
-            ? budgets.get(teams[0]!)
-            : undefined;
+    const budgets = await budgetsFor(scope);
+    const budget = user !== null || teams.length > 1 ? undefined : budgets.get(teams[0] ?? '');
     return {
       currency: prices.currency,
       range,
@@ -163,7 +157,7 @@ export function createSpendRoutes(opts: SpendRoutesOptions) {
     };
     const spentInRange = daily(inRange, range);
     const spentInMonth = daily(inMonth, window);
-    const credits = rollUp(new Map(paths.map((t) => [t, inRange.credits.get(t) ?? 0])), (x, y) => x + y, 0);
+    const credits = rolledCounts(mapping?.teams ?? [], (t) => inRange.credits.get(t));
     const budgets = await budgetsFor(scope);
     const sum = (a: Float64Array | undefined) => (a ? a.reduce((s, v) => s + v, 0) : 0);
     const row = (team: string): TeamSpendRow => ({
@@ -178,14 +172,7 @@ export function createSpendRoutes(opts: SpendRoutesOptions) {
     const rows: TeamSpendRow[] = [
       ...(scope && !scope.orgView
         ? []
-        : [
-            {
-              team: '',
-              credits: org.reduce((x, d) => x + d.credits, 0),
-              spend: org.reduce((x, d) => x + d.spend, 0),
-              month: month(window, spendOf(orgMonth), budgets.get('')),
-            },
-          ]),
+        : [{ team: '', ...total(org), month: month(window, spendOf(orgMonth), budgets.get('')) }]),
       ...listed.map(row),
       ...(only.length === 0 || only.includes(UNASSIGNED) ? [row(UNASSIGNED)] : []),
     ];
@@ -206,17 +193,12 @@ export function createSpendRoutes(opts: SpendRoutesOptions) {
 
   async function saveBudgets(req: IncomingMessage, scope: ViewScope | undefined): Promise<HttpResponse> {
     pricesOrRefuse();
-    const refused = mayEdit(req, opts.signIn === true, 'the budgets', 'elsewhere, sign-in makes admins able to');
-    if (refused) return refused;
-    if (!/^application\/json\b/i.test(String(req.headers['content-type'] ?? '')))
-      return errorResponse(415, 'Send the budgets as JSON: {"budgets": [{"team": "Engineering", "monthly": 5000}]}.');
-    let body: unknown;
-    try {
-      body = JSON.parse(await readBody(req, MAX_BUDGET_BYTES, 'The budgets are larger than 1 MB.'));
-    } catch (e) {
-      if (e instanceof HttpError) throw e;
-      return errorResponse(400, 'The body is not valid JSON: send {"budgets": [{"team": "…", "monthly": 5000}]}.');
-    }
+    requireEditor(req, opts.signIn === true, 'the budgets', 'elsewhere, sign-in makes admins able to');
+    const body = await readJson(req, MAX_BUDGET_BYTES, {
+      unsupported: 'Send the budgets as JSON: {"budgets": [{"team": "Engineering", "monthly": 5000}]}.',
+      tooLarge: 'The budgets are larger than 1 MB.',
+      invalid: 'The body is not valid JSON: send {"budgets": [{"team": "…", "monthly": 5000}]}.',
+    });
     const list = (body as { budgets?: unknown } | null)?.budgets;
     if (!Array.isArray(list))
       return errorResponse(400, 'Send {"budgets": [{"team": "…", "monthly": 5000}]}: "budgets" must be a list.');

@@ -3,9 +3,10 @@
  * naming its lines) and again each time it changes (a bad change is refused and logged, and the list
  * in force stays).
  */
-import { readFileSync, statSync, unwatchFile, watchFile } from 'node:fs';
+import { statSync, unwatchFile, watchFile } from 'node:fs';
 import { basename } from 'node:path';
 import type { Logger } from '../core/log';
+import { readSettingsFile } from '../core/text';
 import { parsePrices, type PriceError, type PriceList } from './prices';
 
 export interface PricesState {
@@ -31,18 +32,8 @@ export function filePricesSource(path: string, logger: Logger, pollMs = 1000): P
 
   function load(): boolean {
     const at = new Date().toISOString();
-    let text: string;
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch (e) {
-      const errors = [
-        { line: null, message: `the file cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})` },
-      ];
-      state = { ...state, refused: { at, errors } };
-      logger.error('price list refused; the list in force stays', { file: name, errors: errors.map((x) => x.message) });
-      return false;
-    }
-    const result = parsePrices(text);
+    const read = readSettingsFile(path);
+    const result = 'text' in read ? parsePrices(read.text) : { ok: false as const, errors: read.errors };
     if (!result.ok) {
       state = { ...state, refused: { at, errors: result.errors } };
       logger.error('price list refused; the list in force stays', {

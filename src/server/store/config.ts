@@ -1,4 +1,5 @@
 /** Where the store lives and how the sync behaves, from the environment. */
+import { intSetting } from '../core/config';
 
 export interface StoreConfig {
   /** PostgreSQL (`postgres://…`), shared by replicas; undefined for the embedded store. */
@@ -13,14 +14,6 @@ export interface StoreConfig {
   maxSpanDays: number;
 }
 
-function int(env: NodeJS.ProcessEnv, name: string, dflt: number, lo: number, hi: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return dflt;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < lo || n > hi) throw new Error(`${name} must be an integer from ${lo} to ${hi}`);
-  return n;
-}
-
 export function readStoreConfig(env: NodeJS.ProcessEnv = process.env): StoreConfig {
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -31,8 +24,8 @@ export function readStoreConfig(env: NodeJS.ProcessEnv = process.env): StoreConf
   return {
     databaseUrl,
     dataDir: env.DATA_DIR || './data',
-    refreshDays: int(env, 'SYNC_REFRESH_DAYS', 2, 0, 30),
+    refreshDays: intSetting(env, 'SYNC_REFRESH_DAYS', 2, 0, 30),
     background: background === '1',
-    maxSpanDays: int(env, 'SYNC_MAX_SPAN_DAYS', 31, 1, 366),
+    maxSpanDays: intSetting(env, 'SYNC_MAX_SPAN_DAYS', 31, 1, 366),
   };
 }

@@ -79,8 +79,7 @@ export async function storedDays(
     .select(['day', 'final'])
     .where('endpoint', '=', endpoint)
     .where('grouping', '=', grouping)
-    .where('day', '>=', start)
-    .where('day', '<=', end)
+    .where((eb) => eb.between('day', start, end))
     .execute();
   return rows.map((r) => ({ day: r.day, final: Number(r.final) === 1 }));
 }
@@ -127,8 +126,7 @@ export async function readDays(db: Db, endpoint: string, grouping: string, start
     .select(['day', 'body'])
     .where('endpoint', '=', endpoint)
     .where('grouping', '=', grouping)
-    .where('day', '>=', start)
-    .where('day', '<=', end)
+    .where((eb) => eb.between('day', start, end))
     .orderBy('day')
     .execute();
 }
@@ -139,8 +137,7 @@ export async function storedUserDays(db: Db, start: string, end: string): Promis
   const rows = await db
     .selectFrom('users_day')
     .select(['day', 'final'])
-    .where('day', '>=', start)
-    .where('day', '<=', end)
+    .where((eb) => eb.between('day', start, end))
     .execute();
   return rows.map((r) => ({ day: r.day, final: Number(r.final) === 1 }));
 }
@@ -250,8 +247,7 @@ export async function readUsersPage(
     .selectFrom('user_day')
     .select(id.as('uid'))
     .distinct()
-    .where('day', '>=', range.start)
-    .where('day', '<=', range.end)
+    .where((eb) => eb.between('day', range.start, range.end))
     .orderBy('uid')
     .limit(limit + 1);
   if (cursor !== undefined) ids = ids.where(id, '>', cursor);
@@ -261,8 +257,7 @@ export async function readUsersPage(
   const rows = await db
     .selectFrom('user_day')
     .select('row')
-    .where('day', '>=', range.start)
-    .where('day', '<=', range.end)
+    .where((eb) => eb.between('day', range.start, range.end))
     .where('user_id', 'in', page)
     .orderBy(id)
     .orderBy('day')

@@ -37,8 +37,7 @@ export async function dayAnswerVersion(db: Db, endpoint: string, grouping: strin
     .select((eb) => [eb.fn.countAll<number | string>().as('days'), eb.fn.max('synced_at').as('synced')])
     .where('endpoint', '=', endpoint)
     .where('grouping', '=', grouping)
-    .where('day', '>=', start)
-    .where('day', '<=', end)
+    .where((eb) => eb.between('day', start, end))
     .executeTakeFirst();
   return `${Number(row?.days ?? 0)}|${row?.synced ?? ''}`;
 }

@@ -48,8 +48,7 @@ export async function rangeVersion(db: Db, start: string, end: string): Promise<
       eb.fn.max('synced_at').as('synced'),
       eb.fn.min('final').as('final'),
     ])
-    .where('day', '>=', start)
-    .where('day', '<=', end)
+    .where((eb) => eb.between('day', start, end))
     .executeTakeFirst();
   const storedDays = Number(row?.days ?? 0);
   return { storedDays, syncedAt: row?.synced ?? null, allFinal: storedDays > 0 && Number(row?.final) === 1 };
@@ -61,8 +60,7 @@ export async function userDayRows(db: Db, userId: string, start: string, end: st
     .selectFrom('user_day')
     .select('row')
     .where('user_id', '=', userId)
-    .where('day', '>=', start)
-    .where('day', '<=', end)
+    .where((eb) => eb.between('day', start, end))
     .orderBy('day')
     .execute();
   return rows.map((r) => r.row);

@@ -14,7 +14,7 @@ import { GROUP_BY, PATHS } from '../../api/paths';
 import { ANALYTICS_SCHEMAS, readinessResponseSchema, usersResponseSchema } from '../../api/schemas';
 import { addDays, eachDay, type Day, type DayRange } from '../../lib/dates';
 import { faultKind } from '../core/errors';
-import { silentLogger, type Logger } from '../core/log';
+import { errorText, silentLogger, type Logger } from '../core/log';
 import type { HttpResponse } from '../core/response';
 import type { StoreDb } from '../store/db';
 import * as q from '../store/queries';
@@ -200,11 +200,7 @@ export function createSyncEngine(store: StoreDb, fetcher: Fetcher, opts: SyncOpt
     } catch (e) {
       // The whole text where it happens (not every caller logs it: a page view's background fill does not).
       if (!(e instanceof FillFailed)) {
-        logger.error('sync fill failed', {
-          what: label,
-          kind: faultKind(e),
-          error: e instanceof Error ? e.message : String(e),
-        });
+        logger.error('sync fill failed', { what: label, kind: faultKind(e), error: errorText(e) });
       }
       activity.lastError = { at: new Date().toISOString(), message: `${label}: ${failureSentence(e)}` };
       throw e;

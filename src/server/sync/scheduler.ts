@@ -9,7 +9,7 @@
  */
 import { HISTORY_START, type Day, type DayRange } from '../../lib/dates';
 import { faultKind } from '../core/errors';
-import type { Logger } from '../core/log';
+import { errorText, type Logger } from '../core/log';
 import { DAY_ENDPOINTS, type DayEndpoint, type SyncEngine } from './engine';
 import { newestFirst } from './spans';
 
@@ -57,7 +57,7 @@ export function createScheduler(
         } catch (e) {
           const again = faultKind(e) === 'store-unavailable' && n < RETRIES && !stopped;
           const retryInMs = again ? retryMs * 2 ** n : undefined;
-          logger.error('sync step failed', { error: e instanceof Error ? e.message : String(e), retryInMs });
+          logger.error('sync step failed', { error: errorText(e), retryInMs });
           if (!again) {
             r.failures++;
             return;

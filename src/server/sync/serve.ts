@@ -8,7 +8,8 @@
  */
 import { PATHS } from '../../api/paths';
 import { addDays, eachDay, isDay, type Day } from '../../lib/dates';
-import { json, keepCompressed, type HttpResponse } from '../core/response';
+import { SizedCache } from '../core/cache';
+import { json, jsonText, keepCompressed, type HttpResponse } from '../core/response';
 import type { StoreDb } from '../store/db';
 import * as q from '../store/queries';
 import { FillFailed, groupingOf, type DayEndpoint, type SyncEngine } from './engine';
@@ -18,8 +19,6 @@ const CACHE_CHARS = 64 * 1024 * 1024;
 
 /** How old the store's reports may be before a readiness request looks for new ones. */
 export const READINESS_MAX_AGE_MS = 5 * 60_000;
-
-const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8' };
 
 const DAY_PATHS = new Map<string, DayEndpoint>([
   [PATHS.tokens, 'tokens'],
@@ -53,11 +52,8 @@ function joinArrays(bodies: readonly string[]): string {
   return `[${parts.join(',')}]`;
 }
 
-const envelope = (data: string, meta: Record<string, unknown>): HttpResponse => ({
-  status: 200,
-  headers: { ...JSON_TYPE },
-  body: `{"data":${data},"meta":${JSON.stringify(meta)}}`,
-});
+const envelope = (data: string, meta: Record<string, unknown>): HttpResponse =>
+  jsonText(200, `{"data":${data},"meta":${JSON.stringify(meta)}}`);
 
 export function createStoreAnswerer(store: StoreDb, engine: SyncEngine, latestDay: () => Day, refreshDays = 2) {
   const { db } = store;
@@ -119,7 +115,7 @@ export function createStoreAnswerer(store: StoreDb, engine: SyncEngine, latestDa
     await engine.syncReadiness(READINESS_MAX_AGE_MS);
     const reports = await q.readReports(db, Number(rawLimit), p.get('startAfter'));
     if (!reports) return null;
-    return { status: 200, headers: { ...JSON_TYPE }, body: `{"reports":[${reports.join(',')}]}` };
+    return jsonText(200, `{"reports":[${reports.join(',')}]}`);
   }
 
   /** The store's answer to a documented GET, or null for the service to answer. */
@@ -149,11 +145,7 @@ export function createStoreAnswerer(store: StoreDb, engine: SyncEngine, latestDa
    * and after a minute unless every day in it is final (another replica may refresh recent days; final
    * days never change).
    */
-  const recent = new Map<string, Entry>();
-  /** The key last read or written: a run of hits on it need not reorder the map. */
-  let newest: string | undefined;
-  /** Characters of the bodies kept, and bytes of their compressed forms. */
-  let cachedChars = 0;
+  const recent = new SizedCache<Entry>({ maxSize: CACHE_CHARS, sizeOf: (e) => e.size });
   /** Answers being built, so that a crowd of readers asking at once (a minute's expiry) builds each once. */
   const building = new Map<string, { generation: number; answer: Promise<HttpResponse | null> }>();
 
@@ -174,18 +166,8 @@ export function createStoreAnswerer(store: StoreDb, engine: SyncEngine, latestDa
     // Compressed off the event loop before the first reader gets it, so that no reader compresses it on the loop.
     const compressed = await keepCompressed(r);
     if (generation !== engine.activity.generation) return r;
-    const hit = recent.get(key);
-    if (hit) cachedChars -= hit.size;
-    recent.delete(key);
-    const size = r.body.length + compressed;
-    recent.set(key, { r, generation, until: finalRange(path, search) ? Infinity : Date.now() + 60_000, size });
-    newest = key;
-    cachedChars += size;
-    for (const [k, v] of recent) {
-      if (cachedChars <= CACHE_CHARS) break;
-      recent.delete(k);
-      cachedChars -= v.size;
-    }
+    const until = finalRange(path, search) ? Infinity : Date.now() + 60_000;
+    recent.set(key, { r, generation, until, size: r.body.length + compressed });
     return r;
   }
 
@@ -194,14 +176,7 @@ export function createStoreAnswerer(store: StoreDb, engine: SyncEngine, latestDa
     const key = path + search;
     const generation = engine.activity.generation;
     const hit = recent.get(key);
-    if (hit && hit.generation === generation && Date.now() < hit.until) {
-      if (key !== newest) {
-        recent.delete(key);
-        recent.set(key, hit);
-        newest = key;
-      }
-      return Promise.resolve(hit.r);
-    }
+    if (hit && hit.generation === generation && Date.now() < hit.until) return Promise.resolve(hit.r);
     const running = building.get(key);
     // Built from the same store as this reader would read: its answer, a failed fill's relayed answer too (the
     // service was just asked this very question; asking again would double a persistent 503's calls).
@@ -225,5 +200,3 @@ interface Entry {
   /** Characters of the body and bytes of its compressed forms. */
   size: number;
 }
-
-export type StoreAnswerer = ReturnType<typeof createStoreAnswerer>;

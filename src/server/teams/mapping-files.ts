@@ -6,6 +6,7 @@
 import { CsvError, parse } from 'csv-parse/sync';
 import { formatExact } from '../../lib/format';
 import { lineAt, lineStarts } from '../core/text';
+import { errorText } from '../core/log';
 
 export const MAX_ROWS = 200_000;
 
@@ -190,7 +191,7 @@ export function readJson(input: string, b: RowSink): Refusal | undefined {
   try {
     data = JSON.parse(text);
   } catch (e) {
-    const msg = e instanceof Error ? e.message : String(e);
+    const msg = errorText(e);
     const pos = /at position (\d+)/.exec(msg);
     const lineCol = /\(line (\d+) column \d+\)/.exec(msg);
     const line = lineCol ? Number(lineCol[1]) : pos ? lineAt(lineStarts(text), Number(pos[1])) : null;
@@ -224,16 +225,15 @@ export function readJson(input: string, b: RowSink): Refusal | undefined {
     const email = textOf('email');
     const userId = textOf('user_id');
     const team = textOf('team');
-    let managers: string[] = [];
-    const m = obj.manager;
-    if (typeof m === 'string') managers = splitManagers(m);
-    else if (Array.isArray(m) && m.every((x) => typeof x === 'string')) managers = m.flatMap(splitManagers);
-    else if (m !== undefined && m !== null) problems.push('"manager" must be a list of emails or one text');
-    let repos: string[] = [];
-    const r = obj.repos;
-    if (typeof r === 'string') repos = splitManagers(r);
-    else if (Array.isArray(r) && r.every((x) => typeof x === 'string')) repos = r.flatMap(splitManagers);
-    else if (r !== undefined && r !== null) problems.push('"repos" must be a list of repositories or one text');
+    /** A list given as a list of texts, or as one text (split as a CSV cell is). */
+    const listOf = (v: unknown, problem: string): string[] => {
+      if (typeof v === 'string') return splitManagers(v);
+      if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return v.flatMap(splitManagers);
+      if (v !== undefined && v !== null) problems.push(problem);
+      return [];
+    };
+    const managers = listOf(obj.manager, '"manager" must be a list of emails or one text');
+    const repos = listOf(obj.repos, '"repos" must be a list of repositories or one text');
     if (problems.length > 0) {
       for (const p of problems) b.fail(where, p);
       return;

@@ -221,10 +221,10 @@ class Builder implements RowSink {
   private team(where: Where, raw: string, problems: string[]): string | null {
     let t = this.teamCache.get(raw);
     if (!t) {
+      t = teamPath(raw);
       const found: string[] = [];
-      const path = teamPath(raw, found);
-      if (path !== null) this.checkSpelling(where, path, found);
-      t = found.length > 0 || path === null ? { problem: found[0]! } : { path };
+      if ('path' in t) this.checkSpelling(where, t.path, found);
+      if (found.length > 0) t = { problem: found[0]! };
       this.teamCache.set(raw, t);
     }
     if ('problem' in t) {
@@ -282,36 +282,25 @@ function textProblem(what: string, v: string): string | undefined {
   return undefined;
 }
 
-/** The team path with its parts trimmed, or null with the problem said. */
-function teamPath(raw: string, problems: string[]): string | null {
+/** The team path with its parts trimmed, or the problem with it. */
+function teamPath(raw: string): { path: string } | { problem: string } {
   const trimmed = raw.trim();
-  if (trimmed === '') {
-    problems.push('empty team name');
-    return null;
-  }
-  if (CONTROL.test(trimmed)) {
-    problems.push(`team ${quote(trimmed)} ${CONTROLLED}`);
-    return null;
-  }
+  if (trimmed === '') return { problem: 'empty team name' };
+  if (CONTROL.test(trimmed)) return { problem: `team ${quote(trimmed)} ${CONTROLLED}` };
   const parts = trimmed.split(SEPARATOR).map((p) => p.trim());
-  if (parts.some((p) => p === '')) {
-    problems.push(`team ${quote(trimmed)} has an empty part`);
-    return null;
-  }
-  if (parts.length > MAX_DEPTH) {
-    problems.push(`team ${quote(trimmed)} has ${formatExact(parts.length)} levels; the limit is ${MAX_DEPTH}`);
-    return null;
-  }
+  if (parts.some((p) => p === '')) return { problem: `team ${quote(trimmed)} has an empty part` };
+  if (parts.length > MAX_DEPTH)
+    return { problem: `team ${quote(trimmed)} has ${formatExact(parts.length)} levels; the limit is ${MAX_DEPTH}` };
   const long = parts.find((p) => p.length > MAX_NAME);
-  if (long !== undefined) {
-    problems.push(`team name ${quote(long)} is ${formatExact(long.length)} characters long; the limit is ${MAX_NAME}`);
-    return null;
-  }
-  if (parts[0]!.toLowerCase() === UNASSIGNED.toLowerCase()) {
-    problems.push(`${quote(parts[0]!)} is kept for the users the mapping does not name; choose another team name`);
-    return null;
-  }
-  return parts.join(SEPARATOR);
+  if (long !== undefined)
+    return {
+      problem: `team name ${quote(long)} is ${formatExact(long.length)} characters long; the limit is ${MAX_NAME}`,
+    };
+  if (parts[0]!.toLowerCase() === UNASSIGNED.toLowerCase())
+    return {
+      problem: `${quote(parts[0]!)} is kept for the users the mapping does not name; choose another team name`,
+    };
+  return { path: parts.join(SEPARATOR) };
 }
 
 /** The repository that no team of the mapping owns is listed under this name, never dropped. */

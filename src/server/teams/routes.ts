@@ -18,13 +18,12 @@ import { addDays, eachDay, HISTORY_START, maxDay, previousPeriod, type DayRange 
 import { adoption, creditsPerActivePerson, toolCallsPerTurn } from '../../lib/definitions';
 import { ACCESS, type ViewScope } from '../auth/access';
 import { foldSmall } from '../auth/privacy';
-import { errorResponse, HttpError, peerInContext } from '../core/errors';
-import { peerOf } from '../core/forwarded';
-import { canonicalEmail, readBody } from '../core/text';
+import { errorResponse, HttpError } from '../core/errors';
+import { canonicalEmail, readJson } from '../core/text';
 import type { Logger } from '../core/log';
 import { json, type HttpResponse } from '../core/response';
 import { queryParser, quote, text, whole } from '../http/query';
-import { route, type Route } from '../http/router';
+import { requireEditor, route, type Route } from '../http/router';
 import type { StoreDb } from '../store/db';
 import { storedOrgId } from '../store/queries';
 import { MAX_BYTES, type Mapping, type MappingFormat } from './mapping';
@@ -230,18 +229,13 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
   async function organizationTokens(range: DayRange) {
     const t = await engine(range, 'tokens');
     const data = await t.organizationTokenDays(range);
-    const members = await t.activeIn(null, null, range);
-    return {
-      data,
-      meta: {
-        org_id: (await storedOrgId(store.db)) ?? '',
-        start_date: range.start,
-        end_date: range.end,
-        teams: [],
-        members,
-        org_only: [],
-      },
-    };
+    return answerOf(data, range, [], await t.activeIn(null, null, range), []);
+  }
+
+  /** A usage answer in the service's envelope, with what the dashboard adds to its meta (the teams, their members). */
+  async function answerOf(data: unknown[], range: DayRange, teams: string[], members: number, orgOnly: string[]) {
+    const org_id = (await storedOrgId(store.db)) ?? '';
+    return { data, meta: { org_id, start_date: range.start, end_date: range.end, teams, members, org_only: orgOnly } };
   }
 
   /** `GET /api/teams/analytics/<endpoint>`. */
@@ -254,19 +248,17 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
           (allowed.length ? `; a team's ${endpoint} can be grouped by ${allowed.join(', ')}.` : '.'),
       );
     }
-    const state = source.current();
+    const mapping = source.current().mapping;
     if (teams.length === 0 && endpoint === 'tokens' && groupBy === '') return organizationTokens(range);
     // The parser checked the teams named; the service's per-team answers need one at least.
     if (teams.length === 0) throw new HttpError(400, 'Name at least one team: team=<path> (several allowed).');
     // Weekly and monthly active users look back 6 and 29 days before each day.
     const first = endpoint === 'activity' ? maxDay(HISTORY_START, addDays(range.start, -29)) : range.start;
     const t = await engine({ start: first, end: range.end }, endpoint === 'tokens' ? 'tokens' : 'users');
-    const { start, end } = range;
-    const who = teams;
     const data =
       endpoint === 'tokens'
         ? groupBy === 'model'
-          ? (await t.tokenDays(state.mapping, who, range)).flatMap((d) =>
+          ? (await t.tokenDays(mapping, teams, range)).flatMap((d) =>
               d.by_model.map((m) => ({
                 date: d.date,
                 group_key: m.model_id,
@@ -275,49 +267,34 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
                 output_tokens: m.output_tokens,
               })),
             )
-          : await t.tokenDays(state.mapping, who, range)
+          : await t.tokenDays(mapping, teams, range)
         : endpoint === 'tools'
-          ? await t.toolDays(state.mapping, who, range)
+          ? await t.toolDays(mapping, teams, range)
           : endpoint === 'activity'
-            ? await t.activityDays(state.mapping, who, range)
-            : await t.productivityDays(state.mapping, who, range);
-    const members = await t.activeIn(state.mapping, who, range);
-    return {
-      data,
-      meta: {
-        org_id: (await storedOrgId(store.db)) ?? '',
-        start_date: start,
-        end_date: end,
-        teams,
-        members,
-        org_only: groupBy ? [] : [...ORG_ONLY_FIELDS[endpoint]],
-      },
-    };
+            ? await t.activityDays(mapping, teams, range)
+            : await t.productivityDays(mapping, teams, range);
+    const members = await t.activeIn(mapping, teams, range);
+    return answerOf(data, range, teams, members, groupBy ? [] : [...ORG_ONLY_FIELDS[endpoint]]);
   }
+
+  /** Who may change the mapping here (without sign-in, this machine only; with it, admins by the route's rule). */
+  const editor = (req: IncomingMessage) =>
+    requireEditor(req, opts.signIn === true, 'the team mapping', 'elsewhere, set TEAMS_FILE');
 
   /** `PUT /api/teams/mapping` with `{format, text, name?}` as JSON. */
   async function saveMapping(req: IncomingMessage): Promise<HttpResponse> {
-    const refused = mayEdit(req, opts.signIn === true);
-    if (refused) return refused;
+    editor(req);
     if (!editable) {
       return errorResponse(
         409,
         'The team mapping comes from the file named by TEAMS_FILE: change that file (it is read again when it changes).',
       );
     }
-    // A JSON body cannot come from another site's form without the browser asking first (CORS).
-    if (!/^application\/json\b/i.test(String(req.headers['content-type'] ?? ''))) {
-      return errorResponse(415, 'Send the mapping as JSON: {"format": "csv" or "json", "text": "…"}.');
-    }
-    let body: unknown;
-    try {
-      body = JSON.parse(
-        await readBody(req, MAX_BYTES + 64 * 1024, `The mapping is larger than ${MAX_BYTES / 1024 / 1024} MB.`),
-      );
-    } catch (e) {
-      if (e instanceof HttpError) throw e;
-      return errorResponse(400, 'The body is not valid JSON: send {"format": "csv" or "json", "text": "…"}.');
-    }
+    const body = await readJson(req, MAX_BYTES + 64 * 1024, {
+      unsupported: 'Send the mapping as JSON: {"format": "csv" or "json", "text": "…"}.',
+      tooLarge: `The mapping is larger than ${MAX_BYTES / 1024 / 1024} MB.`,
+      invalid: 'The body is not valid JSON: send {"format": "csv" or "json", "text": "…"}.',
+    });
     const b = (body ?? {}) as { format?: unknown; text?: unknown; name?: unknown };
     if (b.format !== 'csv' && b.format !== 'json') return errorResponse(400, 'format must be "csv" or "json".');
     if (typeof b.text !== 'string') return errorResponse(400, 'text must be the mapping file’s content, as a string.');
@@ -355,8 +332,7 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
     }),
     mappingRoute('PUT', saveMapping),
     mappingRoute('DELETE', async (req) => {
-      const refused = mayEdit(req, opts.signIn === true);
-      if (refused) return refused;
+      editor(req);
       if (!editable)
         return errorResponse(409, 'The team mapping comes from TEAMS_FILE; there is no uploaded mapping to remove.');
       await editable.remove();
@@ -419,31 +395,4 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
     /** Reads who the store has seen and counts the teams' members ahead of a reader (after each sync step). */
     warm: async () => void (await members(source.current().mapping)),
   };
-}
-
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
-
-/**
- * Who may edit the mapping (and the budgets). With sign-in, the gate lets admins only through
- * (src/server/auth); without it, only a reader on the machine the dashboard runs on: a request from
- * loopback that names no hop beyond it, or, behind a proxy TRUST_PROXY trusts, one whose client the proxy
- * says is on loopback (core/forwarded.ts). That a change comes from the dashboard's own pages, not another
- * site's, the server checks before any route, for every request that changes something (`originAllowed`,
- * src/server/core/hosts.ts): its Origin against the names the server answers for, never against the
- * request's own Host, which a rebinding page sets too.
- */
-export function mayEdit(
-  req: IncomingMessage,
-  signIn: boolean,
-  what = 'the team mapping',
-  elsewhere = 'elsewhere, set TEAMS_FILE',
-): HttpResponse | undefined {
-  const peer = peerInContext() ?? peerOf(req, undefined);
-  if (!signIn && (!LOOPBACK.test(peer.address) || peer.hidden)) {
-    return errorResponse(
-      403,
-      `Until sign-in is configured, ${what} can be changed only from the machine the dashboard runs on; ${elsewhere}.`,
-    );
-  }
-  return undefined;
 }

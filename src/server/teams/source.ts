@@ -4,9 +4,10 @@
  * A file that does not parse is refused with its errors and the mapping in
  * force stays as it was: a typo never empties every team.
  */
-import { readFileSync, statSync, unwatchFile, watchFile } from 'node:fs';
+import { statSync, unwatchFile, watchFile } from 'node:fs';
 import { basename, extname } from 'node:path';
 import type { Logger } from '../core/log';
+import { readSettingsFile } from '../core/text';
 import type { StoreDb } from '../store/db';
 import { deleteStoredMapping, readStoredMapping, storedMappingTime, writeStoredMapping } from '../store/teams-queries';
 import { parseMapping, type Mapping, type MappingError, type MappingFormat } from './mapping';
@@ -33,21 +34,26 @@ export interface MappingSource {
 
 export const formatOf = (path: string): MappingFormat => (extname(path).toLowerCase() === '.json' ? 'json' : 'csv');
 
+/**
+ * What `text` puts in force from `source` when it parses (at `at`), else what says it was refused (nothing in
+ * force from it, no text, the format as none has it).
+ */
+function stateOf(
+  source: MappingState['source'],
+  name: string,
+  text: string,
+  format: MappingFormat,
+  at: string,
+): MappingState {
+  const result = parseMapping(text, format);
+  return result.ok
+    ? { mapping: result.mapping, source, name, loadedAt: at, refused: null, text, format }
+    : { ...NO_MAPPING, source, name, refused: { at, errors: result.errors } };
+}
+
 /** A fixed mapping (the demo's), parsed once through the same parser as any file. */
 export function fixedMappingSource(text: string, format: MappingFormat, name: string): MappingSource {
-  const result = parseMapping(text, format);
-  const at = new Date().toISOString();
-  const state: MappingState = result.ok
-    ? { mapping: result.mapping, source: 'demo', name, loadedAt: at, refused: null, text, format }
-    : {
-        mapping: null,
-        source: 'demo',
-        name,
-        loadedAt: null,
-        refused: { at, errors: result.errors },
-        text: null,
-        format,
-      };
+  const state = stateOf('demo', name, text, format, new Date().toISOString());
   return { current: () => state, stop() {} };
 }
 
@@ -62,18 +68,9 @@ export function fileMappingSource(path: string, logger: Logger, pollMs = 1000): 
   let state: MappingState = { mapping: null, source: 'file', name, loadedAt: null, refused: null, text: null, format };
 
   function load(): boolean {
-    let text: string;
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch (e) {
-      const errors = [
-        { line: null, message: `the file cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})` },
-      ];
-      state = { ...state, refused: { at: new Date().toISOString(), errors } };
-      logger.error('team mapping refused', { file: name, errors: errors.map((x) => x.message) });
-      return false;
-    }
-    const result = parseMapping(text, format);
+    const read = readSettingsFile(path);
+    const text = 'text' in read ? read.text : '';
+    const result = 'errors' in read ? { ok: false as const, errors: read.errors } : parseMapping(text, format);
     const at = new Date().toISOString();
     if (!result.ok) {
       state = { ...state, refused: { at, errors: result.errors } };
@@ -161,21 +158,9 @@ export function storedMappingSource(
       return;
     }
     if (row.updated_at === storedAt) return;
-    const format: MappingFormat = row.format === 'json' ? 'json' : 'csv';
-    const result = parseMapping(row.text, format);
     storedAt = row.updated_at;
     // The store only ever holds a mapping that parsed; one that no longer does (a newer parser) is reported.
-    stored = result.ok
-      ? {
-          mapping: result.mapping,
-          source: 'store',
-          name: row.name,
-          loadedAt: row.updated_at,
-          refused: null,
-          text: row.text,
-          format,
-        }
-      : { ...NO_MAPPING, source: 'store', name: row.name, refused: { at: row.updated_at, errors: result.errors } };
+    stored = stateOf('store', row.name, row.text, row.format === 'json' ? 'json' : 'csv', row.updated_at);
   }
   let loaded = false;
   const look = () =>

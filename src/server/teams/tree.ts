@@ -222,3 +222,7 @@ export function rollUp<T>(perTeamDirect: ReadonlyMap<string, T>, add: (a: T, b: 
   }
   return out;
 }
+
+/** A count per group (each team of `teams`, and Unassigned: `of` each one's own people), sub-teams added in. */
+export const rolledCounts = (teams: readonly string[], of: (group: string) => number | undefined) =>
+  rollUp(new Map([...teams, UNASSIGNED].map((t) => [t, of(t) ?? 0])), (x, y) => x + y, 0);

@@ -63,19 +63,12 @@ export async function forward<R extends HttpResponse>(
   req: IncomingMessage,
   { origin, apiKey, retries }: ProxyOptions<R>,
 ): Promise<R | HttpResponse> {
-  const rawUrl = req.url ?? '/';
-  const path = documentedPath(rawUrl);
-  if (!path) return errorResponse(404, 'Not a documented endpoint of the service.');
+  const target = splitTarget(req.url ?? '/');
+  if (!target) return errorResponse(404, 'Not a documented endpoint of the service.');
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     return errorResponse(405, `Method ${req.method} is not allowed; the service is read-only.`, { allow: 'GET, HEAD' });
   }
-  const target: OriginRequest = {
-    method: req.method,
-    path,
-    search: rawUrl.slice(path.length),
-    authorization: authorizationFor(req, apiKey),
-  };
-  return ask(origin, target, retries);
+  return ask(origin, { method: req.method, ...target, authorization: authorizationFor(req, apiKey) }, retries);
 }
 
 /** One request to an origin under the retry policy: the server's own requests (the store's sync) go through it too. */
@@ -93,6 +86,3 @@ export function splitTarget(rawUrl: string): { path: string; search: string } | 
   const path = documentedPath(rawUrl);
   return path ? { path, search: rawUrl.slice(path.length) } : null;
 }
-
-/** The key the upstream is asked with for this request. */
-export const upstreamAuthorization = authorizationFor;

@@ -128,5 +128,3 @@ export function createRangeFiller(store: StoreDb, engine: SyncEngine, waitMs: nu
 
   return { ensure, peek };
 }
-
-export type RangeFiller = ReturnType<typeof createRangeFiller>;

@@ -32,11 +32,11 @@ import {
 } from '../../lib/user-merge';
 import type { createUsersTables, UsersQuestion, UsersTableSpec } from '../analytics/users';
 import { ACCESS } from '../auth/access';
-import { errorResponse, HttpError } from '../core/errors';
-import { silentLogger, type Logger } from '../core/log';
-import type { HttpResponse, StreamedResponse } from '../core/response';
+import { errorResponse } from '../core/errors';
+import { errorText, silentLogger, type Logger } from '../core/log';
+import { json, jsonText, type HttpResponse, type StreamedResponse } from '../core/response';
 import { oneOf, queryParser, text, whole } from '../http/query';
-import { route, type Route } from '../http/router';
+import { decodedParam, route, type Route } from '../http/router';
 import type { StoreDb } from '../store/db';
 import { knownUser } from '../store/queries';
 import { rangeVersion, userDayRows, type RangeVersion } from '../store/users-queries';
@@ -190,7 +190,7 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
     try {
       return `${versionKey(v)}${known}${SPEND}${await spend!.version(r)}`;
     } catch (e) {
-      logger.error('the users table goes without spend', { error: e instanceof Error ? e.message : String(e) });
+      logger.error('the users table goes without spend', { error: errorText(e) });
       return `${versionKey(v)}${known}|no spend`;
     }
   }
@@ -214,12 +214,6 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
       .slice(0, 27);
     return `W/"${hash}"`;
   }
-
-  const answer = (status: number, body: unknown, headers: Record<string, string> = {}): HttpResponse => ({
-    status,
-    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  });
 
   /** `/api/users`: a page of the table. */
   const table = route({
@@ -258,8 +252,9 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
         complete: state.complete,
         ...(state.complete ? {} : { progress: state.progress }),
       };
-      if (!state.complete) return answer(202, body, { 'retry-after': retryAfter });
+      if (!state.complete) return json(202, body, { 'retry-after': retryAfter });
       // The table's version names the mapping its teams came from.
+      // The teams are read with each page: the ETag carries what they hold.
       const etag = etagOf(range, state, version + (await placeKey()), [
         p.sort,
         p.dir,
@@ -269,7 +264,7 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
         teams,
         lens?.minGroup ?? 0,
       ]);
-      return { ...answer(200, body), etag };
+      return { ...json(200, body), etag };
     },
   });
 
@@ -281,17 +276,12 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
     access: ACCESS.onePerson,
     what: 'the user’s days',
     async handle({ query: { range }, match, scope }) {
-      let userId: string;
-      try {
-        userId = decodeURIComponent(match[0]!);
-      } catch {
-        throw new HttpError(400, 'The user id in the path is not valid percent-encoding.');
-      }
+      const userId = decodedParam(match, 'The user id in the path is not valid percent-encoding.');
       if (userId.includes('/')) return errorResponse(404, 'No such endpoint.');
       const state = await filler.ensure(range);
       if (!state.complete) {
         const body: UserDaysAnswer = { userId, user: null, days: [], range, complete: false, progress: state.progress };
-        return answer(202, body, { 'retry-after': retryAfter });
+        return json(202, body, { 'retry-after': retryAfter });
       }
       const rows = await userDayRows(store.db, userId, range.start, range.end);
       if (rows.length === 0 && !(await knownUser(store.db, userId))) {
@@ -306,7 +296,7 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
       const head = JSON.stringify({ userId, user: merged, range, complete: true });
       const body = `${head.slice(0, -1)},"days":[${rows.join(',')}]}`;
       return {
-        ...answer(200, body),
+        ...jsonText(200, body),
         etag: etagOf(range, state, versionKey(state.version) + (await placeKey()), ['user', userId]),
       };
     },
@@ -394,7 +384,7 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
         const v = await filler.peek(r);
         if (v && (currency() === null || (await spend!.stored(r)))) await tableAt(r, await tableVersion(r, v));
       } catch (e) {
-        logger.error('users table prewarm failed', { error: e instanceof Error ? e.message : String(e) });
+        logger.error('users table prewarm failed', { error: errorText(e) });
       }
     }
   }
