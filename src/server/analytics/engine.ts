@@ -93,7 +93,13 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
     instance = await DuckDBInstance.create(opts.file, settings);
   }
   const loader = await instance.connect();
-  const reader = await instance.connect();
+  // Readers on connections of their own: a request's queries, and another reader's, run side by side (a query over
+  // a 90-day range spans few of DuckDB's row groups, so it rarely keeps both threads busy alone). Two, beside the
+  // loader: each waits on a thread of libuv's four, which compression and files need too.
+  const readers = [await instance.connect(), await instance.connect()];
+  const inFlight = new Map(readers.map((r) => [r, 0]));
+  // Tables made for readers (a range's users table) live in memory, where every connection sees them.
+  await loader.run("ATTACH ':memory:' AS scratch");
   await loader.run('CREATE TABLE IF NOT EXISTS meta (schema_version INTEGER)');
   const version = Number((await loader.runAndReadAll('SELECT max(schema_version) FROM meta')).getRowsJS()[0]?.[0] ?? 0);
   if (version !== SCHEMA_VERSION) {
@@ -317,7 +323,7 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
     }
   }
 
-  /** The queries in flight on the reader's connection. */
+  /** The queries in flight on the readers' connections. */
   const reading = new Set<Promise<unknown>>();
 
   /** A query's whole answer, held by DuckDB until its chunks are read. */
@@ -327,9 +333,16 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
     types?: Record<string, DuckDBType>,
   ) {
     if (closed) return Promise.reject(new Error('the analytics engine is closed'));
+    const reader = readers.reduce((x, y) => (inFlight.get(y)! < inFlight.get(x)! ? y : x));
+    inFlight.set(reader, inFlight.get(reader)! + 1);
     const q = reader.run(sql, params, types);
     reading.add(q);
-    void q.finally(() => reading.delete(q)).catch(() => undefined);
+    void q
+      .finally(() => {
+        reading.delete(q);
+        inFlight.set(reader, inFlight.get(reader)! - 1);
+      })
+      .catch(() => undefined);
     return q;
   }
 
@@ -396,7 +409,7 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
       await withLoader(true, async () => undefined);
       await Promise.allSettled([...reading]);
       loader.closeSync();
-      reader.closeSync();
+      for (const r of readers) r.closeSync();
       instance.closeSync();
     },
   };

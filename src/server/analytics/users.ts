@@ -176,7 +176,7 @@ const ORDER: Record<UserColumnId, string> = {
 // in it), and the known people who were not (IDLE, KNOWN), each with their spend. Their teams are joined as a page is
 // read (`member`, kept for the mapping in force): a new mapping changes no table.
 const TABLE = (name: string, priced: boolean) => `
-CREATE OR REPLACE TEMP TABLE ${name} AS
+CREATE OR REPLACE TABLE ${name} AS
 WITH merged AS (${MERGE}),
 idle AS (${IDLE}),
 known AS (${KNOWN('pid IN (SELECT pid FROM idle)')})${priced ? `,\nspent AS (${SPEND})` : ''}
@@ -392,7 +392,7 @@ export function createUsersTables(a: Analytics, entries = 8) {
         made.set(key, hit);
         return hit.table;
       }
-      const name = `users_table_${++tables}`;
+      const name = `scratch.users_table_${++tables}`;
       const entry = { version, name, table: make(name, r, spec) };
       entry.table.catch(() => {
         if (made.get(key) === entry) made.delete(key);

@@ -107,9 +107,25 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
     const a = await opts.analytics;
     const out: Highlight[] = [];
     const notes: string[] = [];
+    // Only the whole history tells who is new, and who is known but idle: until the store holds it, say so instead
+    // of guessing.
+    const held = await rangeVersion(store.db, HISTORY_START, latest);
+    const historyDays = daysBetween(HISTORY_START, latest) + 1;
+    const whole = held.storedDays >= historyDays;
+    const quiet = { start: maxDay(HISTORY_START, addDays(latest, -(INACTIVE_DAYS - 1))), end: latest };
+    // Every figure is asked at once (the engine's readers answer side by side), each read below in its turn; a
+    // failure is thrown where it is read.
+    const early = <T>(p: Promise<T>) => (p.catch(() => undefined), p);
+    const asked = {
+      spikes: early(weekSpikes(a, mapping, selected, week, MAX_SPIKES)),
+      counts: early(mapping ? activeByTeam(a, mapping, before, week) : Promise.resolve(undefined)),
+      idle: early(whole ? idleIn(a, quiet) : Promise.resolve([])),
+      fresh: early(whole ? firstActiveIn(a, mapping, selected, week) : Promise.resolve([])),
+      budgets: early(opts.budgetStates()),
+    };
 
     // 1. Spikes: each person's most extreme day of the week against their own 28 days before it.
-    const spikes = await weekSpikes(a, mapping, selected, week, MAX_SPIKES);
+    const spikes = await asked.spikes;
     for (const s of spikes.top) {
       const times = s.median > 0 ? `${(s.value / s.median).toFixed(1)}× ` : '';
       out.push({
@@ -132,7 +148,7 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
 
     if (mapping) {
       // 2. Teams whose active people fell sharply, week over week (a team's count includes its sub-teams).
-      const counts = await activeByTeam(a, mapping, before, week);
+      const counts = (await asked.counts)!;
       const count = (which: 'before' | 'now') => rolledCounts(mapping.teams, (t) => counts.get(t)?.[which]);
       const rolledNow = count('now');
       const drops = [...count('before').entries()]
@@ -153,11 +169,6 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
       }
     }
 
-    // Only the whole history tells who is new, and who is known but idle: until the store holds it, say so instead
-    // of guessing.
-    const held = await rangeVersion(store.db, HISTORY_START, latest);
-    const historyDays = daysBetween(HISTORY_START, latest) + 1;
-    const whole = held.storedDays >= historyDays;
     if (!whole)
       notes.push(
         `New and idle people are named once the store holds the whole history (${held.storedDays} of ${historyDays} days so far).`,
@@ -166,10 +177,9 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
     // 3. Known people (of the teams chosen) with no activity in 30 days: exactly the users page's "Not active" list
     // of the same range and teams, which the highlight opens. People the mapping names who never used the agent are
     // not known to the service: a note says how many.
-    const quiet = { start: maxDay(HISTORY_START, addDays(latest, -(INACTIVE_DAYS - 1))), end: latest };
     const teamOf = mapping ? teamResolver(mapping) : () => UNASSIGNED;
     const idle = new Map<string, string[]>();
-    for (const k of whole ? await idleIn(a, quiet) : []) {
+    for (const k of await asked.idle) {
       const team = teamOf(k.userId, k.email);
       if (selected.length > 0 && !inSelection(team, selected)) continue;
       const names = idle.get(team);
@@ -213,7 +223,7 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
     }
 
     // 4. New people this week: first active in the store's whole history during the week.
-    const fresh = whole ? await firstActiveIn(a, mapping, selected, week) : [];
+    const fresh = await asked.fresh;
     if (fresh.length > 0 && !small(fresh.length)) {
       const names = fresh.slice(0, 5).map(named);
       out.push({
@@ -226,7 +236,7 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
     }
 
     // 5. Budgets passed, or heading over.
-    const budgets = await opts.budgetStates();
+    const budgets = await asked.budgets;
     const money = (v: number) =>
       new Intl.NumberFormat('en-US', {
         style: 'currency',
