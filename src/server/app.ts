@@ -187,7 +187,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
       },
     });
     // Started by main.ts when SYNC_BACKGROUND allows; `npm run sync` runs it once.
-    // After each step of a sync: the users tables and the read threads' days, and who is in which team.
+    // After each step of a sync: the analytics copy, the users tables built ahead, and who is in which team.
     const stored = () => {
       void analytics?.then((a) => a.catchUp()).catch(() => undefined);
       void usersRoutes?.warm();

@@ -113,7 +113,7 @@ const localName = (host: string) => (host === '0.0.0.0' || host === '::' ? '127.
 /**
  * SIGTERM (an orchestrator's stop) and SIGINT: `/readyz` says so at once, no new connections, the answers
  * in flight finished (for at most SHUTDOWN_TIMEOUT_MS), the sync stopped (its PostgreSQL advisory lock goes
- * with its connection), then the read threads and the store closed (within 5 s more). It exits 0 when all of
+ * with its connection), then the analytics engine and the store closed (within 5 s more). It exits 0 when all of
  * that happened, 1 otherwise, saying what did not. A second signal ends the process at once.
  */
 let stopping = false;

@@ -15,7 +15,7 @@ export function embeddedOrigin(demo: DemoService, timeoutMs: number): Origin<Dem
   return async ({ method, path, search, authorization }) => {
     // A turn of the event loop first, as a real service's answer takes: a sync asking thousands of
     // questions in a row would otherwise run as one chain of promises, and the server would answer
-    // no one (a page, a health check, its read threads) until the whole backfill was done.
+    // no one (a page, a health check, the analytics engine) until the whole backfill was done.
     await new Promise((resolve) => setImmediate(resolve));
     // Without a key from the server or the browser, the demo's own owner key: the demo needs no setup.
     const r = demo.handle({

@@ -29,7 +29,7 @@ export interface SyncRun {
 
 /**
  * `stored`: told after each step of a run (its days are in the store), so that what is kept ready from the
- * store (the users tables, the read threads' days) follows the backfill.
+ * store (the users tables, the analytics copy) follows the backfill.
  */
 export function createScheduler(
   engine: SyncEngine,

@@ -349,7 +349,7 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
   /**
    * Builds the tables of the ranges a manager opens most (the default and the 7- and 90-day presets) in
    * the background once their days are all stored, and again when they change: the first visit to them
-   * is served from memory. Another range is a pass over the read threads' days (read ahead here too).
+   * is served from a table already made. Another range's table is made on its first read.
    */
   let warming: Promise<void> | undefined;
   let again = false;
