@@ -17,7 +17,9 @@ import type { Numbering } from './schema';
  */
 export function numbering(table: string, rows: unknown[][]) {
   const numbers = new Map(rows.map(([n, key]) => [String(key), Number(n)]));
-  let next = Math.max(0, ...numbers.values()) + 1;
+  // Not Math.max(...values): spread over 130,000 people it overflows the stack.
+  let next = 1;
+  for (const n of numbers.values()) if (n >= next) next = n + 1;
   let fresh: [number, string][] = [];
   const of: Numbering = (key) => {
     let n = numbers.get(key);

@@ -359,7 +359,9 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
     types?: Record<string, DuckDBType>,
   ): AsyncGenerator<T[]> {
     const query = /^\s*(SELECT|WITH)\b/i.test(sql);
-    const result = await materialized(query ? `SELECT to_json(q)::VARCHAR FROM (${sql}) q` : sql, params, types);
+    if (!query && !/^\s*(CREATE|DROP)\b/i.test(sql)) throw new Error('a query starts with SELECT or WITH');
+    // On a line of its own: a comment on the query's last line would end it.
+    const result = await materialized(query ? `SELECT to_json(q)::VARCHAR FROM (${sql}\n) q` : sql, params, types);
     if (!query) return;
     for (let i = 0; i < result.chunkCount; i++) {
       if (i > 0) await letGo();

@@ -105,6 +105,8 @@ describe('the spike rule (median + 4 robust deviations over the person’s own 2
     'f-varied-larger-jump': [varied, 5000],
     'g-varied-far-above': [varied, 9000],
     'h-too-little-history': [Array(6).fill(1000), 50_000],
+    // Usually nothing: any day with credits is past a bar of zero, infinitely far.
+    'i-usually-nothing': [Array(20).fill(0), 800],
   };
 
   it('flags a day far above the usual level, not a busy day, a flat habit’s small step or a varied person’s jump', async () => {
@@ -132,12 +134,14 @@ describe('the spike rule (median + 4 robust deviations over the person’s own 2
       'g-varied-far-above',
       'a-usual-far-above',
       'e-one-earlier-spike',
+      'i-usually-nothing',
       'd-flat-above-twice',
     ]);
     // The usual level is 1000 and the bar twice that (the MAD of 20 is under a tenth of the median).
     expect(got.top[1]).toMatchObject({ day: '2026-03-14', value: 6000, median: 1000, ratio: 3 });
-    expect(got.top[3]).toMatchObject({ median: 500, ratio: 1.001 });
-    expect(got.count).toBe(4);
+    expect(got.top[3]).toMatchObject({ median: 0, ratio: Infinity });
+    expect(got.top[4]).toMatchObject({ median: 500, ratio: 1.001 });
+    expect(got.count).toBe(5);
     expect(got.unjudged).toBe(1);
     expect(got.top).toEqual(
       bruteSpikes(credits, '2026-03-19').spikes.map((s) => ({ ...s, email: null, ratio: expect.closeTo(s.ratio, 9) })),

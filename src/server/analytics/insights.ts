@@ -55,7 +55,11 @@ export async function weekSpikes(
 ): Promise<{ top: Spike[]; count: number; unjudged: number }> {
   const from = maxDay(HISTORY_START, addDays(week.start, -SPIKE_WINDOW));
   const ask = await scoped(a, mapping, selection(teams), { start: from, end: week.end });
-  const [row] = await ask<{ count: number; unjudged: number; top: Omit<Spike, 'email'>[] | null }>(
+  const [row] = await ask<{
+    count: number;
+    unjudged: number;
+    top: (Omit<Spike, 'email' | 'ratio'> & { ratio: number | null })[] | null;
+  }>(
     `
     WITH d AS (
       SELECT pid, day, coalesce(sum(billable_tokens), 0) AS v FROM person_day
@@ -79,7 +83,9 @@ export async function weekSpikes(
       (SELECT count(*) FROM best)::INTEGER AS count,
       (SELECT count(*) FROM (SELECT pid FROM c GROUP BY pid HAVING max(n) < ${SPIKE_MIN_HISTORY}))::INTEGER
         AS unjudged,
-      (SELECT list({userId: user_id, day: strftime(day, '%Y-%m-%d'), value: v, median: med, ratio: ratio}
+      -- A bar of zero (a person whose usual day is no credits) is passed infinitely far: JSON has no Infinity.
+      (SELECT list({userId: user_id, day: strftime(day, '%Y-%m-%d'), value: v, median: med,
+          ratio: CASE WHEN isfinite(ratio) THEN ratio END}
          ORDER BY v - med DESC, ratio DESC, user_id)[1:$limit] FROM best) AS top`,
     { week: week.start, limit },
   );
@@ -92,7 +98,7 @@ export async function weekSpikes(
   return {
     count: row?.count ?? 0,
     unjudged: row?.unjudged ?? 0,
-    top: top.map((s) => ({ ...s, email: emails.get(s.userId) ?? null })),
+    top: top.map((s) => ({ ...s, ratio: s.ratio ?? Infinity, email: emails.get(s.userId) ?? null })),
   };
 }
 

@@ -344,34 +344,42 @@ export function createUsersTables(a: Analytics, entries = 8) {
       }
       return { sql: `FROM ${from} ${parts.length ? `WHERE ${parts.join(' AND ')}` : ''}`, params, types, joined };
     }
+    async function pageOnce(q: UsersQuestion, offset: number, limit: number) {
+      const [kept, teams] = await Promise.all([rowsFor(q), rowsFor(q, false)]);
+      const rowsAsked = `SELECT * ${kept.sql} ${order(q)} LIMIT ${limit} OFFSET ${offset}`;
+      // The page's rows given their teams when the question did not need them (50,000 rows joined for 100).
+      const later = q.mapping !== null && !kept.joined;
+      const [rows, [c]] = await Promise.all([
+        a.rows<Row>(
+          later
+            ? `SELECT p.* EXCLUDE (pid), coalesce(m.team, $unassigned) AS team
+                 FROM (${rowsAsked}) p LEFT JOIN member m USING (pid) ${order(q)}`
+            : `SELECT * EXCLUDE (pid) FROM (${rowsAsked})`,
+          later ? { ...kept.params, unassigned: UNASSIGNED } : kept.params,
+          kept.types,
+        ),
+        a.rows<{ total: number; active: number; inactive: number }>(
+          `SELECT (SELECT count(*) ${kept.sql})::INTEGER AS total,
+               count(*) FILTER (WHERE active_days > 0)::INTEGER AS active,
+               count(*) FILTER (WHERE active_days = 0)::INTEGER AS inactive
+             ${teams.sql}`,
+          { ...kept.params, ...teams.params },
+          { ...kept.types, ...teams.types },
+        ),
+      ]);
+      const users = rows.map((row) => userOf(row, spec, q.mapping !== null));
+      return { users, total: c!.total, active: c!.active, inactive: c!.inactive };
+    }
     const order = (q: UsersQuestion) => `ORDER BY ${ORDER[q.sort]} ${q.dir.toUpperCase()} NULLS LAST, user_id`;
     return {
       facets,
       async page(q, offset, limit) {
-        const [kept, teams] = await Promise.all([rowsFor(q), rowsFor(q, false)]);
-        const rowsAsked = `SELECT * ${kept.sql} ${order(q)} LIMIT ${limit} OFFSET ${offset}`;
-        // The page's rows given their teams when the question did not need them (50,000 rows joined for 100).
-        const later = q.mapping !== null && !kept.joined;
-        const [rows, [c]] = await Promise.all([
-          a.rows<Row>(
-            later
-              ? `SELECT p.* EXCLUDE (pid), coalesce(m.team, $unassigned) AS team
-                 FROM (${rowsAsked}) p LEFT JOIN member m USING (pid) ${order(q)}`
-              : `SELECT * EXCLUDE (pid) FROM (${rowsAsked})`,
-            later ? { ...kept.params, unassigned: UNASSIGNED } : kept.params,
-            kept.types,
-          ),
-          a.rows<{ total: number; active: number; inactive: number }>(
-            `SELECT (SELECT count(*) ${kept.sql})::INTEGER AS total,
-               count(*) FILTER (WHERE active_days > 0)::INTEGER AS active,
-               count(*) FILTER (WHERE active_days = 0)::INTEGER AS inactive
-             ${teams.sql}`,
-            { ...kept.params, ...teams.params },
-            { ...kept.types, ...teams.types },
-          ),
-        ]);
-        const users = rows.map((row) => userOf(row, spec, q.mapping !== null));
-        return { users, total: c!.total, active: c!.active, inactive: c!.inactive };
+        // Read again when `member` was written meanwhile (a new mapping, a day copied): rows and counts of one.
+        for (let tries = 0; ; tries++) {
+          const writes = membership.writes();
+          const got = await pageOnce(q, offset, limit);
+          if (!q.mapping || membership.writes() === writes || tries >= 2) return got;
+        }
       },
       async *all(q) {
         const w = await rowsFor(q, true, true);

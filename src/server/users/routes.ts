@@ -127,8 +127,7 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
   const currency = () => spend?.list()?.currency ?? null;
   const SPEND = '|spend ';
   /** The mapping in force, and what its teams hold (`member`: each person's team by their latest email): answers with teams change with it. */
-  async function placeKey() {
-    const place = opts.place?.();
+  async function placeKey(place = opts.place?.()) {
     return place ? `|place ${place.version} ${await (await opts.tables).membership(place.mapping)}` : '|place none';
   }
   /** A range's table at its version: with spend when the version was priced (its teams are read with each page). */
@@ -230,8 +229,16 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
       const state = await filler.ensure(range);
       const version = state.complete ? await tableVersion(range, state.version) : '';
       const t = state.complete ? await tableAt(range, version) : await (await opts.tables).latest(range);
-      const mapping = opts.place?.()?.mapping ?? null;
-      const question: UsersQuestion = { sort: p.sort, dir: p.dir, filter: asked, teams, mapping };
+      // The teams are read with each page: the ETag carries what they hold, taken before they are read.
+      const place = opts.place?.();
+      const placed = await placeKey(place);
+      const question: UsersQuestion = {
+        sort: p.sort,
+        dir: p.dir,
+        filter: asked,
+        teams,
+        mapping: place?.mapping ?? null,
+      };
       const page = t ? await t.page(question, p.offset, p.limit) : { users: [], total: 0, active: 0, inactive: 0 };
       const withheld = lens?.tooFew(page.total) === true;
       const body: UsersTableAnswer = {
@@ -253,9 +260,7 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
         ...(state.complete ? {} : { progress: state.progress }),
       };
       if (!state.complete) return json(202, body, { 'retry-after': retryAfter });
-      // The table's version names the mapping its teams came from.
-      // The teams are read with each page: the ETag carries what they hold.
-      const etag = etagOf(range, state, version + (await placeKey()), [
+      const etag = etagOf(range, state, version + placed, [
         p.sort,
         p.dir,
         asked,
@@ -290,6 +295,7 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
       const one = mergeUserRows(rows.map((row) => userRowSchema.parse(JSON.parse(row))))[0];
       // The person's team as the users table and the teams pages give it (member: by their latest email).
       const placing = opts.place?.();
+      const placed = await placeKey(placing);
       const team = one && placing ? await (await opts.tables).teamOf(one.userId, placing.mapping) : undefined;
       const merged = one ? shownTo(scope)(team !== undefined ? { ...one, team } : one) : null;
       // The rows go out as the service sent them, without a round trip through objects.
@@ -297,7 +303,7 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
       const body = `${head.slice(0, -1)},"days":[${rows.join(',')}]}`;
       return {
         ...jsonText(200, body),
-        etag: etagOf(range, state, versionKey(state.version) + (await placeKey()), ['user', userId]),
+        etag: etagOf(range, state, versionKey(state.version) + placed, ['user', userId]),
       };
     },
   });
