@@ -9,6 +9,7 @@ import {
   type DuckDBType,
   type DuckDBValue,
 } from '@duckdb/node-api';
+import { setImmediate as letGo } from 'node:timers/promises';
 import type { Numbering } from './schema';
 
 /**
@@ -44,8 +45,6 @@ export function numbering(table: string, rows: unknown[][]) {
 
 /** Rows appended a chunk at a time (DuckDB's vector size), the event loop let go between chunks. */
 const CHUNK = 2048;
-/** Lets the event loop answer what waits (a health check, another reader) before going on. */
-export const letGo = () => new Promise<void>((ok) => setImmediate(ok));
 
 export async function appendRows(con: DuckDBConnection, table: string, types: DuckDBType[], rows: DuckDBValue[][]) {
   if (rows.length === 0) return;

@@ -9,7 +9,8 @@
  * store's file sits beside it), or from nothing; every replica does the same from the shared store.
  */
 import { rmSync } from 'node:fs';
-import { appendRows, letGo, numbering } from './append';
+import { setImmediate as letGo } from 'node:timers/promises';
+import { appendRows, numbering } from './append';
 import {
   DuckDBInstance,
   JSDuckDBValueConverter,

@@ -5,6 +5,7 @@
  * on to `writeDemoResponse`, which the composition root (app.ts) uses to
  * write the demo's answers.
  */
+import { setImmediate as letGo } from 'node:timers/promises';
 import { timeoutAnswer, type Origin } from '../upstream/proxy';
 import type { DemoResponse } from './faults';
 import type { DemoService } from './service';
@@ -16,7 +17,7 @@ export function embeddedOrigin(demo: DemoService, timeoutMs: number): Origin<Dem
     // A turn of the event loop first, as a real service's answer takes: a sync asking thousands of
     // questions in a row would otherwise run as one chain of promises, and the server would answer
     // no one (a page, a health check, the analytics engine) until the whole backfill was done.
-    await new Promise((resolve) => setImmediate(resolve));
+    await letGo();
     // Without a key from the server or the browser, the demo's own owner key: the demo needs no setup.
     const r = demo.handle({
       method,
