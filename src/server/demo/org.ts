@@ -4,7 +4,7 @@
  * from those facts, so the numbers reconcile: org totals, `by_user`, `/users`
  * rows, grouped rows and breakdowns all agree.
  */
-import { HISTORY_START, addDays, daysBetween, eachDay, type Day } from '../../lib/dates';
+import { HISTORY_START, addDays, daysBetween, eachDay, isWeekend, type Day } from '../../lib/dates';
 import { CLIENT_KEYS } from './catalog';
 import { makePersona, type Persona } from './persona';
 import { userDay, type UserDay } from './user-day';
@@ -85,6 +85,8 @@ export function buildOrg(opts: OrgOptions): Org {
   const lastDay = addDays(opts.today, -1);
   const days = lastDay >= HISTORY_START ? eachDay(HISTORY_START, lastDay) : [];
   const D = days.length;
+  // Whether each day is a Saturday or Sunday, worked out once (userDay is asked millions of times).
+  const weekend = days.map(isWeekend);
   const personas = Array.from({ length: opts.users }, (_, i) => makePersona(opts.seed, i, Math.max(D, 1)));
   personas.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const aggs = days.map(emptyAgg);
@@ -98,7 +100,7 @@ export function buildOrg(opts: OrgOptions): Org {
     const counts = new Uint16Array(D + 1);
     let lastActive = -1_000_000;
     for (let d = 0; d < D; d++) {
-      const f = userDay(opts.seed, p, d, days[d]!);
+      const f = userDay(opts.seed, p, d, weekend[d]!);
       counts[d + 1] = counts[d]! + (f ? 1 : 0);
       if (!f) continue;
       // The user counts in WAU on days [max(d, lastActive+7), d+6] — each day once.
@@ -160,6 +162,6 @@ export function buildOrg(opts: OrgOptions): Org {
     aggs,
     activeCount,
     dayIndex: (day) => (start ? daysBetween(start, day) : -1),
-    userDay: (u, d) => userDay(opts.seed, personas[u]!, d, days[d]!),
+    userDay: (u, d) => userDay(opts.seed, personas[u]!, d, weekend[d]!),
   };
 }

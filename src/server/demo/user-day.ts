@@ -2,7 +2,6 @@
  * One user's facts for one day: a pure function of (seed, persona, day), so
  * any endpoint can recompute them and every total reconciles.
  */
-import { isWeekend, type Day } from '../../lib/dates';
 import { DELEGATION, HOOKS, MODELS } from './catalog';
 import { DELEG_W, LANG_W, MCP_W, SKILL_W, SLASH_W, type Persona } from './persona';
 import { between, hashSeed, rng, splitInteger, weighted } from './rng';
@@ -56,13 +55,13 @@ function adoption(d: number): number {
 }
 
 /**
- * The facts for one user on one day, or null when the user was not active.
+ * The facts for one user on day `d` (a Saturday or Sunday: `weekend`), or null when the user was not active.
  * Pure: the same (seed, persona, day) always gives the same record.
  */
-export function userDay(seed: string, p: Persona, d: number, day: Day): UserDay | null {
+export function userDay(seed: string, p: Persona, d: number, weekend: boolean): UserDay | null {
   if (d < p.join || d >= p.leave) return null;
   const r = rng(hashSeed(seed, 'ud', p.index, d));
-  const activeP = (isWeekend(day) ? p.weekendP : p.weekdayP) * adoption(d);
+  const activeP = (weekend ? p.weekendP : p.weekdayP) * adoption(d);
   if (r() >= activeP) return null;
 
   const growth = 0.7 + 0.6 * Math.min(1, d / 250);

@@ -305,6 +305,17 @@ migrations['0009_alert'] = {
   },
 };
 
+migrations['0010_drop_user_day_facts'] = {
+  /**
+   * The users table's facts are read from the analytics copy (src/server/analytics), which reads a day's rows once
+   * as it copies it: the index that held them all by day, for the SQL merge deleted since, was kept up to date on
+   * every write for nothing.
+   */
+  async up(db: Kysely<unknown>) {
+    await db.schema.dropIndex('user_day_facts').ifExists().execute();
+  },
+};
+
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 /** Brings the store to the newest version; throws, naming the migration, if one fails. */
