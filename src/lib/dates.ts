@@ -30,8 +30,19 @@ export function msToDay(ms: number): Day {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
+/** Days added, as asked lately: the same few days are added to thousands of times (every team's month, a forecast). */
+const added = new Map<string, Day>();
+
 export function addDays(day: Day, n: number): Day {
-  return msToDay(dayToMs(day) + n * DAY_MS);
+  // A day is ten characters: the key names the day and the number of days apart.
+  const key = day + n;
+  let out = added.get(key);
+  if (out === undefined) {
+    out = msToDay(dayToMs(day) + n * DAY_MS);
+    if (added.size >= 10_000) added.clear();
+    added.set(key, out);
+  }
+  return out;
 }
 
 /** Whole days from `a` to `b` (positive when b is later). */

@@ -46,14 +46,20 @@ function monthWindow(latest: Day): DayRange {
   return { start: maxDay(start, HISTORY_START), end: latest };
 }
 
+/** Each day of a window by its place, made once a window: every team's month reads the same days. */
+const placesOf = (() => {
+  let last: { key: string; places: Map<Day, number> } | undefined;
+  return (window: DayRange) => {
+    const key = `${window.start}…${window.end}`;
+    if (last?.key !== key) last = { key, places: new Map(eachDay(window.start, window.end).map((d, i) => [d, i])) };
+    return last.places;
+  };
+})();
+
 /** A day's spend from an array of the window's days. */
 const dayReader = (window: DayRange, spend: Float64Array) => {
-  const first = window.start;
-  return (d: Day) => {
-    if (d < first) return 0;
-    const i = Math.round((Date.parse(d) - Date.parse(first)) / 86_400_000);
-    return spend[i] ?? 0;
-  };
+  const places = placesOf(window);
+  return (d: Day) => spend[places.get(d) ?? -1] ?? 0;
 };
 
 function month(window: DayRange, spend: Float64Array, budget: number | undefined): MonthSpend {
