@@ -478,7 +478,9 @@ describe("the analytics engine's rows", () => {
         expect(rows.find((r) => r.i === 4321)).toEqual({ i: 4321, k: expect.any(Number), s: 'p4321' });
       }
       expect(await analytics.rows('SELECT 1 AS one WHERE false')).toEqual([]);
-      expect(await analytics.rows("SELECT DATE '2026-03-01' AS day, 2.5 AS x")).toEqual([{ day: '2026-03-01', x: 2.5 }]);
+      expect(await analytics.rows("SELECT DATE '2026-03-01' AS day, 2.5 AS x")).toEqual([
+        { day: '2026-03-01', x: 2.5 },
+      ]);
     } finally {
       await analytics.close();
       await store.close();
