@@ -46,24 +46,12 @@ function monthWindow(latest: Day): DayRange {
   return { start: maxDay(start, HISTORY_START), end: latest };
 }
 
-/** Each day of a window by its place, made once a window: every team's month reads the same days. */
-const placesOf = (() => {
-  let last: { key: string; places: Map<Day, number> } | undefined;
-  return (window: DayRange) => {
-    const key = `${window.start}…${window.end}`;
-    if (last?.key !== key) last = { key, places: new Map(eachDay(window.start, window.end).map((d, i) => [d, i])) };
-    return last.places;
-  };
-})();
+/** A window's days, each by its place: made once a request, as every team's month reads the same days. */
+const placesIn = (window: DayRange) => new Map(eachDay(window.start, window.end).map((d, i) => [d, i]));
 
-/** A day's spend from an array of the window's days. */
-const dayReader = (window: DayRange, spend: Float64Array) => {
-  const places = placesOf(window);
-  return (d: Day) => spend[places.get(d) ?? -1] ?? 0;
-};
-
-function month(window: DayRange, spend: Float64Array, budget: number | undefined): MonthSpend {
-  const on = dayReader(window, spend);
+function month(window: DayRange, places: Map<Day, number>, spend: Float64Array, budget?: number): MonthSpend {
+  // A day's spend from the array of the window's days.
+  const on = (d: Day) => spend[places.get(d) ?? -1] ?? 0;
   const m = forecastMonth(on, HISTORY_START, window.end);
   const days = [];
   for (let d = maxDay(m.start, HISTORY_START); d <= m.latest; d = addDays(d, 1)) days.push({ date: d, spend: on(d) });
@@ -117,6 +105,7 @@ export function createSpendRoutes(opts: SpendRoutesOptions) {
     const prev = previousPeriod(range);
     const latest = latestDay();
     const window = monthWindow(latest);
+    const places = placesIn(window);
     const selected: Selection = user !== null ? { user } : teams.length > 0 ? teams : null;
     const mapping = source.current().mapping;
     const e = await engine({ start: prev?.start ?? range.start, end: range.end }, window);
@@ -138,7 +127,7 @@ export function createSpendRoutes(opts: SpendRoutesOptions) {
       ...total(cur),
       previous: before ? total(before) : null,
       models,
-      month: month(window, spendOf(inMonth), budget),
+      month: month(window, places, spendOf(inMonth), budget),
       method: FORECAST_METHOD,
     };
   }
@@ -148,6 +137,7 @@ export function createSpendRoutes(opts: SpendRoutesOptions) {
     const prices = pricesOrRefuse();
     const mapping = source.current().mapping;
     const window = monthWindow(latestDay());
+    const places = placesIn(window);
     const e = await engine(range, window);
     const paths = [...(mapping?.teams ?? []), UNASSIGNED];
     const [inRange, inMonth, org, orgMonth] = await Promise.all([
@@ -170,7 +160,7 @@ export function createSpendRoutes(opts: SpendRoutesOptions) {
       team,
       credits: credits.get(team) ?? 0,
       spend: sum(spentInRange.get(team)),
-      month: month(window, spentInMonth.get(team) ?? new Float64Array(0), budgets.get(team)),
+      month: month(window, places, spentInMonth.get(team) ?? new Float64Array(0), budgets.get(team)),
     });
     const listed = withAncestors(mapping?.teams ?? []).filter(
       (t) => only.length === 0 || only.some((o) => isWithin(t, o)),
@@ -178,7 +168,7 @@ export function createSpendRoutes(opts: SpendRoutesOptions) {
     const rows: TeamSpendRow[] = [
       ...(scope && !scope.orgView
         ? []
-        : [{ team: '', ...total(org), month: month(window, spendOf(orgMonth), budgets.get('')) }]),
+        : [{ team: '', ...total(org), month: month(window, places, spendOf(orgMonth), budgets.get('')) }]),
       ...listed.map(row),
       ...(only.length === 0 || only.includes(UNASSIGNED) ? [row(UNASSIGNED)] : []),
     ];
