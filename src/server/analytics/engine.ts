@@ -4,7 +4,7 @@
  * (which stays the store of record): per day and person, the `/users` row's facts (`person_day`), and from each
  * `/tokens` day's `by_user` split the person's credits (`person_credits_day`) and their credits by model
  * (`person_model_day`). Each day is copied with the version the store gives it (its `synced_at`): `catchUp`
- * copies the days the store wrote since, and drops the ones it no longer has, one day in one transaction, so a
+ * copies the days the store wrote since, and drops the ones it no longer has, a week's days in one transaction, so a
  * reader sees a day whole or not at all. A restarted process catches up from where its file was (the embedded
  * store's file sits beside it), or from nothing; every replica does the same from the shared store.
  */
@@ -209,35 +209,31 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
 
   /**
    * Replaces days of one source in the copy (`version` undefined: drops the day), all in one transaction: a
-   * reader sees each of them whole or not at all, and a crash leaves them to be copied again.
+   * reader sees each of them whole or not at all, and a crash leaves them to be copied again. Each day is read from
+   * the store and appended in turn (the JavaScript holds one day's rows at a time), and the week tables are made
+   * once for all of them: copying a week's days together built a year's copy at 50,000 people in 166 s instead of
+   * 274 s a day at a time (each day made its week again, and each commit wrote its own log).
    */
-  async function copyDays(source: Source, days: readonly [Day, string | undefined][]): Promise<number> {
+  async function copyDays(source: Source, days: readonly [Day, string | undefined][]): Promise<void> {
     const tables = TABLES[source];
-    const values: DuckDBValue[][][] = tables.map(() => []);
-    let ok = false;
-    try {
-      for (const [day, version] of days) (await rowsOf(source, day, version)).forEach((v, i) => values[i]!.push(...v));
-    } catch (e) {
-      people.settle(false);
-      languages.settle(false);
-      throw e;
-    }
     // Days copied before are replaced (a scan of each table); new ones have nothing to replace.
     const replaced = days.map(([day]) => day).filter((day) => loaded[source].has(day));
+    let ok = false;
     await loader.run('BEGIN TRANSACTION');
     try {
-      await people.write(loader);
-      await languages.write(loader);
       if (replaced.length > 0)
         for (const t of tables)
           await loader.run(
             `DELETE FROM ${t.name} WHERE list_contains($days::DATE[], day)`,
             { days: listValue(replaced) },
-            {
-              days: LIST(VARCHAR),
-            },
+            { days: LIST(VARCHAR) },
           );
-      for (const [i, t] of tables.entries()) await appendRows(loader, t.name, t.types, values[i]!);
+      for (const [day, version] of days) {
+        const values = await rowsOf(source, day, version);
+        for (const [i, t] of tables.entries()) await appendRows(loader, t.name, t.types, values[i]!);
+      }
+      await people.write(loader);
+      await languages.write(loader);
       await remakeWeeks(
         source,
         days.map(([day]) => day),
@@ -271,12 +267,11 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
       else loaded[source].set(day, version);
     }
     generation++;
-    return values.reduce((n, v) => n + v.length, 0);
   }
 
   /**
    * The loader connection, one task at a time: a reader's (a range it waits for, a table it needs) before the
-   * background's (the whole history, newest day first), so a reader never waits for more than one day's copy.
+   * background's (the whole history, newest day first), so a reader never waits for more than one week's copy.
    */
   let busy = false;
   let closed = false;
@@ -293,9 +288,6 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
     }
   }
 
-  /** Rows copied in one transaction, at most, from as many days as they take (a day at least). */
-  const BATCH_ROWS = 30_000;
-
   async function catchUpNow(range: DayRange | undefined) {
     const urgent = range !== undefined;
     for (const source of ['users', 'tokens'] as const) {
@@ -308,18 +300,18 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
           .filter((day) => !stored.has(day) && (!range || (day >= range.start && day <= range.end)))
           .map((day) => [day, undefined] as const),
       ] as [Day, string | undefined][];
-      // A batch is as many days as the last one's size says fit: a reader waits for one batch at most.
-      let perDay = 0;
+      // A batch is the days of one week (a reader waits for one at most).
       for (let i = 0; i < todo.length && !closed;) {
-        const n = Math.max(1, perDay > 0 ? Math.floor(BATCH_ROWS / perDay) : 1);
+        const week = weekStart(todo[i]![0]);
+        let n = 1;
+        while (i + n < todo.length && weekStart(todo[i + n]![0]) === week) n++;
         const batch = todo.slice(i, i + n);
-        i += batch.length;
+        i += n;
         // Looked at again once its turn comes: another catch-up may have copied some meanwhile.
-        const rows = await withLoader(urgent, async () => {
+        await withLoader(urgent, async () => {
           const still = batch.filter(([day, v]) => held.get(day) !== v);
-          return still.length > 0 && !closed ? copyDays(source, still) : 0;
+          if (still.length > 0 && !closed) await copyDays(source, still);
         });
-        perDay = Math.max(perDay, rows / batch.length);
       }
     }
   }
