@@ -2,7 +2,6 @@
 import type { UserRow } from '../api/schemas';
 import type { Day } from '../lib/dates';
 import type { StoreDb } from '../server/store/db';
-import { userDayFacts } from '../server/store/users-queries';
 
 /** Writes a `/users` day as the sync does: its rows, then the day as walked (`version` is its `synced_at`). */
 export async function putUsersDay(store: StoreDb, day: Day, rows: readonly UserRow[], version: string) {
@@ -16,7 +15,6 @@ export async function putUsersDay(store: StoreDb, day: Day, rows: readonly UserR
           user_id: r.user_id,
           user_email: r.user_email,
           row: JSON.stringify(r),
-          ...userDayFacts(r as unknown as Record<string, unknown>),
         })),
       )
       .execute();

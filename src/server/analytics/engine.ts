@@ -10,7 +10,7 @@
  */
 import { rmSync } from 'node:fs';
 import { setImmediate as letGo } from 'node:timers/promises';
-import { appendRows, numbering } from './append';
+import { appendRows } from './append';
 import {
   DuckDBInstance,
   JSDuckDBValueConverter,
@@ -23,23 +23,7 @@ import {
 import { addDays, weekStart, type Day, type DayRange } from '../../lib/dates';
 import type { Logger } from '../core/log';
 import type { StoreDb } from '../store/db';
-import {
-  CREDITS_TYPES,
-  dayValue,
-  languageCodes,
-  MODEL_TYPES,
-  num,
-  ORG_TYPES,
-  PERSON_DAY_TYPES,
-  PERSON_NUMBERS,
-  PERSON_TEXTS,
-  SCHEMA,
-  SCHEMA_VERSION,
-  TABLES as COPY_TABLES,
-  tokensDayRows,
-  WEEK_OF_DAY,
-  WEEK_TABLES,
-} from './schema';
+import { DAY_STATEMENTS, SCHEMA, SCHEMA_VERSION, TABLES as COPY_TABLES, WEEK_OF_DAY, WEEK_TABLES } from './schema';
 
 type Source = 'users' | 'tokens';
 
@@ -112,9 +96,6 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
   for (const s of SCHEMA) await loader.run(s);
   if (version !== SCHEMA_VERSION) await loader.run(`INSERT INTO meta VALUES (${SCHEMA_VERSION})`);
 
-  const people = numbering('person', (await loader.runAndReadAll('SELECT pid, user_id FROM person')).getRowsJS());
-  const languages = numbering('language', (await loader.runAndReadAll('SELECT code, name FROM language')).getRowsJS());
-
   /** Counts the days copied or dropped: what was made from the copy (a membership table) is made again after. */
   let generation = 0;
   /** What the copy holds: per source, each day's version. */
@@ -144,38 +125,22 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
     return new Map(rows.map((r) => [r.day, r.synced_at]));
   }
 
-  /** A day's rows for the copy's tables, read from the store (none for a day dropped). */
-  async function rowsOf(source: Source, day: Day, version: string | undefined): Promise<DuckDBValue[][][]> {
-    if (version === undefined) return source === 'users' ? [[]] : [[], [], []];
-    if (source === 'users') {
-      const stored = await store.db
-        .selectFrom('user_day')
-        .select(['user_id', 'user_email', ...PERSON_NUMBERS, ...PERSON_TEXTS])
-        .where('day', '=', day)
-        .execute();
-      const date = dayValue(day);
-      return [
-        stored.map((r) => [
-          date,
-          people.of(r.user_id),
-          r.user_email,
-          ...PERSON_NUMBERS.map((c) => num(r[c])),
-          r.primary_model ?? '',
-          r.primary_model_tier ?? '',
-          r.delegation_level ?? '',
-          languageCodes(r.languages, languages.of),
-        ]),
-      ];
-    }
-    const answer = await store.db
-      .selectFrom('day_answer')
-      .select('body')
-      .where('endpoint', '=', 'tokens')
-      .where('grouping', '=', '')
-      .where('day', '=', day)
-      .executeTakeFirst();
-    const split = tokensDayRows(day, answer?.body ?? '[]', people.of);
-    return [split.credits, split.models, split.org];
+  /** Stored days' JSON as the copy's statements take it: each `/users` row, or each `/tokens` answer, and its day. */
+  async function textsOf(source: Source, days: Day[]) {
+    const rows =
+      source === 'users'
+        ? await store.db.selectFrom('user_day').select(['day', 'row as text']).where('day', 'in', days).execute()
+        : await store.db
+            .selectFrom('day_answer')
+            .select(['day', 'body as text'])
+            .where('endpoint', '=', 'tokens')
+            .where('grouping', '=', '')
+            .where('day', 'in', days)
+            .execute();
+    return {
+      values: { days: listValue(rows.map((r) => r.day)), texts: listValue(rows.map((r) => r.text)) },
+      chars: rows.reduce((n, r) => n + r.text.length, 0),
+    };
   }
 
   /** Makes the week tables' rows of the weeks holding `days` again from `person_day` (in the caller's transaction). */
@@ -198,42 +163,47 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
     }
   }
 
-  const TABLES: Record<Source, { name: string; types: DuckDBType[] }[]> = {
-    users: [{ name: 'person_day', types: PERSON_DAY_TYPES }],
-    tokens: [
-      { name: 'person_credits_day', types: CREDITS_TYPES },
-      { name: 'person_model_day', types: MODEL_TYPES },
-      { name: 'org_tokens_day', types: ORG_TYPES },
-    ],
+  /** JSON given to DuckDB at once, at most (but a day's): a part's JSON is held three times while it is parsed. */
+  const TEXT_CHARS = 8_000_000;
+  /** The most JSON a day of each source has had so far: how many days make a part. */
+  const perDay: Record<Source, number> = { users: 0, tokens: 0 };
+
+  const TABLES: Record<Source, string[]> = {
+    users: ['person_day'],
+    tokens: ['person_credits_day', 'person_model_day', 'org_tokens_day'],
   };
 
   /**
    * Replaces days of one source in the copy (`version` undefined: drops the day), all in one transaction: a
-   * reader sees each of them whole or not at all, and a crash leaves them to be copied again. Each day is read from
-   * the store and appended in turn (the JavaScript holds one day's rows at a time), and the week tables are made
-   * once for all of them: copying a week's days together built a year's copy at 50,000 people in 166 s instead of
-   * 274 s a day at a time (each day made its week again, and each commit wrote its own log).
+   * reader sees each of them whole or not at all, and a crash leaves them to be copied again. Their JSON is read from
+   * the store as it is kept and given to DuckDB, which parses it on its own threads (schema.ts), and the week tables
+   * are made once for all of them.
    */
   async function copyDays(source: Source, days: readonly [Day, string | undefined][]): Promise<void> {
     const tables = TABLES[source];
     // Days copied before are replaced (a scan of each table); new ones have nothing to replace.
     const replaced = days.map(([day]) => day).filter((day) => loaded[source].has(day));
-    let ok = false;
     await loader.run('BEGIN TRANSACTION');
     try {
       if (replaced.length > 0)
         for (const t of tables)
           await loader.run(
-            `DELETE FROM ${t.name} WHERE list_contains($days::DATE[], day)`,
+            `DELETE FROM ${t} WHERE list_contains($days::DATE[], day)`,
             { days: listValue(replaced) },
             { days: LIST(VARCHAR) },
           );
-      for (const [day, version] of days) {
-        const values = await rowsOf(source, day, version);
-        for (const [i, t] of tables.entries()) await appendRows(loader, t.name, t.types, values[i]!);
+      // Parsed a part at a time (a day at least), each at most TEXT_CHARS of JSON: memory stays bounded at any size.
+      const copied = days.filter(([, v]) => v !== undefined).map(([day]) => day);
+      for (let i = 0, n = 1; i < copied.length; i += n) {
+        n = Math.max(1, Math.min(copied.length - i, Math.floor(TEXT_CHARS / (perDay[source] || 1))));
+        const given = await textsOf(source, copied.slice(i, i + n));
+        perDay[source] = Math.max(perDay[source], given.chars / n);
+        for (const statement of DAY_STATEMENTS[source])
+          await loader.run(statement, statement.includes('$days') ? given.values : undefined, {
+            days: LIST(VARCHAR),
+            texts: LIST(VARCHAR),
+          });
       }
-      await people.write(loader);
-      await languages.write(loader);
       await remakeWeeks(
         source,
         days.map(([day]) => day),
@@ -254,13 +224,9 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
         kept.map(([day, v]) => [source, day, v]),
       );
       await loader.run('COMMIT');
-      ok = true;
     } catch (e) {
       await loader.run('ROLLBACK').catch(() => undefined);
       throw e;
-    } finally {
-      people.settle(ok);
-      languages.settle(ok);
     }
     for (const [day, version] of days) {
       if (version === undefined) loaded[source].delete(day);

@@ -4,7 +4,7 @@
  * Each is written once for both engines: column types Kysely maps per dialect.
  * Never edit a migration that has shipped; add the next one.
  */
-import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, SqliteAdapter, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 
 const migrations: Record<string, Migration> = {
   '0001_initial': {
@@ -313,6 +313,47 @@ migrations['0010_drop_user_day_facts'] = {
    */
   async up(db: Kysely<unknown>) {
     await db.schema.dropIndex('user_day_facts').ifExists().execute();
+  },
+};
+
+migrations['0011_user_day_row_only'] = {
+  /**
+   * The analytics copy reads a day's rows as the service sent them (their JSON), so the fact columns 0002 added are
+   * read by nothing: every `/users` row the sync writes stops carrying them. PostgreSQL drops columns in its
+   * catalogue; SQLite would rewrite the table once per column, so it is made again once, in one transaction.
+   */
+  async up(db: Kysely<unknown>) {
+    const facts = [...FACT_NUMBERS_0002, ...FACT_TEXTS_0002];
+    if (!(db.getExecutor().adapter instanceof SqliteAdapter)) {
+      let alter = db.schema.alterTable('user_day').dropColumn(facts[0]!);
+      for (const c of facts.slice(1)) alter = alter.dropColumn(c);
+      await alter.execute();
+      return;
+    }
+    await db.transaction().execute(async (trx) => {
+      await trx.schema
+        .createTable('user_day_0011')
+        .addColumn('day', 'text', (c) => c.notNull())
+        .addColumn('user_id', 'text', (c) => c.notNull())
+        .addColumn('user_email', 'text')
+        .addColumn('row', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('user_day_pk', ['day', 'user_id'])
+        .execute();
+      const columns = ['day', 'user_id', 'user_email', 'row'] as const;
+      const old = trx as unknown as Kysely<{ user_day: Record<(typeof columns)[number], string> }>;
+      await old
+        .insertInto('user_day_0011' as 'user_day')
+        .columns(columns)
+        .expression(old.selectFrom('user_day').select(columns))
+        .execute();
+      await trx.schema.dropTable('user_day').execute();
+      await trx.schema.alterTable('user_day_0011').renameTo('user_day').execute();
+      await trx.schema
+        .createIndex('user_day_user_email')
+        .on('user_day')
+        .columns(['user_id', 'day', 'user_email'])
+        .execute();
+    });
   },
 };
 

@@ -7,9 +7,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Engine } from './db';
 import type { Schema } from './schema';
-import { NUMERIC_FACTS, TEXT_FACTS, type UserDayFacts } from './users-queries';
-
-const FACT_COLUMNS = [...NUMERIC_FACTS, ...TEXT_FACTS];
 
 type Db = Kysely<Schema> | Transaction<Schema>;
 
@@ -157,7 +154,7 @@ export async function unfinishedWalk(db: Db, start: string, end: string): Promis
     .executeTakeFirst();
 }
 
-export interface UserRowRecord extends UserDayFacts {
+export interface UserRowRecord {
   day: string;
   user_id: string;
   user_email: string | null;
@@ -187,8 +184,6 @@ export async function writeUsersPage(
           oc.columns(['day', 'user_id']).doUpdateSet((eb) => ({
             user_email: eb.ref('excluded.user_email'),
             row: eb.ref('excluded.row'),
-            // The users table's columns follow the row (src/server/store/users-queries.ts).
-            ...Object.fromEntries(FACT_COLUMNS.map((k) => [k, eb.ref(`excluded.${k}`)])),
           })),
         )
         .execute();

@@ -26,40 +26,12 @@ export interface DayAnswerTable {
 }
 
 /** One `/users` row: one user's activity on one day. */
-export interface UserDayTable extends UserDayFactColumns {
+export interface UserDayTable {
   day: string;
   user_id: string;
   user_email: string | null;
   /** The row as the service sent it (JSON). */
   row: string;
-}
-
-/**
- * The row's fields the users table sums, sorts and filters on, as columns (migration 0002), so the
- * merged table of a range is one grouped query rather than a parse of every row. Null only in a row
- * written before that migration and not yet backfilled by it.
- */
-export interface UserDayFactColumns {
-  billable_tokens: number | null;
-  tool_calls: number | null;
-  sessions: number | null;
-  messages: number | null;
-  user_messages: number | null;
-  assistant_messages: number | null;
-  files_created: number | null;
-  files_edited: number | null;
-  git_commits: number | null;
-  git_prs_created: number | null;
-  mcp_calls: number | null;
-  skill_calls: number | null;
-  slash_commands: number | null;
-  hooks: number | null;
-  autonomy_ratio: number | null;
-  primary_model: string | null;
-  primary_model_tier: string | null;
-  delegation_level: string | null;
-  /** The row's languages as a JSON array. */
-  languages: string | null;
 }
 
 /** Days whose `/users` walk is complete: only these are served from the store. */

@@ -18,7 +18,6 @@ import { errorText, silentLogger, type Logger } from '../core/log';
 import type { HttpResponse } from '../core/response';
 import type { StoreDb } from '../store/db';
 import * as q from '../store/queries';
-import { userDayFacts } from '../store/users-queries';
 import { isFinal, spansToFetch } from './spans';
 
 /** An upstream answer; `incomplete` when its body did not arrive whole (it is relayed, never stored). */
@@ -322,8 +321,6 @@ export function createSyncEngine(store: StoreDb, fetcher: Fetcher, opts: SyncOpt
           user_id: String(row.user_id),
           user_email: typeof row.user_email === 'string' ? row.user_email : null,
           row: JSON.stringify(row),
-          // The users table's columns (src/server/users): summed, sorted and filtered without parsing rows.
-          ...userDayFacts(row),
         }));
         const next = body.meta.has_more && body.meta.next_cursor ? body.meta.next_cursor : null;
         pages++;

@@ -18,7 +18,6 @@ import { createDemoService } from '../demo/service';
 import { openStore, type StoreDb } from '../store/db';
 import { MIGRATION_NAMES, migrateToLatest } from '../store/migrations';
 import { claimStore, knownUser, storedDays, StoreMismatchError, writeUsersPage } from '../store/queries';
-import { userDayFacts } from '../store/users-queries';
 import type { Schema } from '../store/schema';
 import { dayAnswerVersion, emailOf } from '../store/teams-queries';
 import { createSyncEngine, DAY_ENDPOINTS, type DayEndpoint, type Fetched, type SyncOptions } from './engine';
@@ -139,7 +138,6 @@ describe.each(engines)('the store on $name', ({ available, open }) => {
       user_id: 'u-moved',
       user_email: email,
       row: '{}',
-      ...userDayFacts({ user_email: email }),
     });
     const days = ['2026-02-01', '2026-02-02', '2026-02-03'].map((day) => ({ day, final: true }));
     await writeUsersPage(

@@ -34,7 +34,6 @@ import { createDemoService } from '../demo/service';
 import { openStore, type StoreDb } from '../store/db';
 import { migrateToLatest } from '../store/migrations';
 import { claimStore } from '../store/queries';
-import { NUMERIC_FACTS, TEXT_FACTS, userDayFacts } from '../store/users-queries';
 import { openAnalytics, type Analytics } from '../analytics/engine';
 import { createUsersTables } from '../analytics/users';
 import { createSyncEngine, type Fetched } from '../sync/engine';
@@ -224,19 +223,20 @@ describe.each(engines)('the users endpoints on $name', ({ available, open }) => 
     }
   });
 
-  test(`migration 0002 gives the rows stored before it their columns, as the sync writes them${skipNote}`, async () => {
+  test(`a store from before migration 0002 comes through every migration with each row as the sync writes it${skipNote}`, async () => {
     const h = await harness(store);
     await h.engine.fillUsers(FINAL, false);
     const read = () => store.db.selectFrom('user_day').selectAll().orderBy('day').orderBy('user_id').execute();
     const written = await read();
     expect(written.length).toBeGreaterThan(100);
+    // The sync writes the row as the service sent it, its user and email beside it, and nothing else (0011).
     for (const r of written) {
-      expect({ ...r, ...userDayFacts(JSON.parse(r.row) as Record<string, unknown>) }).toEqual(r);
+      const row = JSON.parse(r.row) as { user_id: string; user_email?: string | null };
+      expect(r).toEqual({ day: r.day, user_id: row.user_id, user_email: row.user_email ?? null, row: r.row });
     }
-    // The store as it was before 0002: no columns, no later table or index, the migrations not recorded (0010 has
-    // dropped the index 0002 makes).
+    // The store as it was before 0002 (its rows are as 0001 made them): no later table or index, the migrations not
+    // recorded. 0002 gives them fact columns, 0010 drops the index 0002 makes, 0011 drops the columns.
     const db = store.db as unknown as Kysely<{ kysely_migration: { name: string } }>;
-    for (const c of [...NUMERIC_FACTS, ...TEXT_FACTS]) await db.schema.alterTable('user_day').dropColumn(c).execute();
     await db.schema.dropTable('team_mapping').execute();
     await db.schema.dropTable('team_budget').execute();
     await db.schema.dropTable('revoked_session').execute();
@@ -256,6 +256,7 @@ describe.each(engines)('the users endpoints on $name', ({ available, open }) => 
       '0008_chart_mark',
       '0009_alert',
       '0010_drop_user_day_facts',
+      '0011_user_day_row_only',
     ];
     await db.deleteFrom('kysely_migration').where('name', 'in', later).execute();
     expect(await migrateToLatest(db as Kysely<unknown>)).toEqual(later);
