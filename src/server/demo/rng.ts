@@ -55,16 +55,28 @@ export function weighted(r: Rng, weights: readonly number[]): number {
 
 /**
  * Splits an integer total into integer parts proportional to weights, exactly
- * (largest remainder), so parts always sum back to the total.
+ * (largest remainder: the parts with the largest fractions, the first of equal
+ * ones first, get one more), so parts always sum back to the total. Written
+ * with plain loops: the demo splits millions of totals in a year's sync, and
+ * the arrays and sort of tuples it made held a twentieth of the server's thread.
  */
 export function splitInteger(total: number, weights: readonly number[]): number[] {
-  const sum = weights.reduce((a, b) => a + b, 0);
-  if (total <= 0 || sum <= 0) return weights.map(() => 0);
-  const raw = weights.map((w) => (total * w) / sum);
-  const parts = raw.map(Math.floor);
-  let rest = total - parts.reduce((a, b) => a + b, 0);
-  const order = raw.map((x, i) => [x - Math.floor(x), i] as const).sort((a, b) => b[0] - a[0]);
-  for (let k = 0; rest > 0; k = (k + 1) % order.length, rest--) parts[order[k]![1]]! += 1;
+  const n = weights.length;
+  let sum = 0;
+  for (let i = 0; i < n; i++) sum += weights[i]!;
+  const parts = new Array<number>(n).fill(0);
+  if (total <= 0 || sum <= 0) return parts;
+  let rest = total;
+  const fractions = new Array<number>(n);
+  for (let i = 0; i < n; i++) {
+    const x = (total * weights[i]!) / sum;
+    parts[i] = Math.floor(x);
+    fractions[i] = x - parts[i]!;
+    rest -= parts[i]!;
+  }
+  if (rest <= 0) return parts;
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => fractions[b]! - fractions[a]! || a - b);
+  for (let k = 0; rest > 0; k = (k + 1) % n, rest--) parts[order[k]!]! += 1;
   return parts;
 }
 

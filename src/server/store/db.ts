@@ -85,6 +85,9 @@ function keepingTheCause<D extends Dialect>(dialect: D, rolledBack: () => boolea
   return dialect;
 }
 
+/** Prepared statements the embedded store keeps. */
+const STATEMENTS = 256;
+
 export async function openStore(where: StoreLocation): Promise<StoreDb> {
   let store: StoreDb;
   if (where.databaseUrl) {
@@ -128,7 +131,21 @@ export async function openStore(where: StoreLocation): Promise<StoreDb> {
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('busy_timeout = 5000');
-    const dialect = keepingTheCause(new SqliteDialect({ database: sqlite }), () => !sqlite.inTransaction);
+    // Each statement is prepared once and kept (the most recent STATEMENTS of them): Kysely asks for every query's,
+    // and preparing the sync's inserts again each time held a twentieth of its thread.
+    const prepared = new Map<string, SQLite.Statement>();
+    const database = {
+      prepare(text: string) {
+        let statement = prepared.get(text);
+        if (statement) prepared.delete(text);
+        else statement = sqlite.prepare(text);
+        prepared.set(text, statement);
+        if (prepared.size > STATEMENTS) prepared.delete(prepared.keys().next().value!);
+        return statement;
+      },
+      close: () => sqlite.close(),
+    };
+    const dialect = keepingTheCause(new SqliteDialect({ database }), () => !sqlite.inTransaction);
     const db = new Kysely<Schema>({ dialect });
     store = {
       db,
