@@ -23,7 +23,15 @@ import {
 import { addDays, weekStart, type Day, type DayRange } from '../../lib/dates';
 import type { Logger } from '../core/log';
 import type { StoreDb } from '../store/db';
-import { DAY_STATEMENTS, SCHEMA, SCHEMA_VERSION, TABLES as COPY_TABLES, WEEK_OF_DAY, WEEK_TABLES } from './schema';
+import {
+  DAY_STATEMENTS,
+  SCHEMA,
+  SCHEMA_VERSION,
+  TABLES as COPY_TABLES,
+  WEEK_OF_DAY,
+  WEEK_TABLES,
+  wellFormedJson,
+} from './schema';
 
 type Source = 'users' | 'tokens';
 
@@ -138,7 +146,7 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
             .where('day', 'in', days)
             .execute();
     return {
-      values: { days: listValue(rows.map((r) => r.day)), texts: listValue(rows.map((r) => r.text)) },
+      values: { days: listValue(rows.map((r) => r.day)), texts: listValue(rows.map((r) => wellFormedJson(r.text))) },
       chars: rows.reduce((n, r) => n + r.text.length, 0),
     };
   }
@@ -192,10 +200,12 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
             { days: listValue(replaced) },
             { days: LIST(VARCHAR) },
           );
-      // Parsed a part at a time (a day at least), each at most TEXT_CHARS of JSON: memory stays bounded at any size.
+      // Parsed a part at a time, each at most TEXT_CHARS of JSON (but a day), days as many as the largest day so far
+      // says fit (one, until a day has been seen): memory stays bounded at any size.
       const copied = days.filter(([, v]) => v !== undefined).map(([day]) => day);
       for (let i = 0, n = 1; i < copied.length; i += n) {
-        n = Math.max(1, Math.min(copied.length - i, Math.floor(TEXT_CHARS / (perDay[source] || 1))));
+        const fit = perDay[source] > 0 ? Math.floor(TEXT_CHARS / perDay[source]) : 1;
+        n = Math.max(1, Math.min(copied.length - i, fit));
         const given = await textsOf(source, copied.slice(i, i + n));
         perDay[source] = Math.max(perDay[source], given.chars / n);
         for (const statement of DAY_STATEMENTS[source])

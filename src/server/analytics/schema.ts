@@ -1,6 +1,7 @@
 /**
  * The analytics copy's tables: their schema (and its version), the week tables made from the day tables as
- * days are copied, and how a `/tokens` day body becomes rows of them. engine.ts keeps the copy up to date.
+ * days are copied, and how a stored day's JSON (its `/users` rows, its `/tokens` answer) becomes rows of them.
+ * engine.ts keeps the copy up to date.
  */
 import { dateValue } from '@duckdb/node-api';
 import { addDays, weekStart, type Day, type DayRange } from '../../lib/dates';
@@ -121,8 +122,22 @@ export function wholeWeeks(r: DayRange): { first: Day; last: Day; through: Day }
 
 // A day comes into the copy as the store keeps it (each `/users` row, the `/tokens` answer): JSON texts that DuckDB
 // parses and numbers on its own threads. Read into JavaScript values and appended, a day at 50,000 people held the
-// server's thread about 0.4 s (0.08 s so), which the sync needs: a year's sync from an empty store took 466 s,
-// then 327 s, though the copy alone takes a little longer so (200 s against 166 s for the year).
+// server's thread about 0.4 s (0.08 s so), which the sync needs: a year's sync from an empty store took 466 s, then
+// 327 s (305 s with the sync's own savings after it), though the copy alone takes a little longer so (200 s against
+// 166 s for the year).
+
+// A `\u` escape of half a surrogate pair with no other half (valid JSON, though no text): preceded by an even number
+// of backslashes, so that it is an escape, not an escaped backslash followed by "u".
+const LONE_SURROGATE =
+  /(?<=(?:^|[^\\])(?:\\\\)*)(?:\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2})/g;
+
+/**
+ * JSON DuckDB parses: each half of a surrogate pair escaped alone becomes U+FFFD, as a browser shows it. DuckDB refuses
+ * such JSON, and one such name would keep its whole week out of the copy; `JSON.parse` takes it.
+ */
+export function wellFormedJson(text: string): string {
+  return text.includes('\\ud') || text.includes('\\uD') ? text.replace(LONE_SURROGATE, '\\ufffd') : text;
+}
 
 /** Gives the copy's number to each person (`ids`: a query of `id`s) it does not have yet, the next ones in id order. */
 const NEW_PEOPLE = (ids: string) => `
@@ -135,8 +150,9 @@ const shape = (fields: Record<string, unknown>) => JSON.stringify(fields).replac
 const GIVEN = 'SELECT unnest($days)::DATE AS day, unnest($texts) AS text';
 
 /**
- * The statements that copy stored days into the copy's tables, run in order in the caller's transaction with
- * `$days` and `$texts`: a batch's statements take about as long for one day as for a week at 150 people.
+ * The statements that copy stored days into the copy's tables, run in order in the caller's transaction, the first
+ * of each source with `$days` and `$texts` (GIVEN): a batch's statements take about as long for one day as for a
+ * week at 150 people.
  */
 export const DAY_STATEMENTS: Record<'users' | 'tokens', string[]> = {
   users: [
@@ -157,7 +173,7 @@ export const DAY_STATEMENTS: Record<'users' | 'tokens', string[]> = {
     `INSERT INTO person_day SELECT day, p.pid, r.user_email,
        ${PERSON_NUMBERS.map((c) => `coalesce(r.${c}, 0)`).join(', ')},
        coalesce(r.primary_model, ''), coalesce(r.primary_model_tier, ''), coalesce(r.delegation_level, ''),
-       list_transform(list_filter(coalesce(r.languages, []), x -> x IS NOT NULL), x -> m.codes[x])
+       list_transform(list_filter(coalesce(r.languages, []), lambda x: x IS NOT NULL), lambda x: m.codes[x])
      FROM staged JOIN person p ON p.user_id = r.user_id,
        (SELECT map_from_entries(list((name, code))) AS codes FROM language) m`,
     'DROP TABLE staged',

@@ -176,6 +176,41 @@ describe.each(STORE_ENGINES)('the analytics engine on the $name store', ({ avail
   );
 
   it.skipIf(!available)(
+    'copies a day whose text holds half a surrogate pair (valid JSON DuckDB refuses), shown as U+FFFD',
+    async () => {
+      const { store, analytics } = await fresh();
+      const base = row(rng(9), 'u-1', '2026-02-02');
+      const odd = { ...base, user_email: 'ann\ud800@acme.example', primary_model: 'opus\udfff' };
+      await putUsersDay(store, '2026-02-02', [odd, row(rng(10), 'u-2', '2026-02-02')], 'a');
+      await putTokensDay(
+        store,
+        '2026-02-02',
+        JSON.stringify([
+          {
+            date: '2026-02-02',
+            billable_tokens: 5,
+            by_user: [{ user_id: 'u-1', user_email: 'x\udc00', billable_tokens: 5 }],
+          },
+        ]),
+        'a',
+      );
+      const users = await mergedUsers(analytics, { start: '2026-02-01', end: '2026-02-08' });
+      expect(users.map((u) => u.userId)).toEqual(['u-1', 'u-2']);
+      expect(users[0]).toMatchObject({
+        email: 'ann\ufffd@acme.example',
+        primaryModel: 'opus\ufffd',
+        credits: base.billable_tokens,
+        toolCalls: base.tool_calls,
+      });
+      const [credits] = await analytics.rows<{ n: number }>(
+        'SELECT sum(credits) AS n FROM person_credits_day JOIN person USING (pid) WHERE user_id = $id',
+        { id: 'u-1' },
+      );
+      expect(credits!.n).toBe(5);
+    },
+  );
+
+  it.skipIf(!available)(
     'picks the first day’s email (else the first given), the most frequent model with its latest tier, ties by name',
     async () => {
       const { store, analytics } = await fresh();
