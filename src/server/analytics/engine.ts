@@ -111,6 +111,10 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
   for (const r of (await loader.runAndReadAll('SELECT source, day, version FROM loaded_day')).getRowsJS())
     loaded[r[0] as Source].set(String(r[1]), String(r[2]));
 
+  /** The store's `/tokens` days: the organization's answers, not a grouping's. */
+  const tokensDays = () =>
+    store.db.selectFrom('day_answer').where('endpoint', '=', 'tokens').where('grouping', '=', '');
+
   async function storedVersions(source: Source, range?: DayRange): Promise<Map<string, string>> {
     const from = range?.start ?? '0000-00-00';
     const to = range?.end ?? '9999-99-99';
@@ -122,14 +126,7 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
             .where('day', '>=', from)
             .where('day', '<=', to)
             .execute()
-        : await store.db
-            .selectFrom('day_answer')
-            .select(['day', 'synced_at'])
-            .where('endpoint', '=', 'tokens')
-            .where('grouping', '=', '')
-            .where('day', '>=', from)
-            .where('day', '<=', to)
-            .execute();
+        : await tokensDays().select(['day', 'synced_at']).where('day', '>=', from).where('day', '<=', to).execute();
     return new Map(rows.map((r) => [r.day, r.synced_at]));
   }
 
@@ -138,13 +135,7 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
     const rows =
       source === 'users'
         ? await store.db.selectFrom('user_day').select(['day', 'row as text']).where('day', 'in', days).execute()
-        : await store.db
-            .selectFrom('day_answer')
-            .select(['day', 'body as text'])
-            .where('endpoint', '=', 'tokens')
-            .where('grouping', '=', '')
-            .where('day', 'in', days)
-            .execute();
+        : await tokensDays().select(['day', 'body as text']).where('day', 'in', days).execute();
     return {
       values: { days: listValue(rows.map((r) => r.day)), texts: listValue(rows.map((r) => wellFormedJson(r.text))) },
       chars: rows.reduce((n, r) => n + r.text.length, 0),
