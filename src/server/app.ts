@@ -145,12 +145,14 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     fromStore = createStoreAnswerer(store, engine, latestDay, refreshDays);
     // The users pages' endpoints (src/server/users): the merged table and one user's days, from the store.
     // Every per-person figure of the users pages from the analytics engine (src/server/analytics), its copy of
-    // the store beside the embedded store's file (caught up at start), in memory beside PostgreSQL.
+    // the store beside the embedded store's file (caught up at start), in a file of its own beside PostgreSQL.
     const opening = openAnalytics(store, {
       file:
-        store.engine === 'sqlite' && store.location !== ':memory:'
-          ? join(dirname(store.location), 'analytics.duckdb')
-          : ':memory:',
+        store.engine === 'postgres'
+          ? 'temporary'
+          : store.location !== ':memory:'
+            ? join(dirname(store.location), 'analytics.duckdb')
+            : ':memory:',
       logger,
       tempDirectory: join(tmpdir(), 'agent-usage-dashboard-analytics'),
     });

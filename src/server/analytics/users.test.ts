@@ -4,7 +4,7 @@
  * spend against constructed `/tokens` days priced by hand; the copy following days written again or dropped;
  * and a restarted process catching up from its file.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -535,6 +535,30 @@ describe('closing the analytics engine', () => {
       await expect(analytics.rows('SELECT 1')).rejects.toThrow('the analytics engine is closed');
     } finally {
       await store.close();
+    }
+  });
+});
+
+describe("a copy in a file of the process's own (beside PostgreSQL)", () => {
+  it('is made in the temporary folder, removed at close, and the files of processes gone are removed at start', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'analytics-temporary-'));
+    const store = await openStore({ dataDir: ':memory:' });
+    try {
+      // A copy left by a process that no longer runs (no process has id 2^22 + 1: Linux's largest is 2^22), and a
+      // file that is no copy.
+      writeFileSync(join(dir, 'copy-4194305-0.duckdb'), 'left behind');
+      writeFileSync(join(dir, 'other.txt'), 'kept');
+      const analytics = await openAnalytics(store, { file: 'temporary', tempDirectory: dir, logger: silentLogger });
+      await putUsersDay(store, '2026-02-01', [row(rng(3), 'a', '2026-02-01')], 'v1');
+      await analytics.catchUp();
+      expect((await analytics.rows<{ n: number }>('SELECT count(*)::INTEGER AS n FROM person_day'))[0]!.n).toBe(1);
+      const copies = readdirSync(dir).filter((f) => f.endsWith('.duckdb'));
+      expect(copies).toEqual([expect.stringMatching(new RegExp(`^copy-${process.pid}-[0-9a-f-]+\\.duckdb$`))]);
+      await analytics.close();
+      expect(readdirSync(dir).sort()).toEqual(['other.txt']);
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
