@@ -4,11 +4,11 @@
  * without a split by model is priced at its day's default. Teams add up to the organization as credits do.
  */
 import { DATE, DOUBLE, VARCHAR } from '@duckdb/node-api';
-import { eachDay, HISTORY_START, type Day, type DayRange } from '../../lib/dates';
+import { daysBetween, eachDay, HISTORY_START, type Day, type DayRange } from '../../lib/dates';
 import { priceListKey, priceOf, type PriceList } from '../spend/prices';
 import type { Mapping } from '../teams/mapping';
 import type { Analytics } from './engine';
-import { dayValue, wholeWeeks } from './schema';
+import { dayValue, WEEK_OF_DAY, wholeWeeks } from './schema';
 import { everyDay, membershipOf, scoped, type Selection } from './teams';
 
 /**
@@ -57,10 +57,39 @@ export function priceTableOf(a: Analytics) {
   return t;
 }
 
+// Each person's spend over a range (`pid`, `spend`; parameters: the range and its whole weeks, `wholeWeeks`). Its whole
+// weeks are priced by the week (each person's credits per model and tier summed as days are copied, engine.ts) where a
+// model and tier's price holds all week; its edge days, and the weeks where a price changes, day by day.
+export const SPEND = `
+WITH week_price AS (
+  SELECT ${WEEK_OF_DAY} AS week, model, tier, min(per_million) AS lo, max(per_million) AS hi, count(*) AS n
+  FROM price WHERE day BETWEEN $first AND $through GROUP BY ALL),
+uniform AS (SELECT week, model, tier, lo AS per_million FROM week_price WHERE lo = hi AND n = 7),
+changing AS (
+  SELECT p.day, p.model, p.tier, p.per_million FROM price p
+  JOIN week_price w ON w.week = ${WEEK_OF_DAY.replaceAll('day', 'p.day')} AND w.model = p.model AND w.tier = p.tier
+  WHERE p.day BETWEEN $first AND $through AND NOT (w.lo = w.hi AND w.n = 7))
+SELECT pid, sum(spend) AS spend FROM (
+  SELECT m.pid, m.credits * u.per_million / 1e6 AS spend
+  FROM person_model_week m JOIN uniform u USING (week, model, tier) WHERE m.week BETWEEN $first AND $last
+  UNION ALL
+  SELECT m.pid, m.credits * p.per_million / 1e6 FROM person_model_day m JOIN price p USING (day, model, tier)
+  WHERE m.day BETWEEN $start AND $end AND NOT (m.day BETWEEN $first AND $through)
+  UNION ALL
+  SELECT m.pid, m.credits * c.per_million / 1e6 FROM person_model_day m JOIN changing c USING (day, model, tier)
+  WHERE m.day BETWEEN $first AND $through)
+GROUP BY pid`;
+
 // Spend is priced per day, model and tier, each of those's credits summed first (over the selection's
 // people, or a team's): a price per row joined the price table once per person, model and day.
 export function createSpend(a: Analytics) {
   const prices = priceTableOf(a);
+  /** The copy of the range, `member` for the mapping and the price table for the list, brought up to date. */
+  const ready = async (mapping: Mapping | null, r: DayRange, list: PriceList) => {
+    await a.catchUp(r);
+    await membershipOf(a).current(mapping);
+    await prices(list);
+  };
   const ask = async (mapping: Mapping | null, selected: Selection, r: DayRange, list: PriceList) => {
     const q = await scoped(a, mapping, selected, r);
     await prices(list);
@@ -95,40 +124,49 @@ export function createSpend(a: Analytics) {
         GROUP BY model, tier ORDER BY spend DESC, model`);
     },
 
-    /** Each team's own (direct members') credits and daily spend over the range. */
+    /** Each team's own (direct members') credits and spend over the range: its whole weeks and edge days. */
     async byTeam(mapping: Mapping | null, r: DayRange, list: PriceList) {
-      await a.catchUp(r);
-      await membershipOf(a).current(mapping);
-      await prices(list);
-      const range = { start: r.start, end: r.end };
-      const [credits, spent] = await Promise.all([
-        // The range's whole weeks and edge days (engine.ts), summed per person, then per team.
-        a.rows<{ team: string; credits: number }>(
-          `WITH r AS (
-             SELECT pid, credits FROM person_credits_week WHERE week BETWEEN $first AND $last
-             UNION ALL SELECT pid, credits FROM person_credits_day
-             WHERE day BETWEEN $start AND $end AND NOT (day BETWEEN $first AND $through)),
-           per AS (SELECT pid, sum(credits) AS credits FROM r GROUP BY pid)
-           SELECT team, sum(credits) AS credits FROM per JOIN member USING (pid) GROUP BY team`,
-          { ...range, ...wholeWeeks(r) },
-        ),
-        a.rows<{ team: string; day: string; spend: number }>(
-          `SELECT team, day, sum(m.credits * p.per_million / 1e6) AS spend FROM (
+      await ready(mapping, r, list);
+      const rows = await a.rows<{ team: string; credits: number; spend: number }>(
+        `WITH c AS (
+           SELECT pid, credits FROM person_credits_week WHERE week BETWEEN $first AND $last
+           UNION ALL SELECT pid, credits FROM person_credits_day
+           WHERE day BETWEEN $start AND $end AND NOT (day BETWEEN $first AND $through)),
+         per AS (
+           SELECT pid, sum(credits) AS credits, sum(spend) AS spend FROM (
+             SELECT pid, credits, 0 AS spend FROM c UNION ALL SELECT pid, 0, spend FROM (${SPEND}))
+           GROUP BY pid)
+         SELECT team, sum(credits) AS credits, sum(spend) AS spend FROM per JOIN member USING (pid) GROUP BY team`,
+        { start: r.start, end: r.end, ...wholeWeeks(r) },
+      );
+      return {
+        credits: new Map(rows.map((x) => [x.team, x.credits])),
+        spend: new Map(rows.map((x) => [x.team, x.spend])),
+      };
+    },
+
+    /** Each team's own daily spend over the range (a month's, for its forecast). */
+    async dailyByTeam(mapping: Mapping | null, r: DayRange, list: PriceList) {
+      await ready(mapping, r, list);
+      // A row a team, its days as lists (each day's index in the range, its spend): a row a team and day was 26,000
+      // rows of JSON to parse at 300 teams × 90 days.
+      const rows = await a.rows<{ team: string; at: number[]; spend: number[] }>(
+        `SELECT team, list(date_diff('day', $start::DATE, day)::INTEGER) AS at, list(spend) AS spend FROM (
+           SELECT team, day, sum(m.credits * p.per_million / 1e6) AS spend FROM (
              SELECT team, day, model, tier, sum(credits) AS credits FROM person_model_day JOIN member USING (pid)
              WHERE day BETWEEN $start AND $end GROUP BY team, day, model, tier) m
-           JOIN price p USING (day, model, tier) GROUP BY team, day`,
-          range,
-        ),
-      ]);
-      const days = eachDay(r.start, r.end);
-      const index = new Map<string, number>(days.map((d, i) => [d, i]));
+           JOIN price p USING (day, model, tier) GROUP BY team, day)
+         GROUP BY team`,
+        { start: r.start, end: r.end },
+      );
+      const length = daysBetween(r.start, r.end) + 1;
       const daily = new Map<string, Float64Array>();
-      for (const x of spent) {
-        let d = daily.get(x.team);
-        if (!d) daily.set(x.team, (d = new Float64Array(days.length)));
-        d[index.get(x.day)!] = x.spend;
+      for (const x of rows) {
+        const d = new Float64Array(length);
+        x.at.forEach((i, k) => (d[i] = x.spend[k]!));
+        daily.set(x.team, d);
       }
-      return { credits: new Map(credits.map((x) => [x.team, x.credits])), daily };
+      return daily;
     },
   };
 }

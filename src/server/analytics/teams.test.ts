@@ -215,8 +215,19 @@ describe('team answers reconcile for any mapping', () => {
           // Each team's credits and spend on the spend page, from the `/tokens` split (the same credits here).
           const byTeam = await spend.byTeam(mapping, range, PRICES);
           expect(byTeam.credits).toEqual(new Map([...brute].map(([team, b]) => [team, b.credits])));
-          for (const [team, b] of brute)
-            expect(byTeam.daily.get(team)!.reduce((x, v) => x + v, 0)).toBeCloseTo((b.credits * 8) / 1e6, 9);
+          for (const [team, b] of brute) expect(byTeam.spend.get(team)!).toBeCloseTo((b.credits * 8) / 1e6, 9);
+          const daily = await spend.dailyByTeam(mapping, range, PRICES);
+          for (const team of brute.keys()) {
+            const days = eachDay(range.start, range.end).map(
+              (d) =>
+                ((usersDays.get(d) ?? [])
+                  .filter((x) => teamOf(x.user_id) === team)
+                  .reduce((sum, x) => sum + x.billable_tokens, 0) *
+                  8) /
+                1e6,
+            );
+            expect([...daily.get(team)!].map((v) => v.toFixed(9))).toEqual(days.map((v) => v.toFixed(9)));
+          }
           expect(new Map([...direct].map(([team, sums]) => [team, { ...sums, trend: [] }]))).toEqual(
             new Map([...brute].map(([team, { people, ...sums }]) => [team, { ...sums, active: people.size }])),
           );

@@ -7,7 +7,7 @@
  * organization for every sum and every count of people (teams.test.ts).
  */
 import { INTEGER, LIST, VARCHAR, listValue, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
-import { addDays, eachDay, type Day, type DayRange } from '../../lib/dates';
+import { addDays, daysBetween, eachDay, type Day, type DayRange } from '../../lib/dates';
 import type { Mapping } from '../teams/mapping';
 import { inSelection, teamResolver, UNASSIGNED } from '../teams/tree';
 import type { Analytics } from './engine';
@@ -384,17 +384,22 @@ export function createTeamFigures(a: Analytics) {
            FROM per JOIN member USING (pid) GROUP BY team`,
           { start: r.start, end: r.end, ...wholeWeeks(r) },
         ),
-        a.rows<{ team: string; day: string; credits: number }>(
-          `SELECT team, day, sum(billable_tokens) AS credits
-           FROM person_day JOIN member USING (pid) WHERE day BETWEEN $start AND $end GROUP BY team, day`,
+        // A row a team, its days as lists (each day's index in the range, its credits), as spend.ts reads them.
+        a.rows<{ team: string; at: number[]; credits: number[] }>(
+          `SELECT team, list(date_diff('day', $start::DATE, day)::INTEGER) AS at, list(credits) AS credits FROM (
+             SELECT team, day, sum(billable_tokens) AS credits
+             FROM person_day JOIN member USING (pid) WHERE day BETWEEN $start AND $end GROUP BY team, day)
+           GROUP BY team`,
           { start: r.start, end: r.end },
         ),
       ]);
-      const days = eachDay(r.start, r.end);
-      const index = new Map(days.map((d, i) => [d, i]));
+      const length = daysBetween(r.start, r.end) + 1;
       const out = new Map<string, GroupSums>();
-      for (const { team, ...sums } of totals) out.set(team, { ...sums, trend: new Array<number>(days.length).fill(0) });
-      for (const t of trend) out.get(t.team)!.trend[index.get(t.day as Day)!] = t.credits;
+      for (const { team, ...sums } of totals) out.set(team, { ...sums, trend: new Array<number>(length).fill(0) });
+      for (const t of trend) {
+        const line = out.get(t.team)!.trend;
+        t.at.forEach((i, k) => (line[i] = t.credits[k]!));
+      }
       return out;
     },
   };

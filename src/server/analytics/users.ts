@@ -21,8 +21,8 @@ import type { PriceList } from '../spend/prices';
 import type { Mapping } from '../teams/mapping';
 import { inSelection } from '../teams/tree';
 import type { Analytics } from './engine';
-import { WEEK_OF_DAY, wholeWeeks } from './schema';
-import { priceTableOf } from './spend';
+import { wholeWeeks } from './schema';
+import { priceTableOf, SPEND } from './spend';
 import { membershipOf } from './teams';
 
 const SUMS = Object.entries(SUMMED_FIELDS) as [keyof MergedSums, string][];
@@ -114,29 +114,6 @@ export async function idleIn(a: Analytics, r: DayRange): Promise<KnownPerson[]> 
   );
   return rows.map((k) => ({ userId: k.user_id, email: k.email, lastActive: k.last_active }));
 }
-
-// A range's whole weeks are priced by the week (each person's credits per model and tier summed as days are
-// copied, engine.ts) where a model and tier's price holds all week; its edge days, and the weeks where a price
-// changes, day by day.
-const SPEND = `
-WITH week_price AS (
-  SELECT ${WEEK_OF_DAY} AS week, model, tier, min(per_million) AS lo, max(per_million) AS hi, count(*) AS n
-  FROM price WHERE day BETWEEN $first AND $through GROUP BY ALL),
-uniform AS (SELECT week, model, tier, lo AS per_million FROM week_price WHERE lo = hi AND n = 7),
-changing AS (
-  SELECT p.day, p.model, p.tier, p.per_million FROM price p
-  JOIN week_price w ON w.week = ${WEEK_OF_DAY.replaceAll('day', 'p.day')} AND w.model = p.model AND w.tier = p.tier
-  WHERE p.day BETWEEN $first AND $through AND NOT (w.lo = w.hi AND w.n = 7))
-SELECT pid, sum(spend) AS spend FROM (
-  SELECT m.pid, m.credits * u.per_million / 1e6 AS spend
-  FROM person_model_week m JOIN uniform u USING (week, model, tier) WHERE m.week BETWEEN $first AND $last
-  UNION ALL
-  SELECT m.pid, m.credits * p.per_million / 1e6 FROM person_model_day m JOIN price p USING (day, model, tier)
-  WHERE m.day BETWEEN $start AND $end AND NOT (m.day BETWEEN $first AND $through)
-  UNION ALL
-  SELECT m.pid, m.credits * c.per_million / 1e6 FROM person_model_day m JOIN changing c USING (day, model, tier)
-  WHERE m.day BETWEEN $first AND $through)
-GROUP BY pid`;
 
 /** What a users table is asked: its order, its filters (`who`: active people, the others, or both) and its teams. */
 export interface UsersQuestion {

@@ -142,24 +142,20 @@ export function createSpendRoutes(opts: SpendRoutesOptions) {
     const paths = [...(mapping?.teams ?? []), UNASSIGNED];
     const [inRange, inMonth, org, orgMonth] = await Promise.all([
       e.byTeam(mapping, range, prices),
-      e.byTeam(mapping, window, prices),
+      e.dailyByTeam(mapping, window, prices),
       e.days(mapping, null, range, prices),
       e.days(mapping, null, window, prices),
     ]);
     const add = (a: Float64Array, b: Float64Array) => a.map((v, i) => v + b[i]!);
-    const daily = (by: typeof inRange, r: DayRange) => {
-      const zero = new Float64Array(eachDay(r.start, r.end).length);
-      return rollUp(new Map(paths.map((t) => [t, by.daily.get(t) ?? zero])), add, zero);
-    };
-    const spentInRange = daily(inRange, range);
-    const spentInMonth = daily(inMonth, window);
+    const zero = new Float64Array(eachDay(window.start, window.end).length);
+    const spentInMonth = rollUp(new Map(paths.map((t) => [t, inMonth.get(t) ?? zero])), add, zero);
     const credits = rolledCounts(mapping?.teams ?? [], (t) => inRange.credits.get(t));
+    const spent = rolledCounts(mapping?.teams ?? [], (t) => inRange.spend.get(t));
     const budgets = await budgetsFor(scope);
-    const sum = (a: Float64Array | undefined) => (a ? a.reduce((s, v) => s + v, 0) : 0);
     const row = (team: string): TeamSpendRow => ({
       team,
       credits: credits.get(team) ?? 0,
-      spend: sum(spentInRange.get(team)),
+      spend: spent.get(team) ?? 0,
       month: month(window, places, spentInMonth.get(team) ?? new Float64Array(0), budgets.get(team)),
     });
     const listed = withAncestors(mapping?.teams ?? []).filter(
