@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { setImmediate as letGo } from 'node:timers/promises';
 import { appendRows } from './append';
 import {
@@ -77,24 +77,30 @@ export interface Analytics {
   close(): Promise<void>;
 }
 
-/** Whether a process of this id runs (one of another user's answers EPERM). */
-function running(pid: number): boolean {
+/** The `temporary` copies this process has open (a file of its id but not among them is an earlier process's). */
+const ownCopies = new Set<string>();
+
+/** Whether an earlier process's copy: its process no longer runs, or ran with this process's id (a restarted container). */
+function leftBehind(name: string): boolean {
+  const pid = Number(/^copy-(\d+)-/.exec(name)?.[1] ?? NaN);
+  if (Number.isNaN(pid)) return false;
+  if (pid === process.pid) return !ownCopies.has(name.replace(/\.wal$/, ''));
   try {
     process.kill(pid, 0);
-    return true;
+    return false;
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
+    // EPERM: another user's process runs with that id.
+    return (e as NodeJS.ErrnoException).code !== 'EPERM';
   }
 }
 
-/** A copy's file of this process's own in `dir`; the files of processes no longer running are removed first. */
+/** A copy's file of this process's own in `dir`; those of earlier processes are removed first. */
 function temporaryFile(dir: string): string {
   mkdirSync(dir, { recursive: true });
-  for (const name of readdirSync(dir)) {
-    const pid = /^copy-(\d+)-/.exec(name)?.[1];
-    if (pid && !running(Number(pid))) rmSync(join(dir, name), { force: true });
-  }
-  return join(dir, `copy-${process.pid}-${randomUUID()}.duckdb`);
+  for (const name of readdirSync(dir)) if (leftBehind(name)) rmSync(join(dir, name), { force: true });
+  const name = `copy-${process.pid}-${randomUUID()}.duckdb`;
+  ownCopies.add(name);
+  return join(dir, name);
 }
 
 export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Promise<Analytics> {
@@ -428,7 +434,10 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
       loader.closeSync();
       for (const r of readers) r.closeSync();
       instance.closeSync();
-      if (temporary) for (const f of files) rmSync(f, { force: true });
+      if (temporary) {
+        for (const f of files) rmSync(f, { force: true });
+        ownCopies.delete(basename(file));
+      }
     },
   };
 }

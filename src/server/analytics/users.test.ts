@@ -544,9 +544,11 @@ describe("a copy in a file of the process's own (beside PostgreSQL)", () => {
     const dir = mkdtempSync(join(tmpdir(), 'analytics-temporary-'));
     const store = await openStore({ dataDir: ':memory:' });
     try {
-      // A copy left by a process that no longer runs (no process has id 2^22 + 1: Linux's largest is 2^22), and a
-      // file that is no copy.
+      // A copy left by a process that no longer runs (no process has id 2^22 + 1: Linux's largest is 2^22), one left
+      // by an earlier process with this one's id (a restarted container's), and a file that is no copy.
       writeFileSync(join(dir, 'copy-4194305-0.duckdb'), 'left behind');
+      writeFileSync(join(dir, 'copy-4194305-0.duckdb.wal'), 'left behind');
+      writeFileSync(join(dir, `copy-${process.pid}-0.duckdb`), 'left behind by an earlier process of this id');
       writeFileSync(join(dir, 'other.txt'), 'kept');
       const analytics = await openAnalytics(store, { file: 'temporary', tempDirectory: dir, logger: silentLogger });
       await putUsersDay(store, '2026-02-01', [row(rng(3), 'a', '2026-02-01')], 'v1');
