@@ -63,7 +63,9 @@ export default defineConfig(({ command }) => ({
                   id,
                 ) ||
                 (/\/src\/(api|lib|components|app)\//.test(id) &&
-                  !/(RechartsTimeSeries|CategoryBarChart|VirtualTable|criteria|paginate)\.(tsx?|json)$/.test(id)) ||
+                  !/(RechartsTimeSeries|CategoryBarChart|BurnChart|VirtualTable|criteria|paginate)\.(tsx?|json)$/.test(
+                    id,
+                  )) ||
                 /\/src\/features\/[^/]+\/queries\.ts$/.test(id),
             },
           ],

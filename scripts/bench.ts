@@ -296,9 +296,9 @@ async function usersAtScale(base: string, browser: Browser) {
   const end = '2026-11-21';
   const t0 = Date.now();
   await page.goto(`${base}/users?start=${start}&end=${end}`);
-  await page.getByText(/^[\d,]+ of [\d,]+ users active in the range$/).waitFor({ timeout: 120_000 });
+  await page.getByText(/^[\d,]+ of [\d,]+ people active in the range$/).waitFor({ timeout: 120_000 });
   const elapsed = Date.now() - t0;
-  const text = await page.getByText(/users active in the range$/).textContent();
+  const text = await page.getByText(/people active in the range$/).textContent();
   await page.waitForTimeout(300);
   const b = await benchState(page);
   await cdp.send('HeapProfiler.collectGarbage');
