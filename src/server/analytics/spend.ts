@@ -4,11 +4,11 @@
  * without a split by model is priced at its day's default. Teams add up to the organization as credits do.
  */
 import { DATE, DOUBLE, VARCHAR } from '@duckdb/node-api';
-import { daysBetween, eachDay, HISTORY_START, type Day, type DayRange } from '../../lib/dates';
+import { eachDay, HISTORY_START, type Day, type DayRange } from '../../lib/dates';
 import { priceListKey, priceOf, type PriceList } from '../spend/prices';
 import type { Mapping } from '../teams/mapping';
 import type { Analytics } from './engine';
-import { dayValue, WEEK_OF_DAY, wholeWeeks } from './schema';
+import { dayValue, teamLines, WEEK_OF_DAY, wholeWeeks } from './schema';
 import { everyDay, membershipOf, scoped, type Selection } from './teams';
 
 /**
@@ -148,25 +148,14 @@ export function createSpend(a: Analytics) {
     /** Each team's own daily spend over the range (a month's, for its forecast). */
     async dailyByTeam(mapping: Mapping | null, r: DayRange, list: PriceList) {
       await ready(mapping, r, list);
-      // A row a team, its days as lists (each day's index in the range, its spend): a row a team and day was 26,000
-      // rows of JSON to parse at 300 teams × 90 days.
-      const rows = await a.rows<{ team: string; at: number[]; spend: number[] }>(
-        `SELECT team, list(date_diff('day', $start::DATE, day)::INTEGER) AS at, list(spend) AS spend FROM (
-           SELECT team, day, sum(m.credits * p.per_million / 1e6) AS spend FROM (
-             SELECT team, day, model, tier, sum(credits) AS credits FROM person_model_day JOIN member USING (pid)
-             WHERE day BETWEEN $start AND $end GROUP BY team, day, model, tier) m
-           JOIN price p USING (day, model, tier) GROUP BY team, day)
-         GROUP BY team`,
-        { start: r.start, end: r.end },
+      return teamLines(
+        a,
+        r,
+        `SELECT team, day, sum(m.credits * p.per_million / 1e6) AS v FROM (
+           SELECT team, day, model, tier, sum(credits) AS credits FROM person_model_day JOIN member USING (pid)
+           WHERE day BETWEEN $start AND $end GROUP BY team, day, model, tier) m
+         JOIN price p USING (day, model, tier) GROUP BY team, day`,
       );
-      const length = daysBetween(r.start, r.end) + 1;
-      const daily = new Map<string, Float64Array>();
-      for (const x of rows) {
-        const d = new Float64Array(length);
-        x.at.forEach((i, k) => (d[i] = x.spend[k]!));
-        daily.set(x.team, d);
-      }
-      return daily;
     },
   };
 }

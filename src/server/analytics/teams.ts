@@ -11,7 +11,7 @@ import { addDays, daysBetween, eachDay, type Day, type DayRange } from '../../li
 import type { Mapping } from '../teams/mapping';
 import { inSelection, teamResolver, UNASSIGNED } from '../teams/tree';
 import type { Analytics } from './engine';
-import { wholeWeeks } from './schema';
+import { teamLines, wholeWeeks } from './schema';
 
 /** The columns of a team's sums. */
 const TEAM_SUMS = 'billable_tokens, tool_calls, user_messages, sessions, git_commits, git_prs_created';
@@ -384,22 +384,16 @@ export function createTeamFigures(a: Analytics) {
            FROM per JOIN member USING (pid) GROUP BY team`,
           { start: r.start, end: r.end, ...wholeWeeks(r) },
         ),
-        // A row a team, its days as lists (each day's index in the range, its credits), as spend.ts reads them.
-        a.rows<{ team: string; at: number[]; credits: number[] }>(
-          `SELECT team, list(date_diff('day', $start::DATE, day)::INTEGER) AS at, list(credits) AS credits FROM (
-             SELECT team, day, sum(billable_tokens) AS credits
-             FROM person_day JOIN member USING (pid) WHERE day BETWEEN $start AND $end GROUP BY team, day)
-           GROUP BY team`,
-          { start: r.start, end: r.end },
+        teamLines(
+          a,
+          r,
+          `SELECT team, day, sum(billable_tokens) AS v FROM person_day JOIN member USING (pid)
+           WHERE day BETWEEN $start AND $end GROUP BY team, day`,
         ),
       ]);
-      const length = daysBetween(r.start, r.end) + 1;
+      const none = new Float64Array(daysBetween(r.start, r.end) + 1);
       const out = new Map<string, GroupSums>();
-      for (const { team, ...sums } of totals) out.set(team, { ...sums, trend: new Array<number>(length).fill(0) });
-      for (const t of trend) {
-        const line = out.get(t.team)!.trend;
-        t.at.forEach((i, k) => (line[i] = t.credits[k]!));
-      }
+      for (const { team, ...sums } of totals) out.set(team, { ...sums, trend: Array.from(trend.get(team) ?? none) });
       return out;
     },
   };
