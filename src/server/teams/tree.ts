@@ -64,13 +64,6 @@ export function withAncestors(paths: Iterable<string>): string[] {
   return out;
 }
 
-/** The top-level teams among the paths (and above them), by name. */
-export function topLevel(paths: Iterable<string>): string[] {
-  const tops = new Set<string>();
-  for (const p of paths) tops.add(p.split(SEPARATOR, 1)[0]!);
-  return [...tops].sort(compareNames);
-}
-
 export interface TeamNode {
   /** The full path, the team's identity: `Engineering/Platform`. */
   path: string;
@@ -162,17 +155,6 @@ export function teamResolver(mapping: MemberList): (userId: string, email: strin
   return (userId, email) => byId.get(userId) ?? (email ? byEmail.get(canonicalEmail(email)) : undefined) ?? UNASSIGNED;
 }
 
-/**
- * Each user's team (see {@link teamResolver}); users the mapping does not name are
- * {@link UNASSIGNED}, never dropped. Every user given has an entry.
- */
-export function assignUsers(mapping: MemberList, users: Iterable<UserRef>): Map<string, string> {
-  const teamOf = teamResolver(mapping);
-  const out = new Map<string, string>();
-  for (const u of users) out.set(u.userId, teamOf(u.userId, u.email));
-  return out;
-}
-
 /** Whether a user's team is within any of the teams selected (a team includes its sub-teams). */
 export function inSelection(team: string, selected: readonly string[]): boolean {
   for (const s of selected) if (isWithin(team, s)) return true;
@@ -183,24 +165,6 @@ export function inSelection(team: string, selected: readonly string[]): boolean 
 export function membersOf(team: string, assignment: ReadonlyMap<string, string>): string[] {
   const out: string[] = [];
   for (const [userId, path] of assignment) if (isWithin(path, team)) out.push(userId);
-  return out;
-}
-
-/**
- * Per-user figures added up per team, each user counted in their own team only (no roll-up yet).
- * A user missing from the assignment counts in {@link UNASSIGNED}: a figure is never dropped.
- */
-export function directByTeam<T>(
-  assignment: ReadonlyMap<string, string>,
-  perUser: Iterable<readonly [userId: string, value: T]>,
-  add: (a: T, b: T) => T,
-  zero: T,
-): Map<string, T> {
-  const out = new Map<string, T>();
-  for (const [userId, value] of perUser) {
-    const team = assignment.get(userId) ?? UNASSIGNED;
-    out.set(team, add(out.get(team) ?? zero, value));
-  }
   return out;
 }
 

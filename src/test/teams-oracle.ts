@@ -1,0 +1,41 @@
+/**
+ * The teams' figures worked out person by person in JavaScript, the plain way: the oracle the reconciliation tests
+ * hold the engine's SQL (and the roll-up) to. Nothing in the server uses these.
+ */
+import { compareNames, SEPARATOR, teamResolver, UNASSIGNED, type MemberList, type UserRef } from '../server/teams/tree';
+
+/** The top-level teams among the paths (and above them), by name. */
+export function topLevel(paths: Iterable<string>): string[] {
+  const tops = new Set<string>();
+  for (const p of paths) tops.add(p.split(SEPARATOR, 1)[0]!);
+  return [...tops].sort(compareNames);
+}
+
+/**
+ * Each user's team (see {@link teamResolver}); users the mapping does not name are
+ * {@link UNASSIGNED}, never dropped. Every user given has an entry.
+ */
+export function assignUsers(mapping: MemberList, users: Iterable<UserRef>): Map<string, string> {
+  const teamOf = teamResolver(mapping);
+  const out = new Map<string, string>();
+  for (const u of users) out.set(u.userId, teamOf(u.userId, u.email));
+  return out;
+}
+
+/**
+ * Per-user figures added up per team, each user counted in their own team only (no roll-up yet).
+ * A user missing from the assignment counts in {@link UNASSIGNED}: a figure is never dropped.
+ */
+export function directByTeam<T>(
+  assignment: ReadonlyMap<string, string>,
+  perUser: Iterable<readonly [userId: string, value: T]>,
+  add: (a: T, b: T) => T,
+  zero: T,
+): Map<string, T> {
+  const out = new Map<string, T>();
+  for (const [userId, value] of perUser) {
+    const team = assignment.get(userId) ?? UNASSIGNED;
+    out.set(team, add(out.get(team) ?? zero, value));
+  }
+  return out;
+}
