@@ -2,7 +2,15 @@
  * The teams' figures worked out person by person in JavaScript, the plain way: the oracle the reconciliation tests
  * hold the engine's SQL (and the roll-up) to. Nothing in the server uses these.
  */
-import { compareNames, SEPARATOR, teamResolver, UNASSIGNED, type MemberList, type UserRef } from '../server/teams/tree';
+import {
+  compareNames,
+  isWithin,
+  SEPARATOR,
+  teamResolver,
+  UNASSIGNED,
+  type MemberList,
+  type UserRef,
+} from '../server/teams/tree';
 
 /** The top-level teams among the paths (and above them), by name. */
 export function topLevel(paths: Iterable<string>): string[] {
@@ -37,5 +45,12 @@ export function directByTeam<T>(
     const team = assignment.get(userId) ?? UNASSIGNED;
     out.set(team, add(out.get(team) ?? zero, value));
   }
+  return out;
+}
+
+/** The users of a team and of its sub-teams, in the assignment's order (`UNASSIGNED` works too). */
+export function membersOf(team: string, assignment: ReadonlyMap<string, string>): string[] {
+  const out: string[] = [];
+  for (const [userId, path] of assignment) if (isWithin(path, team)) out.push(userId);
   return out;
 }

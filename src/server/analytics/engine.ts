@@ -46,12 +46,6 @@ export interface AnalyticsOptions {
    */
   file: string;
   logger: Logger;
-  /**
-   * DuckDB's memory limit (default 256 MB: beyond it, the file's pages are read again as needed). At 50,000 people the
-   * process's largest resident size was 1,541–1,620 MB with 512 MB, 1,432–1,497 MB with 384 MB and 1,320–1,416 MB with
-   * 256 MB, the answers as fast within the machine's drift (docs/performance.md).
-   */
-  memoryLimit?: string;
   /** Where DuckDB spills what does not fit, and where a `temporary` copy's file is (default: the system's). */
   tempDirectory?: string;
 }
@@ -106,7 +100,10 @@ function temporaryFile(dir: string): string {
 
 export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Promise<Analytics> {
   const settings = {
-    memory_limit: opts.memoryLimit ?? '256MB',
+    // Beyond it, the file's pages are read again as needed. At 50,000 people the process's largest resident size was
+    // 1,541–1,620 MB with 512 MB, 1,432–1,497 MB with 384 MB and 1,320–1,416 MB with 256 MB, the answers as fast
+    // within the machine's drift (docs/performance.md).
+    memory_limit: '256MB',
     ...(opts.tempDirectory ? { temp_directory: opts.tempDirectory } : {}),
   };
   const temporary = opts.file === 'temporary';

@@ -5,7 +5,7 @@ import { boundHeapGrowth } from './heap';
 const peakOf = (mode: string) =>
   (
     JSON.parse(
-      execFileSync(process.execPath, ['--import', 'tsx', 'src/server/core/heap-fixture.ts', mode], {
+      execFileSync(process.execPath, ['--import', 'tsx', 'src/test/heap-fixture.ts', mode], {
         encoding: 'utf8',
       }),
     ) as { peak: number }

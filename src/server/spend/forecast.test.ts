@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { addDays, isWeekend, type Day } from '../../lib/dates';
-import { budgetStatus, forecastMonth, monthEnd } from './forecast';
+import { monthEnd } from '../../lib/dates';
+import { budgetStatus, forecastMonth } from './forecast';
 
 const FIRST: Day = '2026-01-14';
 const flat = (v: number) => () => v;

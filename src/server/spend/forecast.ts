@@ -6,7 +6,7 @@
  * range uses the quietest and the busiest of its weeks' average days. It says how many days it read;
  * with less than one whole week of history it gives no forecast and says so.
  */
-import { addDays, daysBetween, type Day } from '../../lib/dates';
+import { addDays, daysBetween, monthEnd, monthStart, type Day } from '../../lib/dates';
 
 /** Days the forecast reads before the latest day (four whole weeks). */
 export const FORECAST_WINDOW = 28;
@@ -36,14 +36,6 @@ export interface BudgetStatus {
   crossing: Day | null;
   /** Whether `crossing` is a forecast (false: it happened). */
   crossingForecast: boolean;
-}
-
-export const monthStart = (day: Day): Day => `${day.slice(0, 7)}-01`;
-
-export function monthEnd(day: Day): Day {
-  const [y, m] = day.split('-').map(Number) as [number, number];
-  const last = new Date(Date.UTC(y, m, 0)).getUTCDate();
-  return `${day.slice(0, 7)}-${String(last).padStart(2, '0')}`;
 }
 
 /**

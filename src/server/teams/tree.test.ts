@@ -5,14 +5,13 @@ import {
   ancestors,
   comparePaths,
   isWithin,
-  membersOf,
   parentOf,
   rollUp,
   teamTree,
   withAncestors,
   type TeamNode,
 } from './tree';
-import { assignUsers, directByTeam, topLevel } from '../../test/teams-oracle';
+import { assignUsers, directByTeam, membersOf, topLevel } from '../../test/teams-oracle';
 
 const sum = (a: number, b: number) => a + b;
 

@@ -161,13 +161,6 @@ export function inSelection(team: string, selected: readonly string[]): boolean 
   return false;
 }
 
-/** The users of a team and of its sub-teams, in the assignment's order (`UNASSIGNED` works too). */
-export function membersOf(team: string, assignment: ReadonlyMap<string, string>): string[] {
-  const out: string[] = [];
-  for (const [userId, path] of assignment) if (isWithin(path, team)) out.push(userId);
-  return out;
-}
-
 /**
  * Each team's figure over itself and all its sub-teams, for every team given and every team above
  * them. `add` must not change its arguments (`zero` is shared) and should be associative and

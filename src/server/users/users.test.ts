@@ -235,7 +235,7 @@ describe.each(engines)('the users endpoints on $name', ({ available, open }) => 
       expect(r).toEqual({ day: r.day, user_id: row.user_id, user_email: row.user_email ?? null, row: r.row });
     }
     // The store as it was before 0002 (its rows are as 0001 made them): no later table or index, the migrations not
-    // recorded. 0002 gives them fact columns, 0010 drops the index 0002 makes, 0011 drops the columns.
+    // recorded. 0002 gives them fact columns, 0010 drops the index 0002 once made, 0011 drops the columns.
     const db = store.db as unknown as Kysely<{ kysely_migration: { name: string } }>;
     await db.schema.dropTable('team_mapping').execute();
     await db.schema.dropTable('team_budget').execute();

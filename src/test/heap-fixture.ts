@@ -2,7 +2,7 @@
  * For heap.test.ts, in a process of its own: a live set, then garbage that survives a few turns of the
  * event loop (as a sync's answers do across its awaits); prints the largest heap V8 kept meanwhile.
  */
-import { boundHeapGrowth } from './heap';
+import { boundHeapGrowth } from '../server/core/heap';
 
 if (process.argv[2] === 'bounded') boundHeapGrowth();
 const live: unknown[] = [];
