@@ -309,6 +309,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
           : undefined,
     },
   );
+  metrics.labelRoutes(router.labelOf);
 
   // Sign-in: every request passes the gate first (src/server/auth).
   const auth = config.auth

@@ -160,6 +160,23 @@ describe('probes', () => {
     expect(m).toMatch(/^dashboard_http_requests_total\{route="other",method="POST",status="403"\} 1$/m);
   });
 
+  it('/metrics names each route of the table by its path, a pattern by its label, whichever feature it belongs to', async () => {
+    const store = await openStore({ dataDir: ':memory:' });
+    const base = await startApp({}, { store });
+    for (const path of [
+      '/api/readiness',
+      '/api/marks?start=2026-05-01&end=2026-05-31',
+      '/api/teams/analytics/tools?startDate=2026-05-29&endDate=2026-05-30',
+      '/api/users/usr_0123abc?start=2026-05-29&end=2026-05-30',
+    ])
+      expect((await raw(base, path)).status, path).toBeLessThan(500);
+    const m = (await raw(base, '/metrics')).body;
+    for (const route of ['/api/readiness', '/api/marks', '/api/teams/analytics/:endpoint', '/api/users/:id'])
+      expect(m, route).toContain(`dashboard_http_requests_total{route="${route}",method="GET"`);
+    expect(m).not.toMatch(/route="other"|usr_0123abc/);
+    await store.close();
+  });
+
   it('/metrics reports the sync’s lag and what is stored, from the store', async () => {
     const store = await openStore({ dataDir: ':memory:' });
     const base = await startApp({}, { store });
@@ -193,10 +210,11 @@ describe('probes', () => {
     expect(ok.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
   });
 
-  it('names routes from a fixed list, ids by their shape', () => {
-    expect(routeOf('/api/v1/analytics/users')).toBe('/api/v1/analytics/users');
-    expect(routeOf('/api/users/usr_0k78i12n')).toBe('/api/users/:id');
-    expect(routeOf('/api/teams/summary')).toBe('/api/teams/summary');
+  it('names routes from a fixed list and the route table’s labels', () => {
+    const table = (p: string) => (p === '/api/teams/summary' ? p : undefined);
+    expect(routeOf('/api/v1/analytics/users', table)).toBe('/api/v1/analytics/users');
+    expect(routeOf('/api/teams/summary', table)).toBe('/api/teams/summary');
+    expect(routeOf('/api/teams/summary')).toBe('other');
     expect(routeOf('/assets/index-3f2a.js')).toBe('/assets');
     expect(routeOf('/users/usr_1')).toBe('page');
     expect(routeOf('/api/whatever/x')).toBe('other');

@@ -180,6 +180,7 @@ export function createAlertsRoutes(o: AlertsRoutesOptions) {
     route({
       method: 'POST',
       path: /^\/api\/alerts\/([^/]+)\/ack$/,
+      label: '/api/alerts/:id/ack',
       access: ALERTS_ACCESS.alerts,
       what: 'the acknowledgement',
       handle: async ({ req, match, scope }) => {

@@ -7,32 +7,21 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { DOCUMENTED_PATHS } from '../../api/paths';
 
-/** The routes the server answers, each one label; a path with an id is named by its shape. */
+/** The paths answered outside the route table (the service's documented paths, the probes, sign-in), each a label. */
 const ROUTES = new Set([
   ...DOCUMENTED_PATHS,
   ...['/livez', '/readyz', '/metrics', '/auth/login', '/auth/callback', '/auth/logout'],
-  ...[
-    '/api/health',
-    '/api/config',
-    '/api/sync',
-    '/api/me',
-    '/api/users',
-    '/api/users.csv',
-    '/api/highlights',
-    '/api/cohorts',
-  ],
-  ...['/api/teams', '/api/teams/mapping', '/api/teams/summary', '/api/teams/top-users'],
-  ...['tokens', 'tools', 'activity', 'productivity'].map((e) => `/api/teams/analytics/${e}`),
-  ...['/api/spend', '/api/spend/budgets', '/api/spend/prices', '/api/spend/teams'],
 ]);
 
 /**
- * A request's route label, from a fixed list so that no request can make a label of its own: whatever
- * else a client asks for is `other`, and the SPA's pages and files are `page` and `/assets`.
+ * A request's route label, so that no request can make a label of its own: one of the paths above, else the route
+ * table's own label for it (`routes`: its path, or for a pattern the label it declares), else `other`; the SPA's
+ * pages and files are `page` and `/assets`.
  */
-export function routeOf(path: string): string {
+export function routeOf(path: string, routes: (path: string) => string | undefined = () => undefined): string {
   if (ROUTES.has(path)) return path;
-  if (/^\/api\/users\/[^/]+$/.test(path)) return '/api/users/:id';
+  const own = routes(path);
+  if (own !== undefined) return own;
   if (path.startsWith('/assets/')) return '/assets';
   if (!path.startsWith('/api/') && !path.startsWith('/auth/')) return 'page';
   return 'other';
@@ -72,14 +61,19 @@ export function createMetrics(opts: { process?: boolean } = {}) {
   });
   /** Each request's target is asked again (the same object) on a retry: by that, a retry is told apart. */
   const asked = new WeakSet<object>();
+  let routes: (path: string) => string | undefined = () => undefined;
 
   return {
     registry,
+    /** The route table's labels (the router's `labelOf`). */
+    labelRoutes(labelOf: (path: string) => string | undefined) {
+      routes = labelOf;
+    },
     /** Counts a request once its answer is written or its client gone (probes and metrics scrapes too). */
     observe(req: IncomingMessage, res: ServerResponse) {
       const started = performance.now();
       res.on('close', () => {
-        const route = routeOf((req.url ?? '/').split('?', 1)[0]!);
+        const route = routeOf((req.url ?? '/').split('?', 1)[0]!, routes);
         requests.inc({ route, method: req.method ?? 'GET', status: String(res.statusCode) });
         latency.observe({ route }, (performance.now() - started) / 1000);
       });

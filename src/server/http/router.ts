@@ -33,6 +33,8 @@ export interface RouteSpec<Q> {
   /** GET answers HEAD too. */
   method: Method;
   path: string | RegExp;
+  /** A pattern's label in the metrics, its captures named (`/api/users/:id`); a path is its own. */
+  label?: string;
   query?: QueryParser<Q>;
   /** Who may call it when sign-in is on (auth/access.ts). */
   access: AccessRule;
@@ -115,6 +117,8 @@ function fillFailure(e: FillFailed, what: string): HttpResponse {
 export interface Router {
   /** Whether the path is one of the table's (whatever the method). */
   owns(path: string): boolean;
+  /** The metrics label of the path's route (see `RouteSpec.label`); undefined when it is none of the table's. */
+  labelOf(path: string): string | undefined;
   /** The rule of the route a request would reach; undefined when none would (its 404 or 405 follows). */
   ruleFor(method: string, path: string): AccessRule | undefined;
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
@@ -156,6 +160,10 @@ export function createRouter(routes: readonly Route[], opts: RouterOptions): Rou
 
   return {
     owns: (path) => find(path).length > 0,
+    labelOf: (path) => {
+      const r = find(path)[0]?.r;
+      return r && (typeof r.path === 'string' ? r.path : (r.label ?? 'other'));
+    },
     ruleFor: (method, path) => pick(method, path)?.r.access,
     async handle(req, res) {
       // The path as the sign-in gate decided on it (dot segments resolved): the rule and the route are one.

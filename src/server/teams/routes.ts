@@ -370,6 +370,7 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
     route({
       method: 'GET',
       path: /^\/api\/teams\/analytics\/(tokens|tools|activity|productivity)$/,
+      label: '/api/teams/analytics/:endpoint',
       memo: true,
       query: analyticsQuery,
       access: ACCESS.teamAnalytics,

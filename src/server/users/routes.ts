@@ -278,6 +278,7 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
   const user = route({
     method: 'GET',
     path: /^\/api\/users\/([^/]+)$/,
+    label: '/api/users/:id',
     query: userQuery,
     access: ACCESS.onePerson,
     what: 'the user’s days',
