@@ -10,10 +10,13 @@ import { fixesOf } from './teams';
 interface FixRow extends SetFix {
   name: string;
   level: number | null;
+  /** The repositories it lifts, by name: made once, not in each render of the row. */
+  which: string;
 }
 
 const SORT: SortState = { column: 'helps', dir: 'desc' };
 const names = (keys: readonly string[]) => keys.map(repoName).join(', ');
+const fixKey = (f: FixRow) => f.id;
 
 const COLUMNS: Column<FixRow>[] = [
   { id: 'name', header: 'Criterion', value: (f) => f.name },
@@ -28,10 +31,10 @@ const COLUMNS: Column<FixRow>[] = [
   {
     id: 'repos',
     header: 'Which',
-    value: (f) => names(f.helps),
+    value: (f) => f.which,
     render: (f) => (
-      <span className="line-clamp-2 text-fg-muted" title={names(f.helps)}>
-        {names(f.helps)}
+      <span className="line-clamp-2 text-fg-muted" title={f.which}>
+        {f.which}
       </span>
     ),
   },
@@ -54,6 +57,7 @@ export function FixesWidget({
         ...f,
         name: CRITERIA_BY_ID.get(f.id)?.name ?? f.id,
         level: CRITERIA_BY_ID.get(f.id)?.level ?? null,
+        which: names(f.helps),
       })),
     [list],
   );
@@ -73,7 +77,7 @@ export function FixesWidget({
           caption="What to fix next"
           columns={COLUMNS}
           rows={d}
-          rowKey={(f) => f.id}
+          rowKey={fixKey}
           defaultSort={SORT}
           maxHeight="20rem"
         />

@@ -151,7 +151,9 @@ export default function ReadinessPage() {
   const walk = repos.walk;
   const deferredList = useDeferredValue(repos.list);
   const list = walk ? deferredList : repos.list;
-  const summaries = useMemo(() => list?.map(summarize) ?? [], [list]);
+  // The repositories' table comes in the render after the figures (as `below` does).
+  const tableList = useDeferredValue(list);
+  const summaries = useMemo(() => tableList?.map(summarize) ?? [], [tableList]);
   // Organization-wide charts are drawn once every report is in; the table and cards fill in as pages arrive.
   const settled = walk?.complete === true || !repos.isFetching;
   const shown = useMemo(() => {
@@ -179,6 +181,11 @@ export default function ReadinessPage() {
   const settledList = walk ? deferredSettled : settled ? list : undefined;
   // The spread and the target are said once every report is in, never of the first pages alone.
   const spread = useMemo(() => (settledList ? latestSpread(settledList) : undefined), [settledList]);
+  // The figures (cards, levels, charts) are drawn at once; the tables below them (the failing criteria, what to fix
+  // next, the teams, the repositories: some 4,000 elements at 500 repositories) in a deferred render right after,
+  // so the answer's arrival is two tasks rather than one long one. That render is short enough to finish between
+  // the sync line's urgent updates.
+  const below = useDeferredValue(settledList);
   const loading = repos.isFetching;
   const status = { error: repos.error, isFetching: repos.isFetching, refetch: repos.refetch };
   return (
@@ -268,9 +275,9 @@ export default function ReadinessPage() {
           {(d) => (
             <CategoryBarChart
               horizontal
-              data={d.map((p) => ({ label: p.pillar, value: p.passRate }))}
+              data={d}
               format={formatPercent}
-              domain={[0, 1]}
+              domain={SHARE}
               valueName="Pass rate"
               summary={`Pass rate per pillar: ${d.map((p) => `${p.pillar} ${formatPercent(p.passRate)}`).join(', ')}.`}
             />
@@ -279,7 +286,7 @@ export default function ReadinessPage() {
         <DerivedWidget
           title="Criteria failing in the most repositories"
           description="Latest reports; skipped and absent criteria do not count."
-          list={settledList}
+          list={below}
           compute={topFailing}
           status={status}
           isEmpty={(d) => d.length === 0}
@@ -299,14 +306,14 @@ export default function ReadinessPage() {
           )}
         </DerivedWidget>
       </div>
-      <FixesWidget list={settledList} status={status} scope={byTeam ? `${scope}'s` : 'the organization’s'} />
+      <FixesWidget list={below} status={status} scope={byTeam ? `${scope}'s` : 'the organization’s'} />
       {config.teams && !byTeam && (
-        <TeamsTable list={settledList} owners={owners} ownership={repos.ownership} status={status} />
+        <TeamsTable list={below} owners={owners} ownership={repos.ownership} status={status} />
       )}
       <Widget
         title="Repositories"
         description="Each repository's latest report, with the change against its previous report."
-        query={{ ...status, data: list ? shown : undefined, status: list ? 'success' : 'pending' }}
+        query={{ ...status, data: tableList ? shown : undefined, status: tableList ? 'success' : 'pending' }}
         isEmpty={(d) => d.length === 0}
         emptyText={summaries.length ? 'No repository matches the search.' : 'No readiness report yet.'}
         actions={
@@ -338,7 +345,10 @@ export default function ReadinessPage() {
 }
 
 const topFailing = (l: RepoHistory[]) => failingCriteria(l).slice(0, 15);
-const latestPillars = (l: RepoHistory[]) => pillarPassRates(l.map((r) => r.latest.report));
+/** Each pillar's pass rate, as a bar too (`label`, `value`): the chart gets the same array on every render. */
+const latestPillars = (l: RepoHistory[]) =>
+  pillarPassRates(l.map((r) => r.latest.report)).map((p) => ({ ...p, label: p.pillar, value: p.passRate }));
+const SHARE: [number, number] = [0, 1];
 
 interface DerivedProps<T> extends Omit<React.ComponentProps<typeof Widget<T>>, 'query'> {
   list: RepoHistory[] | undefined;

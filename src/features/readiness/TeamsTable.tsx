@@ -12,6 +12,7 @@ import { teamReadiness, type TeamReadinessRow } from './teams';
 const SORT: SortState = { column: 'team', dir: 'asc' };
 /** "1: 0 · 2: 1 · 3: 4 · 4: 0 · 5: 0": repositories per level, said in words beside the bar. */
 const perLevel = (r: TeamReadinessRow) => r.spread.counts.map((n, i) => `${i + 1}: ${n}`).join(' · ');
+const teamKey = (r: TeamReadinessRow) => r.team ?? '';
 
 /** Readiness by owning team: each team's repositories, their levels, and the Unowned ones. */
 export function TeamsTable({
@@ -110,7 +111,7 @@ export function TeamsTable({
             caption="Readiness by team"
             columns={columns}
             rows={d}
-            rowKey={(r) => r.team ?? ''}
+            rowKey={teamKey}
             defaultSort={SORT}
             maxHeight="24rem"
           />

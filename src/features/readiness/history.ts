@@ -5,7 +5,7 @@
  */
 import { CRITERIA_BY_ID, KNOWN_CRITERIA } from '../../api/criteria';
 import type { CriterionResult, ReadinessReport } from '../../api/schemas';
-import { addDays, eachDay, msToDay, type Day } from '../../lib/dates';
+import { addDays, dayToMs, eachDay, type Day } from '../../lib/dates';
 import {
   criterionState,
   levelSpread,
@@ -85,19 +85,14 @@ export interface SpreadDay {
  */
 export function spreadSeries(repos: readonly RepoHistory[], from: Day, to: Day): SpreadDay[] {
   const events = repos
-    .flatMap((r, i) =>
-      r.reports.map((s) => ({
-        day: msToDay(s.report.createdAt),
-        repo: i,
-        level: s.score.level,
-        at: s.report.createdAt,
-      })),
-    )
+    .flatMap((r, i) => r.reports.map((s) => ({ repo: i, level: s.score.level, at: s.report.createdAt })))
     .sort((a, b) => a.at - b.at);
   const current = new Map<number, number>();
   let k = 0;
+  // The reports up to the day's end: before the next day's first instant.
   const apply = (until: Day) => {
-    while (k < events.length && events[k]!.day <= until) {
+    const end = dayToMs(addDays(until, 1));
+    while (k < events.length && events[k]!.at < end) {
       const e = events[k++]!;
       current.set(e.repo, e.level);
     }
@@ -129,11 +124,11 @@ export function pillarPassRates(
 ): { pillar: string; passRate: number; passed: number; evaluated: number }[] {
   const by = new Map<string, CriterionResult[]>();
   for (const r of reports) {
-    for (const [id, c] of Object.entries(r.report)) {
+    for (const id of Object.keys(r.report)) {
       const p = pillarOf(id);
       const list = by.get(p);
-      if (list) list.push(c);
-      else by.set(p, [c]);
+      if (list) list.push(r.report[id]!);
+      else by.set(p, [r.report[id]!]);
     }
   }
   return [...by.entries()]
@@ -160,8 +155,9 @@ export interface FailingCriterion {
 export function failingCriteria(repos: readonly RepoHistory[]): FailingCriterion[] {
   const m = new Map<string, FailingCriterion>();
   for (const r of repos) {
-    for (const [id, c] of Object.entries(r.latest.report.report)) {
-      const s = criterionState(c);
+    const report = r.latest.report.report;
+    for (const id of Object.keys(report)) {
+      const s = criterionState(report[id]!);
       if (s === 'skipped') continue;
       const known = CRITERIA_BY_ID.get(id);
       const f = m.get(id) ?? {
