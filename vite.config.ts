@@ -56,17 +56,26 @@ export default defineConfig(({ command }) => ({
         codeSplitting: {
           groups: [
             {
-              // What every page needs, in one file rather than a dozen small ones on the landing path.
+              // The landing page's code, in one file rather than a dozen small ones on its path: the libraries below
+              // (react-dom's client is main.tsx's own), the app (src/app: the shell, the routes and the usage page they
+              // import) and main.tsx's query client, with all they import statically (a group takes its modules'
+              // dependencies along). The other pages (import()) and what only they use stay out: TanStack Query is
+              // not named here, or the parts only they use (many queries at once, mutations) would come along.
               name: 'app',
               test: (id: string) =>
-                /node_modules\/(react|react-dom|scheduler|react-router|react-router-dom|@tanstack\/(query-core|react-query)|zod|d3-array|d3-shape|d3-path|react-error-boundary)\//.test(
+                /node_modules\/(react|react-dom|scheduler|react-router|react-router-dom|zod|d3-array|d3-shape|d3-path|react-error-boundary)\//.test(
                   id,
-                ) ||
-                (/\/src\/(api|lib|components|app)\//.test(id) &&
-                  !/(RechartsTimeSeries|CategoryBarChart|BurnChart|VirtualTable|criteria|paginate)\.(tsx?|json)$/.test(
-                    id,
-                  )) ||
-                /\/src\/features\/[^/]+\/queries\.ts$/.test(id),
+                ) || /\/src\/(app\/|data\/query-client\.ts$)/.test(id),
+            },
+            {
+              // What the other pages share beyond it (a module the app group took stays there), in one file rather
+              // than one per set of pages sharing it; the charts' and the large tables' libraries apart, as not every
+              // page draws them.
+              name: 'shared',
+              test: (id: string) =>
+                (/\/src\/(lib|components|data|api)\//.test(id) &&
+                  !/(RechartsTimeSeries|CategoryBarChart|BurnChart|VirtualTable)\.tsx$/.test(id)) ||
+                /node_modules\/@tanstack\/(query-core|react-query)\//.test(id),
             },
           ],
         },

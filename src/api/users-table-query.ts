@@ -5,7 +5,7 @@
  */
 import type { DayRange } from '../lib/dates';
 import { parseSort, type SortState } from '../lib/sort';
-import { isUserColumn, WHO, type Who } from '../lib/user-merge';
+import { isUserColumn, WHO, type Who } from '../lib/user-columns';
 import { listQueryString } from './client';
 import { USERS_PATHS } from './users';
 

@@ -2,7 +2,7 @@ import type { Definition } from '../lib/definitions';
 import { formatChange, formatCompact, formatExact } from '../lib/format';
 import { changeArrow, changeTone } from './Change';
 import { DefinitionTip } from './Definition';
-import { OrgOnlyNote } from './OrgOnly';
+import { OrgOnlyNote } from './OrgOnlyNote';
 
 interface Props {
   label: string;

@@ -1,21 +1,22 @@
 import { useDeferredValue } from 'react';
 import { UNASSIGNED } from '../api/teams';
-import { HOW_TO_READ, type PageKey } from '../lib/how-to-read';
 
 /**
  * A page title with optional controls on the right. With `teams`, the line under the title says
  * which teams the figures are for, so a team's numbers are never read as the organization's; with
- * `page`, "How to read this page" unfolds under it.
+ * `howToRead`, "How to read this page" unfolds under it: a few sentences on how the page works (what a figure
+ * means is said once, in lib/definitions.ts, behind each figure's info button). Each page keeps its own
+ * sentences, so a page's code carries only its own.
  */
 export function PageHeader({
   title,
   teams = [],
-  page,
+  howToRead,
   children,
 }: {
   title: string;
   teams?: readonly string[];
-  page?: PageKey;
+  howToRead?: readonly string[];
   children?: React.ReactNode;
 }) {
   return (
@@ -23,7 +24,7 @@ export function PageHeader({
       <div className="flex flex-col gap-1">
         <h1 className="text-xl font-semibold text-fg">{title}</h1>
         {teams.length > 0 && <TeamScope teams={teams} />}
-        {page && <HowToRead lines={HOW_TO_READ[page]} />}
+        {howToRead && <HowToRead lines={howToRead} />}
       </div>
       <div className="flex flex-wrap items-center gap-2">{children}</div>
     </div>

@@ -6,7 +6,7 @@ import { useAppConfig } from '../data/config';
 import { useChartMarks } from '../data/marks';
 import { useSearchParam } from '../data/search';
 import { MarksLink, MarksList, marksCell, placeMarks } from './ChartMarks';
-import { OrgOnlyNote } from './OrgOnly';
+import { OrgOnlyNote } from './OrgOnlyNote';
 import { Segmented } from './Segmented';
 import { TimeSeriesChart, type SeriesConfig } from './TimeSeriesChart';
 import { useHeld } from './use-held';

@@ -12,7 +12,7 @@ import * as z from 'zod/mini';
 import { isDay, type Day, type DayRange } from '../lib/dates';
 import type { Interval } from '../lib/series';
 import { sortSchema, type SortState } from '../lib/sort';
-import { WHO } from '../lib/user-merge';
+import { WHO } from '../lib/user-columns';
 import { rangeFrom, rangeParams } from '../lib/url-state';
 import { useAppConfig } from './config';
 import { effectiveTeams, useMe } from './me';

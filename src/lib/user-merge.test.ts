@@ -2,9 +2,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { userRow } from '../test/fixtures';
 import {
+  USER_COLUMN_IDS,
+  USER_COLUMN_VALUES,
   UserMerger,
   facetValues,
   filterUsers,
+  isUserColumn,
   mergeUserRows,
   usersCsvColumns,
   type MergedUser,
@@ -173,6 +176,12 @@ describe('filterUsers', () => {
 });
 
 describe('the CSV of the table', () => {
+  it('has a value for each column id, in the same order', () => {
+    expect(Object.keys(USER_COLUMN_VALUES)).toEqual(USER_COLUMN_IDS);
+    expect(isUserColumn('credits')).toBe(true);
+    expect(isUserColumn('toString')).toBe(false);
+  });
+
   it('carries every column, the id beside the email', () => {
     const [m] = mergeUserRows([row({ user_id: 'u-bob', user_email: 'bob@acme.com', billable_tokens: 12_000 })]);
     expect(USERS_CSV_HEADER.slice(0, 5)).toEqual([

@@ -9,6 +9,9 @@
  */
 
 import { toolCallsPerTurn } from './definitions';
+import { USER_COLUMN_IDS, type UserColumnId, type Who } from './user-columns';
+
+export { USER_COLUMN_IDS, WHO, isUserColumn, type UserColumnId, type Who } from './user-columns';
 
 /** The fields of a `/users` row the merge reads (the service's row, structurally). */
 export interface UserDayRow {
@@ -258,7 +261,7 @@ export function mergeUserRows(rows: readonly UserDayRow[]): MergedUser[] {
 
 // ---- The table: columns, filters, sort, CSV ---------------------------------------------------
 
-/** Each column of the users table and the value it shows, sorts by and writes to the CSV, in table order. */
+/** Each column of the users table (`USER_COLUMN_IDS`) and the value it shows, sorts by and writes to the CSV. */
 export const USER_COLUMN_VALUES = {
   user: (u: MergedUser) => u.email ?? u.userId,
   team: (u: MergedUser) => u.team ?? null,
@@ -287,11 +290,7 @@ export const USER_COLUMN_VALUES = {
   skillCalls: (u: MergedUser) => u.skillCalls,
   slashCommands: (u: MergedUser) => u.slashCommands,
   hooks: (u: MergedUser) => u.hooks,
-} as const satisfies Record<string, (u: MergedUser) => string | number | null>;
-
-export type UserColumnId = keyof typeof USER_COLUMN_VALUES;
-export const USER_COLUMN_IDS = Object.keys(USER_COLUMN_VALUES) as UserColumnId[];
-export const isUserColumn = (id: string): id is UserColumnId => Object.hasOwn(USER_COLUMN_VALUES, id);
+} as const satisfies Record<UserColumnId, (u: MergedUser) => string | number | null>;
 
 /**
  * Each column's CSV header: the service's field name where the column is one of its `/users` fields (summed or
@@ -355,10 +354,6 @@ export function usersCsvColumns(
     row: (u) => [u.userId, u.email, ...cells.map((cell) => cell(u))],
   };
 }
-
-/** Which people a table lists: those active in the range (the default), the known people who were not, or both. */
-export const WHO = ['active', 'inactive', 'all'] as const;
-export type Who = (typeof WHO)[number];
 
 export interface UserFilter {
   search: string;

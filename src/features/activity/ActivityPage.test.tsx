@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { ORG_ONLY_NOTE } from '../../components/OrgOnly';
+import { ORG_ONLY_NOTE } from '../../components/OrgOnlyNote';
 import { activityDay, stubDashboard } from '../../test/analytics-fixtures';
 import { TEST_CONFIG, renderWithApp } from '../../test/render';
 import ActivityPage from './ActivityPage';

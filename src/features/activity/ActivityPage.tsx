@@ -15,6 +15,13 @@ import { pivotTopN, pointKeys } from '../../lib/series';
 import { activityPoints, activityTotals } from './shaping';
 import type { ActivityDay } from '../../api/schemas';
 
+/** "How to read this page", folded under its title (components/Page.tsx): how the page works. */
+const HOW_TO_READ = [
+  'Sessions, messages and the people active (a day of activity reported by the service) per day, and per client.',
+  'Daily active people are the distinct people of a day; weekly and monthly, of the trailing 7 and 30 days.',
+  'Adoption cohorts group people by the week they were first active and show the share of them active again 1, 2, 4 … weeks later; a week not over yet is blank, not zero.',
+];
+
 const CLIENT_LABELS: Record<string, string> = {
   'terminal-ui': 'Terminal (interactive)',
   web: 'Web application',
@@ -62,7 +69,7 @@ export default function ActivityPage() {
 
   return (
     <div className="flex flex-col gap-4">
-      <PageHeader title="Activity" teams={teams} page="activity">
+      <PageHeader title="Activity" teams={teams} howToRead={HOW_TO_READ}>
         <IntervalSwitch />
       </PageHeader>
       <KpiGrid

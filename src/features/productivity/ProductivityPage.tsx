@@ -12,6 +12,12 @@ import { IntervalSwitch, TimeSeriesWidget } from '../../components/TimeSeriesWid
 import { previousPeriod } from '../../lib/dates';
 import { byExtension, byLanguage, productivityPoints, productivityTotals } from './shaping';
 
+/** "How to read this page", folded under its title (components/Page.tsx): how the page works. */
+const HOW_TO_READ = [
+  'Files created and edited, commits and pull requests made through the agent, and operations per language and file extension.',
+  'The service counts only what the agent made: these are not a team’s whole output, and a ratio to them (credits per commit) is the agent’s cost of its own commits.',
+];
+
 type Answer = { data: readonly ProductivityDay[] };
 // Selectors are stable functions: a page's re-render (a new URL, another answer) does not shape an answer again.
 const selectTotals = (r: Answer) => productivityTotals(r.data);
@@ -42,7 +48,7 @@ export default function ProductivityPage() {
   const file = (name: string) => `${name}${teamsFileTag(teams)}-${range.start}-${range.end}`;
   return (
     <div className="flex flex-col gap-4">
-      <PageHeader title="Productivity" teams={teams} page="productivity">
+      <PageHeader title="Productivity" teams={teams} howToRead={HOW_TO_READ}>
         <IntervalSwitch />
       </PageHeader>
       <KpiGrid

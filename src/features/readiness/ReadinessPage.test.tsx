@@ -56,6 +56,11 @@ describe('ReadinessPage', () => {
       expect(kpi.textContent).toContain('3 of 4 · target not met: 1 below');
       expect(screen.queryByText(/rounded down/)).toBeNull();
       expect(screen.queryByText(/Organization level/)).toBeNull();
+      // "How to read this page" words the level rule from the same thresholds.
+      const how = screen.getByText('How to read this page').closest('details')!;
+      expect(how.querySelector('li')!.textContent).toMatch(
+        /level 1 below 20 %, 2 from 20 %, 3 from 40 %, 4 from 60 %, 5 from 80 %\. Level 3 is the usual target\.$/,
+      );
       // The trend of the spread, in shares per level, for the period.
       expect(
         screen

@@ -16,7 +16,7 @@ import { VirtualTable } from '../../components/VirtualTable';
 import { Widget } from '../../components/Widget';
 import { HISTORY_START, addDays, formatDayLong, maxDay, msToDay, todayUtc } from '../../lib/dates';
 import { formatExact, formatPercent } from '../../lib/format';
-import { TARGET_LEVEL } from '../../lib/readiness';
+import { LEVEL_THRESHOLDS, TARGET_LEVEL } from '../../lib/readiness';
 import { workingDaysOnly } from '../../lib/series';
 import {
   failingCriteria,
@@ -34,6 +34,19 @@ import { LEVEL_COLORS, LevelSpreadWidget } from './LevelSpread';
 import { useRepoList } from './queries';
 import { TeamsTable } from './TeamsTable';
 import { ownerOf } from './teams';
+
+const pct = (x: number) => `${Math.round(x * 100)} %`;
+
+/** "How to read this page", folded under its title (components/Page.tsx): how the page works. */
+const HOW_TO_READ = [
+  `A repository’s level comes from its latest report’s pass rate: level 1 below ${pct(LEVEL_THRESHOLDS[1])}, ${LEVEL_THRESHOLDS.slice(
+    1,
+  )
+    .map((t, i) => `${i + 2} from ${pct(t)}`)
+    .join(', ')}. Level ${TARGET_LEVEL} is the usual target.`,
+  'The page counts the repositories at each level and says whether the target is met, rather than averaging levels; the chart shows how those shares moved over the period.',
+  'Open a repository for its criteria by pillar and what to fix first: the failing criteria that take it to its next level soonest.',
+];
 
 const PERIODS = [
   { id: '7d', label: '7 days', days: 7 },
@@ -190,7 +203,7 @@ export default function ReadinessPage() {
   const status = { error: repos.error, isFetching: repos.isFetching, refetch: repos.refetch };
   return (
     <div className="flex flex-col gap-4">
-      <PageHeader title={byTeam ? `Readiness · ${scope}` : 'Readiness'} page="readiness" />
+      <PageHeader title={byTeam ? `Readiness · ${scope}` : 'Readiness'} howToRead={HOW_TO_READ} />
       <p role="status" aria-live="polite" className="text-sm text-fg-muted">
         {loading
           ? walk

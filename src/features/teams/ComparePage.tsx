@@ -28,6 +28,14 @@ import { NoTeams } from './NoTeams';
 import { teamsSummaryQuery } from './queries';
 import { teamHref, teamsCsv } from './shaping';
 
+/** "How to read this page", folded under its title (components/Page.tsx): how the page works. */
+const HOW_TO_READ = [
+  'Two to five teams side by side over the range in the bar at the top: the table gives each team the figures of its own page, and the charts draw one line per team, each team in one colour on every chart.',
+  'Each team counts its own people, sub-teams included, as on its own page: a person in two of the teams (a team and one of its sub-teams) counts in both, so the figures do not add up to a total.',
+  'The teams are in the address (team=…, one per team), so a link opens the same comparison; change them with the Team selector at the top, or choose them on the Teams page.',
+  'Daily or Weekly switches every chart’s grain; Hide weekends leaves Saturdays, Sundays and the organization’s listed holidays out of the daily charts, never out of the table. Each chart has a table view and a CSV.',
+];
+
 /** The CSV's spend column: the range's spend to the cent, as the teams CSV has it. */
 const spendCells = (currency: string, spendOf: (team: string) => SpendAnswer | undefined) => ({
   header: [`spend_${currency.toLowerCase()}`],
@@ -179,7 +187,7 @@ function Comparison() {
   if (problem !== null) {
     return (
       <>
-        <PageHeader title={TITLE} page="compare" />
+        <PageHeader title={TITLE} howToRead={HOW_TO_READ} />
         <Notice>
           <p>{problem}</p>
           <p className="mt-1">
@@ -201,7 +209,7 @@ function Comparison() {
 
   return (
     <>
-      <PageHeader title={TITLE} page="compare">
+      <PageHeader title={TITLE} howToRead={HOW_TO_READ}>
         <IntervalSwitch />
       </PageHeader>
       <ul aria-label="Teams compared" className="flex flex-wrap gap-x-4 gap-y-1 text-sm">

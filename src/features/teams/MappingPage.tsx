@@ -14,7 +14,7 @@ import { DEFINITIONS, notYetSeen, people } from '../../lib/definitions';
 import { formatExact } from '../../lib/format';
 import { DefinitionTip } from '../../components/Definition';
 import { NoTeams } from './NoTeams';
-import { invalidateTeamScoped, mappingTextQuery, removeMapping, saveMapping, type NewMapping } from './queries';
+import { invalidateTeamScoped, mappingTextQuery, removeMapping, saveMapping, type NewMapping } from './mapping-queries';
 import { MappingRefusedError, type MappingProblem } from '../../data/send';
 import { countTeams } from './shaping';
 

@@ -24,6 +24,13 @@ import { AgentOnlyNote } from './OutcomeRatiosWidget';
 import { PayoffAcrossTeams } from './PayoffAcrossTeams';
 import { MAX_COMPARED, MIN_COMPARED } from './compare';
 
+/** "How to read this page", folded under its title (components/Page.tsx): how the page works. */
+const HOW_TO_READ = [
+  'Teams come from the team mapping: a team’s figures include its sub-teams, and the top-level teams plus Unassigned add up to the organization.',
+  'Members are the people the mapping puts in a team (including people who have not used the agent yet); active people had a day of activity in the range; adoption is active people divided by members.',
+  'With a price list, spend and each team’s budget state for the month sit beside the credits; open a team for its charts, people and repositories.',
+];
+
 const TITLE = 'Teams';
 
 /**
@@ -142,7 +149,7 @@ function TeamsOverview() {
 
   return (
     <>
-      <PageHeader title={TITLE} teams={selected} page="teams">
+      <PageHeader title={TITLE} teams={selected} howToRead={HOW_TO_READ}>
         <span className="flex gap-4">
           {/* The teams chosen in the selector, side by side (the comparison page says how many it takes). */}
           <Link to={linkTo('/compare')} className="text-sm text-accent-strong underline">

@@ -1,22 +1,15 @@
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
-import { TEAMS_PATHS, mappingTextSchema, teamsSummarySchema, type MappingText } from '../../api/teams';
+import { TEAMS_PATHS, teamsSummarySchema } from '../../api/teams';
 import { USERS_PATHS, usersTableSchema } from '../../api/users';
 import { api } from '../../data/client';
 import type { DayRange } from '../../lib/dates';
-import { sendJson } from '../../data/send';
 
 /**
  * Every query of this feature starts with `teams` (as `data/teams.ts`'s tree does); a change of the
- * mapping invalidates them all, and every other query asked for one or more teams (`teamScoped`).
+ * mapping invalidates them all, and every other query asked for one or more teams (`teamScoped`,
+ * mapping-queries.ts).
  */
-const TEAMS = 'teams';
-
-/** `GET /api/teams/mapping`: the mapping in force as text. */
-export const mappingTextQuery = queryOptions({
-  queryKey: [TEAMS, 'mapping', 'text'],
-  queryFn: ({ signal }) => api.get(TEAMS_PATHS.mapping, mappingTextSchema, undefined, signal),
-  staleTime: 0,
-});
+export const TEAMS = 'teams';
 
 /** `GET /api/teams/summary`: one row per team over the range, with the previous period's figures. */
 export const teamsSummaryQuery = (r: DayRange) =>
@@ -48,31 +41,3 @@ export const teamMembersQuery = (r: DayRange, team: string) =>
       ),
     refetchInterval: (q) => (q.state.data?.complete === false ? FILL_POLL_MS : false),
   });
-
-/** Whether a query key names one or more teams: a `team` or `teams` field in one of its parts. */
-function teamScoped(key: readonly unknown[]): boolean {
-  if (key[0] === TEAMS) return true;
-  return key.some((part) => {
-    if (typeof part !== 'object' || part === null) return false;
-    const { team, teams } = part as { team?: unknown; teams?: unknown };
-    const named = (v: unknown) => (Array.isArray(v) ? v.length > 0 : typeof v === 'string' && v !== '');
-    return named(team) || named(teams);
-  });
-}
-
-/** After the mapping changed: every team figure is asked again (the ones on screen now, the others when shown). */
-export const invalidateTeamScoped = (client: QueryClient) =>
-  client.invalidateQueries({ predicate: (q) => teamScoped(q.queryKey) });
-
-export interface NewMapping {
-  format: MappingText['format'];
-  text: string;
-  /** The uploaded file's name, shown as the mapping's source. */
-  name?: string;
-}
-
-/** `PUT /api/teams/mapping`; a refusal throws `MappingRefusedError`. */
-export const saveMapping = (m: NewMapping) => sendJson('PUT', TEAMS_PATHS.mapping, m);
-
-/** `DELETE /api/teams/mapping`: back to the demo organization's mapping, or none. */
-export const removeMapping = () => sendJson('DELETE', TEAMS_PATHS.mapping);

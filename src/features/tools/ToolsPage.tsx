@@ -25,6 +25,13 @@ import {
   type HookTotal,
 } from './shaping';
 
+/** "How to read this page", folded under its title (components/Page.tsx): how the page works. */
+const HOW_TO_READ = [
+  'Tool calls, tool servers (MCP), skills, slash commands and hooks over the range, as the service counts them.',
+  'Tool calls per user turn on the card divides the range’s sums; the chart is the service’s own daily figure, the average of each person’s ratio of the day: they differ on purpose, and each says which it is.',
+  'With a team chosen, the page shows the team’s own counts; which tools, servers and skills ran is given by the service for the whole organization only, listed once in a note.',
+];
+
 const HOOK_COLUMNS: Column<HookTotal>[] = [
   { id: 'event', header: 'Event', value: (h) => h.event },
   { id: 'matcher', header: 'Matcher', value: (h) => h.matcher || null },
@@ -129,7 +136,7 @@ export default function ToolsPage() {
 
   return (
     <div className="flex flex-col gap-4">
-      <PageHeader title="Tools" teams={teams} page="tools">
+      <PageHeader title="Tools" teams={teams} howToRead={HOW_TO_READ}>
         <IntervalSwitch />
       </PageHeader>
       <KpiGrid

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { ORG_ONLY_NOTE } from '../../components/OrgOnly';
+import { ORG_ONLY_NOTE } from '../../components/OrgOnlyNote';
 import { stubDashboard, tokenDay } from '../../test/analytics-fixtures';
 import type { Me } from '../../data/me';
 import { spendAnswer } from '../../test/spend-fixtures';

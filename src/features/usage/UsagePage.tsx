@@ -31,6 +31,14 @@ import { teamTopUsersQuery } from './queries';
 import { useAppConfig } from '../../data/config';
 import type { DayRange } from '../../lib/dates';
 
+/** "How to read this page", folded under its title (components/Page.tsx): how the page works. */
+const HOW_TO_READ = [
+  'Every figure counts whole UTC days: the latest is yesterday, and the range is the one in the bar at the top.',
+  'A card gives the range’s total and its change against the period before it of the same length (a calendar month against the month before). The arrow is green or red only where a direction is good or bad for that figure; grey where it is neither, as for credits.',
+  'Standard credits are the service’s unit of consumption; tokens are raw counts. With a price list, spend is each day’s credits at that day’s price for the model.',
+  'Daily or Weekly switches every chart’s grain (a week the range cuts is hatched and starred); Hide weekends leaves Saturdays, Sundays and the organization’s listed holidays out of the daily charts, never out of the totals. Each chart has a table view and a CSV.',
+];
+
 const MODEL_COLUMNS: Column<ModelTotal>[] = [
   { id: 'model', header: 'Model', value: (m) => m.model },
   { id: 'tier', header: 'Tier', value: (m) => m.tier },
@@ -155,7 +163,7 @@ export default function UsagePage() {
 
   return (
     <div className="flex flex-col gap-4">
-      <PageHeader title="Usage" teams={teams} page="usage">
+      <PageHeader title="Usage" teams={teams} howToRead={HOW_TO_READ}>
         <IntervalSwitch />
       </PageHeader>
       <KpiGrid

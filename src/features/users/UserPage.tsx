@@ -15,7 +15,8 @@ import { IntervalSwitch, TimeSeriesWidget } from '../../components/TimeSeriesWid
 import { formatDayLong } from '../../lib/dates';
 import { DEFINITIONS } from '../../lib/definitions';
 import { formatPercent } from '../../lib/format';
-import { MonthSpendWidget, PersonBudgets, spendKpi, useSpend } from '../../components/SpendWidgets';
+import { MonthSpendWidget, spendKpi, useSpend } from '../../components/SpendWidgets';
+import { PersonBudgets } from './PersonBudgets';
 import { userCredits, userDailyPoints } from './user-shaping';
 
 const ROW_COLUMNS: Column<UserRow>[] = [

@@ -18,6 +18,13 @@ import { mergedUsersQuery, usersCsvHref, usersTablePageQuery, type UsersWalk } f
 import { usersSortOf } from './table-query';
 import { StoredUsersTable } from './StoredUsersTable';
 
+/** "How to read this page", folded under its title (components/Page.tsx): how the page works. */
+const HOW_TO_READ = [
+  'One row per person over the range: the people active in it. With the dashboard’s store, Not active lists the known people with no day of activity in it, each with their last active day (unused access), and Everyone known both.',
+  'Search, filters, sort and the columns shown live in the address, so a link opens the same view; the CSV holds every column, whatever is shown.',
+  'Open a person for their days: credits, models, tool calls and sessions, day by day.',
+];
+
 const TITLE = 'Users';
 const CAPTION = 'Users active in the range';
 const CAPTIONS: Record<Who, string> = {
@@ -272,7 +279,7 @@ function StoredUsers() {
 
   return (
     <div className="flex flex-col gap-4">
-      <PageHeader title={TITLE} teams={teams} page="users" />
+      <PageHeader title={TITLE} teams={teams} howToRead={HOW_TO_READ} />
       <div className="flex flex-wrap items-center gap-2 text-sm">
         <Segmented label="People listed" options={whoOptions(d)} value={who} onChange={setWho} />
         {who !== 'active' && (
@@ -372,7 +379,7 @@ function WalkedUsers() {
 
   return (
     <div className="flex flex-col gap-4">
-      <PageHeader title={TITLE} page="users" />
+      <PageHeader title={TITLE} howToRead={HOW_TO_READ} />
       <FilterBar f={f} facets={facets} />
       <StatusLine>
         {loading && (
