@@ -4,9 +4,9 @@
  * a row that cannot be read is said to the rules' sink by its line, and every other row is handed on as read.
  */
 import { CsvError, parse } from 'csv-parse/sync';
-import { getNodeValue, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { formatExact } from '../../lib/format';
 import { lineAt, lineStarts } from '../core/text';
+import { errorText } from '../core/log';
 
 export const MAX_ROWS = 200_000;
 
@@ -187,22 +187,27 @@ const JSON_SHAPE = 'the file must be a JSON array of entries like [{"email": "an
 export function readJson(input: string, b: RowSink): Refusal | undefined {
   const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
   if (text.trim() === '') return { message: 'the file is empty', line: null };
-  const starts = lineStarts(text);
-  // Parsed as the price list is (jsonc-parser, strict): each element's offset names its line.
-  const syntax: ParseError[] = [];
-  const root = parseTree(text, syntax, { disallowComments: true, allowTrailingComma: false });
-  const bad = syntax[0];
-  if (bad || !root) {
-    const why = bad ? printParseErrorCode(bad.error) : 'nothing to read';
-    return { message: `not valid JSON (${why})`, line: bad ? lineAt(starts, bad.offset) : null };
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (e) {
+    const msg = errorText(e);
+    const pos = /at position (\d+)/.exec(msg);
+    const lineCol = /\(line (\d+) column \d+\)/.exec(msg);
+    const line = lineCol ? Number(lineCol[1]) : pos ? lineAt(lineStarts(text), Number(pos[1])) : null;
+    const why = msg
+      .replace(/\s*in JSON at position \d+.*$/s, '')
+      .replace(/\s*\(line \d+ column \d+\)/, '')
+      .trim();
+    return { message: `not valid JSON (${why})`, line };
   }
-  if (root.type !== 'array') return { message: JSON_SHAPE, line: null };
-  const elements = root.children ?? [];
-  if (elements.length > MAX_ROWS) return { message: TOO_MANY_ROWS, line: null };
+  if (!Array.isArray(data)) return { message: JSON_SHAPE, line: null };
+  if (data.length > MAX_ROWS) return { message: TOO_MANY_ROWS, line: null };
 
-  elements.forEach((node, i) => {
-    const entry: unknown = getNodeValue(node);
-    const where: Where = { line: lineAt(starts, node.offset), entry: i + 1 };
+  const starts = lineStarts(text);
+  const offsets = elementOffsets(text);
+  data.forEach((entry: unknown, i) => {
+    const where: Where = { line: lineAt(starts, offsets[i] ?? 0), entry: i + 1 };
     if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
       b.fail(where, 'not an object like {"email": "ann@acme.com", "team": "Engineering"}');
       return;
@@ -236,4 +241,34 @@ export function readJson(input: string, b: RowSink): Refusal | undefined {
     b.add(where, { email, userId, team, managers, repos });
   });
   return undefined;
+}
+
+/**
+ * Where each element of the top-level array starts, in text JSON.parse has already accepted
+ * (so only strings and nesting need following: this finds positions, it does not parse).
+ */
+function elementOffsets(text: string): number[] {
+  const out: number[] = [];
+  let depth = 0;
+  let inString = false;
+  let expecting = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+      continue;
+    }
+    if (expecting && depth === 1 && c !== ']' && !/\s/.test(c)) {
+      out.push(i);
+      expecting = false;
+    }
+    if (c === '"') inString = true;
+    else if (c === '[' || c === '{') {
+      depth++;
+      if (depth === 1) expecting = true;
+    } else if (c === ']' || c === '}') depth--;
+    else if (c === ',' && depth === 1) expecting = true;
+  }
+  return out;
 }
