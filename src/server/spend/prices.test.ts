@@ -41,6 +41,9 @@ describe('the price list', () => {
       refused('{"currency": "USD", "prices": [\n  {"from": "2026-01-14", "perMillionCredits": 8},\n]}')[0],
     ).toMatch(/^line 3: not valid JSON/);
     expect(refused('[1]')[0]).toMatch(/^line 1: the file must be a JSON object/);
+    // Nested deeper than the parser's stack: refused, not thrown (a change is read in a watch's callback).
+    const deep = `{"currency": "USD", "prices": ${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
+    expect(refused(deep)).toEqual(['not valid JSON (nested too deeply)']);
     const many = refused(`{
   "currency": "usd",
   "prices": [

@@ -60,7 +60,15 @@ export function parsePrices(input: string): PricesResult {
 
   if (text.trim() === '') return { ok: false, errors: [{ line: null, message: 'the file is empty' }] };
   const syntax: ParseError[] = [];
-  const root = parseTree(text, syntax, { disallowComments: true, allowTrailingComma: false });
+  let root: Node | undefined;
+  try {
+    root = parseTree(text, syntax, { disallowComments: true, allowTrailingComma: false });
+  } catch (e) {
+    // The parser recurses: a file nested thousands deep overflows the stack. Refused, never thrown (a change of the
+    // file is read in a watch's callback, where a throw would end the process).
+    if (!(e instanceof RangeError)) throw e;
+    return { ok: false, errors: [{ line: null, message: 'not valid JSON (nested too deeply)' }] };
+  }
   if (syntax.length > 0 || !root) {
     const e = syntax[0];
     return {
