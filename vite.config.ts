@@ -70,11 +70,13 @@ export default defineConfig(({ command }) => ({
             {
               // What the other pages share beyond it (a module the app group took stays there), in one file rather
               // than one per set of pages sharing it; the charts' and the large tables' libraries apart, as not every
-              // page draws them.
+              // page draws them, and the readiness criteria and the walks (the readiness pages' own).
               name: 'shared',
               test: (id: string) =>
                 (/\/src\/(lib|components|data|api)\//.test(id) &&
-                  !/(RechartsTimeSeries|CategoryBarChart|BurnChart|VirtualTable)\.tsx$/.test(id)) ||
+                  !/(RechartsTimeSeries|CategoryBarChart|BurnChart|VirtualTable|criteria|paginate)\.(tsx?|json)$/.test(
+                    id,
+                  )) ||
                 /node_modules\/@tanstack\/(query-core|react-query)\//.test(id),
             },
           ],

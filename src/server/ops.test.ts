@@ -164,6 +164,8 @@ describe('probes', () => {
     const store = await openStore({ dataDir: ':memory:' });
     const base = await startApp({}, { store });
     for (const path of [
+      '/api/health',
+      '/api/me',
       '/api/readiness',
       '/api/marks?start=2026-05-01&end=2026-05-31',
       '/api/teams/analytics/tools?startDate=2026-05-29&endDate=2026-05-30',
@@ -171,7 +173,14 @@ describe('probes', () => {
     ])
       expect((await raw(base, path)).status, path).toBeLessThan(500);
     const m = (await raw(base, '/metrics')).body;
-    for (const route of ['/api/readiness', '/api/marks', '/api/teams/analytics/:endpoint', '/api/users/:id'])
+    for (const route of [
+      '/api/health',
+      '/api/me',
+      '/api/readiness',
+      '/api/marks',
+      '/api/teams/analytics/:endpoint',
+      '/api/users/:id',
+    ])
       expect(m, route).toContain(`dashboard_http_requests_total{route="${route}",method="GET"`);
     expect(m).not.toMatch(/route="other"|usr_0123abc/);
     await store.close();

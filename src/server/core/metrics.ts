@@ -10,7 +10,7 @@ import { DOCUMENTED_PATHS } from '../../api/paths';
 /** The paths answered outside the route table (the service's documented paths, the probes, sign-in), each a label. */
 const ROUTES = new Set([
   ...DOCUMENTED_PATHS,
-  ...['/livez', '/readyz', '/metrics', '/auth/login', '/auth/callback', '/auth/logout'],
+  ...['/livez', '/readyz', '/metrics', '/api/health', '/api/me', '/auth/login', '/auth/callback', '/auth/logout'],
 ]);
 
 /**
@@ -20,8 +20,7 @@ const ROUTES = new Set([
  */
 export function routeOf(path: string, routes: (path: string) => string | undefined = () => undefined): string {
   if (ROUTES.has(path)) return path;
-  const own = routes(path);
-  if (own !== undefined) return own;
+  if (path.startsWith('/api/')) return routes(path) ?? 'other';
   if (path.startsWith('/assets/')) return '/assets';
   if (!path.startsWith('/api/') && !path.startsWith('/auth/')) return 'page';
   return 'other';

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, isWeekend, type Day } from '../../lib/dates';
-import { monthEnd } from '../../lib/dates';
+import { addDays, isWeekend, monthEnd, type Day } from '../../lib/dates';
 import { budgetStatus, forecastMonth } from './forecast';
 
 const FIRST: Day = '2026-01-14';
