@@ -3,7 +3,8 @@ export type CsvValue = string | number | boolean | null | undefined;
 /** Formula-leading characters are neutralised so a spreadsheet never runs a cell. */
 const FORMULA_START = /^[=+\-@\t\r]/;
 
-function cell(v: CsvValue): string {
+/** One value as a CSV cell. */
+export function csvCell(v: CsvValue): string {
   if (v == null) return '';
   if (typeof v === 'number') return Number.isFinite(v) ? String(v) : '';
   let s = String(v);
@@ -13,5 +14,5 @@ function cell(v: CsvValue): string {
 
 /** RFC 4180 CSV with a header row, CRLF line ends. */
 export function toCsv(header: readonly string[], rows: readonly (readonly CsvValue[])[]): string {
-  return [header, ...rows].map((r) => r.map(cell).join(',')).join('\r\n') + '\r\n';
+  return [header, ...rows].map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n';
 }

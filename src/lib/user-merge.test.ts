@@ -5,6 +5,7 @@ import {
   USER_COLUMN_IDS,
   USER_COLUMN_VALUES,
   UserMerger,
+  byCodePoint,
   facetValues,
   filterUsers,
   isUserColumn,
@@ -76,6 +77,21 @@ describe('merge of /users rows', () => {
     });
     const tie = [row({ primary_model: 'b' }), row({ date: '2026-02-02', primary_model: 'a' })];
     expect(mergeUserRows(tie)[0]!.primaryModel).toBe('a');
+  });
+
+  it('orders names by code point, as the analytics engine does (UTF-16 puts U+1F600 before U+E000)', () => {
+    const rows = [
+      row({ primary_model: '\u{1F600}', languages: ['\u{1F600}', 'Go'] }),
+      row({ date: '2026-02-02', primary_model: '\uE000', languages: ['\uE000'] }),
+    ];
+    expect(mergeUserRows(rows)[0]).toMatchObject({ primaryModel: '\uE000', languages: ['Go', '\uE000', '\u{1F600}'] });
+    expect(['\u{1F600}', '\uE000', 'a\u{1F600}', 'a', ''].sort(byCodePoint)).toEqual([
+      '',
+      'a',
+      'a\u{1F600}',
+      '\uE000',
+      '\u{1F600}',
+    ]);
   });
 
   it('counts a day once even when the service repeats a row', () => {

@@ -129,11 +129,25 @@ export const SUMMED_FIELDS = {
 
 const SUMS = Object.entries(SUMMED_FIELDS) as [keyof MergedSums, (typeof SUMMED_FIELDS)[keyof MergedSums]][];
 
-/** The value seen most often; ties break by name so the result does not depend on row order. */
+/**
+ * Orders texts by code point, as the analytics engine orders them (DuckDB compares UTF-8 bytes): JavaScript's `<`
+ * compares UTF-16 code units, which put a character past U+FFFF before one from U+E000 to U+FFFF.
+ */
+export function byCodePoint(a: string, b: string): number {
+  for (let i = 0; i < a.length && i < b.length; i++) {
+    const x = a.codePointAt(i)!;
+    const y = b.codePointAt(i)!;
+    if (x !== y) return x - y;
+    if (x > 0xffff) i++;
+  }
+  return a.length - b.length;
+}
+
+/** The value seen most often; ties break by name (by code point) so the result does not depend on row order. */
 export function mostFrequent(m: ReadonlyMap<string, number>): string {
   let best = '';
   let n = -1;
-  for (const [k, v] of m) if (v > n || (v === n && k < best)) [best, n] = [k, v];
+  for (const [k, v] of m) if (v > n || (v === n && byCodePoint(k, best) < 0)) [best, n] = [k, v];
   return best;
 }
 
@@ -226,7 +240,7 @@ export class UserAccumulator {
       primaryModel,
       primaryModelTier: this.tiers.get(primaryModel)?.tier ?? '',
       delegationLevel: mostFrequent(this.delegation),
-      languages: [...this.languages].sort(),
+      languages: [...this.languages].sort(byCodePoint),
     };
   }
 }
@@ -328,6 +342,8 @@ export function usersCsvColumns(
 ): {
   header: string[];
   row: (u: MergedUser) => (string | number | null)[];
+  /** The columns after the person's and the team's (the figures), in order. */
+  figures: UserColumnId[];
 } {
   const ids = USER_COLUMN_IDS.slice(1).filter(
     (id) => (currency !== null || id !== 'spend') && (teams || id !== 'team') && (known || id !== 'lastActiveDay'),
@@ -352,6 +368,7 @@ export function usersCsvColumns(
       ),
     ],
     row: (u) => [u.userId, u.email, ...cells.map((cell) => cell(u))],
+    figures: ids.filter((id) => id !== 'team'),
   };
 }
 

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { UserRow } from '../../api/schemas';
 import { eachDay, type Day, type DayRange } from '../../lib/dates';
-import { mergeUserRows, type MergedUser } from '../../lib/user-merge';
+import { toCsv } from '../../lib/csv';
+import { mergeUserRows, usersCsvColumns, type MergedUser } from '../../lib/user-merge';
 import { putTokensDay, putUsersDay } from '../../test/store-days';
 import { STORE_ENGINES } from '../../test/stores';
 import { silentLogger } from '../core/log';
@@ -74,10 +75,8 @@ let made = 0;
 async function tableRows(a: Analytics, r: DayRange, prices: PriceList | null, who: 'active' | 'all') {
   const t = await createUsersTables(a).get(r, String(++made), { prices });
   const filter = { search: '', delegation: '', tier: '', language: '', who };
-  const rows: MergedUser[] = [];
-  for await (const part of t.all({ sort: 'credits', dir: 'desc', filter, teams: [], mapping: null }))
-    rows.push(...part);
-  return rows.sort(byId);
+  const { users } = await t.page({ sort: 'credits', dir: 'desc', filter, teams: [], mapping: null }, 0, 1e6);
+  return users.sort(byId);
 }
 
 /** The range's active people as the users table merges them (without the last active day it adds). */
@@ -172,6 +171,89 @@ describe.each(STORE_ENGINES)('the analytics engine on the $name store', ({ avail
         );
       }
       expect(await mergedUsers(analytics, { start: '2026-05-01', end: '2026-05-02' })).toEqual([]);
+    },
+  );
+
+  it.skipIf(!available)(
+    'writes the CSV’s figures as the browser’s CSV does: numbers as JavaScript writes them, texts neutralised and quoted, languages by code point',
+    async () => {
+      const { store, analytics } = await fresh();
+      const r = rng(11);
+      const numbers = [
+        0,
+        0.1,
+        1e-7,
+        -1.5e-5,
+        0.000001,
+        123.456,
+        2 ** 53 + 2,
+        1e20,
+        1.2345678901234568e20,
+        1e21,
+        3.5e25,
+        1e16,
+        2251799813685248.5,
+        -3,
+      ];
+      const texts = [
+        '=SUM(A1)',
+        '+1',
+        '-x',
+        '@a',
+        '\tx',
+        'a,b',
+        'say "hi"',
+        'two\nlines',
+        'plain',
+        "'quoted",
+        '',
+        'e',
+        '1e5',
+        '\r',
+      ];
+      const rows = numbers.map((x, i) => ({
+        ...row(r, `u-${i}`, '2026-02-02'),
+        billable_tokens: x,
+        hooks: numbers[(i + 3) % numbers.length]!,
+        // A ratio of whole sums: the engine's quotient and the browser's are the same number.
+        tool_calls: 7 * i,
+        user_messages: 3,
+        primary_model: texts[i]!,
+        primary_model_tier: texts[(i + 1) % texts.length]!,
+        delegation_level: texts[(i + 2) % texts.length]!,
+        // U+1F600 after U+E000 by code point, before it by UTF-16 code unit; a name with a comma is quoted.
+        languages: i % 2 ? ['\u{1F600}', '\uE000', 'C, C++'] : [texts[i]!],
+      }));
+      await putUsersDay(store, '2026-02-02', rows, '1');
+      const range = { start: '2026-02-02', end: '2026-02-02' };
+      const t = await createUsersTables(analytics).get(range, '1', { prices: null });
+      const { header, row: cells, figures } = usersCsvColumns(null, false, true);
+      const filter = { search: '', delegation: '', tier: '', language: '', who: 'active' as const };
+      const got: string[] = [];
+      for await (const part of t.csv({ sort: 'user', dir: 'asc', filter, teams: [], mapping: null }, figures))
+        got.push(...part.map((c) => `${c.userId},${c.email ?? ''},${c.figures}`));
+      const merged = browserMerge(new Map([['2026-02-02', rows]]), range.start, range.end);
+      const want = toCsv(
+        header,
+        merged.map((u) => cells({ ...u, lastActiveDay: u.lastDay })),
+      )
+        .split('\r\n')
+        .slice(1, -1);
+      expect(got.sort()).toEqual(want.sort());
+      // What the browser's CSV writes for them (so what was compared above).
+      const text = got.join('\n');
+      for (const cell of [
+        '1e+21',
+        '3.5e+25',
+        '123456789012345680000',
+        '10000000000000000',
+        '1e-7',
+        '-0.000015',
+        "'=SUM(A1)",
+        '"say ""hi""',
+      ])
+        expect(text).toContain(`,${cell}`);
+      expect(text).toContain('"C, C++, \uE000, \u{1F600}"');
     },
   );
 

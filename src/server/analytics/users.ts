@@ -8,6 +8,7 @@
  */
 import { LIST, VARCHAR, listValue, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
 import { UNASSIGNED } from '../../api/teams';
+import { csvCell } from '../../lib/csv';
 import { HISTORY_START, weekStart, type DayRange } from '../../lib/dates';
 import {
   SUMMED_FIELDS,
@@ -166,6 +167,66 @@ SELECT pr.user_id, pid, k.email, 0 AS active_days, NULL AS first_day, NULL AS la
   ${priced ? 'coalesce(s.spend, 0)' : 'NULL::DOUBLE'} AS spend
 FROM known k JOIN person pr USING (pid)${priced ? ' LEFT JOIN spent s USING (pid)' : ''}`;
 
+/**
+ * A DOUBLE's CSV cell as JavaScript writes it (String(x), src/lib/csv.ts): DuckDB writes the same shortest digits,
+ * but a whole number with `.0` (written here as a BIGINT below 1e16) and an exponent below 1e-4 and from 1e16
+ * (e.g. `1.5e-05`, which `csvFigures` writes again as JavaScript does).
+ */
+const csvNumber = (x: string) =>
+  `coalesce(CASE WHEN NOT isfinite(${x}) THEN '' WHEN abs(${x}) < 1e16 AND ${x} = trunc(${x}) THEN (${x})::BIGINT::VARCHAR ELSE (${x})::VARCHAR END, '')`;
+
+/**
+ * Each figure column of the CSV from a row of the range's table: numbers and days as their cells (the ratio and spend
+ * to the hundredth, as `usersCsvColumns` rounds them), texts as they are (`text`), for csvCell.
+ */
+const CSV_CELLS: Record<Exclude<UserColumnId, 'user' | 'team'>, { sql: string; text?: true }> = {
+  ...(Object.fromEntries(SUMS.map(([k]) => [k, { sql: csvNumber(`coalesce("${k}", 0)`) }])) as Record<
+    keyof MergedSums,
+    { sql: string }
+  >),
+  spend: { sql: csvNumber('round(spend * 100) / 100') },
+  activeDays: { sql: 'active_days::VARCHAR' },
+  firstDay: { sql: "coalesce(first_day::VARCHAR, '')" },
+  lastDay: { sql: "coalesce(last_day::VARCHAR, '')" },
+  lastActiveDay: { sql: "coalesce(last_active_day::VARCHAR, '')" },
+  autonomy: { sql: csvNumber('round(autonomy_ratio * 100) / 100') },
+  model: { sql: 'model', text: true },
+  tier: { sql: 'tier', text: true },
+  delegation: { sql: 'level', text: true },
+  languages: { sql: "array_to_string(langs, ', ')", text: true },
+};
+
+/**
+ * The figures of the CSV in `ids`' order, in parts: each text alone, the cells between them joined by the engine.
+ * `write` makes the row's figures' text of its parts: a whole table's values never become objects.
+ */
+function csvFigures(ids: readonly UserColumnId[]) {
+  const parts: { sql: string[]; text: boolean }[] = [];
+  for (const id of ids) {
+    const c = CSV_CELLS[id as keyof typeof CSV_CELLS];
+    const last = parts.at(-1);
+    if (c.text || !last || last.text) parts.push({ sql: [c.sql], text: c.text === true });
+    else last.sql.push(c.sql);
+  }
+  return {
+    sql: `[${parts.map((p) => (p.text ? p.sql[0] : `concat_ws(',', ${p.sql.join(', ')})`)).join(', ')}]`,
+    write: (values: string[]) =>
+      values
+        .map((v, i) =>
+          parts[i]!.text ? csvCell(v) : v.includes('e') ? v.replace(/[^,]*e[^,]*/g, (n) => String(Number(n))) : v,
+        )
+        .join(','),
+  };
+}
+
+/** A row of the users CSV: the person, their team (with a mapping) and the text of the figures' cells. */
+export interface UsersCsvRow {
+  userId: string;
+  email: string | null;
+  team?: string;
+  figures: string;
+}
+
 interface Row extends Record<string, unknown> {
   user_id: string;
   email: string | null;
@@ -188,15 +249,15 @@ interface Row extends Record<string, unknown> {
  */
 export interface UsersTable {
   /** The values present, for the filter menus. */
-  facets: UserFacets;
+  facets(): Promise<UserFacets>;
   /** A page of the table as asked, with how many rows the question keeps and how many people of the teams are active or not. */
   page(
     q: UsersQuestion,
     offset: number,
     limit: number,
   ): Promise<{ users: MergedUser[]; total: number; active: number; inactive: number }>;
-  /** Every row the question keeps, in order, a part at a time. */
-  all(q: UsersQuestion): AsyncGenerator<MergedUser[]>;
+  /** Every row the question keeps, in order, a part at a time, its figures (`figures`: their columns) as CSV. */
+  csv(q: UsersQuestion, figures: readonly UserColumnId[]): AsyncGenerator<UsersCsvRow[]>;
 }
 
 /** How long a table replaced or pushed out is kept for the readers still on it. */
@@ -218,8 +279,8 @@ function userOf(row: Row, spec: UsersTableSpec, teams: boolean): MergedUser {
   u.primaryModel = row.model;
   u.primaryModelTier = row.tier;
   u.delegationLevel = row.level;
-  // Sorted again here: the browser's merge sorts by UTF-16 code units, DuckDB by bytes.
-  u.languages = row.langs.sort();
+  // In DuckDB's order (by bytes), the merge's (by code point).
+  u.languages = row.langs;
   if (spec.prices) u.spend = row.spend ?? 0;
   if (teams) u.team = row.team!;
   u.lastActiveDay = row.last_active_day;
@@ -263,17 +324,21 @@ export function createUsersTables(a: Analytics, entries = 8) {
       through: w.through,
       week: weekStart(r.end),
     });
-    const [f] = await a.rows<{ delegation: string[]; tier: string[]; language: string[] }>(
-      `SELECT list(DISTINCT level) FILTER (WHERE level <> '') AS delegation,
-         list(DISTINCT tier) FILTER (WHERE tier <> '') AS tier,
-         list(DISTINCT l) FILTER (WHERE l IS NOT NULL) AS language
-       FROM (SELECT level, tier, unnest(CASE WHEN len(langs) = 0 THEN [NULL] ELSE langs END) AS l FROM ${name})`,
-    );
-    // Sorted here, as the browser sorts them (by UTF-16 code units).
-    const facets = {
-      delegation: [...(f?.delegation ?? [])].sort(),
-      tier: [...(f?.tier ?? [])].sort(),
-      language: [...(f?.language ?? [])].sort(),
+    /** Read on first ask (the CSV needs none): beside the first page's queries. */
+    let facets: Promise<UserFacets> | undefined;
+    const readFacets = async (): Promise<UserFacets> => {
+      const [f] = await a.rows<{ delegation: string[]; tier: string[]; language: string[] }>(
+        `SELECT list(DISTINCT level) FILTER (WHERE level <> '') AS delegation,
+           list(DISTINCT tier) FILTER (WHERE tier <> '') AS tier,
+           list(DISTINCT l) FILTER (WHERE l IS NOT NULL) AS language
+         FROM (SELECT level, tier, unnest(CASE WHEN len(langs) = 0 THEN [NULL] ELSE langs END) AS l FROM ${name})`,
+      );
+      // Sorted here, as the browser sorts them (by UTF-16 code units).
+      return {
+        delegation: [...(f?.delegation ?? [])].sort(),
+        tier: [...(f?.tier ?? [])].sort(),
+        language: [...(f?.language ?? [])].sort(),
+      };
     };
     const membership = membershipOf(a);
 
@@ -349,7 +414,11 @@ export function createUsersTables(a: Analytics, entries = 8) {
     }
     const order = (q: UsersQuestion) => `ORDER BY ${ORDER[q.sort]} ${q.dir.toUpperCase()} NULLS LAST, user_id`;
     return {
-      facets,
+      facets: () =>
+        (facets ??= readFacets().catch((e: unknown) => {
+          facets = undefined;
+          throw e;
+        })),
       async page(q, offset, limit) {
         // Read again when `member` was written meanwhile (a new mapping, a day copied): rows and counts of one.
         for (let tries = 0; ; tries++) {
@@ -358,11 +427,16 @@ export function createUsersTables(a: Analytics, entries = 8) {
           if (!q.mapping || membership.writes() === writes || tries >= 2) return got;
         }
       },
-      async *all(q) {
+      async *csv(q, ids) {
         const w = await rowsFor(q, true, true);
-        const sql = `SELECT * EXCLUDE (pid) ${w.sql} ${order(q)}`;
-        for await (const part of a.rowParts<Row>(sql, w.params, w.types))
-          yield part.map((row) => userOf(row, spec, q.mapping !== null));
+        const figures = csvFigures(ids);
+        const team = q.mapping ? ', team' : '';
+        for await (const part of a.rowParts<{ user_id: string; email: string | null; team?: string; f: string[] }>(
+          `SELECT user_id, email${team}, ${figures.sql} AS f ${w.sql} ${order(q)}`,
+          w.params,
+          w.types,
+        ))
+          yield part.map((r) => ({ userId: r.user_id, email: r.email, team: r.team, figures: figures.write(r.f) }));
       },
     };
   }

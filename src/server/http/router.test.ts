@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, describe, expect, it } from 'vitest';
+import { setImmediate as letGo } from 'node:timers/promises';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
 import { ACCESS } from '../auth/access';
 import { HttpError } from '../core/errors';
@@ -76,6 +77,8 @@ const thingsQuery = queryParser({ teams: true, shape: { n: z.optional(z.string()
 
 describe('the route table', () => {
   const logs: string[] = [];
+  /** How far the endless answer got, and whether its making was stopped. */
+  const endless = { made: 0, stopped: false };
   const router = createRouter(
     [
       route({
@@ -113,6 +116,26 @@ describe('the route table', () => {
           })(),
         }),
       }),
+      route({
+        method: 'GET',
+        path: '/api/endless.csv',
+        access: ACCESS.everyone,
+        what: 'the endless table',
+        handle: async () => ({
+          status: 200,
+          headers: { 'content-type': 'text/csv; charset=utf-8' },
+          pieces: (async function* () {
+            try {
+              for (endless.made = 0; ; endless.made++) {
+                await letGo();
+                yield `${'x'.repeat(10_000)}\n`;
+              }
+            } finally {
+              endless.stopped = true;
+            }
+          })(),
+        }),
+      }),
     ],
     { logger: createLogger((l) => void logs.push(l)), context: () => ctx },
   );
@@ -145,6 +168,23 @@ describe('the route table', () => {
     const again = await get('/api/things?team=Eng/Platform', { 'if-none-match': 'W/"v1"' });
     expect(again.status).toBe(304);
     expect(again.body).toBe('');
+  });
+
+  it('stops making a streamed answer when its reader goes away', async () => {
+    for (const encoding of ['gzip', 'identity']) {
+      Object.assign(endless, { made: 0, stopped: false });
+      const abort = new AbortController();
+      const r = await fetch(`${await listening}/api/endless.csv`, {
+        headers: { 'accept-encoding': encoding },
+        signal: abort.signal,
+      });
+      await r.body!.getReader().read();
+      abort.abort();
+      await vi.waitFor(() => expect(endless.stopped).toBe(true));
+      const made = endless.made;
+      await new Promise((ok) => setTimeout(ok, 50));
+      expect(endless.made).toBe(made);
+    }
   });
 
   it('says 404, 405 with the methods allowed, and 400 naming the parameter, in the error body', async () => {

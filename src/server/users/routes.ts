@@ -19,7 +19,7 @@ import { createHash } from 'node:crypto';
 import { setImmediate as letGo } from 'node:timers/promises';
 import { userRowSchema } from '../../api/schemas';
 import type { UserDaysAnswer, UsersTableAnswer } from '../../api/users';
-import { toCsv } from '../../lib/csv';
+import { csvCell, toCsv } from '../../lib/csv';
 import { daysBetween, HISTORY_START, lastDays, type Day, type DayRange } from '../../lib/dates';
 import { DEFAULT_DAYS } from '../../lib/url-state';
 import {
@@ -31,7 +31,7 @@ import {
   type UserColumnId,
   type Who,
 } from '../../lib/user-merge';
-import type { createUsersTables, UsersQuestion, UsersTableSpec } from '../analytics/users';
+import type { createUsersTables, UsersCsvRow, UsersQuestion, UsersTableSpec } from '../analytics/users';
 import { ACCESS } from '../auth/access';
 import { errorResponse } from '../core/errors';
 import { errorText, silentLogger, type Logger } from '../core/log';
@@ -240,7 +240,9 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
         teams,
         mapping: place?.mapping ?? null,
       };
-      const page = t ? await t.page(question, p.offset, p.limit) : { users: [], total: 0, active: 0, inactive: 0 };
+      const [page, facets] = t
+        ? await Promise.all([t.page(question, p.offset, p.limit), t.facets()])
+        : [{ users: [], total: 0, active: 0, inactive: 0 }, null];
       const withheld = lens?.tooFew(page.total) === true;
       const body: UsersTableAnswer = {
         users: withheld
@@ -254,7 +256,7 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
         activeUsers: page.active,
         inactiveUsers: page.inactive,
         history: await historyOf(range),
-        facets: t ? { delegation: t.facets.delegation, tier: t.facets.tier, lang: t.facets.language } : EMPTY_FACETS,
+        facets: facets ? { delegation: facets.delegation, tier: facets.tier, lang: facets.language } : EMPTY_FACETS,
         range,
         sort: { column: p.sort, dir: p.dir },
         complete: state.complete,
@@ -328,19 +330,28 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
       const filter = { search: p.q, delegation: p.delegation, tier: p.tier, language: p.lang, who: p.who };
       const question = { sort: p.sort, dir: p.dir, filter, teams, mapping: opts.place?.()?.mapping ?? null };
       if (lens?.tooFew((await t.page(question, 0, 1)).total)) return errorResponse(422, withheldDetail(lens.minGroup));
-      const { header: columns, row: cells } = usersCsvColumns(currency(), opts.place?.() != null, true);
+      const teamed = question.mapping !== null;
+      const { header, figures } = usersCsvColumns(currency(), teamed, true);
       const named = shownTo(scope);
       const priv = lens && privately(lens);
-      const shown = async (us: MergedUser[]) => (priv ? await Promise.all(us.map(priv)) : us.map(named));
-      const header = toCsv(columns, []);
+      // The engine writes each row's figures; the person, the team and its managers are written here, as this
+      // reader is shown them.
+      const person = (r: UsersCsvRow) => ({ userId: r.userId, email: r.email, team: r.team }) as MergedUser;
+      const shown = async (rows: UsersCsvRow[]) =>
+        priv ? await Promise.all(rows.map((r) => priv(person(r)))) : rows.map((r) => named(person(r)));
+      function line(u: MergedUser, r: UsersCsvRow) {
+        const team = teamed ? `,${csvCell(u.team)},${csvCell((u.managers ?? []).join('; '))}` : '';
+        return `${csvCell(u.userId)},${csvCell(u.email)}${team},${r.figures}\r\n`;
+      }
       async function* pieces() {
-        yield header;
-        // toCsv writes the header line first: each piece is what follows it. A few hundred rows a piece, the event
-        // loop let go between them: a whole part (2,048 rows) held a health check for 70 ms and more.
-        for await (const part of t.all(question))
+        yield toCsv(header, []);
+        // A few hundred rows a piece, the event loop let go between them: a whole part (2,048 rows) held a health
+        // check for 70 ms and more.
+        for await (const part of t.csv(question, figures))
           for (let i = 0; i < part.length; i += 512) {
             if (i > 0) await letGo();
-            yield toCsv(columns, (await shown(part.slice(i, i + 512))).map(cells)).slice(header.length);
+            const rows = part.slice(i, i + 512);
+            yield (await shown(rows)).map((u, k) => line(u, rows[k]!)).join('');
           }
       }
       return {
