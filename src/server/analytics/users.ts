@@ -168,54 +168,57 @@ SELECT pr.user_id, pid, k.email, 0 AS active_days, NULL AS first_day, NULL AS la
 FROM known k JOIN person pr USING (pid)${priced ? ' LEFT JOIN spent s USING (pid)' : ''}`;
 
 /**
- * A DOUBLE's CSV cell as JavaScript writes it (String(x), src/lib/csv.ts): DuckDB writes the same shortest digits,
- * but a whole number with `.0` (written here as a BIGINT below 1e16) and an exponent below 1e-4 and from 1e16
- * (e.g. `1.5e-05`, which `csvFigures` writes again as JavaScript does).
+ * Each figure column of the CSV from a row of the range's table: a number (`number`: the ratio and spend to the
+ * hundredth, as `usersCsvColumns` rounds them), else a text (days included) for csvCell.
  */
-const csvNumber = (x: string) =>
-  `coalesce(CASE WHEN NOT isfinite(${x}) THEN '' WHEN abs(${x}) < 1e16 AND ${x} = trunc(${x}) THEN (${x})::BIGINT::VARCHAR ELSE (${x})::VARCHAR END, '')`;
-
-/**
- * Each figure column of the CSV from a row of the range's table: numbers and days as their cells (the ratio and spend
- * to the hundredth, as `usersCsvColumns` rounds them), texts as they are (`text`), for csvCell.
- */
-const CSV_CELLS: Record<Exclude<UserColumnId, 'user' | 'team'>, { sql: string; text?: true }> = {
-  ...(Object.fromEntries(SUMS.map(([k]) => [k, { sql: csvNumber(`coalesce("${k}", 0)`) }])) as Record<
+const CSV_CELLS: Record<Exclude<UserColumnId, 'user' | 'team'>, { sql: string; number?: true }> = {
+  ...(Object.fromEntries(SUMS.map(([k]) => [k, { sql: `coalesce("${k}", 0)`, number: true }])) as Record<
     keyof MergedSums,
-    { sql: string }
+    { sql: string; number: true }
   >),
-  spend: { sql: csvNumber('round(spend * 100) / 100') },
-  activeDays: { sql: 'active_days::VARCHAR' },
-  firstDay: { sql: "coalesce(first_day::VARCHAR, '')" },
-  lastDay: { sql: "coalesce(last_day::VARCHAR, '')" },
-  lastActiveDay: { sql: "coalesce(last_active_day::VARCHAR, '')" },
-  autonomy: { sql: csvNumber('round(autonomy_ratio * 100) / 100') },
-  model: { sql: 'model', text: true },
-  tier: { sql: 'tier', text: true },
-  delegation: { sql: 'level', text: true },
-  languages: { sql: "array_to_string(langs, ', ')", text: true },
+  spend: { sql: 'round(spend * 100) / 100', number: true },
+  activeDays: { sql: 'active_days', number: true },
+  firstDay: { sql: 'first_day::VARCHAR' },
+  lastDay: { sql: 'last_day::VARCHAR' },
+  lastActiveDay: { sql: 'last_active_day::VARCHAR' },
+  autonomy: { sql: 'round(autonomy_ratio * 100) / 100', number: true },
+  model: { sql: 'model' },
+  tier: { sql: 'tier' },
+  delegation: { sql: 'level' },
+  languages: { sql: "array_to_string(langs, ', ')" },
 };
 
 /**
- * The figures of the CSV in `ids`' order, in parts: each text alone, the cells between them joined by the engine.
- * `write` makes the row's figures' text of its parts: a whole table's values never become objects.
+ * A run of numbers of the CSV from their JSON text: DuckDB's JSON writes the shortest digits, as JavaScript does,
+ * with `.0` after a whole number. Anything else in it (a sign, an exponent, a null, a non-finite number) is rare:
+ * then each is written as csvCell writes it.
+ */
+function csvNumbers(json: string): string {
+  const s = json.slice(1, -1).replace(/\.0(?=,|$)/g, '');
+  return /[^\d.,]/.test(s)
+    ? s
+        .split(',')
+        .map((n) => csvCell(Number(n)))
+        .join(',')
+    : s;
+}
+
+/**
+ * The figures of the CSV in `ids`' order, in parts: each text alone, each run of numbers as the JSON text of their
+ * list. `write` makes the row's figures' text of its parts: a whole table's values never become objects.
  */
 function csvFigures(ids: readonly UserColumnId[]) {
-  const parts: { sql: string[]; text: boolean }[] = [];
+  const parts: { sql: string[]; number: boolean }[] = [];
   for (const id of ids) {
     const c = CSV_CELLS[id as keyof typeof CSV_CELLS];
     const last = parts.at(-1);
-    if (c.text || !last || last.text) parts.push({ sql: [c.sql], text: c.text === true });
-    else last.sql.push(c.sql);
+    if (c.number && last?.number) last.sql.push(c.sql);
+    else parts.push({ sql: [c.sql], number: c.number === true });
   }
   return {
-    sql: `[${parts.map((p) => (p.text ? p.sql[0] : `concat_ws(',', ${p.sql.join(', ')})`)).join(', ')}]`,
-    write: (values: string[]) =>
-      values
-        .map((v, i) =>
-          parts[i]!.text ? csvCell(v) : v.includes('e') ? v.replace(/[^,]*e[^,]*/g, (n) => String(Number(n))) : v,
-        )
-        .join(','),
+    sql: `[${parts.map((p) => (p.number ? `to_json([${p.sql.join(', ')}])::VARCHAR` : p.sql[0])).join(', ')}]`,
+    write: (values: (string | null)[]) =>
+      values.map((v, i) => (parts[i]!.number ? csvNumbers(v!) : csvCell(v))).join(','),
   };
 }
 
@@ -431,11 +434,12 @@ export function createUsersTables(a: Analytics, entries = 8) {
         const w = await rowsFor(q, true, true);
         const figures = csvFigures(ids);
         const team = q.mapping ? ', team' : '';
-        for await (const part of a.rowParts<{ user_id: string; email: string | null; team?: string; f: string[] }>(
-          `SELECT user_id, email${team}, ${figures.sql} AS f ${w.sql} ${order(q)}`,
-          w.params,
-          w.types,
-        ))
+        for await (const part of a.rowParts<{
+          user_id: string;
+          email: string | null;
+          team?: string;
+          f: (string | null)[];
+        }>(`SELECT user_id, email${team}, ${figures.sql} AS f ${w.sql} ${order(q)}`, w.params, w.types))
           yield part.map((r) => ({ userId: r.user_id, email: r.email, team: r.team, figures: figures.write(r.f) }));
       },
     };
