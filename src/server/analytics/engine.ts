@@ -294,6 +294,7 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
 
   async function catchUpNow(range: DayRange | undefined) {
     const urgent = range !== undefined;
+    let copied = false;
     for (const source of ['users', 'tokens'] as const) {
       const stored = await storedVersions(source, range);
       const held = loaded[source];
@@ -314,10 +315,22 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
         // Looked at again once its turn comes: another catch-up may have copied some meanwhile.
         await withLoader(urgent, async () => {
           const still = batch.filter(([day, v]) => held.get(day) !== v);
-          if (still.length > 0 && !closed) await copyDays(source, still);
+          if (still.length > 0 && !closed) {
+            await copyDays(source, still);
+            copied = true;
+          }
         });
       }
     }
+    // What the background copied is checkpointed once it is done, not left in the WAL (DuckDB checkpoints every
+    // 16 MB of it): at 5,000 people a fresh copy's first CSV reached its first rows in 87–105 ms before, 69–80 after
+    // (the checkpoint: 57–71 ms after the whole history, 0.2–18 ms after a few days). One that cannot run waits for the next.
+    if (copied && !urgent && !closed)
+      await withLoader(false, () => loader.run('CHECKPOINT')).catch((e: unknown) =>
+        opts.logger.info('the analytics copy was not checkpointed', {
+          error: e instanceof Error ? e.message : String(e),
+        }),
+      );
   }
 
   /** Rows in one JSON text from DuckDB, for an answer read whole. */

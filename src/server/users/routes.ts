@@ -132,9 +132,11 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
     return place ? `|place ${place.version} ${await (await opts.tables).membership(place.mapping)}` : '|place none';
   }
   /** A range's table at its version: with spend when the version was priced (its teams are read with each page). */
+  const specOf = (version: string): UsersTableSpec => ({
+    prices: version.includes(SPEND) ? (spend?.list() ?? null) : null,
+  });
   async function tableAt(r: DayRange, version: string) {
-    const spec: UsersTableSpec = { prices: version.includes(SPEND) ? (spend?.list() ?? null) : null };
-    return (await opts.tables).get(r, version, spec);
+    return (await opts.tables).get(r, version, specOf(version));
   }
   /**
    * Managers' emails go to readers who may see that team's details (with sign-in: admins, the team's managers);
@@ -326,10 +328,11 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
       const state = await filler.ensure(range);
       if (!state.complete) return errorResponse(503, state.progress.detail, { 'retry-after': retryAfter });
       const version = await tableVersion(range, state.version);
-      const t = await tableAt(range, version);
       const filter = { search: p.q, delegation: p.delegation, tier: p.tier, language: p.lang, who: p.who };
       const question = { sort: p.sort, dir: p.dir, filter, teams, mapping: opts.place?.()?.mapping ?? null };
-      if (lens?.tooFew((await t.page(question, 0, 1)).total)) return errorResponse(422, withheldDetail(lens.minGroup));
+      if (lens?.tooFew((await (await tableAt(range, version)).page(question, 0, 1)).total))
+        return errorResponse(422, withheldDetail(lens.minGroup));
+      const tables = await opts.tables;
       const teamed = question.mapping !== null;
       const { header, figures } = usersCsvColumns(currency(), teamed, true);
       const named = shownTo(scope);
@@ -347,7 +350,7 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
         yield toCsv(header, []);
         // A few hundred rows a piece, the event loop let go between them: a whole part (2,048 rows) held a health
         // check for 70 ms and more.
-        for await (const part of t.csv(question, figures))
+        for await (const part of tables.csv(range, version, specOf(version), question, figures))
           for (let i = 0; i < part.length; i += 512) {
             if (i > 0) await letGo();
             const rows = part.slice(i, i + 512);

@@ -611,6 +611,10 @@ describe.each(engines)('the users endpoints on $name', ({ available, open }) => 
       logger,
       tables: Promise.resolve({
         get: refused,
+        // eslint-disable-next-line require-yield
+        csv: async function* () {
+          await refused();
+        },
         latest: async () => undefined,
         membership: async () => '',
         teamOf: async () => 'Unassigned',
