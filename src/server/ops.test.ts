@@ -172,6 +172,9 @@ describe('probes', () => {
       '/api/users/usr_0123abc?start=2026-05-29&end=2026-05-30',
     ])
       expect((await raw(base, path)).status, path).toBeLessThan(500);
+    // Routes of a pattern whatever their method (the router's type asks each pattern for its label).
+    for (const path of ['/api/marks/m-1', '/api/alert-rules/r-1'])
+      expect((await raw(base, path, { method: 'DELETE' })).status, path).toBeLessThan(500);
     const m = (await raw(base, '/metrics')).body;
     for (const route of [
       '/api/health',
@@ -182,6 +185,8 @@ describe('probes', () => {
       '/api/users/:id',
     ])
       expect(m, route).toContain(`dashboard_http_requests_total{route="${route}",method="GET"`);
+    for (const route of ['/api/marks/:id', '/api/alert-rules/:id'])
+      expect(m, route).toContain(`dashboard_http_requests_total{route="${route}",method="DELETE"`);
     expect(m).not.toMatch(/route="other"|usr_0123abc/);
     await store.close();
   });

@@ -222,6 +222,7 @@ export function createAlertsRoutes(o: AlertsRoutesOptions) {
     route({
       method: 'PUT',
       path: ruleId,
+      label: '/api/alert-rules/:id',
       access: ALERTS_ACCESS.rules,
       what: 'the alert rule',
       handle: ({ req, scope, match }) => saveRule(req, scope, idOf(match)),
@@ -229,6 +230,7 @@ export function createAlertsRoutes(o: AlertsRoutesOptions) {
     route({
       method: 'DELETE',
       path: ruleId,
+      label: '/api/alert-rules/:id',
       access: ALERTS_ACCESS.rules,
       what: 'the alert rule',
       handle: async ({ req, scope, match }) => {

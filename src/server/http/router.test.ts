@@ -105,6 +105,7 @@ describe('the route table', () => {
       route({
         method: 'GET',
         path: /^\/api\/things\/([^/]+)\.csv$/,
+        label: '/api/things/:name.csv',
         access: ACCESS.everyone,
         what: 'the things',
         handle: async ({ match }) => ({

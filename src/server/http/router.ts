@@ -56,6 +56,9 @@ export interface Route extends Omit<RouteSpec<unknown>, 'query' | 'handle'> {
 
 const NO_QUERY = queryParser({});
 
+/** A route of the table; a pattern's route names its label in the metrics. */
+export function route<Q = Record<never, never>>(spec: RouteSpec<Q> & { path: string }): Route;
+export function route<Q = Record<never, never>>(spec: RouteSpec<Q> & { path: RegExp; label: string }): Route;
 export function route<Q = Record<never, never>>(spec: RouteSpec<Q>): Route {
   const { query: parser = NO_QUERY as QueryParser<Q>, handle, ...declared } = spec;
   return {

@@ -201,6 +201,7 @@ export function createMarksRoutes(opts: MarksRoutesOptions) {
     route({
       method: 'PUT',
       path: one,
+      label: '/api/marks/:id',
       access: marksAccess,
       what: 'the mark',
       handle: async ({ req, match, scope }) => {
@@ -214,6 +215,7 @@ export function createMarksRoutes(opts: MarksRoutesOptions) {
     route({
       method: 'DELETE',
       path: one,
+      label: '/api/marks/:id',
       access: marksAccess,
       what: 'the mark',
       handle: async ({ req, match, scope }) => {
