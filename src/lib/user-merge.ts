@@ -323,11 +323,11 @@ const CSV_HEADERS: Record<Exclude<UserColumnId, 'user' | 'team' | 'spend'>, stri
   languages: 'languages',
 };
 
-/** What a CSV cell holds: the ratio to the hundredth, as the table shows it to the tenth (no 6.190000000000001). */
-const CSV_ROUNDING: Partial<Record<UserColumnId, (v: number) => number>> = {
-  autonomy: (v) => Math.round(v * 100) / 100,
-  spend: (v) => Math.round(v * 100) / 100,
-};
+/**
+ * The CSV's columns written to the hundredth: the ratio (the table shows it to the tenth; no 6.190000000000001) and
+ * spend, to the cent. The server's engine rounds the same (src/server/analytics/users-csv.ts).
+ */
+export const CSV_HUNDREDTHS: ReadonlySet<UserColumnId> = new Set(['autonomy', 'spend']);
 
 /**
  * The CSV carries every column, whatever is shown, with the id beside the email, under the service's field names
@@ -352,8 +352,8 @@ export function usersCsvColumns(
   const cells = ids.flatMap((id): ((u: MergedUser) => string | number | null)[] => {
     if (id === 'team') return [(u) => u.team ?? null, (u) => (u.managers ?? []).join('; ')];
     const value = USER_COLUMN_VALUES[id];
-    const round = CSV_ROUNDING[id];
-    return [round ? (u) => ((v) => (typeof v === 'number' ? round(v) : v))(value(u)) : value];
+    if (!CSV_HUNDREDTHS.has(id)) return [value];
+    return [(u) => ((v) => (typeof v === 'number' ? Math.round(v * 100) / 100 : v))(value(u))];
   });
   return {
     header: [

@@ -275,7 +275,8 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
 
   /**
    * The loader connection, one task at a time: a reader's (a range it waits for, a table it needs) before the
-   * background's (the whole history, newest day first), so a reader never waits for more than one week's copy.
+   * background's (the whole history, newest day first, then a checkpoint), so a reader waits for one week's copy or
+   * one checkpoint at most.
    */
   let busy = false;
   let closed = false;
@@ -292,9 +293,11 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
     }
   }
 
+  /** Days were copied since the last checkpoint. */
+  let unchecked = false;
   async function catchUpNow(range: DayRange | undefined) {
     const urgent = range !== undefined;
-    let copied = false;
+
     for (const source of ['users', 'tokens'] as const) {
       const stored = await storedVersions(source, range);
       const held = loaded[source];
@@ -317,17 +320,22 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
           const still = batch.filter(([day, v]) => held.get(day) !== v);
           if (still.length > 0 && !closed) {
             await copyDays(source, still);
-            copied = true;
+            unchecked = true;
           }
         });
       }
     }
-    // What the background copied is checkpointed once it is done, not left in the WAL (DuckDB checkpoints every
-    // 16 MB of it): at 5,000 people a fresh copy's first CSV reached its first rows in 87–105 ms before, 69–80 after
-    // (the checkpoint: 57–71 ms after the whole history, 0.2–18 ms after a few days). One that cannot run waits for the next.
-    if (copied && !urgent && !closed)
-      await withLoader(false, () => loader.run('CHECKPOINT')).catch((e: unknown) =>
-        opts.logger.info('the analytics copy was not checkpointed', {
+    // Days copied are checkpointed once the background's catch-up is done, not left in the WAL (DuckDB checkpoints
+    // every 16 MB of it): at 5,000 people a fresh copy's first CSV reached its first rows in 87–105 ms before, 69–80
+    // after (the checkpoint: 57–71 ms after the whole history, 0.2–18 ms after a few days). DuckDB refuses one while
+    // a transaction runs: it is tried again after the next catch-up.
+    if (unchecked && !urgent)
+      await withLoader(false, async () => {
+        if (closed) return;
+        await loader.run('CHECKPOINT');
+        unchecked = false;
+      }).catch((e: unknown) =>
+        opts.logger.info('the analytics copy was not checkpointed; tried again after the next catch-up', {
           error: e instanceof Error ? e.message : String(e),
         }),
       );

@@ -1,28 +1,28 @@
 /**
  * The users CSV's figures as the engine writes them (src/server/users/routes.ts writes each row's person and team):
  * the same cells as the browser's CSV of the same rows (src/lib/csv.ts, `usersCsvColumns` in src/lib/user-merge.ts),
- * without the table's values becoming objects.
+ * a row's figures one text in JavaScript, not an object of values.
  */
 import { csvCell } from '../../lib/csv';
-import { SUMMED_FIELDS, type MergedSums, type UserColumnId } from '../../lib/user-merge';
+import { CSV_HUNDREDTHS, SUMMED_FIELDS, type MergedSums, type UserColumnId } from '../../lib/user-merge';
 
 const SUMS = Object.keys(SUMMED_FIELDS) as (keyof MergedSums)[];
 
 /**
- * Each figure column of the CSV from a row of the range's table: a number (`number`: the ratio and spend to the
- * hundredth, as `usersCsvColumns` rounds them), else a text (days included) for csvCell.
+ * Each figure column of the CSV from a row of the range's table: a number (`number`; to the hundredth as
+ * `usersCsvColumns` writes it, CSV_HUNDREDTHS), else a text (days included) for csvCell.
  */
 const CSV_CELLS: Record<Exclude<UserColumnId, 'user' | 'team'>, { sql: string; number?: true }> = {
   ...(Object.fromEntries(SUMS.map((k) => [k, { sql: `coalesce("${k}", 0)`, number: true }])) as Record<
     keyof MergedSums,
     { sql: string; number: true }
   >),
-  spend: { sql: 'round(spend * 100) / 100', number: true },
+  spend: { sql: 'spend', number: true },
   activeDays: { sql: 'active_days', number: true },
   firstDay: { sql: 'first_day::VARCHAR' },
   lastDay: { sql: 'last_day::VARCHAR' },
   lastActiveDay: { sql: 'last_active_day::VARCHAR' },
-  autonomy: { sql: 'round(autonomy_ratio * 100) / 100', number: true },
+  autonomy: { sql: 'autonomy_ratio', number: true },
   model: { sql: 'model' },
   tier: { sql: 'tier' },
   delegation: { sql: 'level' },
@@ -34,7 +34,7 @@ const CSV_CELLS: Record<Exclude<UserColumnId, 'user' | 'team'>, { sql: string; n
  * with `.0` after a whole number. Anything else in it (a sign, an exponent, a null, a non-finite number) is rare:
  * then each is written as csvCell writes it.
  */
-function csvNumbers(json: string): string {
+export function csvNumbers(json: string): string {
   const s = json.slice(1, -1).replace(/\.0(?=,|$)/g, '');
   return /[^\d.,]/.test(s)
     ? s
@@ -52,9 +52,11 @@ export function csvFigures(ids: readonly UserColumnId[]) {
   const parts: { sql: string[]; number: boolean }[] = [];
   for (const id of ids) {
     const c = CSV_CELLS[id as keyof typeof CSV_CELLS];
+    // JavaScript's Math.round and DuckDB's round agree on these, none below zero.
+    const sql = CSV_HUNDREDTHS.has(id) ? `round(${c.sql} * 100) / 100` : c.sql;
     const last = parts.at(-1);
-    if (c.number && last?.number) last.sql.push(c.sql);
-    else parts.push({ sql: [c.sql], number: c.number === true });
+    if (c.number && last?.number) last.sql.push(sql);
+    else parts.push({ sql: [sql], number: c.number === true });
   }
   return {
     sql: `[${parts.map((p) => (p.number ? `to_json([${p.sql.join(', ')}])::VARCHAR` : p.sql[0])).join(', ')}]`,

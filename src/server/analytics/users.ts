@@ -193,8 +193,8 @@ interface Row extends Record<string, unknown> {
 }
 
 /**
- * A range's users table, made once in the engine (a table of its own, one row per person) and asked for a page,
- * its counts or all its rows in order: only what is asked for is converted to JavaScript.
+ * A range's users table, made once in the engine (a table of its own, one row per person) and asked for a page and
+ * its counts (its CSV: `csv` of the tables): only what is asked for is converted to JavaScript.
  */
 export interface UsersTable {
   /** The values present, for the filter menus. */
@@ -439,8 +439,14 @@ export function createUsersTables(a: Analytics, entries = 8) {
      */
     async *csv(r: DayRange, version: string, spec: UsersTableSpec, q: UsersQuestion, ids: readonly UserColumnId[]) {
       const e = made.get(keyOf(r));
-      if (e?.version === version) {
-        await e.table;
+      // A table whose making failed is left for the query.
+      if (
+        e?.version === version &&
+        (await e.table.then(
+          () => true,
+          () => false,
+        ))
+      ) {
         yield* csvRows(e.name, q, ids);
       } else {
         const params = await ready(r, spec);

@@ -215,9 +215,12 @@ export function createRouter(routes: readonly Route[], opts: RouterOptions): Rou
       try {
         await reply(req, res, answer);
       } catch (e) {
-        // A streamed answer that failed midway can only be cut short: the reader sees it incomplete.
+        // A reader who went away is owed nothing, and it is no fault.
+        if ((e as { code?: string }).code === 'ERR_STREAM_PREMATURE_CLOSE') return;
+        const failed = faultResponse(e, opts.logger, `compute ${found?.r.what ?? 'the answer'}`);
+        // A streamed answer that failed midway can only be cut short: the reader sees it incomplete, the log says why.
         if (res.headersSent) res.destroy();
-        else await reply(req, res, faultResponse(e, opts.logger, `compute ${found?.r.what ?? 'the answer'}`));
+        else await reply(req, res, failed);
       }
     },
   };

@@ -13,6 +13,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { budgetsSchema, spendAnswerSchema, teamsSpendSchema } from '../../api/spend';
 import { teamsAnswerSchema } from '../../api/teams';
 import { usersTableSchema } from '../../api/users';
+import { toCsv } from '../../lib/csv';
+import { usersCsvColumns } from '../../lib/user-merge';
 import { createLogger } from '../core/log';
 import { STORE_ENGINES } from '../../test/stores';
 import { createApp, openAppStore } from '../app';
@@ -228,6 +230,9 @@ describe('spend on the demo organization', async () => {
     const first = lines[0]!.split(',');
     expect(first[0]).toBe(t.users[0]!.userId);
     expect(Number(first[5])).toBe(Number(t.users[0]!.spend!.toFixed(2)));
+    // Every cell as the browser's CSV writes the same rows (the engine writes the figures, spend to the cent).
+    const { header: columns, row } = usersCsvColumns('EUR', true, true);
+    expect(csv).toBe(toCsv(columns, t.users.map(row)));
   });
 
   it('prices the users table again when the price list changes', async () => {

@@ -332,16 +332,18 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
       const question = { sort: p.sort, dir: p.dir, filter, teams, mapping: opts.place?.()?.mapping ?? null };
       if (lens?.tooFew((await (await tableAt(range, version)).page(question, 0, 1)).total))
         return errorResponse(422, withheldDetail(lens.minGroup));
-      const tables = await opts.tables;
       const teamed = question.mapping !== null;
       const { header, figures } = usersCsvColumns(currency(), teamed, true);
+      // The first rows are read before the answer starts: a failure (the store, the engine) is then a plain answer.
+      const rows = (await opts.tables).csv(range, version, specOf(version), question, figures);
+      const first = await rows.next();
       const named = shownTo(scope);
       const priv = lens && privately(lens);
       // The engine writes each row's figures; the person, the team and its managers are written here, as this
       // reader is shown them.
       const person = (r: UsersCsvRow) => ({ userId: r.userId, email: r.email, team: r.team }) as MergedUser;
-      const shown = async (rows: UsersCsvRow[]) =>
-        priv ? await Promise.all(rows.map((r) => priv(person(r)))) : rows.map((r) => named(person(r)));
+      const shown = async (some: UsersCsvRow[]) =>
+        priv ? await Promise.all(some.map((r) => priv(person(r)))) : some.map((r) => named(person(r)));
       function line(u: MergedUser, r: UsersCsvRow) {
         const team = teamed ? `,${csvCell(u.team)},${csvCell((u.managers ?? []).join('; '))}` : '';
         return `${csvCell(u.userId)},${csvCell(u.email)}${team},${r.figures}\r\n`;
@@ -350,12 +352,17 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
         yield toCsv(header, []);
         // A few hundred rows a piece, the event loop let go between them: a whole part (2,048 rows) held a health
         // check for 70 ms and more.
-        for await (const part of tables.csv(range, version, specOf(version), question, figures))
-          for (let i = 0; i < part.length; i += 512) {
-            if (i > 0) await letGo();
-            const rows = part.slice(i, i + 512);
-            yield (await shown(rows)).map((u, k) => line(u, rows[k]!)).join('');
-          }
+        try {
+          for (let part = first; !part.done; part = await rows.next())
+            for (let i = 0; i < part.value.length; i += 512) {
+              if (i > 0) await letGo();
+              const some = part.value.slice(i, i + 512);
+              yield (await shown(some)).map((u, k) => line(u, some[k]!)).join('');
+            }
+        } finally {
+          // A reader who went away ends the rows' reading too.
+          await rows.return(undefined);
+        }
       }
       return {
         status: 200,

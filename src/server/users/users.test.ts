@@ -624,7 +624,10 @@ describe.each(engines)('the users endpoints on $name', ({ available, open }) => 
     const read = await down.get(`/api/users?${q(FINAL)}`);
     expect(read.status).toBe(503);
     expect(read.headers['retry-after']).toBe('5');
-    for (const r of [walk, read]) {
+    // The CSV's first rows are read before it starts: the same answer, not a download cut short.
+    const csv = await down.get(`/api/users.csv?${q(FINAL)}`);
+    expect([csv.status, csv.headers['retry-after']]).toEqual([503, '5']);
+    for (const r of [walk, read, csv]) {
       expect(r.body).not.toMatch(/ECONNREFUSED|127\.0\.0\.1/);
       const { requestId } = JSON.parse(r.body) as { requestId: string };
       expect(lines.some((l) => l.includes(requestId) && l.includes(internal))).toBe(true);
