@@ -341,7 +341,7 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
       );
   }
 
-  /** Rows in one JSON text from DuckDB, for an answer read whole. */
+  /** Rows in one JSON text from DuckDB. */
   const ROWS_A_TEXT = 256;
 
   /** The queries in flight on the readers' connections. */
@@ -372,16 +372,14 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
    * converted at once held the server's thread (its health checks with it) for a quarter of a second and more.
    * DuckDB writes each row as a JSON text (`to_json`) that V8 parses: a third of the time of converting each value
    * through the client, and a day (DATE) comes as its YYYY-MM-DD. Each text is read out of DuckDB by a call of its
-   * own, so an answer read whole (`joined`) comes 256 rows to a text, numbered as they come and joined in that
-   * order: a 5,000-person organization's teams summary and spend by team (26,000 rows each) spent a third of their
-   * time reading one text a row. A streamed one (the CSV) comes a row a text: its ordered rows reached the first
-   * byte sooner so (50,000 people: 2.9 s against 3.2 s). A statement that is no query (CREATE, DROP) gives no rows.
+   * own, so the rows come 256 to a text, numbered as they come and joined in that order: a 5,000-person
+   * organization's teams summary and spend by team (26,000 rows each) spent a third of their time reading one text a
+   * row, and its users CSV 106–125 ms against 111–137. A statement that is no query (CREATE, DROP) gives no rows.
    */
   async function* parts<T extends Record<string, unknown>>(
     sql: string,
     params: Record<string, DuckDBValue> | undefined,
     types: Record<string, DuckDBType> | undefined,
-    joined: boolean,
   ): AsyncGenerator<T[]> {
     const query = /^\s*(SELECT|WITH)\b/i.test(sql);
     if (!query && !/^\s*(CREATE|DROP)\b/i.test(sql)) throw new Error('a query starts with SELECT or WITH');
@@ -389,16 +387,14 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
     const result = await materialized(
       !query
         ? sql
-        : joined
-          ? `SELECT string_agg(j, ',' ORDER BY n) FROM (
-               SELECT to_json(q)::VARCHAR AS j, row_number() OVER () - 1 AS n FROM (${sql}\n) q)
-             GROUP BY n // ${ROWS_A_TEXT} ORDER BY n // ${ROWS_A_TEXT}`
-          : `SELECT to_json(q)::VARCHAR FROM (${sql}\n) q`,
+        : `SELECT string_agg(j, ',' ORDER BY n) FROM (
+             SELECT to_json(q)::VARCHAR AS j, row_number() OVER () - 1 AS n FROM (${sql}\n) q)
+           GROUP BY n // ${ROWS_A_TEXT} ORDER BY n // ${ROWS_A_TEXT}`,
       params,
       types,
     );
     if (!query) return;
-    const textsAPart = joined ? 2048 / ROWS_A_TEXT : 2048;
+    const textsAPart = 2048 / ROWS_A_TEXT;
     let first = true;
     for (let i = 0; i < result.chunkCount; i++) {
       const texts = result.getChunk(i).convertColumnValues(0, JSDuckDBValueConverter) as string[];
@@ -437,10 +433,10 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
       types?: Record<string, DuckDBType>,
     ) {
       const out: T[] = [];
-      for await (const part of parts<T>(sql, params, types, true)) for (const row of part) out.push(row);
+      for await (const part of parts<T>(sql, params, types)) for (const row of part) out.push(row);
       return out;
     },
-    rowParts: (sql, params, types) => parts(sql, params, types, false),
+    rowParts: (sql, params, types) => parts(sql, params, types),
     generation: () => generation,
     /**
      * Waits for the copy under way and the queries in flight, then closes: a connection closed under a query

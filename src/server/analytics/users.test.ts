@@ -587,7 +587,7 @@ describe.each(STORE_ENGINES)('the analytics engine on the $name store', ({ avail
 });
 
 describe("the analytics engine's rows", () => {
-  it("come in the query's order, 2,048 at most a part, however many, read whole or streamed", async () => {
+  it("come in the query's order, 2,048 at most a part, however many, read whole or a part at a time", async () => {
     const store = await openStore({ dataDir: ':memory:' });
     const analytics = await openAnalytics(store, { file: ':memory:', logger: silentLogger });
     try {
@@ -596,7 +596,7 @@ describe("the analytics engine's rows", () => {
       const parts: { i: number; k: number; s: string }[][] = [];
       for await (const part of analytics.rowParts<{ i: number; k: number; s: string }>(sql)) parts.push(part);
       expect(parts.every((p) => p.length > 0 && p.length <= 2048)).toBe(true);
-      // Read whole, DuckDB joins them 256 to a text.
+      // DuckDB joins them 256 to a text.
       for (const rows of [parts.flat(), await analytics.rows<{ i: number; k: number; s: string }>(sql)]) {
         expect(rows).toHaveLength(100_000);
         const outOfOrder = rows.findIndex(
