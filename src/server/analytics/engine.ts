@@ -328,10 +328,10 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
     // Days copied are checkpointed once the background's catch-up is done, not left in the WAL (DuckDB checkpoints
     // every 16 MB of it): at 5,000 people a fresh copy's first CSV reached its first rows in 87–105 ms before, 69–80
     // after (the checkpoint: 57–71 ms after the whole history, 0.2–18 ms after a few days). DuckDB refuses one while
-    // a transaction runs: it is tried again after the next catch-up.
+    // a transaction runs: it is tried again after the next catch-up. Its callers do not wait for it.
     if (unchecked && !urgent)
-      await withLoader(false, async () => {
-        if (closed) return;
+      void withLoader(false, async () => {
+        if (closed || !unchecked) return;
         await loader.run('CHECKPOINT');
         unchecked = false;
       }).catch((e: unknown) =>

@@ -119,6 +119,21 @@ describe('the route table', () => {
       }),
       route({
         method: 'GET',
+        path: '/api/broken.csv',
+        access: ACCESS.everyone,
+        what: 'the broken table',
+        handle: async () => ({
+          status: 200,
+          headers: { 'content-type': 'text/csv; charset=utf-8' },
+          pieces: (async function* () {
+            yield 'id\n';
+            await new Promise((ok) => setTimeout(ok, 50));
+            throw new Error('the engine fell over');
+          })(),
+        }),
+      }),
+      route({
+        method: 'GET',
         path: '/api/endless.csv',
         access: ACCESS.everyone,
         what: 'the endless table',
@@ -188,6 +203,18 @@ describe('the route table', () => {
     }
     // No fault: the reader left.
     expect(logs.some((l) => l.includes('the endless table'))).toBe(false);
+  });
+
+  it('cuts a streamed answer short when its making fails midway, and logs why', async () => {
+    // Its status and first piece were sent: the reader sees the connection end before the answer does.
+    const r = await fetch(`${await listening}/api/broken.csv`);
+    expect(r.status).toBe(200);
+    await expect(r.text()).rejects.toThrow(TypeError);
+    await vi.waitFor(() =>
+      expect(
+        logs.some((l) => l.includes('failed to compute the broken table') && l.includes('the engine fell over')),
+      ).toBe(true),
+    );
   });
 
   it('says 404, 405 with the methods allowed, and 400 naming the parameter, in the error body', async () => {

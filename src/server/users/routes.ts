@@ -349,10 +349,10 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
         return `${csvCell(u.userId)},${csvCell(u.email)}${team},${r.figures}\r\n`;
       }
       async function* pieces() {
-        yield toCsv(header, []);
-        // A few hundred rows a piece, the event loop let go between them: a whole part (2,048 rows) held a health
-        // check for 70 ms and more.
         try {
+          yield toCsv(header, []);
+          // A few hundred rows a piece, the event loop let go between them: a whole part (2,048 rows) held a health
+          // check for 70 ms and more.
           for (let part = first; !part.done; part = await rows.next())
             for (let i = 0; i < part.value.length; i += 512) {
               if (i > 0) await letGo();
