@@ -127,7 +127,8 @@ export const SUMMED_FIELDS = {
   hooks: 'hooks',
 } as const satisfies Record<keyof MergedSums, keyof UserDayRow>;
 
-const SUMS = Object.entries(SUMMED_FIELDS) as [keyof MergedSums, (typeof SUMMED_FIELDS)[keyof MergedSums]][];
+/** Each summed column with the service's field it sums. */
+export const SUMS = Object.entries(SUMMED_FIELDS) as [keyof MergedSums, (typeof SUMMED_FIELDS)[keyof MergedSums]][];
 
 /**
  * Orders texts by code point, as the analytics engine orders them (DuckDB compares UTF-8 bytes): JavaScript's `<`

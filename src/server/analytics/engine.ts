@@ -39,11 +39,8 @@ import {
 type Source = 'users' | 'tokens';
 
 export interface AnalyticsOptions {
-  /**
-   * The copy's file; `:memory:` for one in memory; `temporary`: a file of this process's own in `tempDirectory`, made
-   * again at each start and removed at close (beside PostgreSQL: a copy in memory would hold all of it in DuckDB's
-   * memory, a file only the pages its limit leaves room for).
-   */
+  /** The copy's file; `:memory:`; `temporary`: this process's own in `tempDirectory`, removed at close (beside
+   * PostgreSQL, where a copy in memory would be held whole in DuckDB's memory, a file only as its limit allows). */
   file: string;
   logger: Logger;
   /** Where DuckDB spills what does not fit, and where a `temporary` copy's file is (default: the system's). */
@@ -325,10 +322,8 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
         });
       }
     }
-    // Days copied are checkpointed once the background's catch-up is done, not left in the WAL (DuckDB checkpoints
-    // every 16 MB of it): at 5,000 people a fresh copy's first CSV reached its first rows in 87–105 ms before, 69–80
-    // after (the checkpoint: 57–71 ms after the whole history, 0.2–18 ms after a few days). DuckDB refuses one while
-    // a transaction runs: it is tried again after the next catch-up. Its callers do not wait for it.
+    // Days copied are checkpointed after the background's catch-up, not left in the WAL: read faster so (the figures in
+    // docs/performance.md). Refused while a transaction runs, it is tried again after the next; no caller waits for it.
     if (unchecked && !urgent)
       void withLoader(false, async () => {
         if (closed || !unchecked) return;
@@ -368,13 +363,10 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
   }
 
   /**
-   * A query's rows as plain objects, 2,048 at a time, the event loop let go between them: a 50,000-person answer
-   * converted at once held the server's thread (its health checks with it) for a quarter of a second and more.
-   * DuckDB writes each row as a JSON text (`to_json`) that V8 parses: a third of the time of converting each value
-   * through the client, and a day (DATE) comes as its YYYY-MM-DD. Each text is read out of DuckDB by a call of its
-   * own, so the rows come 256 to a text, numbered as they come and joined in that order: a 5,000-person
-   * organization's teams summary and spend by team (26,000 rows each) spent a third of their time reading one text a
-   * row, and its users CSV 106–125 ms against 111–137. A statement that is no query (CREATE, DROP) gives no rows.
+   * A query's rows as plain objects, 2,048 at a time, the event loop let go between them (a 50,000-person answer
+   * converted at once held health checks for a quarter of a second). DuckDB writes each row as JSON (`to_json`, a
+   * third of the time of the client's conversion; a DATE as its YYYY-MM-DD), 256 rows to a text read by one call
+   * (one text a row took a third of a 26,000-row answer's time). A statement that is no query gives no rows.
    */
   async function* parts<T extends Record<string, unknown>>(
     sql: string,

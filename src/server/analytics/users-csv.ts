@@ -4,16 +4,14 @@
  * a row's figures one text in JavaScript, not an object of values.
  */
 import { csvCell } from '../../lib/csv';
-import { CSV_HUNDREDTHS, SUMMED_FIELDS, type MergedSums, type UserColumnId } from '../../lib/user-merge';
-
-const SUMS = Object.keys(SUMMED_FIELDS) as (keyof MergedSums)[];
+import { CSV_HUNDREDTHS, SUMS, type MergedSums, type UserColumnId } from '../../lib/user-merge';
 
 /**
  * Each figure column of the CSV from a row of the range's table: a number (`number`; to the hundredth as
  * `usersCsvColumns` writes it, CSV_HUNDREDTHS), else a text (days included) for csvCell.
  */
 const CSV_CELLS: Record<Exclude<UserColumnId, 'user' | 'team'>, { sql: string; number?: true }> = {
-  ...(Object.fromEntries(SUMS.map((k) => [k, { sql: `coalesce("${k}", 0)`, number: true }])) as Record<
+  ...(Object.fromEntries(SUMS.map(([k]) => [k, { sql: `coalesce("${k}", 0)`, number: true }])) as Record<
     keyof MergedSums,
     { sql: string; number: true }
   >),

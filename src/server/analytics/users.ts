@@ -1,6 +1,6 @@
 /**
  * The users table's figures from the analytics engine: each person's merge over a range (the merge rules of a
- * person's days, written once, here, in SQL) and their spend at the price list in force. They agree with the
+ * person's days, written once, in SQL: users-sql.ts) and their spend at the price list in force. They agree with the
  * browser's merge of the same `/users` rows (src/lib/user-merge.ts) to the last field: the sums, the ratio
  * weighted by user messages, the email of the first day (else the first one given later), the model and
  * delegation level of most days (ties: the first by name) with the model's tier on its latest day, every
@@ -10,7 +10,7 @@ import { LIST, VARCHAR, listValue, type DuckDBType, type DuckDBValue } from '@du
 import { UNASSIGNED } from '../../api/teams';
 import { HISTORY_START, weekStart, type DayRange } from '../../lib/dates';
 import {
-  SUMMED_FIELDS,
+  SUMS,
   type MergedSums,
   type MergedUser,
   type UserColumnId,
@@ -23,79 +23,9 @@ import { inSelection } from '../teams/tree';
 import type { Analytics } from './engine';
 import { wholeWeeks } from './schema';
 import { csvFigures } from './users-csv';
-import { priceTableOf, SPEND } from './spend';
+import { IDLE, KNOWN, TABLE } from './users-sql';
+import { priceTableOf } from './spend';
 import { membershipOf } from './teams';
-
-const SUMS = Object.entries(SUMMED_FIELDS) as [keyof MergedSums, string][];
-
-// A range is its whole weeks, from the week tables (engine.ts), and its edge days, from `person_day`, each as
-// rows of one shape: the merge of the weeks' partial merges is the merge of their days. Each part reads them
-// where they are (NOT MATERIALIZED): a copy of them all first took longer than the merge.
-const MERGE = `
-WITH edge AS NOT MATERIALIZED (
-  SELECT * FROM person_day WHERE day BETWEEN $start AND $end AND NOT (day BETWEEN $first AND $through)),
-r AS NOT MATERIALIZED (
-  SELECT pid, days, first_day, last_day, first_email, given_day, given_email, ${SUMS.map(([, c]) => c).join(', ')}
-  FROM person_week WHERE week BETWEEN $first AND $last
-  UNION ALL
-  SELECT pid, 1, day, day, user_email, CASE WHEN user_email <> '' THEN day END,
-    CASE WHEN user_email <> '' THEN user_email END, ${SUMS.map(([, c]) => c).join(', ')}
-  FROM edge),
-top_model AS (
-  SELECT pid, model, tier FROM (
-    SELECT pid, model, sum(n) AS n, arg_max(last_tier, last_day) AS tier FROM (
-      SELECT pid, model, n, last_day, last_tier FROM person_week_model WHERE week BETWEEN $first AND $last
-      UNION ALL SELECT pid, primary_model, 1, day, primary_model_tier FROM edge)
-    GROUP BY pid, model)
-  QUALIFY row_number() OVER (PARTITION BY pid ORDER BY n DESC, model) = 1),
-top_level AS (
-  SELECT pid, level FROM (
-    SELECT pid, level, sum(n) AS n FROM (
-      SELECT pid, level, n FROM person_week_level WHERE week BETWEEN $first AND $last
-      UNION ALL SELECT pid, delegation_level, 1 FROM edge)
-    GROUP BY pid, level)
-  QUALIFY row_number() OVER (PARTITION BY pid ORDER BY n DESC, level) = 1),
--- Every language once.
-spoken AS (
-  SELECT pid, list(name ORDER BY name) AS langs FROM (
-    SELECT DISTINCT pid, language FROM (
-      SELECT pid, language FROM person_week_language WHERE week BETWEEN $first AND $last
-      UNION ALL SELECT pid, unnest(languages) FROM edge)) JOIN language ON code = language
-  GROUP BY pid),
-people AS (
-  SELECT pid,
-    coalesce(arg_min_null(first_email, first_day), arg_min(given_email, given_day) FILTER (WHERE given_day IS NOT NULL)) AS email,
-    sum(days)::INTEGER AS active_days, min(first_day) AS first_day, max(last_day) AS last_day,
-    ${SUMS.map(([k, c]) => `sum(${c}) AS "${k}"`).join(', ')},
-    -- Tool calls per user turn over the range: Σ tool calls ÷ Σ user messages (src/lib/definitions.ts).
-    coalesce(sum(tool_calls) / nullif(sum(user_messages), 0), 0) AS autonomy_ratio
-  FROM r GROUP BY pid)
-SELECT p.*, coalesce(s.langs, []::VARCHAR[]) AS langs, t.model, t.tier, l.level
-FROM people p JOIN top_model t USING (pid) JOIN top_level l USING (pid) LEFT JOIN spoken s USING (pid)`;
-
-// Everyone known by the range's end (a `/users` day or a `/tokens` split on or before it), with their latest day of
-// activity up to it and their latest email given: the weeks before the end's week, then its days. `only`: a
-// condition on `pid` that keeps fewer people (their emails are the costly part).
-const KNOWN = (only = 'true') => `
-SELECT pid, max(d) AS last_active, arg_max(ge, gd) FILTER (WHERE gd IS NOT NULL) AS email FROM (
-  SELECT pid, last_day AS d, last_given_day AS gd, last_given_email AS ge FROM person_week WHERE week < $week
-  UNION ALL SELECT pid, NULL, last_given_day, last_given_email FROM person_credits_week WHERE week < $week
-  UNION ALL SELECT pid, day, CASE WHEN user_email <> '' THEN day END, nullif(user_email, '')
-    FROM person_day WHERE day BETWEEN $week AND $end
-  UNION ALL SELECT pid, NULL, CASE WHEN user_email <> '' THEN day END, nullif(user_email, '')
-    FROM person_credits_day WHERE day BETWEEN $week AND $end)
-WHERE ${only}
-GROUP BY pid`;
-
-// The people known by the range's end with no day of activity in it: the users page's "Not active".
-const IDLE = `
-SELECT pid FROM (
-  SELECT pid FROM person_week WHERE week < $week UNION SELECT pid FROM person_credits_week WHERE week < $week
-  UNION SELECT pid FROM person_day WHERE day BETWEEN $week AND $end
-  UNION SELECT pid FROM person_credits_day WHERE day BETWEEN $week AND $end)
-WHERE pid NOT IN (
-  SELECT pid FROM person_week WHERE week BETWEEN $first AND $last
-  UNION SELECT pid FROM person_day WHERE day BETWEEN $start AND $end AND NOT (day BETWEEN $first AND $through))`;
 
 /** A person known by a range's end: their latest email given and latest day of activity up to it (none: credits only). */
 export interface KnownPerson {
@@ -151,22 +81,6 @@ const ORDER: Record<UserColumnId, string> = {
 };
 
 const order = (q: UsersQuestion) => `ORDER BY ${ORDER[q.sort]} ${q.dir.toUpperCase()} NULLS LAST, user_id`;
-
-// The range's table: everyone active in it (MERGE), each with their last active day up to the range's end (their last
-// in it), and the known people who were not (IDLE, KNOWN), each with their spend. Their teams are joined as a page is
-// read (`member`, kept for the mapping in force): a new mapping changes no table.
-const TABLE = (priced: boolean) => `
-WITH merged AS (${MERGE}),
-idle AS (${IDLE}),
-known AS (${KNOWN('pid IN (SELECT pid FROM idle)')})${priced ? `,\nspent AS (${SPEND})` : ''}
-SELECT pr.user_id, m.*, m.last_day AS last_active_day, ${priced ? 'coalesce(s.spend, 0)' : 'NULL::DOUBLE'} AS spend
-FROM merged m JOIN person pr USING (pid)${priced ? ' LEFT JOIN spent s USING (pid)' : ''}
-UNION ALL BY NAME
-SELECT pr.user_id, pid, k.email, 0 AS active_days, NULL AS first_day, NULL AS last_day,
-  ${SUMS.map(([k]) => `0 AS "${k}"`).join(', ')}, 0 AS autonomy_ratio, []::VARCHAR[] AS langs,
-  '' AS model, '' AS tier, '' AS level, k.last_active AS last_active_day,
-  ${priced ? 'coalesce(s.spend, 0)' : 'NULL::DOUBLE'} AS spend
-FROM known k JOIN person pr USING (pid)${priced ? ' LEFT JOIN spent s USING (pid)' : ''}`;
 
 /** A row of the users CSV: the person, their team (with a mapping) and the text of the figures' cells. */
 export interface UsersCsvRow {

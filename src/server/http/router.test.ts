@@ -77,6 +77,15 @@ const thingsQuery = queryParser({ teams: true, shape: { n: z.optional(z.string()
 
 describe('the route table', () => {
   const logs: string[] = [];
+  /** A CSV route whose answer is the pieces `make` gives. */
+  const streamed = (path: string, what: string, make: () => AsyncGenerator<string>) =>
+    route({
+      method: 'GET',
+      path,
+      access: ACCESS.everyone,
+      what,
+      handle: async () => ({ status: 200, headers: { 'content-type': 'text/csv; charset=utf-8' }, pieces: make() }),
+    });
   /** How far the endless answer got, and whether its making was stopped. */
   const endless = { made: 0, stopped: false };
   const router = createRouter(
@@ -117,40 +126,20 @@ describe('the route table', () => {
           })(),
         }),
       }),
-      route({
-        method: 'GET',
-        path: '/api/broken.csv',
-        access: ACCESS.everyone,
-        what: 'the broken table',
-        handle: async () => ({
-          status: 200,
-          headers: { 'content-type': 'text/csv; charset=utf-8' },
-          pieces: (async function* () {
-            yield 'id\n';
-            await new Promise((ok) => setTimeout(ok, 50));
-            throw new Error('the engine fell over');
-          })(),
-        }),
+      streamed('/api/broken.csv', 'the broken table', async function* () {
+        yield 'id\n';
+        await new Promise((ok) => setTimeout(ok, 50));
+        throw new Error('the engine fell over');
       }),
-      route({
-        method: 'GET',
-        path: '/api/endless.csv',
-        access: ACCESS.everyone,
-        what: 'the endless table',
-        handle: async () => ({
-          status: 200,
-          headers: { 'content-type': 'text/csv; charset=utf-8' },
-          pieces: (async function* () {
-            try {
-              for (endless.made = 0; ; endless.made++) {
-                await letGo();
-                yield `${'x'.repeat(10_000)}\n`;
-              }
-            } finally {
-              endless.stopped = true;
-            }
-          })(),
-        }),
+      streamed('/api/endless.csv', 'the endless table', async function* () {
+        try {
+          for (endless.made = 0; ; endless.made++) {
+            await letGo();
+            yield `${'x'.repeat(10_000)}\n`;
+          }
+        } finally {
+          endless.stopped = true;
+        }
       }),
     ],
     { logger: createLogger((l) => void logs.push(l)), context: () => ctx },
