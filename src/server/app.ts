@@ -10,14 +10,14 @@ import type { ClientConfig } from '../api/schemas';
 import { HISTORY_START, yesterdayUtc } from '../lib/dates';
 import type { ServerConfig } from './config';
 import { stripBase } from './core/base-path';
-import { errorResponse, faultResponse, incomingRequestId, peerInContext, withRequest } from './core/errors';
+import { errorResponse, incomingRequestId, peerInContext, withRequest } from './core/errors';
 import { peerOf } from './core/forwarded';
 import { createHostGuard } from './core/hosts';
 import { createMetrics, type Metrics } from './core/metrics';
 import { renderPage } from './page';
 import { createProbes } from './probes';
 import { errorText, silentLogger, type Logger } from './core/log';
-import { json, send, type HttpResponse } from './core/response';
+import { json, send, type Answer, type HttpResponse } from './core/response';
 import { setSecurityHeaders } from './core/security';
 import { embeddedOrigin } from './demo/embedded';
 import { createDemoService } from './demo/service';
@@ -47,17 +47,13 @@ import { createRouter, route, type Route } from './http/router';
 import { createStoreFeatures } from './features';
 import type { PostOptions } from './digest/digest';
 import { mappingInForce, placeOf } from './teams/source';
-import { ask, forward, isProxiedPrefix, splitTarget, type Origin } from './upstream/proxy';
+import { ask, type Origin } from './upstream/proxy';
+import { createServiceRoutes } from './service/routes';
+import { answerCache } from './core/cache';
+import type { DemoResponse } from './demo/faults';
 
 type StoreRoute = (path: string, search: string) => Promise<HttpResponse | null>;
 type Handler = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
-/** Check failures (404, 405) come from the proxy itself, so a writer gets those plain responses too. */
-type Writer<R extends HttpResponse> = (
-  res: ServerResponse,
-  r: R | HttpResponse,
-  head: boolean,
-  acceptEncoding: string,
-) => void;
 
 export { openAppStore, upstreamIdentity } from './app-store';
 
@@ -82,28 +78,6 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     : undefined;
   const latestDay = () => (demo ? demo.latestDay() : yesterdayUtc());
 
-  /** Forwards to an origin and writes its answers with the writer that understands them. */
-  const proxyTo =
-    <R extends HttpResponse>(origin: Origin<R>, write: Writer<R>, fromStore: StoreRoute | undefined): Handler =>
-    (req, res) => {
-      const head = req.method === 'HEAD';
-      const encoding = String(req.headers['accept-encoding'] ?? '');
-      const fail = (e: unknown) => {
-        send(res, faultResponse(e, logger, 'answer from its store or the service'));
-      };
-      // The store holds the server key's answers: a request carrying a key of its own (the demo without
-      // API_KEY accepts one) is the service's to answer, with that key's rights.
-      const ownKey = !config.apiKey && req.headers.authorization !== undefined;
-      const target = fromStore && !ownKey && (req.method === 'GET' || head) ? splitTarget(req.url ?? '/') : null;
-      const forwarded = () =>
-        forward(req, { origin, apiKey: config.apiKey, retries: config.upstreamRetries }).then(
-          (r) => write(res, r, head, encoding),
-          fail,
-        );
-      if (!target) return void forwarded();
-      fromStore!(target.path, target.search).then((r) => (r ? write(res, r, head, encoding) : forwarded()), fail);
-    };
-
   // The demo's answers may carry transport faults that only its own writer carries out.
   const service: Origin<HttpResponse> = demo ? embeddedOrigin(demo, config.upstreamTimeoutMs) : httpOrigin(config);
   // Every answer of the service counted by endpoint and status, retries apart.
@@ -112,7 +86,13 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     metrics.upstream(target, target.path, answer);
     return answer;
   };
-  const write: Writer<HttpResponse> = demo ? writeDemoResponse : send;
+  // The demo's answers may cut their body short on purpose: only its own writer carries that out.
+  const toAnswer = (r: HttpResponse): Answer =>
+    demo && 'fault' in r && r.fault === 'truncated'
+      ? { status: r.status, write: (res, head, encoding) => writeDemoResponse(res, r as DemoResponse, head, encoding) }
+      : r;
+  // The server's one cache of answers: the routes' kept answers and the store's answers to the service's paths.
+  const answers = answerCache();
 
   let fromStore: StoreRoute | undefined;
   let status: (() => Promise<unknown>) | undefined;
@@ -142,7 +122,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
       reportsPageSize: 100,
     });
     sync = engine;
-    fromStore = createStoreAnswerer(store, engine, latestDay, refreshDays);
+    fromStore = createStoreAnswerer(store, engine, latestDay, refreshDays, answers);
     // The users pages' endpoints (src/server/users): the merged table and one user's days, from the store.
     // Every per-person figure of the users pages from the analytics engine (src/server/analytics), its copy of
     // the store beside the embedded store's file (caught up at start), in a file of its own beside PostgreSQL.
@@ -209,7 +189,6 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     );
     status = () => syncStatus(store, engine, scheduler);
   }
-  const proxy = proxyTo(origin, write, fromStore);
 
   // The team mapping: TEAMS_FILE, else one uploaded and kept in the store, else the demo organization's own.
   const { teams, editable } = mappingInForce({
@@ -289,10 +268,20 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
         handle: async () => json(200, clientConfig()),
       }),
       syncRoute,
+      // The service's documented paths: answered from the store when it can, else asked of the service.
+      ...createServiceRoutes({
+        origin,
+        apiKey: config.apiKey,
+        retries: config.upstreamRetries,
+        fromStore,
+        toAnswer,
+      }),
       ...[usersRoutes, ...(features?.routes ?? [])].flatMap((r) => r?.routes ?? []).map(afterMapping),
     ],
     {
       logger,
+      cache: answers,
+      signIn: config.auth !== undefined,
       context: () => ({ latest: latestDay(), mapping: teams.current().mapping }),
       // What the kept answers (a route's `memo`) come from: the store's days and budgets, the copy made of them,
       // the mapping, the price list and the latest day.
@@ -401,8 +390,11 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
         });
       }
     });
+    // A path that only names an endpoint once cleaned up (a backslash, a dot segment) names none: a proxy in front
+    // that cleans paths differently must not be talked into another endpoint than the one it checked.
+    if (url.startsWith('/api/') && /\\|\/\.\.?(\/|$)/.test(url.split('?')[0]!))
+      return send(res, errorResponse(404, 'No such endpoint.'), req.method === 'HEAD');
     if (router.owns(new URL(url, 'http://dashboard.invalid').pathname)) return void router.handle(req, res);
-    if (isProxiedPrefix(url)) return proxy(req, res, next);
     if (url.startsWith('/api/')) return send(res, errorResponse(404, 'No such endpoint.'), req.method === 'HEAD');
     next();
   };

@@ -40,6 +40,9 @@ async function startApp(env: Record<string, string>, logLines: string[] = []) {
 
 let upstream: string;
 const seen: Seen[] = [];
+/** The days the stand-in service answers by hanging, and by a redirect to another host. */
+const HANG = 'startDate=2026-02-03';
+const ELSEWHERE = 'startDate=2026-02-04';
 beforeAll(async () => {
   const s = createServer((req, res) => {
     seen.push({ method: req.method!, url: req.url!, headers: req.headers });
@@ -51,8 +54,8 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'application/json', 'set-cookie': 'a=b', 'x-request-id': 'req_up' });
       return res.end('{"reports":[]}');
     }
-    if (req.url!.includes('hang')) return; // never answers
-    if (req.url!.includes('elsewhere')) {
+    if (req.url!.includes(HANG)) return; // never answers
+    if (req.url!.includes(ELSEWHERE)) {
       res.writeHead(302, { location: 'http://169.254.169.254/latest' });
       return res.end();
     }
@@ -169,13 +172,13 @@ describe('upstream mode', () => {
       '/api/organization/maturity-level-reports?limit=5',
       '/api/organization/agent-readiness-reports?limit=5',
     ]);
-    const away = await raw(base, '/api/v1/analytics/activity?startDate=elsewhere&endDate=x');
+    const away = await raw(base, `/api/v1/analytics/activity?${ELSEWHERE}&endDate=2026-02-05`);
     expect(away.status).toBe(502);
   });
 
   it('answers 504 with an error body when the upstream hangs', async () => {
     const base = await startApp({ ANALYTICS_BASE_URL: upstream, API_KEY: 'k', UPSTREAM_TIMEOUT_MS: '300' });
-    const r = await raw(base, '/api/v1/analytics/tools?startDate=hang&endDate=x');
+    const r = await raw(base, `/api/v1/analytics/tools?${HANG}&endDate=2026-02-05`);
     expect(r.status).toBe(504);
     expect(JSON.parse(r.body)).toMatchObject({ status: 504, title: expect.any(String), detail: expect.any(String) });
   });

@@ -8,14 +8,13 @@
  * - anyone else with an allowed email (`ALLOWED_DOMAINS`, `ALLOWED_EMAILS`) sees organization-wide
  *   figures and their own user page, never another person's row;
  * - the service's per-user answers (`/users` rows, and `/tokens` days' `by_user` split) are limited to
- *   the people the reader may see: a manager's people, a viewer's own row.
+ *   the people the reader may see (`ViewScope.rows`): a manager's people, a viewer's own row.
  */
 import type { IncomingMessage } from 'node:http';
-import { PATHS } from '../../api/paths';
 import { canonicalEmail } from '../core/text';
 import { isWithin } from '../teams/tree';
 import type { AuthConfig } from './config';
-import { privacyLens, type PrivacyLens } from './privacy';
+import { emailPseudonyms, privacyLens, type PrivacyLens } from './privacy';
 
 export type Role = 'admin' | 'manager' | 'viewer';
 
@@ -41,12 +40,28 @@ export interface ViewScope {
   email: string;
   /** Privacy mode's rules for this reader (PRIVACY_MIN_GROUP; never for admins): pseudonyms, small groups withheld. */
   privacy?: PrivacyLens;
+  /** Whose rows of the service's per-person answers the reader gets; absent for admins (everyone's). */
+  rows?: PersonRows;
+  /** PSEUDONYMIZE=1 (never for admins): every email in an answer replaced by its pseudonym address. */
+  pseudonymize?: (text: string) => string;
   /** The same for every reader whose answers are shaped alike (their role and teams): an answer kept for one fits the other. */
   key: string;
 }
 
-export function scopeOfViewer(v: Viewer, cfg: AuthConfig): ViewScope {
+/** The rows of people a reader who is not an admin gets from the service's per-person answers. */
+export interface PersonRows {
+  /** Whether a person's row (their id, their email) is one the reader may see: a manager's people, a viewer's own. */
+  sees: (userId: string, email: string | null) => boolean;
+  /** A `/users` cursor names the page's last person, who may be beyond the reader's rows: given sealed, taken back so. */
+  seal: (cursor: string) => string;
+  /** The cursor sealed by `seal`, or null. */
+  open: (sealed: string) => string | null;
+}
+
+export function scopeOfViewer(v: Viewer, cfg: AuthConfig, rows?: PersonRows): ViewScope {
   return {
+    ...(v.role !== 'admin' && rows ? { rows } : {}),
+    ...(cfg.pseudonymize && v.role !== 'admin' ? { pseudonymize: emailPseudonyms(cfg.sessionSecret) } : {}),
     admin: v.role === 'admin',
     email: v.email,
     orgView: v.role !== 'manager' || !cfg.restrictOrgView,
@@ -125,8 +140,6 @@ export type Decision =
   | { allow: true; teams: string[] }
   /** Allowed if the user asked about is one the viewer may see (decided with the store's email). */
   | { allow: 'user'; userId: string }
-  /** Allowed, with the answer's per-user rows (`/users` rows, `/tokens` days' `by_user`) limited to those the viewer may see. */
-  | { allow: 'rows' }
   | { allow: false; status: 403; detail: string };
 
 const refuse = (detail: string): Decision => ({ allow: false, status: 403, detail });
@@ -232,11 +245,26 @@ export const ACCESS = {
   }) as AccessRule,
   /** A manager's teams page: their teams' rows (and the organization's), not the other teams'. */
   teamsSummary: teamsRule('The teams’ figures are shown to their managers and admins.'),
+  /**
+   * The service's organization figures (its days, its readiness reports): every reader but a manager kept to
+   * their teams (RESTRICT_ORG_VIEW). Their per-person rows are limited by the route's shape, not here.
+   */
+  serviceOrg: ((v, cfg) => orgFigures(v, cfg)) as AccessRule,
+  /**
+   * The service's `/users` rows, limited by the route's shape to the reader's people. Its pages walk the whole
+   * organization (a page's `has_more` counts people the reader does not see): not for a manager kept to their teams.
+   */
+  serviceUsers: ((v, cfg) =>
+    orgFigures(v, cfg).allow
+      ? { allow: true }
+      : refuse(
+          'The service’s list of everyone active is not shown to managers here (RESTRICT_ORG_VIEW); the users page shows your teams’ people.',
+        )) as AccessRule,
 } satisfies Record<string, AccessRule>;
 
 /**
- * Whether the viewer may make this request (the API's paths; pages and assets are not asked about): the
- * service's documented paths by their own rules here, the dashboard's own routes by theirs (`rule`).
+ * Whether the viewer may make this request (the API's paths; pages and assets are not asked about): admins every
+ * route, the others by the rule of the route the request would reach (`rule`), none for a path of no route (a 404).
  */
 export function decide(
   v: Viewer,
@@ -247,48 +275,5 @@ export function decide(
   rule: AccessRule | undefined,
 ): Decision {
   if (v.role === 'admin') return { allow: true };
-  // The service's per-user answers: a manager gets their people's rows, a viewer their own row.
-  if (path === PATHS.users) return { allow: 'rows' };
-  const org = orgFigures(v, cfg);
-  if (path === PATHS.tokens && !search.get('group_by')) return org.allow ? { allow: 'rows' } : org;
-  // Every path the proxy sends to the service's organization readiness (the documented one, its newer name
-  // `agent-readiness-reports`, any other spelling) is the organization's: not a route's to decide.
-  if (path.startsWith('/api/v1/analytics/') || path === PATHS.readiness || path.startsWith('/api/organization/'))
-    return org;
   return rule ? rule(v, cfg, { method, path, search }) : { allow: true };
-}
-
-/** A day of `/tokens` or a page of `/users`, as far as the row filter reads them. */
-interface PerUserAnswer {
-  data?: { user_id?: unknown; user_email?: unknown; by_user?: PerUserRow[] }[];
-}
-
-/**
- * The service's answer with only the per-user rows `sees` allows: `/users` rows, or each `/tokens`
- * day's `by_user` entries (the day's organization totals stay: they are aggregates).
- */
-export function limitRows(
-  path: string,
-  body: PerUserAnswer,
-  sees: (userId: string, email: string | null) => boolean,
-): PerUserAnswer {
-  const may = (r: PerUserRow) => sees(String(r.user_id ?? ''), typeof r.user_email === 'string' ? r.user_email : null);
-  if (!Array.isArray(body.data)) return body;
-  if (path === PATHS.users) return { ...body, data: body.data.filter(may) };
-  return {
-    ...body,
-    data: body.data.map((d) => (Array.isArray(d.by_user) ? { ...d, by_user: d.by_user.filter(may) } : d)),
-  };
-}
-
-type PerUserRow = { user_id?: unknown; user_email?: unknown };
-
-/** The same answer with each per-user row (`/users` rows, `/tokens` days' `by_user`) replaced by `map`'s. */
-export function mapRows(path: string, body: PerUserAnswer, map: (r: PerUserRow) => PerUserRow): PerUserAnswer {
-  if (!Array.isArray(body.data)) return body;
-  if (path === PATHS.users) return { ...body, data: body.data.map((r) => ({ ...r, ...map(r) })) };
-  return {
-    ...body,
-    data: body.data.map((d) => (Array.isArray(d.by_user) ? { ...d, by_user: d.by_user.map(map) } : d)),
-  };
 }

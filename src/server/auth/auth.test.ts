@@ -307,12 +307,13 @@ describe('sign-in with OpenID Connect', () => {
       expect(summary.rows.every((r) => me.teams.some((m) => r.team === m || r.team.startsWith(`${m}/`)))).toBe(true);
       // Top users of their teams (the organization's are not asked for).
       expect((await api(jar, `/api/teams/top-users?${RANGE}`)).res.status).toBe(200);
-      // The organization's day totals are not theirs; their people's `/users` rows are.
+      // The organization's day totals are not theirs, nor the service's list of everyone active: its pages, each
+      // saying whether more follow, would count the organization's people a row at a time.
       expect((await api(jar, `/api/v1/analytics/tokens?${days}`)).res.status).toBe(403);
-      const rows = JSON.parse((await api(jar, `/api/v1/analytics/users?${days}&limit=100`)).body) as {
-        data: { user_id: string }[];
-      };
-      expect(rows.data.map((r) => r.user_id)).not.toContain(outsider.userId);
+      const walk = await api(jar, `/api/v1/analytics/users?${days}&limit=1`);
+      expect(walk.res.status).toBe(403);
+      expect(walk.body).toContain('RESTRICT_ORG_VIEW');
+      expect(walk.body).not.toContain(outsider.userId);
     } finally {
       current = open;
     }

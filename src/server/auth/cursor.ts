@@ -25,21 +25,5 @@ export function cursorSealer(secret: string) {
       return null;
     }
   };
-  return {
-    seal,
-    open,
-    /** The page with its `meta.next_cursor` sealed. */
-    sealPage<T extends object>(page: T): T {
-      const meta = (page as { meta?: Record<string, unknown> }).meta;
-      const next = meta?.next_cursor;
-      return typeof next === 'string' ? { ...page, meta: { ...meta, next_cursor: seal(next) } } : page;
-    },
-    /** Opens the request's `cursor` in place; false when it was not sealed here (answer 400). */
-    openQuery(search: URLSearchParams): boolean {
-      const sealed = search.get('cursor');
-      const cursor = sealed === null ? null : open(sealed);
-      if (cursor !== null) search.set('cursor', cursor);
-      return sealed === null || cursor !== null;
-    },
-  };
+  return { seal, open };
 }

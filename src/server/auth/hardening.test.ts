@@ -11,7 +11,7 @@ import Provider from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CookieJar, request, walkSignIn } from '../../test/oidc';
 import { createLogger } from '../core/log';
-import { foldedInto, viewerOf, type Managers } from './access';
+import { foldedInto, scopeOf, viewerOf, type Managers } from './access';
 import { readAuthConfig } from './config';
 import { createAuth } from './routes';
 import { memoryRevocations, safeReturnTo, type Revocations } from './session';
@@ -53,7 +53,11 @@ let gate: ReturnType<typeof gateOf>;
 let downstream = 'ok';
 
 beforeAll(async () => {
-  server = createServer((req, res) => void gate.gate(req, res).then((go) => go && res.end(downstream)));
+  // Behind the gate, what the route table does with the reader's scope: PSEUDONYMIZE=1's emails rewritten.
+  server = createServer(
+    (req, res) =>
+      void gate.gate(req, res).then((go) => go && res.end(scopeOf(req)?.pseudonymize?.(downstream) ?? downstream)),
+  );
   idp = createServer();
   for (const s of [server, idp]) await new Promise<void>((ok) => s.listen(0, '127.0.0.1', () => ok()));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

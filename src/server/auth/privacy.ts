@@ -11,6 +11,7 @@
  * - organization and team totals are computed before anything is withheld, so they stay exact.
  */
 import { createHmac } from 'node:crypto';
+import { canonicalEmail } from '../core/text';
 
 export interface PrivacyConfig {
   /** The smallest group a figure may describe (2 or more). */
@@ -86,4 +87,21 @@ export function foldSmall<T extends { members: number; children: T[] }>(
   const count = (ts: readonly T[]): number => ts.reduce((n, t) => n + 1 + count(t.children), 0);
   const shown = keep(teams);
   return { teams: shown, folded };
+}
+
+/**
+ * Emails as the answers carry them (JSON strings, CSV cells), letters of any script included: an address
+ * with a non-ASCII letter is replaced whole, not from its first ASCII letter on (`Ömer@…` left `Ö` before it).
+ */
+const EMAIL = /[\p{L}\p{M}\p{N}._%+-]+@[\p{L}\p{M}\p{N}.-]+\.[\p{L}\p{M}]{2,}/gu;
+
+/**
+ * PSEUDONYMIZE=1's rewrite of a text: every email in it replaced by an address that is stable per deployment
+ * and unguessable without the secret; the same person (the same address as sign-in compares them) is the same
+ * pseudonym, and a look-alike (`\u212Aim@…` for `kim@…`) another one.
+ */
+export function emailPseudonyms(secret: string): (text: string) => string {
+  const of = (email: string) =>
+    `person-${createHmac('sha256', secret).update(canonicalEmail(email)).digest('hex').slice(0, 10)}@pseudonym.invalid`;
+  return (text) => text.replace(EMAIL, of);
 }

@@ -5,7 +5,6 @@
  * sign-in, refusal and per-user view is written to the log as one JSON line (who, what, when), never
  * a token or a cookie.
  */
-import { createHmac } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as client from 'openid-client';
 import { errorResponse, faultResponse, peerInContext } from '../core/errors';
@@ -15,18 +14,16 @@ import {
   canonicalEmail,
   decide,
   foldedInto,
-  limitRows,
-  mapRows,
   scopeOfViewer,
   setScope,
   viewerOf,
   type AccessRule,
   type Managers,
+  type PersonRows,
   type Viewer,
 } from './access';
-import { PATHS } from '../../api/paths';
 import { cursorSealer } from './cursor';
-import { pseudonym as privacyName, smallTeamRefusal } from './privacy';
+import { smallTeamRefusal } from './privacy';
 import type { AuthConfig } from './config';
 import { createSessions, safeReturnTo, type Revocations } from './session';
 
@@ -80,10 +77,6 @@ const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)}
 
 export function createAuth(opts: AuthOptions) {
   const { cfg, logger } = opts;
-  // Stable per deployment, unguessable without SESSION_SECRET: the same person (the same address as sign-in
-  // compares them) is the same pseudonym, and a look-alike (`\u212Aim@…` for `kim@…`) another one.
-  const pseudonym = (email: string) =>
-    `person-${createHmac('sha256', cfg.sessionSecret).update(canonicalEmail(email)).digest('hex').slice(0, 10)}@pseudonym.invalid`;
   /**
    * Where the reader reached the dashboard: PUBLIC_URL (and the base path); without it, the scheme and host a
    * trusted proxy forwarded (TRUST_PROXY, core/forwarded.ts), else the request's own `Host` over http.
@@ -216,6 +209,16 @@ export function createAuth(opts: AuthOptions) {
    */
   const fromOwnPages = (req: IncomingMessage): boolean => req.headers.origin === dashboardAt(req).origin;
 
+  /** The rows of the service's per-person answers a reader who is not an admin gets (routes shape them to it). */
+  const rowsOf = (viewer: Viewer): PersonRows => ({
+    sees:
+      viewer.role === 'manager'
+        ? opts.peopleOf(viewer)
+        : (_: string, email: string | null) => canonicalEmail(email ?? '') === viewer.email,
+    seal: cursors.seal,
+    open: cursors.open,
+  });
+
   /** The signed-in viewer of a request, or null (no valid session, or no longer allowed). */
   async function viewerOfRequest(req: IncomingMessage): Promise<Viewer | null> {
     const s = await sessions.read(req);
@@ -250,8 +253,10 @@ export function createAuth(opts: AuthOptions) {
       return answered(html(200, 'Signed out', `<p>You are signed out of the dashboard.</p>${signIn}`));
     }
     if (path === '/api/health') return true;
-    // The app's code and styles hold no data: served to anyone, so the sign-in page can load them.
-    if (/^\/assets\/|\.(js|css|ico|svg|png|woff2?|webmanifest|txt)$/.test(path)) return true;
+    // The app's code and styles hold no data: served to anyone, so the sign-in page can load them. Nothing under
+    // /api/ is an asset, whatever its name ends with (`/api/users/<id>.js` is a person's page).
+    if (!path.startsWith('/api/') && /^\/assets\/|\.(js|css|ico|svg|png|woff2?|webmanifest|txt)$/.test(path))
+      return true;
 
     let viewer: Viewer | null;
     try {
@@ -266,11 +271,11 @@ export function createAuth(opts: AuthOptions) {
       return false;
     }
     if (path === '/api/me') {
-      const scope = scopeOfViewer(viewer, cfg);
+      const scope = scopeOfViewer(viewer, cfg, rowsOf(viewer));
       return answered(json(200, { ...viewer, userId: await opts.userIdOf(viewer.email), orgView: scope.orgView }));
     }
     if (!path.startsWith('/api/')) return true;
-    setScope(req, scopeOfViewer(viewer, cfg));
+    setScope(req, scopeOfViewer(viewer, cfg, rowsOf(viewer)));
     const d = decide(viewer, cfg, method, path, url.searchParams, opts.ruleFor(method, path));
     if (d.allow === false) {
       audit('refused', { who: viewer.email, role: viewer.role, path, detail: d.detail });
@@ -321,31 +326,6 @@ export function createAuth(opts: AuthOptions) {
       else if (NAMED_PEOPLE.has(path))
         audit('view people', { who: viewer.email, role: viewer.role, path, teams: url.searchParams.getAll('team') });
     }
-    // Emails are rewritten last: the rows are chosen by the real ones.
-    if (cfg.pseudonymize && viewer.role !== 'admin')
-      rewriteAnswer(req, res, (body) => body.replace(EMAIL, (e) => pseudonym(e)));
-    if (d.allow === 'rows') {
-      // A `/users` cursor is the id of the page's last person: the reader is given it sealed, and sends it back so.
-      if (path === PATHS.users) {
-        if (!cursors.openQuery(url.searchParams))
-          return answered(errorResponse(400, 'Invalid cursor: pass meta.next_cursor of the previous page.'));
-        req.url = `${url.pathname}?${url.searchParams}`;
-      }
-      const sees =
-        viewer.role === 'manager'
-          ? opts.peopleOf(viewer)
-          : (_: string, email: string | null) => canonicalEmail(email ?? '') === viewer.email;
-      // Privacy mode: the rows kept name their people by pseudonym, but for the reader's own.
-      const named = (r: { user_id?: unknown; user_email?: unknown }) =>
-        typeof r.user_email === 'string' && canonicalEmail(r.user_email) === viewer.email
-          ? r
-          : { ...r, user_id: privacyName(privacy!.secret, String(r.user_id ?? '')), user_email: null };
-      rewriteAnswer(req, res, (body, status) => {
-        if (status !== 200) return body;
-        const kept = limitRows(path, JSON.parse(body) as object, sees);
-        return JSON.stringify(cursors.sealPage(privacy ? mapRows(path, kept, named) : kept));
-      });
-    }
     if (path === '/api/users.csv')
       audit('export users', { who: viewer.email, role: viewer.role, teams: url.searchParams.getAll('team') });
     return true;
@@ -355,44 +335,3 @@ export function createAuth(opts: AuthOptions) {
 }
 
 export type Auth = ReturnType<typeof createAuth>;
-
-/**
- * Emails as the answers carry them (JSON strings, CSV cells), letters of any script included: an address
- * with a non-ASCII letter is replaced whole, not from its first ASCII letter on (`Ömer@…` left `Ö` before it).
- */
-const EMAIL = /[\p{L}\p{M}\p{N}._%+-]+@[\p{L}\p{M}\p{N}.-]+\.[\p{L}\p{M}]{2,}/gu;
-
-/**
- * An answer rewritten whole before it is sent (PSEUDONYMIZE=1's emails, a reader's rows): it is taken
- * uncompressed (the request's accept-encoding is dropped), rewritten, and sent with its new length.
- * Rewrites installed later see the answer first.
- */
-function rewriteAnswer(req: IncomingMessage, res: ServerResponse, rewrite: (body: string, status: number) => string) {
-  delete req.headers['accept-encoding'];
-  const chunks: Buffer[] = [];
-  const write = res.write.bind(res);
-  const end = res.end.bind(res);
-  const keep = (c: unknown, enc?: unknown) => {
-    if (c !== undefined && c !== null && typeof c !== 'function') {
-      chunks.push(
-        Buffer.isBuffer(c) ? c : Buffer.from(c as string, typeof enc === 'string' ? (enc as BufferEncoding) : 'utf8'),
-      );
-    }
-  };
-  res.write = ((c: unknown, enc?: unknown, cb?: unknown) => {
-    keep(c, enc);
-    const done = typeof enc === 'function' ? enc : cb;
-    if (typeof done === 'function') queueMicrotask(() => (done as () => void)());
-    return true;
-  }) as typeof res.write;
-  res.end = ((c?: unknown, enc?: unknown, cb?: unknown) => {
-    keep(c, enc);
-    const body = Buffer.from(rewrite(Buffer.concat(chunks).toString('utf8'), res.statusCode), 'utf8');
-    if (!res.headersSent) {
-      res.removeHeader('etag'); // the tag names the answer as it was
-      res.setHeader('content-length', body.length);
-    }
-    write(body);
-    return end(typeof enc === 'function' ? enc : cb) as ServerResponse;
-  }) as typeof res.end;
-}

@@ -1,3 +1,4 @@
+import type { HttpResponse } from './response';
 /**
  * What the server keeps to answer again (the routes' answers, the store's, the demo's bodies): bounded by the
  * total size of what it holds and, if asked, by a count, the least recently used going first. One entry
@@ -49,3 +50,22 @@ export class SizedCache<V> {
     this.newest = undefined;
   }
 }
+
+/**
+ * An answer kept to be sent again, in the server's one cache of answers (`answerCache`): its keeper reads it
+ * back while the `stamp` it was made at (a version of the data it comes from) still holds, and until `until`.
+ */
+export interface KeptAnswer {
+  answer: HttpResponse;
+  stamp: string;
+  until: number;
+  /** Characters of the body and bytes of its compressed forms. */
+  size: number;
+}
+
+/**
+ * The server's one cache of answers (the route table's and the store's answers to the service's paths): one
+ * budget for all, the least recently used going first; an answer over a quarter of it is not kept.
+ */
+export const answerCache = (maxSize = 64 * 2 ** 20) =>
+  new SizedCache<KeptAnswer>({ maxSize, maxEntrySize: maxSize / 4, sizeOf: (e) => e.size });

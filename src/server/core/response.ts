@@ -28,7 +28,16 @@ export interface StreamedResponse {
   pieces: AsyncIterable<string> | Iterable<string>;
 }
 
-export type Answer = HttpResponse | StreamedResponse;
+/**
+ * An answer its maker writes itself: the demo service's transport faults (a body cut short on purpose), which
+ * no well-formed answer could carry.
+ */
+export interface WrittenResponse {
+  status: number;
+  write: (res: ServerResponse, head: boolean, acceptEncoding: string) => void;
+}
+
+export type Answer = HttpResponse | StreamedResponse | WrittenResponse;
 
 /** A JSON answer whose body is JSON text already (stored bodies passed on without a round trip through objects). */
 export const jsonText = (status: number, body: string, headers: Record<string, string> = {}): HttpResponse => ({
@@ -153,6 +162,7 @@ function matches(header: string | string[] | undefined, etag: string): boolean {
 export async function reply(req: IncomingMessage, res: ServerResponse, a: Answer): Promise<void> {
   const head = req.method === 'HEAD';
   const encoding = String(req.headers['accept-encoding'] ?? '');
+  if ('write' in a) return a.write(res, head, encoding);
   if (!('pieces' in a)) {
     const r = a.etag ? { ...a, headers: { ...a.headers, etag: a.etag, 'cache-control': 'private, no-cache' } } : a;
     if (!a.etag || !matches(req.headers['if-none-match'], a.etag)) {

@@ -1,20 +1,20 @@
 /**
- * The route table of the dashboard's own endpoints (`/api/…` beyond the service's documented paths,
- * which the proxy and the store answer). Each route declares its method and path, its query (one
- * parser, http/query.ts), who may call it when sign-in is on (a rule of auth/access.ts, applied by the
- * sign-in gate before the route runs) and its handler; the router answers what every route shares the
- * same way: 404 for no such path, 405 with the methods allowed, 400 for a bad query, the error answers
- * of a refusal, of the service failing a fill, or of an unexpected fault, and one writer for them all
- * (core/response.ts's `reply`).
+ * The route table of every `/api/…` endpoint: the dashboard's own and the service's documented paths
+ * (src/server/service). Each route declares its method and path, its query (one parser, http/query.ts),
+ * who may call it when sign-in is on (a rule of auth/access.ts, applied by the sign-in gate before the
+ * route runs), its handler, and how an answer is shaped to its reader (`shape`); the router answers what
+ * every route shares the same way: 404 for no such path, 405 with the methods allowed, 400 for a bad
+ * query, the error answers of a refusal, of the service failing a fill, or of an unexpected fault, the
+ * reader's pseudonymized emails (PSEUDONYMIZE=1), and one writer for them all (core/response.ts's `reply`).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AccessRule, ViewScope } from '../auth/access';
 import { scopeOf } from '../auth/access';
 import { AnswerError, errorResponse, faultResponse, HttpError, peerInContext } from '../core/errors';
 import { peerOf } from '../core/forwarded';
-import { SizedCache } from '../core/cache';
+import { answerCache, type KeptAnswer, type SizedCache } from '../core/cache';
 import type { Logger } from '../core/log';
-import { keepCompressed, reply, type Answer, type HttpResponse } from '../core/response';
+import { keepCompressed, reply, type Answer, type HttpResponse, type StreamedResponse } from '../core/response';
 import { FillFailed } from '../sync/engine';
 import { queryParser, type ParsedQuery, type QueryContext, type QueryParser } from './query';
 
@@ -46,6 +46,11 @@ export interface RouteSpec<Q> {
    */
   memo?: boolean;
   handle: (ctx: RouteContext<Q>) => Promise<Answer>;
+  /**
+   * The answer as this reader may see it, applied to every answer the route gives (kept ones too): what is
+   * shown of it is decided from the answer itself, never from what the request asked for.
+   */
+  shape?: (answer: HttpResponse, scope: ViewScope | undefined) => HttpResponse;
 }
 
 /** A route with its query's type erased: the table holds routes of every kind. */
@@ -127,14 +132,32 @@ export interface Router {
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
 }
 
-/** Answers kept at most, and the most text they hold together. */
-const KEPT = { answers: 256, chars: 64 * 2 ** 20 };
-
 export interface RouterOptions {
   logger: Logger;
   context: () => QueryContext;
   /** The version of the data the `memo` routes' answers come from; without it nothing is kept. */
   version?: () => Promise<string>;
+  /** The server's one cache of answers (core/cache.ts); a cache of its own by default. */
+  cache?: SizedCache<KeptAnswer>;
+  /** Whether sign-in is on: then a request the gate did not give a reader's scope is refused, whatever its path. */
+  signIn?: boolean;
+}
+
+/** PSEUDONYMIZE=1: the answer with every email replaced, a streamed one piece by piece (a row never spans two). */
+function pseudonymized(a: Answer, rewrite: (text: string) => string): Answer {
+  if ('write' in a) return a;
+  if ('pieces' in a) {
+    const pieces = a.pieces;
+    return {
+      ...a,
+      pieces: (async function* () {
+        for await (const piece of pieces) yield rewrite(piece);
+      })(),
+    } satisfies StreamedResponse;
+  }
+  const body = rewrite(a.body);
+  // The tag names the answer as it was made.
+  return body === a.body ? a : { status: a.status, headers: a.headers, body };
 }
 
 export function createRouter(routes: readonly Route[], opts: RouterOptions): Router {
@@ -143,12 +166,7 @@ export function createRouter(routes: readonly Route[], opts: RouterOptions): Rou
    * version holds gets the same answer without the work; a change (a day stored again, a budget, the mapping,
    * the price list, the latest day) makes every kept answer stale at once.
    */
-  const memo = new SizedCache<{ version: string; answer: HttpResponse }>({
-    maxSize: KEPT.chars,
-    maxEntries: KEPT.answers,
-    maxEntrySize: KEPT.chars / 8,
-    sizeOf: (e) => e.answer.body.length,
-  });
+  const memo = opts.cache ?? answerCache();
   /** Changes made through the table (a mapping or budgets saved here): kept answers are stale after each. */
   let writes = 0;
   const versionOf = async () => `${writes}|${await opts.version!()}`;
@@ -173,8 +191,12 @@ export function createRouter(routes: readonly Route[], opts: RouterOptions): Rou
       const path = new URL(req.url ?? '/', 'http://dashboard.invalid').pathname;
       const method = req.method ?? 'GET';
       const found = pick(method, path);
+      const scope = scopeOf(req);
       let answer: Answer;
-      if (!found) {
+      if (opts.signIn && !scope) {
+        // Only the gate gives a reader's scope: a request that reached a route without one passed it by mistake.
+        answer = errorResponse(401, 'Sign in first: open the dashboard to be sent to the sign-in page.');
+      } else if (!found) {
         const allowed = [
           ...new Set(find(path).flatMap(({ r }) => (r.method === 'GET' ? ['GET', 'HEAD'] : [r.method]))),
         ];
@@ -186,14 +208,14 @@ export function createRouter(routes: readonly Route[], opts: RouterOptions): Rou
         try {
           const kept = found.r.memo && opts.version !== undefined && (method === 'GET' || method === 'HEAD');
           if (kept) {
-            const key = `${method === 'HEAD' ? 'GET' : method} ${req.url ?? ''} ${scopeOf(req)?.key ?? ''}`;
+            const key = `route ${req.url ?? ''} ${scopeOf(req)?.key ?? ''}`;
             const version = await versionOf();
             const held = memo.get(key);
-            const hit = held?.version === version ? held.answer : undefined;
+            const hit = held?.stamp === version ? held.answer : undefined;
             answer = hit ?? (await found.r.run(req, found.match, opts.context));
             // Kept only when nothing changed while it was computed (else it may mix the two versions).
             if (!hit && answer.status === 200 && 'body' in answer && (await versionOf()) === version) {
-              memo.set(key, { version, answer });
+              memo.set(key, { answer, stamp: version, until: Infinity, size: answer.body.length });
               // Compressed once, in zlib's threads, for the readers who ask again.
               void keepCompressed(answer);
             }
@@ -212,6 +234,15 @@ export function createRouter(routes: readonly Route[], opts: RouterOptions): Rou
                   : faultResponse(e, opts.logger, `compute ${found.r.what}`);
         }
       }
+      // Each reader's answer shaped from the answer as made (or kept), then emails rewritten: rows are chosen by real ones.
+      if (found?.r.shape && 'body' in answer) {
+        try {
+          answer = found.r.shape(answer, scope);
+        } catch (e) {
+          answer = faultResponse(e, opts.logger, `compute ${found.r.what}`);
+        }
+      }
+      if (scope?.pseudonymize) answer = pseudonymized(answer, scope.pseudonymize);
       try {
         await reply(req, res, answer);
       } catch (e) {

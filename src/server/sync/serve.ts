@@ -8,14 +8,11 @@
  */
 import { PATHS } from '../../api/paths';
 import { addDays, eachDay, isDay, type Day } from '../../lib/dates';
-import { SizedCache } from '../core/cache';
+import { answerCache, type KeptAnswer, type SizedCache } from '../core/cache';
 import { json, jsonText, keepCompressed, type HttpResponse } from '../core/response';
 import type { StoreDb } from '../store/db';
 import * as q from '../store/queries';
 import { FillFailed, groupingOf, type DayEndpoint, type SyncEngine } from './engine';
-
-/** Characters (and compressed bytes) of recent answers kept in memory. */
-const CACHE_CHARS = 64 * 1024 * 1024;
 
 /** How old the store's reports may be before a readiness request looks for new ones. */
 export const READINESS_MAX_AGE_MS = 5 * 60_000;
@@ -55,7 +52,14 @@ function joinArrays(bodies: readonly string[]): string {
 const envelope = (data: string, meta: Record<string, unknown>): HttpResponse =>
   jsonText(200, `{"data":${data},"meta":${JSON.stringify(meta)}}`);
 
-export function createStoreAnswerer(store: StoreDb, engine: SyncEngine, latestDay: () => Day, refreshDays = 2) {
+export function createStoreAnswerer(
+  store: StoreDb,
+  engine: SyncEngine,
+  latestDay: () => Day,
+  refreshDays = 2,
+  /** The server's one cache of answers (core/cache.ts); a cache of its own by default. */
+  recent: SizedCache<KeptAnswer> = answerCache(),
+) {
   const { db } = store;
 
   async function dayAnswer(endpoint: DayEndpoint, search: string): Promise<HttpResponse | null> {
@@ -145,7 +149,6 @@ export function createStoreAnswerer(store: StoreDb, engine: SyncEngine, latestDa
    * and after a minute unless every day in it is final (another replica may refresh recent days; final
    * days never change).
    */
-  const recent = new SizedCache<Entry>({ maxSize: CACHE_CHARS, sizeOf: (e) => e.size });
   /** Answers being built, so that a crowd of readers asking at once (a minute's expiry) builds each once. */
   const building = new Map<string, { generation: number; answer: Promise<HttpResponse | null> }>();
 
@@ -158,25 +161,24 @@ export function createStoreAnswerer(store: StoreDb, engine: SyncEngine, latestDa
   /** Builds an answer and keeps it, unless the store was written meanwhile. */
   async function build(key: string, path: string, search: string, generation: number): Promise<HttpResponse | null> {
     const built = await compute(path, search);
-    // An answer larger than the whole cache would not stay in it: it is sent as any other answer.
-    if (!keepable(built) || generation !== engine.activity.generation || built.body.length > CACHE_CHARS) return built;
+    if (!keepable(built) || generation !== engine.activity.generation) return built;
     // The same body as the one it replaces (a minute's expiry, the days unchanged): its compressed forms still hold.
-    const old = recent.get(key)?.r;
+    const old = recent.get(key)?.answer;
     const r = old && old.body === built.body ? old : built;
     // Compressed off the event loop before the first reader gets it, so that no reader compresses it on the loop.
     const compressed = await keepCompressed(r);
     if (generation !== engine.activity.generation) return r;
     const until = finalRange(path, search) ? Infinity : Date.now() + 60_000;
-    recent.set(key, { r, generation, until, size: r.body.length + compressed });
+    recent.set(key, { answer: r, stamp: String(generation), until, size: r.body.length + compressed });
     return r;
   }
 
   /** The store's answer to a documented GET, or null for the service to answer. */
   return function answer(path: string, search: string): Promise<HttpResponse | null> {
-    const key = path + search;
+    const key = `service ${path}${search}`;
     const generation = engine.activity.generation;
     const hit = recent.get(key);
-    if (hit && hit.generation === generation && Date.now() < hit.until) return Promise.resolve(hit.r);
+    if (hit && hit.stamp === String(generation) && Date.now() < hit.until) return Promise.resolve(hit.answer);
     const running = building.get(key);
     // Built from the same store as this reader would read: its answer, a failed fill's relayed answer too (the
     // service was just asked this very question; asking again would double a persistent 503's calls).
@@ -190,13 +192,4 @@ export function createStoreAnswerer(store: StoreDb, engine: SyncEngine, latestDa
     building.set(key, { generation, answer: pending });
     return pending;
   };
-}
-
-interface Entry {
-  r: HttpResponse;
-  /** The store's generation the answer was read at. */
-  generation: number;
-  until: number;
-  /** Characters of the body and bytes of its compressed forms. */
-  size: number;
 }
