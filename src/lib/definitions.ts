@@ -3,7 +3,7 @@
  * differently means, its short label, and the formula that computes it. The SPA labels every card,
  * column and line that shows one of these with its `meaning` (components/Definition.tsx); the server
  * and the SPA compute them with the functions below, so a ratio over a range is one formula on every
- * page. README's Glossary says the same in prose.
+ * page. docs/reading.md's Glossary says the same in prose.
  *
  * One word per concept: a person is a "person" ("people"), never a "user", in every label below; the
  * service's own field names (`daily_active_users`) stay in CSV headers only.
