@@ -1,0 +1,107 @@
+/**
+ * What compose.yaml and the Kubernetes manifests promise, read as the tools read them but without a container
+ * runtime: compose.yaml gives the dashboard every setting .env.example names (an unset one stays unset), wants a
+ * PostgreSQL password and publishes on loopback by default; the Deployment runs confined, from a pinned image.
+ * Run by `npm run test:image`, with node's own test runner.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { parse } from 'yaml';
+
+const root = join(import.meta.dirname, '..');
+const read = (file: string) => readFileSync(join(root, file), 'utf8');
+
+/** The variables .env.example names, set (`NAME=`) or commented out (`# NAME=`). */
+const documented = [...read('.env.example').matchAll(/^(?:# )?([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]!);
+
+/**
+ * What compose.yaml sets for the dashboard's container whatever .env says, and why it may: its port, its
+ * listening address and its volume are the image's layout, and DATABASE_URL is compose.yaml's own PostgreSQL.
+ */
+const PINNED = ['DATABASE_URL', 'DATA_DIR', 'HOST', 'PORT'];
+
+type Env = Record<string, string>;
+interface Service {
+  environment?: Record<string, string | number | boolean | null> | string[];
+  env_file?: string | (string | { path: string; required?: boolean })[];
+  ports?: (string | { host_ip?: string; published?: string | number; target: number })[];
+}
+const compose = parse(read('compose.yaml')) as { services: Record<string, Service> };
+
+/** Compose's interpolation: `${NAME}`, `${NAME:-default}`, `${NAME-default}`, `${NAME:?error}`, `${NAME?error}`. */
+function interpolate(text: string, env: Env): string {
+  return text.replace(/\$\{(\w+)(?:(:?)([-?])([^}]*))?\}/g, (_all, name: string, colon, op, arg: string) => {
+    const value = env[name];
+    if (!op) return value ?? '';
+    if (value !== undefined && !(colon === ':' && value === '')) return value;
+    if (op === '?') throw new Error(`${name}: ${arg}`);
+    return arg;
+  });
+}
+
+/** The dashboard container's environment when .env holds `dotEnv` (compose reads it both to interpolate and as env_file). */
+function containerEnv(service: Service, dotEnv: Env): Env {
+  const files = [service.env_file ?? []].flat().map((f) => (typeof f === 'string' ? f : f.path));
+  const out: Env = files.some((f) => f === '.env' || f === './.env') ? { ...dotEnv } : {};
+  const block = service.environment ?? {};
+  const entries = Array.isArray(block)
+    ? block.map((e) => (e.includes('=') ? [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)] : [e, null]))
+    : Object.entries(block).map(([k, v]) => [k, v === null ? null : String(v)]);
+  for (const [name, value] of entries as [string, string | null][]) {
+    // A name without a value passes compose's own variable through, and leaves it unset when that is.
+    if (value !== null) out[name] = interpolate(value, dotEnv);
+    else if (dotEnv[name] !== undefined) out[name] = dotEnv[name];
+  }
+  return out;
+}
+
+/** Every string in a parsed document. */
+const strings = (v: unknown): string[] =>
+  typeof v === 'string' ? [v] : v && typeof v === 'object' ? Object.values(v).flatMap(strings) : [];
+
+test('compose.yaml gives the dashboard every variable of .env.example, but the container layout it sets itself', () => {
+  const dashboard = compose.services.dashboard!;
+  assert.ok(documented.length > 50 && documented.includes('PRIVACY_MIN_GROUP'), 'the variables are read');
+  const notPassed = documented.filter((name) => {
+    const given = `given-${name}`;
+    return containerEnv(dashboard, { POSTGRES_PASSWORD: 'pw', [name]: given })[name] !== given;
+  });
+  assert.deepEqual(notPassed.sort(), PINNED);
+  // One that .env leaves out stays unset in the container: the server reads some empty values otherwise
+  // (SYNC_BACKGROUND= refuses to start, PRIVACY_SECRET= replaces SESSION_SECRET).
+  const env = containerEnv(dashboard, { POSTGRES_PASSWORD: 'pw' });
+  assert.deepEqual(Object.keys(env).sort(), [...PINNED, 'POSTGRES_PASSWORD'].sort());
+  assert.equal(env.DATABASE_URL, 'postgres://dashboard:pw@postgres:5432/dashboard');
+});
+
+test('every variable compose.yaml reads is in .env.example', () => {
+  const named = [...read('compose.yaml').matchAll(/\$\{(\w+)/g)].map((m) => m[1]!);
+  assert.ok(named.length > 0);
+  for (const name of named) assert.ok(documented.includes(name), `${name} is in .env.example`);
+});
+
+test('compose.yaml has no default PostgreSQL password', () => {
+  const uses = strings(compose).filter((s) => s.includes('${POSTGRES_PASSWORD'));
+  assert.ok(uses.length >= 2, 'the database and the dashboard use it');
+  for (const s of uses) {
+    assert.throws(() => interpolate(s, {}), /^Error: POSTGRES_PASSWORD: set POSTGRES_PASSWORD in \.env$/, s);
+    assert.throws(() => interpolate(s, { POSTGRES_PASSWORD: '' }), /^Error: POSTGRES_PASSWORD: /, s);
+  }
+});
+
+test("compose.yaml publishes ports on this machine's loopback unless DASHBOARD_BIND says otherwise", () => {
+  const published = Object.values(compose.services).flatMap((s) => s.ports ?? []);
+  assert.ok(published.length > 0);
+  /** The host address a port is published on, `` for every interface. */
+  const hostIp = (p: (typeof published)[number], env: Env) => {
+    if (typeof p !== 'string') return interpolate(p.host_ip ?? '', env);
+    const parts = interpolate(p, env).split(':');
+    return parts.length > 2 ? parts.slice(0, -2).join(':') : '';
+  };
+  for (const p of published) {
+    assert.equal(hostIp(p, { POSTGRES_PASSWORD: 'pw' }), '127.0.0.1', JSON.stringify(p));
+    assert.equal(hostIp(p, { POSTGRES_PASSWORD: 'pw', DASHBOARD_BIND: '0.0.0.0' }), '0.0.0.0', JSON.stringify(p));
+  }
+});
