@@ -5,10 +5,10 @@
  * Run by `npm run test:image`, with node's own test runner.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { parse } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
 
 const root = join(import.meta.dirname, '..');
 const read = (file: string) => readFileSync(join(root, file), 'utf8');
@@ -104,4 +104,50 @@ test("compose.yaml publishes ports on this machine's loopback unless DASHBOARD_B
     assert.equal(hostIp(p, { POSTGRES_PASSWORD: 'pw' }), '127.0.0.1', JSON.stringify(p));
     assert.equal(hostIp(p, { POSTGRES_PASSWORD: 'pw', DASHBOARD_BIND: '0.0.0.0' }), '0.0.0.0', JSON.stringify(p));
   }
+});
+
+interface Container {
+  image: string;
+  securityContext?: {
+    allowPrivilegeEscalation?: boolean;
+    readOnlyRootFilesystem?: boolean;
+    capabilities?: { drop?: string[] };
+  };
+}
+interface PodSpec {
+  automountServiceAccountToken?: boolean;
+  securityContext?: { runAsNonRoot?: boolean; seccompProfile?: { type?: string } };
+  containers: Container[];
+  initContainers?: Container[];
+  volumes?: { name: string; emptyDir?: { sizeLimit?: string } }[];
+}
+const manifests = readdirSync(join(root, 'deploy/k8s'))
+  .filter((f) => f.endsWith('.yaml'))
+  .flatMap((f) => parseAllDocuments(read(`deploy/k8s/${f}`)).map((d) => d.toJS() as { kind: string }));
+const pods = manifests
+  .filter((m) => m.kind === 'Deployment')
+  .map((m) => (m as unknown as { spec: { template: { spec: PodSpec } } }).spec.template.spec);
+
+test('the Deployment runs confined: no service account token, the runtime seccomp profile, bounded scratch space', () => {
+  assert.ok(pods.length > 0, 'a Deployment is read');
+  for (const pod of pods) {
+    assert.equal(pod.automountServiceAccountToken, false);
+    assert.equal(pod.securityContext?.runAsNonRoot, true);
+    assert.equal(pod.securityContext?.seccompProfile?.type, 'RuntimeDefault');
+    for (const c of [...pod.containers, ...(pod.initContainers ?? [])]) {
+      assert.equal(c.securityContext?.allowPrivilegeEscalation, false);
+      assert.equal(c.securityContext?.readOnlyRootFilesystem, true);
+      assert.deepEqual(c.securityContext?.capabilities?.drop, ['ALL']);
+    }
+    const emptyDirs = (pod.volumes ?? []).filter((v) => v.emptyDir);
+    assert.ok(emptyDirs.length > 0);
+    for (const v of emptyDirs) assert.match(v.emptyDir?.sizeLimit ?? '', /^\d+[MG]i$/, `${v.name} has a size limit`);
+  }
+});
+
+test("the Deployment's image is this version's, never :latest", () => {
+  const { version } = JSON.parse(read('package.json')) as { version: string };
+  for (const pod of pods)
+    for (const c of pod.containers)
+      assert.ok(c.image.endsWith(`:${version}`) || /@sha256:[0-9a-f]{64}$/.test(c.image), `${c.image} is pinned`);
 });
