@@ -24,7 +24,7 @@ import {
   type DuckDBValue,
 } from '@duckdb/node-api';
 import { addDays, weekStart, type Day, type DayRange } from '../../lib/dates';
-import type { Logger } from '../core/log';
+import { errorText, type Logger } from '../core/log';
 import type { StoreDb } from '../store/db';
 import {
   DAY_STATEMENTS,
@@ -111,6 +111,12 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
     instance = await DuckDBInstance.create(file, settings);
   } catch (e) {
     if (file === ':memory:') throw e;
+    // Another process holds the file (a server, beside which a command runs): that copy is left to it, this process
+    // makes its own.
+    if (!temporary && /Could not set lock on file/.test(errorText(e))) {
+      opts.logger.info('the analytics copy is in use by another process; this one makes a copy of its own', { file });
+      return openAnalytics(store, { ...opts, file: 'temporary' });
+    }
     // A file DuckDB cannot open (damaged, another version's) is only a copy: made again from the store.
     opts.logger.error('the analytics copy could not be opened; it is made again from the store', {
       file,
