@@ -78,3 +78,37 @@ describe('npm run alerts', () => {
     }
   });
 });
+
+describe('npm run digest -- --dry-run', () => {
+  /** The addresses of the message's links. */
+  const links = (message: string) => [...new Set([...message.matchAll(/https?:\/\/[^\s"|<>]+/g)].map((m) => m[0]))];
+
+  it('links to the server as its machine reaches it, and says that PUBLIC_URL is unset', async () => {
+    // The image's environment: listening on every interface, on 8080.
+    const { code, stdout, stderr } = await run('digest-cli.ts', { DATA_DIR: dataDir(), HOST: '0.0.0.0', PORT: '8080' });
+    expect(code, stderr).toBe(0);
+    const found = links(stdout);
+    expect(found.length).toBeGreaterThan(0);
+    for (const l of found) expect(l).toMatch(/^http:\/\/127\.0\.0\.1:8080\//);
+    expect(logLines(stderr)).toContainEqual(
+      expect.objectContaining({
+        level: 'info',
+        msg: expect.stringMatching(/^PUBLIC_URL is unset: /),
+        links: 'http://127.0.0.1:8080/',
+      }),
+    );
+  });
+
+  it('links under PUBLIC_URL and its base path when it is given', async () => {
+    const { code, stdout, stderr } = await run('digest-cli.ts', {
+      DATA_DIR: dataDir(),
+      PUBLIC_URL: 'https://corp.example',
+      BASE_PATH: '/dashboard',
+    });
+    expect(code, stderr).toBe(0);
+    const found = links(stdout);
+    expect(found.length).toBeGreaterThan(0);
+    for (const l of found) expect(l).toMatch(/^https:\/\/corp\.example\/dashboard\//);
+    expect(stderr).not.toContain('PUBLIC_URL');
+  });
+});

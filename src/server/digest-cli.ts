@@ -25,6 +25,13 @@ if (!digest) {
   );
   process.exit(2);
 }
+// Without PUBLIC_URL the links go where the server's own digest's do, its address from HOST and PORT: said, since
+// only its machine reaches that, and a command run without the server's PORT names another port.
+if (!process.env.PUBLIC_URL)
+  logger.info(
+    'PUBLIC_URL is unset: the links go to HOST and PORT, which only the server’s machine reaches; set PUBLIC_URL as the server has it',
+    { links: config.publicUrl.href },
+  );
 const message = await digest();
 let ok = true;
 if (values['dry-run']) process.stdout.write(`${JSON.stringify(message, null, 2)}\n`);

@@ -131,6 +131,12 @@ function readHolidays(env: NodeJS.ProcessEnv): Day[] {
   return [...new Set([...listed, ...parseHolidays(text, `HOLIDAYS_FILE (${file})`)])].sort();
 }
 
+/**
+ * The host a server listening on `host` is reached at from its own machine, as it goes in a URL: a wildcard address
+ * (the image's 0.0.0.0) is no address to follow, so 127.0.0.1; an IPv6 address in brackets (`http://::1:5173` is no URL).
+ */
+const reachedAt = (host: string) => (host === '0.0.0.0' || host === '::' ? '127.0.0.1' : urlHost(host));
+
 export function readCoreConfig(env: NodeJS.ProcessEnv = process.env): CoreConfig {
   const analyticsBaseUrl = baseUrl(env, 'ANALYTICS_BASE_URL');
   // The readiness host is often the same as the analytics one.
@@ -154,10 +160,9 @@ export function readCoreConfig(env: NodeJS.ProcessEnv = process.env): CoreConfig
     digestSchedule: env.DIGEST_SCHEDULE || '0 8 * * 1',
     alertWebhookUrl: httpUrl(env.ALERT_WEBHOOK_URL, 'ALERT_WEBHOOK_URL'),
     alertWebhookFormat: webhookFormat(env.ALERT_WEBHOOK_FORMAT),
-    // An IPv6 HOST goes in brackets (HOST=::1 made `http://::1:5173`, an invalid URL).
     basePath,
     publicUrl: dashboardUrl(
-      publicUrl(env.PUBLIC_URL) ?? new URL(`http://${urlHost(env.HOST || '127.0.0.1')}:${port}`),
+      publicUrl(env.PUBLIC_URL) ?? new URL(`http://${reachedAt(env.HOST || '127.0.0.1')}:${port}`),
       basePath,
     ),
     allowedHosts: env.ALLOWED_HOSTS || undefined,
