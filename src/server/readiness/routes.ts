@@ -17,7 +17,7 @@ import { queryParser } from '../http/query';
 import { route, type Route } from '../http/router';
 import type { StoreDb } from '../store/db';
 import { allReports, reportsVersion } from '../store/queries';
-import { repoOwner } from '../teams/mapping';
+import { repoOwner, type Mapping } from '../teams/mapping';
 import type { MappingSource } from '../teams/source';
 import { inSelection } from '../teams/tree';
 
@@ -63,16 +63,30 @@ export function createReadinessRoutes(opts: ReadinessRoutesOptions) {
     return kept.reports;
   }
 
+  let owned: { mapping: Mapping | null; reports: Stored[]; owners: Map<string, string | null> } | undefined;
+
+  /**
+   * Each stored repository's owning team, found once per mapping and per version of the stored reports: a
+   * request while neither changes matches no pattern.
+   */
+  function ownersOf(mapping: Mapping | null, reports: Stored[]): Map<string, string | null> {
+    if (owned?.mapping !== mapping || owned.reports !== reports) {
+      const owner = repoOwner(mapping);
+      const owners = new Map<string, string | null>();
+      for (const r of reports) if (!owners.has(r.key)) owners.set(r.key, owner(r.report.repoUrl));
+      owned = { mapping, reports, owners };
+    }
+    return owned.owners;
+  }
+
   /**
    * The repositories of the teams asked for (sub-teams included; Unassigned: those no team owns), or
    * every repository when none is asked for.
    */
   async function selection(teams: readonly string[]): Promise<ReadinessSelection> {
     const mapping = source.current().mapping;
-    const owner = repoOwner(mapping);
     const reports = await stored();
-    const owners = new Map<string, string | null>();
-    for (const r of reports) if (!owners.has(r.key)) owners.set(r.key, owner(r.report.repoUrl));
+    const owners = ownersOf(mapping, reports);
     const chosen = (team: string | null) =>
       teams.length === 0 || (team === null ? teams.includes(UNASSIGNED) : inSelection(team, teams));
     const repos = [...owners]
