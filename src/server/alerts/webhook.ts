@@ -3,6 +3,8 @@
  * or Microsoft Teams' (an Adaptive Card message). ALERT_WEBHOOK_FORMAT chooses; without it, the address does
  * (a Teams or Power Automate workflow host: Teams; any other: Slack).
  */
+import { slackText } from '../digest/digest';
+
 export type WebhookFormat = 'slack' | 'teams';
 
 /** The format a webhook takes: the setting's, else the one its host says. */
@@ -30,13 +32,15 @@ export function alertMessage(alerts: readonly PostedAlert[], base: URL, format: 
   const moreLine = more > 0 ? `and ${more} more on the alerts page` : null;
   const page = link('/alerts');
   if (format === 'slack') {
-    // Slack's mrkdwn: `&`, `<` and `>` are escaped in text, a link is `<url|words>`.
-    const esc = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-    const lines = listed.map((a) => `• <${link(a.link)}|${esc(a.summary)}>`);
+    // Slack reads mrkdwn in `text` as in the blocks: the summaries escaped in both; a link is `<url|words>`.
+    const lines = listed.map((a) => `• <${link(a.link)}|${slackText(a.summary)}>`);
     return {
-      text: [title, ...listed.map((a) => `${a.summary} ${link(a.link)}`), ...(moreLine ? [moreLine] : []), page].join(
-        '\n',
-      ),
+      text: [
+        title,
+        ...listed.map((a) => `${slackText(a.summary)} ${link(a.link)}`),
+        ...(moreLine ? [moreLine] : []),
+        page,
+      ].join('\n'),
       blocks: [
         { type: 'header', text: { type: 'plain_text', text: title } },
         { type: 'section', text: { type: 'mrkdwn', text: lines.join('\n') } },

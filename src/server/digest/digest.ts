@@ -104,6 +104,12 @@ export async function buildDigest(s: DigestSources): Promise<Digest> {
   return { week, previous, kpis, spend, budgets, highlights, readiness };
 }
 
+/**
+ * A text of ours or of the data (a team's name, a person's, a criterion's) as Slack reads it in `text` and in
+ * mrkdwn: `&`, `<` and `>` escaped, so that a name like `<!channel>` is shown and never mentions anyone.
+ */
+export const slackText = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
 const exact = (n: number) => Math.round(n).toLocaleString('en-US');
 function change(now: number, before: number): string {
   if (before === 0) return now === 0 ? 'no change' : 'new';
@@ -131,7 +137,7 @@ export function toSlack(d: Digest, base: URL): { text: string; blocks: unknown[]
     const { currency, month: m } = d.spend;
     spendLines.push(
       `• *Spend this week*: ${money(d.spend.week, currency)}${d.spend.before !== null ? ` (${change(d.spend.week, d.spend.before)})` : ''}`,
-      `• *${m.month} to date*: ${money(m.monthToDate, currency)}${
+      `• *${slackText(m.month)} to date*: ${money(m.monthToDate, currency)}${
         m.forecast
           ? `; forecast to month end ${money(m.forecast.low, currency)} – ${money(m.forecast.high, currency)}`
           : ''
@@ -141,12 +147,14 @@ export function toSlack(d: Digest, base: URL): { text: string; blocks: unknown[]
       const st = b.month.budget!;
       const state = st.state === 'over' ? 'over budget' : st.state === 'at-risk' ? 'at risk' : 'on track';
       spendLines.push(
-        `• *${b.team === '' ? 'Organization' : b.team}* budget ${money(st.budget, currency)}: ${state}, ${money(b.month.monthToDate, currency)} so far`,
+        `• *${b.team === '' ? 'Organization' : slackText(b.team)}* budget ${money(st.budget, currency)}: ${state}, ${money(b.month.monthToDate, currency)} so far`,
       );
     }
   }
-  const readinessLine = d.readiness && d.readiness.repositories > 0 ? readinessText(d.readiness) : null;
-  const highlightLines = d.highlights.highlights.map((h) => `• <${link(h.link.path, h.link.query)}|${h.title}>`);
+  const readinessLine = d.readiness && d.readiness.repositories > 0 ? slackText(readinessText(d.readiness)) : null;
+  const highlightLines = d.highlights.highlights.map(
+    (h) => `• <${link(h.link.path, h.link.query)}|${slackText(h.title)}>`,
+  );
   const text = [
     title,
     ...kpiLines.map((l) => l.replace(/\*/g, '')),
