@@ -194,6 +194,8 @@ describe.each(STORE_ENGINES)('the analytics engine on the $name store', ({ avail
         1e16,
         2251799813685248.5,
         -3,
+        7,
+        0.25,
       ];
       const texts = [
         '=SUM(A1)',
@@ -210,6 +212,8 @@ describe.each(STORE_ENGINES)('the analytics engine on the $name store', ({ avail
         'e',
         '1e5',
         '\r',
+        'a;b',
+        '\uFF1DSUM(A1)',
       ];
       const rows = numbers.map((x, i) => ({
         ...row(r, `u-${i}`, '2026-02-02'),
@@ -263,6 +267,8 @@ describe.each(STORE_ENGINES)('the analytics engine on the $name store', ({ avail
         '-0.000015',
         "'=SUM(A1)",
         '"say ""hi""',
+        '"a;b"',
+        "'\uFF1DSUM(A1)",
       ])
         expect(text).toContain(`,${cell}`);
       expect(text).toContain('"C, C++, \uE000, \u{1F600}"');

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readinessAnswerSchema, type ReadinessAnswer } from '../../api/readiness';
 import { readinessResponseSchema } from '../../api/schemas';
 import { teamsAnswerSchema, UNASSIGNED, type TeamView } from '../../api/teams';
+import { csvCell } from '../../lib/csv';
 import { fixesForSet } from '../../lib/readiness';
 import { repoKey } from '../../lib/repos';
 import { CookieJar, request, signInEnv, startProvider, walkSignIn, type TestProvider } from '../../test/oidc';
@@ -138,7 +139,8 @@ describe('GET /api/readiness and its fixes CSV, without sign-in', () => {
       expect(first[0]).toBe(want[0]!.id);
       expect(Number(first[4])).toBe(want[0]!.helps.length);
       expect(Number(first[5])).toBe(want[0]!.lifts.length);
-      expect(first[6]).toBe(want[0]!.helps.join(';'));
+      // Two keys or more hold a ";", so the cell is quoted (a spreadsheet may split on it).
+      expect(first[6]).toBe(csvCell(want[0]!.helps.join(';')));
       const keys = new Set(answer.repos.map((x) => x.key));
       for (const f of want) for (const k of f.helps) expect(keys.has(k)).toBe(true);
     }
