@@ -115,6 +115,18 @@ describe('TRUST_PROXY', () => {
       address: '192.0.2.1',
       hidden: true,
     });
+    // Any header a proxy adds when it relays makes the client unknown, whoever connects.
+    for (const name of ['forwarded', 'x-real-ip', 'x-client-ip', 'true-client-ip', 'cf-connecting-ip', 'via'])
+      expect(peerOf(req('127.0.0.1', { [name]: '203.0.113.9' }), undefined), name).toEqual({
+        address: '127.0.0.1',
+        hidden: true,
+      });
+    // A trusted proxy that relays without naming its client in X-Forwarded-For leaves it unknown too.
+    expect(peerOf(req('127.0.0.1', { 'x-real-ip': '203.0.113.9' }), one()).hidden).toBe(true);
+    expect(peerOf(req('127.0.0.1', { 'x-real-ip': '203.0.113.9', 'x-forwarded-for': '127.0.0.1' }), one())).toEqual({
+      address: '127.0.0.1',
+      hidden: false,
+    });
     // A scheme other than http(s) and a host that is not one are not taken.
     const odd = peerOf(req('127.0.0.1', { 'x-forwarded-proto': 'gopher', 'x-forwarded-host': 'a b/c' }), one());
     expect([odd.proto, odd.host]).toEqual([undefined, undefined]);
@@ -190,6 +202,38 @@ describe('without sign-in, behind a proxy', () => {
     expect(d.logged('request').at(-1)).toMatchObject({ path: '/api/config', client: '198.51.100.7' });
     // The reader asked the proxy for a name this server does not answer for.
     expect((await raw(d.base, '/api/config', { headers: { 'x-forwarded-host': 'rebound.example' } })).status).toBe(421);
+  });
+
+  it('without it: a proxy on this machine that says it relayed, by any header, relays a reader elsewhere', async () => {
+    const d = await dashboard();
+    await d.configure({});
+    const relayed: Record<string, string>[] = [
+      { forwarded: 'for=203.0.113.9' },
+      { 'x-real-ip': '203.0.113.9' },
+      { 'x-client-ip': '203.0.113.9' },
+      { 'true-client-ip': '203.0.113.9' },
+      { 'cf-connecting-ip': '203.0.113.9' },
+      { via: '1.1 nginx' },
+      { 'x-forwarded-host': 'dash.example.com' },
+      { 'x-forwarded-proto': 'https' },
+    ];
+    const mark = (headers: Record<string, string>) =>
+      raw(d.base, '/api/marks', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ day: '2026-02-20', team: '', text: 'Relayed' }),
+      });
+    for (const headers of relayed) {
+      const mapping = await put(d.base, headers);
+      expect(mapping.status, JSON.stringify(headers)).toBe(403);
+      expect(JSON.parse(mapping.body).detail).toMatch(/only from the machine the dashboard runs on/);
+      expect((await mark(headers)).status, JSON.stringify(headers)).toBe(403);
+    }
+    // Marks read through such a proxy are not offered for editing.
+    expect((await mark({})).status).toBe(201);
+    const listed = await raw(d.base, '/api/marks/all', { headers: { 'x-real-ip': '203.0.113.9' } });
+    expect(JSON.parse(listed.body).marks.map((m: { editable: boolean }) => m.editable)).toEqual([false]);
+    expect((await put(d.base, {})).status).toBe(200);
   });
 
   it('without it: any forwarded address means a reader elsewhere, and the forwarded host is not what is checked', async () => {

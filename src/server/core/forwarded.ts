@@ -37,7 +37,10 @@ export function readTrustProxy(env: NodeJS.ProcessEnv): ProxyTrust | undefined {
 export interface Peer {
   /** The client's address: the connection's, or the one trusted proxies forwarded. */
   address: string;
-  /** The request names a hop the server does not trust (an `X-Forwarded-For` from an untrusted peer): the client is unknown. */
+  /**
+   * A proxy relayed the request and the server cannot tell from whom: a forwarding header (`Forwarded`, `Via`,
+   * `X-Real-IP`, any `X-Forwarded-*`…) from a peer it does not trust, or from a trusted one that names no client.
+   */
   hidden: boolean;
   /** The scheme the reader used, when a trusted proxy said so (`X-Forwarded-Proto`). */
   proto?: 'http' | 'https';
@@ -51,15 +54,25 @@ function first(value: string | string[] | undefined): string | undefined {
   return v || undefined;
 }
 
+/**
+ * The headers by which proxies say they relayed a request (the standard ones, nginx's, the CDNs' and load
+ * balancers'): a proxy on the same machine that sends any of them is not a reader on that machine.
+ */
+const RELAYED =
+  /^(forwarded|via|x-forwarded-.+|x-real-ip|x-client-ip|client-ip|true-client-ip|cf-connecting-ip|fastly-client-ip|x-cluster-client-ip|x-original-forwarded-for|x-originating-ip|x-remote-addr|x-remote-ip)$/;
+
+/** Whether the request carries a header a proxy adds when it relays one. */
+const relayed = (req: IncomingMessage) => Object.keys(req.headers).some((name) => RELAYED.test(name));
+
 export function peerOf(req: IncomingMessage, trust: ProxyTrust | undefined): Peer {
   const connected = req.socket.remoteAddress ?? '';
-  const forwardedFor = req.headers['x-forwarded-for'] !== undefined;
-  if (!trust || !trust(connected, 0)) return { address: connected, hidden: forwardedFor };
+  if (!trust || !trust(connected, 0)) return { address: connected, hidden: relayed(req) };
   const proto = first(req.headers['x-forwarded-proto'])?.toLowerCase();
   const host = first(req.headers['x-forwarded-host']);
   return {
     address: proxyaddr(req, trust),
-    hidden: false,
+    // A trusted proxy names its client in `X-Forwarded-For`; one that relays without it leaves the client unknown.
+    hidden: req.headers['x-forwarded-for'] === undefined && relayed(req),
     proto: proto === 'https' || proto === 'http' ? proto : undefined,
     // A host as a `Host` header gives it (a name or address, a port): anything else is not taken.
     host: host && /^[A-Za-z0-9.:[\]-]{1,255}$/.test(host) ? host : undefined,

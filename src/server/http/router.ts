@@ -89,8 +89,9 @@ export function decodedParam(match: readonly string[], detail: string): string {
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 
 /**
- * Whether a request comes from the machine the dashboard runs on: from loopback naming no hop beyond it, or,
- * behind a proxy TRUST_PROXY trusts, one whose client the proxy says is on loopback (core/forwarded.ts).
+ * Whether a request comes from the machine the dashboard runs on: from loopback with no header a proxy adds when
+ * it relays a request (a proxy on this machine relays readers from anywhere), or, behind a proxy TRUST_PROXY
+ * trusts, one whose client the proxy says is on loopback (core/forwarded.ts).
  */
 export function fromThisMachine(req: IncomingMessage): boolean {
   const peer = peerInContext() ?? peerOf(req, undefined);
