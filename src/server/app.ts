@@ -363,6 +363,12 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
       );
     if (req.method !== 'GET' && req.method !== 'HEAD' && !hosts.originAllowed(req))
       return send(res, errorResponse(403, 'Changes are accepted only from the dashboard’s own pages.'));
+    // No id, cursor or parameter holds a NUL (PostgreSQL's text cannot): said before the gate or a route asks the store.
+    if (/%00/i.test(target) || target.includes('\0'))
+      return send(
+        res,
+        errorResponse(400, 'The address holds a NUL character (%00): no path or parameter may contain one.'),
+      );
     if (!auth) return serve(req, res, next);
     auth.gate(req, res).then(
       (go) => go && serve(req, res, next),
