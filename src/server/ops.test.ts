@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createApp } from './app';
 import { readServerConfig } from './config';
 import { readCoreConfig } from './core/config';
+import type { Peer } from './core/forwarded';
 import { createHostGuard } from './core/hosts';
 import { createLogger } from './core/log';
 import { createMetrics, routeOf } from './core/metrics';
@@ -29,7 +30,9 @@ async function startApp(env: Record<string, string>, opts: { store?: StoreDb; li
 }
 const apps = new Map<string, ReturnType<typeof createApp>>();
 
-const asRequest = (headers: Record<string, string>) => ({ headers }) as unknown as IncomingMessage;
+/** A request with these headers, reaching the server at `port`. */
+const asRequest = (headers: Record<string, string>, port?: number) =>
+  ({ headers, socket: { localPort: port } }) as unknown as IncomingMessage;
 
 describe('host names', () => {
   it('answers loopback names, HOST, PUBLIC_URL and ALLOWED_HOSTS, and no other', () => {
@@ -75,15 +78,57 @@ describe('host names', () => {
     const g = createHostGuard({ host: '127.0.0.1' });
     // A page on a name that resolves to 127.0.0.1 sends its own Origin and the same Host.
     expect(g.originAllowed(asRequest({ host: 'rebound.example', origin: 'http://rebound.example' }))).toBe(false);
-    expect(g.originAllowed(asRequest({ origin: 'http://127.0.0.1:5173' }))).toBe(true);
+    expect(g.originAllowed(asRequest({ origin: 'http://127.0.0.1:5173' }, 5173))).toBe(true);
     // An opaque origin (a sandboxed frame, a page under no-referrer) says nothing of where it came from.
     expect(g.originAllowed(asRequest({ origin: 'null' }))).toBe(false);
     expect(g.originAllowed(asRequest({ origin: 'null', 'sec-fetch-site': 'same-origin' }))).toBe(false);
     expect(g.originAllowed(asRequest({ 'sec-fetch-site': 'cross-site' }))).toBe(false);
     expect(g.originAllowed(asRequest({ 'sec-fetch-site': 'same-site', origin: 'http://localhost:9999' }))).toBe(false);
-    expect(g.originAllowed(asRequest({ 'sec-fetch-site': 'same-origin', origin: 'http://localhost:5173' }))).toBe(true);
+    expect(g.originAllowed(asRequest({ 'sec-fetch-site': 'same-origin', origin: 'http://localhost:5173' }, 5173))).toBe(
+      true,
+    );
     // curl and scripts send neither.
     expect(g.originAllowed(asRequest({}))).toBe(true);
+  });
+
+  it('takes a change from an origin the server is reached at: its scheme, name and port', () => {
+    const g = createHostGuard({ host: '127.0.0.1', allowedHosts: 'dash.internal' });
+    const from = (origin: string, port = 5173, peer?: Peer) =>
+      g.originAllowed(asRequest({ host: `127.0.0.1:${port}`, origin }, port), peer);
+    for (const origin of [
+      'http://localhost:5173',
+      'http://127.0.0.1:5173',
+      'http://[::1]:5173',
+      'http://dash.internal:5173',
+    ])
+      expect(from(origin), origin).toBe(true);
+    // Another program on the same machine, on another port, is another site; so is https, which the server does not speak.
+    for (const origin of [
+      'http://localhost:9999',
+      'http://127.0.0.1',
+      'https://127.0.0.1:5173',
+      'http://127.0.0.1:5173/x',
+    ])
+      expect(from(origin), origin).toBe(false);
+    // A default port is the scheme's.
+    expect(from('http://localhost', 80)).toBe(true);
+    expect(from('http://localhost:80', 80)).toBe(true);
+    // PUBLIC_URL's origin, whatever port the server listens on behind it; its name elsewhere is not it.
+    const pub = createHostGuard({ host: '0.0.0.0', publicUrl: new URL('https://dash.example.com/dashboard') });
+    const at = (origin: string, peer?: Peer) =>
+      pub.originAllowed(asRequest({ host: 'dash.example.com', origin }, 8080), peer);
+    expect(at('https://dash.example.com')).toBe(true);
+    expect(at('https://dash.example.com:444')).toBe(false);
+    expect(at('http://dash.example.com')).toBe(false);
+    // Behind a trusted proxy, the scheme and host it says the reader used.
+    const proxied = createHostGuard({ host: '127.0.0.1', allowedHosts: 'dash.example.com' });
+    const via = (origin: string, peer: Peer) =>
+      proxied.originAllowed(asRequest({ host: '127.0.0.1:8080', origin }, 8080), peer);
+    const peer: Peer = { address: '198.51.100.7', hidden: false, proto: 'https', host: 'dash.example.com:8443' };
+    expect(via('https://dash.example.com:8443', peer)).toBe(true);
+    expect(via('https://dash.example.com', peer)).toBe(false);
+    expect(via('https://dash.example.com', { ...peer, host: 'dash.example.com' })).toBe(true);
+    expect(via('https://dash.example.com', { address: '127.0.0.1', hidden: false })).toBe(false);
   });
 
   it('refuses a page under another name over HTTP, and a change posted from one (421, 403)', async () => {

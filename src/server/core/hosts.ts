@@ -2,10 +2,12 @@
  * Which names the server answers for. A server on loopback that answered any `Host` could be read by a page
  * served under another name that resolves to 127.0.0.1 (DNS rebinding): so it answers only the loopback
  * names, the name it listens on (`HOST`), `PUBLIC_URL`'s and those an operator lists in `ALLOWED_HOSTS` (the
- * names a proxy in front sends). The same names decide whether a state-changing request comes from the
- * dashboard's own pages: its `Origin` is compared with them, never with the `Host` it came with.
+ * names a proxy in front sends). A state-changing request must come from the dashboard's own pages: its
+ * `Origin` (scheme, name and port) is one the server is reached at, never compared with the `Host` it came with.
  */
 import type { IncomingMessage } from 'node:http';
+import { peerInContext } from './errors';
+import type { Peer } from './forwarded';
 
 const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
 const WILDCARD = new Set(['0.0.0.0', '[::]']);
@@ -32,8 +34,21 @@ export interface HostGuard {
    * asked the proxy for (`X-Forwarded-Host`, core/forwarded.ts) when it says one.
    */
   hostAllowed(req: IncomingMessage, forwardedHost?: string): boolean;
-  /** Whether a state-changing request may come from where its `Origin` and `Sec-Fetch-Site` say. */
-  originAllowed(req: IncomingMessage): boolean;
+  /**
+   * Whether a state-changing request may come from where its `Origin` and `Sec-Fetch-Site` say; behind a trusted
+   * proxy, `peer` (core/forwarded.ts) says the scheme and host the reader used.
+   */
+  originAllowed(req: IncomingMessage, peer?: Peer): boolean;
+}
+
+/** An http(s) origin (its `origin`: scheme, name and port, a default port left out); null if it is none. */
+function originOf(text: string): URL | null {
+  try {
+    const u = new URL(text);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.pathname === '/' && !u.username ? u : null;
+  } catch {
+    return null;
+  }
 }
 
 export function createHostGuard(opts: { host: string; publicUrl?: URL; allowedHosts?: string }): HostGuard {
@@ -51,13 +66,23 @@ export function createHostGuard(opts: { host: string; publicUrl?: URL; allowedHo
   return {
     names: any ? ['*'] : [...names],
     hostAllowed: (req, forwardedHost) => allowed(nameOf(forwardedHost ?? req.headers.host ?? '')),
-    originAllowed(req) {
+    originAllowed(req, peer = peerInContext()) {
       const site = req.headers['sec-fetch-site'];
       if (site !== undefined && site !== 'same-origin' && site !== 'none') return false;
-      const origin = req.headers.origin;
       // No Origin: not a browser's cross-site request (browsers send one on every cross-origin POST; our pages'
       // `Referrer-Policy: same-origin` keeps it the real origin, not `null`).
-      return origin === undefined || allowed(nameOf(origin));
+      if (req.headers.origin === undefined) return true;
+      const origin = originOf(req.headers.origin);
+      if (!origin || !allowed(origin.hostname)) return false;
+      // PUBLIC_URL; the scheme and host a trusted proxy says the reader used; or one of the names at the port the
+      // request reached (the server itself speaks http): another program on another port is another site.
+      if (origin.origin === opts.publicUrl?.origin) return true;
+      if (peer?.proto || peer?.host) {
+        const publicAt = originOf(`${peer.proto ?? 'http'}://${peer.host ?? req.headers.host ?? ''}`);
+        if (origin.origin === publicAt?.origin) return true;
+      }
+      const port = req.socket?.localPort;
+      return origin.protocol === 'http:' && port !== undefined && Number(origin.port || 80) === port;
     },
   };
 }

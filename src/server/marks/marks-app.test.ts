@@ -175,6 +175,22 @@ describe.each(STORE_ENGINES)('marks kept in the store ($name)', ({ available, op
           ...json({ day: '2026-03-02', team: '', text: 'From elsewhere' }, { origin: 'https://elsewhere.example' }),
         });
         expect(cross.status).toBe(403);
+        // From another program on this machine (another port): refused; from the dashboard's names at its port, taken.
+        const from = (origin: string) =>
+          call('/api/marks', {
+            method: 'POST',
+            ...json({ day: '2026-03-03', team: '', text: `From ${origin}` }, { origin }),
+          });
+        const elsewhere = await from('http://localhost:9999');
+        expect(elsewhere.status).toBe(403);
+        expect(((await elsewhere.json()) as { detail: string }).detail).toMatch(/dashboard’s own pages/);
+        const { port } = new URL(base);
+        for (const origin of [`http://localhost:${port}`, `http://127.0.0.1:${port}`]) {
+          const r = await from(origin);
+          expect(r.status, origin).toBe(201);
+          const { id } = markSchema.parse(await r.json());
+          expect((await call(`/api/marks/${id}`, { method: 'DELETE', headers: { origin } })).status).toBe(200);
+        }
 
         // Removed.
         expect((await call(`/api/marks/${onChild.id}`, { method: 'DELETE' })).status).toBe(200);
