@@ -21,7 +21,9 @@ import { readStoreConfig } from '../store/config';
 import type { StoreDb } from '../store/db';
 import { parsePrices, type PriceList } from '../spend/prices';
 import { isWithin } from '../teams/tree';
+import { countMarks } from '../store/marks-queries';
 import { priceMarks } from './price-marks';
+import { MARKS_MAX } from './routes';
 
 const dir = mkdtempSync(join(tmpdir(), 'marks-'));
 const servers: Server[] = [];
@@ -79,7 +81,7 @@ describe('the price list’s changes as marks', () => {
 
 describe.each(STORE_ENGINES)('marks kept in the store ($name)', ({ available, open }) => {
   it.skipIf(!available)(
-    'are added, listed by range and scope, changed, refused naming the problem, removed, and kept',
+    'are added, listed by range and scope, changed, refused naming the problem, removed, kept, and limited in number',
     async () => {
       const opened = await open();
       try {
@@ -209,6 +211,48 @@ describe.each(STORE_ENGINES)('marks kept in the store ($name)', ({ available, op
           'Another team’s note',
         ]);
         expect(all.filter((m) => m.source === 'prices')).toHaveLength(2);
+
+        // As many marks as a scope keeps, then as the store keeps: the next is refused saying the limit.
+        const fill = async (team: string, n: number) => {
+          const at = new Date().toISOString();
+          const rows = Array.from({ length: n }, (_, i) => ({
+            ...{ id: `filler-${team}-${i}`, day: '2026-02-10', team, text: 'Filler' },
+            ...{ author: null, created_at: at, updated_at: at },
+          }));
+          for (let i = 0; i < n; i += 500)
+            await opened.store.db
+              .insertInto('chart_mark')
+              .values(rows.slice(i, i + 500))
+              .execute();
+        };
+        await fill('', MARKS_MAX.scope - (await countMarks(opened.store.db, '')).scope);
+        await refused(
+          { day: '2026-03-02', team: '', text: 'One too many' },
+          /as many marks as one team or the organization keeps \(1,000\)/,
+          409,
+        );
+        const onTeam = await add('2026-03-08', sibling, 'Room in a team');
+        const move = await call(`/api/marks/${onTeam.id}`, {
+          method: 'PUT',
+          ...json({ day: '2026-03-08', team: '', text: 'Moved' }),
+        });
+        expect(move.status).toBe(409);
+        // Room again once one is removed.
+        expect((await call(`/api/marks/${org.id}`, { method: 'DELETE' })).status).toBe(200);
+        expect(
+          (
+            await call(`/api/marks/${onTeam.id}`, {
+              method: 'PUT',
+              ...json({ day: '2026-03-08', team: '', text: 'Moved' }),
+            })
+          ).status,
+        ).toBe(200);
+        await fill(parent, MARKS_MAX.all - (await countMarks(opened.store.db, parent)).all);
+        await refused(
+          { day: '2026-03-02', team: child.path, text: 'One too many' },
+          /as many marks as it keeps \(10,000\)/,
+          409,
+        );
       } finally {
         await opened.drop();
       }

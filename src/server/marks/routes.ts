@@ -20,7 +20,15 @@ import { readJson } from '../core/text';
 import { queryParser, quote } from '../http/query';
 import { fromThisMachine, requireEditor, route, type Route } from '../http/router';
 import type { StoreDb } from '../store/db';
-import { addMark, deleteMark, readMark, readMarks, updateMark, type StoredMark } from '../store/marks-queries';
+import {
+  addMark,
+  countMarks,
+  deleteMark,
+  readMark,
+  readMarks,
+  updateMark,
+  type StoredMark,
+} from '../store/marks-queries';
 import type { PricesSource } from '../spend/source';
 import type { MappingSource } from '../teams/source';
 import { ancestors, isWithin, withAncestors } from '../teams/tree';
@@ -36,6 +44,11 @@ export interface MarksRoutesOptions {
 
 /** How far ahead of the latest day a mark may be set (a rollout planned for next month). */
 const AHEAD_DAYS = 366;
+/**
+ * The most marks kept of one scope (the organization, a team), and in all: a chart's notes, not a log, and what
+ * the marks screen lists at once. A scope's cap keeps one team's writer from using up everyone's room.
+ */
+export const MARKS_MAX = { scope: 1000, all: 10_000 };
 const MAX_BODY = 16 * 1024;
 
 const refuse = (detail: string): Decision => ({ allow: false, status: 403, detail });
@@ -143,6 +156,25 @@ export function createMarksRoutes(opts: MarksRoutesOptions) {
     return m;
   }
 
+  /**
+   * Throws the 409 saying the limit when the scope holds as many marks as it may, or (a new mark, not one moved
+   * from another scope) the store does.
+   */
+  async function roomFor(team: string, added: boolean) {
+    const held = await countMarks(store.db, team);
+    const n = (x: number) => x.toLocaleString('en');
+    if (held.scope >= MARKS_MAX.scope)
+      throw new HttpError(
+        409,
+        `${team === '' ? 'The organization' : quote(team)} has as many marks as one team or the organization keeps (${n(MARKS_MAX.scope)}): remove some to add another.`,
+      );
+    if (added && held.all >= MARKS_MAX.all)
+      throw new HttpError(
+        409,
+        `The store has as many marks as it keeps (${n(MARKS_MAX.all)}): remove some to add another.`,
+      );
+  }
+
   const byDay = (a: Mark, b: Mark) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0);
 
   const chartQuery = queryParser({ range: 'required', teams: true });
@@ -194,6 +226,7 @@ export function createMarksRoutes(opts: MarksRoutesOptions) {
         editor(req);
         const input = await readInput(req);
         mayWriteOrRefuse(scope, input.team);
+        await roomFor(input.team, true);
         const m = await addMark(store.db, input, scope?.email ?? null);
         return json(201, view(m, true, scope));
       },
@@ -208,6 +241,7 @@ export function createMarksRoutes(opts: MarksRoutesOptions) {
         const old = await changeable(req, match, scope);
         const input = await readInput(req);
         mayWriteOrRefuse(scope, input.team);
+        if (input.team !== old.team) await roomFor(input.team, false);
         const m = await updateMark(store.db, old.id, input);
         return m ? json(200, view(m, true, scope)) : errorResponse(404, 'No such mark: it may have been removed.');
       },

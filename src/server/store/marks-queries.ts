@@ -32,6 +32,18 @@ export async function readMark(db: Kysely<Schema>, id: string): Promise<StoredMa
   return db.selectFrom('chart_mark').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** How many marks are kept in all, and how many of them are the scope's (`team`: '' the organization's). */
+export async function countMarks(db: Kysely<Schema>, team: string): Promise<{ all: number; scope: number }> {
+  const r = await db
+    .selectFrom('chart_mark')
+    .select((eb) => [
+      eb.fn.countAll<number | string>().as('all'),
+      eb.fn.count<number | string>('id').filterWhere('team', '=', team).as('scope'),
+    ])
+    .executeTakeFirstOrThrow();
+  return { all: Number(r.all), scope: Number(r.scope) };
+}
+
 export async function addMark(db: Kysely<Schema>, m: MarkFields, author: string | null): Promise<StoredMark> {
   const at = new Date().toISOString();
   const row: StoredMark = { id: randomUUID(), ...m, author, created_at: at, updated_at: at };
