@@ -71,28 +71,37 @@ export class AnswerError extends Error {
   }
 }
 
-/** What a fault means for the reader, told apart by the error's code (SQLite's, PostgreSQL's, Node's). */
+/**
+ * What a fault means for the reader, told apart by the error's code (SQLite's, PostgreSQL's, Node's) or, DuckDB's
+ * having none, its words.
+ */
 export type FaultKind = 'disk-full' | 'store-unavailable' | 'internal';
 
 const DISK_FULL = new Set(['SQLITE_FULL', 'ENOSPC', '53100']);
+/** DuckDB's errors carry no code: a full disk is its IO Error's words, the system's own (`strerror(ENOSPC)`). */
+const DISK_FULL_TEXT = /no space left on device/i;
 /** PostgreSQL's shutdown and connection classes, and a socket that went away under a client. */
 const STORE_GONE = /^(57P0[1-3]|08\d{3}|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN)$/;
 
-function codesOf(e: unknown): string[] {
-  const codes: string[] = [];
+/** The error and those it wraps: an AggregateError's first (a connect that tried several addresses), a cause. */
+function chainOf(e: unknown): { code?: unknown; message?: unknown }[] {
+  const chain: { code?: unknown; message?: unknown }[] = [];
   for (let x: unknown = e, depth = 0; x && typeof x === 'object' && depth < 5; depth++) {
-    const code = (x as { code?: unknown }).code;
-    if (typeof code === 'string') codes.push(code);
-    // An AggregateError (a connect that tried several addresses) or a wrapped cause.
-    const inner = (x as { errors?: unknown[] }).errors?.[0];
-    x = (x as { cause?: unknown }).cause ?? inner;
+    chain.push(x);
+    x = (x as { cause?: unknown }).cause ?? (x as { errors?: unknown[] }).errors?.[0];
   }
-  return codes;
+  return chain;
 }
+
+const codesOf = (e: unknown): string[] => chainOf(e).flatMap(({ code }) => (typeof code === 'string' ? [code] : []));
 
 export function faultKind(e: unknown): FaultKind {
   const codes = codesOf(e);
-  if (codes.some((c) => DISK_FULL.has(c))) return 'disk-full';
+  if (
+    codes.some((c) => DISK_FULL.has(c)) ||
+    chainOf(e).some(({ message }) => typeof message === 'string' && DISK_FULL_TEXT.test(message))
+  )
+    return 'disk-full';
   const message = e instanceof Error ? e.message : '';
   if (
     codes.some((c) => STORE_GONE.test(c)) ||

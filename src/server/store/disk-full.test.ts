@@ -2,11 +2,14 @@
  * A full disk on the embedded store, made real with SQLite's `max_page_count` on a small store: the error
  * that reaches the writer is SQLite's own SQLITE_FULL (so it is answered 507, the disk named), not the
  * failed ROLLBACK after SQLite had already rolled the transaction back; nothing stored before is lost, and
- * once there is room again the next write is stored.
+ * once there is room again the next write is stored. The analytics copy's (DuckDB's) full disk is a 507 too:
+ * made real on a small tmpfs where the test may mount one (as root), else skipped.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { eachDay } from '../../lib/dates';
@@ -55,6 +58,47 @@ describe('the embedded store on a full disk', () => {
       await store.ping();
     } finally {
       await store.close();
+    }
+  });
+});
+
+describe('the analytics copy (DuckDB) on a full disk', () => {
+  // DuckDB's errors are plain Errors with no code: a full disk is said in the system's words.
+  const full = () => new Error('IO Error: Could not write file "/data/analytics.duckdb": No space left on device');
+
+  it('is answered 507 by its words, wrapped or not; another IO Error is no full disk', () => {
+    expect(faultResponse(full(), silentLogger, 'compute the users table').status).toBe(507);
+    expect(faultResponse(new Error('the copy failed', { cause: full() }), silentLogger, 'x').status).toBe(507);
+    const denied = new Error('IO Error: Cannot open file "/data/analytics.duckdb": Permission denied');
+    expect(faultResponse(denied, silentLogger, 'compute the users table').status).toBe(500);
+  });
+
+  it('is answered 507 when DuckDB really runs out of room (a small tmpfs; skipped where it cannot be mounted)', async (ctx) => {
+    const at = mkdtempSync(join(tmpdir(), 'duckdb-full-'));
+    try {
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', at], { stdio: 'ignore' });
+    } catch {
+      rmSync(at, { recursive: true, force: true });
+      ctx.skip('mounting a tmpfs is not permitted here');
+    }
+    try {
+      const instance = await DuckDBInstance.create(join(at, 'analytics.duckdb'));
+      const c = await instance.connect();
+      let error: unknown;
+      try {
+        await c.run("CREATE TABLE t AS SELECT range AS i, repeat('x', 100) || range AS s FROM range(100000)");
+        await c.run('CHECKPOINT');
+      } catch (e) {
+        error = e;
+      } finally {
+        c.closeSync();
+        instance.closeSync();
+      }
+      expect((error as Error).message).toMatch(/Could not write file .*: No space left on device/);
+      expect(faultResponse(error, silentLogger, 'compute the users table').status).toBe(507);
+    } finally {
+      execFileSync('umount', [at]);
+      rmSync(at, { recursive: true, force: true });
     }
   });
 });
