@@ -70,6 +70,9 @@ test('sign-in: a viewer opens their own page from the header, and no other perso
   await expect(nav.getByRole('link', { name: 'Usage' })).toBeVisible();
   await expect(nav.getByRole('link', { name: 'Users' })).toHaveCount(0);
   await expect(nav.getByRole('link', { name: 'Teams' })).toHaveCount(0);
+  // Nor the team tree: no team selector, and the server refuses it.
+  await expect(v.getByRole('button', { name: /All teams/ })).toHaveCount(0);
+  expect((await v.request.get(`${BASE}/api/teams`)).status()).toBe(403);
   // The landing page's top users are other people's rows: a note, and their own figures instead.
   await expect(v.getByText('Other people’s figures are shown to their managers and admins.')).toBeVisible();
   // The header names them (the provider's name for the account) and links to their own page.

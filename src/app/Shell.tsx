@@ -149,7 +149,7 @@ export function Shell() {
         </div>
         {(dated || (readiness && config.data.teams)) && (
           <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-2 px-4 pb-2 md:pb-1">
-            {config.data.teams && selectable && <TeamSelect />}
+            {config.data.teams && selectable && me?.role !== 'viewer' && <TeamSelect />}
             {dated && <PhoneRange open={rangeOpen} onToggle={() => setRangeOpen((o) => !o)} />}
             {dated && (
               <div id="range-bar" className={`${rangeOpen ? 'block' : 'hidden'} w-full md:block md:w-auto`}>

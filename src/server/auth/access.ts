@@ -243,6 +243,11 @@ export const ACCESS = {
       );
     return withinTeams(v, asked);
   }) as AccessRule,
+  /** The team tree counts each team's people: for managers (their teams' counts shown by the route) and admins. */
+  teamTree: ((v) =>
+    v.role === 'viewer'
+      ? refuse('The team tree counts each team’s people: it is shown to managers and admins.')
+      : { allow: true }) as AccessRule,
   /** A manager's teams page: their teams' rows (and the organization's), not the other teams'. */
   teamsSummary: teamsRule('The teams’ figures are shown to their managers and admins.'),
   /**

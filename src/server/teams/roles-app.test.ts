@@ -113,6 +113,14 @@ describe('what each signed-in reader is shown', () => {
     expect(put.res.status, put.body).toBe(200);
   }, 60_000);
 
+  it('a viewer is not shown the team tree: it counts each team’s people', async () => {
+    const jar = await signIn(viewer.email);
+    const r = await api(jar, '/api/teams');
+    expect(r.res.status).toBe(403);
+    expect(JSON.parse(r.body)).toMatchObject({ status: 403, detail: expect.stringContaining('managers and admins') });
+    expect(r.body).not.toContain('"members"');
+  });
+
   it('a viewer is shown the organization’s spend, not its budget', async () => {
     const org = spendAnswerSchema.parse(await read(admin, `/api/spend?${RANGE}`));
     expect(org.month.budget).toMatchObject({ budget: 1000 });

@@ -341,7 +341,7 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
     route({
       method: 'GET',
       path: '/api/teams',
-      access: ACCESS.everyone,
+      access: ACCESS.teamTree,
       what: 'the teams',
       handle: async ({ scope }) => json(200, await teamsBody(undefined, scope)),
     }),
