@@ -117,7 +117,8 @@ describe('marks on a daily chart', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Download CSV of Sessions' }));
     expect((await downloads.text()).split('\r\n')).toEqual([
       'week_start,days,partial_week,sessions,marks',
-      '2026-05-04,4,true,10,2026-05-08 organization: Rollout to everyone; 2026-05-09 Engineering: Training on a Saturday',
+      // Quoted: a `;` separates cells in some spreadsheets' CSV.
+      '2026-05-04,4,true,10,"2026-05-08 organization: Rollout to everyone; 2026-05-09 Engineering: Training on a Saturday"',
       '2026-05-11,2,true,11,2026-05-12 organization: Price change: the default price is 6 EUR per million credits (was 8 EUR).',
       '',
     ]);

@@ -226,7 +226,7 @@ describe('TeamsPage', () => {
     expect(byPath.get('Engineering/Platform/Infra')).toMatch(
       /^Engineering\/Platform\/Infra,Infra,3,Engineering\/Platform,,5,4,4,0,0\.8,25000,20000,0\.25,6250,/,
     );
-    expect(byPath.get('Engineering/Platform')).toContain(',bo@acme.com; cy@acme.com,12,8,6,');
+    expect(byPath.get('Engineering/Platform')).toContain(',"bo@acme.com; cy@acme.com",12,8,6,');
   });
 
   it('links each team to its page, each part of the path encoded, keeping the range', async () => {
