@@ -3,10 +3,15 @@
  * the rules of their teams (sub-teams included), and the organization's alerts when they see its figures
  * (not the person-day ones: those name people outside their teams); a viewer none. Without sign-in everyone
  * reads, and changes come from the machine the dashboard runs on (as the budgets').
+ *
+ * Privacy mode, to a reader who is not an admin: a team of fewer than k members (sub-teams included, as the gate
+ * counts them) has no rules or alerts shown, and a rule on it is refused (403 naming the mode); an admin's rule
+ * there opens alerts the alerts page shows to admins. A person-day alert names its person by pseudonym.
  */
 import type { IncomingMessage } from 'node:http';
 import { ALERT_KIND_INFO, ALERT_KINDS, type Alert, type AlertKind, type AlertRule } from '../../api/alerts';
 import { setsFor, type AccessRule, type ViewScope } from '../auth/access';
+import { smallTeamRefusal, type PrivacyLens } from '../auth/privacy';
 import { errorResponse, HttpError } from '../core/errors';
 import type { Logger } from '../core/log';
 import { json, type HttpResponse } from '../core/response';
@@ -96,6 +101,16 @@ function sees(scope: ViewScope | undefined, team: string, kind?: string): boolea
 export function createAlertsRoutes(o: AlertsRoutesOptions) {
   const { store, teams, checker } = o;
 
+  /**
+   * Privacy mode: whether a team has fewer than k members, as the gate counts them (a team the gate refuses
+   * alone). Its rules are neither shown to nor set by a reader who is not an admin: what they would alert on is
+   * a figure about fewer than k people.
+   */
+  const small = async (lens: PrivacyLens, team: string) => team !== '' && (await o.teamSize(team)) < lens.minGroup;
+  /** Whether the reader sets (and sees) a rule of this scope. */
+  const sets = async (scope: ViewScope | undefined, team: string) =>
+    setsFor(scope, team) && !(scope?.privacy && (await small(scope.privacy, team)));
+
   /** The rule the body says, or a 400 naming what is wrong. */
   function parseRule(body: unknown): RuleFields {
     const b = (body ?? {}) as Record<string, unknown>;
@@ -137,9 +152,12 @@ export function createAlertsRoutes(o: AlertsRoutesOptions) {
       }),
     );
     const old = id === undefined ? undefined : await readAlertRule(store.db, id);
-    if (id !== undefined && (!old || !setsFor(scope, old.scope))) return errorResponse(404, 'No such alert rule.');
+    if (id !== undefined && (!old || !(await sets(scope, old.scope)))) return errorResponse(404, 'No such alert rule.');
     if (!setsFor(scope, fields.scope))
       return errorResponse(403, 'You set alert rules for your teams and their sub-teams; an admin sets the others.');
+    const lens = scope?.privacy;
+    if (lens && (await small(lens, fields.scope)))
+      return errorResponse(403, `${smallTeamRefusal(fields.scope, lens.minGroup)} Its alert rules are set by admins.`);
     const same = (await readAlertRules(store.db)).find(
       (r) => r.id !== id && r.kind === fields.kind && r.scope === fields.scope,
     );
@@ -168,12 +186,11 @@ export function createAlertsRoutes(o: AlertsRoutesOptions) {
         const { open, past } = await listAlerts(store.db, PAST_LIMIT);
         // Privacy mode: a team of fewer than k members is not shown alone, its alerts with it.
         const lens = scope?.privacy;
-        const small = new Set<string>();
+        const hidden = new Set<string>();
         if (lens)
-          for (const t of new Set([...open, ...past].map((a) => a.scope)))
-            if (t !== '' && lens.tooFew(await o.teamSize(t))) small.add(t);
+          for (const t of new Set([...open, ...past].map((a) => a.scope))) if (await small(lens, t)) hidden.add(t);
         const mine = (l: AlertRow[]) =>
-          l.filter((a) => sees(scope, a.scope, a.kind) && !small.has(a.scope)).map((a) => shownTo(scope, a));
+          l.filter((a) => sees(scope, a.scope, a.kind) && !hidden.has(a.scope)).map((a) => shownTo(scope, a));
         return json(200, { open: mine(open), past: mine(past), webhook: o.webhook });
       },
     }),
@@ -187,7 +204,8 @@ export function createAlertsRoutes(o: AlertsRoutesOptions) {
         writer(req);
         const id = idOf(match);
         const a = await readAlert(store.db, id);
-        if (!a || !sees(scope, a.scope, a.kind)) return errorResponse(404, 'No such alert.');
+        if (!a || !sees(scope, a.scope, a.kind) || (scope?.privacy && (await small(scope.privacy, a.scope))))
+          return errorResponse(404, 'No such alert.');
         await acknowledgeAlert(store.db, id, scope?.email ?? '');
         return json(200, shownTo(scope, (await readAlert(store.db, id))!));
       },
@@ -207,10 +225,11 @@ export function createAlertsRoutes(o: AlertsRoutesOptions) {
       path: '/api/alert-rules',
       access: ALERTS_ACCESS.rules,
       what: 'the alert rules',
-      handle: async ({ scope }) =>
-        json(200, {
-          rules: (await readAlertRules(store.db)).filter((r) => setsFor(scope, r.scope)).map(ruleOut),
-        }),
+      handle: async ({ scope }) => {
+        const all = await readAlertRules(store.db);
+        const shown = await Promise.all(all.map((r) => sets(scope, r.scope)));
+        return json(200, { rules: all.filter((_, i) => shown[i]).map(ruleOut) });
+      },
     }),
     route({
       method: 'POST',
@@ -237,7 +256,7 @@ export function createAlertsRoutes(o: AlertsRoutesOptions) {
         writer(req);
         const id = idOf(match);
         const old = await readAlertRule(store.db, id);
-        if (!old || !setsFor(scope, old.scope)) return errorResponse(404, 'No such alert rule.');
+        if (!old || !(await sets(scope, old.scope))) return errorResponse(404, 'No such alert rule.');
         await deleteAlertRule(store.db, id);
         return { status: 204, headers: {}, body: '' };
       },

@@ -1,0 +1,189 @@
+/**
+ * What the alert rules, the alerts' webhook, the digest and the marks tell of people in privacy mode
+ * (PRIVACY_MIN_GROUP=3) and with PSEUDONYMIZE=1, through the dashboard's HTTP server on the demo organization,
+ * signed in through the test OpenID provider, posting to a real webhook receiver. The mapping (TEAMS_FILE) is made
+ * of the demo's people: Eng with Eng/Big (4 people) and Eng/Solo (1), Ops with 4 direct members and Ops/Tiny (2).
+ * A manager sets no rule on a team under k; the webhook and the digest are told no figure of a team under k and
+ * no one's email or user id; a manager reads no other author's email on the marks.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { alertRuleSchema, alertRulesSchema } from '../../api/alerts';
+import { CookieJar, request, signInEnv, startProvider, walkSignIn, type TestProvider } from '../../test/oidc';
+import { createApp, openAppStore } from '../app';
+import { smallTeamRefusal } from '../auth/privacy';
+import { readServerConfig } from '../config';
+import { createLogger } from '../core/log';
+import { readDemoConfig } from '../demo/config';
+import { createDemoService } from '../demo/service';
+import { readStoreConfig } from '../store/config';
+import type { StoreDb } from '../store/db';
+
+const K = 3;
+const TODAY = '2026-05-12';
+const ENG_LEAD = 'eng.lead@acme.example';
+const OPS_LEAD = 'ops.lead@acme.example';
+const ADMIN = 'admin@acme.example';
+const dir = mkdtempSync(join(tmpdir(), 'privacy-leaks-'));
+let provider: TestProvider;
+let base: string;
+let server: Server;
+let hook: Server;
+let hookUrl: string;
+/** The bodies the receiver was posted, as sent. */
+const posted: string[] = [];
+const stores: StoreDb[] = [];
+const apps: ReturnType<typeof createApp>[] = [];
+let current: ReturnType<typeof createApp>;
+
+/** The demo's people with an email, each active on some day of the last two weeks (so their teams spend in May). */
+function activePeople() {
+  const org = createDemoService(readDemoConfig({ DEMO_TODAY: TODAY })).world().org;
+  const end = org.dayIndex('2026-05-11');
+  const people = org.users.filter(
+    (p, u) => p.email && org.activeCount[u]![end + 1]! - org.activeCount[u]![end - 13]! > 0,
+  );
+  return { org, people };
+}
+
+beforeAll(async () => {
+  server = createServer((req, res) => current.handler(req, res, () => res.end('the page')));
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', () => ok()));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  hook = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      posted.push(Buffer.concat(chunks).toString('utf8'));
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((ok) => hook.listen(0, '127.0.0.1', () => ok()));
+  hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hooks/alerts`;
+  provider = await startProvider(`${base}/auth/callback`);
+
+  const { people } = activePeople();
+  const team = (name: string, n: number, from: number) =>
+    people.slice(from, from + n).map((p) => `${p.email},${name},`);
+  const csv = [
+    'email,team,manager',
+    `,Eng,${ENG_LEAD}`,
+    `,Ops,${OPS_LEAD}`,
+    ...team('Eng/Big', 4, 0),
+    ...team('Eng/Solo', 1, 4),
+    ...team('Ops', 4, 5),
+    ...team('Ops/Tiny', 2, 9),
+  ];
+  const teamsFile = join(dir, 'teams.csv');
+  writeFileSync(teamsFile, `${csv.join('\n')}\n`);
+  const prices = join(dir, 'prices.json');
+  writeFileSync(prices, JSON.stringify({ currency: 'EUR', prices: [{ from: '2026-01-14', perMillionCredits: 8 }] }));
+}, 60_000);
+
+afterAll(async () => {
+  server.close();
+  hook.close();
+  await provider.close();
+  await Promise.all(apps.map((a) => a.close()));
+  await Promise.all(stores.map((s) => s.close()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A dashboard on a store of its own, with these settings beside the test's. */
+async function startApp(extra: Record<string, string>) {
+  const env = {
+    DEMO_TODAY: TODAY,
+    DATA_DIR: ':memory:',
+    ...signInEnv(provider.issuer, base),
+    PRICES_FILE: join(dir, 'prices.json'),
+    TEAMS_FILE: join(dir, 'teams.csv'),
+    ALERT_WEBHOOK_URL: hookUrl,
+    ...extra,
+  };
+  const config = readServerConfig(env);
+  const storeConfig = readStoreConfig(env);
+  const store = (await openAppStore(config, storeConfig))!;
+  stores.push(store);
+  const app = createApp(config, { store, storeConfig, logger: createLogger(() => undefined) });
+  apps.push(app);
+  return app;
+}
+
+async function signIn(email: string) {
+  const jar = new CookieJar();
+  await walkSignIn(jar, new URL('/auth/login', base), email);
+  return jar;
+}
+const api = (jar: CookieJar, path: string, method = 'GET', body?: unknown) =>
+  request(jar, new URL(path, base), {
+    method,
+    ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+  });
+async function read(jar: CookieJar, path: string, method = 'GET', body?: unknown): Promise<unknown> {
+  const r = await api(jar, path, method, body);
+  expect(r.res.status, `${method} ${path}: ${r.body}`).toBeLessThan(300);
+  return JSON.parse(r.body);
+}
+
+describe('privacy mode (PRIVACY_MIN_GROUP=3)', () => {
+  let admin: CookieJar;
+  let eng: CookieJar;
+  let ops: CookieJar;
+
+  beforeAll(async () => {
+    current = await startApp({ PRIVACY_MIN_GROUP: String(K) });
+    admin = await signIn(ADMIN);
+    eng = await signIn(ENG_LEAD);
+    ops = await signIn(OPS_LEAD);
+    expect(await read(eng, '/api/me')).toMatchObject({ role: 'manager' });
+    expect(await read(ops, '/api/me')).toMatchObject({ role: 'manager' });
+  }, 60_000);
+
+  it('a manager makes no rule on a team under k, nor moves one there; an admin does', async () => {
+    const refused = async (jar: CookieJar, path: string, method: string, body: unknown, team: string) => {
+      const r = await api(jar, path, method, body);
+      expect(r.res.status, r.body).toBe(403);
+      expect(JSON.parse(r.body).detail).toBe(`${smallTeamRefusal(team, K)} Its alert rules are set by admins.`);
+    };
+    await refused(
+      eng,
+      '/api/alert-rules',
+      'POST',
+      { kind: 'active-drop', scope: 'Eng/Solo', threshold: 50 },
+      'Eng/Solo',
+    );
+    await refused(
+      ops,
+      '/api/alert-rules',
+      'POST',
+      { kind: 'budget-spent', scope: 'Ops/Tiny', threshold: 80 },
+      'Ops/Tiny',
+    );
+    const mine = alertRuleSchema.parse(
+      await read(eng, '/api/alert-rules', 'POST', { kind: 'active-drop', scope: 'Eng/Big', threshold: 50 }),
+    );
+    await refused(
+      eng,
+      `/api/alert-rules/${mine.id}`,
+      'PUT',
+      { kind: 'active-drop', scope: 'Eng/Solo', threshold: 50 },
+      'Eng/Solo',
+    );
+    // An admin's rule on a team under k is the admin's: a manager is neither shown it nor changes it.
+    const admins = alertRuleSchema.parse(
+      await read(admin, '/api/alert-rules', 'POST', { kind: 'active-drop', scope: 'Eng/Solo', threshold: 50 }),
+    );
+    expect(alertRulesSchema.parse(await read(eng, '/api/alert-rules')).rules.map((r) => r.scope)).toEqual(['Eng/Big']);
+    expect((await api(eng, `/api/alert-rules/${admins.id}`, 'DELETE')).res.status).toBe(404);
+    expect(
+      (await api(eng, `/api/alert-rules/${admins.id}`, 'PUT', { kind: 'active-drop', scope: 'Eng/Big', threshold: 9 }))
+        .res.status,
+    ).toBe(404);
+    for (const id of [mine.id, admins.id])
+      expect((await api(admin, `/api/alert-rules/${id}`, 'DELETE')).res.status).toBe(204);
+  });
+});
