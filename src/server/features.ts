@@ -5,7 +5,7 @@
  */
 import type { DayRange } from '../lib/dates';
 import { weekSums } from './analytics/insights';
-import { privacyLens } from './auth/privacy';
+import { channelView, privacyLens } from './auth/privacy';
 import type { Analytics } from './analytics/engine';
 import { createSpend } from './analytics/spend';
 import { createTeamFigures } from './analytics/teams';
@@ -42,6 +42,8 @@ export interface StoreFeaturesOptions {
 
 export function createStoreFeatures(o: StoreFeaturesOptions) {
   const { store, sync: filling, analytics: engine, teams, editable, prices, latestDay, logger, config } = o;
+  /** What the alerts' webhook and the digest are told of people: channels, not admins (privacy mode, PSEUDONYMIZE). */
+  const channel = channelView(config.auth);
   /** Fills a range's days from the service before a figure is computed from them. */
   const fillUsers = async (r: DayRange) => void (await filling.fillUsers(r, false));
   const fillTokens = async (r: DayRange) => void (await filling.fillDays('tokens', '', r, false));
@@ -114,7 +116,7 @@ export function createStoreFeatures(o: StoreFeaturesOptions) {
     publicUrl: config.publicUrl,
     logger,
     post: o.alertPost,
-    ...(config.auth?.privacy && { name: privacyLens(config.auth.privacy).name }),
+    ...(channel && { channel: { ...channel, teamSize: (team: string) => teamsRoutes.membersOf(team) } }),
   });
   const alertsRoutes = createAlertsRoutes({
     store,

@@ -11,6 +11,7 @@ import { STORE_ENGINES, type OpenedStore } from '../../test/stores';
 import { readCoreConfig } from '../core/config';
 import { createLogger } from '../core/log';
 import { addAlertRule, applyAlertChanges, listAlerts } from '../store/alerts-queries';
+import { privacyLens } from '../auth/privacy';
 import { createAlertChecker } from './check';
 import type { Figures, ScopeFigures } from './rules';
 import { webhookFormat, type WebhookFormat } from './webhook';
@@ -123,7 +124,15 @@ describe.each(STORE_ENGINES)('the alerts check, in the $name store', ({ availabl
         webhook: { url: r.url, format: 'slack' },
         publicUrl: PUBLIC,
         logger: createLogger(() => undefined),
-        name: (id) => `Person of ${id.length} characters`,
+        channel: {
+          lens: {
+            ...privacyLens({ minGroup: 2, secret: 'a key of 32 characters or more!!' }),
+            name: (id) => `Person of ${id.length} characters`,
+          },
+          smallTeam: () => false,
+          told: (m) => m,
+          teamSize: async () => 10,
+        },
       });
       await addAlertRule(o.store.db, { kind: 'person-day', scope: 'Eng', threshold: null, enabled: true }, null);
       expect((await checker.check()).posted).toBe(1);

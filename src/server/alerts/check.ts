@@ -3,12 +3,15 @@
  * (rules.ts), then the alerts opened and resolved in the store and the open ones not yet posted sent to the
  * webhook. Stored first (unposted), posted, then marked: a crash in between leaves them to the next check, and
  * a check run twice for the same day opens nothing twice. Replicas sharing a store check one at a time.
+ * The webhook's channel is told what a reader who is not an admin is (privacy mode, PSEUDONYMIZE=1): people by
+ * pseudonym, and no alert of a team of fewer than k members.
  */
 import type { TeamSpendRow } from '../../api/spend';
 import type { AlertKind } from '../../api/alerts';
 import { addDays, HISTORY_START, maxDay, type Day, type DayRange } from '../../lib/dates';
 import { activeByTeam, SPIKE_WINDOW, weekSpikes, weekSums } from '../analytics/insights';
 import type { Analytics } from '../analytics/engine';
+import type { ChannelView } from '../auth/privacy';
 import { errorText, type Logger } from '../core/log';
 import { postWebhook, type PostOptions } from '../digest/digest';
 import {
@@ -135,8 +138,11 @@ export interface CheckerOptions {
   logger: Logger;
   /** The posts' retries (the digest's by default). */
   post?: PostOptions;
-  /** In privacy mode, a person's pseudonym: the channel is told no email or id. */
-  name?: (userId: string) => string;
+  /**
+   * What the webhook's channel is told (privacy mode, PSEUDONYMIZE=1): people by pseudonym, and no alert of a team
+   * too small to be told of alone (by its members, sub-teams included, as the teams tree counts them).
+   */
+  channel?: ChannelView & { teamSize: (team: string) => Promise<number> };
 }
 
 export interface CheckResult {
@@ -149,6 +155,8 @@ export interface CheckResult {
   posted: number;
   /** Open alerts still waiting for the webhook (it failed, or there is none: the next check tries again). */
   unposted: number;
+  /** Alerts kept from the webhook in this check: privacy mode's, of a team of fewer than k members. */
+  withheld: number;
 }
 
 const shown = (o: Opening | { kind: string; scope: string; key: string; summary: string; link: string }) => ({
@@ -178,24 +186,40 @@ export function createAlertChecker(o: CheckerOptions) {
     };
   }
 
-  /** Posts the open alerts the webhook has not taken; gives how many it took and how many still wait. */
-  async function postPending(): Promise<{ posted: number; unposted: number }> {
+  /**
+   * Posts the open alerts the webhook has not taken; gives how many it took, how many still wait and how many
+   * were kept from it. The channel is no admin: in privacy mode an alert of a team of fewer than k members is
+   * not posted at all (its team, kind and figure all describe fewer than k people); it is marked as the
+   * webhook's part done, and the alerts page shows it to admins.
+   */
+  async function postPending(): Promise<{ posted: number; unposted: number; withheld: number }> {
     const pending = await unpostedAlerts(store.db);
-    if (!o.webhook || pending.length === 0) return { posted: 0, unposted: o.webhook ? 0 : pending.length };
-    const name = o.name;
-    const shown = name ? pending.map((a) => pseudonymous(a, name)) : pending;
-    const message = alertMessage(shown, o.publicUrl, o.webhook.format);
-    const ok = await postWebhook(o.webhook.url, message, logger, {
+    if (!o.webhook || pending.length === 0) return { posted: 0, unposted: o.webhook ? 0 : pending.length, withheld: 0 };
+    const c = o.channel;
+    const kept = new Set<string>();
+    if (c) for (const a of pending) if (a.scope !== '' && c.smallTeam(await c.teamSize(a.scope))) kept.add(a.id);
+    if (kept.size > 0) {
+      await markPosted(store.db, [...kept]);
+      logger.info('alerts kept from the webhook: privacy mode', { alerts: kept.size });
+    }
+    const told = pending.filter((a) => !kept.has(a.id));
+    if (told.length === 0) return { posted: 0, unposted: 0, withheld: kept.size };
+    const message = alertMessage(
+      c ? told.map((a) => pseudonymous(a, c.lens.name)) : told,
+      o.publicUrl,
+      o.webhook.format,
+    );
+    const ok = await postWebhook(o.webhook.url, c ? c.told(message) : message, logger, {
       ...o.post,
       what: 'alert',
       next: 'the alerts are posted again after the next check',
     });
-    if (!ok) return { posted: 0, unposted: pending.length };
+    if (!ok) return { posted: 0, unposted: told.length, withheld: kept.size };
     await markPosted(
       store.db,
-      pending.map((a) => a.id),
+      told.map((a) => a.id),
     );
-    return { posted: pending.length, unposted: 0 };
+    return { posted: told.length, unposted: 0, withheld: kept.size };
   }
 
   /** Checks the rules now: with `dryRun`, says what would open and resolve, and stores and posts nothing. */
@@ -209,6 +233,7 @@ export function createAlertChecker(o: CheckerOptions) {
         resolved: changes.resolve.map((id) => ({ id, summary: byId.get(id)?.summary ?? '' })),
         posted: 0,
         unposted: 0,
+        withheld: 0,
       };
     }
     // One check at a time in this process (the store's lock keeps the other replicas out).

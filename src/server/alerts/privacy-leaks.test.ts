@@ -12,10 +12,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alertRuleSchema, alertRulesSchema } from '../../api/alerts';
+import { alertRuleSchema, alertRulesSchema, alertsSchema } from '../../api/alerts';
 import { CookieJar, request, signInEnv, startProvider, walkSignIn, type TestProvider } from '../../test/oidc';
 import { createApp, openAppStore } from '../app';
-import { smallTeamRefusal } from '../auth/privacy';
+import { channelView, emailPseudonyms, pseudonym, smallTeamRefusal } from '../auth/privacy';
 import { readServerConfig } from '../config';
 import { createLogger } from '../core/log';
 import { readDemoConfig } from '../demo/config';
@@ -39,6 +39,8 @@ const posted: string[] = [];
 const stores: StoreDb[] = [];
 const apps: ReturnType<typeof createApp>[] = [];
 let current: ReturnType<typeof createApp>;
+/** Every email and user id of the organization, the managers' and the admin's emails: none may be posted. */
+let secrets: string[];
 
 /** The demo's people with an email, each active on some day of the last two weeks (so their teams spend in May). */
 function activePeople() {
@@ -66,7 +68,7 @@ beforeAll(async () => {
   hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hooks/alerts`;
   provider = await startProvider(`${base}/auth/callback`);
 
-  const { people } = activePeople();
+  const { org, people } = activePeople();
   const team = (name: string, n: number, from: number) =>
     people.slice(from, from + n).map((p) => `${p.email},${name},`);
   const csv = [
@@ -82,6 +84,7 @@ beforeAll(async () => {
   writeFileSync(teamsFile, `${csv.join('\n')}\n`);
   const prices = join(dir, 'prices.json');
   writeFileSync(prices, JSON.stringify({ currency: 'EUR', prices: [{ from: '2026-01-14', perMillionCredits: 8 }] }));
+  secrets = [...org.users.flatMap((p) => [p.id, p.email ?? '']), ENG_LEAD, OPS_LEAD, ADMIN].filter((s) => s !== '');
 }, 60_000);
 
 afterAll(async () => {
@@ -127,6 +130,24 @@ async function read(jar: CookieJar, path: string, method = 'GET', body?: unknown
   const r = await api(jar, path, method, body);
   expect(r.res.status, `${method} ${path}: ${r.body}`).toBeLessThan(300);
   return JSON.parse(r.body);
+}
+
+/** The emails and user ids found in a body (case folded). */
+const leaks = (body: string) => {
+  const b = body.toLowerCase();
+  return secrets.filter((s) =>
+    new RegExp(`(^|[^a-z0-9_.-])${s.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([^a-z0-9_-]|$)`).test(b),
+  );
+};
+
+/** Small budgets on every team and the organization, each with a rule that fires on it, and the people's rules. */
+async function alertOnEverything(admin: CookieJar) {
+  const teams = ['', 'Eng', 'Eng/Big', 'Eng/Solo', 'Ops', 'Ops/Tiny'];
+  await read(admin, '/api/spend/budgets', 'PUT', { budgets: teams.map((team) => ({ team, monthly: 1 })) });
+  for (const scope of teams)
+    alertRuleSchema.parse(await read(admin, '/api/alert-rules', 'POST', { kind: 'budget-spent', scope, threshold: 1 }));
+  for (const scope of ['', 'Eng/Solo'])
+    alertRuleSchema.parse(await read(admin, '/api/alert-rules', 'POST', { kind: 'person-day', scope }));
 }
 
 describe('privacy mode (PRIVACY_MIN_GROUP=3)', () => {
@@ -185,5 +206,71 @@ describe('privacy mode (PRIVACY_MIN_GROUP=3)', () => {
     ).toBe(404);
     for (const id of [mine.id, admins.id])
       expect((await api(admin, `/api/alert-rules/${id}`, 'DELETE')).res.status).toBe(204);
+  });
+
+  it('the webhook is told no alert of a team under k, and people by pseudonym only', async () => {
+    await alertOnEverything(admin);
+    posted.length = 0;
+    const result = (await read(admin, '/api/alerts/check', 'POST')) as { posted: number; withheld: number };
+    const scopes = alertsSchema.parse(await read(admin, '/api/alerts')).open.map((a) => a.scope);
+    // Every budget rule fired, the small teams' too: the admin's alerts page shows them.
+    expect(scopes).toEqual(expect.arrayContaining(['', 'Eng', 'Eng/Big', 'Eng/Solo', 'Ops', 'Ops/Tiny']));
+    expect(result.posted).toBe(scopes.filter((s) => s !== 'Eng/Solo' && s !== 'Ops/Tiny').length);
+    expect(result.withheld).toBe(scopes.length - result.posted);
+    const body = posted.join('\n');
+    expect(body).toContain('Eng/Big');
+    expect(body).not.toMatch(/Eng\/Solo|Ops\/Tiny/);
+    expect(leaks(body)).toEqual([]);
+    expect(body).toMatch(/Person [0-9a-f]{10} used /);
+    // Kept from the webhook, they are not posted by the next check either.
+    posted.length = 0;
+    expect(await read(admin, '/api/alerts/check', 'POST')).toMatchObject({ posted: 0, unposted: 0 });
+    expect(posted).toEqual([]);
+  });
+});
+
+describe('PSEUDONYMIZE=1', () => {
+  let admin: CookieJar;
+  beforeAll(async () => {
+    current = await startApp({ PSEUDONYMIZE: '1' });
+    admin = await signIn(ADMIN);
+  }, 60_000);
+
+  it('the webhook is told no one’s email or user id', async () => {
+    await alertOnEverything(admin);
+    posted.length = 0;
+    const result = (await read(admin, '/api/alerts/check', 'POST')) as { posted: number };
+    expect(result.posted).toBeGreaterThan(0);
+    expect(posted).toHaveLength(1);
+    expect(leaks(posted[0]!)).toEqual([]);
+    expect(posted[0]).toMatch(/Person [0-9a-f]{10} used /);
+    // Without privacy mode every team is told of.
+    expect(posted[0]).toContain('Eng/Solo');
+  });
+});
+
+describe('what a channel is told (channelView)', () => {
+  const secret = 'a-session-secret-of-at-least-32-characters!';
+  const privacy = { minGroup: K, secret: 'a-privacy-secret-of-at-least-32-characters' };
+  it('is nothing of its own with neither mode on', () => {
+    expect(channelView(undefined)).toBeUndefined();
+    expect(channelView({ privacy: undefined, pseudonymize: false, sessionSecret: secret })).toBeUndefined();
+  });
+  it('in privacy mode, names by the mode’s pseudonym and tells no team under k', () => {
+    const c = channelView({ privacy, pseudonymize: false, sessionSecret: secret })!;
+    expect(c.lens.name('usr_1')).toBe(pseudonym(privacy.secret, 'usr_1'));
+    expect([0, 1, 2, 3].map(c.smallTeam)).toEqual([true, true, true, false]);
+    const message = { text: 'ada@acme.example' };
+    expect(c.told(message)).toBe(message);
+  });
+  it('with PSEUDONYMIZE=1, names by pseudonym, rewrites every email as the pages do, and withholds no team', () => {
+    const c = channelView({ privacy: undefined, pseudonymize: true, sessionSecret: secret })!;
+    expect(c.lens.name('usr_1')).toBe(pseudonym(secret, 'usr_1'));
+    expect([0, 1, 2].map(c.smallTeam)).toEqual([false, false, false]);
+    const rewrite = emailPseudonyms(secret);
+    expect(c.told({ blocks: [{ text: 'Team ada@acme.example: <x|bo@acme.example>' }] })).toEqual({
+      blocks: [{ text: rewrite('Team ada@acme.example: <x|bo@acme.example>') }],
+    });
+    expect(rewrite('ada@acme.example')).toMatch(/^person-[0-9a-f]{10}@pseudonym\.invalid$/);
   });
 });

@@ -6,7 +6,8 @@
  *
  * Privacy mode, to a reader who is not an admin: a team of fewer than k members (sub-teams included, as the gate
  * counts them) has no rules or alerts shown, and a rule on it is refused (403 naming the mode); an admin's rule
- * there opens alerts the alerts page shows to admins. A person-day alert names its person by pseudonym.
+ * there opens alerts the alerts page shows to admins, and the webhook is not told of (check.ts). A person-day
+ * alert names its person by pseudonym.
  */
 import type { IncomingMessage } from 'node:http';
 import { ALERT_KIND_INFO, ALERT_KINDS, type Alert, type AlertKind, type AlertRule } from '../../api/alerts';

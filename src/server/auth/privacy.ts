@@ -105,3 +105,33 @@ export function emailPseudonyms(secret: string): (text: string) => string {
     `person-${createHmac('sha256', secret).update(canonicalEmail(email)).digest('hex').slice(0, 10)}@pseudonym.invalid`;
   return (text) => text.replace(EMAIL, of);
 }
+
+/** What a channel (the alerts' webhook, the weekly digest) is told of people; see `channelView`. */
+export interface ChannelView {
+  /** How it names a person (a pseudonym, never an email or id), and which groups it is told of. */
+  lens: PrivacyLens;
+  /** Whether a team of this many members is too small to be told of alone (privacy mode: fewer than k). */
+  smallTeam: (members: number) => boolean;
+  /** A message as posted: with PSEUDONYMIZE=1 every email left in it rewritten as the pages rewrite them. */
+  told: <T>(message: T) => T;
+}
+
+/**
+ * A channel is no signed-in reader, and who reads it is not known: it is told what a reader who is not an admin is.
+ * In privacy mode, people by pseudonym and no figure of a team under k; with PSEUDONYMIZE=1, people by pseudonym as
+ * well (a page's pseudonym addresses come beside ids, which a channel is not given: the key is SESSION_SECRET, as
+ * the mode's default) and every other email rewritten. Undefined when neither is on: a channel names people.
+ */
+export function channelView(
+  auth: { privacy: PrivacyConfig | undefined; pseudonymize: boolean; sessionSecret: string } | undefined,
+): ChannelView | undefined {
+  if (!auth || (!auth.privacy && !auth.pseudonymize)) return undefined;
+  const k = auth.privacy?.minGroup;
+  const rewrite = auth.pseudonymize ? emailPseudonyms(auth.sessionSecret) : undefined;
+  return {
+    // Without privacy mode no group is too small (a group of 1 or more is told of).
+    lens: privacyLens(auth.privacy ?? { minGroup: 1, secret: auth.sessionSecret }),
+    smallTeam: (members) => k !== undefined && members < k,
+    told: (message) => (rewrite ? (JSON.parse(rewrite(JSON.stringify(message))) as typeof message) : message),
+  };
+}
