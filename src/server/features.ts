@@ -5,7 +5,7 @@
  */
 import type { DayRange } from '../lib/dates';
 import { weekSums } from './analytics/insights';
-import { channelView, privacyLens } from './auth/privacy';
+import { channelView } from './auth/privacy';
 import type { Analytics } from './analytics/engine';
 import { createSpend } from './analytics/spend';
 import { createTeamFigures } from './analytics/teams';
@@ -58,14 +58,26 @@ export function createStoreFeatures(o: StoreFeaturesOptions) {
     signIn: config.auth !== undefined,
     teamSize: (team) => teamsRoutes.membersOf(team),
   });
-  const insightsRoutes = createInsightsRoutes({
+  const insightsOptions = {
     store,
     fill: fillUsers,
     analytics: engine,
     teams,
     latestDay,
     budgetStates: () => spendRoutes.budgetStates(),
-  });
+  };
+  const insightsRoutes = createInsightsRoutes(insightsOptions);
+  /** The budgets a channel is told of: in privacy mode, none of a team of fewer than k members (its spend is theirs). */
+  const channelBudgets = async () => {
+    const b = await spendRoutes.budgetStates();
+    if (!channel) return b;
+    const sizes = await Promise.all(b.rows.map((r) => (r.team === '' ? Infinity : teamsRoutes.membersOf(r.team))));
+    return { ...b, rows: b.rows.filter((_, i) => !channel.smallTeam(sizes[i]!)) };
+  };
+  // The digest's highlights: the budgets among them as the digest is told of them.
+  const digestInsights = channel
+    ? createInsightsRoutes({ ...insightsOptions, budgetStates: channelBudgets })
+    : insightsRoutes;
   const readinessRoutes = createReadinessRoutes({
     store,
     source: teams,
@@ -78,17 +90,16 @@ export function createStoreFeatures(o: StoreFeaturesOptions) {
       return weekSums(await engine, before, now, columns);
     },
     latestDay,
-    // Privacy mode: the digest's readers are a channel, not admins: its people are named by pseudonym.
-    highlights: () =>
-      insightsRoutes.highlights([], {
-        fill: true,
-        ...(config.auth?.privacy && { privacy: privacyLens(config.auth.privacy) }),
-      }),
+    // The digest's readers are a channel, not admins: its people are named as a manager is shown them.
+    highlights: () => digestInsights.highlights([], { fill: true, ...(channel && { privacy: channel.lens }) }),
     spend: (range) => spendRoutes.spend({ range, teams: [], user: null }),
-    budgetStates: () => spendRoutes.budgetStates(),
+    budgetStates: channelBudgets,
     publicUrl: config.publicUrl,
   };
-  const digest = async () => toSlack(await buildDigest(sources), config.publicUrl);
+  const digest = async () => {
+    const message = toSlack(await buildDigest(sources), config.publicUrl);
+    return channel ? channel.told(message) : message;
+  };
   const teamsRoutes = createTeamsRoutes({
     store,
     source: teams,

@@ -20,6 +20,7 @@ import { readServerConfig } from '../config';
 import { createLogger } from '../core/log';
 import { readDemoConfig } from '../demo/config';
 import { createDemoService } from '../demo/service';
+import { postDigest } from '../digest/digest';
 import { readStoreConfig } from '../store/config';
 import type { StoreDb } from '../store/db';
 
@@ -227,6 +228,22 @@ describe('privacy mode (PRIVACY_MIN_GROUP=3)', () => {
     expect(await read(admin, '/api/alerts/check', 'POST')).toMatchObject({ posted: 0, unposted: 0 });
     expect(posted).toEqual([]);
   });
+
+  it('the digest names people by pseudonym and tells no budget of a team under k', async () => {
+    posted.length = 0;
+    expect(
+      await postDigest(
+        new URL(hookUrl),
+        await current.digest!(),
+        createLogger(() => undefined),
+      ),
+    ).toBe(true);
+    const body = posted.join('\n');
+    expect(body).toContain('Eng/Big');
+    expect(body).not.toMatch(/Eng\/Solo|Ops\/Tiny/);
+    expect(leaks(body)).toEqual([]);
+    expect(body).toMatch(/Person [0-9a-f]{10} used /);
+  });
 });
 
 describe('PSEUDONYMIZE=1', () => {
@@ -247,6 +264,21 @@ describe('PSEUDONYMIZE=1', () => {
     // Without privacy mode every team is told of.
     expect(posted[0]).toContain('Eng/Solo');
   });
+
+  it('the digest is told no one’s email or user id', async () => {
+    posted.length = 0;
+    expect(
+      await postDigest(
+        new URL(hookUrl),
+        await current.digest!(),
+        createLogger(() => undefined),
+      ),
+    ).toBe(true);
+    expect(posted).toHaveLength(1);
+    expect(leaks(posted[0]!)).toEqual([]);
+    expect(posted[0]).toMatch(/Person [0-9a-f]{10} used /);
+    expect(posted[0]).toContain('Eng/Solo');
+  }, 60_000);
 });
 
 describe('what a channel is told (channelView)', () => {
