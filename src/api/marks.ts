@@ -32,7 +32,10 @@ export const markSchema = z.object({
   text: z.string(),
   /** `user`: written by a reader; `prices`: a change of the price list, marked by itself (read-only). */
   source: z.enum(['user', 'prices']),
-  /** Who wrote it (with sign-in), else null. */
+  /**
+   * Who wrote it (with sign-in), told to those who may change it; in privacy mode a reader who is not an admin is
+   * told only their own. Else null.
+   */
   author: z.nullable(z.string()),
   updatedAt: z.nullable(z.string()),
   /** Whether the reader may change or remove it. */

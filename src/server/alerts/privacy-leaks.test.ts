@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertRuleSchema, alertRulesSchema, alertsSchema } from '../../api/alerts';
+import { marksAnswerSchema } from '../../api/marks';
 import { CookieJar, request, signInEnv, startProvider, walkSignIn, type TestProvider } from '../../test/oidc';
 import { createApp, openAppStore } from '../app';
 import { channelView, emailPseudonyms, pseudonym, smallTeamRefusal } from '../auth/privacy';
@@ -243,6 +244,28 @@ describe('privacy mode (PRIVACY_MIN_GROUP=3)', () => {
     expect(body).not.toMatch(/Eng\/Solo|Ops\/Tiny/);
     expect(leaks(body)).toEqual([]);
     expect(body).toMatch(/Person [0-9a-f]{10} used /);
+  });
+
+  it('a manager reads the author of their own marks only; an admin every author', async () => {
+    for (const [jar, text] of [
+      [admin, 'Training for Eng/Big'],
+      [eng, 'Our rollout'],
+    ] as const)
+      await read(jar, '/api/marks', 'POST', { day: '2026-05-04', team: 'Eng/Big', text });
+    const authors = async (jar: CookieJar) =>
+      Object.fromEntries(
+        marksAnswerSchema
+          .parse(await read(jar, '/api/marks/all'))
+          .marks.filter((m) => m.source === 'user')
+          .map((m) => [m.text, m.author]),
+      );
+    expect(await authors(eng)).toEqual({ 'Training for Eng/Big': null, 'Our rollout': ENG_LEAD });
+    expect(await authors(admin)).toEqual({ 'Training for Eng/Big': ADMIN, 'Our rollout': ENG_LEAD });
+    const chart = marksAnswerSchema.parse(await read(eng, '/api/marks?start=2026-05-01&end=2026-05-11&team=Eng/Big'));
+    expect(Object.fromEntries(chart.marks.filter((m) => m.source === 'user').map((m) => [m.text, m.author]))).toEqual({
+      'Training for Eng/Big': null,
+      'Our rollout': ENG_LEAD,
+    });
   });
 });
 

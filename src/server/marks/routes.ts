@@ -16,7 +16,7 @@ import { addDays, HISTORY_START, isDay, type Day } from '../../lib/dates';
 import { setsFor, type AccessRule, type Decision, type ViewScope } from '../auth/access';
 import { errorResponse, HttpError } from '../core/errors';
 import { json } from '../core/response';
-import { readJson } from '../core/text';
+import { canonicalEmail, readJson } from '../core/text';
 import { queryParser, quote } from '../http/query';
 import { fromThisMachine, requireEditor, route, type Route } from '../http/router';
 import type { StoreDb } from '../store/db';
@@ -87,14 +87,22 @@ export function createMarksRoutes(opts: MarksRoutesOptions) {
     team === '' ||
     (source.current().mapping?.teams ?? []).some((t) => isWithin(t, team) && scope.seesTeamDetails(t));
 
-  /** A stored mark for the reader: who wrote it is said to those who may write it (an email is a person's). */
+  /**
+   * Who wrote a mark, as the reader may see people (an email is a person's): to those who may write it; in privacy
+   * mode, to a reader who is not an admin only their own (another's email names a person the mode does not name).
+   */
+  const authorFor = (m: StoredMark, scope: ViewScope | undefined) => {
+    if (scope?.privacy) return m.author !== null && canonicalEmail(m.author) === scope.email ? m.author : null;
+    return setsFor(scope, m.team) ? m.author : null;
+  };
+  /** A stored mark for the reader. */
   const view = (m: StoredMark, editable: boolean, scope: ViewScope | undefined): Mark => ({
     id: m.id,
     day: m.day,
     team: m.team,
     text: m.text,
     source: 'user',
-    author: setsFor(scope, m.team) ? m.author : null,
+    author: authorFor(m, scope),
     updatedAt: m.updated_at,
     editable,
   });
