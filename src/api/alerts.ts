@@ -63,6 +63,7 @@ export const alertRuleSchema = z.object({
   scope: z.string(),
   threshold: z.nullable(z.number()),
   enabled: z.boolean(),
+  /** Who set it; in privacy mode a reader who is not an admin is told only their own (else null). */
   createdBy: z.nullable(z.string()),
 });
 export type AlertRule = z.infer<typeof alertRuleSchema>;
@@ -81,6 +82,7 @@ export const alertSchema = z.object({
   openedDay: z.string(),
   openedAt: z.string(),
   resolvedAt: z.nullable(z.string()),
+  /** Who acknowledged it; in privacy mode a reader who is not an admin is told only their own (else null). */
   acknowledgedBy: z.nullable(z.string()),
   acknowledgedAt: z.nullable(z.string()),
   posted: z.boolean(),

@@ -246,6 +246,26 @@ describe('privacy mode (PRIVACY_MIN_GROUP=3)', () => {
     expect(body).toMatch(/Person [0-9a-f]{10} used /);
   });
 
+  it('a manager reads who set a rule or acknowledged an alert when it is themself only', async () => {
+    const bigAlert = alertsSchema.parse(await read(admin, '/api/alerts')).open.find((a) => a.scope === 'Eng/Big')!;
+    await read(admin, `/api/alerts/${bigAlert.id}/ack`, 'POST');
+    const seen = alertsSchema.parse(await read(eng, '/api/alerts')).open.find((a) => a.id === bigAlert.id)!;
+    expect(seen).toMatchObject({ acknowledgedBy: null, acknowledgedAt: expect.any(String) });
+    const mine = alertRuleSchema.parse(
+      await read(eng, '/api/alert-rules', 'POST', { kind: 'active-drop', scope: 'Eng/Big', threshold: 90 }),
+    );
+    expect(mine.createdBy).toBe(ENG_LEAD);
+    const rules = alertRulesSchema.parse(await read(eng, '/api/alert-rules')).rules;
+    expect(Object.fromEntries(rules.map((r) => [r.kind, r.createdBy]))).toEqual({
+      'budget-spent': null,
+      'active-drop': ENG_LEAD,
+    });
+    expect(JSON.stringify(await read(eng, '/api/alerts'))).not.toContain(ADMIN);
+    expect(alertRulesSchema.parse(await read(admin, '/api/alert-rules')).rules.map((r) => r.createdBy)).toContain(
+      ADMIN,
+    );
+  });
+
   it('a manager reads the author of their own marks only; an admin every author', async () => {
     for (const [jar, text] of [
       [admin, 'Training for Eng/Big'],

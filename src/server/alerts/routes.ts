@@ -7,7 +7,7 @@
  * Privacy mode, to a reader who is not an admin: a team of fewer than k members (sub-teams included, as the gate
  * counts them) has no rules or alerts shown, and a rule on it is refused (403 naming the mode); an admin's rule
  * there opens alerts the alerts page shows to admins, and the webhook is not told of (check.ts). A person-day
- * alert names its person by pseudonym.
+ * alert names its person by pseudonym, and who set a rule or acknowledged an alert is said only to themself.
  */
 import type { IncomingMessage } from 'node:http';
 import { ALERT_KIND_INFO, ALERT_KINDS, type Alert, type AlertKind, type AlertRule } from '../../api/alerts';
@@ -16,7 +16,7 @@ import { smallTeamRefusal, type PrivacyLens } from '../auth/privacy';
 import { errorResponse, HttpError } from '../core/errors';
 import type { Logger } from '../core/log';
 import { json, type HttpResponse } from '../core/response';
-import { readJson } from '../core/text';
+import { canonicalEmail, readJson } from '../core/text';
 import { quote } from '../http/query';
 import { decodedParam, requireEditor, route, type Route } from '../http/router';
 import {
@@ -84,13 +84,25 @@ const alertView = (a: AlertRow): Alert => ({
   posted: Number(a.posted) === 1,
 });
 
+/**
+ * Who set a rule or acknowledged an alert, as the reader may see people: in privacy mode, a reader who is not an
+ * admin is told only their own email (another's names a person the mode does not name).
+ */
+const whoFor = (scope: ViewScope | undefined, email: string | null) =>
+  !scope?.privacy || (email !== null && canonicalEmail(email) === scope.email) ? email : null;
+
 /** An alert as the reader is shown it: in privacy mode, a person-day alert names the person by their pseudonym. */
-const shownTo = (scope: ViewScope | undefined, a: AlertRow): Alert =>
-  scope?.privacy ? pseudonymous(alertView(a), scope.privacy.name) : alertView(a);
+function shownTo(scope: ViewScope | undefined, a: AlertRow): Alert {
+  const v = { ...alertView(a), acknowledgedBy: whoFor(scope, a.acknowledged_by) };
+  return scope?.privacy ? pseudonymous(v, scope.privacy.name) : v;
+}
 
 const idOf = (match: readonly string[]) => decodedParam(match, 'The id in the path is not validly encoded.');
 
-const ruleOut = (r: AlertRuleRow): AlertRule => ({ ...ruleView(r), createdBy: r.created_by });
+const ruleOut = (scope: ViewScope | undefined, r: AlertRuleRow): AlertRule => ({
+  ...ruleView(r),
+  createdBy: whoFor(scope, r.created_by),
+});
 
 /** Whether the reader may see a rule's or an alert's scope (no scope: without sign-in, everything). */
 function sees(scope: ViewScope | undefined, team: string, kind?: string): boolean {
@@ -170,10 +182,10 @@ export function createAlertsRoutes(o: AlertsRoutesOptions) {
     if (id === undefined) {
       const row = await addAlertRule(store.db, fields, scope?.email ?? null);
       o.logger.info('alert rule added', { kind: row.kind });
-      return json(201, ruleOut(row));
+      return json(201, ruleOut(scope, row));
     }
     await updateAlertRule(store.db, id, fields);
-    return json(200, ruleOut((await readAlertRule(store.db, id))!));
+    return json(200, ruleOut(scope, (await readAlertRule(store.db, id))!));
   }
 
   const ruleId = /^\/api\/alert-rules\/([^/]+)$/;
@@ -229,7 +241,7 @@ export function createAlertsRoutes(o: AlertsRoutesOptions) {
       handle: async ({ scope }) => {
         const all = await readAlertRules(store.db);
         const shown = await Promise.all(all.map((r) => sets(scope, r.scope)));
-        return json(200, { rules: all.filter((_, i) => shown[i]).map(ruleOut) });
+        return json(200, { rules: all.filter((_, i) => shown[i]).map((r) => ruleOut(scope, r)) });
       },
     }),
     route({
