@@ -315,7 +315,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
         emailOf: async (userId) => (opts.store ? emailOf(opts.store, userId) : null),
         userIdOf: async (email) => (features ? features.teams.userIdOf(email) : null),
         ...(features && {
-          teamSize: async (team: string) => (await teamsReady, features.teams.membersOf(team)),
+          teamShown: async (team: string, k: number) => (await teamsReady, features.teams.teamShown(team, k)),
         }),
       })
     : undefined;

@@ -44,8 +44,8 @@ export interface AuthOptions {
   revoked?: Revocations;
   /** The access rule of the dashboard's own route a request would reach (its route table's), if any. */
   ruleFor: (method: string, path: string) => AccessRule | undefined;
-  /** A team's members (sub-teams included; Unassigned's own), for privacy mode's smallest group; none without teams. */
-  teamSize?: (team: string) => Promise<number>;
+  /** Whether privacy mode shows a team for k (auth/privacy.ts `shownTeams`); none without teams. */
+  teamShown?: (team: string, k: number) => Promise<boolean>;
 }
 
 /** The routes that name people to an admin in privacy mode: each such view is written to the audit log. */
@@ -307,10 +307,11 @@ export function createAuth(opts: AuthOptions) {
       for (const t of d.teams) url.searchParams.append('team', t);
       req.url = `${url.pathname}?${url.searchParams}`;
     }
-    // Privacy mode: a team of fewer than k members is not shown on its own (readiness is about repositories, not people).
-    if (privacy && opts.teamSize && !path.startsWith('/api/readiness')) {
+    // Privacy mode: a team not shown (fewer than k members, or singling out fewer than k beside its parent) is not
+    // shown on its own (readiness is about repositories, not people).
+    if (privacy && opts.teamShown && !path.startsWith('/api/readiness')) {
       for (const team of new URLSearchParams(req.url?.split('?')[1] ?? '').getAll('team')) {
-        if ((await opts.teamSize(team)) >= privacy.minGroup) continue;
+        if (await opts.teamShown(team, privacy.minGroup)) continue;
         const detail = smallTeamRefusal(team, privacy.minGroup);
         audit('refused', { who: viewer.email, role: viewer.role, path, detail });
         return answered(errorResponse(403, detail));

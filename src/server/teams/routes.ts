@@ -5,6 +5,7 @@
  * chosen teams. Every figure is computed by the analytics engine (src/server/analytics/teams.ts), off the
  * event loop.
  */
+import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import {
   ORG_ONLY_FIELDS,
@@ -17,7 +18,7 @@ import {
 import { addDays, eachDay, HISTORY_START, maxDay, previousPeriod, type DayRange } from '../../lib/dates';
 import { adoption, creditsPerActivePerson, toolCallsPerTurn } from '../../lib/definitions';
 import { ACCESS, type ViewScope } from '../auth/access';
-import { foldSmall } from '../auth/privacy';
+import { foldSmall, shownTeams, type CountedTeam } from '../auth/privacy';
 import { errorResponse, HttpError } from '../core/errors';
 import { canonicalEmail, readJson } from '../core/text';
 import type { Logger } from '../core/log';
@@ -107,6 +108,36 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
     return counted;
   }
 
+  /** The teams privacy mode shows for k, kept with the counts they were decided from. */
+  const decided = new Map<number, { from: NonNullable<typeof counted>; teams: Set<string>; key: string }>();
+  /**
+   * The teams privacy mode shows for k (auth/privacy.ts `shownTeams`), decided once from the whole tree and its
+   * counts, whoever asks: each route shows these and no other, and a key that changes with them.
+   */
+  async function shownFor(k: number) {
+    const mapping = source.current().mapping;
+    const c = await members(mapping);
+    const had = decided.get(k);
+    if (had?.from === c) return had;
+    const counted = (n: TeamNode): CountedTeam => ({
+      path: n.path,
+      members: c.rolled.get(n.path) ?? 0,
+      children: n.children.map(counted),
+    });
+    const groups = [
+      ...(mapping ? teamTree(mapping.teams) : []).map(counted),
+      { path: UNASSIGNED, members: c.direct.get(UNASSIGNED) ?? 0, children: [] },
+    ];
+    const teams = shownTeams(groups, k);
+    const key = createHash('sha256')
+      .update([...teams].sort().join('\n'))
+      .digest('base64url')
+      .slice(0, 16);
+    const made = { from: c, teams, key };
+    decided.set(k, made);
+    return made;
+  }
+
   /** The tree as the reader may see it (`scope`: with sign-in, managers' emails of their own teams only). */
   async function teamsBody(state: MappingState = source.current(), scope?: ViewScope) {
     const mapping = state.mapping;
@@ -126,10 +157,11 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
     const theirs = (ns: TeamNode[]): TeamNode[] => ns.flatMap((n) => (details(n.path) ? [n] : theirs(n.children)));
     const tree = mapping ? teamTree(mapping.teams) : [];
     const viewed = (restricted ? theirs(tree) : tree).map(view);
-    const folded = privacy ? foldSmall(viewed, privacy.minGroup) : { teams: viewed, folded: 0 };
+    const decision = privacy && (await shownFor(privacy.minGroup)).teams;
+    const folded = decision ? foldSmall(viewed, decision) : { teams: viewed, folded: 0 };
     const shown = folded.teams;
     const unassigned = restricted ? 0 : (direct.get(UNASSIGNED) ?? 0);
-    const smallUnassigned = privacy?.tooFew(unassigned) === true;
+    const smallUnassigned = decision !== undefined && unassigned > 0 && !decision.has(UNASSIGNED);
     // A refused file's messages quote its lines (people's emails): for admins.
     return {
       source: state.source,
@@ -204,9 +236,11 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
       },
     ];
     // RESTRICT_ORG_VIEW: a manager's teams page has their teams' rows only.
-    // Privacy mode: a team under k members is left out (folded into its parent, whose row counts it); the
-    // organization's row and every row shown are computed before, so they stay exact.
-    const shown = (team: string) => !scope?.privacy?.tooFew(inTeam.get(team) ?? 0);
+    // Privacy mode: a team not shown (under k members, or singling out fewer than k beside its parent: `shownFor`)
+    // is left out, folded into its parent, whose row counts it; the organization's row and every row shown are
+    // computed before, so they stay exact.
+    const decision = scope?.privacy && (await shownFor(scope.privacy.minGroup)).teams;
+    const shown = (team: string) => !decision || decision.has(team);
     const rows: TeamSummaryRow[] = [
       ...(scope && !scope.orgView ? [] : orgRow),
       ...teams.filter(shown).map(row),
@@ -393,6 +427,13 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
     routes,
     userIdOf,
     membersOf,
+    /** Privacy mode: the teams shown for k, and a key that changes with them. */
+    shownTeams: async (k: number) => {
+      const { teams, key } = await shownFor(k);
+      return { teams: teams as ReadonlySet<string>, key };
+    },
+    /** Privacy mode: whether a team is shown for k (one not shown is refused when asked for alone). */
+    teamShown: async (team: string, k: number) => (await shownFor(k)).teams.has(team),
     /** Reads who the store has seen and counts the teams' members ahead of a reader (after each sync step). */
     warm: async () => void (await members(source.current().mapping)),
   };

@@ -1,0 +1,183 @@
+/**
+ * Privacy mode (PRIVACY_MIN_GROUP=3) against what a manager could work out rather than read: a small group's figures
+ * as the difference of two figures shown, people ordered by what the manager does not see, a count of people
+ * beside a list withheld for being too few. On the demo organization through the dashboard's HTTP server, signed
+ * in with the test OpenID provider, with a mapping made of the demo's people: Eng with Eng/Big (4 people) and
+ * Eng/Solo (1), Ops with 4 people of its own (one not active in the range) and Ops/Tiny (2), everyone else
+ * Unassigned.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { teamsAnswerSchema, teamsSummarySchema, type TeamView } from '../api/teams';
+import { HISTORY_START } from '../lib/dates';
+import { CookieJar, request, signInEnv, startProvider, walkSignIn, type TestProvider } from '../test/oidc';
+import { createApp, openAppStore } from './app';
+import { readServerConfig } from './config';
+import { readDemoConfig } from './demo/config';
+import { createDemoService } from './demo/service';
+import { readStoreConfig } from './store/config';
+import type { StoreDb } from './store/db';
+
+const K = 3;
+const dir = mkdtempSync(join(tmpdir(), 'privacy-leaks-'));
+const PRIVACY_SECRET = 'privacy-leaks-secret-of-at-least-32-characters';
+const START = '2026-04-01';
+const END = '2026-04-30';
+const RANGE = `start=${START}&end=${END}`;
+const DEMO = { DEMO_TODAY: '2026-05-01', DEMO_SEED: 'leaks', DEMO_USERS: '60' };
+const ENG_LEAD = 'eng-lead@acme.example';
+const OPS_LEAD = 'ops-lead@acme.example';
+
+/** The demo's people with an email, each active in the range or only before it (from the demo's own days). */
+function demoPeople() {
+  const org = createDemoService(readDemoConfig(DEMO)).world().org;
+  const [lo, hi] = [org.dayIndex(START), org.dayIndex(END)];
+  const active: { id: string; email: string }[] = [];
+  const idle: { id: string; email: string }[] = [];
+  org.users.forEach((u, i) => {
+    const days = org.activeCount[i]!;
+    if (u.email === null || days[hi + 1]! === 0) return;
+    (days[hi + 1]! - days[lo]! > 0 ? active : idle).push({ id: u.id, email: u.email });
+  });
+  return { active, idle };
+}
+const { active, idle } = demoPeople();
+const big = active.slice(0, 4);
+const solo = active[4]!;
+const ops = [...active.slice(5, 8), idle[0]!];
+const tiny = active.slice(8, 10);
+
+let provider: TestProvider;
+let base: string;
+let server: Server;
+let store: StoreDb;
+let app: ReturnType<typeof createApp>;
+
+beforeAll(async () => {
+  expect(idle.length).toBeGreaterThan(0);
+  server = createServer((req, res) => app.handler(req, res, () => res.end('the page')));
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', () => ok()));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  provider = await startProvider(`${base}/auth/callback`);
+  const teams = join(dir, 'teams.csv');
+  const rows = [
+    ['', 'Eng', ENG_LEAD],
+    ['', 'Ops', OPS_LEAD],
+    ...big.map((p) => [p.email, 'Eng/Big', '']),
+    [solo.email, 'Eng/Solo', ''],
+    ...ops.map((p) => [p.email, 'Ops', '']),
+    ...tiny.map((p) => [p.email, 'Ops/Tiny', '']),
+  ];
+  writeFileSync(teams, ['email,team,manager', ...rows.map((r) => r.join(','))].join('\n') + '\n');
+  const env = {
+    ...DEMO,
+    DATA_DIR: ':memory:',
+    TEAMS_FILE: teams,
+    ...signInEnv(provider.issuer, base),
+    PRIVACY_MIN_GROUP: String(K),
+    PRIVACY_SECRET,
+  };
+  const config = readServerConfig(env);
+  const storeConfig = readStoreConfig(env);
+  store = (await openAppStore(config, storeConfig))!;
+  app = createApp(config, { store, storeConfig });
+}, 60_000);
+
+afterAll(async () => {
+  server.close();
+  await provider.close();
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function signIn(email: string) {
+  const jar = new CookieJar();
+  await walkSignIn(jar, new URL('/auth/login', base), email);
+  return jar;
+}
+const api = (jar: CookieJar, path: string) => request(jar, new URL(path, base));
+async function read<T = unknown>(jar: CookieJar, path: string): Promise<T> {
+  const r = await api(jar, path);
+  expect(r.res.status, `${path}: ${r.body}`).toBe(200);
+  return JSON.parse(r.body) as T;
+}
+const team = (t: string) => `team=${encodeURIComponent(t)}`;
+const flat = (ts: readonly TeamView[]): TeamView[] => ts.flatMap((t) => [t, ...flat(t.children)]);
+/** Whether a count of people could be shown: none, or k or more. */
+const fine = (n: number) => n === 0 || n >= K;
+
+describe('privacy mode against figures derived by difference, order and counts', () => {
+  let admin: CookieJar;
+  let eng: CookieJar;
+  let opsLead: CookieJar;
+
+  beforeAll(async () => {
+    admin = await signIn('admin@acme.example');
+    // The whole history stored, as the background sync leaves it: everyone is known, the counts are final.
+    await read(admin, `/api/users?start=${HISTORY_START}&end=${END}&limit=1`);
+    eng = await signIn(ENG_LEAD);
+    opsLead = await signIn(OPS_LEAD);
+    for (const jar of [eng, opsLead]) expect(await read(jar, '/api/me')).toMatchObject({ role: 'manager' });
+  }, 60_000);
+
+  it('shows no team whose figures less its sub-teams shown would single out 1 to k−1 people', async () => {
+    // The admin sees the mapping as it is: Eng/Solo's one person, with credits of their own.
+    const truth = teamsSummarySchema.parse(await read(admin, `/api/teams/summary?${RANGE}`)).rows;
+    const of = (rows: typeof truth, t: string) => rows.find((r) => r.team === t)?.current;
+    expect([of(truth, 'Eng')?.members, of(truth, 'Eng/Big')?.members, of(truth, 'Eng/Solo')?.members]).toEqual([
+      5, 4, 1,
+    ]);
+    expect([of(truth, 'Ops')?.members, of(truth, 'Ops/Tiny')?.members]).toEqual([6, 2]);
+    expect(of(truth, 'Eng/Solo')!.credits).toBeGreaterThan(0);
+
+    // Each manager's rows (the organization's and their team's): every row shown, less the rows of its sub-teams
+    // shown, leaves no one or k people or more.
+    const summaries = [];
+    for (const jar of [eng, opsLead]) {
+      const rows = teamsSummarySchema.parse(await read(jar, `/api/teams/summary?${RANGE}`)).rows;
+      summaries.push(rows);
+      const shownKids = (parent: string | null) => rows.filter((r) => r.team !== '' && r.parent === parent);
+      for (const r of rows) {
+        expect(fine(r.current.members), r.team).toBe(true);
+        const kids = shownKids(r.team === '' ? null : r.team);
+        const rest = r.current.members - kids.reduce((n, k) => n + k.current.members, 0);
+        expect(fine(rest), `${r.team || 'the organization'} less ${kids.map((k) => k.team).join(', ')}`).toBe(true);
+      }
+      expect(of(rows, '')).toEqual(of(truth, ''));
+    }
+    // So neither Eng/Big (Eng less it is Eng/Solo's person) nor Eng/Solo is shown; Eng and Ops are, exactly.
+    const [engRows, opsRows] = summaries as [typeof truth, typeof truth];
+    expect(engRows.map((r) => r.team)).toEqual(['', 'Eng']);
+    expect(of(engRows, 'Eng')).toEqual(of(truth, 'Eng'));
+    expect(opsRows.map((r) => r.team)).toEqual(['', 'Ops']);
+    expect(of(opsRows, 'Ops')).toEqual(of(truth, 'Ops'));
+
+    // The tree: the same teams, by the same rule.
+    const tree = teamsAnswerSchema.parse(await read(eng, '/api/teams'));
+    expect(flat(tree.teams).map((t) => t.path)).not.toContain('Eng/Big');
+    for (const t of flat(tree.teams)) {
+      expect(fine(t.members), t.path).toBe(true);
+      expect(fine(t.members - t.children.reduce((n, c) => n + c.members, 0)), t.path).toBe(true);
+    }
+    const tops = tree.teams.reduce((n, t) => n + t.members, 0) + tree.unassigned;
+    expect(fine(tree.users - tops)).toBe(true);
+
+    // Asked for alone, Eng/Big is refused, as a team under k is, on every route that takes a team.
+    for (const path of [
+      `/api/teams/summary?${RANGE}&${team('Eng/Big')}`,
+      `/api/users?${RANGE}&${team('Eng/Big')}`,
+      `/api/users.csv?${RANGE}&${team('Eng/Big')}`,
+      `/api/teams/top-users?${RANGE}&${team('Eng/Big')}`,
+      `/api/teams/analytics/tokens?startDate=${START}&endDate=${END}&${team('Eng/Big')}`,
+    ]) {
+      const r = await api(eng, path);
+      expect(r.res.status, `${path}: ${r.body}`).toBe(403);
+      expect(r.body).toContain(`PRIVACY_MIN_GROUP=${K}`);
+    }
+    expect((await api(admin, `/api/users?${RANGE}&${team('Eng/Big')}`)).res.status).toBe(200);
+  });
+});
