@@ -156,7 +156,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
       logger,
       prewarm: sc?.background,
       place: () => place(),
-      teamSize: async (team) => (features ? features.teams.membersOf(team) : 0),
+      shownTeams: async (k) => (features ? features.teams.shownTeams(k) : { teams: new Set<string>(), key: 'none' }),
       spend: {
         list: () => prices.current().prices ?? null,
         // The range's `/tokens` days are filled first: the version then says what the spend was priced from.

@@ -11,10 +11,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { teamsAnswerSchema, teamsSummarySchema, type TeamView } from '../api/teams';
+import { usersTableSchema } from '../api/users';
 import { HISTORY_START } from '../lib/dates';
 import { CookieJar, request, signInEnv, startProvider, walkSignIn, type TestProvider } from '../test/oidc';
+import { pseudonym } from './auth/privacy';
 import { createApp, openAppStore } from './app';
 import { readServerConfig } from './config';
 import { readDemoConfig } from './demo/config';
@@ -109,6 +112,7 @@ const team = (t: string) => `team=${encodeURIComponent(t)}`;
 const flat = (ts: readonly TeamView[]): TeamView[] => ts.flatMap((t) => [t, ...flat(t.children)]);
 /** Whether a count of people could be shown: none, or k or more. */
 const fine = (n: number) => n === 0 || n >= K;
+const readCsv = (text: string) => parse(text) as string[][];
 
 describe('privacy mode against figures derived by difference, order and counts', () => {
   let admin: CookieJar;
@@ -179,5 +183,43 @@ describe('privacy mode against figures derived by difference, order and counts',
       expect(r.body).toContain(`PRIVACY_MIN_GROUP=${K}`);
     }
     expect((await api(admin, `/api/users?${RANGE}&${team('Eng/Big')}`)).res.status).toBe(200);
+  });
+
+  it('labels each person of the users table, its CSV, with the nearest team shown: none singled out', async () => {
+    const table = usersTableSchema.parse(await read(eng, `/api/users?${RANGE}&${team('Eng')}&limit=100`));
+    expect(table.users.map((u) => u.userId).sort()).toEqual(
+      [...big, solo].map((p) => pseudonym(PRIVACY_SECRET, p.id)).sort(),
+    );
+    expect(table.users.map((u) => u.team)).toEqual(table.users.map(() => 'Eng'));
+    const csv = readCsv((await api(eng, `/api/users.csv?${RANGE}&${team('Eng')}`)).body);
+    const at = csv[0]!.indexOf('team');
+    expect(csv.slice(1).map((r) => r[at])).toEqual(table.users.map(() => 'Eng'));
+    // The admin's table names each person's own team.
+    const named = usersTableSchema.parse(await read(admin, `/api/users?${RANGE}&${team('Eng')}&limit=100`));
+    expect(named.users.find((u) => u.userId === solo.id)?.team).toBe('Eng/Solo');
+  });
+
+  it('orders the users table by what the manager sees: the team shown, ties by pseudonym', async () => {
+    const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+    // Ops' six, its folded Ops/Tiny's two among them: all labelled Ops, so in pseudonym order.
+    const q = `${RANGE}&${team('Ops')}&who=all&sort=team&dir=asc&limit=100`;
+    const ops6 = usersTableSchema.parse(await read(opsLead, `/api/users?${q}`)).users;
+    expect(ops6).toHaveLength(6);
+    expect(ops6.map((u) => u.team)).toEqual(ops6.map(() => 'Ops'));
+    expect(ops6.map((u) => u.userId)).toEqual(ops6.map((u) => u.userId).sort(byName));
+    const csv = readCsv((await api(opsLead, `/api/users.csv?${q.replace(/&limit=\d+/, '')}`)).body);
+    expect(csv.slice(1).map((r) => r[0])).toEqual(ops6.map((u) => u.userId));
+
+    // By pull requests (most of them have none): among people of as many, pseudonym order, either way.
+    for (const dir of ['desc', 'asc']) {
+      const rows = usersTableSchema.parse(
+        await read(opsLead, `/api/users?${RANGE}&${team('Ops')}&who=all&sort=prs&dir=${dir}&limit=100`),
+      ).users;
+      const tied = rows.filter((u, i) => i > 0 && u.prs === rows[i - 1]!.prs);
+      expect(tied.length, dir).toBeGreaterThanOrEqual(3);
+      for (let i = 1; i < rows.length; i++)
+        if (rows[i]!.prs === rows[i - 1]!.prs)
+          expect(byName(rows[i - 1]!.userId, rows[i]!.userId), `${dir} ${i}`).toBeLessThan(0);
+    }
   });
 });

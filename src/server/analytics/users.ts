@@ -6,7 +6,7 @@
  * delegation level of most days (ties: the first by name) with the model's tier on its latest day, every
  * language.
  */
-import { LIST, VARCHAR, listValue, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
+import { INTEGER, LIST, VARCHAR, listValue, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
 import { UNASSIGNED } from '../../api/teams';
 import { HISTORY_START, weekStart, type DayRange } from '../../lib/dates';
 import {
@@ -55,6 +55,19 @@ export interface UsersQuestion {
   teams: readonly string[];
   /** The mapping in force: each row's team is read from `member` when asked (none: no team column). */
   mapping: Mapping | null;
+  /** Privacy mode: each person as the reader sees them, the rows' teams and their order by it (none: as they are). */
+  view?: PersonView;
+}
+
+/**
+ * How a reader in privacy mode is shown each person: the team shown for theirs (null: none) and their name. The
+ * rows carry that team, and are ordered by what the reader sees (the team shown, ties by the name), never by what
+ * they do not (the real team, the user id). `key` changes whenever a team shown or a name would.
+ */
+export interface PersonView {
+  key: string;
+  team(team: string): string | null;
+  name(userId: string): string;
 }
 
 /** What a range's table is made with: a price list for spend (none: no spend column). */
@@ -80,7 +93,10 @@ const ORDER: Record<UserColumnId, string> = {
   languages: "array_to_string(langs, ', ') COLLATE en_us",
 };
 
-const order = (q: UsersQuestion) => `ORDER BY ${ORDER[q.sort]} ${q.dir.toUpperCase()} NULLS LAST, user_id`;
+const order = (q: UsersQuestion) =>
+  q.view
+    ? `ORDER BY ${q.sort === 'team' ? 'seen_team COLLATE en_us' : ORDER[q.sort]} ${q.dir.toUpperCase()} NULLS LAST, seen_name`
+    : `ORDER BY ${ORDER[q.sort]} ${q.dir.toUpperCase()} NULLS LAST, user_id`;
 
 /** A row of the users CSV: the person, their team (with a mapping) and the text of the figures' cells. */
 export interface UsersCsvRow {
@@ -104,6 +120,8 @@ interface Row extends Record<string, unknown> {
   last_active_day: string | null;
   spend: number | null;
   team: string | null;
+  /** Privacy mode: the team shown (a `PersonView`'s). */
+  seen_team?: string | null;
 }
 
 /**
@@ -126,8 +144,8 @@ const DROP_AFTER_MS = 60_000;
 /** Tables made so far in this process: each gets a name of its own. */
 let tables = 0;
 
-/** A row of the table as the users answers give it: spend with a price list, the team with a mapping. */
-function userOf(row: Row, spec: UsersTableSpec, teams: boolean): MergedUser {
+/** A row of the table as the users answers give it: spend with a price list, the team with a mapping (`seen`: as shown). */
+function userOf(row: Row, spec: UsersTableSpec, teams: boolean, seen: boolean): MergedUser {
   const u = {
     userId: row.user_id,
     email: row.email,
@@ -143,7 +161,7 @@ function userOf(row: Row, spec: UsersTableSpec, teams: boolean): MergedUser {
   // In DuckDB's order (by bytes), the merge's (by code point).
   u.languages = row.langs;
   if (spec.prices) u.spend = row.spend ?? 0;
-  if (teams) u.team = row.team!;
+  if (teams) u.team = seen ? (row.seen_team ?? undefined) : row.team!;
   u.lastActiveDay = row.last_active_day;
   return u;
 }
@@ -173,6 +191,44 @@ export function createUsersTables(a: Analytics, entries = 8) {
         });
   }
 
+  const membership = membershipOf(a);
+  /** What `person_view` was last made for (a `PersonView`'s key, who is in which team, the people of the copy). */
+  let viewMade = '';
+  /** One making of it at a time: readers asking together wait for one. */
+  let viewTurn: Promise<unknown> = Promise.resolve();
+  /**
+   * Privacy mode's `person_view`: each person of the copy with the team shown for theirs and their name, made in
+   * JavaScript (a name is an HMAC, which the engine does not compute) when what it is made of changes.
+   */
+  async function personView(v: PersonView, mapping: Mapping | null): Promise<void> {
+    if (mapping) await membership.current(mapping);
+    const key = `${v.key}|${mapping ? membership.writes() : 'none'}|${a.generation()}`;
+    if (key === viewMade) return;
+    const next = viewTurn.then(async () => {
+      if (key === viewMade) return;
+      const rows: DuckDBValue[][] = [];
+      for await (const part of a.rowParts<{ pid: number; user_id: string; team: string | null }>(
+        mapping
+          ? 'SELECT pid, user_id, coalesce(m.team, $unassigned) AS team FROM person LEFT JOIN member m USING (pid)'
+          : 'SELECT pid, user_id, NULL AS team FROM person',
+        mapping ? { unassigned: UNASSIGNED } : {},
+      ))
+        for (const r of part) rows.push([r.pid, r.team === null ? null : v.team(r.team), v.name(r.user_id)]);
+      await a.replaceTable(
+        'person_view',
+        [
+          ['pid', INTEGER],
+          ['team', VARCHAR],
+          ['name', VARCHAR],
+        ],
+        rows,
+      );
+      viewMade = key;
+    });
+    viewTurn = next.catch(() => undefined);
+    return next;
+  }
+
   /** What the range's table is made of brought up to date, and its query's parameters. */
   async function ready(r: DayRange, spec: UsersTableSpec) {
     await a.catchUp({ start: HISTORY_START, end: r.end });
@@ -183,13 +239,13 @@ export function createUsersTables(a: Analytics, entries = 8) {
   /**
    * The question's rows of `table` and WHERE, with their parameters (`who` left out for the counts of the teams'
    * people): each person's team by its mapping, from `member` brought up to date, joined when the question needs it
-   * (`teamed`).
+   * (`teamed`). Privacy mode (`q.view`): each row with the team shown and the name (`seen_team`, `seen_name`).
    */
   async function rowsFor(
     table: string,
     q: UsersQuestion,
     withFilters = true,
-    teamed = q.teams.length > 0 || q.sort === 'team',
+    teamed = q.teams.length > 0 || (q.sort === 'team' && !q.view),
   ) {
     const parts: string[] = [];
     const params: Record<string, DuckDBValue> = {};
@@ -207,6 +263,10 @@ export function createUsersTables(a: Analytics, entries = 8) {
       params.teams = listValue(teams);
       types.teams = LIST(VARCHAR);
       parts.push(q.mapping ? 'list_contains($teams, team)' : `list_contains($teams, '${UNASSIGNED}')`);
+    }
+    if (q.view) {
+      await personView(q.view, q.mapping);
+      from = `(SELECT t.*, v.team AS seen_team, v.name AS seen_name FROM ${from} t LEFT JOIN person_view v USING (pid))`;
     }
     if (withFilters) {
       const f = q.filter;
@@ -241,7 +301,7 @@ export function createUsersTables(a: Analytics, entries = 8) {
   ): AsyncGenerator<UsersCsvRow[]> {
     const w = await rowsFor(table, q, true, true);
     const figures = csvFigures(ids);
-    const team = q.mapping ? ', team' : '';
+    const team = q.mapping ? (q.view ? ', seen_team AS team' : ', team') : '';
     for await (const part of a.rowParts<{
       user_id: string;
       email: string | null;
@@ -273,13 +333,12 @@ export function createUsersTables(a: Analytics, entries = 8) {
         language: [...(f?.language ?? [])].sort(),
       };
     };
-    const membership = membershipOf(a);
-
     async function pageOnce(q: UsersQuestion, offset: number, limit: number) {
-      const [kept, teams] = await Promise.all([rowsFor(name, q), rowsFor(name, q, false)]);
+      // The counts need no names.
+      const [kept, teams] = await Promise.all([rowsFor(name, q), rowsFor(name, { ...q, view: undefined }, false)]);
       const rowsAsked = `SELECT * ${kept.sql} ${order(q)} LIMIT ${limit} OFFSET ${offset}`;
       // The page's rows given their teams when the question did not need them (50,000 rows joined for 100).
-      const later = q.mapping !== null && !kept.joined;
+      const later = q.mapping !== null && !kept.joined && !q.view;
       const [rows, [c]] = await Promise.all([
         a.rows<Row>(
           later
@@ -298,7 +357,7 @@ export function createUsersTables(a: Analytics, entries = 8) {
           { ...kept.types, ...teams.types },
         ),
       ]);
-      const users = rows.map((row) => userOf(row, spec, q.mapping !== null));
+      const users = rows.map((row) => userOf(row, spec, q.mapping !== null, q.view !== undefined));
       return { users, total: c!.total, active: c!.active, inactive: c!.inactive };
     }
     return {

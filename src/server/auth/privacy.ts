@@ -55,8 +55,20 @@ export interface PrivacyLens {
   tooFew(people: number): boolean;
 }
 
+/**
+ * The names given so far under each configuration: the users table's view names everyone of the copy again when it
+ * changes, and an HMAC each is the bulk of that.
+ */
+const named = new WeakMap<PrivacyConfig, Map<string, string>>();
+
 export function privacyLens(cfg: PrivacyConfig): PrivacyLens {
-  const name = (userId: string) => pseudonym(cfg.secret, userId);
+  let names = named.get(cfg);
+  if (!names) named.set(cfg, (names = new Map()));
+  const name = (userId: string) => {
+    let n = names.get(userId);
+    if (n === undefined) names.set(userId, (n = pseudonym(cfg.secret, userId)));
+    return n;
+  };
   return {
     minGroup: cfg.minGroup,
     name,

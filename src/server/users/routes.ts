@@ -31,7 +31,7 @@ import {
   type UserColumnId,
   type Who,
 } from '../../lib/user-merge';
-import type { createUsersTables, UsersCsvRow, UsersQuestion, UsersTableSpec } from '../analytics/users';
+import type { createUsersTables, PersonView, UsersCsvRow, UsersQuestion, UsersTableSpec } from '../analytics/users';
 import { ACCESS } from '../auth/access';
 import { errorResponse } from '../core/errors';
 import { errorText, silentLogger, type Logger } from '../core/log';
@@ -44,8 +44,7 @@ import { rangeVersion, userDayRows, type RangeVersion } from '../store/users-que
 import type { SyncEngine } from '../sync/engine';
 import { isFinal } from '../sync/spans';
 import type { ViewScope } from '../auth/access';
-import type { PrivacyLens } from '../auth/privacy';
-import { parentOf } from '../teams/tree';
+import { shownTeamOf, type PrivacyLens } from '../auth/privacy';
 import type { PriceList } from '../spend/prices';
 import type { Mapping } from '../teams/mapping';
 import type { Place } from '../teams/source';
@@ -91,8 +90,11 @@ export interface UsersRoutesOptions {
   tables: Promise<ReturnType<typeof createUsersTables>>;
   /** The mapping in force (null without one), with the managers of a team and a version that changes with it. */
   place?: () => Placing | null;
-  /** A team's members, sub-teams included (privacy mode shows a row's team only when it has k members or more). */
-  teamSize?: (team: string) => Promise<number>;
+  /**
+   * Privacy mode: the teams shown to a reader for k (auth/privacy.ts `shownTeams`), with a key that changes with
+   * them; a row's team is the nearest of them up the tree.
+   */
+  shownTeams?: (k: number) => Promise<{ teams: ReadonlySet<string>; key: string }>;
   logger?: Logger;
 }
 
@@ -155,21 +157,17 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
           };
   };
   /**
-   * Privacy mode (src/server/auth/privacy.ts): each row named by its pseudonym, without managers' emails, its team
-   * the nearest up the tree with k members or more (none when even the top-level one is smaller).
+   * Privacy mode (src/server/auth/privacy.ts): how the reader sees each person, given to the table to label and
+   * order its rows by (the nearest team shown up the tree, none when there is none; the pseudonym).
    */
-  const privately = (lens: PrivacyLens) => {
-    const sizes = new Map<string, Promise<number>>();
-    const size = (t: string) => sizes.get(t) ?? sizes.set(t, opts.teamSize?.(t) ?? Promise.resolve(0)).get(t)!;
-    async function shownTeam(team: string | null): Promise<string | undefined> {
-      if (team === null) return undefined;
-      return (await size(team)) >= lens.minGroup ? team : shownTeam(parentOf(team));
-    }
-    return async (u: MergedUser): Promise<MergedUser> => {
-      const team = u.team === undefined ? undefined : await shownTeam(u.team);
-      return { ...lens.person(u), team, managers: team === undefined ? undefined : [] };
-    };
-  };
+  async function viewOf(lens: PrivacyLens): Promise<PersonView> {
+    const shown = (await opts.shownTeams?.(lens.minGroup)) ?? { teams: new Set<string>(), key: 'none' };
+    return { key: `${lens.minGroup}|${shown.key}`, team: (t) => shownTeamOf(t, shown.teams), name: lens.name };
+  }
+  /** Privacy mode: a row (its team already the one shown) named by its pseudonym, without managers' emails. */
+  const privately =
+    (lens: PrivacyLens) =>
+    (u: MergedUser): MergedUser => ({ ...lens.person(u), managers: u.team === undefined ? undefined : [] });
   /** Why a users question is refused in privacy mode, or undefined. */
   const privacyRefusal = (lens: PrivacyLens | undefined, q: string, sort: string) =>
     lens && q.trim() !== ''
@@ -241,17 +239,14 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
         filter: asked,
         teams,
         mapping: place?.mapping ?? null,
+        ...(lens && { view: await viewOf(lens) }),
       };
       const [page, facets] = t
         ? await Promise.all([t.page(question, p.offset, p.limit), t.facets()])
         : [{ users: [], total: 0, active: 0, inactive: 0 }, null];
       const withheld = lens?.tooFew(page.total) === true;
       const body: UsersTableAnswer = {
-        users: withheld
-          ? []
-          : lens
-            ? await Promise.all(page.users.map(privately(lens)))
-            : page.users.map(shownTo(scope)),
+        users: withheld ? [] : page.users.map(lens ? privately(lens) : shownTo(scope)),
         offset: p.offset,
         total: withheld ? 0 : page.total,
         ...(withheld && { withheld: { minGroup: lens.minGroup, detail: withheldDetail(lens.minGroup) } }),
@@ -329,7 +324,14 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
       if (!state.complete) return errorResponse(503, state.progress.detail, { 'retry-after': retryAfter });
       const version = await tableVersion(range, state.version);
       const filter = { search: p.q, delegation: p.delegation, tier: p.tier, language: p.lang, who: p.who };
-      const question = { sort: p.sort, dir: p.dir, filter, teams, mapping: opts.place?.()?.mapping ?? null };
+      const question: UsersQuestion = {
+        sort: p.sort,
+        dir: p.dir,
+        filter,
+        teams,
+        mapping: opts.place?.()?.mapping ?? null,
+        ...(lens && { view: await viewOf(lens) }),
+      };
       if (lens?.tooFew((await (await tableAt(range, version)).page(question, 0, 1)).total))
         return errorResponse(422, withheldDetail(lens.minGroup));
       const teamed = question.mapping !== null;
@@ -337,13 +339,11 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
       // The first rows are read before the answer starts: a failure (the store, the engine) is then a plain answer.
       const rows = (await opts.tables).csv(range, version, specOf(version), question, figures);
       const first = await rows.next();
-      const named = shownTo(scope);
-      const priv = lens && privately(lens);
+      const named = lens ? privately(lens) : shownTo(scope);
       // The engine writes each row's figures; the person, the team and its managers are written here, as this
       // reader is shown them.
-      const person = (r: UsersCsvRow) => ({ userId: r.userId, email: r.email, team: r.team }) as MergedUser;
-      const shown = async (some: UsersCsvRow[]) =>
-        priv ? await Promise.all(some.map((r) => priv(person(r)))) : some.map((r) => named(person(r)));
+      const person = (r: UsersCsvRow) =>
+        ({ userId: r.userId, email: r.email, team: r.team ?? undefined }) as MergedUser;
       function line(u: MergedUser, r: UsersCsvRow) {
         const team = teamed ? `,${csvCell(u.team)},${csvCell((u.managers ?? []).join('; '))}` : '';
         return `${csvCell(u.userId)},${csvCell(u.email)}${team},${r.figures}\r\n`;
@@ -357,7 +357,7 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
             for (let i = 0; i < part.value.length; i += 512) {
               if (i > 0) await letGo();
               const some = part.value.slice(i, i + 512);
-              yield (await shown(some)).map((u, k) => line(u, some[k]!)).join('');
+              yield some.map((r) => line(named(person(r)), r)).join('');
             }
         } finally {
           // A reader who went away ends the rows' reading too.
