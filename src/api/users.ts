@@ -70,10 +70,13 @@ export const usersTableSchema = z.object({
   offset: z.number(),
   /** Rows the filters keep. */
   total: z.number(),
-  /** Users active in the range, before the filters. */
-  activeUsers: z.number(),
-  /** Known people of the same teams not active in the range (listed with \`who=inactive\` or \`all\`). */
-  inactiveUsers: z.number(),
+  /** Users active in the range, before the filters; null in privacy mode when they are 1 to `minGroup` − 1 people. */
+  activeUsers: z.nullable(z.number()),
+  /**
+   * Known people of the same teams not active in the range (listed with \`who=inactive\` or \`all\`); null as
+   * `activeUsers` is.
+   */
+  inactiveUsers: z.nullable(z.number()),
   /**
    * The days of history stored up to the range's end, of all of them: until they all are, the people not active in
    * the range miss those last active before the days still missing.

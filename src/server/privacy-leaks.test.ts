@@ -222,4 +222,16 @@ describe('privacy mode against figures derived by difference, order and counts',
           expect(byName(rows[i - 1]!.userId, rows[i]!.userId), `${dir} ${i}`).toBeLessThan(0);
     }
   });
+
+  it('gives no count of 1 to k−1 people beside the list it withholds', async () => {
+    const inactive = usersTableSchema.parse(await read(opsLead, `/api/users?${RANGE}&${team('Ops')}&who=inactive`));
+    expect(inactive).toMatchObject({ users: [], total: 0, withheld: { minGroup: K } });
+    expect(inactive.inactiveUsers).toBeNull();
+    expect(inactive.activeUsers).toBe(5);
+    const listed = usersTableSchema.parse(await read(opsLead, `/api/users?${RANGE}&${team('Ops')}`));
+    expect([listed.activeUsers, listed.inactiveUsers]).toEqual([5, null]);
+    // The admin is told the count.
+    const told = usersTableSchema.parse(await read(admin, `/api/users?${RANGE}&${team('Ops')}&who=inactive`));
+    expect([told.total, told.inactiveUsers]).toEqual([1, 1]);
+  });
 });

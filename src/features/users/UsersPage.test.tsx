@@ -552,6 +552,41 @@ describe('UsersPage, for teams', () => {
     await screen.findByText('No member of this team was active in this range.');
   });
 
+  it('says no count the server withholds (privacy mode: 1 to k−1 people), nor a total made with it', async () => {
+    stubLayout();
+    const everyone = mergeUserRows(PAGES.flat());
+    // Four active, and a few not active: their count withheld, as their list is.
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL) => {
+        const p = new URL(String(input), 'http://dashboard.test').searchParams;
+        const who = p.get('who') ?? 'active';
+        const body: UsersTableAnswer = {
+          users: who === 'active' ? everyone : [],
+          offset: 0,
+          total: who === 'active' ? everyone.length : 0,
+          ...(who !== 'active' && { withheld: { minGroup: 3, detail: 'These filters leave fewer than 3 people.' } }),
+          activeUsers: everyone.length,
+          inactiveUsers: null,
+          history: { storedDays: 138, days: 138 },
+          facets: { delegation: [], tier: [], lang: [] },
+          range: { start: p.get('start')!, end: p.get('end')! },
+          sort: { column: p.get('sort')!, dir: p.get('dir') as SortDir },
+          complete: true,
+        };
+        return json(body);
+      }),
+    );
+    renderWithApp(<UsersPage />, { url: '/users?start=2026-05-01&end=2026-05-14&team=Sales', config: CONFIG });
+    await screen.findByText('4 of 4 people active in the range');
+    const listed = screen.getByRole('group', { name: 'People listed' });
+    expect(within(listed).getByRole('button', { name: 'Active in the range (4)' })).toBeTruthy();
+    expect(within(listed).getByRole('button', { name: 'Everyone known' })).toBeTruthy();
+    fireEvent.click(within(listed).getByRole('button', { name: 'Not active' }));
+    expect((await screen.findAllByText('These filters leave fewer than 3 people.')).length).toBeGreaterThan(0);
+    expect(screen.queryByText(/Everyone known in this team was active/)).toBeNull();
+  });
+
   it('asks for everyone when the server has no teams, whatever the URL says', async () => {
     stubLayout();
     const fetchMock = stubUsersServer();

@@ -197,17 +197,25 @@ function StatusLine({ children }: { children: React.ReactNode }) {
 }
 
 /** "115 of 115 people active in the range": those the search and filters keep, of the range's active people. */
-const activeLine = (shown: number, all: number) => (
+// Privacy mode: a count of 1 to k−1 people comes as null, and is not said.
+const activeLine = (shown: number, all: number | null) => (
   <Defined definition={DEFINITIONS.activePeople}>
     <span>
-      {formatExact(shown)} of {formatExact(all)} people active in the range
+      {formatExact(shown)}
+      {all !== null && ` of ${formatExact(all)}`} people active in the range
     </span>
   </Defined>
 );
 
+/** Both counts, when the server gave both. */
+const everyone = (d: { activeUsers: number | null; inactiveUsers: number | null }) =>
+  d.activeUsers !== null && d.inactiveUsers !== null ? d.activeUsers + d.inactiveUsers : null;
+/** Whether a count says some people (null: a few, withheld). */
+const some = (n: number | null | undefined) => n !== undefined && n !== 0;
+
 /** "Active in the range (116)", "Not active (34)", "Everyone (150)": the counts once the server has said them. */
-function whoOptions(d: { complete: boolean; activeUsers: number; inactiveUsers: number } | undefined) {
-  const n = (x: number) => (d?.complete ? ` (${formatExact(x)})` : '');
+function whoOptions(d: { complete: boolean; activeUsers: number | null; inactiveUsers: number | null } | undefined) {
+  const n = (x: number | null | undefined) => (d?.complete && x != null ? ` (${formatExact(x)})` : '');
   // On a phone the three fit one line: "Active (116)", "Not active (34)", "Everyone (150)".
   const more = (words: string) => <span className="max-sm:hidden">{words}</span>;
   return [
@@ -216,17 +224,17 @@ function whoOptions(d: { complete: boolean; activeUsers: number; inactiveUsers: 
       label: (
         <>
           Active {more('in the range')}
-          {n(d?.activeUsers ?? 0)}
+          {n(d?.activeUsers)}
         </>
       ),
     },
-    { id: 'inactive' as const, label: `Not active${n(d?.inactiveUsers ?? 0)}` },
+    { id: 'inactive' as const, label: `Not active${n(d?.inactiveUsers)}` },
     {
       id: 'all' as const,
       label: (
         <>
           Everyone {more('known')}
-          {n((d?.activeUsers ?? 0) + (d?.inactiveUsers ?? 0))}
+          {n(d && everyone(d))}
         </>
       ),
     },
@@ -234,16 +242,18 @@ function whoOptions(d: { complete: boolean; activeUsers: number; inactiveUsers: 
 }
 
 /** "34 of 34 people not active in the range", "150 of 150 known people". */
-const listedLine = (shown: number, who: Who, d: { activeUsers: number; inactiveUsers: number }) => (
-  <Defined definition={who === 'inactive' ? DEFINITIONS.notActive : DEFINITIONS.knownPeople}>
-    <span>
-      {formatExact(shown)} of{' '}
-      {who === 'inactive'
-        ? `${formatExact(d.inactiveUsers)} known people not active in the range`
-        : `${formatExact(d.activeUsers + d.inactiveUsers)} known people`}
-    </span>
-  </Defined>
-);
+const listedLine = (shown: number, who: Who, d: { activeUsers: number | null; inactiveUsers: number | null }) => {
+  const of = who === 'inactive' ? d.inactiveUsers : everyone(d);
+  return (
+    <Defined definition={who === 'inactive' ? DEFINITIONS.notActive : DEFINITIONS.knownPeople}>
+      <span>
+        {formatExact(shown)}
+        {of !== null && ` of ${formatExact(of)}`}{' '}
+        {who === 'inactive' ? 'known people not active in the range' : 'known people'}
+      </span>
+    </Defined>
+  );
+};
 
 /** A value that follows `value` once it has stopped changing for `ms`: typing asks the server once. */
 function useSettled<T>(value: T, ms: number): T {
@@ -319,7 +329,7 @@ function StoredUsers() {
             ? d.withheld.detail
             : who === 'inactive' && d && d.inactiveUsers === 0
               ? `Everyone known${teams.length ? ' in ' + (teams.length > 1 ? 'these teams' : 'this team') : ''} was active in this range.`
-              : (who === 'active' ? d?.activeUsers : d?.activeUsers || d?.inactiveUsers)
+              : (who === 'active' ? some(d?.activeUsers) : some(d?.activeUsers) || some(d?.inactiveUsers))
                 ? 'No user matches the search and filters.'
                 : teams.length
                   ? `No member of ${teams.length > 1 ? 'these teams' : 'this team'} was active in this range.`

@@ -250,8 +250,9 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
         offset: p.offset,
         total: withheld ? 0 : page.total,
         ...(withheld && { withheld: { minGroup: lens.minGroup, detail: withheldDetail(lens.minGroup) } }),
-        activeUsers: page.active,
-        inactiveUsers: page.inactive,
+        // Privacy mode: a count of 1 to k−1 people is not given, as their list is not.
+        activeUsers: lens?.tooFew(page.active) ? null : page.active,
+        inactiveUsers: lens?.tooFew(page.inactive) ? null : page.inactive,
         history: await historyOf(range),
         facets: facets ? { delegation: facets.delegation, tier: facets.tier, lang: facets.language } : EMPTY_FACETS,
         range,
