@@ -65,6 +65,7 @@ export function createStoreFeatures(o: StoreFeaturesOptions) {
     teams,
     latestDay,
     budgetStates: () => spendRoutes.budgetStates(),
+    shownTeams: (k: number) => teamsRoutes.shownTeams(k),
   };
   const insightsRoutes = createInsightsRoutes(insightsOptions);
   /** The budgets a channel is told of: in privacy mode, none of a team of fewer than k members (its spend is theirs). */

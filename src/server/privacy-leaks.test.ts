@@ -3,8 +3,8 @@
  * as the difference of two figures shown, people ordered by what the manager does not see, a count of people
  * beside a list withheld for being too few. On the demo organization through the dashboard's HTTP server, signed
  * in with the test OpenID provider, with a mapping made of the demo's people: Eng with Eng/Big (4 people) and
- * Eng/Solo (1), Ops with 4 people of its own (one not active in the range) and Ops/Tiny (2), everyone else
- * Unassigned.
+ * Eng/Solo (1), Ops with 4 people of its own (one not active in the range) and Ops/Tiny (2), Data with Data/Idle
+ * (3 people not active in the range) and Data/One (1), everyone else Unassigned.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -31,9 +31,10 @@ const PRIVACY_SECRET = 'privacy-leaks-secret-of-at-least-32-characters';
 const START = '2026-04-01';
 const END = '2026-04-30';
 const RANGE = `start=${START}&end=${END}`;
-const DEMO = { DEMO_TODAY: '2026-05-01', DEMO_SEED: 'leaks', DEMO_USERS: '60' };
+const DEMO = { DEMO_TODAY: '2026-05-01', DEMO_SEED: 'leaks', DEMO_USERS: '90' };
 const ENG_LEAD = 'eng-lead@acme.example';
 const OPS_LEAD = 'ops-lead@acme.example';
+const DATA_LEAD = 'data-lead@acme.example';
 
 /** The demo's people with an email, each active in the range or only before it (from the demo's own days). */
 function demoPeople() {
@@ -53,6 +54,8 @@ const big = active.slice(0, 4);
 const solo = active[4]!;
 const ops = [...active.slice(5, 8), idle[0]!];
 const tiny = active.slice(8, 10);
+const dataIdle = idle.slice(1, 4);
+const dataOne = active[10]!;
 
 let provider: TestProvider;
 let base: string;
@@ -61,7 +64,7 @@ let store: StoreDb;
 let app: ReturnType<typeof createApp>;
 
 beforeAll(async () => {
-  expect(idle.length).toBeGreaterThan(0);
+  expect(idle.length).toBeGreaterThanOrEqual(4);
   server = createServer((req, res) => app.handler(req, res, () => res.end('the page')));
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', () => ok()));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -70,10 +73,13 @@ beforeAll(async () => {
   const rows = [
     ['', 'Eng', ENG_LEAD],
     ['', 'Ops', OPS_LEAD],
+    ['', 'Data', DATA_LEAD],
     ...big.map((p) => [p.email, 'Eng/Big', '']),
     [solo.email, 'Eng/Solo', ''],
     ...ops.map((p) => [p.email, 'Ops', '']),
     ...tiny.map((p) => [p.email, 'Ops/Tiny', '']),
+    ...dataIdle.map((p) => [p.email, 'Data/Idle', '']),
+    [dataOne.email, 'Data/One', ''],
   ];
   writeFileSync(teams, ['email,team,manager', ...rows.map((r) => r.join(','))].join('\n') + '\n');
   const env = {
@@ -185,6 +191,16 @@ describe('privacy mode against figures derived by difference, order and counts',
     expect((await api(admin, `/api/users?${RANGE}&${team('Eng/Big')}`)).res.status).toBe(200);
   });
 
+  it('names no team not shown in the highlights: its idle people are under the nearest team shown', async () => {
+    type Highlights = { highlights: { kind: string; title: string; detail: string }[]; notes: string[] };
+    const idleOf = (h: Highlights) => h.highlights.find((x) => x.kind === 'inactive');
+    // The admin's: Data/Idle's three people, by team (Data less Data/Idle would be Data/One's one person).
+    expect(idleOf(await read<Highlights>(admin, `/api/highlights?${team('Data')}`))?.detail).toMatch(/^Data\/Idle: /);
+    const told = await read<Highlights>(await signIn(DATA_LEAD), '/api/highlights');
+    expect(JSON.stringify(told)).not.toContain('Data/');
+    expect(idleOf(told)?.detail).toMatch(/^Data: Person [0-9a-f]{10}, Person [0-9a-f]{10}, Person [0-9a-f]{10}\.$/);
+  });
+
   it('labels each person of the users table, its CSV, with the nearest team shown: none singled out', async () => {
     const table = usersTableSchema.parse(await read(eng, `/api/users?${RANGE}&${team('Eng')}&limit=100`));
     expect(table.users.map((u) => u.userId).sort()).toEqual(
@@ -210,17 +226,21 @@ describe('privacy mode against figures derived by difference, order and counts',
     const csv = readCsv((await api(opsLead, `/api/users.csv?${q.replace(/&limit=\d+/, '')}`)).body);
     expect(csv.slice(1).map((r) => r[0])).toEqual(ops6.map((u) => u.userId));
 
-    // By pull requests (most of them have none): among people of as many, pseudonym order, either way.
-    for (const dir of ['desc', 'asc']) {
-      const rows = usersTableSchema.parse(
-        await read(opsLead, `/api/users?${RANGE}&${team('Ops')}&who=all&sort=prs&dir=${dir}&limit=100`),
-      ).users;
-      const tied = rows.filter((u, i) => i > 0 && u.prs === rows[i - 1]!.prs);
-      expect(tied.length, dir).toBeGreaterThanOrEqual(3);
-      for (let i = 1; i < rows.length; i++)
-        if (rows[i]!.prs === rows[i - 1]!.prs)
-          expect(byName(rows[i - 1]!.userId, rows[i]!.userId), `${dir} ${i}`).toBeLessThan(0);
-    }
+    // By columns of few values (a model tier, pull requests): among people of one value, pseudonym order, either way.
+    let ties = 0;
+    for (const sort of ['tier', 'prs'] as const)
+      for (const dir of ['desc', 'asc']) {
+        const rows = usersTableSchema.parse(
+          await read(opsLead, `/api/users?${RANGE}&${team('Ops')}&who=all&sort=${sort}&dir=${dir}&limit=100`),
+        ).users;
+        const value = (u: (typeof rows)[number]) => (sort === 'tier' ? u.primaryModelTier : u.prs);
+        for (let i = 1; i < rows.length; i++)
+          if (value(rows[i]!) === value(rows[i - 1]!)) {
+            ties++;
+            expect(byName(rows[i - 1]!.userId, rows[i]!.userId), `${sort} ${dir} ${i}`).toBeLessThan(0);
+          }
+      }
+    expect(ties).toBeGreaterThanOrEqual(6);
   });
 
   it('gives no count of 1 to k−1 people beside the list it withholds', async () => {

@@ -35,7 +35,7 @@ import {
   weekSpikes,
 } from '../analytics/insights';
 import { ACCESS } from '../auth/access';
-import type { PrivacyLens } from '../auth/privacy';
+import { shownTeamOf, type PrivacyLens } from '../auth/privacy';
 import { queryParser } from '../http/query';
 import { route, type Route } from '../http/router';
 import type { MappingSource } from '../teams/source';
@@ -53,6 +53,8 @@ export interface InsightsRoutesOptions {
   latestDay: () => Day;
   /** The budgets set and their state this month (none without a price list). */
   budgetStates: () => Promise<{ currency: string; rows: TeamSpendRow[] }>;
+  /** Privacy mode: the teams shown for k (auth/privacy.ts `shownTeams`); none: every team is. */
+  shownTeams?: (k: number) => Promise<{ teams: ReadonlySet<string> }>;
 }
 
 /** Spikes listed at most (the largest first); the rest are counted. */
@@ -83,6 +85,8 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
       withheld ||= too;
       return too;
     };
+    // Privacy mode: a team not shown is named nowhere (its figures beside its parent's would single out a few).
+    const shown = lens && opts.shownTeams && (await opts.shownTeams(lens.minGroup)).teams;
     const mapping = source.current().mapping;
     const latest = latestDay();
     const week = { start: addDays(latest, -6), end: latest };
@@ -157,6 +161,11 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
         // The outermost team that fell says it; its sub-teams that fell too are in its page.
         .filter((x, _, all) => !all.some((o) => o.t !== x.t && x.t.startsWith(`${o.t}/`)))
         .filter((x) => !small(x.a, x.b))
+        .filter((x) => {
+          const hidden = shown !== undefined && !shown.has(x.t);
+          withheld ||= hidden;
+          return !hidden;
+        })
         .sort((x, y) => x.a / x.b - y.a / y.b);
       for (const d of drops) {
         out.push({
@@ -180,8 +189,10 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
     const teamOf = mapping ? teamResolver(mapping) : () => UNASSIGNED;
     const idle = new Map<string, string[]>();
     for (const k of await asked.idle) {
-      const team = teamOf(k.userId, k.email);
-      if (selected.length > 0 && !inSelection(team, selected)) continue;
+      const real = teamOf(k.userId, k.email);
+      if (selected.length > 0 && !inSelection(real, selected)) continue;
+      // Privacy mode: each under the nearest team shown (none: the organization's).
+      const team = shown ? (shownTeamOf(real, shown) ?? '') : real;
       const names = idle.get(team);
       if (names) names.push(named(k));
       else idle.set(team, [named(k)]);
@@ -198,7 +209,7 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
         detail: mapping
           ? worst
               .slice(0, 3)
-              .map(([t, l]) => `${t}: ${names(l)}`)
+              .map(([t, l]) => `${teamLabel(t)}: ${names(l)}`)
               .join('; ') + (worst.length > 3 ? `; and ${worst.length - 3} more teams.` : '.')
           : `${names(worst[0]![1])}.`,
         link: { path: '/users', query: { ...teamQuery, ...quiet, who: 'inactive', usersSort: 'lastActiveDay:desc' } },
@@ -247,6 +258,10 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
       const s = b.month.budget!;
       if (s.state === 'on-track') continue;
       if (selected.length > 0 && (b.team === '' || !inSelection(b.team, selected))) continue;
+      if (shown && b.team !== '' && !shown.has(b.team)) {
+        withheld = true;
+        continue;
+      }
       out.push({
         kind: 'budget',
         severity: s.state === 'over' ? 'alert' : 'warning',
