@@ -44,6 +44,9 @@ export function createStoreFeatures(o: StoreFeaturesOptions) {
   const { store, sync: filling, analytics: engine, teams, editable, prices, latestDay, logger, config } = o;
   /** What the alerts' webhook and the digest are told of people: channels, not admins (privacy mode, PSEUDONYMIZE). */
   const channel = channelView(config.auth);
+  /** Whether a channel is told nothing of a team: privacy mode does not show it (auth/privacy.ts `shownTeams`). */
+  const channelHides = async (team: string) =>
+    channel?.minGroup !== undefined && !(await teamsRoutes.teamShown(team, channel.minGroup));
   /** Fills a range's days from the service before a figure is computed from them. */
   const fillUsers = async (r: DayRange) => void (await filling.fillUsers(r, false));
   const fillTokens = async (r: DayRange) => void (await filling.fillDays('tokens', '', r, false));
@@ -56,7 +59,7 @@ export function createStoreFeatures(o: StoreFeaturesOptions) {
     latestDay,
     logger,
     signIn: config.auth !== undefined,
-    teamSize: (team) => teamsRoutes.membersOf(team),
+    teamShown: (team, k) => teamsRoutes.teamShown(team, k),
   });
   const insightsOptions = {
     store,
@@ -72,8 +75,8 @@ export function createStoreFeatures(o: StoreFeaturesOptions) {
   const channelBudgets = async () => {
     const b = await spendRoutes.budgetStates();
     if (!channel) return b;
-    const sizes = await Promise.all(b.rows.map((r) => (r.team === '' ? Infinity : teamsRoutes.membersOf(r.team))));
-    return { ...b, rows: b.rows.filter((_, i) => !channel.smallTeam(sizes[i]!)) };
+    const hidden = await Promise.all(b.rows.map((r) => (r.team === '' ? false : channelHides(r.team))));
+    return { ...b, rows: b.rows.filter((_, i) => !hidden[i]) };
   };
   // The digest's highlights: the budgets among them as the digest is told of them.
   const digestInsights = channel
@@ -128,14 +131,14 @@ export function createStoreFeatures(o: StoreFeaturesOptions) {
     publicUrl: config.publicUrl,
     logger,
     post: o.alertPost,
-    ...(channel && { channel: { ...channel, teamSize: (team: string) => teamsRoutes.membersOf(team) } }),
+    ...(channel && { channel: { ...channel, hidden: channelHides } }),
   });
   const alertsRoutes = createAlertsRoutes({
     store,
     teams,
     checker: alerts,
     webhook: config.alertWebhookUrl !== undefined,
-    teamSize: (team) => teamsRoutes.membersOf(team),
+    teamShown: (team, k) => teamsRoutes.teamShown(team, k),
     signIn: config.auth !== undefined,
     logger,
   });

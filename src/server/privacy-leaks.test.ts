@@ -82,8 +82,11 @@ beforeAll(async () => {
     [dataOne.email, 'Data/One', ''],
   ];
   writeFileSync(teams, ['email,team,manager', ...rows.map((r) => r.join(','))].join('\n') + '\n');
+  const prices = join(dir, 'prices.json');
+  writeFileSync(prices, JSON.stringify({ currency: 'EUR', prices: [{ from: '2026-01-14', perMillionCredits: 8 }] }));
   const env = {
     ...DEMO,
+    PRICES_FILE: prices,
     DATA_DIR: ':memory:',
     TEAMS_FILE: teams,
     ...signInEnv(provider.issuer, base),
@@ -189,6 +192,17 @@ describe('privacy mode against figures derived by difference, order and counts',
       expect(r.body).toContain(`PRIVACY_MIN_GROUP=${K}`);
     }
     expect((await api(admin, `/api/users?${RANGE}&${team('Eng/Big')}`)).res.status).toBe(200);
+  });
+
+  it('shows no team’s spend that privacy mode does not show: Eng less Eng/Big would be one person’s', async () => {
+    const truth = (await read<{ rows: { team: string }[] }>(admin, `/api/spend/teams?${RANGE}`)).rows.map(
+      (r) => r.team,
+    );
+    expect(truth).toEqual(expect.arrayContaining(['Eng', 'Eng/Big', 'Eng/Solo']));
+    const rows = (await read<{ rows: { team: string }[] }>(eng, `/api/spend/teams?${RANGE}`)).rows.map((r) => r.team);
+    expect(rows).toContain('Eng');
+    expect(rows).not.toContain('Eng/Big');
+    expect(rows).not.toContain('Eng/Solo');
   });
 
   it('names no team not shown in the highlights: its idle people are under the nearest team shown', async () => {

@@ -129,9 +129,9 @@ describe.each(STORE_ENGINES)('the alerts check, in the $name store', ({ availabl
             ...privacyLens({ minGroup: 2, secret: 'a key of 32 characters or more!!' }),
             name: (id) => `Person of ${id.length} characters`,
           },
-          smallTeam: () => false,
+          minGroup: 2,
           told: (m) => m,
-          teamSize: async () => 10,
+          hidden: async () => false,
         },
       });
       await addAlertRule(o.store.db, { kind: 'person-day', scope: 'Eng', threshold: null, enabled: true }, null);

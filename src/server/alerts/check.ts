@@ -140,9 +140,9 @@ export interface CheckerOptions {
   post?: PostOptions;
   /**
    * What the webhook's channel is told (privacy mode, PSEUDONYMIZE=1): people by pseudonym, and no alert of a team
-   * too small to be told of alone (by its members, sub-teams included, as the teams tree counts them).
+   * privacy mode does not show (`hidden`: under k members, or one a small group is the difference of).
    */
-  channel?: ChannelView & { teamSize: (team: string) => Promise<number> };
+  channel?: ChannelView & { hidden: (team: string) => Promise<boolean> };
 }
 
 export interface CheckResult {
@@ -197,7 +197,7 @@ export function createAlertChecker(o: CheckerOptions) {
     if (!o.webhook || pending.length === 0) return { posted: 0, unposted: o.webhook ? 0 : pending.length, withheld: 0 };
     const c = o.channel;
     const kept = new Set<string>();
-    if (c) for (const a of pending) if (a.scope !== '' && c.smallTeam(await c.teamSize(a.scope))) kept.add(a.id);
+    if (c) for (const a of pending) if (a.scope !== '' && (await c.hidden(a.scope))) kept.add(a.id);
     if (kept.size > 0) {
       await markPosted(store.db, [...kept]);
       logger.info('alerts kept from the webhook: privacy mode', { alerts: kept.size });

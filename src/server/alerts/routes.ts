@@ -62,8 +62,8 @@ export interface AlertsRoutesOptions {
   checker: AlertChecker;
   /** Whether alerts are posted to a webhook (ALERT_WEBHOOK_URL): the page says why one is not posted. */
   webhook: boolean;
-  /** A team's members, as the teams tree counts them (privacy mode leaves out the alerts of teams under k). */
-  teamSize: (team: string) => Promise<number>;
+  /** Whether privacy mode shows a team for k (auth/privacy.ts `shownTeams`): the alerts of the others are left out. */
+  teamShown: (team: string, k: number) => Promise<boolean>;
   signIn: boolean;
   logger: Logger;
 }
@@ -119,7 +119,7 @@ export function createAlertsRoutes(o: AlertsRoutesOptions) {
    * alone). Its rules are neither shown to nor set by a reader who is not an admin: what they would alert on is
    * a figure about fewer than k people.
    */
-  const small = async (lens: PrivacyLens, team: string) => team !== '' && (await o.teamSize(team)) < lens.minGroup;
+  const small = async (lens: PrivacyLens, team: string) => team !== '' && !(await o.teamShown(team, lens.minGroup));
   /** Whether the reader sets (and sees) a rule of this scope. */
   const sets = async (scope: ViewScope | undefined, team: string) =>
     setsFor(scope, team) && !(scope?.privacy && (await small(scope.privacy, team)));

@@ -175,8 +175,8 @@ export function emailPseudonyms(secret: string): (text: string) => string {
 export interface ChannelView {
   /** How it names a person (a pseudonym, never an email or id), and which groups it is told of. */
   lens: PrivacyLens;
-  /** Whether a team of this many members is too small to be told of alone (privacy mode: fewer than k). */
-  smallTeam: (members: number) => boolean;
+  /** Privacy mode's k: a channel is told of the teams `shownTeams` shows for it, and of no other; none without it. */
+  minGroup: number | undefined;
   /** A message as posted: with PSEUDONYMIZE=1 every email left in it rewritten as the pages rewrite them. */
   told: <T>(message: T) => T;
 }
@@ -196,7 +196,7 @@ export function channelView(
   return {
     // Without privacy mode no group is too small (a group of 1 or more is told of).
     lens: privacyLens(auth.privacy ?? { minGroup: 1, secret: auth.sessionSecret }),
-    smallTeam: (members) => k !== undefined && members < k,
+    minGroup: k,
     told: (message) => (rewrite ? (JSON.parse(rewrite(JSON.stringify(message))) as typeof message) : message),
   };
 }

@@ -43,8 +43,8 @@ export interface SpendRoutesOptions {
   latestDay: () => Day;
   signIn?: boolean;
   logger?: Logger;
-  /** A team's members, sub-teams included (privacy mode leaves out the teams of fewer than k). */
-  teamSize?: (team: string) => Promise<number>;
+  /** Whether privacy mode shows a team for k (auth/privacy.ts `shownTeams`): the others' rows are left out. */
+  teamShown?: (team: string, k: number) => Promise<boolean>;
 }
 
 const MAX_BUDGET_BYTES = 1024 * 1024;
@@ -177,10 +177,15 @@ export function createSpendRoutes(opts: SpendRoutesOptions) {
       ...listed.map(row),
       ...(only.length === 0 || only.includes(UNASSIGNED) ? [row(UNASSIGNED)] : []),
     ];
-    // Privacy mode: a team under k members is left out; its spend stays in its parent's and the organization's.
+    // Privacy mode: a team it does not show is left out (under k members, or a small group's difference); its spend
+    // stays in its parent's and the organization's.
     const lens = scope?.privacy;
-    const sizes = lens && (await Promise.all(rows.map((r) => (r.team === '' ? 0 : opts.teamSize?.(r.team)))));
-    const shown = lens ? rows.filter((r, i) => r.team === '' || !lens.tooFew(sizes![i] ?? 0)) : rows;
+    const visible =
+      lens &&
+      (await Promise.all(
+        rows.map(async (r) => r.team === '' || (await opts.teamShown?.(r.team, lens.minGroup)) !== false),
+      ));
+    const shown = lens ? rows.filter((_, i) => visible![i]) : rows;
     return { currency: prices.currency, range, rows: shown, method: FORECAST_METHOD };
   }
 
