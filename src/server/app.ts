@@ -398,7 +398,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     });
     // A path that only names an endpoint once cleaned up (a backslash, a dot segment) names none: a proxy in front
     // that cleans paths differently must not be talked into another endpoint than the one it checked.
-    if (url.startsWith('/api/') && /\\|\/\.\.?(\/|$)/.test(url.split('?')[0]!))
+    if (url.startsWith('/api/') && /\\|\/(\.|%2e){1,2}(\/|$)/i.test(url.split('?')[0]!))
       return send(res, errorResponse(404, 'No such endpoint.'), req.method === 'HEAD');
     if (router.owns(new URL(url, 'http://dashboard.invalid').pathname)) return void router.handle(req, res);
     if (url.startsWith('/api/')) return send(res, errorResponse(404, 'No such endpoint.'), req.method === 'HEAD');

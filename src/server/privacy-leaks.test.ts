@@ -205,6 +205,20 @@ describe('privacy mode against figures derived by difference, order and counts',
     expect(rows).not.toContain('Eng/Solo');
   });
 
+  it('gives a manager none of the service’s per-person rows but their own: their people in a range may be fewer than k', async () => {
+    const days = `startDate=${START}&endDate=${END}`;
+    const ids = (text: string) => (text.match(/"user_id":"[^"]+"/g) ?? []).length;
+    // The admin gets Ops/Tiny's two people among everyone's rows; Ops' manager, none of anyone's.
+    const all = await read<{ data: { user_id: string }[] }>(admin, `/api/v1/analytics/users?${days}&limit=100`);
+    expect(all.data.map((r) => r.user_id)).toEqual(expect.arrayContaining(tiny.map((p) => p.id)));
+    for (const path of [`/api/v1/analytics/users?${days}&limit=100`, `/api/v1/analytics/tokens?${days}`]) {
+      const r = await api(opsLead, path);
+      expect(r.res.status, `${path}: ${r.body}`).toBe(200);
+      expect(ids(r.body), path).toBe(0);
+      for (const p of [...tiny, ...ops]) expect(r.body).not.toContain(p.email);
+    }
+  });
+
   it('names no team not shown in the highlights: its idle people are under the nearest team shown', async () => {
     type Highlights = { highlights: { kind: string; title: string; detail: string }[]; notes: string[] };
     const idleOf = (h: Highlights) => h.highlights.find((x) => x.kind === 'inactive');

@@ -142,6 +142,7 @@ describe('upstream mode', () => {
     '/api/v1/analytics/tokens%2f..',
     '/api/v1/analytics\\tokens',
     '/api/v1/analytics/tokens/../../../etc/passwd',
+    '/api/v1/analytics/x/%2E%2e/tokens',
     '/api/organization/members',
     '/api/v2/analytics/tokens',
   ])('refuses %s without calling the upstream', async (path) => {

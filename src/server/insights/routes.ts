@@ -236,7 +236,8 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
     // 4. New people this week: first active in the store's whole history during the week.
     const fresh = await asked.fresh;
     if (fresh.length > 0 && !small(fresh.length)) {
-      const names = fresh.slice(0, 5).map(named);
+      // In privacy mode the names come in their pseudonyms' order: the query's (by email) would pair them with people.
+      const names = lens ? fresh.map(named).sort().slice(0, 5) : fresh.slice(0, 5).map(named);
       out.push({
         kind: 'new-users',
         severity: 'info',

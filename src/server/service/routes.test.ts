@@ -49,16 +49,42 @@ describe('an analytics answer shaped to its reader', () => {
     expect(cursors.open(shaped.meta.next_cursor as string)).toBe('u_cy');
   });
 
-  it('names people by pseudonym in privacy mode, but for the reader’s own row', () => {
+  it('gives a manager in privacy mode their own row only: their people in a range may be fewer than k', () => {
     const privacy = privacyLens({ minGroup: 3, secret: 'privacy-secret-of-at-least-32-characters!!' });
-    const shaped = body(shapeAnalytics(json(200, { data: [ANN, BO], meta: {} }), scope({ privacy })));
-    expect(shaped.data).toEqual([ANN, { user_id: privacy.name('u_bo'), user_email: null }]);
+    const shaped = body(shapeAnalytics(json(200, { data: [ANN, BO, CY], meta: {} }), scope({ privacy })));
+    expect(shaped.data).toEqual([ANN]);
+    const days = body(
+      shapeAnalytics(json(200, { data: [tokensDay('2026-02-01', [ANN, BO])], meta: {} }), scope({ privacy })),
+    );
+    expect(days.data[0]!.by_user).toEqual([ANN]);
+  });
+
+  it('takes people out wherever the service put them, and refuses what is not the documented envelope', () => {
+    // Nested deeper than a day's split (a per-model split of people), or alone as a field.
+    const deep = json(200, {
+      data: [{ date: '2026-02-01', by_model: [{ model: 'm', by_user: [ANN, CY] }], top: CY, lead: ANN }],
+      meta: {},
+    });
+    const shaped = body(shapeAnalytics(deep, scope()));
+    expect(shaped.data[0]).toEqual({
+      date: '2026-02-01',
+      by_model: [{ model: 'm', by_user: [ANN] }],
+      top: null,
+      lead: ANN,
+    });
+    // Everyone's rows as a bare list, or a success other than 200: refused, nobody in it.
+    for (const r of [json(200, [ANN, CY]), json(203, { rows: [CY] }), json(200, { data: { CY } })]) {
+      const refused = shapeAnalytics(r, scope());
+      expect(refused.status, r.body).toBe(502);
+      expect(refused.body).not.toContain('u_cy');
+    }
   });
 
   it('gives no answer that cannot be limited, and leaves an admin’s, an error and a reader without sign-in alone', () => {
     const broken: HttpResponse = { status: 200, headers: {}, body: '{"data":[{"user_id":"u_cy"' };
     const refused = shapeAnalytics(broken, scope());
     expect(refused.status).toBe(502);
+    expect(refused.body).toContain('not valid JSON');
     expect(refused.body).not.toContain('u_cy');
     const everyone = json(200, { data: [ANN, CY], meta: {} });
     expect(shapeAnalytics(everyone, scope({ admin: true, rows: undefined }))).toBe(everyone);

@@ -64,49 +64,55 @@ const QUERIES = {
   }),
 };
 
-/** One element of an answer's `data`, as far as the shape reads it. */
-interface Element {
+/** An object naming a person, as far as the shape reads it. */
+interface Person {
   user_id?: unknown;
   user_email?: unknown;
-  by_user?: unknown;
 }
+
+const isPerson = (v: unknown): v is Person =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && ('user_id' in v || 'user_email' in v);
 
 /**
  * An analytics answer as a reader who is not an admin may see it. Whatever the request asked for, and whatever
  * the service chose to send back (a lenient service ignores a grouping it does not know and sends everyone's
- * split): every element naming a person (`user_id` or `user_email`) and every entry of a `by_user` split is kept
- * only if it is one of the reader's people, named by pseudonym in privacy mode but for the reader's own row;
- * a `/users` cursor is sealed. Aggregates stay as they are.
+ * split): every object naming a person (`user_id` or `user_email`), at any depth, is kept only if it is one of the
+ * reader's people (in privacy mode, only the reader themself: a manager's people in a range may be fewer than k,
+ * and the table pages apply those rules), and a `/users` cursor is sealed. Aggregates stay as they are. A success
+ * that is not the documented envelope is refused: what it holds cannot be told apart.
  */
 export function shapeAnalytics(answer: HttpResponse, scope: ViewScope | undefined): HttpResponse {
   const rows = scope?.rows;
-  if (!rows || answer.status !== 200) return answer;
-  let body: { data?: unknown; meta?: Record<string, unknown> };
+  if (!rows || answer.status < 200 || answer.status >= 300) return answer;
+  const refused = (why: string) =>
+    errorResponse(502, `The service’s answer ${why}, so it could not be limited to the people you may see.`);
+  let body: unknown;
   try {
-    body = JSON.parse(answer.body) as typeof body;
+    body = JSON.parse(answer.body);
   } catch {
-    // Not to be passed on as it came: it may hold anyone's rows.
-    return errorResponse(502, 'The service’s answer was not valid JSON, so it could not be limited to your people.');
+    return refused('was not valid JSON');
   }
-  if (typeof body !== 'object' || body === null) return answer;
-  const own = (r: Element) => typeof r.user_email === 'string' && canonicalEmail(r.user_email) === scope.email;
-  const sees = (r: Element) =>
-    rows.sees(String(r.user_id ?? ''), typeof r.user_email === 'string' ? r.user_email : null);
-  const named = <T extends Element>(r: T): T =>
-    scope.privacy && !own(r) ? { ...r, user_id: scope.privacy.name(String(r.user_id ?? '')), user_email: null } : r;
-  const person = (r: unknown): r is Element =>
-    typeof r === 'object' && r !== null && ('user_id' in r || 'user_email' in r);
-  const limit = (list: unknown[]) => list.flatMap((r) => (!person(r) ? [r] : sees(r) ? [named(r)] : []));
-  const data = Array.isArray(body.data)
-    ? limit(body.data).map((d) =>
-        typeof d === 'object' && d !== null && Array.isArray((d as Element).by_user)
-          ? { ...d, by_user: limit((d as { by_user: unknown[] }).by_user) }
-          : d,
-      )
-    : body.data;
-  const next = body.meta?.next_cursor;
-  const meta = typeof next === 'string' ? { ...body.meta, next_cursor: rows.seal(next) } : body.meta;
-  return { status: answer.status, headers: answer.headers, body: JSON.stringify({ ...body, data, meta }) };
+  if (
+    typeof body !== 'object' ||
+    body === null ||
+    Array.isArray(body) ||
+    !Array.isArray((body as { data?: unknown }).data)
+  )
+    return refused('was not the documented envelope');
+  const own = (p: Person) => typeof p.user_email === 'string' && canonicalEmail(p.user_email) === scope.email;
+  const sees = (p: Person) =>
+    scope.privacy ? own(p) : rows.sees(String(p.user_id ?? ''), typeof p.user_email === 'string' ? p.user_email : null);
+  /** The value with every person the reader may not see taken out of the lists that hold them (else left null). */
+  const limit = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.filter((x) => !isPerson(x) || sees(x)).map(limit);
+    if (typeof v !== 'object' || v === null) return v;
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, isPerson(x) && !sees(x) ? null : limit(x)]));
+  };
+  const { data, meta, ...rest } = body as { data: unknown[]; meta?: Record<string, unknown> };
+  const next = meta?.next_cursor;
+  const sealed = typeof next === 'string' ? { ...meta, next_cursor: rows.seal(next) } : meta;
+  const shaped = { ...(limit(rest) as object), data: limit(data), meta: sealed };
+  return { status: answer.status, headers: answer.headers, body: JSON.stringify(shaped) };
 }
 
 /** The server's key when it has one (the browser's is dropped), else the browser's own bearer key. */

@@ -174,8 +174,9 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
       },
       teams: shown,
       unassigned: smallUnassigned ? 0 : unassigned,
-      // Counted before anything is folded: exact.
-      users: restricted ? viewed.reduce((n, t) => n + t.members, 0) : users.length,
+      // Counted before anything is folded: exact. A manager kept to their teams counts the people of the roots shown
+      // only (a hidden one's people would be the difference).
+      users: restricted ? (decision ? shown : viewed).reduce((n, t) => n + t.members, 0) : users.length,
       ...(privacy && {
         privacy: { minGroup: privacy.minGroup, folded: folded.folded + (smallUnassigned ? 1 : 0) },
       }),
