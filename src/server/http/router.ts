@@ -171,12 +171,19 @@ export function createRouter(routes: readonly Route[], opts: RouterOptions): Rou
   /** Changes made through the table (a mapping or budgets saved here): kept answers are stale after each. */
   let writes = 0;
   const versionOf = async () => `${writes}|${await opts.version!()}`;
-  const find = (path: string) =>
-    routes.flatMap((r) => {
-      if (typeof r.path === 'string') return r.path === path ? [{ r, match: [] as string[] }] : [];
-      const m = r.path.exec(path);
+  // Every request looks its path up (and the metrics label it): a path's routes by a map, the patterns in order.
+  const byPath = new Map<string, { r: Route; match: string[] }[]>();
+  for (const r of routes)
+    if (typeof r.path === 'string') byPath.set(r.path, [...(byPath.get(r.path) ?? []), { r, match: [] }]);
+  const patterns = routes.filter((r) => typeof r.path !== 'string');
+  const find = (path: string) => {
+    const named = byPath.get(path) ?? [];
+    const matched = patterns.flatMap((r) => {
+      const m = (r.path as RegExp).exec(path);
       return m ? [{ r, match: m.slice(1) }] : [];
     });
+    return matched.length === 0 ? named : [...named, ...matched];
+  };
   const pick = (method: string, path: string) =>
     find(path).find(({ r }) => r.method === method || (method === 'HEAD' && r.method === 'GET'));
 
