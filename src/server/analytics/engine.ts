@@ -8,23 +8,12 @@
  * reader sees a day whole or not at all. A restarted process catches up from where its file was (the embedded
  * store's file sits beside it), or from nothing; every replica does the same from the shared store.
  */
-import { randomUUID } from 'node:crypto';
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
 import { setImmediate as letGo } from 'node:timers/promises';
 import { appendRows } from './append';
-import {
-  DuckDBInstance,
-  JSDuckDBValueConverter,
-  LIST,
-  VARCHAR,
-  listValue,
-  type DuckDBType,
-  type DuckDBValue,
-} from '@duckdb/node-api';
+import { openCopyFile } from './copy-file';
+import { JSDuckDBValueConverter, LIST, VARCHAR, listValue, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
 import { addDays, weekStart, type Day, type DayRange } from '../../lib/dates';
-import { errorText, type Logger } from '../core/log';
+import type { Logger } from '../core/log';
 import type { StoreDb } from '../store/db';
 import {
   DAY_STATEMENTS,
@@ -69,32 +58,6 @@ export interface Analytics {
   close(): Promise<void>;
 }
 
-/** The `temporary` copies this process has open (a file of its id but not among them is an earlier process's). */
-const ownCopies = new Set<string>();
-
-/** Whether an earlier process's copy: its process no longer runs, or ran with this process's id (a restarted container). */
-function leftBehind(name: string): boolean {
-  const pid = Number(/^copy-(\d+)-/.exec(name)?.[1] ?? NaN);
-  if (Number.isNaN(pid)) return false;
-  if (pid === process.pid) return !ownCopies.has(name.replace(/\.wal$/, ''));
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (e) {
-    // EPERM: another user's process runs with that id.
-    return (e as NodeJS.ErrnoException).code !== 'EPERM';
-  }
-}
-
-/** A copy's file of this process's own in `dir`; those of earlier processes are removed first. */
-function temporaryFile(dir: string): string {
-  mkdirSync(dir, { recursive: true });
-  for (const name of readdirSync(dir)) if (leftBehind(name)) rmSync(join(dir, name), { force: true });
-  const name = `copy-${process.pid}-${randomUUID()}.duckdb`;
-  ownCopies.add(name);
-  return join(dir, name);
-}
-
 export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Promise<Analytics> {
   const settings = {
     // Beyond it, the file's pages are read again as needed. At 50,000 people the process's largest resident size was
@@ -103,28 +66,8 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
     memory_limit: '256MB',
     ...(opts.tempDirectory ? { temp_directory: opts.tempDirectory } : {}),
   };
-  const temporary = opts.file === 'temporary';
-  const file = temporary ? temporaryFile(opts.tempDirectory ?? tmpdir()) : opts.file;
-  const files = [file, `${file}.wal`];
-  let instance: DuckDBInstance;
-  try {
-    instance = await DuckDBInstance.create(file, settings);
-  } catch (e) {
-    if (file === ':memory:') throw e;
-    // Another process holds the file (a server, beside which a command runs): that copy is left to it, this process
-    // makes its own.
-    if (!temporary && /Could not set lock on file/.test(errorText(e))) {
-      opts.logger.info('the analytics copy is in use by another process; this one makes a copy of its own', { file });
-      return openAnalytics(store, { ...opts, file: 'temporary' });
-    }
-    // A file DuckDB cannot open (damaged, another version's) is only a copy: made again from the store.
-    opts.logger.error('the analytics copy could not be opened; it is made again from the store', {
-      file,
-      error: e instanceof Error ? e.message : String(e),
-    });
-    for (const f of files) rmSync(f, { force: true });
-    instance = await DuckDBInstance.create(file, settings);
-  }
+  const copy = await openCopyFile(opts.file, settings, opts.logger, opts.tempDirectory);
+  const { instance } = copy;
   const loader = await instance.connect();
   // Readers on connections of their own: a request's queries, and another reader's, run side by side (a query over
   // a 90-day range spans few of DuckDB's row groups, so it rarely keeps both threads busy alone). Two, beside the
@@ -447,10 +390,7 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
       loader.closeSync();
       for (const r of readers) r.closeSync();
       instance.closeSync();
-      if (temporary) {
-        for (const f of files) rmSync(f, { force: true });
-        ownCopies.delete(basename(file));
-      }
+      copy.release();
     },
   };
 }
