@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { teamsAnswerSchema, teamsSummarySchema, type TeamView } from '../api/teams';
 import { usersTableSchema } from '../api/users';
 import { HISTORY_START } from '../lib/dates';
-import { CookieJar, request, signInEnv, startProvider, walkSignIn, type TestProvider } from '../test/oidc';
+import { CookieJar, request, signInEnv, startProvider, type TestProvider, signedIn } from '../test/oidc';
 import { pseudonym } from './auth/privacy';
 import { createApp, openAppStore } from './app';
 import { readServerConfig } from './config';
@@ -106,11 +106,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function signIn(email: string) {
-  const jar = new CookieJar();
-  await walkSignIn(jar, new URL('/auth/login', base), email);
-  return jar;
-}
+const signIn = (email: string) => signedIn(base, email);
 const api = (jar: CookieJar, path: string) => request(jar, new URL(path, base));
 async function read<T = unknown>(jar: CookieJar, path: string): Promise<T> {
   const r = await api(jar, path);

@@ -118,6 +118,13 @@ export async function request(jar: CookieJar, url: URL, init: RequestInit = {}):
   return { url, res, body: await res.text() };
 }
 
+/** A new reader of the dashboard at `base`, signed in as `email` through the test provider. */
+export async function signedIn(base: string, email: string): Promise<CookieJar> {
+  const jar = new CookieJar();
+  await walkSignIn(jar, new URL('/auth/login', base), email);
+  return jar;
+}
+
 /**
  * Follows a sign-in from `start` through the provider's pages (filling `login` with the email) until
  * a response comes back from `until`'s host that is not a redirect into the provider; returns the

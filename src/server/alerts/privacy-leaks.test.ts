@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertRuleSchema, alertRulesSchema, alertsSchema } from '../../api/alerts';
 import { marksAnswerSchema } from '../../api/marks';
-import { CookieJar, request, signInEnv, startProvider, walkSignIn, type TestProvider } from '../../test/oidc';
+import { CookieJar, request, signInEnv, startProvider, type TestProvider, signedIn } from '../../test/oidc';
 import { createApp, openAppStore } from '../app';
 import { channelView, emailPseudonyms, pseudonym, smallTeamRefusal } from '../auth/privacy';
 import { readServerConfig } from '../config';
@@ -120,11 +120,7 @@ async function startApp(extra: Record<string, string>) {
   return app;
 }
 
-async function signIn(email: string) {
-  const jar = new CookieJar();
-  await walkSignIn(jar, new URL('/auth/login', base), email);
-  return jar;
-}
+const signIn = (email: string) => signedIn(base, email);
 const api = (jar: CookieJar, path: string, method = 'GET', body?: unknown) =>
   request(jar, new URL(path, base), {
     method,

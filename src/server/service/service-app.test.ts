@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOCUMENTED_PATHS, GROUP_BY, PATHS } from '../../api/paths';
-import { CookieJar, request, signInEnv, startProvider, walkSignIn, type TestProvider } from '../../test/oidc';
+import { CookieJar, request, signInEnv, startProvider, type TestProvider, signedIn } from '../../test/oidc';
 import { ACCESS } from '../auth/access';
 import { createApp, openAppStore } from '../app';
 import { readServerConfig } from '../config';
@@ -84,11 +84,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function signIn(email: string) {
-  const jar = new CookieJar();
-  await walkSignIn(jar, new URL('/auth/login', base), email);
-  return jar;
-}
+const signIn = (email: string) => signedIn(base, email);
 type TokenDays = { data: { by_user?: { user_email: string }[] }[] };
 const get = (jar: CookieJar | undefined, path: string) => request(jar ?? new CookieJar(), new URL(path, base));
 
