@@ -131,6 +131,17 @@ export const teamFiguresSchema = z.object({
   sessions: z.number(),
   commits: z.number(),
   prs: z.number(),
+  /** credits ÷ commits, credits ÷ pull requests; null without any. */
+  creditsPerCommit: z.nullable(z.number()),
+  creditsPerPr: z.nullable(z.number()),
+  /**
+   * With a price list in force: the range's spend, and per active person, per commit and per pull request (null
+   * without any); all null without a price list.
+   */
+  spend: z.nullable(z.number()),
+  spendPerActive: z.nullable(z.number()),
+  spendPerCommit: z.nullable(z.number()),
+  spendPerPr: z.nullable(z.number()),
 });
 export type TeamFigures = z.infer<typeof teamFiguresSchema>;
 
@@ -147,6 +158,11 @@ export const teamSummaryRowSchema = z.object({
   current: teamFiguresSchema,
   /** The same figures over the period of the same length just before; null when it starts before history. */
   previous: z.nullable(teamFiguresSchema),
+  /**
+   * Each figure's relative change from the previous period (0.25: up a quarter); null for a figure without one
+   * (none before, or 0); the whole null without a previous period.
+   */
+  change: z.nullable(z.record(z.string(), z.nullable(z.number()))),
   /** Daily credits over the range, one number per day from its start. */
   trend: z.array(z.number()),
 });

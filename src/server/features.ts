@@ -4,11 +4,11 @@
  * and the weekly digest built from them. app.ts serves their routes.
  */
 import type { DayRange } from '../lib/dates';
-import { weekSums } from './analytics/insights';
 import { channelView } from './auth/privacy';
 import type { Analytics } from './analytics/engine';
 import { createSpend } from './analytics/spend';
 import { createTeamFigures } from './analytics/teams';
+import { createFigures } from './analytics/figures';
 import type { ServerConfig } from './config';
 import { errorText, type Logger } from './core/log';
 import { createAlertChecker, storeFigures } from './alerts/check';
@@ -50,16 +50,18 @@ export function createStoreFeatures(o: StoreFeaturesOptions) {
   /** Fills a range's days from the service before a figure is computed from them. */
   const fillUsers = async (r: DayRange) => void (await filling.fillUsers(r, false));
   const fillTokens = async (r: DayRange) => void (await filling.fillDays('tokens', '', r, false));
+  /** Every figure about people is asked of one runner (analytics/figures.ts). */
+  const runner = engine.then(createFigures);
   const spendRoutes = createSpendRoutes({
     store,
     spend: engine.then(createSpend),
+    runner,
     fill: fillTokens,
     teams,
     prices,
     latestDay,
     logger,
     signIn: config.auth !== undefined,
-    teamShown: (team, k) => teamsRoutes.teamShown(team, k),
   });
   const insightsOptions = {
     store,
@@ -68,7 +70,7 @@ export function createStoreFeatures(o: StoreFeaturesOptions) {
     teams,
     latestDay,
     budgetStates: () => spendRoutes.budgetStates(),
-    shownTeams: (k: number) => teamsRoutes.shownTeams(k),
+    runner,
   };
   const insightsRoutes = createInsightsRoutes(insightsOptions);
   /** The budgets a channel is told of: in privacy mode, none of a team of fewer than k members (its spend is theirs). */
@@ -89,9 +91,21 @@ export function createStoreFeatures(o: StoreFeaturesOptions) {
   });
   const sources: DigestSources = {
     readiness: () => readinessRoutes.fixes([]),
-    weekSums: async (before, now, columns) => {
+    weekFigures: async (before, now, measures) => {
       await fillUsers({ start: before.start, end: now.end });
-      return weekSums(await engine, before, now, columns);
+      const [row] = (
+        await (
+          await runner
+        ).ask({
+          mapping: teams.current().mapping,
+          measures,
+          range: now,
+          compare: before,
+          by: 'total',
+          scope: { people: null },
+        })
+      ).rows;
+      return { now: row!.current, before: row!.previous! };
     },
     latestDay,
     // The digest's readers are a channel, not admins: its people are named as a manager is shown them.
@@ -109,6 +123,8 @@ export function createStoreFeatures(o: StoreFeaturesOptions) {
     source: teams,
     editable,
     figures: engine.then(createTeamFigures),
+    runner,
+    prices: () => prices.current().prices ?? null,
     fill: (r, from) => (from === 'tokens' ? fillTokens(r) : fillUsers(r)),
     signIn: config.auth !== undefined,
   });
@@ -118,6 +134,7 @@ export function createStoreFeatures(o: StoreFeaturesOptions) {
     figures: storeFigures({
       store,
       analytics: engine,
+      runner,
       teams,
       latestDay,
       fillUsers,

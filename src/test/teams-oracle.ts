@@ -5,7 +5,9 @@
 import {
   compareNames,
   isWithin,
+  parentOf,
   SEPARATOR,
+  withAncestors,
   teamResolver,
   UNASSIGNED,
   type MemberList,
@@ -52,5 +54,24 @@ export function directByTeam<T>(
 export function membersOf(team: string, assignment: ReadonlyMap<string, string>): string[] {
   const out: string[] = [];
   for (const [userId, path] of assignment) if (isWithin(path, team)) out.push(userId);
+  return out;
+}
+
+/**
+ * Each team's figure over itself and all its sub-teams, for every team given and every team above
+ * them. `add` must not change its arguments (`zero` is shared) and should be associative and
+ * commutative: a sum, or a set union for distinct counts (active users), never an average.
+ * Each team's value is added to its parent's once, deepest teams first.
+ */
+export function rollUp<T>(perTeamDirect: ReadonlyMap<string, T>, add: (a: T, b: T) => T, zero: T): Map<string, T> {
+  const paths = withAncestors(perTeamDirect.keys());
+  const out = new Map<string, T>();
+  for (const p of paths) out.set(p, perTeamDirect.has(p) ? perTeamDirect.get(p)! : zero);
+  // Reverse tree order visits every sub-team before its parent.
+  for (let i = paths.length - 1; i >= 0; i--) {
+    const p = paths[i]!;
+    const parent = parentOf(p);
+    if (parent !== null) out.set(parent, add(out.get(parent)!, out.get(p)!));
+  }
   return out;
 }

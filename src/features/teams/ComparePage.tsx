@@ -15,6 +15,7 @@ import { useAppConfig } from '../../data/config';
 import { useLinkTo, useRange, useSortParam, useTeams } from '../../data/search';
 import { spendQuery } from '../../data/spend';
 import { TEAMS_SORT, teamColumns } from './columns';
+import { outcomeColumns } from './outcome-columns';
 import {
   combinedSource,
   comparedRows,
@@ -50,7 +51,21 @@ const TITLE = 'Compare teams';
  * The team page's figures, those compared most first (the spend, with a price list, right after the credits): at
  * 1280 px the ones after the pull requests may lie beyond the table's right edge, which then says so.
  */
-const FIGURES = ['credits', 'active', 'toolCallsPerTurn', 'commits', 'prs', 'members', 'adoption', 'creditsPerActive'];
+const FIGURES = [
+  'credits',
+  'active',
+  'toolCallsPerTurn',
+  'commits',
+  'prs',
+  'members',
+  'adoption',
+  'creditsPerActive',
+  'creditsPerActiveChange',
+  'creditsPerCommit',
+  'creditsPerCommitChange',
+  'creditsPerPr',
+  'creditsPerPrChange',
+];
 const TABLE_ID = 'compare';
 
 export default function ComparePage() {
@@ -180,7 +195,8 @@ function Comparison() {
     const figures = FIGURES.map((id) => all.find((c) => c.id === id)!);
     if (currency === null) return [team, ...figures];
     const money = spendColumn<TeamSummaryRow>(currency, (r) => spendOf(r.team)?.spend ?? null);
-    return [team, figures[0]!, money, ...figures.slice(1)];
+    // With a price list, spend per active person, per commit and per pull request too, each with its change.
+    return [team, figures[0]!, money, ...figures.slice(1), ...outcomeColumns(currency)];
   }, [range, teams, currency, spendOf]);
   const [sort] = useSortParam(TABLE_ID, TEAMS_SORT);
 

@@ -231,7 +231,9 @@ const renderTeams = () =>
 
 describe('the teams page’s outcome ratios and comparison across teams', () => {
   it('shows credits per commit and per pull request with the caveat, and "—" for a team without commits', async () => {
-    const rows = ROWS.map((r) => (r.team === 'Sales' ? { ...r, current: { ...r.current, commits: 0, prs: 0 } } : r));
+    // As the server's runner gives them: no commits, no ratio (and no change of it).
+    const none = { commits: 0, prs: 0, creditsPerCommit: null, creditsPerPr: null };
+    const rows = ROWS.map((r) => (r.team === 'Sales' ? { ...r, current: { ...r.current, ...none } } : r));
     vi.stubGlobal(
       'fetch',
       vi.fn(async (input: RequestInfo | URL) => {
@@ -255,6 +257,13 @@ describe('the teams page’s outcome ratios and comparison across teams', () => 
     expect(within(rowWith(table, 'Engineering')).getByText('1.1K').getAttribute('title')).toBe('1,136.36');
     expect(cell('Sales', 'Credits per commit')).toBe('—none: no commits through the agent');
     expect(cell('Sales', 'Credits per pull request')).toBe('—none: no pull requests through the agent');
+    // Each ratio's change against the previous period: Engineering's credits per pull request went from 40,000 ÷ 40
+    // to 50,000 ÷ 44 (up 13.6 %: more per pull request, the bad way); Sales' has none in the range.
+    expect(cell('Engineering', 'Credits per pull request change')).toBe('▲ +13.6%');
+    expect(within(rowWith(table, 'Engineering')).getByText('+13.6%', { exact: false }).className).toContain(
+      'text-danger',
+    );
+    expect(cell('Sales', 'Credits per pull request change')).toBe('—none: none in the range');
     const teams = screen.getByRole('region', { name: 'Teams' });
     expect(within(teams).getByRole('note').textContent).toBe(AGENT_ONLY_CAVEAT);
   });

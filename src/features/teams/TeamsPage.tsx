@@ -1,6 +1,6 @@
 import { pageRefusal, useReader } from '../../data/me';
 import { spendColumns, spendCsv } from './spend-columns';
-import { spendOutcomeColumns } from './outcome-columns';
+import { outcomeColumns } from './outcome-columns';
 import { teamsSpendQuery } from '../../data/spend';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
@@ -108,12 +108,12 @@ function TeamsOverview() {
     // The money and the budget right after the credits they price, beside the team's name.
     const at = base.findIndex((c) => c.id === 'credits') + 1;
     // The money per outcome right after the credits per outcome.
-    const ratios = base.findIndex((c) => c.id === 'creditsPerPr') + 1;
+    const ratios = base.findIndex((c) => c.id === 'creditsPerPrChange') + 1;
     return [
       ...base.slice(0, at),
       ...spendColumns(currency, spendOf),
       ...base.slice(at, ratios),
-      ...spendOutcomeColumns(currency, spendOf),
+      ...outcomeColumns(currency),
       ...base.slice(ratios),
     ];
   }, [range, currency, spendOf]);

@@ -61,12 +61,7 @@ export function teamColumns(range: DayRange): Column<TeamSummaryRow>[] {
       numeric: true,
       render: (r) => <Change now={r.current.credits} before={r.previous?.credits ?? null} />,
     },
-    {
-      id: 'creditsPerActive',
-      ...labelled(DEFINITIONS.creditsPerActivePerson),
-      value: (r) => r.current.creditsPerActive,
-      numeric: true,
-    },
+    // Credits per active person, per commit and per pull request, each with its change.
     ...outcomeColumns(),
     {
       id: 'toolCallsPerTurn',

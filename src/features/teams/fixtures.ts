@@ -1,5 +1,6 @@
 /** Test data for the teams pages: a small organization's summary, as the server would answer it. */
 import type { TeamFigures, TeamSummaryRow, TeamsSummary } from '../../api/teams';
+import { changeOf, valueOf, type MeasureId } from '../../lib/measures';
 
 export function figures(over: Partial<TeamFigures> = {}): TeamFigures {
   const f = {
@@ -13,13 +14,31 @@ export function figures(over: Partial<TeamFigures> = {}): TeamFigures {
     prs: 3,
     ...over,
   };
+  // The ratios as the server's runner makes them (lib/measures.ts); no spend without a price list.
+  const of = (m: MeasureId) => (f as Record<string, number>)[m] ?? 0;
   return {
-    adoption: f.members ? f.active / f.members : null,
-    creditsPerActive: f.active ? f.credits / f.active : null,
-    toolCallsPerTurn: f.userMessages ? f.toolCalls / f.userMessages : null,
+    adoption: valueOf('adoption', of),
+    creditsPerActive: valueOf('creditsPerActive', of),
+    toolCallsPerTurn: valueOf('toolCallsPerTurn', of),
+    creditsPerCommit: valueOf('creditsPerCommit', of),
+    creditsPerPr: valueOf('creditsPerPr', of),
+    spend: null,
+    spendPerActive: null,
+    spendPerCommit: null,
+    spendPerPr: null,
     ...f,
   };
 }
+
+/** Each figure's change from `before` to `now`, as the server gives it. */
+export const changes = (now: TeamFigures, before: TeamFigures | null) =>
+  before &&
+  Object.fromEntries(
+    Object.keys(now).map((k) => [
+      k,
+      changeOf(now[k as keyof TeamFigures] as number | null, before[k as keyof TeamFigures] as number | null),
+    ]),
+  );
 
 export function summaryRow(
   team: string,
@@ -30,6 +49,8 @@ export function summaryRow(
 ): TeamSummaryRow {
   const parts = team ? team.split('/') : [];
   const { current, previous, ...rest } = over;
+  const now = figures(current);
+  const before = previous === null ? null : figures(previous ?? current);
   return {
     team,
     name: parts.at(-1) ?? 'Acme',
@@ -37,8 +58,9 @@ export function summaryRow(
     parent: parts.length > 1 ? parts.slice(0, -1).join('/') : null,
     hasChildren: false,
     managers: [],
-    current: figures(current),
-    previous: previous === null ? null : figures(previous ?? current),
+    current: now,
+    previous: before,
+    change: changes(now, before),
     trend: [100, 200, 300, 400],
     ...rest,
   };
@@ -93,7 +115,7 @@ export function summary(rows: TeamSummaryRow[] = ROWS, withPrevious = true): Tea
   return {
     range: { start: '2026-05-02', end: '2026-05-31' },
     previous: withPrevious ? { start: '2026-04-02', end: '2026-05-01' } : null,
-    rows: withPrevious ? rows : rows.map((r) => ({ ...r, previous: null })),
+    rows: withPrevious ? rows : rows.map((r) => ({ ...r, previous: null, change: null })),
   };
 }
 

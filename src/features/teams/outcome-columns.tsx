@@ -1,14 +1,8 @@
-import type { TeamSpendRow } from '../../api/spend';
 import type { TeamSummaryRow } from '../../api/teams';
+import { Change } from '../../components/Change';
 import type { Column } from '../../components/DataTable';
-import {
-  DEFINITIONS,
-  labelled,
-  perCommit,
-  perPullRequest,
-  spendPerActivePerson,
-  type Definition,
-} from '../../lib/definitions';
+import { labelled } from '../../lib/definitions';
+import { measureOf } from '../../lib/measures';
 import { formatExact } from '../../lib/format';
 import { formatMoneyExact, moneyFormat } from '../../lib/money';
 
@@ -36,70 +30,58 @@ const NO_COMMITS = 'none: no commits through the agent';
 const NO_PRS = 'none: no pull requests through the agent';
 const NO_ACTIVE = 'none: nobody active';
 
-/** Credits per commit and per pull request over the range (Σ credits ÷ Σ commits, lib/definitions.ts). */
-export function outcomeColumns(): Column<TeamSummaryRow>[] {
-  const perCommitOf = (r: TeamSummaryRow) => perCommit(r.current.credits, r.current.commits);
-  const perPrOf = (r: TeamSummaryRow) => perPullRequest(r.current.credits, r.current.prs);
-  return [
-    {
-      id: 'creditsPerCommit',
-      ...labelled(DEFINITIONS.creditsPerCommit),
-      value: perCommitOf,
-      numeric: true,
-      render: (r, format) => ratioCell(perCommitOf(r), format, NO_COMMITS),
-    },
-    {
-      id: 'creditsPerPr',
-      ...labelled(DEFINITIONS.creditsPerPullRequest),
-      value: perPrOf,
-      numeric: true,
-      render: (r, format) => ratioCell(perPrOf(r), format, NO_PRS),
-    },
-  ];
+type Ratio =
+  'creditsPerActive' | 'creditsPerCommit' | 'creditsPerPr' | 'spendPerActive' | 'spendPerCommit' | 'spendPerPr';
+
+/** Why a ratio has no value (its denominator is 0), by measure. */
+const NONE: Record<Ratio, string> = {
+  creditsPerActive: NO_ACTIVE,
+  creditsPerCommit: NO_COMMITS,
+  creditsPerPr: NO_PRS,
+  spendPerActive: NO_ACTIVE,
+  spendPerCommit: NO_COMMITS,
+  spendPerPr: NO_PRS,
+};
+
+/** A ratio's change against the previous period, as the server's runner gives it, coloured by its good way. */
+function ratioChange(r: TeamSummaryRow, m: Ratio) {
+  const now = r.current[m];
+  const before = r.previous?.[m] ?? null;
+  if (r.previous === null) return <span className="text-fg-subtle">no earlier period</span>;
+  if (now === null || before === null)
+    return ratioCell(null, String, `none: ${now === null ? 'none in the range' : 'none in the previous period'}`);
+  return <Change now={now} before={before} better={measureOf(m).definition.better} />;
 }
 
-/** With a price list: spend per active person, per commit and per pull request, from each team's spend row. */
-export function spendOutcomeColumns(
-  currency: string,
-  spendOf: (team: string) => TeamSpendRow | undefined,
-): Column<TeamSummaryRow>[] {
-  const money = moneyFormat(currency);
-  const exact = (n: number) => formatMoneyExact(n, currency);
-  const of = (f: (spend: number, r: TeamSummaryRow) => number | null) => (r: TeamSummaryRow) => {
-    const s = spendOf(r.team);
-    return s === undefined ? null : f(s.spend, r);
-  };
-  const make = (
-    id: string,
-    d: Definition,
-    value: (r: TeamSummaryRow) => number | null,
-    none: string,
-  ): Column<TeamSummaryRow> => ({
-    id,
-    ...labelled(d),
-    value,
-    numeric: true,
-    format: money,
-    render: (r, format) => ratioCell(value(r), format, spendOf(r.team) ? none : 'no spend figure for this team', exact),
+/**
+ * Outcome ratios by measure (lib/measures.ts), each followed by its change against the previous period: credits
+ * per active person, per commit and per pull request; with a price list, spend per each (`currency`). Every value
+ * and change is the summary's, computed once by the server's figures runner (Σ numerator ÷ Σ denominator).
+ */
+export function outcomeColumns(currency: string | null = null): Column<TeamSummaryRow>[] {
+  const ratios: Ratio[] = currency
+    ? ['spendPerActive', 'spendPerCommit', 'spendPerPr']
+    : ['creditsPerActive', 'creditsPerCommit', 'creditsPerPr'];
+  const money = currency ? moneyFormat(currency) : undefined;
+  const exact = currency ? (n: number) => formatMoneyExact(n, currency) : formatExact;
+  return ratios.flatMap((m): Column<TeamSummaryRow>[] => {
+    const d = measureOf(m).definition;
+    return [
+      {
+        id: m,
+        ...labelled(d),
+        value: (r) => r.current[m],
+        numeric: true,
+        ...(money && { format: money }),
+        render: (r, format) => ratioCell(r.current[m], format, NONE[m], exact),
+      },
+      {
+        id: `${m}Change`,
+        header: `${d.label} change`,
+        value: (r) => r.change?.[m] ?? null,
+        numeric: true,
+        render: (r) => ratioChange(r, m),
+      },
+    ];
   });
-  return [
-    make(
-      'spendPerActive',
-      DEFINITIONS.spendPerActivePerson,
-      of((s, r) => spendPerActivePerson(s, r.current.active)),
-      NO_ACTIVE,
-    ),
-    make(
-      'spendPerCommit',
-      DEFINITIONS.spendPerCommit,
-      of((s, r) => perCommit(s, r.current.commits)),
-      NO_COMMITS,
-    ),
-    make(
-      'spendPerPr',
-      DEFINITIONS.spendPerPullRequest,
-      of((s, r) => perPullRequest(s, r.current.prs)),
-      NO_PRS,
-    ),
-  ];
 }

@@ -9,7 +9,8 @@
 import type { TeamSpendRow } from '../../api/spend';
 import type { AlertKind } from '../../api/alerts';
 import { addDays, HISTORY_START, maxDay, type Day, type DayRange } from '../../lib/dates';
-import { activeByTeam, SPIKE_WINDOW, weekSpikes, weekSums } from '../analytics/insights';
+import { SPIKE_WINDOW, weekSpikes } from '../analytics/insights';
+import { weekTo, type FiguresRunner } from '../analytics/figures';
 import type { Analytics } from '../analytics/engine';
 import type { ChannelView } from '../auth/privacy';
 import { errorText, type Logger } from '../core/log';
@@ -25,7 +26,6 @@ import {
 } from '../store/alerts-queries';
 import type { StoreDb } from '../store/db';
 import type { MappingSource } from '../teams/source';
-import { rolledCounts } from '../teams/tree';
 import { evaluate, pseudonymous, type Figures, type Opening, type RuleView, type ScopeFigures } from './rules';
 import { alertMessage, type WebhookFormat } from './webhook';
 
@@ -43,6 +43,8 @@ export const ruleView = (r: AlertRuleRow): RuleView => ({
 export interface FiguresSources {
   store: StoreDb;
   analytics: Promise<Analytics>;
+  /** The figures runner (analytics/figures.ts): the week's active people. */
+  runner: Promise<FiguresRunner>;
   teams: MappingSource;
   latestDay: () => Day;
   /** Fills the `/users` days of a range from the service first (what is already stored is not asked again). */
@@ -99,20 +101,26 @@ export function storeFigures(s: FiguresSources): (rules: readonly RuleView[]) =>
         s.fillUsers({ start: maxDay(HISTORY_START, addDays(day, -(SPIKE_WINDOW + 13))), end: day }),
       );
       const a = await attempt('the analytics copy', () => s.analytics);
+      const runner = await attempt('the figures runner', () => s.runner);
       const mapping = s.teams.current().mapping;
-      const week = { start: addDays(day, -6), end: day };
-      const before = { start: addDays(day, -13), end: addDays(day, -7) };
-      if (a && activeScopes.includes('')) {
-        const sums = await attempt('active people', () => weekSums(a, before, week, []));
-        if (sums) at('').active = { before: sums.before.active ?? 0, now: sums.now.active ?? 0 };
+      const { week, before } = weekTo(day);
+      // The week's active people against the week before's, as the highlights count them (a team with its sub-teams).
+      const weekOver = (by: 'total' | 'team') =>
+        runner!.ask({ mapping, measures: ['active'], range: week, compare: before, by, scope: { people: null } });
+      if (runner && activeScopes.includes('')) {
+        const total = await attempt('active people', () => weekOver('total'));
+        const row = total?.rows[0];
+        if (row) at('').active = { before: row.previous?.active ?? 0, now: row.current.active ?? 0 };
       }
       const teamScopes = activeScopes.filter((t) => t !== '');
-      if (a && mapping && teamScopes.length > 0) {
-        const counts = await attempt('active people by team', () => activeByTeam(a, mapping, before, week));
-        if (counts) {
-          const rolled = (which: 'before' | 'now') => rolledCounts(mapping.teams, (t) => counts.get(t)?.[which]);
-          const [b, n] = [rolled('before'), rolled('now')];
-          for (const t of teamScopes) if (b.has(t)) at(t).active = { before: b.get(t) ?? 0, now: n.get(t) ?? 0 };
+      if (runner && mapping && teamScopes.length > 0) {
+        const teams = await attempt('active people by team', () => weekOver('team'));
+        if (teams) {
+          const byTeam = new Map(teams.rows.map((r) => [r.key, r]));
+          for (const t of teamScopes) {
+            const r = byTeam.get(t);
+            if (r) at(t).active = { before: r.previous?.active ?? 0, now: r.current.active ?? 0 };
+          }
         }
       }
       for (const scope of spikeScopes) {

@@ -39,6 +39,11 @@ export interface AnalyticsOptions {
 export interface Analytics {
   /** Brings the copy of [start, end] (every stored day without a range) up to the store's. */
   catchUp(range?: DayRange): Promise<void>;
+  /**
+   * Brings the whole copy up to the store's, unless a catch-up of the whole is under way: then at once, the reader
+   * taking the days copied so far (everyone known asked right after a start does not wait for the history's copy).
+   */
+  catchUpUnlessUnderWay(): Promise<void>;
   /** Replaces a table of the engine's own (made from the store's data, like a price table) in one transaction. */
   replaceTable(name: string, columns: readonly [string, DuckDBType][], rows: DuckDBValue[][]): Promise<void>;
   /** Runs a query on the engine's threads; rows as plain objects (numbers as numbers). */
@@ -347,8 +352,19 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
     }
   }
 
+  /** Catch-ups of the whole copy under way. */
+  let wholeUnderWay = 0;
+  const catchUpWhole = async () => {
+    wholeUnderWay++;
+    try {
+      await catchUpNow(undefined);
+    } finally {
+      wholeUnderWay--;
+    }
+  };
   return {
-    catchUp: (range) => catchUpNow(range),
+    catchUp: (range) => (range ? catchUpNow(range) : catchUpWhole()),
+    catchUpUnlessUnderWay: () => (wholeUnderWay > 0 ? Promise.resolve() : catchUpWhole()),
     replaceTable: (name, columns, rows) =>
       withLoader(true, async () => {
         await loader.run('BEGIN TRANSACTION');

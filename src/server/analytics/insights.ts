@@ -15,7 +15,7 @@ import { addDays, HISTORY_START, maxDay, weekStart, type Day, type DayRange } fr
 import type { Mapping } from '../teams/mapping';
 import type { Analytics } from './engine';
 import { WEEK_OF_DAY } from './schema';
-import { membershipOf, scoped } from './teams';
+import { scoped } from './teams';
 
 export const SPIKE_WINDOW = 28;
 export const SPIKE_MIN_HISTORY = 7;
@@ -115,24 +115,6 @@ async function firstEmails(a: Analytics, r: DayRange, ids: readonly string[]): P
   return new Map(rows.flatMap((x) => (x.email ? [[x.user_id, x.email] as const] : [])));
 }
 
-/** Each team's people (its direct members) active in `now` and in `before`, the mapping's rules deciding who is where. */
-export async function activeByTeam(
-  a: Analytics,
-  mapping: Mapping | null,
-  before: DayRange,
-  now: DayRange,
-): Promise<Map<string, { before: number; now: number }>> {
-  await a.catchUp({ start: before.start, end: now.end });
-  await membershipOf(a).current(mapping);
-  const rows = await a.rows<{ team: string; before: number; now: number }>(
-    `SELECT team, count(DISTINCT pid) FILTER (WHERE day <= $split)::INTEGER AS before,
-       count(DISTINCT pid) FILTER (WHERE day > $split)::INTEGER AS now
-     FROM person_day JOIN member USING (pid) WHERE day BETWEEN $start AND $end GROUP BY team`,
-    { start: before.start, end: now.end, split: before.end },
-  );
-  return new Map(rows.map((x) => [x.team, { before: x.before, now: x.now }]));
-}
-
 /** The people (of the teams chosen) first active in the copy's whole history during `week`, the earliest first. */
 export async function firstActiveIn(
   a: Analytics,
@@ -180,25 +162,4 @@ export async function cohortCounts(
     { through },
   );
   return rows;
-}
-
-/** The digest's sums of two weeks: active people and each number, for `now` and `before`. */
-export async function weekSums(
-  a: Analytics,
-  before: DayRange,
-  now: DayRange,
-  columns: readonly string[],
-): Promise<{ now: Record<string, number>; before: Record<string, number> }> {
-  await a.catchUp({ start: before.start, end: now.end });
-  const rows = await a.rows<Record<string, number> & { late: boolean }>(
-    `SELECT day > $split AS late, count(DISTINCT pid)::INTEGER AS active,
-       ${columns.map((c) => `coalesce(sum(${c}), 0)::DOUBLE AS ${c}`).join(', ')}
-     FROM person_day WHERE day BETWEEN $start AND $end GROUP BY late`,
-    { start: before.start, end: now.end, split: before.end },
-  );
-  const of = (late: boolean) => {
-    const r = rows.find((x) => x.late === late);
-    return Object.fromEntries(['active', ...columns].map((c) => [c, r?.[c] ?? 0]));
-  };
-  return { now: of(true), before: of(false) };
 }

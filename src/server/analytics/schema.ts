@@ -4,8 +4,7 @@
  * engine.ts keeps the copy up to date.
  */
 import { dateValue } from '@duckdb/node-api';
-import { addDays, daysBetween, weekStart, type Day, type DayRange } from '../../lib/dates';
-import type { Analytics } from './engine';
+import { addDays, weekStart, type Day, type DayRange } from '../../lib/dates';
 import { SUMMED_FIELDS } from '../../lib/user-merge';
 
 /** Bumped when the copy's tables change: a file of another version is rebuilt. */
@@ -119,26 +118,6 @@ export function wholeWeeks(r: DayRange): { first: Day; last: Day; through: Day }
   const first = monday === r.start ? monday : addDays(monday, 7);
   const last = addDays(weekStart(addDays(r.end, 1)), -7);
   return { first, last, through: addDays(last, 6) };
-}
-
-/**
- * Each team's value day by day over the range (`daily`: rows of `team`, `day`, `v`), a line a day long each (0 on a day
- * without a row): asked as a row a team with its days as lists, where a row a team and day was 26,000 rows of JSON to
- * parse at 300 teams × 90 days.
- */
-export async function teamLines(a: Analytics, r: DayRange, daily: string): Promise<Map<string, Float64Array>> {
-  const rows = await a.rows<{ team: string; at: number[]; v: number[] }>(
-    `SELECT team, list(date_diff('day', $start::DATE, day)::INTEGER) AS at, list(v) AS v FROM (${daily}) GROUP BY team`,
-    { start: r.start, end: r.end },
-  );
-  const length = daysBetween(r.start, r.end) + 1;
-  return new Map(
-    rows.map((x) => {
-      const line = new Float64Array(length);
-      x.at.forEach((i, k) => (line[i] = x.v[k]!));
-      return [x.team, line];
-    }),
-  );
 }
 
 // A day comes into the copy as the store keeps it (each `/users` row, the `/tokens` answer): JSON texts that DuckDB

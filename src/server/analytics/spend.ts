@@ -8,8 +8,8 @@ import { eachDay, HISTORY_START, type Day, type DayRange } from '../../lib/dates
 import { priceListKey, priceOf, type PriceList } from '../spend/prices';
 import type { Mapping } from '../teams/mapping';
 import type { Analytics } from './engine';
-import { dayValue, teamLines, WEEK_OF_DAY, wholeWeeks } from './schema';
-import { everyDay, membershipOf, scoped, type Selection } from './teams';
+import { dayValue, WEEK_OF_DAY } from './schema';
+import { everyDay, scoped, type Selection } from './teams';
 
 /**
  * The price of a million credits for every day of the copy and every model and tier in it, as a table: the
@@ -84,12 +84,6 @@ GROUP BY pid`;
 // people, or a team's): a price per row joined the price table once per person, model and day.
 export function createSpend(a: Analytics) {
   const prices = priceTableOf(a);
-  /** The copy of the range, `member` for the mapping and the price table for the list, brought up to date. */
-  const ready = async (mapping: Mapping | null, r: DayRange, list: PriceList) => {
-    await a.catchUp(r);
-    await membershipOf(a).current(mapping);
-    await prices(list);
-  };
   const ask = async (mapping: Mapping | null, selected: Selection, r: DayRange, list: PriceList) => {
     const q = await scoped(a, mapping, selected, r);
     await prices(list);
@@ -122,40 +116,6 @@ export function createSpend(a: Analytics) {
           WHERE split AND day BETWEEN $start AND $end AND <selected> GROUP BY day, model, tier) m
         JOIN price p USING (day, model, tier)
         GROUP BY model, tier ORDER BY spend DESC, model`);
-    },
-
-    /** Each team's own (direct members') credits and spend over the range: its whole weeks and edge days. */
-    async byTeam(mapping: Mapping | null, r: DayRange, list: PriceList) {
-      await ready(mapping, r, list);
-      const rows = await a.rows<{ team: string; credits: number; spend: number }>(
-        `WITH c AS (
-           SELECT pid, credits FROM person_credits_week WHERE week BETWEEN $first AND $last
-           UNION ALL SELECT pid, credits FROM person_credits_day
-           WHERE day BETWEEN $start AND $end AND NOT (day BETWEEN $first AND $through)),
-         per AS (
-           SELECT pid, sum(credits) AS credits, sum(spend) AS spend FROM (
-             SELECT pid, credits, 0 AS spend FROM c UNION ALL SELECT pid, 0, spend FROM (${SPEND}))
-           GROUP BY pid)
-         SELECT team, sum(credits) AS credits, sum(spend) AS spend FROM per JOIN member USING (pid) GROUP BY team`,
-        { start: r.start, end: r.end, ...wholeWeeks(r) },
-      );
-      return {
-        credits: new Map(rows.map((x) => [x.team, x.credits])),
-        spend: new Map(rows.map((x) => [x.team, x.spend])),
-      };
-    },
-
-    /** Each team's own daily spend over the range (a month's, for its forecast). */
-    async dailyByTeam(mapping: Mapping | null, r: DayRange, list: PriceList) {
-      await ready(mapping, r, list);
-      return teamLines(
-        a,
-        r,
-        `SELECT team, day, sum(m.credits * p.per_million / 1e6) AS v FROM (
-           SELECT team, day, model, tier, sum(credits) AS credits FROM person_model_day JOIN member USING (pid)
-           WHERE day BETWEEN $start AND $end GROUP BY team, day, model, tier) m
-         JOIN price p USING (day, model, tier) GROUP BY team, day`,
-      );
     },
   };
 }

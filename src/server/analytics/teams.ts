@@ -7,14 +7,11 @@
  * organization for every sum and every count of people (teams.test.ts).
  */
 import { INTEGER, LIST, VARCHAR, listValue, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
-import { addDays, daysBetween, eachDay, type Day, type DayRange } from '../../lib/dates';
+import { addDays, eachDay, type Day, type DayRange } from '../../lib/dates';
 import type { Mapping } from '../teams/mapping';
-import { inSelection, teamResolver, UNASSIGNED } from '../teams/tree';
+import { ancestors, inSelection, teamResolver, UNASSIGNED, withAncestors } from '../teams/tree';
+import { canonicalEmail } from '../core/text';
 import type { Analytics } from './engine';
-import { teamLines, wholeWeeks } from './schema';
-
-/** The columns of a team's sums. */
-const TEAM_SUMS = 'billable_tokens, tool_calls, user_messages, sessions, git_commits, git_prs_created';
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
@@ -75,13 +72,28 @@ function createMembership(a: Analytics) {
         GROUP BY pid) USING (pid)`);
     const resolve = mapping ? teamResolver(mapping) : () => UNASSIGNED;
     const found = rows.map(({ user_id: userId, email }): Person => ({ userId, email, team: resolve(userId, email) }));
+    // The people the mapping names whom the copy has not seen (never active yet) are members too: each a row of its
+    // own, under a number no person of the copy has (below 0), so a team's members are `count(*)` and its facts
+    // join the people seen only.
+    const unseen = unseenMembers(mapping, found);
     await a.replaceTable(
       'member',
       [
         ['pid', INTEGER],
         ['team', VARCHAR],
       ],
-      found.map((p, i) => [rows[i]!.pid, p.team]),
+      [...found.map((p, i) => [rows[i]!.pid, p.team]), ...unseen.map((team, i) => [-(i + 1), team])],
+    );
+    // Each group (a team of the mapping, its ancestors, Unassigned) beside itself and every team above it: a team's
+    // figure with its sub-teams' is a `GROUP BY ancestor`.
+    const groups = withAncestors([...(mapping?.teams ?? []), UNASSIGNED]);
+    await a.replaceTable(
+      'team_ancestor',
+      [
+        ['team', VARCHAR],
+        ['ancestor', VARCHAR],
+      ],
+      groups.flatMap((t) => ancestors(t).map((above) => [t, above])),
     );
     writes++;
     const [h] = await a.rows<{ h: string | null }>(
@@ -99,6 +111,26 @@ export interface Person {
   userId: string;
   email: string | null;
   team: string;
+}
+
+/**
+ * The team of each person the mapping names whom the copy has not seen (by id, else by email), each once: a team
+ * never has more active people than members.
+ */
+function unseenMembers(mapping: Mapping | null, people: readonly Person[]): string[] {
+  const ids = new Set(people.map((u) => u.userId));
+  const emails = new Set(people.flatMap((u) => (u.email ? [canonicalEmail(u.email)] : [])));
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const m of mapping?.members ?? []) {
+    const { userId, email } = m.key;
+    if ((userId !== undefined && ids.has(userId)) || (email !== undefined && emails.has(email))) continue;
+    const key = email ?? `id:${userId}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(m.team);
+  }
+  return out;
 }
 
 /** The SQL that keeps a selection's people (`$teams`: the teams whose direct members are in it). */
@@ -160,7 +192,7 @@ export function createTeamFigures(a: Analytics) {
      * each in the team `member` gives them.
      */
     async knownPeople(mapping: Mapping | null): Promise<readonly Person[]> {
-      await a.catchUp();
+      await a.catchUpUnlessUnderWay();
       await membership.current(mapping);
       return membership.people();
     },
@@ -362,78 +394,7 @@ export function createTeamFigures(a: Analytics) {
         git_prs_created: x?.prs ?? 0,
       }));
     },
-
-    /** Each team's own figures over the range (its direct members; Unassigned too), its credits day by day. */
-    async sumsByTeam(mapping: Mapping | null, r: DayRange): Promise<Map<string, GroupSums>> {
-      await a.catchUp(r);
-      await membership.current(mapping);
-      const [totals, trend] = await Promise.all([
-        // The range's whole weeks and edge days (engine.ts), summed per person, then per team.
-        a.rows<Omit<GroupSums, 'trend'> & { team: string }>(
-          `WITH r AS (
-             SELECT pid, ${TEAM_SUMS} FROM person_week WHERE week BETWEEN $first AND $last
-             UNION ALL SELECT pid, ${TEAM_SUMS} FROM person_day
-             WHERE day BETWEEN $start AND $end AND NOT (day BETWEEN $first AND $through)),
-           per AS (
-             SELECT pid, ${TEAM_SUMS.split(', ')
-               .map((c) => `sum(${c}) AS ${c}`)
-               .join(', ')} FROM r GROUP BY pid)
-           SELECT team, count(*)::INTEGER AS active, sum(billable_tokens) AS credits,
-             sum(tool_calls) AS "toolCalls", sum(user_messages) AS "userMessages", sum(sessions) AS sessions,
-             sum(git_commits) AS commits, sum(git_prs_created) AS prs
-           FROM per JOIN member USING (pid) GROUP BY team`,
-          { start: r.start, end: r.end, ...wholeWeeks(r) },
-        ),
-        teamLines(
-          a,
-          r,
-          `SELECT team, day, sum(billable_tokens) AS v FROM person_day JOIN member USING (pid)
-           WHERE day BETWEEN $start AND $end GROUP BY team, day`,
-        ),
-      ]);
-      const none = new Float64Array(daysBetween(r.start, r.end) + 1);
-      const out = new Map<string, GroupSums>();
-      for (const { team, ...sums } of totals) out.set(team, { ...sums, trend: Array.from(trend.get(team) ?? none) });
-      return out;
-    },
   };
 }
 
 export type TeamAnalytics = ReturnType<typeof createTeamFigures>;
-
-/** The additive figures of a group of people over a window of days; `trend` is its daily credits. */
-export interface GroupSums {
-  active: number;
-  credits: number;
-  toolCalls: number;
-  userMessages: number;
-  sessions: number;
-  commits: number;
-  prs: number;
-  trend: number[];
-}
-
-export const zeroSums = (days: number): GroupSums => ({
-  active: 0,
-  credits: 0,
-  toolCalls: 0,
-  userMessages: 0,
-  sessions: 0,
-  commits: 0,
-  prs: 0,
-  trend: new Array<number>(days).fill(0),
-});
-
-/** Adds two groups' sums (disjoint groups: active people add up too). */
-export function addSums(x: GroupSums, y: GroupSums): GroupSums {
-  return {
-    active: x.active + y.active,
-    credits: x.credits + y.credits,
-    toolCalls: x.toolCalls + y.toolCalls,
-    userMessages: x.userMessages + y.userMessages,
-    sessions: x.sessions + y.sessions,
-    commits: x.commits + y.commits,
-    prs: x.prs + y.prs,
-    trend: x.trend.map((v, i) => v + y.trend[i]!),
-  };
-}

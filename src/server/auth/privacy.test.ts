@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parentOf, rollUp, teamTree, UNASSIGNED, type TeamNode } from '../teams/tree';
+import { rollUp } from '../../test/teams-oracle';
+import { foldSmall, parentOf, shownTeamOf, shownTeams, teamTree, UNASSIGNED, type TeamNode } from '../teams/tree';
 import { readAuthConfig } from './config';
-import { foldSmall, privacyLens, pseudonym, readPrivacyConfig, shownTeamOf, shownTeams } from './privacy';
+import { privacyLens, pseudonym, readPrivacyConfig } from './privacy';
 
 const SECRET = 'a-privacy-secret-of-at-least-32-characters';
 

@@ -7,14 +7,13 @@
  *   PRIVACY_SECRET, else SESSION_SECRET), never by email or id; the same id is the same pseudonym on every
  *   replica and after every restart, and nobody without the secret can tell whose it is;
  * - a figure about fewer than k people is withheld, and so is one from which such a group can be derived by
- *   difference: the teams shown are decided once from the tree (`shownTeams`), the others folded into their
- *   parents (`foldSmall`, `shownTeamOf`), asked alone they are refused (`smallTeamRefusal`); a filter leaving
+ *   difference: the teams shown are decided once from the tree (teams/tree.ts `shownTeams`), the others folded
+ *   into their parents (`foldSmall`, `shownTeamOf`), asked alone they are refused (`smallTeamRefusal`); a filter leaving
  *   fewer than k people says so, and a count of 1 to k−1 people is not given;
  * - organization and team totals are computed before anything is withheld, so they stay exact.
  */
 import { createHmac } from 'node:crypto';
 import { canonicalEmail } from '../core/text';
-import { parentOf } from '../teams/tree';
 
 export interface PrivacyConfig {
   /** The smallest group a figure may describe (2 or more). */
@@ -80,79 +79,6 @@ export function privacyLens(cfg: PrivacyConfig): PrivacyLens {
 /** The refusal of a team asked for alone that is not shown (`shownTeams`). */
 export const smallTeamRefusal = (team: string, k: number) =>
   `Privacy mode (PRIVACY_MIN_GROUP=${k}): ${JSON.stringify(team)} has fewer than ${k} members, or its figures beside its parent team’s would single out fewer than ${k} people, so they are not shown on their own; they are counted in its parent team’s and the organization’s.`;
-
-/** A team with its members, its sub-teams' included (as the tree counts them). */
-export interface CountedTeam {
-  path: string;
-  members: number;
-  children: readonly CountedTeam[];
-}
-
-/**
- * The teams privacy mode shows, decided from the whole tree (`groups`: the top-level teams and Unassigned, the
- * organization's children; the organization is always shown, its totals exact). A figure could single out a
- * group of 1 to k−1 people not only by describing it but by difference: a shown team less its shown sub-teams is
- * the figure of the rest of its people. So a team under k members is left out with its sub-teams, and when what
- * a shown team (or the organization) leaves beside its shown sub-teams is 1 to k−1 people, its smallest shown
- * sub-team is left out too, its people joining that rest (which then has k or more). What is shown is then a tree
- * whose every team, less its shown sub-teams, leaves no one or k people or more: no group of 1 to k−1 people is
- * the difference of shown figures. A team of 0 members names nobody: shown.
- */
-export function shownTeams(groups: readonly CountedTeam[], k: number): Set<string> {
-  const shown = new Set<string>();
-  const visit = (members: number, children: readonly CountedTeam[]) => {
-    const kept = children.filter((c) => c.members === 0 || c.members >= k);
-    let rest = members - kept.reduce((n, c) => n + c.members, 0);
-    while (rest > 0 && rest < k) {
-      let smallest = -1;
-      for (let i = 0; i < kept.length; i++) {
-        const c = kept[i]!;
-        if (c.members === 0) continue;
-        const s = smallest < 0 ? undefined : kept[smallest]!;
-        if (!s || c.members < s.members || (c.members === s.members && c.path < s.path)) smallest = i;
-      }
-      if (smallest < 0) break;
-      rest += kept.splice(smallest, 1)[0]!.members;
-    }
-    for (const c of kept) {
-      shown.add(c.path);
-      visit(c.members, c.children);
-    }
-  };
-  visit(
-    groups.reduce((n, g) => n + g.members, 0),
-    groups,
-  );
-  return shown;
-}
-
-/** The team a person of `team` is shown in: the team itself or the nearest above it that is shown (none: null). */
-export function shownTeamOf(team: string, shown: ReadonlySet<string>): string | null {
-  for (let t: string | null = team; t !== null; t = parentOf(t)) if (shown.has(t)) return t;
-  return null;
-}
-
-/**
- * A tree with only the teams `shown` (shownTeams): each other team is left out with its sub-teams, and its members
- * stay counted in its parent's (the counts are rolled up before, so every shown team's count is exact; a
- * top-level team is folded into the organization). Returns the tree shown and how many teams were folded.
- */
-export function foldSmall<T extends { path: string; children: T[] }>(
-  teams: readonly T[],
-  shown: ReadonlySet<string>,
-): { teams: T[]; folded: number } {
-  let folded = 0;
-  const count = (ts: readonly T[]): number => ts.reduce((n, t) => n + 1 + count(t.children), 0);
-  const keep = (ts: readonly T[]): T[] =>
-    ts.flatMap((t) => {
-      if (!shown.has(t.path)) {
-        folded += 1 + count(t.children);
-        return [];
-      }
-      return [{ ...t, children: keep(t.children) }];
-    });
-  return { teams: keep(teams), folded };
-}
 
 /**
  * Emails as the answers carry them (JSON strings, CSV cells), letters of any script included: an address

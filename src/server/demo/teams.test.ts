@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseMapping, repoOwner, type Mapping } from '../teams/mapping';
-import { UNASSIGNED, depthOf, parentOf, rollUp, type UserRef } from '../teams/tree';
-import { assignUsers, directByTeam, membersOf, topLevel } from '../../test/teams-oracle';
+import { UNASSIGNED, depthOf, parentOf, type UserRef } from '../teams/tree';
+import { assignUsers, directByTeam, membersOf, rollUp, topLevel } from '../../test/teams-oracle';
 import { readDemoConfig } from './config';
 import { buildOrg } from './org';
 import { buildWorld } from './world';

@@ -12,6 +12,7 @@ import { CRITERIA_BY_ID } from '../../api/criteria';
 import type { SpendAnswer, TeamSpendRow } from '../../api/spend';
 import type { SetFix } from '../../lib/readiness';
 import { addDays, formatDayLong, type Day, type DayRange } from '../../lib/dates';
+import type { MeasureId } from '../../lib/measures';
 import { HttpError } from '../core/errors';
 import { errorText, type Logger } from '../core/log';
 
@@ -20,11 +21,11 @@ export interface DigestSources {
    * The sums of two weeks (`before` then `now`), filled from the service first: active people (`active`) and each
    * of the columns.
    */
-  weekSums: (
+  weekFigures: (
     before: DayRange,
     now: DayRange,
-    columns: readonly string[],
-  ) => Promise<{ now: Record<string, number>; before: Record<string, number> }>;
+    measures: readonly MeasureId[],
+  ) => Promise<{ now: Record<string, number | null>; before: Record<string, number | null> }>;
   latestDay: () => Day;
   /** The organization's highlights of the week. */
   highlights: () => Promise<Highlights>;
@@ -64,22 +65,23 @@ export async function buildDigest(s: DigestSources): Promise<Digest> {
   const latest = s.latestDay();
   const week = { start: addDays(latest, -6), end: latest };
   const previous = { start: addDays(latest, -13), end: addDays(latest, -7) };
-  const columns = [
-    ['Standard credits', 'billable_tokens'],
+  const measures = [
+    ['Active people', 'active'],
+    ['Standard credits', 'credits'],
     ['Sessions', 'sessions'],
-    ['Tool calls', 'tool_calls'],
-    ['Commits', 'git_commits'],
-    ['Pull requests', 'git_prs_created'],
+    ['Tool calls', 'toolCalls'],
+    ['Commits', 'commits'],
+    ['Pull requests', 'prs'],
   ] as const;
-  const sums = await s.weekSums(
+  const figures = await s.weekFigures(
     previous,
     week,
-    columns.map(([, c]) => c),
+    measures.map(([, m]) => m),
   );
-  const kpis: Kpi[] = [['Active people', 'active'] as const, ...columns].map(([label, c]) => ({
+  const kpis: Kpi[] = measures.map(([label, m]) => ({
     label,
-    now: sums.now[c] ?? 0,
-    before: sums.before[c] ?? 0,
+    now: figures.now[m] ?? 0,
+    before: figures.before[m] ?? 0,
   }));
   let spend: Digest['spend'] = null;
   try {

@@ -26,20 +26,14 @@ import { json } from '../core/response';
 import type { StoreDb } from '../store/db';
 import { rangeVersion } from '../store/users-queries';
 import type { Analytics } from '../analytics/engine';
-import {
-  activeByTeam,
-  cohortCounts,
-  COHORT_OFFSETS,
-  firstActiveIn,
-  SPIKE_WINDOW,
-  weekSpikes,
-} from '../analytics/insights';
+import { cohortCounts, COHORT_OFFSETS, firstActiveIn, SPIKE_WINDOW, weekSpikes } from '../analytics/insights';
 import { ACCESS } from '../auth/access';
-import { shownTeamOf, type PrivacyLens } from '../auth/privacy';
+import type { PrivacyLens } from '../auth/privacy';
 import { queryParser } from '../http/query';
 import { route, type Route } from '../http/router';
 import type { MappingSource } from '../teams/source';
-import { inSelection, rolledCounts, teamResolver, UNASSIGNED } from '../teams/tree';
+import { inSelection, shownTeamOf, teamResolver, UNASSIGNED } from '../teams/tree';
+import { weekTo, type FiguresRunner } from '../analytics/figures';
 import { membershipOf } from '../analytics/teams';
 import { idleIn } from '../analytics/users';
 import { sharpDrop } from './rules';
@@ -53,8 +47,8 @@ export interface InsightsRoutesOptions {
   latestDay: () => Day;
   /** The budgets set and their state this month (none without a price list). */
   budgetStates: () => Promise<{ currency: string; rows: TeamSpendRow[] }>;
-  /** Privacy mode: the teams shown for k (auth/privacy.ts `shownTeams`); none: every team is. */
-  shownTeams?: (k: number) => Promise<{ teams: ReadonlySet<string> }>;
+  /** The figures runner (analytics/figures.ts): the week's active people by team, the teams privacy mode shows. */
+  runner: Promise<FiguresRunner>;
 }
 
 /** Spikes listed at most (the largest first); the rest are counted. */
@@ -86,13 +80,13 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
       return too;
     };
     // Privacy mode: a team not shown is named nowhere (its figures beside its parent's would single out a few).
-    const shown = lens && opts.shownTeams && (await opts.shownTeams(lens.minGroup)).teams;
+    const runner = await opts.runner;
     const mapping = source.current().mapping;
+    const shown = lens && (await runner.shown(mapping, lens.minGroup));
     const latest = latestDay();
-    const week = { start: addDays(latest, -6), end: latest };
+    const { week, before } = weekTo(latest);
     /** The teams chosen, as the links to other pages carry them. */
     const teamQuery: Record<string, string[]> = selected.length ? { team: selected } : {};
-    const before = { start: addDays(latest, -13), end: addDays(latest, -7) };
     const from = maxDay(HISTORY_START, addDays(week.start, -SPIKE_WINDOW));
     if (!o.fill) {
       const held = await rangeVersion(store.db, from, latest);
@@ -122,7 +116,21 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
     const early = <T>(p: Promise<T>) => (p.catch(() => undefined), p);
     const asked = {
       spikes: early(weekSpikes(a, mapping, selected, week, MAX_SPIKES)),
-      counts: early(mapping ? activeByTeam(a, mapping, before, week) : Promise.resolve(undefined)),
+      drops: early(
+        mapping
+          ? runner.ask({
+              mapping,
+              measures: ['active'],
+              range: week,
+              compare: before,
+              by: 'team',
+              scope: {
+                people: selected.length > 0 ? selected : null,
+                ...(lens && { privacy: { minGroup: lens.minGroup, name: lens.name } }),
+              },
+            })
+          : Promise.resolve(undefined),
+      ),
       idle: early(whole ? idleIn(a, quiet) : Promise.resolve([])),
       fresh: early(whole ? firstActiveIn(a, mapping, selected, week) : Promise.resolve([])),
       budgets: early(opts.budgetStates()),
@@ -151,22 +159,18 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
       );
 
     if (mapping) {
-      // 2. Teams whose active people fell sharply, week over week (a team's count includes its sub-teams).
-      const counts = (await asked.counts)!;
-      const count = (which: 'before' | 'now') => rolledCounts(mapping.teams, (t) => counts.get(t)?.[which]);
-      const rolledNow = count('now');
-      const drops = [...count('before').entries()]
-        .filter(([t, b]) => (selected.length === 0 || inSelection(t, selected)) && sharpDrop(b, rolledNow.get(t) ?? 0))
-        .map(([t, b]) => ({ t, b, a: rolledNow.get(t) ?? 0 }))
+      // 2. Teams whose active people fell sharply, week over week (a team's count includes its sub-teams; in privacy
+      // mode the runner gives no team it does not show).
+      const drops = (await asked.drops)!.rows
+        .map((r) => ({ t: r.key, b: r.previous?.active ?? 0, a: r.current.active ?? 0 }))
+        .filter((x) => sharpDrop(x.b, x.a))
         // The outermost team that fell says it; its sub-teams that fell too are in its page.
         .filter((x, _, all) => !all.some((o) => o.t !== x.t && x.t.startsWith(`${o.t}/`)))
         .filter((x) => !small(x.a, x.b))
-        .filter((x) => {
-          const hidden = shown !== undefined && !shown.has(x.t);
-          withheld ||= hidden;
-          return !hidden;
-        })
         .sort((x, y) => x.a / x.b - y.a / y.b);
+      // Teams not shown are named nowhere: said in the note.
+      if (shown && mapping.teams.some((t) => (selected.length === 0 || inSelection(t, selected)) && !shown.has(t)))
+        withheld = true;
       for (const d of drops) {
         out.push({
           kind: 'drop',

@@ -27,7 +27,8 @@ import { readBudgets, writeBudgets } from '../store/teams-queries';
 import type { Spend } from '../analytics/spend';
 import type { Selection } from '../analytics/teams';
 import type { MappingSource } from '../teams/source';
-import { isWithin, rolledCounts, rollUp, UNASSIGNED, withAncestors } from '../teams/tree';
+import { UNASSIGNED, withAncestors } from '../teams/tree';
+import type { FiguresRunner } from '../analytics/figures';
 import { budgetStatus, FORECAST_WINDOW, forecastMonth } from './forecast';
 import type { PriceList } from './prices';
 import type { PricesSource } from './source';
@@ -36,6 +37,8 @@ export interface SpendRoutesOptions {
   store: StoreDb;
   /** Spend (the analytics engine's). */
   spend: Promise<Spend>;
+  /** The figures runner (analytics/figures.ts): every team's spend. */
+  runner: Promise<FiguresRunner>;
   /** Fills a range's `/tokens` days from the service first, as the store's own answers do. */
   fill: (r: DayRange) => Promise<void>;
   teams: MappingSource;
@@ -43,8 +46,6 @@ export interface SpendRoutesOptions {
   latestDay: () => Day;
   signIn?: boolean;
   logger?: Logger;
-  /** Whether privacy mode shows a team for k (auth/privacy.ts `shownTeams`): the others' rows are left out. */
-  teamShown?: (team: string, k: number) => Promise<boolean>;
 }
 
 const MAX_BUDGET_BYTES = 1024 * 1024;
@@ -141,52 +142,47 @@ export function createSpendRoutes(opts: SpendRoutesOptions) {
     };
   }
 
-  /** Every team's spend, month and budget state (`only`: those teams and their sub-teams). */
+  /**
+   * Every team's spend, month and budget state (`only`: those teams and their sub-teams), each team's with its
+   * sub-teams' (the figures runner's roll-up). Privacy mode: a team it does not show is no row (under k members, or
+   * a small group's difference); its spend stays in its parent's and the organization's.
+   */
   async function teamsSpend(scope: ViewScope | undefined, range: DayRange, only: readonly string[]) {
     const prices = pricesOrRefuse();
     const mapping = source.current().mapping;
     const window = monthWindow(latestDay());
     const places = placesIn(window);
     const e = await engine(range, window);
-    const paths = [...(mapping?.teams ?? []), UNASSIGNED];
-    const [inRange, inMonth, org, orgMonth] = await Promise.all([
-      e.byTeam(mapping, range, prices),
-      e.dailyByTeam(mapping, window, prices),
-      e.days(mapping, null, range, prices),
-      e.days(mapping, null, window, prices),
-    ]);
-    const add = (a: Float64Array, b: Float64Array) => a.map((v, i) => v + b[i]!);
-    const zero = new Float64Array(eachDay(window.start, window.end).length);
-    const spentInMonth = rollUp(new Map(paths.map((t) => [t, inMonth.get(t) ?? zero])), add, zero);
-    const credits = rolledCounts(mapping?.teams ?? [], (t) => inRange.credits.get(t));
-    const spent = rolledCounts(mapping?.teams ?? [], (t) => inRange.spend.get(t));
-    const budgets = await budgetsFor(scope);
-    const row = (team: string): TeamSpendRow => ({
-      team,
-      credits: credits.get(team) ?? 0,
-      spend: spent.get(team) ?? 0,
-      month: month(window, places, spentInMonth.get(team) ?? new Float64Array(0), budgets.get(team)),
-    });
-    const listed = withAncestors(mapping?.teams ?? []).filter(
-      (t) => only.length === 0 || only.some((o) => isWithin(t, o)),
-    );
-    const rows: TeamSpendRow[] = [
-      ...(scope && !scope.orgView
-        ? []
-        : [{ team: '', ...total(org), month: month(window, places, spendOf(orgMonth), budgets.get('')) }]),
-      ...listed.map(row),
-      ...(only.length === 0 || only.includes(UNASSIGNED) ? [row(UNASSIGNED)] : []),
-    ];
-    // Privacy mode: a team it does not show is left out (under k members, or a small group's difference); its spend
-    // stays in its parent's and the organization's.
+    const runner = await opts.runner;
     const lens = scope?.privacy;
-    const visible =
-      lens &&
-      (await Promise.all(
-        rows.map(async (r) => r.team === '' || (await opts.teamShown?.(r.team, lens.minGroup)) !== false),
-      ));
-    const shown = lens ? rows.filter((_, i) => visible![i]) : rows;
-    return { currency: prices.currency, range, rows: shown, method: FORECAST_METHOD };
+    const teamScope = {
+      people: only.length > 0 ? only : null,
+      ...(lens && { privacy: { minGroup: lens.minGroup, name: lens.name } }),
+    };
+    const restricted = scope !== undefined && !scope.orgView;
+    const [inRange, inMonth, org, orgMonth] = await Promise.all([
+      runner.ask({ mapping, measures: ['billedCredits', 'spend'], range, by: 'team', scope: teamScope, prices }),
+      runner.ask({ mapping, measures: ['spend'], range: window, by: 'team', scope: teamScope, prices, line: 'spend' }),
+      restricted ? null : e.days(mapping, null, range, prices),
+      restricted ? null : e.days(mapping, null, window, prices),
+    ]);
+    const budgets = await budgetsFor(scope);
+    const lines = new Map(inMonth.rows.map((r) => [r.key, Float64Array.from(r.line ?? [])]));
+    const row = (r: (typeof inRange.rows)[number]): TeamSpendRow => ({
+      team: r.key,
+      credits: r.current.billedCredits ?? 0,
+      spend: r.current.spend ?? 0,
+      month: month(window, places, lines.get(r.key) ?? new Float64Array(0), budgets.get(r.key)),
+    });
+    // Unassigned last, after the teams in tree order.
+    const rows: TeamSpendRow[] = [
+      ...(org && orgMonth
+        ? [{ team: '', ...total(org), month: month(window, places, spendOf(orgMonth), budgets.get('')) }]
+        : []),
+      ...inRange.rows.filter((r) => r.key !== UNASSIGNED).map(row),
+      ...inRange.rows.filter((r) => r.key === UNASSIGNED && (only.length === 0 || only.includes(UNASSIGNED))).map(row),
+    ];
+    return { currency: prices.currency, range, rows, method: FORECAST_METHOD };
   }
 
   async function budgetsBody(scope?: ViewScope) {

@@ -8,8 +8,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { toCsv } from '../../lib/csv';
 import { parseMapping } from './mapping';
-import { UNASSIGNED, parentOf, rollUp } from './tree';
-import { assignUsers, directByTeam, membersOf, topLevel } from '../../test/teams-oracle';
+import { UNASSIGNED, parentOf } from './tree';
+import { assignUsers, directByTeam, membersOf, rollUp, topLevel } from '../../test/teams-oracle';
 
 interface Figures {
   credits: number;

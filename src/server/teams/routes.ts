@@ -15,10 +15,8 @@ import {
   type TeamFigures,
   type TeamSummaryRow,
 } from '../../api/teams';
-import { addDays, eachDay, HISTORY_START, maxDay, previousPeriod, type DayRange } from '../../lib/dates';
-import { adoption, creditsPerActivePerson, toolCallsPerTurn } from '../../lib/definitions';
+import { addDays, HISTORY_START, maxDay, previousPeriod, type DayRange } from '../../lib/dates';
 import { ACCESS, type ViewScope } from '../auth/access';
-import { foldSmall, shownTeams, type CountedTeam } from '../auth/privacy';
 import { errorResponse, HttpError } from '../core/errors';
 import { canonicalEmail, readJson } from '../core/text';
 import type { Logger } from '../core/log';
@@ -28,20 +26,11 @@ import { requireEditor, route, type Route } from '../http/router';
 import type { StoreDb } from '../store/db';
 import { storedOrgId } from '../store/queries';
 import { MAX_BYTES, type Mapping, type MappingFormat } from './mapping';
-import { addSums, zeroSums, type GroupSums, type Person, type TeamAnalytics } from '../analytics/teams';
+import type { TeamAnalytics } from '../analytics/teams';
+import type { PriceList } from '../spend/prices';
+import type { FiguresRunner, FigureRow } from '../analytics/figures';
 import type { EditableMappingSource, MappingSource, MappingState } from './source';
-import {
-  depthOf,
-  inSelection,
-  membersPerTeam,
-  nameOf,
-  parentOf,
-  rollUp,
-  teamTree,
-  UNASSIGNED,
-  withAncestors,
-  type TeamNode,
-} from './tree';
+import { depthOf, foldSmall, nameOf, parentOf, teamTree, UNASSIGNED, withAncestors, type TeamNode } from './tree';
 
 export interface TeamsRoutesOptions {
   store: StoreDb;
@@ -50,6 +39,10 @@ export interface TeamsRoutesOptions {
   editable?: EditableMappingSource;
   /** The team figures (the analytics engine's). */
   figures: Promise<TeamAnalytics>;
+  /** The figures runner (analytics/figures.ts). */
+  runner: Promise<FiguresRunner>;
+  /** The price list in force (spend figures beside the others), or none. */
+  prices?: () => PriceList | null;
   /** Fills a range's days from the service first, as the store's own answers do: `/users` or `/tokens` ones. */
   fill: (r: DayRange, from: 'users' | 'tokens') => Promise<void>;
   /** Sign-in decides who edits (admins); without it, only the dashboard's own machine may. */
@@ -57,20 +50,47 @@ export interface TeamsRoutesOptions {
   logger?: Logger;
 }
 
-/** Figures of a team from its sums and its number of members, by the formulas every page uses (lib/definitions.ts). */
-function figures(s: GroupSums, members: number): TeamFigures {
+/** The measures of a row of the teams summary, asked of the runner (lib/measures.ts). */
+const SUMMARY_MEASURES = [
+  'members',
+  'active',
+  'adoption',
+  'credits',
+  'creditsPerActive',
+  'toolCalls',
+  'userMessages',
+  'toolCallsPerTurn',
+  'sessions',
+  'commits',
+  'prs',
+  'creditsPerCommit',
+  'creditsPerPr',
+] as const;
+/** With a price list in force, spend and its ratios too. */
+const SPEND_MEASURES = ['spend', 'spendPerActive', 'spendPerCommit', 'spendPerPr'] as const;
+type SummaryMeasure = (typeof SUMMARY_MEASURES)[number] | (typeof SPEND_MEASURES)[number];
+
+/** A row's figures as the summary carries them (counts and sums are never missing: 0). */
+function figures(v: Partial<Record<SummaryMeasure, number | null>>): TeamFigures {
+  const n = (m: SummaryMeasure) => v[m] ?? 0;
   return {
-    members,
-    active: s.active,
-    adoption: adoption(s.active, members),
-    credits: s.credits,
-    creditsPerActive: creditsPerActivePerson(s.credits, s.active),
-    toolCalls: s.toolCalls,
-    userMessages: s.userMessages,
-    toolCallsPerTurn: toolCallsPerTurn(s.toolCalls, s.userMessages),
-    sessions: s.sessions,
-    commits: s.commits,
-    prs: s.prs,
+    members: n('members'),
+    active: n('active'),
+    adoption: v.adoption ?? null,
+    credits: n('credits'),
+    creditsPerActive: v.creditsPerActive ?? null,
+    toolCalls: n('toolCalls'),
+    userMessages: n('userMessages'),
+    toolCallsPerTurn: v.toolCallsPerTurn ?? null,
+    sessions: n('sessions'),
+    commits: n('commits'),
+    prs: n('prs'),
+    creditsPerCommit: v.creditsPerCommit ?? null,
+    creditsPerPr: v.creditsPerPr ?? null,
+    spend: v.spend ?? null,
+    spendPerActive: v.spendPerActive ?? null,
+    spendPerCommit: v.spendPerCommit ?? null,
+    spendPerPr: v.spendPerPr ?? null,
   };
 }
 
@@ -94,55 +114,36 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
   /** Everyone the store has seen (as the analytics copy holds them), with their latest email given. */
   const allUsers = async () => (await opts.figures).knownPeople(source.current().mapping);
 
-  /**
-   * People per team (`membersPerTeam`: direct, and rolled up with the sub-teams), kept for the people as the
-   * membership last read them (each with the team it gave them).
-   */
-  let counted: { people: readonly Person[]; direct: Map<string, number>; rolled: Map<string, number> } | undefined;
+  /** Each team's members with its sub-teams' (Unassigned's too), as the runner counts them, and the people known. */
   async function members(mapping: Mapping | null) {
-    const people = await allUsers();
-    if (counted?.people !== people) {
-      const direct = membersPerTeam(mapping, people);
-      counted = { people, direct, rolled: rollUp(direct, (a, b) => a + b, 0) };
-    }
-    return counted;
+    const [people, rolled] = await Promise.all([allUsers(), opts.runner.then((r) => r.memberCounts(mapping))]);
+    return { people, rolled };
   }
 
-  /** The teams privacy mode shows for k, kept with the counts they were decided from. */
-  const decided = new Map<number, { from: NonNullable<typeof counted>; teams: Set<string>; key: string }>();
+  /** Each decision's key, a text that changes with the teams shown. */
+  const keys = new WeakMap<ReadonlySet<string>, string>();
   /**
-   * The teams privacy mode shows for k (auth/privacy.ts `shownTeams`), decided once from the whole tree and its
-   * counts, whoever asks: each route shows these and no other, and a key that changes with them.
+   * The teams privacy mode shows for k (the runner's decision, teams/tree.ts `shownTeams`), decided once from the
+   * whole tree and its members, whoever asks: each route shows these and no other, and a key that changes with them.
    */
   async function shownFor(k: number) {
-    const mapping = source.current().mapping;
-    const c = await members(mapping);
-    const had = decided.get(k);
-    if (had?.from === c) return had;
-    const counted = (n: TeamNode): CountedTeam => ({
-      path: n.path,
-      members: c.rolled.get(n.path) ?? 0,
-      children: n.children.map(counted),
-    });
-    const groups = [
-      ...(mapping ? teamTree(mapping.teams) : []).map(counted),
-      { path: UNASSIGNED, members: c.direct.get(UNASSIGNED) ?? 0, children: [] },
-    ];
-    const teams = shownTeams(groups, k);
-    const key = createHash('sha256')
-      .update([...teams].sort().join('\n'))
-      .digest('base64url')
-      .slice(0, 16);
-    const made = { from: c, teams, key };
-    decided.set(k, made);
-    return made;
+    const teams = await (await opts.runner).shown(source.current().mapping, k);
+    let key = keys.get(teams);
+    if (key === undefined) {
+      key = createHash('sha256')
+        .update([...teams].sort().join('\n'))
+        .digest('base64url')
+        .slice(0, 16);
+      keys.set(teams, key);
+    }
+    return { teams, key };
   }
 
   /** The tree as the reader may see it (`scope`: with sign-in, managers' emails of their own teams only). */
   async function teamsBody(state: MappingState = source.current(), scope?: ViewScope) {
     const mapping = state.mapping;
     const details = (team: string) => !scope || scope.seesTeamDetails(team);
-    const { people: users, direct, rolled: counts } = await members(mapping);
+    const { people: users, rolled: counts } = await members(mapping);
     // Privacy mode: managers are people too (no emails), and teams under k members are folded into their parents.
     const privacy = scope?.privacy;
     const view = (n: TeamNode): TeamView => ({
@@ -160,7 +161,7 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
     const decision = privacy && (await shownFor(privacy.minGroup)).teams;
     const folded = decision ? foldSmall(viewed, decision) : { teams: viewed, folded: 0 };
     const shown = folded.teams;
-    const unassigned = restricted ? 0 : (direct.get(UNASSIGNED) ?? 0);
+    const unassigned = restricted ? 0 : (counts.get(UNASSIGNED) ?? 0);
     const smallUnassigned = decision !== undefined && unassigned > 0 && !decision.has(UNASSIGNED);
     // A refused file's messages quote its lines (people's emails): for admins.
     return {
@@ -184,68 +185,60 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
     };
   }
 
-  /** `GET /api/teams/summary?start&end[&team…]`; `team=`: only those teams' rows (sub-teams included), beside the organization's. */
+  /**
+   * `GET /api/teams/summary?start&end[&team…]`; `team=`: only those teams' rows (sub-teams included), beside the
+   * organization's. Every figure is the runner's: a team's rolled up with its sub-teams', the previous period and
+   * the change beside; in privacy mode the teams it does not show are no rows (their people stay counted in their
+   * parents' and the organization's, which are exact).
+   */
   async function summary(range: DayRange, only: readonly string[], scope?: ViewScope) {
+    const runner = await opts.runner;
     const prev = previousPeriod(range);
-    const t = await engine({ start: prev?.start ?? range.start, end: range.end }, 'users');
-    const state = source.current();
-    const mapping = state.mapping;
-    // Groups: each team the mapping names (direct members), and Unassigned.
-    const paths = [...(mapping?.teams ?? []), UNASSIGNED];
-    const days = eachDay(range.start, range.end).length;
-    const rolled = async (r: DayRange) => {
-      const direct = await t.sumsByTeam(mapping, r);
-      return rollUp(new Map(paths.map((p) => [p, direct.get(p) ?? zeroSums(days)])), addSums, zeroSums(days));
-    };
-    const cur = await rolled(range);
-    const before = prev ? await rolled(prev) : null;
-    const inTeam = (await members(mapping)).rolled;
-    const tops = withAncestors(paths).filter((t) => parentOf(t) === null);
-    const org = (m: Map<string, GroupSums>) => tops.reduce((s, t) => addSums(s, m.get(t)!), zeroSums(days));
-    const orgMembers = tops.reduce((s, t) => s + (inTeam.get(t) ?? 0), 0);
+    await fill({ start: prev?.start ?? range.start, end: range.end }, 'users');
+    const mapping = source.current().mapping;
+    const privacy = scope?.privacy && { minGroup: scope.privacy.minGroup, name: scope.privacy.name };
+    const list = opts.prices?.() ?? null;
+    if (list) await fill({ start: prev?.start ?? range.start, end: range.end }, 'tokens');
+    const measures: readonly SummaryMeasure[] = list ? [...SUMMARY_MEASURES, ...SPEND_MEASURES] : SUMMARY_MEASURES;
+    const question = { mapping, measures, range, compare: true, line: 'credits' as const, prices: list };
+    const [teams, org] = await Promise.all([
+      runner.ask({
+        ...question,
+        by: 'team',
+        scope: { people: only.length > 0 ? only : null, ...(privacy && { privacy }) },
+      }),
+      // RESTRICT_ORG_VIEW: a manager's teams page has their teams' rows only.
+      scope && !scope.orgView ? null : runner.ask({ ...question, by: 'total', scope: { people: null } }),
+    ]);
     const children = new Set(
-      withAncestors(paths)
+      withAncestors([...(mapping?.teams ?? []), UNASSIGNED])
         .map(parentOf)
         .filter((t) => t !== null),
     );
-    const row = (team: string): TeamSummaryRow => ({
+    const row = (r: FigureRow<SummaryMeasure>, team: string): TeamSummaryRow => ({
       team,
-      name: nameOf(team),
-      depth: depthOf(team),
-      parent: parentOf(team),
-      hasChildren: children.has(team),
+      name: team === '' ? 'Organization' : nameOf(team),
+      depth: team === '' ? 0 : depthOf(team),
+      parent: team === '' ? null : parentOf(team),
+      hasChildren: team === '' || children.has(team),
       managers:
-        !scope || (scope.seesTeamDetails(team) && !scope.privacy)
+        team !== '' && (!scope || (scope.seesTeamDetails(team) && !scope.privacy))
           ? [...(mapping?.managers.get(team) ?? [])].sort()
           : [],
-      current: figures(cur.get(team)!, inTeam.get(team) ?? 0),
-      previous: before ? figures(before.get(team)!, inTeam.get(team) ?? 0) : null,
-      trend: cur.get(team)!.trend,
+      current: figures(r.current),
+      previous: r.previous && figures(r.previous),
+      change: r.change,
+      trend: r.line ?? [],
     });
-    const teams = withAncestors(mapping?.teams ?? []).filter((t) => only.length === 0 || inSelection(t, only));
-    const orgRow: TeamSummaryRow[] = [
-      {
-        team: '',
-        name: 'Organization',
-        depth: 0,
-        parent: null,
-        hasChildren: true,
-        managers: [],
-        current: figures(org(cur), orgMembers),
-        previous: before ? figures(org(before), orgMembers) : null,
-        trend: org(cur).trend,
-      },
-    ];
-    // RESTRICT_ORG_VIEW: a manager's teams page has their teams' rows only.
-    // Privacy mode: a team not shown (under k members, or singling out fewer than k beside its parent: `shownFor`)
-    // is left out, folded into its parent, whose row counts it; the organization's row and every row shown are
-    // computed before, so they stay exact.
-    const decision = scope?.privacy && (await shownFor(scope.privacy.minGroup)).teams;
-    const shown = (team: string) => !decision || decision.has(team);
+    // Unassigned last, after the teams in tree order.
+    const listed = teams.rows.filter((r) => r.key !== UNASSIGNED);
+    const unassigned = teams.rows.filter(
+      (r) => r.key === UNASSIGNED && (only.length === 0 || only.includes(UNASSIGNED)),
+    );
     const rows: TeamSummaryRow[] = [
-      ...(scope && !scope.orgView ? [] : orgRow),
-      ...teams.filter(shown).map(row),
-      ...((only.length === 0 || only.includes(UNASSIGNED)) && shown(UNASSIGNED) ? [row(UNASSIGNED)] : []),
+      ...(org ? org.rows.map((r) => row(r, '')) : []),
+      ...listed.map((r) => row(r, r.key)),
+      ...unassigned.map((r) => row(r, r.key)),
     ];
     return { range, previous: prev, rows };
   }

@@ -6,12 +6,11 @@ import {
   comparePaths,
   isWithin,
   parentOf,
-  rollUp,
   teamTree,
   withAncestors,
   type TeamNode,
 } from './tree';
-import { assignUsers, directByTeam, membersOf, topLevel } from '../../test/teams-oracle';
+import { assignUsers, directByTeam, membersOf, rollUp, topLevel } from '../../test/teams-oracle';
 
 const sum = (a: number, b: number) => a + b;
 

@@ -1,6 +1,7 @@
 /**
  * Teams as paths (`Engineering/Platform/Infra`) and the pure functions over them: the tree, who is in
- * which team, and roll-ups where a team's figure is its own plus its sub-teams'. Users the mapping
+ * which team, and which teams privacy mode shows. (A team's figure with its sub-teams' is the figures
+ * runner's roll-up, server/analytics/figures.ts.) Users the mapping
  * does not name are {@link UNASSIGNED}, a top-level "team" of its own, so the top-level teams plus
  * Unassigned always add up to the organization.
  */
@@ -106,32 +107,6 @@ export interface MemberList {
   members: readonly { key: { email?: string; userId?: string }; team: string }[];
 }
 
-/**
- * People per team (direct, not rolled up): the people known, each in the team given them (or Unassigned), and
- * the people the mapping names who are not known yet (never active in the stored history), each once. So a team
- * never has more active people than members.
- */
-export function membersPerTeam(
-  mapping: MemberList | null,
-  people: readonly (UserRef & { team: string })[],
-): Map<string, number> {
-  const out = new Map<string, number>();
-  const bump = (t: string) => out.set(t, (out.get(t) ?? 0) + 1);
-  for (const u of people) bump(u.team);
-  const ids = new Set(people.map((u) => u.userId));
-  const emails = new Set(people.flatMap((u) => (u.email ? [canonicalEmail(u.email)] : [])));
-  const unseen = new Set<string>();
-  for (const m of mapping?.members ?? []) {
-    const { userId, email } = m.key;
-    if ((userId !== undefined && ids.has(userId)) || (email !== undefined && emails.has(email))) continue;
-    const key = email ?? `id:${userId}`;
-    if (unseen.has(key)) continue;
-    unseen.add(key);
-    bump(m.team);
-  }
-  return out;
-}
-
 export interface UserRef {
   userId: string;
   email: string | null;
@@ -161,25 +136,75 @@ export function inSelection(team: string, selected: readonly string[]): boolean 
   return false;
 }
 
-/**
- * Each team's figure over itself and all its sub-teams, for every team given and every team above
- * them. `add` must not change its arguments (`zero` is shared) and should be associative and
- * commutative: a sum, or a set union for distinct counts (active users), never an average.
- * Each team's value is added to its parent's once, deepest teams first.
- */
-export function rollUp<T>(perTeamDirect: ReadonlyMap<string, T>, add: (a: T, b: T) => T, zero: T): Map<string, T> {
-  const paths = withAncestors(perTeamDirect.keys());
-  const out = new Map<string, T>();
-  for (const p of paths) out.set(p, perTeamDirect.has(p) ? perTeamDirect.get(p)! : zero);
-  // Reverse tree order visits every sub-team before its parent.
-  for (let i = paths.length - 1; i >= 0; i--) {
-    const p = paths[i]!;
-    const parent = parentOf(p);
-    if (parent !== null) out.set(parent, add(out.get(parent)!, out.get(p)!));
-  }
-  return out;
+/** A team with its members, its sub-teams' included (as the tree counts them). */
+export interface CountedTeam {
+  path: string;
+  members: number;
+  children: readonly CountedTeam[];
 }
 
-/** A count per group (each team of `teams`, and Unassigned: `of` each one's own people), sub-teams added in. */
-export const rolledCounts = (teams: readonly string[], of: (group: string) => number | undefined) =>
-  rollUp(new Map([...teams, UNASSIGNED].map((t) => [t, of(t) ?? 0])), (x, y) => x + y, 0);
+/**
+ * The teams privacy mode shows, decided from the whole tree (`groups`: the top-level teams and Unassigned, the
+ * organization's children; the organization is always shown, its totals exact). A figure could single out a
+ * group of 1 to k−1 people not only by describing it but by difference: a shown team less its shown sub-teams is
+ * the figure of the rest of its people. So a team under k members is left out with its sub-teams, and when what
+ * a shown team (or the organization) leaves beside its shown sub-teams is 1 to k−1 people, its smallest shown
+ * sub-team is left out too, its people joining that rest (which then has k or more). What is shown is then a tree
+ * whose every team, less its shown sub-teams, leaves no one or k people or more: no group of 1 to k−1 people is
+ * the difference of shown figures. A team of 0 members names nobody: shown.
+ */
+export function shownTeams(groups: readonly CountedTeam[], k: number): Set<string> {
+  const shown = new Set<string>();
+  const visit = (members: number, children: readonly CountedTeam[]) => {
+    const kept = children.filter((c) => c.members === 0 || c.members >= k);
+    let rest = members - kept.reduce((n, c) => n + c.members, 0);
+    while (rest > 0 && rest < k) {
+      let smallest = -1;
+      for (let i = 0; i < kept.length; i++) {
+        const c = kept[i]!;
+        if (c.members === 0) continue;
+        const s = smallest < 0 ? undefined : kept[smallest]!;
+        if (!s || c.members < s.members || (c.members === s.members && c.path < s.path)) smallest = i;
+      }
+      if (smallest < 0) break;
+      rest += kept.splice(smallest, 1)[0]!.members;
+    }
+    for (const c of kept) {
+      shown.add(c.path);
+      visit(c.members, c.children);
+    }
+  };
+  visit(
+    groups.reduce((n, g) => n + g.members, 0),
+    groups,
+  );
+  return shown;
+}
+
+/** The team a person of `team` is shown in: the team itself or the nearest above it that is shown (none: null). */
+export function shownTeamOf(team: string, shown: ReadonlySet<string>): string | null {
+  for (let t: string | null = team; t !== null; t = parentOf(t)) if (shown.has(t)) return t;
+  return null;
+}
+
+/**
+ * A tree with only the teams `shown` (shownTeams): each other team is left out with its sub-teams, and its members
+ * stay counted in its parent's (the counts are rolled up before, so every shown team's count is exact; a
+ * top-level team is folded into the organization). Returns the tree shown and how many teams were folded.
+ */
+export function foldSmall<T extends { path: string; children: T[] }>(
+  teams: readonly T[],
+  shown: ReadonlySet<string>,
+): { teams: T[]; folded: number } {
+  let folded = 0;
+  const count = (ts: readonly T[]): number => ts.reduce((n, t) => n + 1 + count(t.children), 0);
+  const keep = (ts: readonly T[]): T[] =>
+    ts.flatMap((t) => {
+      if (!shown.has(t.path)) {
+        folded += 1 + count(t.children);
+        return [];
+      }
+      return [{ ...t, children: keep(t.children) }];
+    });
+  return { teams: keep(teams), folded };
+}

@@ -44,9 +44,10 @@ import { rangeVersion, userDayRows, type RangeVersion } from '../store/users-que
 import type { SyncEngine } from '../sync/engine';
 import { isFinal } from '../sync/spans';
 import type { ViewScope } from '../auth/access';
-import { shownTeamOf, type PrivacyLens } from '../auth/privacy';
+import type { PrivacyLens } from '../auth/privacy';
 import type { PriceList } from '../spend/prices';
 import type { Mapping } from '../teams/mapping';
+import { shownTeamOf } from '../teams/tree';
 import type { Place } from '../teams/source';
 import { createRangeFiller, type RangeState } from './fill';
 

@@ -1,0 +1,129 @@
+/**
+ * The figures about people, each declared once: what it is (its definition, lib/definitions.ts), its unit, which
+ * way its change is good news, and how it combines over a group of people and a range. The server's figures runner
+ * (server/analytics/figures.ts) computes every one of them the same way for any scope and grouping; a page that
+ * lists figures takes them by name. A new figure is one entry here.
+ *
+ * How a measure combines:
+ * - `sum`: the sum of a per-person, per-day fact (`column` of the source's day table: `/users` rows, `/tokens`'
+ *   split per person, or spend, the latter priced by the price list);
+ * - `people`: distinct people, active ones (a `/users` day in the range) or members (the mapping's, seen or not);
+ * - `ratio`: a ratio of two other measures' sums over the whole range and group (never an average of ratios), none
+ *   when there is nothing to divide by.
+ */
+import { DEFINITIONS, type Better, type Definition } from './definitions';
+
+export type MeasureSource = 'users' | 'tokens' | 'spend';
+
+export type Combine =
+  { sum: string; source: MeasureSource } | { people: 'active' | 'members' } | { ratio: readonly [string, string] };
+
+export interface Measure {
+  definition: Definition;
+  unit: 'people' | 'credits' | 'count' | 'money' | 'share' | 'ratio';
+  combine: Combine;
+}
+
+const plain = (label: string, meaning: string, better?: Better): Definition => ({
+  label,
+  meaning,
+  ...(better && { better }),
+});
+
+export const MEASURES = {
+  members: { definition: DEFINITIONS.members, unit: 'people', combine: { people: 'members' } },
+  active: { definition: DEFINITIONS.activePeople, unit: 'people', combine: { people: 'active' } },
+  adoption: { definition: DEFINITIONS.adoption, unit: 'share', combine: { ratio: ['active', 'members'] } },
+  credits: {
+    definition: plain('Credits', 'Standard credits of the range, as the service reports them per person and day.'),
+    unit: 'credits',
+    combine: { sum: 'billable_tokens', source: 'users' },
+  },
+  creditsPerActive: {
+    definition: DEFINITIONS.creditsPerActivePerson,
+    unit: 'credits',
+    combine: { ratio: ['credits', 'active'] },
+  },
+  toolCalls: {
+    definition: plain('Tool calls', 'Tool calls the agent made in the range.'),
+    unit: 'count',
+    combine: { sum: 'tool_calls', source: 'users' },
+  },
+  userMessages: {
+    definition: plain('User messages', 'Messages people sent the agent in the range.'),
+    unit: 'count',
+    combine: { sum: 'user_messages', source: 'users' },
+  },
+  toolCallsPerTurn: {
+    definition: DEFINITIONS.toolCallsPerTurn,
+    unit: 'ratio',
+    combine: { ratio: ['toolCalls', 'userMessages'] },
+  },
+  sessions: {
+    definition: plain('Sessions', 'Sessions with the agent in the range.'),
+    unit: 'count',
+    combine: { sum: 'sessions', source: 'users' },
+  },
+  commits: {
+    definition: plain('Commits', 'Commits made through the agent in the range.'),
+    unit: 'count',
+    combine: { sum: 'git_commits', source: 'users' },
+  },
+  prs: {
+    definition: plain('Pull requests', 'Pull requests created through the agent in the range.'),
+    unit: 'count',
+    combine: { sum: 'git_prs_created', source: 'users' },
+  },
+  creditsPerCommit: {
+    definition: DEFINITIONS.creditsPerCommit,
+    unit: 'credits',
+    combine: { ratio: ['credits', 'commits'] },
+  },
+  creditsPerPr: {
+    definition: DEFINITIONS.creditsPerPullRequest,
+    unit: 'credits',
+    combine: { ratio: ['credits', 'prs'] },
+  },
+  /** Credits as `/tokens` splits them per person: what spend is priced from. */
+  billedCredits: {
+    definition: plain('Credits', 'Standard credits of the range, as the service splits its daily total per person.'),
+    unit: 'credits',
+    combine: { sum: 'credits', source: 'tokens' },
+  },
+  spend: {
+    definition: plain('Spend', 'Credits of the range at the price list’s price for each day, model and tier.'),
+    unit: 'money',
+    combine: { sum: 'spend', source: 'spend' },
+  },
+  spendPerActive: {
+    definition: DEFINITIONS.spendPerActivePerson,
+    unit: 'money',
+    combine: { ratio: ['spend', 'active'] },
+  },
+  spendPerCommit: { definition: DEFINITIONS.spendPerCommit, unit: 'money', combine: { ratio: ['spend', 'commits'] } },
+  spendPerPr: { definition: DEFINITIONS.spendPerPullRequest, unit: 'money', combine: { ratio: ['spend', 'prs'] } },
+} as const satisfies Record<string, Measure>;
+
+export type MeasureId = keyof typeof MEASURES;
+
+export const measureOf = (id: MeasureId): Measure => MEASURES[id];
+
+/** The measures a measure is computed from, itself included for a sum or a count (a ratio's terms, recursively). */
+export function termsOf(id: MeasureId): MeasureId[] {
+  const c = measureOf(id).combine;
+  return 'ratio' in c ? c.ratio.flatMap((t) => termsOf(t as MeasureId)) : [id];
+}
+
+/** A measure's value from the values of its terms (`of`): a sum or count as it is; a ratio of sums, none over 0. */
+export function valueOf(id: MeasureId, of: (term: MeasureId) => number): number | null {
+  const c = measureOf(id).combine;
+  if (!('ratio' in c)) return of(id);
+  const n = valueOf(c.ratio[0] as MeasureId, of);
+  const d = valueOf(c.ratio[1] as MeasureId, of);
+  return n === null || d === null || d === 0 ? null : n / d;
+}
+
+/** The relative change from `before` to `now` (0.25: up a quarter); none without a figure before, or from 0. */
+export function changeOf(now: number | null, before: number | null): number | null {
+  return now === null || before === null || before === 0 ? null : (now - before) / before;
+}

@@ -1,0 +1,413 @@
+/**
+ * The figures runner: every figure about people is asked of it, as measures (lib/measures.ts) of a scope over a
+ * range, grouped by total, team, day, ISO week or person, with the previous period and the change. One query per
+ * question, written here from the measures' declarations:
+ *
+ * - **the scope is a join**: everyone, the teams chosen (each with its sub-teams), or one person, and the teams the
+ *   reader may see people of; a team's people are `member` joined to `team_ancestor` (each group beside itself and
+ *   every team above it), so a roll-up is `GROUP BY ancestor` and a team's members are `count(*)`;
+ * - **each person's facts are summed first** (whole weeks from the week tables, the range's edge days from the day
+ *   tables), then the group's: sums are sums, people are counted once, ratios are ratios of the sums;
+ * - **the previous period** is the dashboard's one rule (lib/dates.ts `previousPeriod`), and the change is the
+ *   relative change of each measure;
+ * - **privacy inside**: for a reader in privacy mode, a team the tree's decision does not show (teams/tree.ts
+ *   `shownTeams`: under k members, or one a small group is the difference of) is no row of any answer, people are
+ *   named by pseudonym and ordered by it; the organization's total is computed over everyone and stays exact.
+ */
+import { LIST, VARCHAR, listValue, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
+import {
+  addDays,
+  daysBetween,
+  eachDay,
+  maxDay,
+  minDay,
+  previousPeriod,
+  type Day,
+  type DayRange,
+} from '../../lib/dates';
+import { changeOf, MEASURES, termsOf, valueOf, type MeasureId } from '../../lib/measures';
+import type { PriceList } from '../spend/prices';
+import type { Mapping } from '../teams/mapping';
+import { inSelection, shownTeams, teamTree, UNASSIGNED, withAncestors, type CountedTeam } from '../teams/tree';
+import type { Analytics } from './engine';
+import { WEEK_OF_DAY, wholeWeeks } from './schema';
+import { priceTableOf, SPEND } from './spend';
+import { membershipOf, type Selection } from './teams';
+
+export type Grouping = 'total' | 'team' | 'day' | 'week' | 'person';
+
+/** What a reader in privacy mode is shown of people: the smallest group, and how a person is named. */
+export interface FiguresPrivacy {
+  minGroup: number;
+  name: (userId: string) => string;
+}
+
+/** Whose figures, and what the reader may see of them. */
+export interface FigureScope {
+  /** Everyone, the teams chosen (each with its sub-teams; Unassigned is one), or one person. */
+  people: Selection;
+  /** The teams whose people the reader may see (a manager kept to their teams); none: everyone. */
+  visible?: readonly string[] | null;
+  /** Privacy mode, for a reader it applies to. */
+  privacy?: FiguresPrivacy;
+}
+
+export interface FigureQuestion<M extends MeasureId> {
+  mapping: Mapping | null;
+  measures: readonly M[];
+  range: DayRange;
+  by: Grouping;
+  scope: FigureScope;
+  /** With the previous period (true: the dashboard's rule, `previousPeriod`; or the days given) and each change. */
+  compare?: boolean | DayRange;
+  /** Each row's value of one summed measure day by day over the range (`total` and `team` groupings). */
+  line?: M;
+  /** Needed by spend measures. */
+  prices?: PriceList | null;
+  /** `person`: the first rows by the first measure, largest first (ties by the name the reader sees). */
+  top?: number;
+}
+
+export type Values<M extends MeasureId> = Record<M, number | null>;
+
+export interface FigureRow<M extends MeasureId> {
+  /** '' for the total; the team's path; the day or week's Monday; the person's id (their pseudonym in privacy mode). */
+  key: string;
+  current: Values<M>;
+  previous: Values<M> | null;
+  change: Values<M> | null;
+  line?: number[];
+}
+
+export interface FigureAnswer<M extends MeasureId> {
+  range: DayRange;
+  previous: DayRange | null;
+  rows: FigureRow<M>[];
+}
+
+/** The sums each source gives per person and its SQL over its week and day tables. */
+const SOURCES = {
+  users: { week: 'person_week', day: 'person_day' },
+  tokens: { week: 'person_credits_week', day: 'person_credits_day' },
+} as const;
+
+type Source = keyof typeof SOURCES | 'spend';
+
+/** The summed columns of the measures asked, by source, and whether people are counted. */
+function needs(measures: readonly MeasureId[]) {
+  const terms = new Set(measures.flatMap(termsOf));
+  const sums = new Map<Source, string[]>();
+  let active = false;
+  let members = false;
+  for (const t of terms) {
+    const c = MEASURES[t].combine;
+    if ('sum' in c) sums.set(c.source, [...(sums.get(c.source) ?? []), c.sum]);
+    else if ('people' in c) {
+      if (c.people === 'active') active = true;
+      else members = true;
+    }
+  }
+  // Active people are the people with a `/users` day: that source is read for them.
+  if (active && !sums.has('users')) sums.set('users', []);
+  return { terms: [...terms], sums, active, members };
+}
+
+/** The parameters a statement names (DuckDB refuses one it does not). */
+function named(sql: string, params: Record<string, DuckDBValue>, types: Record<string, DuckDBType>) {
+  const keep = (k: string) => new RegExp(`\\$${k}\\b`).test(sql);
+  return [
+    Object.fromEntries(Object.entries(params).filter(([k]) => keep(k))),
+    Object.fromEntries(Object.entries(types).filter(([k]) => keep(k))),
+  ] as const;
+}
+
+export function createFigures(a: Analytics) {
+  /** A query with the parameters it names of those given. */
+  const query = <T extends Record<string, unknown>>(
+    sql: string,
+    params: Record<string, DuckDBValue> = {},
+    types: Record<string, DuckDBType> = {},
+  ) => a.rows<T>(sql, ...named(sql, params, types));
+  const membership = membershipOf(a);
+  const prices = priceTableOf(a);
+
+  /** The teams' members (each with its sub-teams'), counted once per writing of `member`. */
+  let counted: { writes: number; mapping: Mapping | null; counts: Map<string, number> } | undefined;
+  async function memberCounts(mapping: Mapping | null): Promise<Map<string, number>> {
+    // Everyone known counts, from the whole history's copy (as far as it has come, while it is being made).
+    await a.catchUpUnlessUnderWay();
+    await membership.current(mapping);
+    const writes = membership.writes();
+    if (counted?.writes === writes && counted.mapping === mapping) return counted.counts;
+    const rows = await a.rows<{ team: string; n: number }>(
+      'SELECT ancestor AS team, count(*)::INTEGER AS n FROM member JOIN team_ancestor USING (team) GROUP BY ancestor',
+    );
+    const counts = new Map(rows.map((r) => [r.team, r.n]));
+    counted = { writes, mapping, counts };
+    return counts;
+  }
+
+  /** The teams privacy mode shows for k, decided once from the whole tree and its members, whoever asks. */
+  const decisions = new Map<number, { counts: Map<string, number>; shown: Set<string> }>();
+  async function shown(mapping: Mapping | null, k: number): Promise<Set<string>> {
+    const counts = await memberCounts(mapping);
+    const had = decisions.get(k);
+    if (had?.counts === counts) return had.shown;
+    const tree = (n: { path: string; children: readonly { path: string }[] }): CountedTeam => ({
+      path: n.path,
+      members: counts.get(n.path) ?? 0,
+      children: (n.children as (typeof n)[]).map(tree),
+    });
+    const groups = [
+      ...(mapping ? teamTree(mapping.teams) : []).map(tree),
+      { path: UNASSIGNED, members: counts.get(UNASSIGNED) ?? 0, children: [] },
+    ];
+    const decided = shownTeams(groups, k);
+    decisions.set(k, { counts, shown: decided });
+    return decided;
+  }
+
+  /** The SQL keeping the scope's people (`pid` of a table), and its parameters. */
+  function peopleOf(scope: FigureScope) {
+    const where: string[] = [];
+    const params: Record<string, DuckDBValue> = {};
+    const types: Record<string, DuckDBType> = {};
+    const inTeams = (name: string, teams: readonly string[]) => {
+      params[name] = listValue([...teams]);
+      types[name] = LIST(VARCHAR);
+      return `pid IN (SELECT pid FROM member JOIN team_ancestor USING (team) WHERE list_contains($${name}, ancestor))`;
+    };
+    const p = scope.people;
+    if (p !== null && 'user' in p) {
+      params.user = p.user;
+      where.push('pid = (SELECT pid FROM person WHERE user_id = $user)');
+    } else if (p !== null) where.push(inTeams('chosen', p));
+    if (scope.visible) where.push(inTeams('visible', scope.visible));
+    return { where: where.join(' AND ') || 'true', params, types };
+  }
+
+  /** Each person's sums over the range (`d`: grouped by day or week too), one row per person (and day). */
+  function personSums(sums: Map<Source, string[]>, by: Grouping, people: string): string {
+    const all = [...sums].flatMap(([source, cols]) => cols.map((c) => `${source}_${c}`));
+    const zeros = (source: Source) =>
+      all.map((name) => (name.startsWith(`${source}_`) ? name.slice(source.length + 1) : '0')).join(', ');
+    const dated = by === 'day' || by === 'week';
+    const key = (day: string) => (by === 'week' ? `${WEEK_OF_DAY.replace('day', day)} AS d` : `${day} AS d`);
+    const parts = [...sums.keys()].map((source) => {
+      const u = source === 'users' ? 'true' : 'false';
+      if (source === 'spend') {
+        if (dated)
+          return `SELECT ${key('m.day')}, m.pid, false AS u, ${all
+            .map((n) => (n === 'spend_spend' ? 'm.credits * p.per_million / 1e6' : '0'))
+            .join(', ')}
+            FROM person_model_day m JOIN price p USING (day, model, tier) WHERE m.day BETWEEN $start AND $end`;
+        return `SELECT pid, false AS u, ${all.map((n) => (n === 'spend_spend' ? 'spend' : '0')).join(', ')}
+          FROM (${SPEND})`;
+      }
+      const t = SOURCES[source];
+      if (dated)
+        return `SELECT ${key('day')}, pid, ${u} AS u, ${zeros(source)} FROM ${t.day} WHERE day BETWEEN $start AND $end`;
+      return `SELECT pid, ${u} AS u, ${zeros(source)} FROM ${t.week} WHERE week BETWEEN $first AND $last
+        UNION ALL SELECT pid, ${u}, ${zeros(source)} FROM ${t.day}
+        WHERE day BETWEEN $start AND $end AND NOT (day BETWEEN $first AND $through)`;
+    });
+    const cols = ['u', ...all];
+    return `SELECT ${dated ? 'd, ' : ''}pid, bool_or(u) AS u, ${all.map((n) => `sum(${n}) AS ${n}`).join(', ')}
+      FROM (${parts.map((p) => `SELECT * FROM (${p}) x(${dated ? 'd, ' : ''}pid, ${cols.join(', ')})`).join(' UNION ALL ')})
+      WHERE ${people} GROUP BY ${dated ? 'd, ' : ''}pid`;
+  }
+
+  /** A range's sums per group: the group's key, its active people and each summed column. */
+  async function sumsOver(
+    q: FigureQuestion<MeasureId>,
+    r: DayRange,
+    groups: readonly string[] | null,
+    need: ReturnType<typeof needs>,
+  ): Promise<Map<string, Record<string, number>>> {
+    const people = peopleOf(q.scope);
+    const all = [...need.sums].flatMap(([source, cols]) => cols.map((c) => `${source}_${c}`));
+    const per = personSums(need.sums, q.by, people.where);
+    const sums = `count(*) FILTER (WHERE u)::INTEGER AS active${all.map((n) => `, sum(${n}) AS ${n}`).join('')}`;
+    const sql =
+      q.by === 'team'
+        ? `SELECT ancestor AS key, ${sums} FROM (${per}) JOIN member USING (pid) JOIN team_ancestor USING (team)
+           WHERE list_contains($groups, ancestor) GROUP BY ancestor`
+        : q.by === 'person'
+          ? `SELECT user_id AS key, ${sums} FROM (${per}) JOIN person USING (pid) GROUP BY user_id`
+          : q.by === 'total'
+            ? `SELECT '' AS key, ${sums} FROM (${per})`
+            : `SELECT strftime(d, '%Y-%m-%d') AS key, ${sums} FROM (${per}) GROUP BY d`;
+    const rows = await query<{ key: string; active: number } & Record<string, number>>(
+      sql,
+      {
+        start: r.start,
+        end: r.end,
+        ...wholeWeeks(r),
+        ...people.params,
+        ...(groups && { groups: listValue([...groups]) }),
+      },
+      { ...people.types, ...(groups && { groups: LIST(VARCHAR) }) },
+    );
+    return new Map(
+      rows.map(({ key, active, ...s }) => [
+        key,
+        {
+          active,
+          ...Object.fromEntries([...need.sums].flatMap(([src, cols]) => cols.map((c) => [c, s[`${src}_${c}`] ?? 0]))),
+        },
+      ]),
+    );
+  }
+
+  /** Each group's daily line of one summed measure over the range. */
+  async function lines(
+    q: FigureQuestion<MeasureId>,
+    groups: readonly string[] | null,
+    measure: MeasureId,
+  ): Promise<Map<string, number[]>> {
+    const c = MEASURES[measure].combine;
+    if (!('sum' in c)) throw new Error(`a line is of a summed measure, not ${measure}`);
+    const people = peopleOf(q.scope);
+    const r = q.range;
+    const team = q.by === 'team';
+    const join = team ? 'JOIN member USING (pid) JOIN team_ancestor USING (team)' : '';
+    const g = team ? 'ancestor' : "''";
+    const keep = `day BETWEEN $start AND $end AND ${people.where}${team ? ' AND list_contains($groups, ancestor)' : ''}`;
+    // Spend is priced per day, model and tier once each group's credits of them are summed.
+    const daily =
+      c.source === 'spend'
+        ? `SELECT g, day, sum(m.credits * p.per_million / 1e6) AS v FROM (
+             SELECT ${g} AS g, day, model, tier, sum(credits) AS credits FROM person_model_day ${join}
+             WHERE ${keep} GROUP BY ALL) m JOIN price p USING (day, model, tier) GROUP BY g, day`
+        : `SELECT ${g} AS g, day, sum(${c.sum}) AS v FROM ${SOURCES[c.source].day} ${join}
+           WHERE ${keep} GROUP BY g, day`;
+    const rows = await query<{ g: string; at: number[]; v: number[] }>(
+      `SELECT g, list(date_diff('day', $start::DATE, day)::INTEGER) AS at, list(v) AS v FROM (${daily}) GROUP BY g`,
+      { start: r.start, end: r.end, ...people.params, ...(groups && { groups: listValue([...groups]) }) },
+      { ...people.types, ...(groups && { groups: LIST(VARCHAR) }) },
+    );
+    const length = daysBetween(r.start, r.end) + 1;
+    return new Map(
+      rows.map((x) => {
+        const line = new Array<number>(length).fill(0);
+        x.at.forEach((i, k) => (line[i] = x.v[k]!));
+        return [x.g, line];
+      }),
+    );
+  }
+
+  /** Members of each group (`team`), or of the scope (`total`): today's, for the range and the period before. */
+  async function membersOf(q: FigureQuestion<MeasureId>, groups: readonly string[] | null) {
+    const counts = await memberCounts(q.mapping);
+    if (q.by === 'team') return new Map((groups ?? []).map((g) => [g, counts.get(g) ?? 0]));
+    const people = peopleOf(q.scope);
+    const [row] = await query<{ n: number }>(
+      `SELECT count(*)::INTEGER AS n FROM member WHERE ${people.where}`,
+      people.params,
+      people.types,
+    );
+    return new Map([['', row?.n ?? 0]]);
+  }
+
+  /** The groups a `team` question has rows for: the scope's teams (with sub-teams), the reader's, those shown. */
+  async function groupsOf(q: FigureQuestion<MeasureId>): Promise<string[]> {
+    const all = withAncestors([...(q.mapping?.teams ?? []), UNASSIGNED]);
+    const p = q.scope.people;
+    const chosen = Array.isArray(p) ? p : null;
+    const decided = q.scope.privacy && (await shown(q.mapping, q.scope.privacy.minGroup));
+    return all.filter(
+      (t) =>
+        (!chosen || inSelection(t, chosen)) &&
+        (!q.scope.visible || inSelection(t, q.scope.visible)) &&
+        (!decided || decided.has(t)),
+    );
+  }
+
+  async function ask<M extends MeasureId>(q: FigureQuestion<M>): Promise<FigureAnswer<M>> {
+    const need = needs(q.measures);
+    const prev = q.compare === true ? previousPeriod(q.range) : q.compare || null;
+    await a.catchUp(prev ? { start: minDay(prev.start, q.range.start), end: maxDay(prev.end, q.range.end) } : q.range);
+    await membership.current(q.mapping);
+    if (need.sums.has('spend')) {
+      if (!q.prices) throw new Error('spend is asked without a price list');
+      await prices(q.prices);
+    }
+    const groups = q.by === 'team' ? await groupsOf(q) : null;
+    const [cur, before, members, line] = await Promise.all([
+      sumsOver(q, q.range, groups, need),
+      prev ? sumsOver(q, prev, groups, need) : undefined,
+      need.members ? membersOf(q, groups) : undefined,
+      q.line ? lines(q, groups, q.line) : undefined,
+    ]);
+    const keys =
+      q.by === 'team'
+        ? groups!
+        : q.by === 'total'
+          ? ['']
+          : q.by === 'day'
+            ? eachDay(q.range.start, q.range.end)
+            : [...cur.keys()].sort();
+    const valuesOf = (s: Record<string, number> | undefined, key: string) => {
+      const of = (t: MeasureId): number => {
+        const c = MEASURES[t].combine;
+        if ('people' in c) return c.people === 'active' ? (s?.active ?? 0) : (members?.get(key) ?? 0);
+        return 'sum' in c ? (s?.[c.sum] ?? 0) : 0;
+      };
+      return Object.fromEntries(q.measures.map((m) => [m, valueOf(m, of)])) as Values<M>;
+    };
+    const none = new Array<number>(daysBetween(q.range.start, q.range.end) + 1).fill(0);
+    let rows: FigureRow<M>[] = keys.map((key) => {
+      const current = valuesOf(cur.get(key), key);
+      const previous = before ? valuesOf(before.get(key), key) : null;
+      return {
+        key,
+        current,
+        previous,
+        change: previous
+          ? (Object.fromEntries(q.measures.map((m) => [m, changeOf(current[m], previous[m])])) as Values<M>)
+          : null,
+        ...(line && { line: line.get(key) ?? none }),
+      };
+    });
+    if (q.by === 'person') rows = namedAndOrdered(rows, q);
+    return { range: q.range, previous: prev, rows };
+  }
+
+  /**
+   * People by the name the reader sees (a pseudonym in privacy mode), ordered by the first measure (largest first),
+   * ties by that name: an order by the real id would pair pseudonyms with people.
+   */
+  function namedAndOrdered<M extends MeasureId>(rows: FigureRow<M>[], q: FigureQuestion<M>): FigureRow<M>[] {
+    const name = q.scope.privacy?.name;
+    const first = q.measures[0]!;
+    const named = name ? rows.map((r) => ({ ...r, key: name(r.key) })) : rows;
+    named.sort(
+      (x, y) => (y.current[first] ?? 0) - (x.current[first] ?? 0) || (x.key < y.key ? -1 : x.key > y.key ? 1 : 0),
+    );
+    return q.top !== undefined ? named.slice(0, q.top) : named;
+  }
+
+  return {
+    ask,
+    /** Each team's members with its sub-teams', Unassigned's, as the tree counts them. */
+    memberCounts,
+    /** Privacy mode: the teams shown for k. */
+    shown,
+  };
+}
+
+export type FiguresRunner = ReturnType<typeof createFigures>;
+
+/**
+ * The seven days to the latest day and the seven before: what the highlights, the alerts and the digest compare
+ * week over week (one definition, asked of the runner with `compare: before`).
+ */
+export function weekTo(latest: Day): { week: DayRange; before: DayRange } {
+  return {
+    week: { start: addDays(latest, -6), end: latest },
+    before: { start: addDays(latest, -13), end: addDays(latest, -7) },
+  };
+}
+
+/** The day of a row of a `day` question, typed. */
+export const dayOf = (row: { key: string }) => row.key as Day;
