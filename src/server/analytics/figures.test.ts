@@ -211,6 +211,16 @@ describe('privacy inside the runner', () => {
             scope: { people: null, privacy },
           });
           for (const r of people.rows) expect(r.key.startsWith('P')).toBe(true);
+          // The first three: the first three of everyone, in the same order.
+          const top = await runner.ask({
+            mapping: b.mapping,
+            measures: ['credits'],
+            range,
+            by: 'person',
+            scope: { people: null, privacy },
+            top: 3,
+          });
+          expect(top.rows).toEqual(people.rows.slice(0, 3));
           for (let i = 1; i < people.rows.length; i++) {
             const [x, y] = [people.rows[i - 1]!, people.rows[i]!];
             if (x.current.credits === y.current.credits) expect(x.key < y.key).toBe(true);

@@ -112,6 +112,22 @@ function needs(measures: readonly MeasureId[]) {
   return { terms: [...terms], sums, active, members };
 }
 
+/**
+ * A `person` question's first `top` people by its first measure (a sum, or active people), every one tied with the
+ * last of them too: they are ordered by the name the reader sees afterwards.
+ */
+function topOf(q: FigureQuestion<MeasureId>): string {
+  if (q.top === undefined) return '';
+  const c = MEASURES[q.measures[0]!].combine;
+  const by =
+    'sum' in c
+      ? `sum(${c.source}_${c.sum})`
+      : 'people' in c && c.people === 'active'
+        ? 'count(*) FILTER (WHERE u)'
+        : null;
+  return by ? ` QUALIFY rank() OVER (ORDER BY ${by} DESC) <= ${Math.max(0, Math.floor(q.top))}` : '';
+}
+
 /** The parameters a statement names (DuckDB refuses one it does not). */
 function named(sql: string, params: Record<string, DuckDBValue>, types: Record<string, DuckDBType>) {
   const keep = (k: string) => new RegExp(`\\$${k}\\b`).test(sql);
@@ -233,7 +249,7 @@ export function createFigures(a: Analytics) {
         ? `SELECT ancestor AS key, ${sums} FROM (${per}) JOIN member USING (pid) JOIN team_ancestor USING (team)
            WHERE list_contains($groups, ancestor) GROUP BY ancestor`
         : q.by === 'person'
-          ? `SELECT user_id AS key, ${sums} FROM (${per}) JOIN person USING (pid) GROUP BY user_id`
+          ? `SELECT user_id AS key, ${sums} FROM (${per}) JOIN person USING (pid) GROUP BY user_id${topOf(q)}`
           : q.by === 'total'
             ? `SELECT '' AS key, ${sums} FROM (${per})`
             : `SELECT strftime(d, '%Y-%m-%d') AS key, ${sums} FROM (${per}) GROUP BY d`;

@@ -70,3 +70,20 @@ describe('team answers reconcile for any mapping', () => {
     );
   });
 });
+
+describe('top users', () => {
+  it('breaks ties by the name the reader sees, never by the real id', async () => {
+    // Three people with the same credits (same seed, same day); the reader's names sort them in reverse.
+    const same = { team: 0, active: [35], seed: 7 };
+    const b = await build({ teams: ['Eng'], users: [same, same, same] });
+    try {
+      const name = (id: string) => `Person ${99 - Number(id.slice(4))}`;
+      const top = await b.t.topUsers(b.mapping, null, range, 2, name);
+      expect(new Set(top.users.map((u) => u.credits)).size).toBe(1);
+      // By real id the first two would be usr_00 and usr_01; by the names seen, usr_02 (97) and usr_01 (98).
+      expect(top.users.map((u) => u.userId)).toEqual(['usr_02', 'usr_01']);
+    } finally {
+      await b.close();
+    }
+  });
+});

@@ -251,8 +251,17 @@ export function createTeamFigures(a: Analytics) {
       });
     },
 
-    /** The selection's people with the most credits, their credits per model and their share. */
-    async topUsers(mapping: Mapping | null, selected: Selection, r: DayRange, n: number) {
+    /**
+     * The selection's people with the most credits, their credits per model and their share; ties by the name the
+     * reader sees (`name`: a pseudonym in privacy mode), never by the real id, which would pair pseudonyms with people.
+     */
+    async topUsers(
+      mapping: Mapping | null,
+      selected: Selection,
+      r: DayRange,
+      n: number,
+      name: (userId: string) => string = (id) => id,
+    ) {
       const ask = await prepare(mapping, selected, r);
       const [total] = await ask<{ total: number | null }>(`
         SELECT sum(credits) AS total FROM person_credits_day WHERE day BETWEEN $start AND $end AND <selected>`);
@@ -263,19 +272,22 @@ export function createTeamFigures(a: Analytics) {
             SELECT pid, sum(credits) AS credits, arg_min(user_email, day) FILTER (WHERE user_email <> '') AS email
             FROM person_credits_day WHERE day BETWEEN $start AND $end AND <selected>
             GROUP BY pid HAVING sum(credits) > 0) JOIN person USING (pid)
-          ORDER BY credits DESC, user_id LIMIT $n)
+          -- Every person tied with the last of the n (ordered by name below).
+          QUALIFY rank() OVER (ORDER BY credits DESC) <= $n)
         SELECT top.user_id, top.email, top.credits,
           coalesce((SELECT to_json(list({'model': model, 'credits': c} ORDER BY c DESC, model))
             FROM (SELECT model, sum(m.credits) AS c FROM person_model_day m
                   WHERE m.split AND m.pid = top.pid AND m.day BETWEEN $start AND $end GROUP BY model))::VARCHAR,
             '[]') AS models
-        FROM top ORDER BY top.credits DESC, top.user_id`,
+        FROM top`,
         { n },
       );
       const sum = total?.total ?? 0;
+      const named = top.map((u) => ({ ...u, name: name(u.user_id) }));
+      named.sort((x, y) => y.credits - x.credits || (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
       return {
         total: sum,
-        users: top.map((u) => ({
+        users: named.slice(0, n).map((u) => ({
           userId: u.user_id,
           email: u.email,
           credits: u.credits,

@@ -244,10 +244,10 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
   }
 
   /** `GET /api/teams/top-users?start&end[&limit][&team…]`: the selection's (or everyone's) top users by credits. */
-  async function topUsersOf(range: DayRange, teams: string[], limit: number) {
+  async function topUsersOf(range: DayRange, teams: string[], limit: number, name?: (userId: string) => string) {
     const t = await engine(range, 'tokens');
     const selected = teams.length > 0 ? teams : null;
-    return { range, teams, limit, ...(await t.topUsers(source.current().mapping, selected, range, limit)) };
+    return { range, teams, limit, ...(await t.topUsers(source.current().mapping, selected, range, limit, name)) };
   }
 
   /**
@@ -390,8 +390,8 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
       access: ACCESS.peopleRows,
       what: 'the top users',
       handle: async ({ query: q, scope }) => {
-        const top = await topUsersOf(q.range, q.teams, q.params.limit);
         const lens = scope?.privacy;
+        const top = await topUsersOf(q.range, q.teams, q.params.limit, lens?.name);
         return json(200, lens ? { ...top, users: top.users.map((u) => lens.person(u)) } : top);
       },
     }),
