@@ -7,7 +7,12 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eachDay, previousPeriod, type Day, type DayRange } from '../../lib/dates';
+import { addDays, eachDay, previousPeriod, type Day, type DayRange } from '../../lib/dates';
+import { userRow } from '../../test/fixtures';
+import { putUsersDay } from '../../test/store-days';
+import { silentLogger } from '../core/log';
+import { openStore } from '../store/db';
+import { openAnalytics } from './engine';
 import { changeOf, valueOf, type MeasureId } from '../../lib/measures';
 import { freshDatabase, pgAvailable, type FreshDatabase } from '../../test/postgres';
 import { build, days, idOf, PRICES, scenario, type Scenario } from '../../test/team-scenario';
@@ -232,4 +237,41 @@ describe('privacy inside the runner', () => {
       { numRuns: 10 },
     );
   }, 180_000);
+});
+
+describe('a reader during the copy of the history', () => {
+  it('is answered from the range’s days while the whole history is still being copied', async () => {
+    // 200 days of 60 people: the whole copy takes many of the loader's turns; a reader's range goes first.
+    const store = await openStore({ dataDir: ':memory:' });
+    const all = eachDay('2026-02-01', addDays('2026-02-01', 199));
+    for (const day of all) {
+      const rows = Array.from({ length: 60 }, (_, i) =>
+        userRow({ user_id: `usr_${i}`, user_email: `p${i}@x`, date: day, billable_tokens: i + 1 }),
+      );
+      await putUsersDay(store, day, rows, 'v1');
+    }
+    const analytics = await openAnalytics(store, { file: ':memory:', logger: silentLogger });
+    try {
+      let whole = false;
+      const copying = analytics.catchUp().then(() => (whole = true));
+      const runner = createFigures(analytics);
+      const week = { start: addDays(all.at(-1)!, -6), end: all.at(-1)! };
+      const [row] = (
+        await runner.ask({
+          mapping: null,
+          measures: ['members', 'active', 'credits'],
+          range: week,
+          by: 'total',
+          scope: { people: null },
+        })
+      ).rows;
+      expect(whole).toBe(false);
+      // Members are everyone known so far: the week's copy holds all 60.
+      expect(row!.current).toEqual({ members: 60, active: 60, credits: 7 * ((60 * 61) / 2) });
+      await copying;
+    } finally {
+      await analytics.close();
+      await store.close();
+    }
+  }, 120_000);
 });
