@@ -74,7 +74,11 @@ const readiness = (request: APIRequestContext) => serviceJson<Owned>(request, '/
 
 test('teams page: credits per commit and per pull request, with the caveat', async ({ page, request }) => {
   const summary = await serviceJson<{
-    rows: { team: string; current: { credits: number; commits: number; prs: number } }[];
+    rows: {
+      team: string;
+      current: { credits: number; commits: number; prs: number };
+      change: Record<string, number | null> | null;
+    }[];
   }>(request, `/api/teams/summary?start=2026-05-02&end=${END}`);
   const org = summary.rows.find((r) => r.team === '')!.current;
   expect(org.commits).toBeGreaterThan(0);
@@ -94,6 +98,14 @@ test('teams page: credits per commit and per pull request, with the caveat', asy
   const cell = orgRow.locator('th, td').nth(headers.indexOf('Credits per commit'));
   const exact = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 2 });
   await expect(cell.locator('[title]')).toHaveAttribute('title', exact(org.credits / org.commits));
+  // Each ratio's change against the previous period, as the server's runner computed it.
+  const change = summary.rows.find((r) => r.team === '')!.change!.creditsPerPr!;
+  const changeCell = orgRow.locator('th, td').nth(headers.indexOf('Credits per pull request change'));
+  // "▲ +13.6%": the arrow and sign of the change, its percent to one decimal (a trailing .0 may be dropped).
+  const fixed = (Math.abs(change) * 100).toFixed(1);
+  const pct = fixed.endsWith('.0') ? `${fixed.slice(0, -2)}(\\.0)?` : fixed.replace('.', '\\.');
+  const arrow = change > 0 ? '▲ \\+' : change < 0 ? '▼ −' : '■ ';
+  await expect(changeCell).toHaveText(new RegExp(`^${arrow}${pct}%$`));
 });
 
 test('teams page: readiness against figures across the teams that own repositories', async ({ page, request }) => {

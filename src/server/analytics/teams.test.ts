@@ -43,7 +43,7 @@ describe('team answers reconcile for any mapping', () => {
       }),
       { numRuns: 10 },
     );
-  });
+  }, 120_000);
 
   it('active people per day, week and month are distinct people, as a brute-force count finds them', async () => {
     await fc.assert(
@@ -68,7 +68,7 @@ describe('team answers reconcile for any mapping', () => {
       }),
       { numRuns: 10 },
     );
-  });
+  }, 120_000);
 });
 
 describe('top users', () => {
