@@ -13,6 +13,7 @@ import {
   previousPeriod,
   addMonths,
   comparisonLabel,
+  comparisonWords,
   monthEnd,
   monthStart,
   quarterStart,
@@ -134,10 +135,8 @@ describe('calendar months', () => {
     // Anything else: the same length before, as always.
     expect(comparisonLabel({ start: '2026-03-02', end: '2026-03-31' })).toBe('vs previous period');
     expect(comparisonLabel({ start: '2026-03-01', end: '2026-04-30' })).toBe('vs previous period');
-    expect(previousPeriod({ start: '2026-04-01', end: '2026-05-31' })).toEqual({
-      start: '2026-01-30',
-      end: '2026-03-31',
-    });
+    // A quarter's first two months are a quarter's range (below): against Jan 1 – Feb 28, before the history.
+    expect(previousPeriod({ start: '2026-04-01', end: '2026-05-31' })).toBeNull();
   });
 
   it('finds month and quarter bounds as UTC days', () => {
@@ -160,5 +159,57 @@ describe('day labels match Intl en-US in UTC', () => {
       expect(formatDayShort(d)).toBe(short.format(dayToMs(d)));
       expect(formatDayLong(d)).toBe(long.format(dayToMs(d)));
     }
+  });
+});
+
+describe('calendar quarters', () => {
+  it('compares a quarter, or its first months, with the same days of the previous quarter, and says so', () => {
+    // "This quarter" on Nov 22: Oct 1 – Nov 21 against Jul 1 – Aug 21, not the 52 days before it.
+    expect(previousPeriod({ start: '2026-10-01', end: '2026-11-21' })).toEqual({
+      start: '2026-07-01',
+      end: '2026-08-21',
+    });
+    expect(comparisonLabel({ start: '2026-10-01', end: '2026-11-21' })).toBe('vs Jul 1 – Aug 21');
+    // A whole quarter against the whole quarter before.
+    expect(previousPeriod({ start: '2026-07-01', end: '2026-09-30' })).toEqual({
+      start: '2026-04-01',
+      end: '2026-06-30',
+    });
+    expect(comparisonLabel({ start: '2026-07-01', end: '2026-09-30' })).toBe('vs Q2 2026');
+    // The same day of the month, or its last: May 31 has no June 31.
+    expect(previousPeriod({ start: '2026-07-01', end: '2026-08-31' })).toEqual({
+      start: '2026-04-01',
+      end: '2026-05-31',
+    });
+    expect(previousPeriod({ start: '2026-10-01', end: '2026-12-31' })).toEqual({
+      start: '2026-07-01',
+      end: '2026-09-30',
+    });
+    // Q1 2026 starts before the history: no comparison for Q2.
+    expect(previousPeriod({ start: '2026-04-01', end: '2026-06-30' })).toBeNull();
+    // Within the quarter's first month it is a month's range.
+    expect(previousPeriod({ start: '2026-10-01', end: '2026-10-20' })).toEqual({
+      start: '2026-09-01',
+      end: '2026-09-20',
+    });
+    // Not starting on the quarter's first day: the days just before.
+    expect(previousPeriod({ start: '2026-10-02', end: '2026-11-21' })).toEqual({
+      start: '2026-08-12',
+      end: '2026-10-01',
+    });
+  });
+});
+
+describe('what a range is compared with, in words', () => {
+  it('names the days, the month or the quarter before', () => {
+    const words = (start: string, end: string) => {
+      const r = { start, end };
+      return comparisonWords(r, previousPeriod(r)!);
+    };
+    expect(words('2026-10-23', '2026-11-21')).toBe('the 30 days before');
+    expect(words('2026-11-01', '2026-11-21')).toBe('the same days of the month before');
+    expect(words('2026-08-01', '2026-08-31')).toBe('the month before');
+    expect(words('2026-10-01', '2026-11-21')).toBe('the same days of the quarter before');
+    expect(words('2026-07-01', '2026-09-30')).toBe('the quarter before');
   });
 });

@@ -141,24 +141,63 @@ function calendarMonthBefore(r: DayRange): DayRange | null {
 }
 
 /**
+ * A range read as a calendar quarter: it starts on a quarter's first day and ends within that quarter, past its
+ * first month (a range within one month is a month's). Compared with the previous quarter: the whole of it when the
+ * range is the whole quarter, else the same days of it (Oct 1 – Nov 21 against Jul 1 – Aug 21).
+ */
+function calendarQuarterBefore(r: DayRange): DayRange | null {
+  if (r.start !== quarterStart(r.start) || quarterStart(r.end) !== r.start || monthStart(r.end) === r.start)
+    return null;
+  const start = addMonths(r.start, -3);
+  const quarterEnd = addDays(addMonths(r.start, 3), -1);
+  if (r.end === quarterEnd) return { start, end: addDays(r.start, -1) };
+  // The same month of the quarter before, the same day of it (or its last).
+  const months = Number(r.end.slice(5, 7)) - Number(r.start.slice(5, 7));
+  const month = addMonths(start, months);
+  return { start, end: minDay(`${month.slice(0, 8)}${r.end.slice(8)}`, monthEnd(month)) };
+}
+
+/**
  * The period `r` is compared with: for a calendar month (or its first days) the previous calendar
- * month (see `calendarMonthBefore`), else the period of the same length just before; null when any of
- * it falls before history starts (a comparison against missing days would mislead).
+ * month (see `calendarMonthBefore`), for a calendar quarter (or its first months) the same days of the
+ * previous quarter (`calendarQuarterBefore`), else the period of the same length just before; null when
+ * any of it falls before history starts (a comparison against missing days would mislead).
  */
 export function previousPeriod(r: DayRange): DayRange | null {
   const len = rangeLength(r);
-  const prev = calendarMonthBefore(r) ?? { start: addDays(r.start, -len), end: addDays(r.start, -1) };
+  const prev = calendarMonthBefore(r) ??
+    calendarQuarterBefore(r) ?? { start: addDays(r.start, -len), end: addDays(r.start, -1) };
   return prev.start < HISTORY_START ? null : prev;
 }
 
 /** What a change is against, in words: "vs April", "vs Apr 1–15", else "vs previous period" (of the same length). */
 export function comparisonLabel(r: DayRange): string {
+  const quarter = calendarQuarterBefore(r);
+  if (quarter) {
+    const q = Math.floor((Number(quarter.start.slice(5, 7)) - 1) / 3) + 1;
+    return addDays(quarter.end, 1) === r.start
+      ? `vs Q${q} ${quarter.start.slice(0, 4)}`
+      : `vs ${formatDayShort(quarter.start)} – ${formatDayShort(quarter.end)}`;
+  }
   const prev = calendarMonthBefore(r);
   if (!prev) return 'vs previous period';
   const name = MONTH_NAMES[Number(prev.start.slice(5, 7)) - 1]!;
   return prev.end === monthEnd(prev.start)
     ? `vs ${name}`
     : `vs ${formatDayShort(prev.start)}–${Number(prev.end.slice(8))}`;
+}
+
+/**
+ * What a range is compared with, in a sentence's words: "the 30 days before", "the month before", "the quarter
+ * before", "the same days of the month before" or "the same days of the quarter before".
+ */
+export function comparisonWords(r: DayRange, prev: DayRange): string {
+  const quarter = addMonths(r.start, -3) === prev.start && quarterStart(r.start) === r.start;
+  const unit = quarter ? 'quarter' : 'month';
+  if (prev.end !== addDays(r.start, -1)) return `the same days of the ${unit} before`;
+  if (rangeLength(prev) === rangeLength(r) && !(quarter || addMonths(r.start, -1) === prev.start))
+    return `the ${rangeLength(prev).toLocaleString('en-US')} days before`;
+  return `the ${unit} before`;
 }
 
 // Written out rather than through Intl.DateTimeFormat: no ICU start-up on the first paint (see format.ts).

@@ -10,7 +10,7 @@ import { PageHeader } from '../../components/Page';
 import { Widget } from '../../components/Widget';
 import { useAppConfig } from '../../data/config';
 import { useLinkTo, useRange, useSortParam, useTeams } from '../../data/search';
-import { addDays, formatDayLong, rangeLength } from '../../lib/dates';
+import { comparisonWords, formatDayLong } from '../../lib/dates';
 import { DEFINITIONS, notYetSeen, people } from '../../lib/definitions';
 import { formatExact } from '../../lib/format';
 import { teamsQuery } from '../../data/teams';
@@ -129,7 +129,9 @@ function TeamsOverview() {
   );
   const parents = useMemo(() => (rows.data ?? []).filter((r) => r.hasChildren).map((r) => r.team), [rows.data]);
   const named = rows.data ? namedTeams(rows.data).length : undefined;
+  // The sentence speaks of the answer shown (a new range's keeps the old answer until its own comes).
   const prev = summary.data?.previous;
+  const spoken = summary.data?.range ?? range;
   // The known people (the mapping screen's count), to say why the organization's members differ from them.
   const orgRow = all.data?.find(isOrganization);
   // Asked once the summary is in: the table comes first.
@@ -180,13 +182,7 @@ function TeamsOverview() {
           `A team's figures include its sub-teams. ${DEFINITIONS.adoption.label}: ${DEFINITIONS.adoption.meaning.toLowerCase()} ` +
           (orgRow && known !== undefined ? `${orgMembersLine(orgRow.current.members, known)} ` : '') +
           (prev
-            ? `Changes compare ${formatDayLong(range.start)} – ${formatDayLong(range.end)} with ${formatDayLong(prev.start)} – ${formatDayLong(prev.end)}${
-                prev.end !== addDays(range.start, -1)
-                  ? ', the same days of the month before'
-                  : rangeLength(prev) === rangeLength(range)
-                    ? `, the ${formatExact(rangeLength(prev))} days before`
-                    : ', the month before'
-              }.`
+            ? `Changes compare ${formatDayLong(spoken.start)} – ${formatDayLong(spoken.end)} with ${formatDayLong(prev.start)} – ${formatDayLong(prev.end)}, ${comparisonWords(spoken, prev)}.`
             : 'No change is shown: the period before this range starts before the history the dashboard keeps.')
         }
         query={rows}
