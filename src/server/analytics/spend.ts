@@ -59,8 +59,9 @@ export function priceTableOf(a: Analytics) {
 
 // Each person's spend over a range (`pid`, `spend`; parameters: the range and its whole weeks, `wholeWeeks`). Its whole
 // weeks are priced by the week (each person's credits per model and tier summed as days are copied, engine.ts) where a
-// model and tier's price holds all week; its edge days, and the weeks where a price changes, day by day.
-export const SPEND = `
+// model and tier's price holds all week; its edge days, and the weeks where a price changes, day by day. `only`: a
+// condition on `pid` every part reads with (one person's spend reads their credits alone).
+export const spendOf = (only = 'true') => `
 WITH week_price AS (
   SELECT ${WEEK_OF_DAY} AS week, model, tier, min(per_million) AS lo, max(per_million) AS hi, count(*) AS n
   FROM price WHERE day BETWEEN $first AND $through GROUP BY ALL),
@@ -71,14 +72,16 @@ changing AS (
   WHERE p.day BETWEEN $first AND $through AND NOT (w.lo = w.hi AND w.n = 7))
 SELECT pid, sum(spend) AS spend FROM (
   SELECT m.pid, m.credits * u.per_million / 1e6 AS spend
-  FROM person_model_week m JOIN uniform u USING (week, model, tier) WHERE m.week BETWEEN $first AND $last
+  FROM person_model_week m JOIN uniform u USING (week, model, tier) WHERE m.week BETWEEN $first AND $last AND ${only}
   UNION ALL
   SELECT m.pid, m.credits * p.per_million / 1e6 FROM person_model_day m JOIN price p USING (day, model, tier)
-  WHERE m.day BETWEEN $start AND $end AND NOT (m.day BETWEEN $first AND $through)
+  WHERE m.day BETWEEN $start AND $end AND NOT (m.day BETWEEN $first AND $through) AND ${only}
   UNION ALL
   SELECT m.pid, m.credits * c.per_million / 1e6 FROM person_model_day m JOIN changing c USING (day, model, tier)
-  WHERE m.day BETWEEN $first AND $through)
+  WHERE m.day BETWEEN $first AND $through AND ${only})
 GROUP BY pid`;
+/** Everyone's spend over a range (`spendOf`). */
+export const SPEND = spendOf();
 
 // Spend is priced per day, model and tier, each of those's credits summed first (over the selection's
 // people, or a team's): a price per row joined the price table once per person, model and day.

@@ -3,17 +3,18 @@
  * person's days, written once, here), the people known by its end and those of them not active in it, and spend.
  */
 import { SUMS } from '../../lib/user-merge';
-import { SPEND } from './spend';
+import { spendOf } from './spend';
 
 // A range is its whole weeks, from the week tables (engine.ts), and its edge days, from `person_day`, each as
 // rows of one shape: the merge of the weeks' partial merges is the merge of their days. Each part reads them
-// where they are (NOT MATERIALIZED): a copy of them all first took longer than the merge.
-const MERGE = `
+// where they are (NOT MATERIALIZED): a copy of them all first took longer than the merge. `only`: a condition on
+// `pid` every part reads with: a person's merge reads their rows alone.
+const MERGE = (only = 'true') => `
 WITH edge AS NOT MATERIALIZED (
-  SELECT * FROM person_day WHERE day BETWEEN $start AND $end AND NOT (day BETWEEN $first AND $through)),
+  SELECT * FROM person_day WHERE day BETWEEN $start AND $end AND NOT (day BETWEEN $first AND $through) AND ${only}),
 r AS NOT MATERIALIZED (
   SELECT pid, days, first_day, last_day, first_email, given_day, given_email, ${SUMS.map(([, c]) => c).join(', ')}
-  FROM person_week WHERE week BETWEEN $first AND $last
+  FROM person_week WHERE week BETWEEN $first AND $last AND ${only}
   UNION ALL
   SELECT pid, 1, day, day, user_email, CASE WHEN user_email <> '' THEN day END,
     CASE WHEN user_email <> '' THEN user_email END, ${SUMS.map(([, c]) => c).join(', ')}
@@ -21,14 +22,14 @@ r AS NOT MATERIALIZED (
 top_model AS (
   SELECT pid, model, tier FROM (
     SELECT pid, model, sum(n) AS n, arg_max(last_tier, last_day) AS tier FROM (
-      SELECT pid, model, n, last_day, last_tier FROM person_week_model WHERE week BETWEEN $first AND $last
+      SELECT pid, model, n, last_day, last_tier FROM person_week_model WHERE week BETWEEN $first AND $last AND ${only}
       UNION ALL SELECT pid, primary_model, 1, day, primary_model_tier FROM edge)
     GROUP BY pid, model)
   QUALIFY row_number() OVER (PARTITION BY pid ORDER BY n DESC, model) = 1),
 top_level AS (
   SELECT pid, level FROM (
     SELECT pid, level, sum(n) AS n FROM (
-      SELECT pid, level, n FROM person_week_level WHERE week BETWEEN $first AND $last
+      SELECT pid, level, n FROM person_week_level WHERE week BETWEEN $first AND $last AND ${only}
       UNION ALL SELECT pid, delegation_level, 1 FROM edge)
     GROUP BY pid, level)
   QUALIFY row_number() OVER (PARTITION BY pid ORDER BY n DESC, level) = 1),
@@ -36,7 +37,7 @@ top_level AS (
 spoken AS (
   SELECT pid, list(name ORDER BY name) AS langs FROM (
     SELECT DISTINCT pid, language FROM (
-      SELECT pid, language FROM person_week_language WHERE week BETWEEN $first AND $last
+      SELECT pid, language FROM person_week_language WHERE week BETWEEN $first AND $last AND ${only}
       UNION ALL SELECT pid, unnest(languages) FROM edge)) JOIN language ON code = language
   GROUP BY pid),
 people AS (
@@ -74,18 +75,29 @@ WHERE pid NOT IN (
   SELECT pid FROM person_week WHERE week BETWEEN $first AND $last
   UNION SELECT pid FROM person_day WHERE day BETWEEN $start AND $end AND NOT (day BETWEEN $first AND $through))`;
 
-// The range's table: everyone active in it (MERGE), each with their last active day up to the range's end (their last
-// in it), and the known people who were not (IDLE, KNOWN), each with their spend. Their teams are joined as a page is
-// read (`member`, kept for the mapping in force): a new mapping changes no table.
-export const TABLE = (priced: boolean) => `
-WITH merged AS (${MERGE}),
-idle AS (${IDLE}),
-known AS (${KNOWN('pid IN (SELECT pid FROM idle)')})${priced ? `,\nspent AS (${SPEND})` : ''}
+// Each person of `merged` (MERGE) as a row of the range's table: their last active day up to the range's end (their
+// last in it) and, `priced`, their spend (`spent`: SPEND).
+const ACTIVE = (priced: boolean) => `
 SELECT pr.user_id, m.*, m.last_day AS last_active_day, ${priced ? 'coalesce(s.spend, 0)' : 'NULL::DOUBLE'} AS spend
-FROM merged m JOIN person pr USING (pid)${priced ? ' LEFT JOIN spent s USING (pid)' : ''}
+FROM merged m JOIN person pr USING (pid)${priced ? ' LEFT JOIN spent s USING (pid)' : ''}`;
+
+// The range's table: everyone active in it (ACTIVE), and the known people who were not (IDLE, KNOWN), each with their
+// spend. Their teams are joined as a page is read (`member`, kept for the mapping in force): a new mapping changes no
+// table.
+export const TABLE = (priced: boolean) => `
+WITH merged AS (${MERGE()}),
+idle AS (${IDLE}),
+known AS (${KNOWN('pid IN (SELECT pid FROM idle)')})${priced ? `,\nspent AS (${spendOf()})` : ''}
+${ACTIVE(priced)}
 UNION ALL BY NAME
 SELECT pr.user_id, pid, k.email, 0 AS active_days, NULL AS first_day, NULL AS last_day,
   ${SUMS.map(([k]) => `0 AS "${k}"`).join(', ')}, 0 AS autonomy_ratio, []::VARCHAR[] AS langs,
   '' AS model, '' AS tier, '' AS level, k.last_active AS last_active_day,
   ${priced ? 'coalesce(s.spend, 0)' : 'NULL::DOUBLE'} AS spend
 FROM known k JOIN person pr USING (pid)${priced ? ' LEFT JOIN spent s USING (pid)' : ''}`;
+
+// One person's row of the range's table when they were active in it (parameter `pid`), made from their rows alone: the
+// same merge, restricted to them.
+export const PERSON = (priced: boolean) => `
+WITH merged AS (${MERGE('pid = $pid')})${priced ? `,\nspent AS (${spendOf('pid = $pid')})` : ''}
+${ACTIVE(priced)}`;

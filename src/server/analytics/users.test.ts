@@ -87,6 +87,36 @@ const mergedUsers = async (a: Analytics, r: DayRange) =>
 const createSpendByUser = (a: Analytics) => async (r: DayRange, list: PriceList) =>
   new Map((await tableRows(a, r, list, 'all')).filter((u) => u.spend !== 0).map((u) => [u.userId, u.spend!]));
 
+/**
+ * Each person's row of the range as their page gives it, their merge alone (undefined: not active in it), against the
+ * browser's merge of their days (the oracle) and against their row of the range's table, field for field, spend too.
+ */
+async function expectPeopleSame(
+  a: Analytics,
+  r: DayRange,
+  ids: readonly string[],
+  days: Map<string, UserRow[]>,
+  list: PriceList,
+) {
+  const tables = createUsersTables(a);
+  const table = new Map((await tableRows(a, r, list, 'active')).map((u) => [u.userId, u]));
+  for (const id of ids) {
+    const mine = new Map([...days].map(([d, rows]) => [d, rows.filter((x) => x.user_id === id)]));
+    const [want] = browserMerge(mine, r.start, r.end);
+    const got = await tables.person(r, { prices: list }, id, null);
+    const listed = table.get(id);
+    if (!want) {
+      expect([got, listed], `${id}, ${r.start} to ${r.end}`).toEqual([undefined, undefined]);
+      continue;
+    }
+    const { spend, ...merged } = got!;
+    expectSame([merged], [{ ...want, lastActiveDay: want.lastDay }]);
+    // Spend is a sum of products, added in another order than the table's: to the last digits.
+    expect(spend! - listed!.spend!, `${id}, ${r.start} to ${r.end}`).toBeCloseTo(0, 9);
+    expectSame([{ ...got!, spend: 0 }], [{ ...listed!, spend: 0 }]);
+  }
+}
+
 const opened: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
   for (const c of opened.reverse()) await c();
@@ -130,9 +160,9 @@ describe.each(STORE_ENGINES)('the analytics engine on the $name store', ({ avail
       await putUsersDay(store, '2026-03-02', [day('2026-03-02', 'ann@new.example')], '1');
       await analytics.catchUp();
       expect(await teamOf()).toBe('New');
-      // A person's page says the same; someone the copy does not have is Unassigned.
-      expect(await tables.teamOf('ann', byEmail)).toBe('New');
-      expect(await tables.teamOf('nobody', byEmail)).toBe('Unassigned');
+      // A person's page says the same; someone the copy does not have has no row.
+      expect((await tables.person(range, { prices: null }, 'ann', byEmail))?.team).toBe('New');
+      expect(await tables.person(range, { prices: null }, 'nobody', byEmail)).toBeUndefined();
       // Another mapping: the same table, its teams by that one; none: no team column.
       const other = mappingOf('email,team\nann@new.example,Elsewhere\n');
       expect(await teamOf(other)).toBe('Elsewhere');
@@ -171,6 +201,58 @@ describe.each(STORE_ENGINES)('the analytics engine on the $name store', ({ avail
         );
       }
       expect(await mergedUsers(analytics, { start: '2026-05-01', end: '2026-05-02' })).toEqual([]);
+    },
+  );
+
+  it.skipIf(!available)(
+    'merges one person’s days alone as the browser does and as the table’s row gives them, field for field, spend too, for random organizations',
+    async () => {
+      const { store, analytics } = await fresh();
+      const parsed = parsePrices(
+        '{"currency": "EUR", "prices": [{"from": "2026-01-14", "perMillionCredits": 8}, {"from": "2026-02-19", "tier": "thinking", "perMillionCredits": 20}]}',
+      );
+      if (!parsed.ok) throw new Error('the test prices are refused');
+      for (let seed = 1; seed <= 2; seed++) {
+        const r = rng(seed);
+        const people = Array.from({ length: 5 + Math.floor(r() * 20) }, (_, i) => `u-${seed}-${i}`);
+        const days = eachDay('2026-02-01', '2026-03-15');
+        const stored = new Map<string, UserRow[]>();
+        for (const d of days) {
+          if (r() < 0.15) {
+            await store.db.deleteFrom('users_day').where('day', '=', d).execute();
+            await store.db.deleteFrom('user_day').where('day', '=', d).execute();
+            await store.db.deleteFrom('day_answer').where('day', '=', d).execute();
+            continue; // a day not stored
+          }
+          const rows = people.filter(() => r() < 0.4).map((u) => row(r, u, d));
+          stored.set(d, rows);
+          await putUsersDay(store, d, rows, `v${seed}`);
+          // Credits by model of some of them, some with no `/users` row that day, and of someone with none at all.
+          const split = [...people.filter(() => r() < 0.4), 'credits-only'].map((u) => ({
+            user_id: u,
+            billable_tokens: Math.floor(r() * 3e6),
+            by_model: ['opus', 'sonnet']
+              .filter(() => r() < 0.6)
+              .map((m) => ({
+                model_id: m,
+                model_tier: pick(r, ['standard', 'thinking']),
+                billable_tokens: Math.floor(r() * 2e6),
+              })),
+          }));
+          await putTokensDay(store, d, JSON.stringify([{ date: d, billable_tokens: 1, by_user: split }]), `v${seed}`);
+        }
+        const ranges: DayRange[] = [{ start: '2026-02-01', end: '2026-03-15' }];
+        for (let k = 0; k < 2; k++) {
+          const a = pick(r, days);
+          const b = pick(r, days);
+          ranges.push({ start: a <= b ? a : b, end: a <= b ? b : a });
+        }
+        for (const range of ranges)
+          await expectPeopleSame(analytics, range, [...people.slice(0, 6), 'credits-only'], stored, parsed.prices);
+      }
+      const none = { start: '2026-05-01', end: '2026-05-02' } as const;
+      expect(await createUsersTables(analytics).person(none, { prices: null }, 'u-1-0', null)).toBeUndefined();
+      expect(await createUsersTables(analytics).person(none, { prices: null }, 'nobody', null)).toBeUndefined();
     },
   );
 

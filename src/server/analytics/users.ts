@@ -23,7 +23,7 @@ import { inSelection } from '../teams/tree';
 import type { Analytics } from './engine';
 import { wholeWeeks } from './schema';
 import { csvFigures } from './users-csv';
-import { IDLE, KNOWN, TABLE } from './users-sql';
+import { IDLE, KNOWN, PERSON, TABLE } from './users-sql';
 import { priceTableOf } from './spend';
 import { membershipOf } from './teams';
 
@@ -428,16 +428,31 @@ export function createUsersTables(a: Analytics, entries = 8) {
     },
     /** What the teams of the tables come from by this mapping (`member`, brought up to date): a text that says so. */
     membership: (mapping: Mapping) => membershipOf(a).current(mapping),
-    /** A person's team by the mapping, as the tables give it (Unassigned for someone the copy does not have). */
-    async teamOf(userId: string, mapping: Mapping): Promise<string> {
-      await membershipOf(a).current(mapping);
-      const [m] = await a.rows<{ team: string }>(
-        'SELECT team FROM member JOIN person USING (pid) WHERE user_id = $id',
-        {
-          id: userId,
-        },
+    /**
+     * A person's row of the range's table as a page gives it (spend with a price list, the team with a mapping), made
+     * from their rows alone: no table of the range is made. Undefined when they were not active in the range.
+     */
+    async person(
+      r: DayRange,
+      spec: UsersTableSpec,
+      userId: string,
+      mapping: Mapping | null,
+    ): Promise<MergedUser | undefined> {
+      // The range's days are all it reads (an active person's last active day is their last in it).
+      await a.catchUp(r);
+      if (spec.prices) await prices(spec.prices);
+      if (mapping) await membership.current(mapping);
+      const [who] = await a.rows<{ pid: number }>('SELECT pid FROM person WHERE user_id = $id', { id: userId });
+      if (!who) return undefined;
+      const params = { start: r.start, end: r.end, ...wholeWeeks(r), pid: who.pid };
+      const [row] = await a.rows<Row>(
+        mapping
+          ? `SELECT p.* EXCLUDE (pid), coalesce(m.team, $unassigned) AS team
+             FROM (${PERSON(spec.prices !== null)}) p LEFT JOIN member m USING (pid)`
+          : `SELECT * EXCLUDE (pid) FROM (${PERSON(spec.prices !== null)})`,
+        mapping ? { ...params, unassigned: UNASSIGNED } : params,
       );
-      return m?.team ?? UNASSIGNED;
+      return row && userOf(row, spec, mapping !== null, false);
     },
     /** The last table made for the range, whatever its version (a stale answer while its days are walked again). */
     async latest(r: DayRange): Promise<UsersTable | undefined> {

@@ -17,13 +17,11 @@
  */
 import { createHash } from 'node:crypto';
 import { setImmediate as letGo } from 'node:timers/promises';
-import { userRowSchema } from '../../api/schemas';
 import type { UserDaysAnswer, UsersTableAnswer } from '../../api/users';
 import { csvCell, toCsv } from '../../lib/csv';
 import { daysBetween, HISTORY_START, lastDays, type Day, type DayRange } from '../../lib/dates';
 import { DEFAULT_DAYS } from '../../lib/url-state';
 import {
-  mergeUserRows,
   USER_COLUMN_IDS,
   usersCsvColumns,
   WHO,
@@ -52,7 +50,7 @@ import type { Place } from '../teams/source';
 import { createRangeFiller, type RangeState } from './fill';
 
 /** Bumped when an answer's shape or meaning changes: an ETag of the old code must not match. */
-const ANSWER_VERSION = 'users-3';
+const ANSWER_VERSION = 'users-4';
 /** Rows per page at most: the browser asks for a few hundred at a time. */
 export const MAX_LIMIT = 1000;
 
@@ -187,12 +185,16 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
   async function tableVersion(r: DayRange, v: RangeVersion): Promise<string> {
     // The people not active in the range are everyone known by its end: every stored day before it counts too.
     const known = `|known ${versionKey(await rangeVersion(store.db, HISTORY_START, r.end))}`;
-    if (currency() === null) return versionKey(v) + known;
+    return versionKey(v) + known + (await spendVersion(r));
+  }
+  /** What a range's spend reads (none without a price list), as a users table's version and a person's say it. */
+  async function spendVersion(r: DayRange): Promise<string> {
+    if (currency() === null) return '';
     try {
-      return `${versionKey(v)}${known}${SPEND}${await spend!.version(r)}`;
+      return `${SPEND}${await spend!.version(r)}`;
     } catch (e) {
       logger.error('the users table goes without spend', { error: errorText(e) });
-      return `${versionKey(v)}${known}|no spend`;
+      return '|no spend';
     }
   }
   /** How much of the history up to the range's end is stored: the people known by then, complete or not yet. */
@@ -295,18 +297,19 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
       if (rows.length === 0 && !(await knownUser(store.db, userId))) {
         return errorResponse(404, `No user with the id ${JSON.stringify(userId)} in the stored history.`);
       }
-      const one = mergeUserRows(rows.map((row) => userRowSchema.parse(JSON.parse(row))))[0];
-      // The person's team as the users table and the teams pages give it (member: by their latest email).
+      // The person's row as the users table gives it, of their days alone: the same merge, spend (when the table has
+      // it) and team (member: by their latest email).
+      const priced = await spendVersion(range);
       const placing = opts.place?.();
       const placed = await placeKey(placing);
-      const team = one && placing ? await (await opts.tables).teamOf(one.userId, placing.mapping) : undefined;
-      const merged = one ? shownTo(scope)(team !== undefined ? { ...one, team } : one) : null;
+      const one = await (await opts.tables).person(range, specOf(priced), userId, placing?.mapping ?? null);
+      const merged = one ? shownTo(scope)(one) : null;
       // The rows go out as the service sent them, without a round trip through objects.
       const head = JSON.stringify({ userId, user: merged, range, complete: true });
       const body = `${head.slice(0, -1)},"days":[${rows.join(',')}]}`;
       return {
         ...jsonText(200, body),
-        etag: etagOf(range, state, versionKey(state.version) + placed, ['user', userId]),
+        etag: etagOf(range, state, versionKey(state.version) + priced + placed, ['user', userId]),
       };
     },
   });

@@ -38,6 +38,8 @@ import { openAnalytics, type Analytics } from '../analytics/engine';
 import { createUsersTables } from '../analytics/users';
 import { createSyncEngine, type Fetched } from '../sync/engine';
 import { createRouter } from '../http/router';
+import { parseMapping } from '../teams/mapping';
+import { UNASSIGNED } from '../../api/teams';
 import { createUsersRoutes } from './routes';
 import { STORE_ENGINES } from '../../test/stores';
 
@@ -446,7 +448,9 @@ describe.each(engines)('the users endpoints on $name', ({ available, open }) => 
     const body = userDaysSchema.parse(JSON.parse(r.body));
     const mine = rows.filter((x) => x.user_id === id).sort((a, b) => a.date.localeCompare(b.date));
     expect(body.days).toEqual(mine);
-    expect(body.user).toEqual(mergeUserRows(mine)[0]);
+    // The browser's merge of their days (the store adds their last active day: in the range, their last in it).
+    const merged = mergeUserRows(mine)[0]!;
+    expect(body.user).toEqual({ ...merged, lastActiveDay: merged.lastDay });
     expect(body.complete).toBe(true);
     // No walk over the other users: the store answered without asking the service again.
     h.asked.length = 0;
@@ -468,6 +472,45 @@ describe.each(engines)('the users endpoints on $name', ({ available, open }) => 
     const quiet = await h.get(`/api/users/${encodeURIComponent(idle)}?start=${FINAL.start}&end=${FINAL.start}`);
     expect(quiet.status).toBe(200);
     expect(JSON.parse(quiet.body)).toMatchObject({ userId: idle, user: null, days: [], complete: true });
+  });
+
+  test(`gives a person's page their row of the users table, field for field, spend and team with them${skipNote}`, async () => {
+    const emails = [...new Set(serviceRows(FINAL).map((x) => x.user_email))].filter((e) => e).sort();
+    const parsed = parseMapping(
+      `email,team\n${emails
+        .slice(0, 12)
+        .map((e, i) => `${e},${i % 3 ? 'Eng' : 'Eng/Web'}`)
+        .join('\n')}\n`,
+      'csv',
+    );
+    if (!parsed.ok) throw new Error('the test mapping is refused');
+    const mapping = parsed.mapping;
+    const h = await harness(store, 20, {
+      spend: { list: () => EUR_10, version: async () => 'priced-1', stored: async () => true },
+      place: () => ({
+        mapping,
+        of: () => ({ team: UNASSIGNED, managers: [] }),
+        managersOf: (team) => [`lead@${team.replace('/', '-').toLowerCase()}.example`],
+        version: '1',
+      }),
+    });
+    await h.engine.fillUsers(FINAL, false);
+    for (const r of [FINAL, { start: '2026-02-04', end: '2026-02-17' }]) {
+      await h.engine.fillDays('tokens', '', r, false);
+      const t = await h.table(q(r, '&sort=user&dir=asc&limit=1000'));
+      expect(t.users.length).toBeGreaterThan(10);
+      expect(new Set(t.users.map((u) => u.team))).toEqual(new Set(['Eng', 'Eng/Web', UNASSIGNED]));
+      expect(t.users.some((u) => u.spend! > 0)).toBe(true);
+      // Every third person (a request each).
+      for (const u of t.users.filter((_, i) => i % 3 === 0)) {
+        const answer = await h.get(`/api/users/${encodeURIComponent(u.userId)}?${q(r)}`);
+        expect(answer.status).toBe(200);
+        const { user } = userDaysSchema.parse(JSON.parse(answer.body));
+        // Spend is a sum of products, added in another order: to the last digits.
+        expect(user!.spend).toBeCloseTo(u.spend!, 9);
+        expect({ ...user, spend: 0 }, `${u.userId}, ${r.start} to ${r.end}`).toEqual({ ...u, spend: 0 });
+      }
+    }
   });
 
   test(`refuses a bad parameter with the error body, naming it${skipNote}`, async () => {
@@ -617,7 +660,7 @@ describe.each(engines)('the users endpoints on $name', ({ available, open }) => 
         },
         latest: async () => undefined,
         membership: async () => '',
-        teamOf: async () => 'Unassigned',
+        person: refused,
       }),
     });
     await down.engine.fillUsers(FINAL, false);
