@@ -1,0 +1,692 @@
+/**
+ * Privacy mode (PRIVACY_MIN_GROUP=k) as a property, for random mappings and k from 2 to 5: of whatever a manager asks
+ * (the teams tree and summary, the teams' spend, the users table and its CSV, the comparison's answers, the top
+ * users, the highlights, the cohorts, the alerts) and whatever the alerts' webhook and the digest are told,
+ * - no group of people a figure is given about has 1 to k−1 people, nor does any group given less groups given
+ *   within it: no two figures differ by a group of 1 to k−1 people;
+ * - every team named is one the tree shows, every count of a group's people is exact, and the counts privacy mode
+ *   withholds when they are 1 to k−1 (the users table's, the highlights', the cohorts') are never given so;
+ * - people are named by pseudonym only (no email or user id anywhere), each under the team shown for theirs, and
+ *   people of one value of a sort come in pseudonym order: no order follows what the reader does not see.
+ *
+ * The demo organization on one dashboard per k (a mapping of the demo's people, and of people the service has not
+ * seen, uploaded by the admin for each run), signed in through the test OpenID provider, the webhook a real
+ * receiver. The group each figure is about is worked out here from the mapping and the admin's per-person figures,
+ * and each answer's people from their pseudonyms.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { alertsSchema } from '../api/alerts';
+import { cohortsSchema, highlightsSchema } from '../api/insights';
+import { teamsSpendSchema } from '../api/spend';
+import { teamsAnswerSchema, teamsSummarySchema, topUsersSchema, UNASSIGNED, type TeamView } from '../api/teams';
+import { usersTableSchema } from '../api/users';
+import { addDays, HISTORY_START, weekStart, type Day } from '../lib/dates';
+import { CookieJar, request, signInEnv, signedIn, startProvider, type TestProvider } from '../test/oidc';
+import { pseudonym } from './auth/privacy';
+import { createApp, openAppStore } from './app';
+import { readServerConfig } from './config';
+import { createLogger } from './core/log';
+import { postDigest } from './digest/digest';
+import { readStoreConfig } from './store/config';
+import type { StoreDb } from './store/db';
+import { isWithin } from './teams/tree';
+
+const KS = [2, 3, 4, 5] as const;
+const RUNS = 24;
+const PRIVACY_SECRET = 'privacy-property-secret-of-at-least-32-characters';
+const DEMO = { DEMO_TODAY: '2026-05-01', DEMO_SEED: 'c', DEMO_USERS: '45' };
+const LATEST: Day = '2026-04-30';
+/** The ranges a run may read: a month (nearly everyone active), a week, two days (few). */
+const STARTS: Day[] = ['2026-04-01', addDays(LATEST, -6), addDays(LATEST, -1)];
+const WEEK = { start: addDays(LATEST, -6), end: LATEST };
+const BEFORE = { start: addDays(LATEST, -13), end: addDays(LATEST, -7) };
+const QUIET = { start: addDays(LATEST, -29), end: LATEST };
+const ADMIN = 'admin@acme.example';
+const LEAD = 'lead@acme.example';
+const PSEUDONYM = /^Person [0-9a-f]{10}$/;
+const dir = mkdtempSync(join(tmpdir(), 'privacy-property-'));
+
+/** One person of the demo as the admin sees them: what the groups' figures are made of. */
+interface Person {
+  id: string;
+  email: string | null;
+  /** Active in each of the ranges (STARTS), the week to the latest day, the week before, the 30 days to it. */
+  active: boolean[];
+  week: boolean;
+  before: boolean;
+  recent: boolean;
+  /** The Monday of the week of their first active day. */
+  cohort: Day | null;
+}
+
+/** A dashboard with privacy mode for k, on a store of its own. */
+interface Dashboard {
+  k: number;
+  base: string;
+  hook: string;
+  admin: CookieJar;
+  lead: CookieJar;
+  app: ReturnType<typeof createApp>;
+}
+
+let provider: TestProvider;
+const listeners = new Map<number, { server: Server; base: string }>();
+const apps = new Map<number, ReturnType<typeof createApp>>();
+const dashboards = new Map<number, Promise<Dashboard>>();
+const stores: StoreDb[] = [];
+let receiver: Server;
+let receiverAt: string;
+/** The webhook's bodies as posted, by the path each dashboard posts to. */
+const posted = new Map<string, string[]>();
+let people: Promise<Map<string, Person>> | undefined;
+/** Every email and user id of the organization, and the admin's email: none may reach a manager or a channel. */
+let secrets: string[] = [];
+
+beforeAll(async () => {
+  for (const k of KS) {
+    const server = createServer((req, res) => apps.get(k)!.handler(req, res, () => res.end('the page')));
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', () => ok()));
+    listeners.set(k, { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+  }
+  receiver = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const at = req.url ?? '';
+      posted.set(at, [...(posted.get(at) ?? []), Buffer.concat(chunks).toString('utf8')]);
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((ok) => receiver.listen(0, '127.0.0.1', () => ok()));
+  receiverAt = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  provider = await startProvider([...listeners.values()].map((l) => `${l.base}/auth/callback`));
+  writeFileSync(
+    join(dir, 'prices.json'),
+    JSON.stringify({ currency: 'EUR', prices: [{ from: '2026-01-14', perMillionCredits: 8 }] }),
+  );
+});
+
+afterAll(async () => {
+  for (const l of listeners.values()) l.server.close();
+  receiver?.close();
+  await provider?.close();
+  await Promise.all([...apps.values()].map((a) => a.close()));
+  await Promise.all(stores.map((s) => s.close()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const api = (d: Dashboard, jar: CookieJar, path: string, method = 'GET', body?: unknown) =>
+  request(jar, new URL(path, d.base), {
+    method,
+    ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+  });
+async function read(d: Dashboard, jar: CookieJar, path: string, method = 'GET', body?: unknown): Promise<unknown> {
+  const r = await api(d, jar, path, method, body);
+  expect(r.res.status, `${method} ${path}: ${r.body}`).toBeLessThan(300);
+  return r.body === '' ? null : JSON.parse(r.body);
+}
+
+/** The dashboard for k, made on first use: the whole history stored, as the background sync leaves it. */
+function dashboard(k: number): Promise<Dashboard> {
+  let d = dashboards.get(k);
+  if (!d) {
+    d = (async () => {
+      const { base } = listeners.get(k)!;
+      const env = {
+        ...DEMO,
+        DATA_DIR: ':memory:',
+        PRICES_FILE: join(dir, 'prices.json'),
+        ALERT_WEBHOOK_URL: `${receiverAt}/k${k}`,
+        ...signInEnv(provider.issuer, base),
+        PRIVACY_MIN_GROUP: String(k),
+        PRIVACY_SECRET,
+      };
+      const config = readServerConfig(env);
+      const storeConfig = readStoreConfig(env);
+      const store = (await openAppStore(config, storeConfig))!;
+      stores.push(store);
+      const app = createApp(config, { store, storeConfig, logger: createLogger(() => undefined) });
+      apps.set(k, app);
+      const admin = await signedIn(base, ADMIN);
+      const made: Dashboard = { k, base, hook: `/k${k}`, admin, lead: await signedIn(base, LEAD), app };
+      await read(made, admin, `/api/users?start=${HISTORY_START}&end=${LATEST}&limit=1`);
+      return made;
+    })();
+    dashboards.set(k, d);
+  }
+  return d;
+}
+
+/** Everyone known, with their figures, from the admin's users table (the same demo on every dashboard). */
+function everyone(d: Dashboard): Promise<Map<string, Person>> {
+  people ??= (async () => {
+    type Row = { userId: string; email: string | null; activeDays: number; firstDay: Day | null };
+    const rows = async (start: Day, end: Day) =>
+      new Map(
+        usersTableSchema
+          .parse(await read(d, d.admin, `/api/users?start=${start}&end=${end}&who=all&limit=1000`))
+          .users.map((u) => [u.userId, u as Row]),
+      );
+    const [all, week, before, quiet, ...ranges] = await Promise.all([
+      rows(HISTORY_START, LATEST),
+      rows(WEEK.start, WEEK.end),
+      rows(BEFORE.start, BEFORE.end),
+      rows(QUIET.start, QUIET.end),
+      ...STARTS.map((start) => rows(start, LATEST)),
+    ]);
+    const out = new Map<string, Person>();
+    for (const [id, u] of all)
+      out.set(id, {
+        id,
+        email: u.email,
+        active: ranges.map((r) => (r.get(id)?.activeDays ?? 0) > 0),
+        week: (week.get(id)?.activeDays ?? 0) > 0,
+        before: (before.get(id)?.activeDays ?? 0) > 0,
+        recent: (quiet.get(id)?.activeDays ?? 0) > 0,
+        cohort: u.firstDay ? weekStart(u.firstDay) : null,
+      });
+    secrets = [...[...out.values()].flatMap((p) => [p.id, p.email ?? '']), ADMIN].filter((s) => s !== '');
+    return out;
+  })();
+  return people;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The random mappings.
+
+const LETTERS = 'ABCDEF';
+const scenario = fc.record({
+  k: fc.constantFrom(...KS),
+  /** Team i's parent: an earlier team, or none (a top-level team) when it names no earlier one. */
+  parents: fc.array(fc.integer({ min: -2, max: 5 }), { minLength: 2, maxLength: 6 }),
+  /** People put directly in each team, taken in turn from the people in a random order; the rest Unassigned. */
+  sizes: fc.array(fc.integer({ min: 0, max: 7 }), { minLength: 6, maxLength: 6 }),
+  order: fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+  /** People the mapping names whom the service has not seen (by user id), each put in a team. */
+  unseen: fc.array(fc.nat(5), { maxLength: 3 }),
+  /** The teams the manager manages (one or two); `outer`: the first one's top-level team instead. */
+  managed: fc.uniqueArray(fc.nat(5), { minLength: 1, maxLength: 2 }),
+  outer: fc.boolean(),
+  /** The range the figures are read for (STARTS). */
+  range: fc.nat(STARTS.length - 1),
+  /** A users table sort with ties, to read the order of. */
+  sort: fc.constantFrom('team', 'tier', 'prs', 'commits', 'activeDays', 'delegation', 'model'),
+  dir: fc.constantFrom('asc', 'desc'),
+});
+type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never;
+
+/** A run's mapping: the teams (every one above those named too), each person's team, the manager's teams. */
+interface World {
+  teams: string[];
+  teamOf: Map<string, string>;
+  unseen: string[];
+  managed: string[];
+  csv: string;
+}
+
+let runs = 0;
+function worldOf(s: Scenario, ids: readonly string[]): World {
+  // Each run's teams are named anew: the alerts and budgets of earlier runs are about other teams.
+  const run = ++runs;
+  const n = s.parents.length;
+  const paths: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const p = s.parents[i]!;
+    paths.push(p >= 0 && p < i ? `${paths[p]}/${LETTERS[i]}` : `R${run}${LETTERS[i]}`);
+  }
+  // The people in the scenario's order (a seeded shuffle), dealt out to the teams.
+  let seed = s.order;
+  const rand = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+  const shuffled = [...ids].sort();
+  for (let i = shuffled.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    [shuffled[i], shuffled[j]] = [shuffled[j]!, shuffled[i]!];
+  }
+  const teamOf = new Map<string, string>();
+  let next = 0;
+  for (let i = 0; i < n; i++)
+    for (let m = 0; m < s.sizes[i]! && next < shuffled.length; m++) teamOf.set(shuffled[next++]!, paths[i]!);
+  if (teamOf.size === 0) teamOf.set(shuffled[0]!, paths[0]!);
+  const unseen = s.unseen.map((t, i) => {
+    const id = `usr_unseen${run}x${i}`;
+    teamOf.set(id, paths[t % n]!);
+    return id;
+  });
+  const picked = s.managed.map((i) => paths[i % n]!);
+  if (s.outer) picked[0] = picked[0]!.split('/')[0]!;
+  const managed = [...new Set(picked)];
+  const rows = [
+    'user_id,team,manager',
+    ...managed.map((t) => `,${t},${LEAD}`),
+    ...[...teamOf].map(([id, t]) => `${id},${t},`),
+  ];
+  const named = [...teamOf.values(), ...managed];
+  const teams = paths.filter((p) => named.some((t) => isWithin(t, p)));
+  return { teams, teamOf, unseen, managed, csv: `${rows.join('\n')}\n` };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// What the manager is given, and the checks of it.
+
+/**
+ * The people a count is of: everyone of the group (`members`: the people the mapping names there, seen or not), the
+ * people the service has seen (`known`), those active or not in the range, those active in the week to the latest
+ * day or the week before, those idle for 30 days, those first active in a week (`cohort <Monday>`).
+ */
+type Kind = 'members' | 'known' | 'active' | 'inactive' | 'week' | 'before' | 'idle' | `cohort ${string}`;
+
+/** A figure given about a group of people (by their real ids), and a count of some of them if one is given. */
+interface Claim {
+  where: string;
+  people: ReadonlySet<string>;
+  count?: { kind: Kind; n: number };
+}
+
+/** Whether a count of people may be given: none, or k or more. */
+const fine = (n: number, k: number) => n === 0 || n >= k;
+const keyOf = (s: ReadonlySet<string>) => [...s].sort().join(' ');
+const subset = (a: ReadonlySet<string>, b: ReadonlySet<string>) => [...a].every((x) => b.has(x));
+const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Every group given of 1 to k−1 people, and every group given that, less a choice of disjoint groups given within
+ * it, leaves 1 to k−1 people: the figures of such a few, worked out by difference. `size`: how many people of the
+ * group are counted (all of them, or those of a kind a count is given of).
+ */
+function derivable(groups: readonly Claim[], k: number, size = (c: Claim) => c.people.size): string[] {
+  const distinct = new Map<string, Claim>();
+  for (const g of groups) if (g.people.size > 0 && !distinct.has(keyOf(g.people))) distinct.set(keyOf(g.people), g);
+  const all = [...distinct.values()];
+  const found: string[] = [];
+  for (const a of all) {
+    if (!fine(size(a), k)) found.push(`${a.where}: ${size(a)} people`);
+    const within = all.filter((b) => b.people.size < a.people.size && subset(b.people, a.people));
+    const walk = (from: number, less: Claim[], used: ReadonlySet<string>, left: number) => {
+      for (let i = from; i < within.length && found.length < 10; i++) {
+        const b = within[i]!;
+        if ([...b.people].some((x) => used.has(x))) continue;
+        const chosen = [...less, b];
+        const rest = left - size(b);
+        if (!fine(rest, k)) found.push(`${a.where} less ${chosen.map((c) => c.where).join(', ')}: ${rest} people`);
+        walk(i + 1, chosen, new Set([...used, ...b.people]), rest);
+      }
+    };
+    walk(0, [], new Set(), size(a));
+  }
+  return found;
+}
+
+const TEAM_CHARS = /[A-Za-z0-9/]/;
+/** The teams of the list a text names (a team's path, not part of a longer one). */
+function teamsIn(text: string, teams: readonly string[]): string[] {
+  return teams.filter((t) => {
+    for (let at = text.indexOf(t); at >= 0; at = text.indexOf(t, at + 1)) {
+      const [before, after] = [text[at - 1], text[at + t.length]];
+      if ((before === undefined || !TEAM_CHARS.test(before)) && (after === undefined || !TEAM_CHARS.test(after)))
+        return true;
+    }
+    return false;
+  });
+}
+
+/** One run: the mapping uploaded, everything the manager and the channels are told read, and checked. */
+async function check(s: Scenario) {
+  const d = await dashboard(s.k);
+  const k = s.k;
+  const known = await everyone(d);
+  const w = worldOf(s, [...known.keys()]);
+  const { teams } = w;
+  await read(d, d.admin, '/api/teams/mapping', 'PUT', { format: 'csv', text: w.csv });
+  expect(await read(d, d.lead, '/api/me')).toMatchObject({ role: 'manager' });
+  const secret = [...secrets, ...w.unseen];
+
+  const start = STARTS[s.range]!;
+  const RANGE = `start=${start}&end=${LATEST}`;
+  const DAYS = `startDate=${start}&endDate=${LATEST}`;
+  const realId = new Map([...known.keys()].map((id) => [pseudonym(PRIVACY_SECRET, id), id]));
+  const teamOf = (id: string) => w.teamOf.get(id) ?? UNASSIGNED;
+  const everybody = [...known.keys(), ...w.unseen];
+  /** A team's people (its sub-teams' too; '' the organization), seen by the service or not. */
+  const of = (team: string) => new Set(everybody.filter((id) => team === '' || isWithin(teamOf(id), team)));
+  const ofAll = (ts: readonly string[]) => new Set(ts.flatMap((t) => [...of(t)]));
+  const is = (id: string, kind: Kind) => {
+    const p = known.get(id);
+    if (kind === 'members') return true;
+    if (!p) return false;
+    if (kind === 'known') return true;
+    if (kind === 'active') return p.active[s.range]!;
+    if (kind === 'inactive') return !p.active[s.range];
+    if (kind === 'week') return p.week;
+    if (kind === 'before') return p.before;
+    if (kind === 'idle') return !p.recent;
+    return p.cohort === kind.slice('cohort '.length);
+  };
+  const countOf = (group: ReadonlySet<string>, kind: Kind) => [...group].filter((id) => is(id, kind)).length;
+
+  const claims: Claim[] = [];
+  const problems: string[] = [];
+  /** The teams the answers name (as a team, a label, in a sentence). */
+  const named = new Set<string>();
+  const bodies: { where: string; body: string }[] = [];
+  /** A figure about `group`; with a count of its people of a kind, which is the group's as it is. */
+  const claim = (where: string, group: ReadonlySet<string>, kind?: Kind, n?: number) => {
+    claims.push({ where, people: group, ...(kind !== undefined && n !== undefined && { count: { kind, n } }) });
+    if (kind !== undefined && n !== undefined && n !== countOf(group, kind))
+      problems.push(`${where}: ${n} ${kind} given, the group has ${countOf(group, kind)}`);
+  };
+  /** A count of people privacy mode withholds when it is 1 to k−1 (the users table's, the highlights', the cohorts'). */
+  const kept = (where: string, n: number) => {
+    if (!fine(n, k)) problems.push(`${where}: a count of ${n} people`);
+  };
+  /** A person as an answer names them: by the pseudonym of one of the people known, never by email. */
+  const person = (where: string, userId: string, email: string | null) => {
+    if (!PSEUDONYM.test(userId) || email !== null) problems.push(`${where}: a person named ${userId} ${email}`);
+    const id = realId.get(userId);
+    if (id === undefined) problems.push(`${where}: ${userId} is no one’s pseudonym`);
+    return id ?? userId;
+  };
+  /** A manager's answer: 200, or 403 for a team privacy mode does not show (JSON, or the CSV's text). */
+  const answer = async (path: string): Promise<unknown> => {
+    const r = await api(d, d.lead, path);
+    bodies.push({ where: path, body: r.body });
+    // A CSV of fewer than k people is refused as its table is withheld.
+    if (r.res.status === 422 && path.includes('.csv')) {
+      expect(JSON.parse(r.body).detail, path).toMatch(/^Privacy mode \(PRIVACY_MIN_GROUP=\d\): these filters leave/);
+      return undefined;
+    }
+    if (r.res.status === 403) {
+      expect(JSON.parse(r.body).detail, path).toMatch(/^Privacy mode \(PRIVACY_MIN_GROUP=\d\): /);
+      return undefined;
+    }
+    expect(r.res.status, `${path}: ${r.body}`).toBe(200);
+    return path.includes('.csv') ? r.body : JSON.parse(r.body);
+  };
+  /** The answers asked for (each once), so that a selection's are asked side by side. */
+  const asked = new Map<string, Promise<unknown>>();
+  const ask = (path: string) => asked.get(path) ?? asked.set(path, answer(path)).get(path)!;
+
+  // The tree: every team privacy mode shows (the manager sees the organization's), with its members.
+  const tree = teamsAnswerSchema.parse(await ask('/api/teams'));
+  const shown = new Set<string>();
+  const walk = (ts: readonly TeamView[]) => {
+    for (const t of ts) {
+      shown.add(t.path);
+      claim(`the tree’s ${t.path}`, of(t.path), 'members', t.members);
+      walk(t.children);
+    }
+  };
+  walk(tree.teams);
+  claim('the tree’s organization', of(''), 'known', tree.users);
+  if (tree.unassigned > 0) {
+    shown.add(UNASSIGNED);
+    claim('the tree’s Unassigned', of(UNASSIGNED), 'members', tree.unassigned);
+  }
+  /** The team a person is shown in: theirs or the nearest above it shown (none: the organization, null). */
+  const shownTeamOf = (id: string): string | null => {
+    for (let t: string | null = teamOf(id); t !== null; t = t.includes('/') ? t.slice(0, t.lastIndexOf('/')) : null)
+      if (shown.has(t)) return t;
+    return null;
+  };
+
+  // The manager's teams (each with its sub-teams) one by one, and all of them, as the pages ask without a team.
+  const mine = teams.filter((t) => w.managed.some((m) => isWithin(t, m)));
+  const selections = [
+    { q: '', teams: w.managed, label: 'the manager’s teams' },
+    ...mine.map((t) => ({ q: `&team=${encodeURIComponent(t)}`, teams: [t], label: t })),
+  ];
+  const one = async (sel: (typeof selections)[number]) => {
+    const { label } = sel;
+    const group = ofAll(sel.teams);
+    const only = sel.q.replace('&', '?');
+    const table = `/api/users?${RANGE}${sel.q}&who=all&limit=1000`;
+    const sorted = `/api/users?${RANGE}${sel.q}&who=all&sort=${s.sort}&dir=${s.dir}&limit=1000`;
+    const who = (w: string) => `/api/users?${RANGE}${sel.q}&who=${w}&limit=1000`;
+    const csv = `/api/users.csv?${RANGE}${sel.q}&who=all`;
+    const teamOnly =
+      sel.q === ''
+        ? []
+        : [
+            `/api/spend?${RANGE}${sel.q}`,
+            `/api/teams/analytics/tokens?${DAYS}${sel.q}`,
+            `/api/teams/analytics/activity?${DAYS}${sel.q}`,
+            `/api/teams/top-users?${RANGE}${sel.q}&limit=100`,
+          ];
+    // Asked side by side, read below in turn.
+    for (const path of [
+      `/api/teams/summary?${RANGE}${sel.q}`,
+      `/api/spend/teams?${RANGE}${sel.q}`,
+      table,
+      csv,
+      who('active'),
+      who('inactive'),
+      sorted,
+      `/api/highlights${only}`,
+      `/api/cohorts${only}`,
+      ...teamOnly,
+    ])
+      void ask(path).catch(() => undefined);
+
+    // The teams summary (the comparison's table too): each row's members and active people.
+    const summary = await ask(`/api/teams/summary?${RANGE}${sel.q}`);
+    if (summary)
+      for (const r of teamsSummarySchema.parse(summary).rows) {
+        const where = `the summary (${label})’s ${r.team || 'organization'}`;
+        named.add(r.team);
+        claim(where, of(r.team), 'members', r.current.members);
+        claim(where, of(r.team), 'active', r.current.active);
+      }
+    // The teams' spend, and the comparison's other answers: a team's spend, credits and active people by day.
+    const spend = await ask(`/api/spend/teams?${RANGE}${sel.q}`);
+    if (spend)
+      for (const r of teamsSpendSchema.parse(spend).rows) {
+        named.add(r.team);
+        claim(`the spend (${label})’s ${r.team || 'organization'}`, of(r.team));
+      }
+    if (sel.q !== '') {
+      if (await ask(`/api/spend?${RANGE}${sel.q}`)) claim(`the spend of ${label}`, group);
+      if (await ask(`/api/teams/analytics/tokens?${DAYS}${sel.q}`)) claim(`the credits of ${label}`, group);
+      const activity = (await ask(`/api/teams/analytics/activity?${DAYS}${sel.q}`)) as { meta: { members: number } };
+      if (activity) claim(`the activity of ${label}`, group, 'active', activity.meta.members);
+    }
+
+    // The users table: the selection's people each under the team shown for theirs, and its counts.
+    const all = await ask(table);
+    if (all) {
+      const t = usersTableSchema.parse(all);
+      const where = `the users table (${label})`;
+      const rows = t.users.map((u) => ({ id: person(where, u.userId, u.email), team: u.team ?? null }));
+      const seen = new Set([...group].filter((id) => known.has(id)));
+      if (t.withheld ? t.users.length > 0 || t.total !== 0 : keyOf(new Set(rows.map((r) => r.id))) !== keyOf(seen))
+        problems.push(`${where}: its people are not the selection’s`);
+      if (!t.withheld) claim(where, group, 'known', t.total);
+      kept(where, t.total);
+      if (t.activeUsers !== null) claim(`${where}’s active people`, group, 'active', t.activeUsers);
+      if (t.inactiveUsers !== null) claim(`${where}’s inactive people`, group, 'inactive', t.inactiveUsers);
+      for (const n of [t.activeUsers, t.inactiveUsers]) if (n !== null) kept(where, n);
+      for (const r of rows) {
+        if (r.team !== null) named.add(r.team);
+        if (r.team !== shownTeamOf(r.id)) problems.push(`${where}: a person of ${teamOf(r.id)} under ${r.team}`);
+      }
+      // The people under each team shown: the team less its sub-teams shown, a group of its own.
+      for (const l of new Set(rows.map((r) => r.team))) {
+        const under = new Set([...group].filter((id) => shownTeamOf(id) === l));
+        claim(`${where}’s people under ${l ?? 'no team'}`, under, 'known', rows.filter((r) => r.team === l).length);
+      }
+      // The CSV: the same people, in the same order, under the same teams.
+      const text = (await ask(csv)) as string | undefined;
+      if (text === undefined) expect(t.withheld, `the CSV (${label})`).toBeDefined();
+      else {
+        const lines = parse(text) as string[][];
+        const at = ['user_id', 'user_email', 'team'].map((c) => lines[0]!.indexOf(c));
+        const got = lines.slice(1).map((l) => at.map((i) => l[i] ?? ''));
+        expect(got, `the CSV (${label})`).toEqual(t.users.map((u) => [u.userId, '', u.team ?? '']));
+      }
+      // The active and the inactive people: listed, or neither they nor their count given.
+      for (const kind of ['active', 'inactive'] as const) {
+        const one = usersTableSchema.parse(await ask(who(kind)));
+        const ids = new Set(one.users.map((u) => person(where, u.userId, u.email)));
+        if (one.withheld && (one.total !== 0 || one.users.length > 0)) problems.push(`${where}: ${kind} rows withheld`);
+        if (!one.withheld) claim(`${where}’s ${kind} people`, group, kind, one.total);
+        kept(`${where}, ${kind}`, one.total);
+        if (ids.size !== one.users.length) problems.push(`${where}, ${kind}: a person twice`);
+      }
+      // A sort with ties: among people of one value, by pseudonym; by team, each team's people together.
+      const byValue = usersTableSchema.parse(await ask(sorted)).users;
+      const value = (u: (typeof byValue)[number]) =>
+        ({
+          team: u.team ?? null,
+          tier: u.primaryModelTier,
+          prs: u.prs,
+          commits: u.commits,
+          activeDays: u.activeDays,
+          delegation: u.delegationLevel,
+          model: u.primaryModel,
+        })[s.sort];
+      for (let i = 1; i < byValue.length; i++)
+        if (value(byValue[i]!) === value(byValue[i - 1]!) && byName(byValue[i - 1]!.userId, byValue[i]!.userId) >= 0)
+          problems.push(`${where} by ${s.sort} ${s.dir}: a tie not in pseudonym order at ${i}`);
+      const together = byValue.map((u) => u.team ?? '').filter((x, i, all) => i === 0 || x !== all[i - 1]);
+      if (s.sort === 'team' && new Set(together).size !== together.length)
+        problems.push(`${where} by team: a team’s people apart`);
+    }
+
+    // The top users: the selection's credits, its people by credits, ties by pseudonym.
+    const top = sel.q === '' ? undefined : await ask(`/api/teams/top-users?${RANGE}${sel.q}&limit=100`);
+    if (top) {
+      const t = topUsersSchema.parse(top);
+      const where = `the top users of ${label}`;
+      claim(where, group);
+      for (const u of t.users)
+        if (!group.has(person(where, u.userId, u.email))) problems.push(`${where}: ${u.userId} is not of them`);
+      for (let i = 1; i < t.users.length; i++) {
+        const [a, b] = [t.users[i - 1]!, t.users[i]!];
+        if (a.credits < b.credits || (a.credits === b.credits && byName(a.userId, b.userId) >= 0))
+          problems.push(`${where}: not by credits, then pseudonym, at ${i}`);
+      }
+    }
+
+    // The highlights: the teams they name, their people by pseudonym, and the counts of people they give.
+    const h = await ask(`/api/highlights${only}`);
+    if (h) {
+      const hs = highlightsSchema.parse(h);
+      const where = `the highlights (${label})`;
+      for (const x of hs.highlights) {
+        const text = `${x.title}\n${x.detail}`;
+        for (const p of text.match(/Person [0-9a-f]{10}/g) ?? []) person(where, p, null);
+        for (const t of teamsIn(text, [...teams, UNASSIGNED])) named.add(t);
+        const drop = /^(.+): (\d+) (?:people|person) active this week, down from (\d+)$/.exec(x.title);
+        if (x.kind === 'drop') {
+          expect(drop, x.title).not.toBeNull();
+          claim(`${where}’s drop of ${drop![1]}`, of(drop![1]!), 'week', Number(drop![2]));
+          claim(`${where}’s drop of ${drop![1]}`, of(drop![1]!), 'before', Number(drop![3]));
+        }
+        if (x.kind === 'inactive') {
+          claim(`${where}’s idle people`, group, 'idle', Number(/^(\d+) /.exec(x.title)?.[1]));
+          for (const part of x.detail.replace(/\.$/, '').split('; ')) {
+            const m = /^(.+?): (.+)$/.exec(part);
+            if (!m || m[1]!.startsWith('and ')) continue;
+            const l = m[1] === 'the organization' ? null : m[1]!;
+            const more = Number(/ and (\d+) more$/.exec(m[2]!)?.[1] ?? 0);
+            const under = new Set([...group].filter((id) => shownTeamOf(id) === l));
+            claim(`${where}’s idle people of ${l}`, under, 'idle', (m[2]!.match(/Person /g) ?? []).length + more);
+          }
+        }
+        // A spike is one person's, by pseudonym; the others count groups of people.
+        if (x.kind !== 'spike') for (const c of x.title.matchAll(/(\d+) (?:people|person)/g)) kept(where, Number(c[1]));
+      }
+      for (const note of hs.notes) {
+        for (const t of teamsIn(note, [...teams, UNASSIGNED])) named.add(t);
+        if (!/more people had a day far above/.test(note))
+          for (const c of note.matchAll(/(\d+) (?:people|person)/g)) kept(`${where}: “${note}”`, Number(c[1]));
+      }
+    }
+
+    // The cohorts: each week's new people of the selection (without a team, the organization's).
+    const c = await ask(`/api/cohorts${only}`);
+    if (c)
+      for (const x of cohortsSchema.parse(c).cohorts) {
+        claim(`the cohorts (${label}) of ${x.week}`, sel.q === '' ? of('') : group, `cohort ${x.week}`, x.size);
+        kept(`the cohorts (${label}) of ${x.week}`, x.size);
+      }
+  };
+  await Promise.all(selections.map(one));
+
+  // The alerts: rules the manager may make on their teams, the admin's on every team; then the manager's alerts
+  // page, and what the webhook and the digest are told.
+  const ruleOn = (jar: CookieJar, scope: string, kind: string, threshold?: number) =>
+    api(d, jar, '/api/alert-rules', 'POST', { kind, scope, ...(threshold && { threshold }) });
+  // The manager's are refused on a team not shown.
+  for (const t of mine)
+    for (const [kind, threshold] of [['active-drop', 1], ['person-day']] as const) {
+      const r = await ruleOn(d.lead, t, kind, threshold);
+      expect(r.res.status, `${kind} on ${t}: ${r.body}`).toBe(shown.has(t) ? 201 : 403);
+    }
+  // The admin's are made on every team but those the manager has one of that kind on.
+  for (const t of teams) {
+    const r = await ruleOn(d.admin, t, 'active-drop', 1);
+    expect(r.res.status, `active-drop on ${t}: ${r.body}`).toBe(mine.includes(t) && shown.has(t) ? 400 : 201);
+  }
+  const before = posted.get(d.hook)?.length ?? 0;
+  await read(d, d.admin, '/api/alerts/check', 'POST');
+  await postDigest(
+    new URL(`${receiverAt}${d.hook}`),
+    await d.app.digest!(),
+    createLogger(() => undefined),
+  );
+  const told = (posted.get(d.hook) ?? []).slice(before);
+  expect(told.length).toBeGreaterThan(0);
+  const alerts = alertsSchema.parse(await ask('/api/alerts'));
+  for (const body of told) if (body.toLowerCase().includes(LEAD)) problems.push(`the webhook is told ${LEAD}`);
+  for (const { where, body } of [
+    ...told.map((body, i) => ({ where: `the webhook’s post ${i + 1}`, body })),
+    ...alerts.open.map((a) => ({ where: `the alert on ${a.scope}`, body: `${a.scope}\n${a.summary}` })),
+  ]) {
+    bodies.push({ where, body });
+    for (const t of teamsIn(body, [...teams, UNASSIGNED])) named.add(t);
+    for (const p of body.match(/Person [0-9a-f]{10}/g) ?? []) person(where, p, null);
+    for (const m of body.matchAll(/([^\s"\\]+): (\d+) (?:people|person) active [^,]*, down \d+ % from (\d+)/g))
+      if (teams.includes(m[1]!)) {
+        claim(`${where}: ${m[1]}`, of(m[1]!), 'week', Number(m[2]));
+        claim(`${where}: ${m[1]}`, of(m[1]!), 'before', Number(m[3]));
+      }
+  }
+  // This run's rules go: the next run's mapping has other teams.
+  const rules = ((await read(d, d.admin, '/api/alert-rules')) as { rules: { id: string }[] }).rules;
+  for (const r of rules) expect((await api(d, d.admin, `/api/alert-rules/${r.id}`, 'DELETE')).res.status).toBe(204);
+
+  // No one's email or user id, anywhere.
+  for (const { where, body } of bodies) {
+    const b = body.toLowerCase();
+    const found = secret.filter((x) =>
+      new RegExp(`(^|[^a-z0-9_.-])${x.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([^a-z0-9_-]|$)`).test(b),
+    );
+    if (found.length > 0) problems.push(`${where}: names ${found.join(', ')}`);
+  }
+  // Every team named is one the tree shows, of none or k people or more; its figures are among those given.
+  named.delete('');
+  for (const t of named) {
+    if (!shown.has(t)) problems.push(`${t} is named, not shown in the tree`);
+    claims.push({ where: `${t} named`, people: of(t) });
+  }
+  // No group of 1 to k−1 people is given, nor the difference of groups given.
+  problems.push(...derivable(claims, k));
+
+  const mapping = [...new Set(teams)].map((t) => `${t}: ${of(t).size} (${countOf(of(t), 'known')} seen)`);
+  expect(problems, `k=${k}, range from ${start}, ${mapping.join(', ')}; managed: ${w.managed.join(', ')}`).toEqual([]);
+}
+
+describe('privacy mode, for random mappings and k', () => {
+  it('gives a manager no figure from which a group of 1 to k−1 people can be worked out', async () => {
+    await fc.assert(
+      fc.asyncProperty(scenario, (s) => check(s)),
+      { numRuns: RUNS, endOnFailure: true },
+    );
+  }, 600_000);
+});
