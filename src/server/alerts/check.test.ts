@@ -92,7 +92,7 @@ describe.each(STORE_ENGINES)('the alerts check, in the $name store', ({ availabl
       const slack = r.bodies[0] as { text: string; blocks: { text?: { text: string } }[] };
       expect(slack.text).toContain('Agent usage: an alert opened');
       expect(slack.blocks[1]!.text!.text).toBe(
-        '• <https://dashboard.acme.example/dash/teams/Eng|Eng has spent 85 % of its monthly budget: $850 of $1,000 to Jun 2, 2026.>',
+        '• <https://dashboard.acme.example/dash/teams/Eng?start=2026-06-01&end=2026-06-02|Eng has spent 85 % of its monthly budget: $850 of $1,000 to Jun 2, 2026.>',
       );
       // A new month: the condition clears, the alert resolves (nothing posted).
       budget('2026-07-01', 100);
@@ -100,7 +100,7 @@ describe.each(STORE_ENGINES)('the alerts check, in the $name store', ({ availabl
       expect(cleared.resolved.map((x) => x.summary)).toEqual([first.opened[0]!.summary]);
       let list = await listAlerts(o.store.db, 10);
       expect([list.open.length, list.past.length]).toEqual([0, 1]);
-      expect(list.past[0]).toMatchObject({ opened_day: '2026-06-02', posted: 1, link: '/teams/Eng' });
+      expect(list.past[0]).toMatchObject({ opened_day: '2026-06-02', posted: 1, link: '/teams/Eng?start=2026-06-01&end=2026-06-02' });
       // Over again: a new alert, posted.
       budget('2026-07-20', 990);
       expect((await checker.check()).opened).toHaveLength(1);
@@ -220,7 +220,7 @@ describe.each(STORE_ENGINES)('the alerts check, in the $name store', ({ availabl
               body: [
                 expect.objectContaining({ text: 'Agent usage: an alert opened' }),
                 expect.objectContaining({
-                  text: '- [Eng has spent 85 % of its monthly budget: $850 of $1,000 to Jun 2, 2026.](https://dashboard.acme.example/dash/teams/Eng)',
+                  text: '- [Eng has spent 85 % of its monthly budget: $850 of $1,000 to Jun 2, 2026.](https://dashboard.acme.example/dash/teams/Eng?start=2026-06-01&end=2026-06-02)',
                 }),
               ],
               actions: [

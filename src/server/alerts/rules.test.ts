@@ -9,7 +9,7 @@ import { evaluate, pseudonymous, type Figures, type OpenAlert, type RuleView, ty
 function run(rule: RuleView, days: ((day: string) => Omit<Figures, 'day'>)[]) {
   let open: OpenAlert[] = [];
   let n = 0;
-  const log: { opened: string[]; resolved: string[]; open: number; summaries: string[] }[] = [];
+  const log: { opened: string[]; resolved: string[]; open: number; summaries: string[]; links: string[] }[] = [];
   days.forEach((f, i) => {
     const day = addDays('2026-06-01', i);
     const e = evaluate([rule], { day, ...f(day) }, open);
@@ -20,6 +20,7 @@ function run(rule: RuleView, days: ((day: string) => Omit<Figures, 'day'>)[]) {
       resolved: e.resolve,
       open: open.length,
       summaries: e.open.map((o) => o.summary),
+      links: e.open.map((o) => o.link),
     });
   });
   return log;
@@ -57,6 +58,17 @@ describe('alert rules on constructed histories', () => {
     const log = run(rule('budget-forecast', '', null), [b(1000), b(1200), b(1300), b(null), b(1001), b(900)]);
     expectCycle(log);
     expect(log[1]!.summaries[0]).toContain('forecast to month end reaches €1,200');
+    expect(log[1]!.summaries[0]).toContain('may pass its monthly budget of €1,000');
+  });
+
+  it('a budget already passed is said to be passed, with what was spent so far', () => {
+    const b = scoped('Eng', { budget: { budget: 800, monthToDate: 826, forecastHigh: 1400, currency: 'USD' } });
+    const [day] = run(rule('budget-forecast', 'Eng', null), [b]);
+    expect(day!.summaries[0]).toBe(
+      'Eng has passed its monthly budget of $800: $826 so far to Jun 1, 2026, and the forecast to month end reaches $1,400.',
+    );
+    // Its link opens the team's page over the month so far.
+    expect(day!.links[0]).toBe('/teams/Eng?start=2026-06-01&end=2026-06-01');
   });
 
   it('a scope without a budget never fires; one whose budgets cannot be read keeps its alert as it is', () => {
@@ -137,7 +149,8 @@ describe('alert rules on constructed histories', () => {
     ].map((r, i) => ({ ...r, id: `r${i}` }));
     expect(evaluate(rules, f, []).open.map((o) => o.link)).toEqual([
       '/settings/budgets',
-      '/teams/Eng/Web%20Apps',
+      // A team's budget alert opens its page over the month so far.
+      '/teams/Eng/Web%20Apps?start=2026-06-01&end=2026-06-30',
       '/?start=2026-06-17&end=2026-06-30',
       '/teams/Eng/Web%20Apps?start=2026-06-17&end=2026-06-30',
       '/users/u%2F1?start=2026-06-03&end=2026-06-30',

@@ -94,7 +94,9 @@ export function holds(rule: RuleView, f: Figures): Holding[] | undefined {
       if (s?.budget === undefined) return undefined;
       const b = s.budget;
       if (b === null) return [];
-      const link = rule.scope === '' ? '/settings/budgets' : teamPath(rule.scope);
+      // A team's page over its month so far: the days the budget speaks of.
+      const link =
+        rule.scope === '' ? '/settings/budgets' : withRange(teamPath(rule.scope), `${f.day.slice(0, 8)}01`, f.day);
       if (rule.kind === 'budget-spent') {
         const share = b.budget > 0 ? (b.monthToDate / b.budget) * 100 : 0;
         if (share < n) return [];
@@ -107,11 +109,15 @@ export function holds(rule: RuleView, f: Figures): Holding[] | undefined {
         ];
       }
       if (b.forecastHigh === null || b.forecastHigh <= b.budget) return [];
+      // A budget already passed is said to be passed, not one the forecast may pass.
+      const passed = b.monthToDate > b.budget;
       return [
         {
           key: '',
           link,
-          summary: `${label(rule.scope)} may pass its monthly budget of ${money(b.budget, b.currency)}: the forecast to month end reaches ${money(b.forecastHigh, b.currency)}.`,
+          summary: passed
+            ? `${label(rule.scope)} has passed its monthly budget of ${money(b.budget, b.currency)}: ${money(b.monthToDate, b.currency)} so far to ${formatDayLong(f.day)}, and the forecast to month end reaches ${money(b.forecastHigh, b.currency)}.`
+            : `${label(rule.scope)} may pass its monthly budget of ${money(b.budget, b.currency)}: the forecast to month end reaches ${money(b.forecastHigh, b.currency)}.`,
         },
       ];
     }
