@@ -61,9 +61,12 @@ test('alerts: a rule added on the rules screen, the check run, the alert listed,
   await expect(open.getByText(/acknowledged/)).toBeVisible();
   await expect(open.getByRole('button', { name: /^Acknowledge: Engineering has spent/ })).toHaveCount(0);
 
-  // The link: to the team's page, where the budget shows as over.
+  // The link: to the team's page over the month so far, where the budget shows as over.
   await alert.click();
-  await expect(page).toHaveURL(`${BASE}/teams/Engineering`);
+  const base = BASE.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  await expect(page).toHaveURL(
+    new RegExp(`^${base}/teams/Engineering\\?start=\\d{4}-\\d{2}-01&end=\\d{4}-\\d{2}-\\d{2}$`),
+  );
   await expect(page.getByRole('heading', { name: 'Engineering', level: 1 })).toBeVisible();
   await expect(page.getByText('Over budget').first()).toBeVisible();
 
