@@ -28,9 +28,17 @@ export interface TableParams {
   teams: readonly string[];
 }
 
+/** The people not active in the range have no figures to sort by: the most recently active first. */
+export const INACTIVE_SORT: SortState = { column: 'lastActiveDay', dir: 'desc' };
+
+/** The order of a list until the reader sorts it. */
+export const defaultSortOf = (who: Who): SortState => (who === 'inactive' ? INACTIVE_SORT : DEFAULT_SORT);
+
 /** The URL's sort if the table has that column (spend only with a price list: an old link may carry it). */
-export function usersSortOf(sort: SortState | null, currency: string | null): SortState {
-  return sort && isUserColumn(sort.column) && (sort.column !== 'spend' || currency !== null) ? sort : DEFAULT_SORT;
+export function usersSortOf(sort: SortState | null, currency: string | null, who: Who = 'active'): SortState {
+  return sort && isUserColumn(sort.column) && (sort.column !== 'spend' || currency !== null)
+    ? sort
+    : defaultSortOf(who);
 }
 
 /** The table's parameters as the page reads them from its URL (the range and teams read already). */
@@ -40,14 +48,15 @@ export function usersTableParams(
   params: URLSearchParams,
   currency: string | null,
 ): TableParams {
+  const who = WHO.find((w) => w === params.get('who')) ?? 'active';
   return {
     range,
-    sort: usersSortOf(parseSort(params.get('usersSort')), currency),
+    sort: usersSortOf(parseSort(params.get('usersSort')), currency, who),
     q: (params.get('q') ?? '').trim(),
     delegation: params.get('delegation') ?? '',
     tier: params.get('tier') ?? '',
     lang: params.get('lang') ?? '',
-    who: WHO.find((w) => w === params.get('who')) ?? 'active',
+    who,
     teams,
   };
 }

@@ -432,8 +432,13 @@ describe('UsersPage, from the server’s store', () => {
     expect(cells[lastActive]!.textContent).toBe('Mar 2, 2026');
     const asked = new URL(String(fetchMock.mock.calls.at(-1)![0]), 'http://dashboard.test');
     expect(asked.searchParams.get('who')).toBe('inactive');
+    // Nobody in it has figures to sort by: the most recently active first (not by credits, 0 for all).
+    expect(asked.searchParams.get('sort')).toBe('lastActiveDay');
+    expect(asked.searchParams.get('dir')).toBe('desc');
     const csv = screen.getByRole('link', { name: /Download CSV/ });
     expect(new URL(csv.getAttribute('href')!, 'http://dashboard.test').searchParams.get('who')).toBe('inactive');
+    // A name of its own, not the active list's.
+    expect(csv.getAttribute('download')).toBe('users-not-active-2026-05-01-2026-05-14.csv');
 
     // The whole history is stored: nothing is said of it.
     expect(screen.queryByText(/The history before this range is still being read/)).toBeNull();

@@ -15,7 +15,7 @@ import { facetValues, filterUsers, type UserFacets, type Who } from '../../lib/u
 import { Segmented } from '../../components/Segmented';
 import { DEFAULT_COLUMNS, DEFAULT_SORT, userColumns, usersCsv } from './columns';
 import { mergedUsersQuery, usersCsvHref, usersTablePageQuery, type UsersWalk } from './queries';
-import { usersSortOf } from './table-query';
+import { defaultSortOf, usersSortOf } from './table-query';
 import { StoredUsersTable } from './StoredUsersTable';
 
 /** "How to read this page", folded under its title (components/Page.tsx): how the page works. */
@@ -265,18 +265,22 @@ function useSettled<T>(value: T, ms: number): T {
   return settled;
 }
 
+/** Each list's CSV has a name of its own: the active people's, the not active's, everyone's. */
+const WHO_FILE_TAG: Record<Who, string> = { active: '', inactive: '-not-active', all: '-everyone' };
+
 /** The table from the server's store: the server merges, sorts, filters, searches and pages it. */
 function StoredUsers() {
   const { range } = useRange();
   const [teams] = useTeams();
   const { currency, teams: withTeams } = useAppConfig();
   const f = useUserFilters(currency, withTeams, true);
-  const [sortParam, setSort] = useSortParam('users', DEFAULT_SORT);
+  const [who, setWho] = useSearchParam('who');
+  // The people not active in the range have no figures to sort by: most recently active first.
+  const [sortParam, setSort] = useSortParam('users', defaultSortOf(who));
   // Privacy mode: people are pseudonyms, not sorted by who they are (the server refuses it).
-  const sort = usersSortOf(f.pseudonymous && sortParam?.column === 'user' ? null : sortParam, currency);
+  const sort = usersSortOf(f.pseudonymous && sortParam?.column === 'user' ? null : sortParam, currency, who);
   // Privacy mode: no search by email or id (the server refuses it), whatever the URL says.
   const q = useSettled(f.pseudonymous ? '' : f.search.trim(), 200);
-  const [who, setWho] = useSearchParam('who');
   const params = useMemo(
     () => ({ range, sort, q, delegation: f.delegation, tier: f.tier, lang: f.language, who, teams }),
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the sort's fields, not its object
@@ -339,7 +343,7 @@ function StoredUsers() {
           d?.complete && d.total > 0 ? (
             <a
               href={usersCsvHref(params)}
-              download={`users${teamsFileTag(teams)}-${range.start}-${range.end}.csv`}
+              download={`users${teamsFileTag(teams)}${WHO_FILE_TAG[who]}-${range.start}-${range.end}.csv`}
               className="rounded border border-line-strong px-2 py-1 text-xs font-medium text-fg-soft hover:bg-surface-muted"
               aria-label={`Download CSV of ${TITLE}`}
             >

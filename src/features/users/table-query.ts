@@ -11,7 +11,7 @@ import { atBase } from '../../data/base';
 import { api, listQueryString } from '../../data/client';
 import type { DayRange } from '../../lib/dates';
 
-export { DEFAULT_SORT, TABLE_PAGE, usersSortOf, type TableParams } from '../../api/users-table-query';
+export { DEFAULT_SORT, defaultSortOf, TABLE_PAGE, usersSortOf, type TableParams } from '../../api/users-table-query';
 
 /** Asked again every second while the server is still filling the range from the service. */
 const FILL_POLL_MS = 1000;
