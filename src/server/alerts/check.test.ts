@@ -100,7 +100,11 @@ describe.each(STORE_ENGINES)('the alerts check, in the $name store', ({ availabl
       expect(cleared.resolved.map((x) => x.summary)).toEqual([first.opened[0]!.summary]);
       let list = await listAlerts(o.store.db, 10);
       expect([list.open.length, list.past.length]).toEqual([0, 1]);
-      expect(list.past[0]).toMatchObject({ opened_day: '2026-06-02', posted: 1, link: '/teams/Eng?start=2026-06-01&end=2026-06-02' });
+      expect(list.past[0]).toMatchObject({
+        opened_day: '2026-06-02',
+        posted: 1,
+        link: '/teams/Eng?start=2026-06-01&end=2026-06-02',
+      });
       // Over again: a new alert, posted.
       budget('2026-07-20', 990);
       expect((await checker.check()).opened).toHaveLength(1);
