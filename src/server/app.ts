@@ -195,16 +195,19 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     file: config.teamsFile,
     store: opts.store,
     logger,
-    demo: demo && (() => demoTeamsCsv(demo.world().org.users, config.demo!.seed, demo.world().readiness.repos)),
-    // The demo's mapping takes a moment to build (about 1 s at 5,000 people): a server that syncs in the
-    // background builds it at start, not on a reader's first page.
-    buildAhead: opts.storeConfig?.background === true,
+    demo: demo && (() => demoTeamsCsv(demo.people().users, config.demo!.seed, demo.people().readiness.repos)),
+    // Built ahead below, once it is known to be needed.
+    buildAhead: false,
   });
   const place = placeOf(teams);
   /** Whether a person is in any of the teams (sub-teams included) by the mapping in force. */
   const inTeamsOf = (chosen: readonly string[]) => (userId: string, email: string | null) =>
     inSelection(place()?.of(userId, email).team ?? UNASSIGNED, chosen);
   const teamsReady = editable?.ready ?? Promise.resolve();
+  // The demo's mapping takes a moment to build (about 1 s at 5,000 people): a server that syncs in the background
+  // builds it ahead, not on a reader's first page, but only when no mapping was kept in the store, and after the
+  // demo's organization, so that neither holds the server's first seconds.
+  if (demo && opts.storeConfig?.background) void Promise.all([teamsReady, demo.ready()]).then(() => teams.current());
   // The features a store makes possible (server/features.ts): teams, spend, highlights, readiness, the digest.
   const features =
     opts.store && analytics && sync

@@ -79,7 +79,9 @@ const server = createServer((req, res) =>
   }),
 );
 
-if (demo) demo.world(); // build the data set before the first request
+// The demo's data set, built a part at a time from now on: the server listens and answers its probes meanwhile, and
+// the sync's first questions wait for it as they would for a service.
+if (demo) void demo.ready();
 server.on('error', (e: NodeJS.ErrnoException) => {
   if (e.code === 'EADDRINUSE' || e.code === 'EACCES')
     console.error(

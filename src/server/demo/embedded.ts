@@ -18,6 +18,8 @@ export function embeddedOrigin(demo: DemoService, timeoutMs: number): Origin<Dem
     // questions in a row would otherwise run as one chain of promises, and the server would answer
     // no one (a page, a health check, the analytics engine) until the whole backfill was done.
     await letGo();
+    // The organization is built a part at a time after the server starts: its first questions wait for it.
+    await demo.ready();
     // Without a key from the server or the browser, the demo's own owner key: the demo needs no setup.
     const r = demo.handle({
       method,

@@ -80,15 +80,46 @@ export interface Org {
   userDay(u: number, d: number): UserDay | null;
 }
 
+/** The organization's days: from the history's start to the day before "today". */
+function daysOf(today: Day): Day[] {
+  const lastDay = addDays(today, -1);
+  return lastDay >= HISTORY_START ? eachDay(HISTORY_START, lastDay) : [];
+}
+
+/** The organization's people, sorted by id, without their days, made one at a time (see `orgParts`). */
+export function* personaParts(opts: OrgOptions): Generator<void, Persona[]> {
+  const D = daysOf(opts.today).length;
+  const personas: Persona[] = [];
+  for (let i = 0; i < opts.users; i++) {
+    yield;
+    personas.push(makePersona(opts.seed, i, Math.max(D, 1)));
+  }
+  return personas.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
 /** Builds the organization and every day's aggregates in one pass. */
 export function buildOrg(opts: OrgOptions): Org {
-  const lastDay = addDays(opts.today, -1);
-  const days = lastDay >= HISTORY_START ? eachDay(HISTORY_START, lastDay) : [];
+  return finish(orgParts(opts));
+}
+
+/** Runs a builder's parts (orgParts, worldParts) to the end at once. */
+export function finish<T>(parts: Generator<void, T>): T {
+  for (;;) {
+    const step = parts.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * Builds the organization a person at a time, pausing after each (its people given, or made first): a server
+ * that embeds the demo lets its event loop go between parts, as it would while a real service answered.
+ */
+export function* orgParts(opts: OrgOptions & { personas?: Persona[] }): Generator<void, Org> {
+  const days = daysOf(opts.today);
   const D = days.length;
   // Whether each day is a Saturday or Sunday, worked out once (userDay is asked millions of times).
   const weekend = days.map(isWeekend);
-  const personas = Array.from({ length: opts.users }, (_, i) => makePersona(opts.seed, i, Math.max(D, 1)));
-  personas.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const personas = opts.personas ?? (yield* personaParts(opts));
   const aggs = days.map(emptyAgg);
   const activeCount: Uint16Array[] = [];
 
@@ -97,6 +128,7 @@ export function buildOrg(opts: OrgOptions): Org {
   const mauDiff = new Int32Array(D + 31);
 
   for (const p of personas) {
+    yield;
     const counts = new Uint16Array(D + 1);
     let lastActive = -1_000_000;
     for (let d = 0; d < D; d++) {

@@ -6,8 +6,9 @@
  * or be called by tests. This file routes a request through the steps every
  * endpoint shares: path, method, key and role, cache, faults.
  */
+import { setImmediate as letGo } from 'node:timers/promises';
 import { ANALYTICS_PATHS, PATHS } from '../../api/paths';
-import { addDays, todayUtc } from '../../lib/dates';
+import { addDays, todayUtc, type Day } from '../../lib/dates';
 import { HttpError, errorResponse, newRequestId } from '../core/errors';
 import { SizedCache } from '../core/cache';
 import { jsonText } from '../core/response';
@@ -16,7 +17,8 @@ import type { DemoConfig } from './config';
 import { analytics, readiness } from './endpoints';
 import { injectFault, type DemoResponse } from './faults';
 import { makeHostile } from './hostile';
-import { buildWorld, type World } from './world';
+import { finish } from './org';
+import { worldParts, type People, type World } from './world';
 
 interface DemoRequest {
   method: string;
@@ -38,19 +40,71 @@ const ROUTES = new Map<string, Route>([
   ['/api/organization/agent-readiness-reports', { family: 'readiness', name: 'readiness' }],
 ]);
 
+/** How long a part of the world's making holds the event loop (`ready`). */
+const PART_MS = 20;
+
 export function createDemoService(config: DemoConfig, clock: () => number = Date.now) {
   let world: World | undefined;
+  /** The next day's world, part-built (`ready`), and its people once they are made. */
+  let building: { today: Day; people?: People; parts: Generator<void, World> } | undefined;
   // Finished bodies: the data set never changes for a given "today".
   const maxSize = config.cacheChars ?? 256 * 1024 * 1024;
   const cache = new SizedCache<string>({ maxSize, maxEntrySize: maxSize / 4, sizeOf: (b) => b.length });
+  const today = () => config.today ?? todayUtc(clock());
 
-  function currentWorld(): World {
-    const today = config.today ?? todayUtc(clock());
-    if (!world || world.today !== today) {
-      cache.clear();
-      world = buildWorld(config, today);
+  /** The day's world being built, begun if it is not. */
+  function builder() {
+    const day = today();
+    if (building?.today !== day) {
+      const b: NonNullable<typeof building> = { today: day, parts: worldParts(config, day, (p) => (b.people = p)) };
+      building = b;
     }
-    return world;
+    return building;
+  }
+
+  function built(w: World): World {
+    cache.clear();
+    world = w;
+    building = undefined;
+    return w;
+  }
+
+  /** Who is in the day's organization and its repositories: the first part of its making, finished at once. */
+  function currentPeople(): People {
+    if (world?.today === today()) return { today: world.today, users: world.org.users, readiness: world.readiness };
+    const b = builder();
+    // The parts give the people before their days.
+    while (!b.people) b.parts.next();
+    return b.people;
+  }
+
+  /** The day's world, its rest built at once if it is not yet (see `ready`). */
+  function currentWorld(): World {
+    if (world?.today === today()) return world;
+    return built(finish(builder().parts));
+  }
+
+  /** The day's world, its parts built a few milliseconds at a time with the event loop let go between them. */
+  let readying: Promise<World> | undefined;
+  function ready(): Promise<World> {
+    if (world?.today === today()) return Promise.resolve(world);
+    if (!readying) {
+      const p = (async () => {
+        for (;;) {
+          if (world?.today === today()) return world;
+          const b = builder();
+          for (const t0 = performance.now(); performance.now() - t0 < PART_MS;) {
+            const step = b.parts.next();
+            if (step.done) return built(step.value);
+          }
+          await letGo();
+        }
+      })();
+      readying = p;
+      const done = () => void (readying === p && (readying = undefined));
+      p.then(done, done);
+    }
+    return readying;
   }
 
   function handle(req: DemoRequest): DemoResponse {
@@ -90,8 +144,11 @@ export function createDemoService(config: DemoConfig, clock: () => number = Date
   return {
     handle,
     /** The latest day with data: the demo's yesterday. */
-    latestDay: () => addDays(currentWorld().today, -1),
+    latestDay: () => addDays(today(), -1),
     world: currentWorld,
+    /** Who is in the organization and its repositories, without building their days. */
+    people: currentPeople,
+    ready,
   };
 }
 
