@@ -101,6 +101,14 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
   let usersRoutes: UsersRoutes | undefined;
   /** The analytics engine (with a store), closed with the app. */
   let analytics: Promise<Analytics> | undefined;
+  /** Whether a catch-up of every stored day has finished since start: the copy then holds what the store held. */
+  let copyCaughtUp = false;
+  /** Brings the whole copy up to the store's; the days it copied. */
+  const catchUpAll = async () => {
+    const days = await (await analytics!).catchUp();
+    copyCaughtUp = true;
+    return days;
+  };
   // The price list: spend beside credits (and budgets) only with one.
   const prices = config.pricesFile ? filePricesSource(config.pricesFile, logger) : NO_PRICES;
   if (opts.store) {
@@ -125,14 +133,16 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     fromStore = createStoreAnswerer(store, engine, latestDay, refreshDays, answers);
     // The users pages' endpoints (src/server/users): the merged table and one user's days, from the store.
     // Every per-person figure of the users pages from the analytics engine (src/server/analytics), its copy of
-    // the store beside the embedded store's file (caught up at start), in a file of its own beside PostgreSQL.
+    // the store beside the embedded store's file, or where ANALYTICS_FILE or DATA_DIR says beside PostgreSQL (a
+    // temporary file of its own without them), caught up at start.
     const opening = openAnalytics(store, {
       file:
-        store.engine === 'postgres'
+        sc?.analyticsFile ??
+        (store.engine === 'postgres'
           ? 'temporary'
           : store.location !== ':memory:'
             ? join(dirname(store.location), 'analytics.duckdb')
-            : ':memory:',
+            : ':memory:'),
       logger,
       tempDirectory: join(tmpdir(), 'agent-usage-dashboard-analytics'),
     });
@@ -140,13 +150,19 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     const tables = opening.then((a) => createUsersTables(a));
     // A copy that cannot be opened is the users pages' error, said to their readers: not the process's end.
     tables.catch(() => undefined);
-    // A server that syncs in the background (not a test's or a command's) brings the copy up to date with itself.
-    if (sc?.background)
-      void opening
-        .then((a) => a.catchUp())
-        .catch((e: unknown) =>
-          logger.error('the analytics copy could not be brought up to date', { error: errorText(e) }),
-        );
+    // A server that syncs in the background (not a test's or a command's) brings the copy up to date with itself,
+    // and says when it has (`/readyz`): a reader sent to it meanwhile would wait for the days it asks for.
+    if (sc?.background) {
+      const began = performance.now();
+      void catchUpAll().then(
+        (days) =>
+          logger.info('the analytics copy caught up with the store', {
+            days,
+            ms: Math.round(performance.now() - began),
+          }),
+        (e: unknown) => logger.error('the analytics copy could not be brought up to date', { error: errorText(e) }),
+      );
+    }
     usersRoutes = createUsersRoutes({
       tables,
       store,
@@ -171,7 +187,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     // Started by main.ts when SYNC_BACKGROUND allows; `npm run sync` runs it once.
     // After each step of a sync: the analytics copy, the users tables built ahead, and who is in which team.
     const stored = () => {
-      void analytics?.then((a) => a.catchUp()).catch(() => undefined);
+      void catchUpAll().catch(() => undefined);
       void usersRoutes?.warm();
       void features?.teams
         ?.warm()
@@ -332,6 +348,8 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     store: opts.store,
     engine: sync,
     mappingLoaded: () => editable?.loaded() ?? true,
+    // Only a server that catches its copy up at start waits for it; elsewhere each read catches up its own days.
+    copyCaughtUp: opts.storeConfig?.background ? () => copyCaughtUp : undefined,
     stopping: () => draining,
     pricesFile: config.pricesFile,
     prices,

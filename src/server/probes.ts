@@ -3,7 +3,8 @@
  * never calling the service and never logged a request at a time:
  * - `/livez`: the process answers;
  * - `/readyz` (and its old name `/api/health`): the store open and migrated (it answers a query), the
- *   mapping and the price list loaded; 503 naming what is missing;
+ *   mapping and the price list loaded, the analytics copy caught up with the store's days once since start (a
+ *   replica whose copy is behind would make its readers wait for it); 503 naming what is missing;
  * - `/metrics`: Prometheus's text (core/metrics.ts), behind `METRICS_TOKEN` when it is set.
  */
 import { timingSafeEqual } from 'node:crypto';
@@ -25,6 +26,8 @@ export interface ProbeSources {
   engine?: SyncEngine;
   /** Whether the team mapping in force has been read (an uploaded one comes from the store at start). */
   mappingLoaded: () => boolean;
+  /** Whether the analytics copy has caught up with the store since start; undefined: not asked for. */
+  copyCaughtUp?: () => boolean;
   /** Told to stop (SIGTERM): no new readers. */
   stopping: () => boolean;
   /** PRICES_FILE is set, and the list in force, if any. */
@@ -54,8 +57,18 @@ export function createProbes(p: ProbeSources) {
             () => 'it does not answer',
           ),
     'team mapping': async () => (p.mappingLoaded() ? null : 'not read yet'),
+    // Read from a flag, never by asking the copy: the probe answers at once while the copy is being made.
+    'analytics copy': async () => (!p.copyCaughtUp || p.copyCaughtUp() ? null : 'catching up with the store'),
     'price list': async () => (p.pricesFile && !p.prices.current().prices ? 'none in force' : null),
   };
+  const caughtUp = p.copyCaughtUp;
+  if (caughtUp)
+    metrics.gauge(
+      'dashboard_analytics_copy_caught_up',
+      'Whether the analytics copy has caught up with the store since start (1) or is still being made (0).',
+      [],
+      async (set) => set({}, caughtUp() ? 1 : 0),
+    );
   if (store && engine) {
     // One read a scrape, whichever gauge asks first.
     let read: { at: number; counts: ReturnType<typeof storedDayCounts> } | undefined;

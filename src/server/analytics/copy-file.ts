@@ -1,12 +1,13 @@
 /**
- * Where the analytics copy lives: a file beside the embedded store, `:memory:`, or a `temporary` file of this
- * process's own (beside PostgreSQL, or when another process holds the file). A file DuckDB cannot open is only a
+ * Where the analytics copy lives: a file (beside the embedded store, or a replica's own beside PostgreSQL, kept across
+ * restarts), `:memory:`, or a `temporary` file of this process's own (beside PostgreSQL without a folder of its own,
+ * or when another process holds the file: DuckDB locks it, so two processes never share one). A file DuckDB cannot open is only a
  * copy: it is made again from the store.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { errorText, type Logger } from '../core/log';
 
@@ -58,13 +59,18 @@ export async function openCopyFile(
     ownCopies.delete(basename(path));
   };
   try {
+    // A replica's folder beside PostgreSQL is made on first use, as the embedded store's is.
+    if (!temporary && path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     return { instance: await DuckDBInstance.create(path, settings), release };
   } catch (e) {
     if (path === ':memory:') throw e;
-    // Another process holds the file (a server, beside which a command runs): that copy is left to it, this process
-    // makes its own.
+    // Another process holds the file (a server, beside which a command runs; or another replica given the same
+    // file, which must not be): that copy is left to it, this process makes its own.
     if (!temporary && /Could not set lock on file/.test(errorText(e))) {
-      logger.info('the analytics copy is in use by another process; this one makes a copy of its own', { file });
+      logger.info('the analytics copy is in use by another process; this one makes a copy of its own', {
+        file,
+        note: 'a command beside the server is expected; a replica needs a file of its own (ANALYTICS_FILE or DATA_DIR), else its copy is made again at each start',
+      });
       return openCopyFile('temporary', settings, logger, tempDirectory);
     }
     logger.error('the analytics copy could not be opened; it is made again from the store', {

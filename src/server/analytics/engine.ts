@@ -5,8 +5,9 @@
  * `/tokens` day's `by_user` split the person's credits (`person_credits_day`) and their credits by model
  * (`person_model_day`). Each day is copied with the version the store gives it (its `synced_at`): `catchUp`
  * copies the days the store wrote since, and drops the ones it no longer has, a week's days in one transaction, so a
- * reader sees a day whole or not at all. A restarted process catches up from where its file was (the embedded
- * store's file sits beside it), or from nothing; every replica does the same from the shared store.
+ * reader sees a day whole or not at all. A restarted process catches up from where its file was (beside the embedded
+ * store's file, or a replica's own folder beside PostgreSQL), or from nothing; every replica does the same from the
+ * shared store.
  */
 import { setImmediate as letGo } from 'node:timers/promises';
 import { appendRows } from './append';
@@ -37,8 +38,11 @@ export interface AnalyticsOptions {
 }
 
 export interface Analytics {
-  /** Brings the copy of [start, end] (every stored day without a range) up to the store's. */
-  catchUp(range?: DayRange): Promise<void>;
+  /**
+   * Brings the copy of [start, end] (every stored day without a range) up to the store's; how many days this call
+   * copied or dropped (none when the copy held every day at the store's version).
+   */
+  catchUp(range?: DayRange): Promise<number>;
   /**
    * Brings the whole copy up to the store's, unless a catch-up of the whole is under way: then at once, the reader
    * taking the days copied so far (everyone known asked right after a start does not wait for the history's copy).
@@ -246,8 +250,9 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
 
   /** Days were copied since the last checkpoint. */
   let unchecked = false;
-  async function catchUpNow(range: DayRange | undefined) {
+  async function catchUpNow(range: DayRange | undefined): Promise<number> {
     const urgent = range !== undefined;
+    let copied = 0;
 
     for (const source of ['users', 'tokens'] as const) {
       const stored = await storedVersions(source, range);
@@ -271,6 +276,7 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
           const still = batch.filter(([day, v]) => held.get(day) !== v);
           if (still.length > 0 && !closed) {
             await copyDays(source, still);
+            copied += still.length;
             unchecked = true;
           }
         });
@@ -288,6 +294,7 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
           error: e instanceof Error ? e.message : String(e),
         }),
       );
+    return copied;
   }
 
   /** Rows in one JSON text from DuckDB. */
@@ -357,14 +364,14 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
   const catchUpWhole = async () => {
     wholeUnderWay++;
     try {
-      await catchUpNow(undefined);
+      return await catchUpNow(undefined);
     } finally {
       wholeUnderWay--;
     }
   };
   return {
     catchUp: (range) => (range ? catchUpNow(range) : catchUpWhole()),
-    catchUpUnlessUnderWay: () => (wholeUnderWay > 0 ? Promise.resolve() : catchUpWhole()),
+    catchUpUnlessUnderWay: async () => void (wholeUnderWay > 0 ? undefined : await catchUpWhole()),
     replaceTable: (name, columns, rows) =>
       withLoader(true, async () => {
         await loader.run('BEGIN TRANSACTION');
