@@ -25,7 +25,7 @@ import { writeDemoResponse } from './demo/transport';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { StoreDb } from './store/db';
-import { dataVersion } from './store/queries';
+import { dataVersion, holdsCopiedDays } from './store/queries';
 import { storeRevocations } from './store/revocations';
 import type { StoreConfig } from './store/config';
 import { createSyncEngine, type Fetched, type SyncEngine } from './sync/engine';
@@ -153,6 +153,11 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     // A server that syncs in the background (not a test's or a command's) brings the copy up to date with itself,
     // and says when it has (`/readyz`): a reader sent to it meanwhile would wait for the days it asks for.
     if (sc?.background) {
+      // A store without a day has nothing to copy: ready at once, not once the copy is opened.
+      void holdsCopiedDays(store.db).then(
+        (held) => void (held || (copyCaughtUp = true)),
+        () => undefined,
+      );
       const began = performance.now();
       void catchUpAll().then(
         (days) =>

@@ -73,6 +73,16 @@ describe('where the analytics copy is kept', () => {
   });
 });
 
+describe('a server on an empty store', () => {
+  it('is ready at once: it has nothing to copy', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'copy-restart-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const server = await start({ DATA_DIR: dir, SYNC_BACKGROUND: '1' });
+    expect((await raw(server.base, '/readyz')).status).toBe(200);
+    await server.stop();
+  });
+});
+
 const ENGINES = [
   { name: 'the embedded store', available: true, url: async () => undefined },
   {

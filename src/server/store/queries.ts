@@ -370,6 +370,21 @@ export async function dataVersion(db: Db): Promise<string> {
   ]);
 }
 
+/** Whether the store holds a day the analytics copy is made from: a `/users` day or an organization's `/tokens` one. */
+export async function holdsCopiedDays(db: Db): Promise<boolean> {
+  const [users, tokens] = await Promise.all([
+    db.selectFrom('users_day').select('day').limit(1).executeTakeFirst(),
+    db
+      .selectFrom('day_answer')
+      .select('day')
+      .where('endpoint', '=', 'tokens')
+      .where('grouping', '=', '')
+      .limit(1)
+      .executeTakeFirst(),
+  ]);
+  return users !== undefined || tokens !== undefined;
+}
+
 /** Days stored per endpoint and grouping (and `/users` days), with their ends, and readiness reports: cheap reads. */
 export async function storedDayCounts(db: Db) {
   const [answers, users, reports] = await Promise.all([
