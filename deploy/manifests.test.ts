@@ -1,7 +1,8 @@
 /**
  * What compose.yaml and the Kubernetes manifests promise, read as the tools read them but without a container
  * runtime: compose.yaml gives the dashboard every setting .env.example names (an unset one stays unset), wants a
- * PostgreSQL password and publishes on loopback by default; the Deployment runs confined, from a pinned image.
+ * PostgreSQL password and publishes on loopback by default; the replicas run confined, from a pinned image, each with
+ * its analytics copy on a volume of its own and sent readers once the copy has caught up.
  * Run by `npm run test:image`, with node's own test runner.
  */
 import assert from 'node:assert/strict';
@@ -108,6 +109,10 @@ test("compose.yaml publishes ports on this machine's loopback unless DASHBOARD_B
 
 interface Container {
   image: string;
+  env?: { name: string; value?: string }[];
+  volumeMounts?: { name: string; mountPath: string }[];
+  readinessProbe?: { httpGet?: { path?: string } };
+  startupProbe?: { httpGet?: { path?: string } };
   securityContext?: {
     allowPrivilegeEscalation?: boolean;
     readOnlyRootFilesystem?: boolean;
@@ -124,12 +129,19 @@ interface PodSpec {
 const manifests = readdirSync(join(root, 'deploy/k8s'))
   .filter((f) => f.endsWith('.yaml'))
   .flatMap((f) => parseAllDocuments(read(`deploy/k8s/${f}`)).map((d) => d.toJS() as { kind: string }));
-const pods = manifests
-  .filter((m) => m.kind === 'Deployment')
-  .map((m) => (m as unknown as { spec: { template: { spec: PodSpec } } }).spec.template.spec);
+interface Workload {
+  kind: string;
+  spec: {
+    replicas?: number;
+    template: { spec: PodSpec };
+    volumeClaimTemplates?: { metadata: { name: string }; spec: { accessModes: string[] } }[];
+  };
+}
+const workloads = manifests.filter((m) => m.kind === 'Deployment' || m.kind === 'StatefulSet') as Workload[];
+const pods = workloads.map((m) => m.spec.template.spec);
 
-test('the Deployment runs confined: no service account token, the runtime seccomp profile, bounded scratch space', () => {
-  assert.ok(pods.length > 0, 'a Deployment is read');
+test('the replicas run confined: no service account token, the runtime seccomp profile, bounded scratch space', () => {
+  assert.ok(pods.length > 0, 'a workload is read');
   for (const pod of pods) {
     assert.equal(pod.automountServiceAccountToken, false);
     assert.equal(pod.securityContext?.runAsNonRoot, true);
@@ -145,9 +157,37 @@ test('the Deployment runs confined: no service account token, the runtime seccom
   }
 });
 
-test("the Deployment's image is this version's, never :latest", () => {
+test("the replicas' image is this version's, never :latest", () => {
   const { version } = JSON.parse(read('package.json')) as { version: string };
   for (const pod of pods)
     for (const c of pod.containers)
       assert.ok(c.image.endsWith(`:${version}`) || /@sha256:[0-9a-f]{64}$/.test(c.image), `${c.image} is pinned`);
+});
+
+test('each replica keeps its analytics copy on a volume of its own, and gets readers once the copy has caught up', () => {
+  // The image's DATA_DIR, where a replica on PostgreSQL keeps its copy (src/server/store/config.ts).
+  const dataDir = /^\s*DATA_DIR=(\S+)/m.exec(read('Dockerfile'))?.[1];
+  assert.equal(dataDir, '/data');
+  for (const w of workloads) {
+    const [c] = w.spec.template.spec.containers;
+    const mount: { name: string } | undefined = c!.volumeMounts?.find((m) => m.mountPath === dataDir);
+    assert.ok(mount, 'DATA_DIR is mounted');
+    assert.equal(
+      c!.env?.find((e) => e.name === 'DATA_DIR' || e.name === 'ANALYTICS_FILE'),
+      undefined,
+    );
+    // Several replicas: the volume is each one's own (a claim per replica), never one claim or folder they share.
+    if ((w.spec.replicas ?? 1) > 1) {
+      assert.equal(w.kind, 'StatefulSet');
+      const claim: { spec: { accessModes: string[] } } | undefined = w.spec.volumeClaimTemplates?.find(
+        (t) => t.metadata.name === mount.name,
+      );
+      assert.ok(claim, `${mount.name} is a claim of each replica's own`);
+      assert.deepEqual(claim.spec.accessModes, ['ReadWriteOnce']);
+      assert.ok(!(w.spec.template.spec.volumes ?? []).some((v) => v.name === mount.name));
+    }
+    // Readiness includes the copy; a startup probe on it would restart a replica making its copy from nothing.
+    assert.equal(c!.readinessProbe?.httpGet?.path, '/readyz');
+    assert.notEqual(c!.startupProbe?.httpGet?.path, '/readyz');
+  }
 });
