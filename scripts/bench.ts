@@ -20,7 +20,9 @@
  * (BENCH_ENGINE_USERS, BENCH_ENGINE_DAYS) on the embedded store and on a throwaway PostgreSQL
  * (BENCH_STORE=sqlite|postgres|both, default both); BENCH_DATA_DIR=<dir> keeps the embedded
  * store there and reuses it on the next run (its sync is then only what is missing), as BENCH_PG_URL
- * does with a PostgreSQL database of one's own.
+ * does with a PostgreSQL database of one's own. It ends with the server started again on the kept store
+ * (beside PostgreSQL, on the replica's kept copy): listening, /readyz ready, its first teams page;
+ * BENCH_RESTART_FRESH=1 also starts a PostgreSQL replica without a kept copy.
  * Every server starts on an empty store of its own and is measured once its
  * start-up backfill has finished.
  */
@@ -65,6 +67,18 @@ const dataDirs: string[] = [];
 /** The bench's three servers listen on BENCH_PORT (default 5411) and the two ports after it. */
 const PORT = Number(process.env.BENCH_PORT || 5411);
 
+/** Starts the compiled server on `port` with its store in `dataDir` (a process group of its own). */
+function spawnServer(port: number, env: Record<string, string>, dataDir: string, nodeArgs: string[] = []) {
+  mkdirSync(dataDir, { recursive: true });
+  // BENCH_SERVER: another build's entry point (an earlier commit's, to compare); BENCH_SERVER_LOG: its log.
+  const log = process.env.BENCH_SERVER_LOG ? openSync(process.env.BENCH_SERVER_LOG, 'a') : 'ignore';
+  return spawn(process.execPath, [...nodeArgs, process.env.BENCH_SERVER || 'dist-server/main.js'], {
+    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), DEMO_TODAY: TODAY, DATA_DIR: dataDir, ...env },
+    stdio: ['ignore', log, 'inherit'],
+    detached: true,
+  });
+}
+
 async function startServer(
   port: number,
   env: Record<string, string>,
@@ -72,15 +86,8 @@ async function startServer(
   nodeArgs: string[] = [],
 ): Promise<ChildProcess> {
   const dataDir = kept ?? mkdtempSync(join(tmpdir(), 'bench-store-'));
-  if (kept) mkdirSync(kept, { recursive: true });
-  else dataDirs.push(dataDir);
-  // BENCH_SERVER: another build's entry point (an earlier commit's, to compare); BENCH_SERVER_LOG: its log.
-  const log = process.env.BENCH_SERVER_LOG ? openSync(process.env.BENCH_SERVER_LOG, 'a') : 'ignore';
-  const child = spawn(process.execPath, [...nodeArgs, process.env.BENCH_SERVER || 'dist-server/main.js'], {
-    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), DEMO_TODAY: TODAY, DATA_DIR: dataDir, ...env },
-    stdio: ['ignore', log, 'inherit'],
-    detached: true,
-  });
+  if (!kept) dataDirs.push(dataDir);
+  const child = spawnServer(port, env, dataDir, nodeArgs);
   for (let i = 0; i < 3000; i++) {
     if (child.exitCode !== null) throw new Error(`the server on ${port} exited with ${child.exitCode}`);
     try {
@@ -614,8 +621,8 @@ function watchMemory(server: ChildProcess) {
   };
 }
 
-/** Asks `/readyz` every 20 ms until stopped; the latencies seen. */
-function probeReadiness(base: string) {
+/** Asks `/readyz` every 20 ms until stopped; the latencies seen (a 503 as infinite, unless `anyAnswer`). */
+function probeReadiness(base: string, anyAnswer = false) {
   const times: number[] = [];
   let running = true;
   const done = (async () => {
@@ -624,7 +631,7 @@ function probeReadiness(base: string) {
       try {
         const r = await fetch(`${base}/readyz`);
         await r.arrayBuffer();
-        times.push(r.ok ? performance.now() - t0 : Infinity);
+        times.push(r.ok || anyAnswer ? performance.now() - t0 : Infinity);
       } catch {
         times.push(Infinity);
       }
@@ -636,9 +643,55 @@ function probeReadiness(base: string) {
       running = false;
       await done;
       const sorted = [...times].sort((a, b) => a - b);
-      return { p99: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? 0, n: sorted.length };
+      return {
+        p99: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? 0,
+        max: sorted.at(-1) ?? 0,
+        n: sorted.length,
+      };
     },
   };
+}
+
+/**
+ * A server started again on the store and analytics copy `dataDir` holds (a restart on the kept embedded store, or a
+ * PostgreSQL replica on its kept copy), timed from its spawn: until it answers `/livez` (listening), until `/readyz`
+ * answers 200 (its copy caught up with the store), and until a teams page asked then has answered; `/readyz`
+ * meanwhile, every answer timed (a 503 is an answer). What the server's log says of its copy's catch-up is printed.
+ */
+async function restartTimes(label: string, port: number, env: Record<string, string>, dataDir: string, page: string) {
+  const base = `http://127.0.0.1:${port}`;
+  const t0 = performance.now();
+  const server = spawnServer(port, env, dataDir);
+  const memory = watchMemory(server);
+  let probes: ReturnType<typeof probeReadiness> | undefined;
+  try {
+    const since = () => (performance.now() - t0) / 1000;
+    const until = async (what: string, ok: () => Promise<boolean>) => {
+      for (;;) {
+        if (server.exitCode !== null) throw new Error(`the restarted server exited with ${server.exitCode}`);
+        if (await ok().catch(() => false)) return since();
+        if (since() > 1800) throw new Error(`the restarted server: no ${what} after 30 minutes`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    const answered = async (path: string) => (await fetch(`${base}${path}`)).status === 200;
+    record(`${label}: restarted, listening (first /livez)`, await until('/livez', () => answered('/livez')), 's', 10);
+    probes = probeReadiness(base, true);
+    record(`${label}: restarted, /readyz ready`, await until('/readyz', () => answered('/readyz')), 's', 60);
+    const p0 = performance.now();
+    await firstTime(base + page);
+    record(`${label}: restarted, first teams page answered (from start)`, since(), 's', 60);
+    record(`${label}: restarted, that first teams page`, performance.now() - p0, 'ms', 500);
+    const seen = await probes.stop();
+    record(`${label}: restarted, /readyz p99 until then (${seen.n} asks)`, seen.p99, 'ms', 100);
+    record(`${label}: restarted, /readyz slowest until then`, seen.max, 'ms');
+    record(`${label}: restarted, largest resident size until then`, memory.peakMb(), 'MB', 1536);
+  } finally {
+    await probes?.stop();
+    memory.stop();
+    stop(server);
+    if (server.exitCode === null && server.signalCode === null) await new Promise((ok) => server.once('exit', ok));
+  }
 }
 
 /**
@@ -676,8 +729,11 @@ async function engineAtScale(storeKind: 'sqlite' | 'postgres') {
   const port = PORT + 2;
   const base = `http://127.0.0.1:${port}`;
   const kept = storeKind === 'sqlite' ? process.env.BENCH_DATA_DIR : undefined;
+  // The embedded store and, beside PostgreSQL, the replica's analytics copy: kept for the restart below.
+  const dataDir = kept ?? mkdtempSync(join(tmpdir(), 'bench-store-'));
+  if (!kept) dataDirs.push(dataDir);
   const nodeArgs = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : [];
-  const server = await startServer(port, env, kept, nodeArgs);
+  const server = await startServer(port, env, dataDir, nodeArgs);
   const memory = watchMemory(server);
   let readiness: ReturnType<typeof probeReadiness> | undefined;
   try {
@@ -758,6 +814,21 @@ async function engineAtScale(storeKind: 'sqlite' | 'postgres') {
     const probes = await readiness.stop();
     record(`${label}: /readyz p99 while those ran (${probes.n} asks)`, probes.p99, 'ms', 50);
     record(`${label}: server memory, largest resident size of the run`, memory.peakMb(), 'MB', 1536);
+
+    // Started again on the kept store (and, beside PostgreSQL, the replica's kept copy); BENCH_RESTART_FRESH=1 also
+    // times a PostgreSQL replica without one (ANALYTICS_FILE=temporary: its copy made from the whole store).
+    stop(server);
+    if (server.exitCode === null && server.signalCode === null) await new Promise((ok) => server.once('exit', ok));
+    const teamsPage = `/api/teams/summary?${range(5)}`;
+    await restartTimes(label, port, env, dataDir, teamsPage);
+    if (storeKind === 'postgres' && process.env.BENCH_RESTART_FRESH)
+      await restartTimes(
+        `${label}, no kept copy`,
+        port,
+        { ...env, ANALYTICS_FILE: 'temporary' },
+        dataDir,
+        `/api/teams/summary?${range(6)}`,
+      );
   } finally {
     await readiness?.stop();
     memory.stop();
