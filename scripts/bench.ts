@@ -106,7 +106,18 @@ interface SyncState {
   upstreamRequests: number;
   upstreamByPath: Record<string, number>;
 }
-const syncState = async (base: string) => (await (await fetch(`${base}/api/sync`)).json()) as SyncState;
+/**
+ * What the server's sync says. Asked again when the connection was reset: a kept-alive connection the server closed
+ * (its keep-alive timeout) as the next request went out, which a busy machine makes likely in a long wait.
+ */
+async function syncState(base: string): Promise<SyncState> {
+  for (let tries = 0; ; tries++)
+    try {
+      return (await (await fetch(`${base}/api/sync`)).json()) as SyncState;
+    } catch (e) {
+      if (tries >= 3) throw e;
+    }
+}
 
 /** Waits for the start-up backfill to finish; the largest resident size of the server's processes meanwhile. */
 async function awaitBackfill(base: string, server: ChildProcess, timeoutMs = 600_000) {
