@@ -122,11 +122,36 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
     return new Map(rows.map((r) => [r.day, r.synced_at]));
   }
 
+  /**
+   * The `/users` rows of `days`. The embedded store reads on the event loop (its driver is synchronous): there a day
+   * is read ROWS_A_READ rows at a time in the key's order, the loop let go between reads, so that a day of a large
+   * organization (hundreds of milliseconds read at once) never holds the probes and the readers' answers.
+   */
+  async function userRowsOf(days: Day[]): Promise<{ day: string; text: string }[]> {
+    const rows = () => store.db.selectFrom('user_day').select(['day', 'user_id', 'row as text']);
+    if (store.engine !== 'sqlite') return rows().where('day', 'in', days).execute();
+    const out: { day: string; text: string }[] = [];
+    for (const day of days)
+      for (let after = '', n = ROWS_A_READ; n === ROWS_A_READ;) {
+        if (out.length > 0) await letGo();
+        const read = await rows()
+          .where('day', '=', day)
+          .where('user_id', '>', after)
+          .orderBy('user_id')
+          .limit(ROWS_A_READ)
+          .execute();
+        for (const r of read) out.push(r);
+        n = read.length;
+        after = read.at(-1)?.user_id ?? after;
+      }
+    return out;
+  }
+
   /** Stored days' JSON as the copy's statements take it: each `/users` row, or each `/tokens` answer, and its day. */
   async function textsOf(source: Source, days: Day[]) {
     const rows =
       source === 'users'
-        ? await store.db.selectFrom('user_day').select(['day', 'row as text']).where('day', 'in', days).execute()
+        ? await userRowsOf(days)
         : await tokensDays().select(['day', 'body as text']).where('day', 'in', days).execute();
     return {
       values: { days: listValue(rows.map((r) => r.day)), texts: listValue(rows.map((r) => wellFormedJson(r.text))) },
@@ -154,6 +179,8 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
     }
   }
 
+  /** `/users` rows the embedded store reads at once for the copy (see `userRowsOf`). */
+  const ROWS_A_READ = 2_000;
   /** JSON given to DuckDB at once, at most (but a day's): a part's JSON is held three times while it is parsed. */
   const TEXT_CHARS = 8_000_000;
   /** The most JSON a day of each source has had so far: how many days make a part. */

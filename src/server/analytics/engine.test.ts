@@ -1,0 +1,101 @@
+/**
+ * The analytics engine's copy of the store, on both stores: a catch-up says how many days it copied, and the
+ * embedded store (whose driver holds the event loop while it reads) is read a bounded number of rows at a time.
+ */
+import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs } from 'kysely';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { UserRow } from '../../api/schemas';
+import { putUsersDay } from '../../test/store-days';
+import { STORE_ENGINES } from '../../test/stores';
+import { silentLogger } from '../core/log';
+import { openAnalytics } from './engine';
+
+const opened: (() => Promise<unknown>)[] = [];
+afterAll(async () => {
+  for (const c of opened.reverse()) await c();
+});
+
+const userRow = (userId: string, date: string): UserRow => ({
+  user_id: userId,
+  user_email: `${userId}@acme.example`,
+  date,
+  tool_calls: 3,
+  billable_tokens: 1_000,
+  primary_model: 'opus',
+  primary_model_tier: 'standard',
+  files_created: 1,
+  files_edited: 2,
+  git_commits: 1,
+  git_prs_created: 0,
+  mcp_calls: 0,
+  skill_calls: 0,
+  slash_commands: 0,
+  hooks: 0,
+  sessions: 1,
+  messages: 4,
+  user_messages: 2,
+  assistant_messages: 2,
+  autonomy_ratio: 1.5,
+  delegation_level: 'manual',
+  languages: ['TypeScript'],
+});
+
+/** The rows each read of `user_day` gave. */
+function readsOfUserDay(): KyselyPlugin & { reads: number[] } {
+  const ids = new WeakSet<object>();
+  const reads: number[] = [];
+  return {
+    reads,
+    transformQuery(args: PluginTransformQueryArgs) {
+      if (args.node.kind === 'SelectQueryNode' && JSON.stringify(args.node.from).includes('"user_day"'))
+        ids.add(args.queryId);
+      return args.node;
+    },
+    async transformResult(args: PluginTransformResultArgs) {
+      if (ids.has(args.queryId)) reads.push(args.result.rows.length);
+      return args.result;
+    },
+  };
+}
+
+describe.each(STORE_ENGINES)('the analytics copy on the $name store', ({ available, open }) => {
+  it.skipIf(!available)(
+    'copies a day of more people than one read takes, whole, the embedded store read a part at a time',
+    async () => {
+      const s = await open();
+      opened.push(() => s.store.close().then(s.drop));
+      const people = Array.from({ length: 4_500 }, (_, i) => `u${String(i).padStart(5, '0')}`);
+      await putUsersDay(
+        s.store,
+        '2026-02-02',
+        people.map((id) => userRow(id, '2026-02-02')),
+        'v1',
+      );
+      await putUsersDay(
+        s.store,
+        '2026-02-03',
+        people.slice(0, 10).map((id) => userRow(id, '2026-02-03')),
+        'v1',
+      );
+      const plugin = readsOfUserDay();
+      const analytics = await openAnalytics(
+        { ...s.store, db: s.store.db.withPlugin(plugin) },
+        { file: ':memory:', logger: silentLogger },
+      );
+      opened.push(() => analytics.close());
+      expect(await analytics.catchUp()).toBe(2);
+      expect(
+        await analytics.rows(
+          'SELECT day::VARCHAR AS day, count(*)::INTEGER AS n FROM person_day GROUP BY day ORDER BY day',
+        ),
+      ).toEqual([
+        { day: '2026-02-02', n: 4_500 },
+        { day: '2026-02-03', n: 10 },
+      ]);
+      expect(plugin.reads.reduce((a, b) => a + b, 0)).toBe(4_510);
+      if (s.store.engine === 'sqlite') expect(Math.max(...plugin.reads)).toBeLessThanOrEqual(2_000);
+      // Nothing changed: nothing copied.
+      expect(await analytics.catchUp()).toBe(0);
+    },
+  );
+});
