@@ -35,6 +35,11 @@ export interface AnalyticsOptions {
   logger: Logger;
   /** Where DuckDB spills what does not fit, and where a `temporary` copy's file is (default: the system's). */
   tempDirectory?: string;
+  /**
+   * How long a reader of everyone known waits for a catch-up of the whole copy under way (default 3 s) before taking
+   * the days copied so far: a copy made from nothing takes minutes at scale, one catching up a few days a moment.
+   */
+  wholeWaitMs?: number;
 }
 
 export interface Analytics {
@@ -44,8 +49,9 @@ export interface Analytics {
    */
   catchUp(range?: DayRange): Promise<number>;
   /**
-   * Brings the whole copy up to the store's, unless a catch-up of the whole is under way: then at once, the reader
-   * taking the days copied so far (everyone known asked right after a start does not wait for the history's copy).
+   * Brings the whole copy up to the store's, unless a catch-up of the whole is under way: then waits for it a few
+   * seconds at most (`wholeWaitMs`), the reader taking the days copied so far (everyone known asked right after a
+   * start does not wait minutes for the history's copy).
    */
   catchUpUnlessUnderWay(): Promise<void>;
   /** Replaces a table of the engine's own (made from the store's data, like a price table) in one transaction. */
@@ -387,18 +393,30 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
   }
 
   /** Catch-ups of the whole copy under way. */
-  let wholeUnderWay = 0;
-  const catchUpWhole = async () => {
-    wholeUnderWay++;
-    try {
-      return await catchUpNow(undefined);
-    } finally {
-      wholeUnderWay--;
-    }
+  let wholeUnderWay: Promise<number> | undefined;
+  const catchUpWhole = () => {
+    const run = catchUpNow(undefined).finally(() => {
+      if (wholeUnderWay === run) wholeUnderWay = undefined;
+    });
+    wholeUnderWay = run;
+    return run;
   };
+  const wholeWait = opts.wholeWaitMs ?? 3000;
   return {
     catchUp: (range) => (range ? catchUpNow(range) : catchUpWhole()),
-    catchUpUnlessUnderWay: async () => void (wholeUnderWay > 0 ? undefined : await catchUpWhole()),
+    async catchUpUnlessUnderWay() {
+      const under = wholeUnderWay;
+      if (!under) return void (await catchUpWhole());
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        under.then(
+          () => undefined,
+          () => undefined,
+        ),
+        new Promise<void>((ok) => (timer = setTimeout(ok, wholeWait))),
+      ]);
+      clearTimeout(timer);
+    },
     replaceTable: (name, columns, rows) =>
       withLoader(true, async () => {
         await loader.run('BEGIN TRANSACTION');

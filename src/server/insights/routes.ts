@@ -201,20 +201,28 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
       if (names) names.push(named(k));
       else idle.set(team, [named(k)]);
     }
-    for (const [team, l] of idle) if (small(l.length)) idle.delete(team);
+    // The count is of everyone chosen (as the users page's "Not active" counts them); a team of fewer than k of them is
+    // not named with its people, only counted in the rest.
     const total = [...idle.values()].reduce((s, l) => s + l.length, 0);
-    if (total > 0) {
+    for (const [team, l] of idle) if (small(l.length)) idle.delete(team);
+    if (total > 0 && !small(total)) {
       const worst = [...idle.entries()].sort((x, y) => y[1].length - x[1].length || (x[0] < y[0] ? -1 : 1));
       const names = (l: string[]) => `${l.slice(0, 3).join(', ')}${l.length > 3 ? ` and ${l.length - 3} more` : ''}`;
+      const unnamed = total - worst.reduce((n, [, l]) => n + l.length, 0);
+      const listed = worst
+        .slice(0, 3)
+        .map(([t, l]) => `${teamLabel(t)}: ${names(l)}`)
+        .join('; ');
+      const more = [
+        ...(worst.length > 3 ? [`${worst.length - 3} more teams`] : []),
+        ...(unnamed > 0 ? [`${people(unnamed)} in teams not named here`] : []),
+      ];
       out.push({
         kind: 'inactive',
         severity: 'info',
         title: `${people(total)} had no activity in ${INACTIVE_DAYS} days`,
         detail: mapping
-          ? worst
-              .slice(0, 3)
-              .map(([t, l]) => `${teamLabel(t)}: ${names(l)}`)
-              .join('; ') + (worst.length > 3 ? `; and ${worst.length - 3} more teams.` : '.')
+          ? `${[listed, more.length ? `${listed ? 'and ' : ''}${more.join(' and ')}` : ''].filter(Boolean).join('; ')}.`
           : `${names(worst[0]![1])}.`,
         link: { path: '/users', query: { ...teamQuery, ...quiet, who: 'inactive', usersSort: 'lastActiveDay:desc' } },
       });
