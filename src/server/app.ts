@@ -353,8 +353,9 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     store: opts.store,
     engine: sync,
     mappingLoaded: () => editable?.loaded() ?? true,
-    // Only a server that catches its copy up at start waits for it; elsewhere each read catches up its own days.
-    copyCaughtUp: opts.storeConfig?.background ? () => copyCaughtUp : undefined,
+    // Only a server that catches its copy up at start waits for it (one with a store: each reader bringing a key has
+    // no copy); elsewhere each read catches up its own days.
+    copyCaughtUp: opts.store && opts.storeConfig?.background ? () => copyCaughtUp : undefined,
     stopping: () => draining,
     pricesFile: config.pricesFile,
     prices,
