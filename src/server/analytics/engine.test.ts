@@ -4,7 +4,7 @@
  */
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { UserRow } from '../../api/schemas';
+import { userRow as row } from '../../test/fixtures';
 import { putUsersDay } from '../../test/store-days';
 import { STORE_ENGINES } from '../../test/stores';
 import { silentLogger } from '../core/log';
@@ -15,30 +15,8 @@ afterAll(async () => {
   for (const c of opened.reverse()) await c();
 });
 
-const userRow = (userId: string, date: string): UserRow => ({
-  user_id: userId,
-  user_email: `${userId}@acme.example`,
-  date,
-  tool_calls: 3,
-  billable_tokens: 1_000,
-  primary_model: 'opus',
-  primary_model_tier: 'standard',
-  files_created: 1,
-  files_edited: 2,
-  git_commits: 1,
-  git_prs_created: 0,
-  mcp_calls: 0,
-  skill_calls: 0,
-  slash_commands: 0,
-  hooks: 0,
-  sessions: 1,
-  messages: 4,
-  user_messages: 2,
-  assistant_messages: 2,
-  autonomy_ratio: 1.5,
-  delegation_level: 'manual',
-  languages: ['TypeScript'],
-});
+// The fixtures' row, of a person and day of its own.
+const userRow = (userId: string, date: string) => row({ user_id: userId, user_email: `${userId}@acme.example`, date });
 
 /** The rows each read of `user_day` gave. */
 function readsOfUserDay(): KyselyPlugin & { reads: number[] } {

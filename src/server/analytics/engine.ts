@@ -12,7 +12,8 @@
 import { setImmediate as letGo } from 'node:timers/promises';
 import { appendRows } from './append';
 import { openCopyFile } from './copy-file';
-import { JSDuckDBValueConverter, LIST, VARCHAR, listValue, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
+import { createReaders } from './readers';
+import { LIST, VARCHAR, listValue, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
 import { addDays, weekStart, type Day, type DayRange } from '../../lib/dates';
 import type { Logger } from '../core/log';
 import type { StoreDb } from '../store/db';
@@ -87,8 +88,7 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
   // Readers on connections of their own: a request's queries, and another reader's, run side by side (a query over
   // a 90-day range spans few of DuckDB's row groups, so it rarely keeps both threads busy alone). Two, beside the
   // loader: each waits on a thread of libuv's four, which compression and files need too.
-  const readers = [await instance.connect(), await instance.connect()];
-  const inFlight = new Map(readers.map((r) => [r, 0]));
+  const readers = createReaders([await instance.connect(), await instance.connect()]);
   // Tables made for readers (a range's users table) live in memory, where every connection sees them.
   await loader.run("ATTACH ':memory:' AS scratch");
   await loader.run('CREATE TABLE IF NOT EXISTS meta (schema_version INTEGER)');
@@ -330,68 +330,6 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
     return copied;
   }
 
-  /** Rows in one JSON text from DuckDB. */
-  const ROWS_A_TEXT = 256;
-
-  /** The queries in flight on the readers' connections. */
-  const reading = new Set<Promise<unknown>>();
-
-  /** A query's whole answer, held by DuckDB until its chunks are read. */
-  function materialized(
-    sql: string,
-    params: Record<string, DuckDBValue> | undefined,
-    types?: Record<string, DuckDBType>,
-  ) {
-    if (closed) return Promise.reject(new Error('the analytics engine is closed'));
-    const reader = readers.reduce((x, y) => (inFlight.get(y)! < inFlight.get(x)! ? y : x));
-    inFlight.set(reader, inFlight.get(reader)! + 1);
-    const q = reader.run(sql, params, types);
-    reading.add(q);
-    void q
-      .finally(() => {
-        reading.delete(q);
-        inFlight.set(reader, inFlight.get(reader)! - 1);
-      })
-      .catch(() => undefined);
-    return q;
-  }
-
-  /**
-   * A query's rows as plain objects, 2,048 at a time, the event loop let go between them (a 50,000-person answer
-   * converted at once held health checks for a quarter of a second). DuckDB writes each row as JSON (`to_json`, a
-   * third of the time of the client's conversion; a DATE as its YYYY-MM-DD), 256 rows to a text read by one call
-   * (one text a row took a third of a 26,000-row answer's time). A statement that is no query gives no rows.
-   */
-  async function* parts<T extends Record<string, unknown>>(
-    sql: string,
-    params: Record<string, DuckDBValue> | undefined,
-    types: Record<string, DuckDBType> | undefined,
-  ): AsyncGenerator<T[]> {
-    const query = /^\s*(SELECT|WITH)\b/i.test(sql);
-    if (!query && !/^\s*(CREATE|DROP)\b/i.test(sql)) throw new Error('a query starts with SELECT or WITH');
-    // On a line of its own: a comment on the query's last line would end it.
-    const result = await materialized(
-      !query
-        ? sql
-        : `SELECT string_agg(j, ',' ORDER BY n) FROM (
-             SELECT to_json(q)::VARCHAR AS j, row_number() OVER () - 1 AS n FROM (${sql}\n) q)
-           GROUP BY n // ${ROWS_A_TEXT} ORDER BY n // ${ROWS_A_TEXT}`,
-      params,
-      types,
-    );
-    if (!query) return;
-    const textsAPart = 2048 / ROWS_A_TEXT;
-    let first = true;
-    for (let i = 0; i < result.chunkCount; i++) {
-      const texts = result.getChunk(i).convertColumnValues(0, JSDuckDBValueConverter) as string[];
-      for (let k = 0; k < texts.length; k += textsAPart) {
-        if (!first) await letGo();
-        first = false;
-        yield JSON.parse(`[${texts.slice(k, k + textsAPart).join(',')}]`) as T[];
-      }
-    }
-  }
-
   /** Catch-ups of the whole copy under way. */
   let wholeUnderWay: Promise<number> | undefined;
   const catchUpWhole = () => {
@@ -442,10 +380,10 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
       types?: Record<string, DuckDBType>,
     ) {
       const out: T[] = [];
-      for await (const part of parts<T>(sql, params, types)) for (const row of part) out.push(row);
+      for await (const part of readers.parts<T>(sql, params, types)) for (const row of part) out.push(row);
       return out;
     },
-    rowParts: (sql, params, types) => parts(sql, params, types),
+    rowParts: (sql, params, types) => readers.parts(sql, params, types),
     generation: () => generation,
     /**
      * Waits for the copy under way and the queries in flight, then closes: a connection closed under a query
@@ -454,9 +392,8 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
     async close() {
       closed = true;
       await withLoader(true, async () => undefined);
-      await Promise.allSettled([...reading]);
+      await readers.close();
       loader.closeSync();
-      for (const r of readers) r.closeSync();
       instance.closeSync();
       copy.release();
     },

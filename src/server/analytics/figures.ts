@@ -424,6 +424,3 @@ export function weekTo(latest: Day): { week: DayRange; before: DayRange } {
     before: { start: addDays(latest, -13), end: addDays(latest, -7) },
   };
 }
-
-/** The day of a row of a `day` question, typed. */
-export const dayOf = (row: { key: string }) => row.key as Day;
