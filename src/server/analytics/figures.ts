@@ -31,7 +31,7 @@ import type { Mapping } from '../teams/mapping';
 import { inSelection, shownTeams, teamTree, UNASSIGNED, withAncestors, type CountedTeam } from '../teams/tree';
 import type { Analytics } from './engine';
 import { WEEK_OF_DAY, wholeWeeks } from './schema';
-import { priceTableOf, SPEND } from './spend';
+import { priceTableOf, spendRows } from './spend';
 import { membershipOf, type Selection } from './teams';
 
 export type Grouping = 'total' | 'team' | 'day' | 'week' | 'person';
@@ -120,11 +120,7 @@ function topOf(q: FigureQuestion<MeasureId>): string {
   if (q.top === undefined) return '';
   const c = MEASURES[q.measures[0]!].combine;
   const by =
-    'sum' in c
-      ? `sum(${c.source}_${c.sum})`
-      : 'people' in c && c.people === 'active'
-        ? 'count(*) FILTER (WHERE u)'
-        : null;
+    'sum' in c ? `sum(${c.source}_${c.sum})` : 'people' in c && c.people === 'active' ? 'max(u::INTEGER)' : null;
   return by ? ` QUALIFY rank() OVER (ORDER BY ${by} DESC) <= ${Math.max(0, Math.floor(q.top))}` : '';
 }
 
@@ -202,8 +198,11 @@ export function createFigures(a: Analytics) {
     return { where: where.join(' AND ') || 'true', params, types };
   }
 
-  /** Each person's sums over the range (`d`: grouped by day or week too), one row per person (and day). */
-  function personSums(sums: Map<Source, string[]>, by: Grouping, people: string): string {
+  /**
+   * The facts of the scope's people over the range, several rows per person: (`d`, the day or the week's Monday, for
+   * those groupings,) `pid`, `u` (a `/users` row: the person was active) and each summed column.
+   */
+  function factsOf(sums: Map<Source, string[]>, by: Grouping, people: string): string {
     const all = [...sums].flatMap(([source, cols]) => cols.map((c) => `${source}_${c}`));
     const zeros = (source: Source) =>
       all.map((name) => (name.startsWith(`${source}_`) ? name.slice(source.length + 1) : '0')).join(', ');
@@ -218,7 +217,7 @@ export function createFigures(a: Analytics) {
             .join(', ')}
             FROM person_model_day m JOIN price p USING (day, model, tier) WHERE m.day BETWEEN $start AND $end`;
         return `SELECT pid, false AS u, ${all.map((n) => (n === 'spend_spend' ? 'spend' : '0')).join(', ')}
-          FROM (${SPEND})`;
+          FROM (${spendRows()})`;
       }
       const t = SOURCES[source];
       if (dated)
@@ -228,12 +227,15 @@ export function createFigures(a: Analytics) {
         WHERE day BETWEEN $start AND $end AND NOT (day BETWEEN $first AND $through)`;
     });
     const cols = ['u', ...all];
-    return `SELECT ${dated ? 'd, ' : ''}pid, bool_or(u) AS u, ${all.map((n) => `sum(${n}) AS ${n}`).join(', ')}
-      FROM (${parts.map((p) => `SELECT * FROM (${p}) x(${dated ? 'd, ' : ''}pid, ${cols.join(', ')})`).join(' UNION ALL ')})
-      WHERE ${people} GROUP BY ${dated ? 'd, ' : ''}pid`;
+    return `SELECT * FROM (${parts
+      .map((p) => `SELECT * FROM (${p}) x(${dated ? 'd, ' : ''}pid, ${cols.join(', ')})`)
+      .join(' UNION ALL ')}) WHERE ${people}`;
   }
 
-  /** A range's sums per group: the group's key, its active people and each summed column. */
+  /**
+   * A range's sums per group: the group's key, its active people and each summed column. A team's are summed over its
+   * own people first, then over the teams under it (each person is in one team, so its active people add up too).
+   */
   async function sumsOver(
     q: FigureQuestion<MeasureId>,
     r: DayRange,
@@ -242,17 +244,20 @@ export function createFigures(a: Analytics) {
   ): Promise<Map<string, Record<string, number>>> {
     const people = peopleOf(q.scope);
     const all = [...need.sums].flatMap(([source, cols]) => cols.map((c) => `${source}_${c}`));
-    const per = personSums(need.sums, q.by, people.where);
-    const sums = `count(*) FILTER (WHERE u)::INTEGER AS active${all.map((n) => `, sum(${n}) AS ${n}`).join('')}`;
+    const facts = factsOf(need.sums, q.by, people.where);
+    const summed = all.map((n) => `, sum(${n}) AS ${n}`).join('');
+    const active = need.active ? 'count(DISTINCT pid) FILTER (WHERE u)' : '0';
     const sql =
       q.by === 'team'
-        ? `SELECT ancestor AS key, ${sums} FROM (${per}) JOIN member USING (pid) JOIN team_ancestor USING (team)
-           WHERE list_contains($groups, ancestor) GROUP BY ancestor`
+        ? `SELECT ancestor AS key, sum(active)::INTEGER AS active${summed} FROM (
+             SELECT team, ${active} AS active${summed} FROM (${facts}) JOIN member USING (pid) GROUP BY team)
+           JOIN team_ancestor USING (team) WHERE list_contains($groups, ancestor) GROUP BY ancestor`
         : q.by === 'person'
-          ? `SELECT user_id AS key, ${sums} FROM (${per}) JOIN person USING (pid) GROUP BY user_id${topOf(q)}`
+          ? `SELECT user_id AS key, max(u::INTEGER) AS active${summed} FROM (${facts}) JOIN person USING (pid)
+             GROUP BY user_id${topOf(q)}`
           : q.by === 'total'
-            ? `SELECT '' AS key, ${sums} FROM (${per})`
-            : `SELECT strftime(d, '%Y-%m-%d') AS key, ${sums} FROM (${per}) GROUP BY d`;
+            ? `SELECT '' AS key, ${active}::INTEGER AS active${summed} FROM (${facts})`
+            : `SELECT strftime(d, '%Y-%m-%d') AS key, ${active}::INTEGER AS active${summed} FROM (${facts}) GROUP BY d`;
     const rows = await query<{ key: string; active: number } & Record<string, number>>(
       sql,
       {
@@ -286,17 +291,21 @@ export function createFigures(a: Analytics) {
     const people = peopleOf(q.scope);
     const r = q.range;
     const team = q.by === 'team';
-    const join = team ? 'JOIN member USING (pid) JOIN team_ancestor USING (team)' : '';
-    const g = team ? 'ancestor' : "''";
-    const keep = `day BETWEEN $start AND $end AND ${people.where}${team ? ' AND list_contains($groups, ancestor)' : ''}`;
-    // Spend is priced per day, model and tier once each group's credits of them are summed.
-    const daily =
+    const keep = `day BETWEEN $start AND $end AND ${people.where}`;
+    // Each team's own people's days first, then the teams under each group; spend is priced per day, model and tier
+    // once the credits of each are summed.
+    const own =
       c.source === 'spend'
         ? `SELECT g, day, sum(m.credits * p.per_million / 1e6) AS v FROM (
-             SELECT ${g} AS g, day, model, tier, sum(credits) AS credits FROM person_model_day ${join}
-             WHERE ${keep} GROUP BY ALL) m JOIN price p USING (day, model, tier) GROUP BY g, day`
-        : `SELECT ${g} AS g, day, sum(${c.sum}) AS v FROM ${SOURCES[c.source].day} ${join}
-           WHERE ${keep} GROUP BY g, day`;
+             SELECT ${team ? 'team' : "''"} AS g, day, model, tier, sum(credits) AS credits FROM person_model_day
+             ${team ? 'JOIN member USING (pid)' : ''} WHERE ${keep} GROUP BY ALL) m
+           JOIN price p USING (day, model, tier) GROUP BY g, day`
+        : `SELECT ${team ? 'team' : "''"} AS g, day, sum(${c.sum}) AS v FROM ${SOURCES[c.source].day}
+           ${team ? 'JOIN member USING (pid)' : ''} WHERE ${keep} GROUP BY g, day`;
+    const daily = team
+      ? `SELECT ancestor AS g, day, sum(v) AS v FROM (${own}) o JOIN team_ancestor t ON t.team = o.g
+         WHERE list_contains($groups, ancestor) GROUP BY ancestor, day`
+      : own;
     const rows = await query<{ g: string; at: number[]; v: number[] }>(
       `SELECT g, list(date_diff('day', $start::DATE, day)::INTEGER) AS at, list(v) AS v FROM (${daily}) GROUP BY g`,
       { start: r.start, end: r.end, ...people.params, ...(groups && { groups: listValue([...groups]) }) },

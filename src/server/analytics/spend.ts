@@ -57,11 +57,12 @@ export function priceTableOf(a: Analytics) {
   return t;
 }
 
-// Each person's spend over a range (`pid`, `spend`; parameters: the range and its whole weeks, `wholeWeeks`). Its whole
-// weeks are priced by the week (each person's credits per model and tier summed as days are copied, engine.ts) where a
-// model and tier's price holds all week; its edge days, and the weeks where a price changes, day by day. `only`: a
-// condition on `pid` every part reads with (one person's spend reads their credits alone).
-export const spendOf = (only = 'true') => `
+// The priced rows of people's credits over a range (`pid`, `spend`; parameters: the range and its whole weeks,
+// `wholeWeeks`), several per person. Its whole weeks are priced by the week (each person's credits per model and tier
+// summed as days are copied, engine.ts) where a model and tier's price holds all week; its edge days, and the weeks
+// where a price changes, day by day. `only`: a condition on `pid` every part reads with (one person's spend reads their
+// credits alone).
+export const spendRows = (only = 'true') => `
 WITH week_price AS (
   SELECT ${WEEK_OF_DAY} AS week, model, tier, min(per_million) AS lo, max(per_million) AS hi, count(*) AS n
   FROM price WHERE day BETWEEN $first AND $through GROUP BY ALL),
@@ -70,16 +71,16 @@ changing AS (
   SELECT p.day, p.model, p.tier, p.per_million FROM price p
   JOIN week_price w ON w.week = ${WEEK_OF_DAY.replaceAll('day', 'p.day')} AND w.model = p.model AND w.tier = p.tier
   WHERE p.day BETWEEN $first AND $through AND NOT (w.lo = w.hi AND w.n = 7))
-SELECT pid, sum(spend) AS spend FROM (
-  SELECT m.pid, m.credits * u.per_million / 1e6 AS spend
+SELECT m.pid, m.credits * u.per_million / 1e6 AS spend
   FROM person_model_week m JOIN uniform u USING (week, model, tier) WHERE m.week BETWEEN $first AND $last AND ${only}
   UNION ALL
   SELECT m.pid, m.credits * p.per_million / 1e6 FROM person_model_day m JOIN price p USING (day, model, tier)
   WHERE m.day BETWEEN $start AND $end AND NOT (m.day BETWEEN $first AND $through) AND ${only}
   UNION ALL
   SELECT m.pid, m.credits * c.per_million / 1e6 FROM person_model_day m JOIN changing c USING (day, model, tier)
-  WHERE m.day BETWEEN $first AND $through AND ${only})
-GROUP BY pid`;
+  WHERE m.day BETWEEN $first AND $through AND ${only}`;
+/** Each person's spend over a range (`pid`, `spend`), as `spendRows`. */
+export const spendOf = (only = 'true') => `SELECT pid, sum(spend) AS spend FROM (${spendRows(only)}) GROUP BY pid`;
 /** Everyone's spend over a range (`spendOf`). */
 export const SPEND = spendOf();
 
