@@ -32,7 +32,7 @@ import { inSelection, shownTeams, teamTree, UNASSIGNED, withAncestors, type Coun
 import type { Analytics } from './engine';
 import { WEEK_OF_DAY, wholeWeeks } from './schema';
 import { priceTableOf, spendRows } from './spend';
-import { membershipOf, type Selection } from './teams';
+import { membershipOf, scopeWhere, type PeopleScope } from './teams';
 
 export type Grouping = 'total' | 'team' | 'day' | 'week' | 'person';
 
@@ -42,12 +42,8 @@ export interface FiguresPrivacy {
   name: (userId: string) => string;
 }
 
-/** Whose figures, and what the reader may see of them. */
-export interface FigureScope {
-  /** Everyone, the teams chosen (each with its sub-teams; Unassigned is one), or one person. */
-  people: Selection;
-  /** The teams whose people the reader may see (a manager kept to their teams); none: everyone. */
-  visible?: readonly string[] | null;
+/** Whose figures (everyone, the teams chosen with their sub-teams, or one person), and what the reader may see of them. */
+export interface FigureScope extends PeopleScope {
   /** Privacy mode, for a reader it applies to. */
   privacy?: FiguresPrivacy;
 }
@@ -179,24 +175,7 @@ export function createFigures(a: Analytics) {
     return decided;
   }
 
-  /** The SQL keeping the scope's people (`pid` of a table), and its parameters. */
-  function peopleOf(scope: FigureScope) {
-    const where: string[] = [];
-    const params: Record<string, DuckDBValue> = {};
-    const types: Record<string, DuckDBType> = {};
-    const inTeams = (name: string, teams: readonly string[]) => {
-      params[name] = listValue([...teams]);
-      types[name] = LIST(VARCHAR);
-      return `pid IN (SELECT pid FROM member JOIN team_ancestor USING (team) WHERE list_contains($${name}, ancestor))`;
-    };
-    const p = scope.people;
-    if (p !== null && 'user' in p) {
-      params.user = p.user;
-      where.push('pid = (SELECT pid FROM person WHERE user_id = $user)');
-    } else if (p !== null) where.push(inTeams('chosen', p));
-    if (scope.visible) where.push(inTeams('visible', scope.visible));
-    return { where: where.join(' AND ') || 'true', params, types };
-  }
+  const peopleOf = scopeWhere;
 
   /**
    * The facts of the scope's people over the range, several rows per person: (`d`, the day or the week's Monday, for

@@ -15,7 +15,7 @@ import { addDays, HISTORY_START, maxDay, weekStart, type Day, type DayRange } fr
 import type { Mapping } from '../teams/mapping';
 import type { Analytics } from './engine';
 import { WEEK_OF_DAY } from './schema';
-import { scoped } from './teams';
+import { scoped, type PeopleScope } from './teams';
 
 export const SPIKE_WINDOW = 28;
 export const SPIKE_MIN_HISTORY = 7;
@@ -135,18 +135,19 @@ export async function firstActiveIn(
 
 /**
  * The adoption cohorts: people by the week (from `origin`, a Monday) they were first active, and how many of each
- * were active again `offset` weeks later, for each of COHORT_OFFSETS.
+ * were active again `offset` weeks later, for each of COHORT_OFFSETS. In privacy mode (`minGroup`) a week's cohort of
+ * fewer people is no row (its people still count in the totals), whoever asks.
  */
 export async function cohortCounts(
   a: Analytics,
   mapping: Mapping | null,
-  teams: readonly string[],
+  scope: PeopleScope & { minGroup?: number },
   origin: Day,
   latest: Day,
 ): Promise<{ week: number; size: number; back: number[] }[]> {
   // Whole weeks from the week tables, the days after the last of them from the days.
   const through = addDays(weekStart(addDays(latest, 1)), -1);
-  const ask = await scoped(a, mapping, selection(teams), { start: origin, end: latest });
+  const ask = await scoped(a, mapping, scope, { start: origin, end: latest });
   const rows = await ask<{ week: number; size: number; back: number[] }>(
     `WITH w AS (
        SELECT DISTINCT pid, (date_diff('day', $start::DATE, week) // 7)::INTEGER AS w FROM (
@@ -158,8 +159,8 @@ export async function cohortCounts(
      f AS (SELECT pid, min(w) AS first FROM w GROUP BY pid)
      SELECT first AS week, count(*) FILTER (WHERE w = first)::INTEGER AS size,
        [${COHORT_OFFSETS.map((o) => `count(*) FILTER (WHERE w = first + ${o})::INTEGER`).join(', ')}] AS back
-     FROM f JOIN w USING (pid) GROUP BY first ORDER BY first`,
-    { through },
+     FROM f JOIN w USING (pid) GROUP BY first HAVING size >= $k ORDER BY first`,
+    { through, k: scope.minGroup ?? 0 },
   );
   return rows;
 }

@@ -9,7 +9,7 @@
 import { INTEGER, LIST, VARCHAR, listValue, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
 import { addDays, eachDay, type Day, type DayRange } from '../../lib/dates';
 import type { Mapping } from '../teams/mapping';
-import { ancestors, inSelection, teamResolver, UNASSIGNED, withAncestors } from '../teams/tree';
+import { ancestors, teamResolver, UNASSIGNED, withAncestors } from '../teams/tree';
 import { canonicalEmail } from '../core/text';
 import type { Analytics } from './engine';
 
@@ -133,43 +133,58 @@ function unseenMembers(mapping: Mapping | null, people: readonly Person[]): stri
   return out;
 }
 
-/** The SQL that keeps a selection's people (`$teams`: the teams whose direct members are in it). */
-function selection(
-  mapping: Mapping | null,
-  selected: Selection,
-): { where: string; params: Record<string, DuckDBValue>; types: Record<string, DuckDBType> } {
-  if (selected === null) return { where: 'true', params: {}, types: {} };
-  if ('user' in selected)
-    return {
-      where: 'pid = (SELECT pid FROM person WHERE user_id = $user)',
-      params: { user: selected.user },
-      types: {},
-    };
-  const teams = [...(mapping?.teams ?? []), UNASSIGNED].filter((t) => inSelection(t, selected));
-  return {
-    where: 'pid IN (SELECT pid FROM member WHERE list_contains($teams, team))',
-    params: { teams: listValue(teams) },
-    types: { teams: LIST(VARCHAR) },
+/** Whose figures: everyone, the teams chosen (each with its sub-teams) or one person, and the teams the reader may see. */
+export interface PeopleScope {
+  people: Selection;
+  /** The teams whose people the reader may see (a manager kept to their teams); none: everyone. */
+  visible?: readonly string[] | null;
+}
+
+/**
+ * The SQL keeping a scope's people (a condition on a table's `pid`), and its parameters: a team's people are `member`
+ * joined to `team_ancestor` (each group beside itself and every team above it). Every figure about people, the
+ * runner's (figures.ts) and the service-shaped day rows below, keeps to its scope through this one condition.
+ */
+export function scopeWhere(scope: PeopleScope): {
+  where: string;
+  params: Record<string, DuckDBValue>;
+  types: Record<string, DuckDBType>;
+} {
+  const where: string[] = [];
+  const params: Record<string, DuckDBValue> = {};
+  const types: Record<string, DuckDBType> = {};
+  const inTeams = (name: string, teams: readonly string[]) => {
+    params[name] = listValue([...teams]);
+    types[name] = LIST(VARCHAR);
+    return `pid IN (SELECT pid FROM member JOIN team_ancestor USING (team) WHERE list_contains($${name}, ancestor))`;
   };
+  const p = scope.people;
+  if (p !== null && 'user' in p) {
+    params.user = p.user;
+    where.push('pid = (SELECT pid FROM person WHERE user_id = $user)');
+  } else if (p !== null) where.push(inTeams('chosen', p));
+  if (scope.visible) where.push(inTeams('visible', scope.visible));
+  return { where: where.join(' AND ') || 'true', params, types };
 }
 
 export type Ask = <T extends Record<string, unknown>>(sql: string, extra?: Record<string, DuckDBValue>) => Promise<T[]>;
 
-/** A query over the selection (`<selected>` in its SQL) and the range ($start, $end). */
-function asker(a: Analytics, mapping: Mapping | null, selected: Selection, r: DayRange): Ask {
-  const sel = selection(mapping, selected);
+/**
+ * Queries over a scope's people (`<selected>` in their SQL: `scopeWhere`'s condition) and a range ($start, $end), once
+ * the range is copied and, for teams, who is in which team is current.
+ */
+export async function scoped(
+  a: Analytics,
+  mapping: Mapping | null,
+  scope: Selection | PeopleScope,
+  r: DayRange,
+): Promise<Ask> {
+  const s: PeopleScope = scope !== null && 'people' in scope ? scope : { people: scope as Selection };
+  await a.catchUp(r);
+  if (Array.isArray(s.people) || s.visible) await membershipOf(a).current(mapping);
+  const sel = scopeWhere(s);
   return (sql, extra = {}) =>
     a.rows(sql.replaceAll('<selected>', sel.where), { start: r.start, end: r.end, ...extra, ...sel.params }, sel.types);
-}
-
-/**
- * Queries over a selection and a range, once the range is copied and, for teams, who is in which team is
- * current.
- */
-export async function scoped(a: Analytics, mapping: Mapping | null, selected: Selection, r: DayRange): Promise<Ask> {
-  await a.catchUp(r);
-  if (Array.isArray(selected)) await membershipOf(a).current(mapping);
-  return asker(a, mapping, selected, r);
 }
 
 /** Each day of the range, with what the query gave for it. */

@@ -304,21 +304,24 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
     const origin = weekStart(HISTORY_START);
     // Weeks that have ended by the latest day (a week runs Monday to Sunday, UTC).
     const completeWeeks = Math.floor((daysBetween(origin, latest) + 1) / 7);
-    const counts = await cohortCounts(await opts.analytics, source.current().mapping, selected, origin, latest);
+    const counts = await cohortCounts(
+      await opts.analytics,
+      source.current().mapping,
+      { people: selected.length > 0 ? selected : null, ...(lens && { minGroup: lens.minGroup }) },
+      origin,
+      latest,
+    );
     return {
       teams: selected,
       offsets: [...COHORT_OFFSETS],
       completeWeeks,
       storedDays: v.storedDays,
       historyDays: daysBetween(HISTORY_START, latest) + 1,
-      // Privacy mode: a week's cohort of fewer than k people is left out (its people still count in the totals).
-      cohorts: counts
-        .filter((c) => !lens?.tooFew(c.size))
-        .map((c) => ({
-          week: addDays(origin, c.week * 7),
-          size: c.size,
-          retention: COHORT_OFFSETS.map((o, i) => (c.week + o < completeWeeks ? c.back[i]! / c.size : null)),
-        })),
+      cohorts: counts.map((c) => ({
+        week: addDays(origin, c.week * 7),
+        size: c.size,
+        retention: COHORT_OFFSETS.map((o, i) => (c.week + o < completeWeeks ? c.back[i]! / c.size : null)),
+      })),
     };
   }
 
