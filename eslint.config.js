@@ -11,7 +11,19 @@ import tseslint from 'typescript-eslint';
  */
 const SPA = ['./src/data', './src/components', './src/features', './src/app'];
 /** The server's folders answering the pages, and its composition root. */
-const FEATURES = ['service', 'teams', 'spend', 'users', 'insights', 'readiness', 'digest', 'alerts', 'marks'];
+const FEATURES = [
+  'service',
+  'teams',
+  'spend',
+  'users',
+  'insights',
+  'readiness',
+  'digest',
+  'alerts',
+  'marks',
+  'figures',
+  'mcp',
+];
 const APP = [
   './src/server/app.ts',
   './src/server/app-store.ts',

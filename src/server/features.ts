@@ -15,6 +15,7 @@ import { createAlertChecker, storeFigures } from './alerts/check';
 import { createAlertsRoutes } from './alerts/routes';
 import { webhookFormat } from './alerts/webhook';
 import { buildDigest, toSlack, type DigestSources, type PostOptions } from './digest/digest';
+import { createFiguresRoutes } from './figures/routes';
 import { createInsightsRoutes } from './insights/routes';
 import { createMarksRoutes } from './marks/routes';
 import { createReadinessRoutes } from './readiness/routes';
@@ -174,6 +175,14 @@ export function createStoreFeatures(o: StoreFeaturesOptions) {
       alertsRoutes,
       // Marks on the charts (server/marks).
       createMarksRoutes({ store, teams, prices, latestDay, signIn: config.auth !== undefined }),
+      // Any figure about people, as the runner answers the pages (server/figures).
+      createFiguresRoutes({
+        store,
+        runner,
+        source: teams,
+        prices: () => prices.current().prices ?? null,
+        fill: (r, from) => (from === 'tokens' ? fillTokens(r) : fillUsers(r)),
+      }),
     ],
   };
 }

@@ -251,6 +251,19 @@ export const ACCESS = {
   /** A manager's teams page: their teams' rows (and the organization's), not the other teams'. */
   teamsSummary: teamsRule('The teams’ figures are shown to their managers and admins.'),
   /**
+   * `/api/figures`, as the page asking the same question: one person's (`user=`) as their page; people's rows
+   * (`by=person`) as the users table; each team's (`by=team`) as the teams summary; the others as a team's figures
+   * (the organization's unless RESTRICT_ORG_VIEW keeps a manager to their teams).
+   */
+  figures: ((v, cfg, ask) => {
+    const user = ask.search.get('user');
+    if (user !== null) return { allow: 'user', userId: user };
+    const by = ask.search.get('by');
+    const as: AccessRule =
+      by === 'person' ? ACCESS.peopleRows : by === 'team' ? ACCESS.teamsSummary : ACCESS.teamAnalytics;
+    return as(v, cfg, ask);
+  }) as AccessRule,
+  /**
    * The service's organization figures (its days, its readiness reports): every reader but a manager kept to
    * their teams (RESTRICT_ORG_VIEW). Their per-person rows are limited by the route's shape, not here.
    */

@@ -3,7 +3,7 @@
  * (a range under the names it uses, the teams, and its other parameters as a zod/mini shape); every
  * route then answers a bad query the same way: a 400 whose detail names the parameter and says what is
  * accepted. An unknown parameter or a repeated one (but `team`) is refused rather than guessed at: a typo
- * must not silently widen a table.
+ * must not silently widen a table. A route may name others it takes several times (`repeated`).
  */
 import * as z from 'zod/mini';
 import { HISTORY_START, isDay, lastDays, type Day, type DayRange } from '../../lib/dates';
@@ -32,8 +32,10 @@ export interface QuerySpec<S extends z.core.$ZodLooseShape> {
   names?: readonly [string, string];
   /** Whether `team` (repeatable: the union of the teams, sub-teams included) is taken. */
   teams?: boolean;
-  /** Every other parameter, each at most once. */
+  /** Every other parameter, each at most once but those named in `repeated`. */
   shape?: S;
+  /** Parameters of `shape` that may be given several times: each is read as the list of its values, in order. */
+  repeated?: readonly (keyof S & string)[];
 }
 
 export interface ParsedQuery<T> {
@@ -54,22 +56,25 @@ export function queryParser<S extends z.core.$ZodLooseShape = Record<never, neve
   const rangeNames = spec.range ? [startName, endName] : [];
   const schema = z.strictObject((spec.shape ?? {}) as S);
   const allowed = [...rangeNames, ...Object.keys(schema.def.shape), ...(spec.teams ? ['team'] : [])];
+  const repeated = new Set<string>(spec.repeated ?? []);
   return (search, ctx) => {
-    const raw: Record<string, string> = {};
+    const raw: Record<string, string | string[]> = {};
     for (const [k, v] of search) {
       if (k === 'team' && spec.teams) continue;
       if (!allowed.includes(k)) {
         return { ok: false, detail: `Unknown parameter ${quote(k)}; this endpoint takes ${allowed.join(', ')}.` };
       }
-      if (Object.hasOwn(raw, k)) return { ok: false, detail: `The parameter ${quote(k)} is given more than once.` };
-      raw[k] = v;
+      if (repeated.has(k)) raw[k] = [...((raw[k] as string[] | undefined) ?? []), v];
+      else if (Object.hasOwn(raw, k))
+        return { ok: false, detail: `The parameter ${quote(k)} is given more than once.` };
+      else raw[k] = v;
     }
     const { [startName]: start, [endName]: end, ...rest } = raw;
     let range = lastDays(DEFAULT_DAYS, ctx.latest);
     if (spec.range) {
       if (spec.range === 'required' && (start === undefined || end === undefined))
         return { ok: false, detail: `Give ${startName} and ${endName} (YYYY-MM-DD).` };
-      const r = rangeOf(start, end, ctx.latest, [startName, endName]);
+      const r = rangeOf(start as string | undefined, end as string | undefined, ctx.latest, [startName, endName]);
       if (!r.ok) return r;
       range = r.value;
     }

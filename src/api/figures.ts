@@ -1,0 +1,53 @@
+/**
+ * The dashboard server's figures endpoint: any of the figures about people (lib/measures.ts) for a scope, a range
+ * and a grouping, with the previous period and the change. It exists when the server keeps a store; every figure
+ * is the figures runner's (server/analytics/figures.ts), the one the teams page, spend, the highlights and the
+ * digest ask, so the same question gets the same numbers as those pages.
+ *
+ *   GET /api/figures?measure=<id>[&measure=…][&by=total|day|week|team|person][&start&end][&team=A…][&user=<id>]
+ *                    [&compare=previous|none][&top=N]
+ *       `team`: the teams' people (each with its sub-teams); `user`: one person; neither: everyone. `by=team`: one
+ *       row per team of the scope (each rolled up with its sub-teams); `by=person`: one row per person with any day
+ *       in the range, the first measure's largest first (`top`: only the first N). A manager asking without a team
+ *       is answered for their teams (`by=team`, `by=person`) or the organization (the others, as the pages).
+ */
+import * as z from 'zod/mini';
+import { MEASURES, type MeasureId } from '../lib/measures';
+
+export const FIGURES_PATH = '/api/figures';
+
+export const FIGURE_GROUPINGS = ['total', 'day', 'week', 'team', 'person'] as const;
+export type FigureGrouping = (typeof FIGURE_GROUPINGS)[number];
+
+/** Every measure's id, as `measure=` takes it. */
+export const MEASURE_IDS = Object.keys(MEASURES) as [MeasureId, ...MeasureId[]];
+
+const day = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a YYYY-MM-DD day'));
+const rangeSchema = z.object({ start: day, end: day });
+/** A row's value of each measure asked; null where there is nothing to divide by (or no figure before). */
+const valuesSchema = z.record(z.string(), z.nullable(z.number()));
+
+export const figureRowSchema = z.object({
+  /** '' for the total; the team's path; the day or the week's Monday; the person's id (a pseudonym in privacy mode). */
+  key: z.string(),
+  current: valuesSchema,
+  previous: z.nullable(valuesSchema),
+  /** Each measure's relative change from the previous period (0.25: up a quarter); null without a figure before, or from 0. */
+  change: z.nullable(valuesSchema),
+});
+
+export const figuresAnswerSchema = z.object({
+  measures: z.array(z.string()),
+  by: z.enum(FIGURE_GROUPINGS),
+  range: rangeSchema,
+  /** The period compared with (as long as the range, just before it); null with `compare=none`. */
+  previous: z.nullable(rangeSchema),
+  teams: z.array(z.string()),
+  user: z.nullable(z.string()),
+  /** The price list's currency, when a spend measure is asked. */
+  currency: z.optional(z.string()),
+  rows: z.array(figureRowSchema),
+  /** Privacy mode: people left out because they were fewer than the smallest group (`by=person`). */
+  withheld: z.optional(z.object({ minGroup: z.number(), detail: z.string() })),
+});
+export type FiguresAnswer = z.infer<typeof figuresAnswerSchema>;
