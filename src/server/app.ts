@@ -6,7 +6,8 @@
  * and inside Vite's dev server.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ClientConfig } from '../api/schemas';
+import { clientConfigSchema, type ClientConfig } from '../api/schemas';
+import pkg from '../../package.json' with { type: 'json' };
 import { HISTORY_START, yesterdayUtc } from '../lib/dates';
 import type { ServerConfig } from './config';
 import { stripBase } from './core/base-path';
@@ -43,6 +44,7 @@ import { openAnalytics, type Analytics } from './analytics/engine';
 import { createUsersTables } from './analytics/users';
 import { priceListKey } from './spend/prices';
 import { inSelection, UNASSIGNED } from './teams/tree';
+import { openApiDocument } from './http/openapi';
 import { createRouter, route, type Route } from './http/router';
 import { createStoreFeatures } from './features';
 import type { PostOptions } from './digest/digest';
@@ -281,47 +283,61 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
       return r.run(...args);
     },
   });
+  /** `/api/openapi.json`: the table's routes (this one too) as an OpenAPI 3.1 document, made once. */
+  let openApi: HttpResponse | undefined;
+  const openApiRoute = route({
+    method: 'GET',
+    path: '/api/openapi.json',
+    access: ACCESS.everyone,
+    what: 'the API’s description',
+    response: { file: 'application/json' },
+    handle: async () =>
+      (openApi ??= json(
+        200,
+        openApiDocument(routes, { version: pkg.version, basePath: config.basePath, signIn: config.auth !== undefined }),
+      )),
+  });
   // The dashboard's own endpoints (src/server/http): each route's query, who may call it, and its handler.
-  const router = createRouter(
-    [
-      route({
-        method: 'GET',
-        path: '/api/config',
-        access: ACCESS.everyone,
-        what: 'the configuration',
-        handle: async () => json(200, clientConfig()),
-      }),
-      syncRoute,
-      // The service's documented paths: answered from the store when it can, else asked of the service.
-      ...createServiceRoutes({
-        origin,
-        apiKey: config.apiKey,
-        retries: config.upstreamRetries,
-        fromStore,
-        toAnswer,
-      }),
-      ...[usersRoutes, ...(features?.routes ?? [])].flatMap((r) => r?.routes ?? []).map(afterMapping),
-    ],
-    {
-      logger,
-      cache: answers,
-      signIn: config.auth !== undefined,
-      context: () => ({ latest: latestDay(), mapping: teams.current().mapping }),
-      // What the kept answers (a route's `memo`) come from: the store's days and budgets, the copy made of them,
-      // the mapping, the price list and the latest day.
-      version:
-        opts.store && analytics
-          ? async () =>
-              JSON.stringify([
-                await dataVersion(opts.store!.db),
-                (await analytics!).generation(),
-                place()?.version ?? '',
-                prices.current().loadedAt,
-                latestDay(),
-              ])
-          : undefined,
-    },
-  );
+  const routes: Route[] = [
+    openApiRoute,
+    route({
+      method: 'GET',
+      path: '/api/config',
+      access: ACCESS.everyone,
+      what: 'the configuration',
+      response: clientConfigSchema,
+      handle: async () => json(200, clientConfig()),
+    }),
+    syncRoute,
+    // The service's documented paths: answered from the store when it can, else asked of the service.
+    ...createServiceRoutes({
+      origin,
+      apiKey: config.apiKey,
+      retries: config.upstreamRetries,
+      fromStore,
+      toAnswer,
+    }),
+    ...[usersRoutes, ...(features?.routes ?? [])].flatMap((r) => r?.routes ?? []).map(afterMapping),
+  ];
+  const router = createRouter(routes, {
+    logger,
+    cache: answers,
+    signIn: config.auth !== undefined,
+    context: () => ({ latest: latestDay(), mapping: teams.current().mapping }),
+    // What the kept answers (a route's `memo`) come from: the store's days and budgets, the copy made of them,
+    // the mapping, the price list and the latest day.
+    version:
+      opts.store && analytics
+        ? async () =>
+            JSON.stringify([
+              await dataVersion(opts.store!.db),
+              (await analytics!).generation(),
+              place()?.version ?? '',
+              prices.current().loadedAt,
+              latestDay(),
+            ])
+        : undefined,
+  });
   metrics.labelRoutes(router.labelOf);
 
   // Sign-in: every request passes the gate first (src/server/auth).
@@ -444,5 +460,19 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
 
   const digest = features?.digest;
   const alerts = features?.alerts;
-  return { handler, demo, clientConfig, renderIndex, scheduler, sync, teams, prices, digest, alerts, drain, close };
+  return {
+    handler,
+    routes,
+    demo,
+    clientConfig,
+    renderIndex,
+    scheduler,
+    sync,
+    teams,
+    prices,
+    digest,
+    alerts,
+    drain,
+    close,
+  };
 }

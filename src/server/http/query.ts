@@ -46,7 +46,29 @@ export interface ParsedQuery<T> {
   params: T;
 }
 
-export type QueryParser<T> = (search: URLSearchParams, ctx: QueryContext) => Parsed<ParsedQuery<T>>;
+export type QueryParser<T> = ((search: URLSearchParams, ctx: QueryContext) => Parsed<ParsedQuery<T>>) & {
+  /** The parameters it takes, as OpenAPI 3.1 describes query parameters (http/openapi.ts). */
+  parameters?: QueryParameter[];
+};
+
+/** A query parameter as OpenAPI 3.1 describes one. */
+export interface QueryParameter {
+  name: string;
+  in: 'query';
+  required: boolean;
+  description?: string;
+  schema: Record<string, unknown>;
+  style?: 'form';
+  explode?: boolean;
+}
+
+/** A parameter's JSON Schema: what is sent (a text, before a parameter kind turns it into a number). */
+const schemaOf = (s: z.core.$ZodType) => {
+  const schema = z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  // A parameter's or a body's schema sits inside the document, which says its dialect once.
+  delete schema.$schema;
+  return schema;
+};
 
 /** A route's parser, from what it declares. */
 export function queryParser<S extends z.core.$ZodLooseShape = Record<never, never>>(
@@ -57,7 +79,37 @@ export function queryParser<S extends z.core.$ZodLooseShape = Record<never, neve
   const schema = z.strictObject((spec.shape ?? {}) as S);
   const allowed = [...rangeNames, ...Object.keys(schema.def.shape), ...(spec.teams ? ['team'] : [])];
   const repeated = new Set<string>(spec.repeated ?? []);
-  return (search, ctx) => {
+  const day = { type: 'string', format: 'date' };
+  const parameters: QueryParameter[] = [
+    ...rangeNames.map((name, i) => ({
+      name,
+      in: 'query' as const,
+      required: spec.range === 'required',
+      description: `The range's ${i === 0 ? 'first' : 'last'} day (UTC)${spec.range === 'optional' ? '; without both, the last 30 days' : ''}.`,
+      schema: day,
+    })),
+    ...Object.entries(schema.def.shape).map(([name, s]) => ({
+      name,
+      in: 'query' as const,
+      required: !(s as z.core.$ZodType)._zod.optin,
+      schema: schemaOf(s as z.core.$ZodType),
+      ...(repeated.has(name) && { style: 'form' as const, explode: true }),
+    })),
+    ...(spec.teams
+      ? [
+          {
+            name: 'team',
+            in: 'query' as const,
+            required: false,
+            description: "A team's path (its sub-teams with it); several for their union.",
+            schema: { type: 'array', items: { type: 'string' } },
+            style: 'form' as const,
+            explode: true,
+          },
+        ]
+      : []),
+  ];
+  const parse: QueryParser<z.infer<z.ZodMiniObject<S>>> = (search, ctx) => {
     const raw: Record<string, string | string[]> = {};
     for (const [k, v] of search) {
       if (k === 'team' && spec.teams) continue;
@@ -91,6 +143,8 @@ export function queryParser<S extends z.core.$ZodLooseShape = Record<never, neve
     }
     return { ok: true, value: { range, teams, params: params.data } };
   };
+  parse.parameters = parameters;
+  return parse;
 }
 
 /**

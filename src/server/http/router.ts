@@ -16,7 +16,8 @@ import { answerCache, type KeptAnswer, type SizedCache } from '../core/cache';
 import type { Logger } from '../core/log';
 import { keepCompressed, reply, type Answer, type HttpResponse, type StreamedResponse } from '../core/response';
 import { FillFailed } from '../sync/engine';
-import { queryParser, type ParsedQuery, type QueryContext, type QueryParser } from './query';
+import type * as z from 'zod/mini';
+import { queryParser, type ParsedQuery, type QueryContext, type QueryParameter, type QueryParser } from './query';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -28,6 +29,9 @@ export interface RouteContext<Q> {
   /** What a signed-in reader's answer may show; undefined without sign-in. */
   scope: ViewScope | undefined;
 }
+
+/** A route's success: its JSON's schema (a 200), another status (with a body's schema, or none), or a file's media type. */
+export type Success = z.core.$ZodType | { status: number; schema?: z.core.$ZodType } | { file: string };
 
 export interface RouteSpec<Q> {
   /** GET answers HEAD too. */
@@ -45,6 +49,12 @@ export interface RouteSpec<Q> {
    * GET whose answer depends only on its path, its query, the reader's scope and that version.
    */
   memo?: boolean;
+  /**
+   * What a success answers (its JSON's schema, from src/api; or the media type of a file it sends) and what a
+   * change takes as its body: the OpenAPI document (http/openapi.ts) is made from them.
+   */
+  response?: Success;
+  body?: z.core.$ZodType;
   handle: (ctx: RouteContext<Q>) => Promise<Answer>;
   /**
    * The answer as this reader may see it, applied to every answer the route gives (kept ones too): what is
@@ -55,6 +65,8 @@ export interface RouteSpec<Q> {
 
 /** A route with its query's type erased: the table holds routes of every kind. */
 export interface Route extends Omit<RouteSpec<unknown>, 'query' | 'handle'> {
+  /** The query parameters it takes (its parser's). */
+  parameters: QueryParameter[];
   /** `ctx` is read when the query is parsed: after whatever a wrapper of `run` waited for (the mapping at start). */
   run: (req: IncomingMessage, match: readonly string[], ctx: () => QueryContext) => Promise<Answer>;
 }
@@ -68,6 +80,7 @@ export function route<Q = Record<never, never>>(spec: RouteSpec<Q>): Route {
   const { query: parser = NO_QUERY as QueryParser<Q>, handle, ...declared } = spec;
   return {
     ...declared,
+    parameters: parser.parameters ?? [],
     run: async (req, match, ctx) => {
       const url = new URL(req.url ?? '/', 'http://dashboard.invalid');
       const query = parser(url.searchParams, ctx());
