@@ -67,6 +67,28 @@ export const alertRuleSchema = z.object({
   createdBy: z.nullable(z.string()),
 });
 export type AlertRule = z.infer<typeof alertRuleSchema>;
+/** What `POST /api/alert-rules` and `PUT /api/alert-rules/:id` take. */
+export const alertRuleInputSchema = z.object({
+  kind: z.enum(ALERT_KINDS),
+  /** '' for the organization, else a team's path. */
+  scope: z.string(),
+  /** The kind's N (ALERT_KIND_INFO), or null for a kind that takes none. */
+  threshold: z.optional(z.nullable(z.number())),
+  enabled: z.optional(z.boolean()),
+});
+
+/** What `POST /api/alerts/check` answers: the alerts the check opened and resolved, and what the webhook took. */
+export const alertsCheckSchema = z.object({
+  day: z.string(),
+  opened: z.array(
+    z.object({ kind: z.enum(ALERT_KINDS), scope: z.string(), key: z.string(), summary: z.string(), link: z.string() }),
+  ),
+  resolved: z.array(z.object({ id: z.string(), summary: z.string() })),
+  posted: z.number(),
+  unposted: z.number(),
+  withheld: z.number(),
+});
+
 export const alertRulesSchema = z.object({ rules: z.array(alertRuleSchema) });
 
 export const alertSchema = z.object({

@@ -43,6 +43,12 @@ export const markSchema = z.object({
 });
 export type Mark = z.infer<typeof markSchema>;
 
+/** What `POST /api/marks` and `PUT /api/marks/:id` take. */
+export const markInputSchema = z.object({ day, team: z.string(), text: z.string() });
+
+/** What `DELETE /api/marks/:id` answers: the id of the mark removed. */
+export const markRemovedSchema = z.object({ removed: z.string() });
+
 export const marksAnswerSchema = z.object({ marks: z.array(markSchema) });
 export type MarksAnswer = z.infer<typeof marksAnswerSchema>;
 

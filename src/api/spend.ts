@@ -93,6 +93,9 @@ export const budgetsSchema = z.object({
 });
 export type Budgets = z.infer<typeof budgetsSchema>;
 
+/** What `PUT /api/spend/budgets` takes: every budget (a team's path, or '' for the organization). */
+export const budgetsInputSchema = z.object({ budgets: z.array(z.object({ team: z.string(), monthly: z.number() })) });
+
 export const pricesAnswerSchema = z.object({
   currency: z.string(),
   name: z.nullable(z.string()),

@@ -102,6 +102,13 @@ export const mappingTextSchema = z.object({
 });
 export type MappingText = z.infer<typeof mappingTextSchema>;
 
+/** What `PUT /api/teams/mapping` takes: the file's text, its format and (shown to admins) its name. */
+export const mappingUploadSchema = z.object({
+  format: z.enum(['csv', 'json']),
+  text: z.string(),
+  name: z.optional(z.string()),
+});
+
 /** The body of a refused `PUT /api/teams/mapping` (400): the usual error fields and every problem. */
 export const mappingRefusalSchema = z.object({
   title: z.optional(z.string()),

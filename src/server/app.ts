@@ -6,7 +6,8 @@
  * and inside Vite's dev server.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { clientConfigSchema, type ClientConfig } from '../api/schemas';
+import * as z from 'zod/mini';
+import { clientConfigSchema, syncStatusSchema, type ClientConfig } from '../api/schemas';
 import pkg from '../../package.json' with { type: 'json' };
 import { HISTORY_START, yesterdayUtc } from '../lib/dates';
 import type { ServerConfig } from './config';
@@ -267,6 +268,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     path: '/api/sync',
     access: ACCESS.everyone,
     what: 'what its store holds',
+    response: z.union([syncStatusSchema, z.object({ store: z.null(), reason: z.string() })]),
     async handle({ scope }) {
       if (!status) return json(200, { store: null, reason: 'Each user brings a key: nothing is stored.' });
       // A reader kept to their teams (RESTRICT_ORG_VIEW) learns what is being filled, not the store's counts.

@@ -10,7 +10,19 @@
  * alert names its person by pseudonym, and who set a rule or acknowledged an alert is said only to themself.
  */
 import type { IncomingMessage } from 'node:http';
-import { ALERT_KIND_INFO, ALERT_KINDS, type Alert, type AlertKind, type AlertRule } from '../../api/alerts';
+import {
+  ALERT_KIND_INFO,
+  ALERT_KINDS,
+  alertRuleInputSchema,
+  alertRuleSchema,
+  alertRulesSchema,
+  alertSchema,
+  alertsCheckSchema,
+  alertsSchema,
+  type Alert,
+  type AlertKind,
+  type AlertRule,
+} from '../../api/alerts';
 import { setsFor, type AccessRule, type ViewScope } from '../auth/access';
 import { smallTeamRefusal, type PrivacyLens } from '../auth/privacy';
 import { errorResponse, HttpError } from '../core/errors';
@@ -195,6 +207,7 @@ export function createAlertsRoutes(o: AlertsRoutesOptions) {
       path: '/api/alerts',
       access: ALERTS_ACCESS.alerts,
       what: 'the alerts',
+      response: alertsSchema,
       handle: async ({ scope }) => {
         const { open, past } = await listAlerts(store.db, PAST_LIMIT);
         // Privacy mode: a team of fewer than k members is not shown alone, its alerts with it.
@@ -213,6 +226,8 @@ export function createAlertsRoutes(o: AlertsRoutesOptions) {
       label: '/api/alerts/:id/ack',
       access: ALERTS_ACCESS.alerts,
       what: 'the acknowledgement',
+      body: 'none',
+      response: alertSchema,
       handle: async ({ req, match, scope }) => {
         writer(req);
         const id = idOf(match);
@@ -228,6 +243,8 @@ export function createAlertsRoutes(o: AlertsRoutesOptions) {
       path: '/api/alerts/check',
       access: ALERTS_ACCESS.check,
       what: 'the alerts check',
+      body: 'none',
+      response: alertsCheckSchema,
       handle: async ({ req }) => {
         writer(req);
         return json(200, await checker.check());
@@ -238,6 +255,7 @@ export function createAlertsRoutes(o: AlertsRoutesOptions) {
       path: '/api/alert-rules',
       access: ALERTS_ACCESS.rules,
       what: 'the alert rules',
+      response: alertRulesSchema,
       handle: async ({ scope }) => {
         const all = await readAlertRules(store.db);
         const shown = await Promise.all(all.map((r) => sets(scope, r.scope)));
@@ -249,6 +267,8 @@ export function createAlertsRoutes(o: AlertsRoutesOptions) {
       path: '/api/alert-rules',
       access: ALERTS_ACCESS.rules,
       what: 'the alert rule',
+      body: alertRuleInputSchema,
+      response: { status: 201, schema: alertRuleSchema },
       handle: ({ req, scope }) => saveRule(req, scope),
     }),
     route({
@@ -257,6 +277,8 @@ export function createAlertsRoutes(o: AlertsRoutesOptions) {
       label: '/api/alert-rules/:id',
       access: ALERTS_ACCESS.rules,
       what: 'the alert rule',
+      body: alertRuleInputSchema,
+      response: alertRuleSchema,
       handle: ({ req, scope, match }) => saveRule(req, scope, idOf(match)),
     }),
     route({
@@ -265,6 +287,7 @@ export function createAlertsRoutes(o: AlertsRoutesOptions) {
       label: '/api/alert-rules/:id',
       access: ALERTS_ACCESS.rules,
       what: 'the alert rule',
+      response: { status: 204 },
       handle: async ({ req, scope, match }) => {
         writer(req);
         const id = idOf(match);

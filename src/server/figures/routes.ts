@@ -6,7 +6,13 @@
  * fewer than the smallest group is withheld as the users table's is.
  */
 import * as z from 'zod/mini';
-import { FIGURE_GROUPINGS, FIGURES_PATH, MEASURE_IDS, type FiguresAnswer } from '../../api/figures';
+import {
+  FIGURE_GROUPINGS,
+  FIGURES_PATH,
+  figuresAnswerSchema,
+  MEASURE_IDS,
+  type FiguresAnswer,
+} from '../../api/figures';
 import { previousPeriod, type DayRange } from '../../lib/dates';
 import { MEASURES, termsOf, type MeasureId } from '../../lib/measures';
 import type { FiguresRunner } from '../analytics/figures';
@@ -79,6 +85,7 @@ export function createFiguresRoutes(opts: FiguresRoutesOptions) {
       query: figuresQuery,
       access: ACCESS.figures,
       what: 'the figures',
+      response: figuresAnswerSchema,
       async handle({ query: { range, teams, params: p }, scope }) {
         const measures = [...new Set(p.measure)];
         if (measures.length === 0)

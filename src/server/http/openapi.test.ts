@@ -55,6 +55,10 @@ describe('GET /api/openapi.json', () => {
     expect(checked.valid).toBe(true);
     expect(app.routes.length).toBeGreaterThan(30);
     for (const route of app.routes) {
+      // Every route declares what it answers, and every change what it takes: the document is made from them.
+      expect(route.response, `${route.method} ${route.label ?? String(route.path)}: its response`).toBeDefined();
+      if (route.method === 'POST' || route.method === 'PUT')
+        expect(route.body, `${route.method} ${route.label ?? String(route.path)}: its body`).toBeDefined();
       const path = (route.label ?? String(route.path)).replace(/:(\w+)/g, '{$1}');
       const op = doc.paths[path]?.[route.method.toLowerCase()];
       expect(op, `${route.method} ${path}`).toBeDefined();

@@ -7,12 +7,24 @@ import * as z from 'zod/mini';
 import { errorBodySchema } from '../../api/schemas';
 import type { Route } from './router';
 
-const jsonSchema = (s: z.core.$ZodType): Record<string, unknown> => {
-  const schema = z.toJSONSchema(s, { io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
-  // A body's or an answer's schema sits inside the document, which says its dialect once.
-  delete schema.$schema;
-  return schema;
-};
+/** Schemas made for the document; a recursive one's definitions go to its components, each under a name of its own. */
+function schemaMaker(components: Record<string, unknown>) {
+  let made = 0;
+  return (s: z.core.$ZodType): Record<string, unknown> => {
+    const schema = z.toJSONSchema(s, { io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
+    // A body's or an answer's schema sits inside the document, which says its dialect once.
+    delete schema.$schema;
+    const defs = schema.$defs as Record<string, unknown> | undefined;
+    if (!defs) return schema;
+    delete schema.$defs;
+    const n = made++;
+    const rename = (text: string) =>
+      text.replace(/"#\/\$defs\/([^"]+)"/g, (_, name: string) => `"#/components/schemas/${name}_${n}"`);
+    for (const [name, def] of Object.entries(defs))
+      components[`${name}_${n}`] = JSON.parse(rename(JSON.stringify(def)));
+    return JSON.parse(rename(JSON.stringify(schema))) as Record<string, unknown>;
+  };
+}
 
 /** `/api/users/:id` → `/api/users/{id}`, and its path parameters. */
 function pathOf(r: Route): { path: string; names: string[] } {
@@ -40,6 +52,8 @@ export interface OpenApiOptions {
 
 export function openApiDocument(routes: readonly Route[], o: OpenApiOptions) {
   const paths: Record<string, Record<string, unknown>> = {};
+  const schemas: Record<string, unknown> = {};
+  const jsonSchema = schemaMaker(schemas);
   for (const r of routes) {
     const { path, names } = pathOf(r);
     const success = r.response;
@@ -61,9 +75,10 @@ export function openApiDocument(routes: readonly Route[], o: OpenApiOptions) {
         ...names.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
         ...r.parameters,
       ],
-      ...(r.body && {
-        requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(r.body) } } },
-      }),
+      ...(r.body &&
+        r.body !== 'none' && {
+          requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(r.body) } } },
+        }),
       responses: {
         [String(ok.status)]: { description: 'The answer.', ...(ok.content && { content: ok.content }) },
         '400': refusal('A parameter or the body is not valid: `detail` says which and what is accepted.'),
@@ -87,7 +102,7 @@ export function openApiDocument(routes: readonly Route[], o: OpenApiOptions) {
     servers: [{ url: o.basePath || '/' }],
     ...(o.signIn && { security: [{ bearer: [] }, { session: [] }] }),
     components: {
-      schemas: { Error: jsonSchema(errorBodySchema) },
+      schemas: { Error: jsonSchema(errorBodySchema), ...schemas },
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'A personal API token (Settings → API tokens).' },
         session: {

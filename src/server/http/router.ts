@@ -54,7 +54,8 @@ export interface RouteSpec<Q> {
    * change takes as its body: the OpenAPI document (http/openapi.ts) is made from them.
    */
   response?: Success;
-  body?: z.core.$ZodType;
+  /** `none`: a change that takes no body (an acknowledgement). */
+  body?: z.core.$ZodType | 'none';
   handle: (ctx: RouteContext<Q>) => Promise<Answer>;
   /**
    * The answer as this reader may see it, applied to every answer the route gives (kept ones too): what is

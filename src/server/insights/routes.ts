@@ -10,7 +10,7 @@
  *       week's cohort active again 1, 2, 4, 8 … weeks later.
  */
 import { canonicalEmail } from '../core/text';
-import type { Highlight } from '../../api/insights';
+import { cohortsSchema, highlightsSchema, type Highlight } from '../../api/insights';
 import type { TeamSpendRow } from '../../api/spend';
 import {
   addDays,
@@ -334,6 +334,7 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
       query: teamsOnly,
       access: ACCESS.highlights,
       what: 'the highlights',
+      response: highlightsSchema,
       handle: async ({ query, scope }) =>
         json(200, await highlights(query.teams, scope?.privacy ? { privacy: scope.privacy } : {})),
     }),
@@ -344,6 +345,7 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
       query: teamsOnly,
       access: ACCESS.cohorts,
       what: 'the cohorts',
+      response: cohortsSchema,
       handle: async ({ query, scope }) => json(200, await cohortsOf(query.teams, scope?.privacy)),
     }),
   ];

@@ -11,7 +11,15 @@
  * (`core/hosts.ts`).
  */
 import type { IncomingMessage } from 'node:http';
-import { MARK_TEXT_MAX, type Mark, type MarkInput } from '../../api/marks';
+import {
+  MARK_TEXT_MAX,
+  markInputSchema,
+  markRemovedSchema,
+  markSchema,
+  marksAnswerSchema,
+  type Mark,
+  type MarkInput,
+} from '../../api/marks';
 import { addDays, HISTORY_START, isDay, type Day } from '../../lib/dates';
 import { setsFor, type AccessRule, type Decision, type ViewScope } from '../auth/access';
 import { errorResponse, HttpError } from '../core/errors';
@@ -202,6 +210,7 @@ export function createMarksRoutes(opts: MarksRoutesOptions) {
       query: chartQuery,
       access: marksAccess,
       what: 'the marks',
+      response: marksAnswerSchema,
       handle: async ({ req, query: q, scope }) => {
         const scopes = ['', ...new Set(q.teams.flatMap((t) => [...ancestors(t), t]))];
         const here = fromHere(req);
@@ -217,6 +226,7 @@ export function createMarksRoutes(opts: MarksRoutesOptions) {
       path: '/api/marks/all',
       access: marksAccess,
       what: 'the marks',
+      response: marksAnswerSchema,
       handle: async ({ req, scope }) => {
         const here = fromHere(req);
         const stored = (await readMarks(store.db, null, null))
@@ -230,6 +240,8 @@ export function createMarksRoutes(opts: MarksRoutesOptions) {
       path: '/api/marks',
       access: marksAccess,
       what: 'the mark',
+      body: markInputSchema,
+      response: { status: 201, schema: markSchema },
       handle: async ({ req, scope }) => {
         editor(req);
         const input = await readInput(req);
@@ -245,6 +257,8 @@ export function createMarksRoutes(opts: MarksRoutesOptions) {
       label: '/api/marks/:id',
       access: marksAccess,
       what: 'the mark',
+      body: markInputSchema,
+      response: markSchema,
       handle: async ({ req, match, scope }) => {
         const old = await changeable(req, match, scope);
         const input = await readInput(req);
@@ -260,6 +274,7 @@ export function createMarksRoutes(opts: MarksRoutesOptions) {
       label: '/api/marks/:id',
       access: marksAccess,
       what: 'the mark',
+      response: markRemovedSchema,
       handle: async ({ req, match, scope }) => {
         const old = await changeable(req, match, scope);
         await deleteMark(store.db, old.id);

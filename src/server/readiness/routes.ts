@@ -7,7 +7,12 @@
 import { CRITERIA_BY_ID } from '../../api/criteria';
 import { UNASSIGNED } from '../../api/teams';
 import { readinessReportSchema, type ReadinessReport } from '../../api/schemas';
-import { READINESS_FIXES_CSV_PATH, READINESS_PATH, type ReadinessRepo } from '../../api/readiness';
+import {
+  READINESS_FIXES_CSV_PATH,
+  READINESS_PATH,
+  readinessAnswerSchema,
+  type ReadinessRepo,
+} from '../../api/readiness';
 import { toCsv } from '../../lib/csv';
 import { fixesForSet, type SetFix } from '../../lib/readiness';
 import { repoKey } from '../../lib/repos';
@@ -120,6 +125,7 @@ export function createReadinessRoutes(opts: ReadinessRoutesOptions) {
       query: teamsQuery,
       access: ACCESS.readiness,
       what: 'the repositories’ readiness',
+      response: readinessAnswerSchema,
       async handle({ query }): Promise<HttpResponse> {
         const s = await selection(query.teams);
         // The reports go out as the service gave them: their stored bodies, unchanged.
@@ -133,6 +139,7 @@ export function createReadinessRoutes(opts: ReadinessRoutesOptions) {
       query: teamsQuery,
       access: ACCESS.readiness,
       what: 'what to fix next',
+      response: { file: 'text/csv' },
       async handle({ query }): Promise<HttpResponse> {
         const { fixes: rows } = await fixes(query.teams);
         const csv = toCsv(

@@ -8,6 +8,17 @@
 import type { IncomingMessage } from 'node:http';
 import * as z from 'zod/mini';
 import { GROUP_BY, PATHS } from '../../api/paths';
+import {
+  activityByClientResponseSchema,
+  activityResponseSchema,
+  productivityResponseSchema,
+  readinessResponseSchema,
+  tokensByModelResponseSchema,
+  tokensResponseSchema,
+  toolsByNameResponseSchema,
+  toolsResponseSchema,
+  usersResponseSchema,
+} from '../../api/schemas';
 import { ACCESS, canonicalEmail, type ViewScope } from '../auth/access';
 import { errorResponse, HttpError } from '../core/errors';
 import type { Answer, HttpResponse } from '../core/response';
@@ -52,6 +63,16 @@ const token = (name: string) =>
 
 const days = (shape: Record<string, z.ZodMiniType<string | undefined>> = {}) =>
   queryParser({ range: 'required', names: ['startDate', 'endDate'], shape });
+
+/** What each path answers, as the service documents it (grouped or by day). */
+const SERVICE_ANSWERS: Record<string, z.core.$ZodType> = {
+  [PATHS.tokens]: z.union([tokensResponseSchema, tokensByModelResponseSchema]),
+  [PATHS.tools]: z.union([toolsResponseSchema, toolsByNameResponseSchema]),
+  [PATHS.activity]: z.union([activityResponseSchema, activityByClientResponseSchema]),
+  [PATHS.productivity]: productivityResponseSchema,
+  [PATHS.users]: usersResponseSchema,
+  [PATHS.readiness]: readinessResponseSchema,
+};
 
 const QUERIES = {
   [PATHS.tokens]: days({ group_by: onlyOf('group_by', [GROUP_BY[PATHS.tokens]!]) }),
@@ -143,6 +164,7 @@ export function createServiceRoutes<R extends HttpResponse>(o: ServiceRoutesOpti
       query: query as ReturnType<typeof queryParser>,
       access: path === PATHS.users ? ACCESS.serviceUsers : ACCESS.serviceOrg,
       what: `the answer of ${path}`,
+      response: SERVICE_ANSWERS[path]!,
       ...(path !== PATHS.readiness && { shape: shapeAnalytics }),
       async handle({ req, scope }) {
         const search = searchOf(req, path, scope);

@@ -4,7 +4,16 @@
  */
 import type { IncomingMessage } from 'node:http';
 import * as z from 'zod/mini';
-import { FORECAST_METHOD, type MonthSpend, type TeamSpendRow } from '../../api/spend';
+import {
+  budgetsInputSchema,
+  budgetsSchema,
+  FORECAST_METHOD,
+  pricesAnswerSchema,
+  spendAnswerSchema,
+  teamsSpendSchema,
+  type MonthSpend,
+  type TeamSpendRow,
+} from '../../api/spend';
 import {
   addDays,
   eachDay,
@@ -240,6 +249,8 @@ export function createSpendRoutes(opts: SpendRoutesOptions) {
       path: '/api/spend/budgets',
       access: ACCESS.budgets,
       what: 'the budgets',
+      response: budgetsSchema,
+      ...(method === 'PUT' && { body: budgetsInputSchema }),
       handle: ({ req, scope }) => handle(req, scope),
     });
   const routes: Route[] = [
@@ -252,6 +263,7 @@ export function createSpendRoutes(opts: SpendRoutesOptions) {
       query: spendQuery,
       access: ACCESS.spend,
       what: 'spend',
+      response: spendAnswerSchema,
       handle: async ({ query: q, scope }) =>
         json(200, await spend({ range: q.range, teams: q.teams, user: q.params.user ?? null }, scope)),
     }),
@@ -262,6 +274,7 @@ export function createSpendRoutes(opts: SpendRoutesOptions) {
       query: queryParser({ range: 'optional', teams: true }),
       access: ACCESS.spendTeams,
       what: 'spend',
+      response: teamsSpendSchema,
       handle: async ({ query: q, scope }) => json(200, await teamsSpend(scope, q.range, q.teams)),
     }),
     route({
@@ -269,6 +282,7 @@ export function createSpendRoutes(opts: SpendRoutesOptions) {
       path: '/api/spend/prices',
       access: ACCESS.everyone,
       what: 'the price list',
+      response: pricesAnswerSchema,
       handle: async () => {
         const s = pricesSource.current();
         const p = pricesOrRefuse();

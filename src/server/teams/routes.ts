@@ -7,8 +7,21 @@
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import * as z from 'zod/mini';
 import {
+  activityResponseSchema,
+  productivityResponseSchema,
+  tokensByModelResponseSchema,
+  tokensResponseSchema,
+  toolsResponseSchema,
+} from '../../api/schemas';
+import {
+  mappingTextSchema,
+  mappingUploadSchema,
   ORG_ONLY_FIELDS,
+  teamsAnswerSchema,
+  teamsSummarySchema,
+  topUsersSchema,
   type TeamView,
   TEAM_GROUPINGS,
   type TeamEndpoint,
@@ -351,6 +364,8 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
       path: '/api/teams/mapping',
       access: ACCESS.mapping,
       what: 'the team mapping',
+      response: method === 'GET' ? mappingTextSchema : teamsAnswerSchema,
+      ...(method === 'PUT' && { body: mappingUploadSchema }),
       handle: ({ req }) => handle(req),
     });
   const routes: Route[] = [
@@ -371,6 +386,7 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
       path: '/api/teams',
       access: ACCESS.teamTree,
       what: 'the teams',
+      response: teamsAnswerSchema,
       handle: async ({ scope }) => json(200, await teamsBody(undefined, scope)),
     }),
     route({
@@ -380,6 +396,7 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
       query: queryParser({ range: 'optional', teams: true }),
       access: ACCESS.teamsSummary,
       what: 'the team figures',
+      response: teamsSummarySchema,
       handle: async ({ query, scope }) => json(200, await summary(query.range, query.teams, scope)),
     }),
     route({
@@ -389,6 +406,7 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
       query: topUsersQuery,
       access: ACCESS.peopleRows,
       what: 'the top users',
+      response: topUsersSchema,
       handle: async ({ query: q, scope }) => {
         const lens = scope?.privacy;
         const top = await topUsersOf(q.range, q.teams, q.params.limit, lens?.name);
@@ -403,6 +421,14 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
       query: analyticsQuery,
       access: ACCESS.teamAnalytics,
       what: 'the team figures',
+      // The service's shapes, as the service would answer the endpoint for the organization (by day, or grouped).
+      response: z.union([
+        tokensResponseSchema,
+        tokensByModelResponseSchema,
+        toolsResponseSchema,
+        activityResponseSchema,
+        productivityResponseSchema,
+      ]),
       handle: async ({ query: q, match }) =>
         json(200, await analytics(match[0] as TeamEndpoint, q.range, q.teams, q.params.group_by)),
     }),

@@ -17,7 +17,7 @@
  */
 import { createHash } from 'node:crypto';
 import { setImmediate as letGo } from 'node:timers/promises';
-import type { UserDaysAnswer, UsersTableAnswer } from '../../api/users';
+import { userDaysSchema, usersTableSchema, type UserDaysAnswer, type UsersTableAnswer } from '../../api/users';
 import { csvCell, toCsv } from '../../lib/csv';
 import { daysBetween, HISTORY_START, lastDays, type Day, type DayRange } from '../../lib/dates';
 import { DEFAULT_DAYS } from '../../lib/url-state';
@@ -225,6 +225,7 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
     query: tableQuery,
     access: ACCESS.peopleRows,
     what: 'the users table',
+    response: usersTableSchema,
     async handle({ query: { range, teams, params: p }, scope }) {
       const lens = scope?.privacy;
       const refused = sortRefusal(p.sort) ?? privacyRefusal(lens, p.q, p.sort);
@@ -285,6 +286,7 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
     query: userQuery,
     access: ACCESS.onePerson,
     what: 'the user’s days',
+    response: userDaysSchema,
     async handle({ query: { range }, match, scope }) {
       const userId = decodedParam(match, 'The user id in the path is not valid percent-encoding.');
       if (userId.includes('/')) return errorResponse(404, 'No such endpoint.');
@@ -321,6 +323,7 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
     query: csvQuery,
     access: ACCESS.peopleRows,
     what: 'the users table',
+    response: { file: 'text/csv' },
     async handle({ query: { range, teams, params: p }, scope }): Promise<HttpResponse | StreamedResponse> {
       const lens = scope?.privacy;
       const refused = sortRefusal(p.sort) ?? privacyRefusal(lens, p.q, p.sort);
