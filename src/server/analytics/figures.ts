@@ -103,8 +103,9 @@ function needs(measures: readonly MeasureId[]) {
       else members = true;
     }
   }
-  // Active people are the people with a `/users` day: that source is read for them.
-  if (active && !sums.has('users')) sums.set('users', []);
+  // Active people are the people with a `/users` day: that source is read for them (and for members alone, whose
+  // question has no facts of its own to read).
+  if ((active || sums.size === 0) && !sums.has('users')) sums.set('users', []);
   return { terms: [...terms], sums, active, members };
 }
 

@@ -154,6 +154,9 @@ describe.each(STORE_ENGINES)('the figures endpoint on $name', ({ available, open
         expect(r.change?.[m], `${s.team} ${m} change`).toBe(s.change?.[m]);
       }
     }
+    // Members alone (no fact of the range to sum): each team's.
+    const members = await read(`/api/figures?${RANGE}&by=team&measure=members&compare=none`);
+    for (const r of members.rows) expect(r.current, r.key).toEqual({ members: rows.get(r.key)!.current.members });
     // A team asked for alone: the same row, its sub-teams beside it.
     const t = summary.rows.find((r) => r.depth === 1 && r.hasChildren)!.team;
     const one = await read(`/api/figures?${RANGE}&by=team&${team(t)}&measure=credits&measure=active`);
