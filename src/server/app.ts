@@ -37,7 +37,8 @@ import { syncStatus } from './sync/status';
 import { httpOrigin } from './upstream/client';
 import { createUsersRoutes, type UsersRoutes } from './users/routes';
 import { demoTeamsCsv } from './demo/teams';
-import { ACCESS } from './auth/access';
+import { ACCESS, MCP_PATH } from './auth/access';
+import { createMcpEndpoint } from './mcp/endpoint';
 import { createAuth } from './auth/routes';
 import { filePricesSource, NO_PRICES } from './spend/source';
 import { dayAnswerVersion, emailOf } from './store/teams-queries';
@@ -425,12 +426,20 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     );
   };
 
+  // The MCP server (server/mcp): its tools ask the routes above in-process, through this same handler.
+  const mcp = createMcpEndpoint({
+    dispatch: (req, res) => handler(req, res, () => send(res, errorResponse(404, 'No such endpoint.'))),
+    basePath: config.basePath,
+    signIn: config.auth !== undefined,
+    logger,
+  });
+
   const serve: Handler = (req, res, next) => {
     const started = performance.now();
     const url = req.url ?? '/';
     const client = peerInContext()?.address;
     res.on('finish', () => {
-      if (url.startsWith('/api/')) {
+      if (url.startsWith('/api/') || url.startsWith(MCP_PATH)) {
         logger.info('request', {
           method: req.method,
           path: url.split('?')[0],
@@ -445,7 +454,9 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     // that cleans paths differently must not be talked into another endpoint than the one it checked.
     if (url.startsWith('/api/') && /\\|\/(\.|%2e){1,2}(\/|$)/i.test(url.split('?')[0]!))
       return send(res, errorResponse(404, 'No such endpoint.'), req.method === 'HEAD');
-    if (router.owns(new URL(url, 'http://dashboard.invalid').pathname)) return void router.handle(req, res);
+    const path = new URL(url, 'http://dashboard.invalid').pathname;
+    if (path === MCP_PATH) return void mcp.handle(req, res);
+    if (router.owns(path)) return void router.handle(req, res);
     if (url.startsWith('/api/')) return send(res, errorResponse(404, 'No such endpoint.'), req.method === 'HEAD');
     next();
   };

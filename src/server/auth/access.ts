@@ -78,6 +78,19 @@ export function scopeOfViewer(v: Viewer, cfg: AuthConfig, rows?: PersonRows): Vi
 export const setsFor = (scope: ViewScope | undefined, team: string): boolean =>
   !scope || scope.admin || (team !== '' && scope.seesTeamDetails(team));
 
+/** The MCP endpoint (server/mcp): an API path to the gate (a 401 without credentials, never the sign-in page). */
+export const MCP_PATH = '/mcp';
+
+const acting = new WeakMap<IncomingMessage, Viewer>();
+/**
+ * Sets who a request acts as: the gate, for each request it lets through with a reader; the MCP endpoint, on each
+ * request it makes in-process for its caller, which the gate then takes as that reader's without reading their
+ * credentials again (a request object made here, never one that came in, can carry one).
+ */
+export const actAs = (req: IncomingMessage, v: Viewer) => void acting.set(req, v);
+/** Who a request acts as, once the gate let it through (or the MCP endpoint made it); undefined without sign-in. */
+export const actingAs = (req: IncomingMessage): Viewer | undefined => acting.get(req);
+
 const scopes = new WeakMap<IncomingMessage, ViewScope>();
 /** Set by the sign-in gate on each request it lets through. */
 export const setScope = (req: IncomingMessage, scope: ViewScope) => void scopes.set(req, scope);

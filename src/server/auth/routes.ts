@@ -11,9 +11,12 @@ import { errorResponse, faultResponse, peerInContext } from '../core/errors';
 import { errorText, type Logger } from '../core/log';
 import { json, send, type HttpResponse } from '../core/response';
 import {
+  actAs,
+  actingAs,
   canonicalEmail,
   decide,
   foldedInto,
+  MCP_PATH,
   scopeOfViewer,
   setScope,
   viewerOf,
@@ -258,15 +261,16 @@ export function createAuth(opts: AuthOptions) {
     if (!path.startsWith('/api/') && /^\/assets\/|\.(js|css|ico|svg|png|woff2?|webmanifest|txt)$/.test(path))
       return true;
 
-    let viewer: Viewer | null;
+    // The MCP endpoint is asked as the API is; the requests its tools make in-process come as its caller.
+    const api = path.startsWith('/api/') || path === MCP_PATH;
+    let viewer: Viewer | null | undefined = actingAs(req);
     try {
-      viewer = await viewerOfRequest(req);
+      viewer ??= await viewerOfRequest(req);
     } catch (e) {
       return answered(faultResponse(e, logger, 'check your session'));
     }
     if (!viewer) {
-      if (path.startsWith('/api/'))
-        return answered(errorResponse(401, 'Sign in first: open the dashboard to be sent to the sign-in page.'));
+      if (api) return answered(errorResponse(401, 'Sign in first: open the dashboard to be sent to the sign-in page.'));
       redirect(res, at(`/auth/login?returnTo=${encodeURIComponent(url.pathname + url.search)}`));
       return false;
     }
@@ -274,7 +278,8 @@ export function createAuth(opts: AuthOptions) {
       const scope = scopeOfViewer(viewer, cfg, rowsOf(viewer));
       return answered(json(200, { ...viewer, userId: await opts.userIdOf(viewer.email), orgView: scope.orgView }));
     }
-    if (!path.startsWith('/api/')) return true;
+    if (!api) return true;
+    actAs(req, viewer);
     setScope(req, scopeOfViewer(viewer, cfg, rowsOf(viewer)));
     const d = decide(viewer, cfg, method, path, url.searchParams, opts.ruleFor(method, path));
     if (d.allow === false) {
