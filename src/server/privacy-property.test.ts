@@ -1,7 +1,9 @@
 /**
  * Privacy mode (PRIVACY_MIN_GROUP=k) as a property, for random mappings and k from 2 to 5: of whatever a manager asks
  * (the teams tree and summary, the teams' spend, the users table and its CSV, the comparison's answers, the top
- * users, the highlights, the cohorts, the alerts) and whatever the alerts' webhook and the digest are told,
+ * users, the highlights, the cohorts, the alerts, and the MCP server's tools: the teams and users tools give the pages'
+ * answers, the figures tool a selection's, its teams' and its people's figures) and whatever the alerts' webhook and
+ * the digest are told,
  * - no group of people a figure is given about has 1 to k−1 people, nor does any group given less groups given
  *   within it: no two figures differ by a group of 1 to k−1 people;
  * - every team named is one the tree shows, every count of a group's people is exact, and the counts privacy mode
@@ -19,10 +21,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertsSchema } from '../api/alerts';
+import { figuresAnswerSchema } from '../api/figures';
 import { cohortsSchema, highlightsSchema } from '../api/insights';
 import { teamsSpendSchema } from '../api/spend';
 import { teamsAnswerSchema, teamsSummarySchema, topUsersSchema, UNASSIGNED, type TeamView } from '../api/teams';
@@ -73,6 +79,8 @@ interface Dashboard {
   hook: string;
   admin: CookieJar;
   lead: CookieJar;
+  /** The manager's assistant: an MCP client of the dashboard's /mcp, with the manager's credentials. */
+  mcp: Client;
   app: ReturnType<typeof createApp>;
 }
 
@@ -81,6 +89,7 @@ const listeners = new Map<number, { server: Server; base: string }>();
 const apps = new Map<number, ReturnType<typeof createApp>>();
 const dashboards = new Map<number, Promise<Dashboard>>();
 const stores: StoreDb[] = [];
+const clients: Client[] = [];
 let receiver: Server;
 let receiverAt: string;
 /** The webhook's bodies as posted, by the path each dashboard posts to. */
@@ -114,6 +123,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await Promise.all(clients.map((c) => c.close()));
   for (const l of listeners.values()) l.server.close();
   receiver?.close();
   await provider?.close();
@@ -155,7 +165,15 @@ function dashboard(k: number): Promise<Dashboard> {
       const app = createApp(config, { store, storeConfig, logger: createLogger(() => undefined) });
       apps.set(k, app);
       const admin = await signedIn(base, ADMIN);
-      const made: Dashboard = { k, base, hook: `/k${k}`, admin, lead: await signedIn(base, LEAD), app };
+      const lead = await signedIn(base, LEAD);
+      const mcp = new Client({ name: 'privacy-property', version: '1' });
+      await mcp.connect(
+        new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
+          requestInit: { headers: { cookie: lead.header(new URL(base)) } },
+        }),
+      );
+      clients.push(mcp);
+      const made: Dashboard = { k, base, hook: `/k${k}`, admin, lead, mcp, app };
       await read(made, admin, `/api/users?start=${HISTORY_START}&end=${LATEST}&limit=1`);
       return made;
     })();
@@ -411,6 +429,19 @@ async function check(s: Scenario) {
   /** The answers asked for (each once), so that a selection's are asked side by side. */
   const asked = new Map<string, Promise<unknown>>();
   const ask = (path: string) => asked.get(path) ?? asked.set(path, answer(path)).get(path)!;
+  /** A tool of the MCP server as the manager's assistant calls it: its answer, or undefined for privacy mode's 403. */
+  const tool = async (name: string, args: Record<string, unknown>): Promise<unknown> => {
+    const where = `the ${name} tool ${JSON.stringify(args)}`;
+    const r = (await d.mcp.callTool({ name, arguments: args })) as CallToolResult;
+    const text = (r.content[0] as { text: string }).text;
+    bodies.push({ where, body: text });
+    if (!r.isError) return JSON.parse(text);
+    expect(JSON.parse(text), where).toMatchObject({
+      status: 403,
+      detail: expect.stringMatching(/^Privacy mode \(PRIVACY_MIN_GROUP=\d\): /),
+    });
+    return undefined;
+  };
 
   // The tree: every team privacy mode shows (the manager sees the organization's), with its members.
   const tree = teamsAnswerSchema.parse(await ask('/api/teams'));
@@ -434,6 +465,9 @@ async function check(s: Scenario) {
       if (shown.has(t)) return t;
     return null;
   };
+
+  // The MCP server's teams tool: the tree as the page's route gives it.
+  expect(await tool('teams', {}), 'the teams tool').toEqual(tree);
 
   // The manager's teams (each with its sub-teams) one by one, and all of them, as the pages ask without a team.
   const mine = teams.filter((t) => w.managed.some((m) => isWithin(t, m)));
@@ -605,6 +639,46 @@ async function check(s: Scenario) {
         for (const t of teamsIn(note, [...teams, UNASSIGNED])) named.add(t);
         if (!/more people had a day far above/.test(note))
           for (const c of note.matchAll(/(\d+) (?:people|person)/g)) kept(`${where}: “${note}”`, Number(c[1]));
+      }
+    }
+
+    // The MCP tools, as the manager's assistant asks them (server/mcp): the users tool gives the users table's answer,
+    // and the figures tool the runner's figures of the selection, of each team shown in it and of its people.
+    const range = { start, end: LATEST, ...(sel.q !== '' && { teams: sel.teams }) };
+    expect(await tool('users', { ...range, who: 'all', limit: 1000 }), `the users tool (${label})`).toEqual(
+      await ask(table),
+    );
+    const figures = async (args: Record<string, unknown>) => {
+      const a = await tool('figures', { ...range, ...args });
+      return a === undefined ? undefined : figuresAnswerSchema.parse(a);
+    };
+    const counted = ['members', 'active'] as const;
+    const whole = await figures({ measures: counted });
+    if (whole)
+      for (const c of counted)
+        claim(`the figures tool (${label})`, sel.q === '' ? of('') : group, c, whole.rows[0]!.current[c]!);
+    const byTeam = await figures({ measures: counted, by: 'team' });
+    if (byTeam)
+      for (const r of byTeam.rows) {
+        named.add(r.key);
+        for (const c of counted) claim(`the figures tool (${label}) by team: ${r.key}`, of(r.key), c, r.current[c]!);
+      }
+    const byPerson = await figures({ measures: ['credits'], by: 'person' });
+    if (byPerson) {
+      const where = `the figures tool (${label}) by person`;
+      const rows = byPerson.rows;
+      for (const r of rows)
+        if (!group.has(person(where, r.key, null))) problems.push(`${where}: ${r.key} is not of them`);
+      if (byPerson.withheld && rows.length > 0) problems.push(`${where}: rows withheld`);
+      if (!byPerson.withheld) claim(where, group, 'active', rows.length);
+      kept(where, rows.length);
+      for (let i = 1; i < rows.length; i++) {
+        const [a, b] = [rows[i - 1]!, rows[i]!];
+        if (
+          a.current.credits! < b.current.credits! ||
+          (a.current.credits === b.current.credits && byName(a.key, b.key) >= 0)
+        )
+          problems.push(`${where}: not by credits, then pseudonym, at ${i}`);
       }
     }
 
