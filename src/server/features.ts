@@ -25,6 +25,7 @@ import type { StoreDb } from './store/db';
 import type { SyncEngine } from './sync/engine';
 import { READINESS_MAX_AGE_MS } from './sync/serve';
 import { createTeamsRoutes } from './teams/routes';
+import { createExportRoutes } from './users/export';
 import type { EditableMappingSource, MappingSource } from './teams/source';
 
 export interface StoreFeaturesOptions {
@@ -182,6 +183,15 @@ export function createStoreFeatures(o: StoreFeaturesOptions) {
         source: teams,
         prices: () => prices.current().prices ?? null,
         fill: (r, from) => (from === 'tokens' ? fillTokens(r) : fillUsers(r)),
+      }),
+      // The bulk export of the person-day facts (server/users/export.ts).
+      createExportRoutes({
+        store,
+        engine: filling,
+        analytics: engine,
+        mapping: () => teams.current().mapping,
+        shownTeams: (k) => teamsRoutes.shownTeams(k),
+        logger,
       }),
     ],
   };

@@ -46,7 +46,7 @@ export function createReaders(connections: DuckDBConnection[]) {
     types: Record<string, DuckDBType> | undefined,
   ): AsyncGenerator<T[]> {
     const query = /^\s*(SELECT|WITH)\b/i.test(sql);
-    if (!query && !/^\s*(CREATE|DROP)\b/i.test(sql)) throw new Error('a query starts with SELECT or WITH');
+    if (!query && !/^\s*(CREATE|DROP|COPY)\b/i.test(sql)) throw new Error('a query starts with SELECT or WITH');
     // On a line of its own: a comment on the query's last line would end it.
     const result = await materialized(
       !query

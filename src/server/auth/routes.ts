@@ -52,7 +52,13 @@ export interface AuthOptions {
 }
 
 /** The routes that name people to an admin in privacy mode: each such view is written to the audit log. */
-const NAMED_PEOPLE = new Set(['/api/users', '/api/users.csv', '/api/teams/top-users', '/api/highlights']);
+const NAMED_PEOPLE = new Set([
+  '/api/users',
+  '/api/users.csv',
+  '/api/export/person-days',
+  '/api/teams/top-users',
+  '/api/highlights',
+]);
 
 const html = (status: number, title: string, body: string) => ({
   status,
@@ -332,8 +338,12 @@ export function createAuth(opts: AuthOptions) {
       else if (NAMED_PEOPLE.has(path))
         audit('view people', { who: viewer.email, role: viewer.role, path, teams: url.searchParams.getAll('team') });
     }
-    if (path === '/api/users.csv')
-      audit('export users', { who: viewer.email, role: viewer.role, teams: url.searchParams.getAll('team') });
+    if (path === '/api/users.csv' || path === '/api/export/person-days')
+      audit(path === '/api/users.csv' ? 'export users' : 'export person-days', {
+        who: viewer.email,
+        role: viewer.role,
+        teams: url.searchParams.getAll('team'),
+      });
     return true;
   }
 

@@ -21,11 +21,13 @@ export interface HttpResponse {
   etag?: string;
 }
 
-/** An answer written a piece at a time as its pieces come (a whole table as CSV). */
+/** An answer written a piece at a time as its pieces come (a whole table as CSV, a file's bytes). */
 export interface StreamedResponse {
   status: number;
   headers: Record<string, string>;
-  pieces: AsyncIterable<string> | Iterable<string>;
+  pieces: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>;
+  /** PSEUDONYMIZE=1: the route wrote the reader's pseudonyms itself (bytes, which the router cannot rewrite). */
+  pseudonymized?: boolean;
 }
 
 /**

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { setImmediate as letGo } from 'node:timers/promises';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
-import { ACCESS } from '../auth/access';
+import { ACCESS, setScope, type ViewScope } from '../auth/access';
 import { HttpError } from '../core/errors';
 import { createLogger } from '../core/log';
 import { json } from '../core/response';
@@ -336,5 +336,54 @@ describe('kept answers (a route’s memo)', () => {
     during = () => undefined;
     expect(JSON.parse((await ask('/api/kept?n=c')).body)).toEqual({ n: 'c', computed: 4 });
     expect(JSON.parse((await ask('/api/kept?n=c')).body)).toEqual({ n: 'c', computed: 4 });
+  });
+});
+
+describe('PSEUDONYMIZE=1 on streamed answers', () => {
+  const bytes = (pseudonymized: boolean) =>
+    route({
+      method: 'GET',
+      path: pseudonymized ? '/api/written.bin' : '/api/raw.bin',
+      access: ACCESS.everyone,
+      what: 'the file',
+      handle: async () => ({
+        status: 200,
+        headers: { 'content-type': 'application/octet-stream' },
+        pieces: [Buffer.from('ann@acme.example\n')],
+        ...(pseudonymized && { pseudonymized: true }),
+      }),
+    });
+  const text = route({
+    method: 'GET',
+    path: '/api/people.csv',
+    access: ACCESS.everyone,
+    what: 'the people',
+    handle: async () => ({ status: 200, headers: { 'content-type': 'text/csv' }, pieces: ['ann@acme.example\n'] }),
+  });
+  const logs: string[] = [];
+  const router = createRouter([bytes(true), bytes(false), text], {
+    logger: createLogger((l) => void logs.push(l)),
+    context: () => ctx,
+  });
+  const scope = { pseudonymize: (t: string) => t.replaceAll('ann@acme.example', 'person-1@pseudonym.invalid') };
+  const server = createServer((req, res) => {
+    setScope(req, scope as unknown as ViewScope);
+    void router.handle(req, res);
+  });
+  const listening = new Promise<string>((ok) =>
+    server.listen(0, '127.0.0.1', () => ok(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+  );
+  afterAll(() => new Promise<void>((ok) => server.close(() => ok())));
+
+  it('rewrites text pieces, passes bytes the route rewrote itself, and sends no bytes it could not rewrite', async () => {
+    const base = await listening;
+    expect(await (await fetch(`${base}/api/people.csv`)).text()).toBe('person-1@pseudonym.invalid\n');
+    // The route's own bytes, as it wrote them.
+    expect(await (await fetch(`${base}/api/written.bin`)).text()).toBe('ann@acme.example\n');
+    // Bytes nobody rewrote are a fault: the answer is cut short before them.
+    await expect(fetch(`${base}/api/raw.bin`).then((r) => r.text())).rejects.toThrow(TypeError);
+    await vi.waitFor(() =>
+      expect(logs.some((l) => l.includes('a streamed answer of bytes is not pseudonymized'))).toBe(true),
+    );
   });
 });

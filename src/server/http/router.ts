@@ -160,13 +160,17 @@ export interface RouterOptions {
 
 /** PSEUDONYMIZE=1: the answer with every email replaced, a streamed one piece by piece (a row never spans two). */
 function pseudonymized(a: Answer, rewrite: (text: string) => string): Answer {
-  if ('write' in a) return a;
+  if ('write' in a || ('pieces' in a && a.pseudonymized)) return a;
   if ('pieces' in a) {
     const pieces = a.pieces;
     return {
       ...a,
       pieces: (async function* () {
-        for await (const piece of pieces) yield rewrite(piece);
+        for await (const piece of pieces) {
+          // Bytes cannot be rewritten here: a route streaming them applies the rewrite itself, and says so.
+          if (typeof piece !== 'string') throw new Error('a streamed answer of bytes is not pseudonymized');
+          yield rewrite(piece);
+        }
       })(),
     } satisfies StreamedResponse;
   }
