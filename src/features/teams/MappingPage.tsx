@@ -13,6 +13,7 @@ import { formatDayLong } from '../../lib/dates';
 import { DEFINITIONS, notYetSeen, people } from '../../lib/definitions';
 import { formatExact } from '../../lib/format';
 import { DefinitionTip } from '../../components/Definition';
+import { ExportPanel } from './ExportPanel';
 import { NoTeams } from './NoTeams';
 import { invalidateTeamScoped, mappingTextQuery, removeMapping, saveMapping, type NewMapping } from './mapping-queries';
 import { MappingRefusedError, type MappingProblem } from '../../data/send';
@@ -136,6 +137,7 @@ function Mapping() {
         }
       </Widget>
       <Format />
+      {(!signIn || me?.role === 'admin') && <ExportPanel />}
     </>
   );
 }
