@@ -61,7 +61,10 @@ export function openApiDocument(routes: readonly Route[], o: OpenApiOptions) {
       success === undefined
         ? { status: 200, content: undefined }
         : 'file' in success
-          ? { status: 200, content: { [success.file]: { schema: { type: 'string' } } } }
+          ? {
+              status: 200,
+              content: Object.fromEntries([success.file].flat().map((type) => [type, { schema: { type: 'string' } }])),
+            }
           : 'status' in success && typeof success.status === 'number'
             ? {
                 status: success.status,

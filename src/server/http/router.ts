@@ -30,8 +30,9 @@ export interface RouteContext<Q> {
   scope: ViewScope | undefined;
 }
 
-/** A route's success: its JSON's schema (a 200), another status (with a body's schema, or none), or a file's media type. */
-export type Success = z.core.$ZodType | { status: number; schema?: z.core.$ZodType } | { file: string };
+/** A route's success: its JSON's schema (a 200), another status (with a body's schema, or none), or a file's media types. */
+export type Success =
+  z.core.$ZodType | { status: number; schema?: z.core.$ZodType } | { file: string | readonly string[] };
 
 export interface RouteSpec<Q> {
   /** GET answers HEAD too. */

@@ -102,6 +102,7 @@ export function createExportRoutes(opts: ExportRoutesOptions) {
     query: exportQuery,
     access: ACCESS.peopleRows,
     what: 'the export',
+    response: { file: [CONTENT_TYPES.parquet, 'text/csv'] },
     async handle({ req, query: { range, teams, params }, scope }): Promise<Answer> {
       const lens = scope?.privacy;
       const state = await filler.ensure(range);
