@@ -10,8 +10,9 @@
  *       `team`: only the repositories those teams (or their sub-teams) own; `team=Unassigned` names the
  *       repositories no team owns. Without `team`: every repository, owned or not.
  *   GET /api/readiness/fixes.csv[?team=…]
- *       the same repositories' "what to fix next": one row per criterion whose fix lifts or helps one of
- *       them (lib/readiness.ts, fixesForSet), under the same rules of who may ask for what.
+ *       the same repositories' "what to fix next": one row per criterion that is one of the fewest fixes
+ *       bringing one of those below level 3 up to it (lib/readiness.ts, fixesForSet), under the same rules
+ *       of who may ask for what.
  */
 import * as z from 'zod/mini';
 import { readinessReportSchema } from './schemas';

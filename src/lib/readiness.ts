@@ -3,8 +3,8 @@
  * a criterion passes when numerator == denominator; a null numerator is skipped; pass rate = mean of
  * numerator/denominator over non-skipped criteria (each criterion weighs the same); level thresholds
  * 20/40/60/80 %. And what to fix next: for one repository, the failing criteria that take it to its next
- * level soonest; for a set of repositories (a team, the organization), the criteria whose fix lifts the
- * most of them.
+ * level soonest; for a set of repositories (a team, the organization), the criteria whose fix brings the
+ * most of those below the target level (3) up to it.
  *
  * The shapes here are structural (`lib` imports nothing of ours): the service's reports (api/schemas.ts)
  * fit them as they are.
@@ -180,6 +180,14 @@ export function safeHref(url: string): string | undefined {
 
 // ---- What to fix next -------------------------------------------------------------------------
 
+/** A known criterion's level (1 to 5); undefined for one outside the known list. */
+export type LevelOf = (id: string) => number | undefined;
+
+/** Where a criterion stands among equally good fixes: by its level, one outside the known list after every level. */
+const rankOf = (levelOf: LevelOf, id: string) => levelOf(id) ?? TOP_LEVEL + 1;
+
+const byId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 /** A failing criterion of a report, and what fixing it (numerator raised to denominator) is worth. */
 export interface FixStep {
   id: string;
@@ -194,7 +202,7 @@ export interface FixStep {
 export interface NextLevelPlan {
   level: number;
   passRate: number;
-  /** The criteria to fix, in the order of the rule below. */
+  /** The criteria to fix, in the order of the rule below: the lowest levels first. */
   steps: FixStep[];
   /** The level the report reaches with every step fixed (the next one, or above when a step overshoots). */
   reaches: number;
@@ -206,23 +214,26 @@ export interface NextLevelPlan {
  * criterion moves its score to 1; the pass rate is the mean over non-skipped criteria):
  *
  * 1. fewest criteria: the plan has as few criteria as any set that reaches the next level;
- * 2. among the sets of that size, those failing in the fewest applications (denominator − numerator:
- *    one app of a monorepo before four), then the smallest share failing (2/3 before 1/2), then by id:
- *    the set is chosen criterion by criterion in that order, each taken when the rest can still be
- *    completed to a plan of that size.
+ * 2. among the sets of that size, those of the lowest levels (`levelOf`; a criterion outside the known
+ *    list last): a plan from level 2 to 3 takes a level-4 criterion only when no plan as short does
+ *    without it; then those failing in the fewest applications (denominator − numerator: one app of a
+ *    monorepo before four), then the smallest share failing (2/3 before 1/2), then by id: the set is
+ *    chosen criterion by criterion in that order, each taken when the rest can still be completed to a
+ *    plan of that size. The steps come in that order, so by level.
  *
  * Null at level 5 (no next level) or when every criterion was skipped (no pass rate to raise).
  */
-export function nextLevelPlan(report: ScoredReportLike): NextLevelPlan | null {
+export function nextLevelPlan(report: ScoredReportLike, levelOf: LevelOf): NextLevelPlan | null {
   const p = planning(report);
   if (!p) return null;
   const { n, sum, need, failing, size, worth } = p;
-  // Among the plans of that size, the easiest criteria first.
+  // Among the plans of that size, the lowest levels and the easiest criteria first.
   const order = [...failing].sort(
     (a, b) =>
+      rankOf(levelOf, a.id) - rankOf(levelOf, b.id) ||
       a.failingApps - b.failingApps ||
       b.numerator / b.denominator - a.numerator / a.denominator ||
-      (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+      byId(a.id, b.id),
   );
   const steps: FixStep[] = [];
   let got = 0;
@@ -248,10 +259,12 @@ const bestGains = (fs: readonly FixStep[], k: number, worth: (f: FixStep) => num
     .reduce((a, x) => a + x, 0);
 
 /**
- * What a plan starts from: the criteria counted (n), their score sum, the gain (in criteria) that the
- * next level needs, the failing criteria, and the fewest of them that reach it (the largest gains first).
+ * What a plan to level `to` (by default the report's next) starts from: the criteria counted (n), their
+ * score sum, the gain (in criteria) that level needs, the failing criteria, and the fewest of them that
+ * reach it (the largest gains first). Null when the report is at that level or above, or every criterion
+ * was skipped.
  */
-function planning(report: ScoredReportLike) {
+function planning(report: ScoredReportLike, to?: number) {
   const scores: { id: string; c: CriterionScore; s: number }[] = [];
   for (const id of Object.keys(report.report)) {
     const c = report.report[id]!;
@@ -262,8 +275,9 @@ function planning(report: ScoredReportLike) {
   const n = scores.length;
   const sum = scores.reduce((a, x) => a + x.s, 0);
   const level = levelFor(sum / n);
-  if (level >= TOP_LEVEL) return null;
-  const need = LEVEL_THRESHOLDS[level]! * n - sum - EPSILON * n;
+  const target = Math.min(TOP_LEVEL, to ?? level + 1);
+  if (level >= target) return null;
+  const need = LEVEL_THRESHOLDS[target - 1]! * n - sum - EPSILON * n;
   const failing: FixStep[] = scores
     .filter((x) => x.s < 1)
     .map(({ id, c, s }) => ({
@@ -286,22 +300,27 @@ export interface RepoReport {
   report: ScoredReportLike;
 }
 
-/** A criterion whose fix lifts repositories of a set to their next level. */
+/** A criterion whose fix brings repositories of a set below the target level up to it. */
 export interface SetFix {
   id: string;
-  /** The repositories it is one of the fewest fixes to the next level of (sorted); `lifts` among them. */
+  /** The criterion's level (null outside the known list): what orders fixes helping as many repositories. */
+  level: number | null;
+  /**
+   * The repositories below the target it is one of the fewest fixes to bring there (sorted); `lifts`
+   * among them.
+   */
   helps: string[];
-  /** The repositories that fixing this criterion alone takes to their next level (sorted). */
+  /** The repositories that fixing this criterion alone brings to the target level (sorted). */
   lifts: string[];
 }
 
 /**
- * The criteria of a report that can each be one of the fewest fixes taking it to its next level (with
- * the largest gains for the rest of the plan), and whether the plan is of one criterion (each lifts it
- * alone). Empty at level 5.
+ * The criteria of a report that can each be one of the fewest fixes taking it to level `to` (by default
+ * its next), with the largest gains for the rest of the plan, and whether the plan is of one criterion
+ * (each does it alone). Empty at that level or above.
  */
-export function planCandidates(report: ScoredReportLike): { ids: string[]; alone: boolean } {
-  const p = planning(report);
+export function planCandidates(report: ScoredReportLike, to?: number): { ids: string[]; alone: boolean } {
+  const p = planning(report, to);
   if (!p) return { ids: [], alone: false };
   const { byGain, size, worth, need } = p;
   const ids = p.failing.filter((f) => {
@@ -318,17 +337,17 @@ export function planCandidates(report: ScoredReportLike): { ids: string[]; alone
 }
 
 /**
- * For a set of repositories (a team's, the organization's), each by its latest report: the criteria
- * whose fix would lift the most of them to their next level. A criterion *helps* a repository when it
- * can be one of the fewest fixes that take it to its next level (`nextLevelPlan` counts the criteria; the
- * plan it shows is one of these sets, picked by the ease rule), and *lifts* it when fixing it alone does.
- * Sorted by the repositories helped, then by those lifted alone, then by id; criteria helping none are
- * left out. Repositories at level 5 have no next level and count for none.
+ * For a set of repositories (a team's, the organization's), each by its latest report: what to fix to
+ * bring them to the target level (TARGET_LEVEL). Only the repositories below it count. A criterion
+ * *helps* such a repository when it can be one of the fewest fixes that take it to the target (the
+ * other fixes as few as can be), and *lifts* it when fixing it alone does. Sorted by the repositories
+ * helped, then by the criterion's level (lowest first, one outside the known list last: `levelOf`),
+ * then by those lifted alone, then by id; criteria helping none are left out.
  */
-export function fixesForSet(repos: readonly RepoReport[]): SetFix[] {
+export function fixesForSet(repos: readonly RepoReport[], levelOf: LevelOf): SetFix[] {
   const by = new Map<string, { helps: string[]; lifts: string[] }>();
-  for (const r of [...repos].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))) {
-    const { ids, alone } = planCandidates(r.report);
+  for (const r of [...repos].sort((a, b) => byId(a.key, b.key))) {
+    const { ids, alone } = planCandidates(r.report, TARGET_LEVEL);
     for (const id of ids) {
       let e = by.get(id);
       if (!e) by.set(id, (e = { helps: [], lifts: [] }));
@@ -337,21 +356,25 @@ export function fixesForSet(repos: readonly RepoReport[]): SetFix[] {
     }
   }
   return [...by.entries()]
-    .map(([id, e]) => ({ id, ...e }))
+    .map(([id, e]) => ({ id, level: levelOf(id) ?? null, ...e }))
     .sort(
       (a, b) =>
-        b.helps.length - a.helps.length || b.lifts.length - a.lifts.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+        b.helps.length - a.helps.length ||
+        rankOf(levelOf, a.id) - rankOf(levelOf, b.id) ||
+        b.lifts.length - a.lifts.length ||
+        byId(a.id, b.id),
     );
 }
 
-/** Whether fixing `id` alone takes the report to its next level. */
-export function liftsAlone(report: ScoredReportLike, id: string): boolean {
+/** Whether fixing `id` alone takes the report to level `to` (by default its next). */
+export function liftsAlone(report: ScoredReportLike, id: string, to?: number): boolean {
   const c = report.report[id];
   if (!c || criterionState(c) !== 'failed') return false;
   const rate = passRate(Object.values(report.report));
   if (rate === null) return false;
   const level = levelFor(rate);
-  if (level >= TOP_LEVEL) return false;
+  const target = Math.min(TOP_LEVEL, to ?? level + 1);
+  if (level >= target) return false;
   const fixed = { ...report.report, [id]: { numerator: c.denominator, denominator: c.denominator } };
-  return levelFor(passRate(Object.values(fixed))) > level;
+  return levelFor(passRate(Object.values(fixed))) >= target;
 }

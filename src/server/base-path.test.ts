@@ -145,7 +145,7 @@ describe('the public address under a base path', () => {
       );
       expect(text(url)).toContain('https://corp.example/dashboard/?start=2026-04-24&end=2026-04-30');
       expect(text(url)).toContain(
-        '<https://corp.example/dashboard/readiness|Fix Linter configured to lift 2 repositories to their next level>',
+        '<https://corp.example/dashboard/readiness|Fix Linter configured to bring 2 repositories to level 3>',
       );
     }
   });

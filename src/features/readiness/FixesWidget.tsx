@@ -1,19 +1,21 @@
 import { useMemo } from 'react';
-import { CRITERIA_BY_ID } from '../../api/criteria';
+import { LEVEL_NAMES } from '../../api/criteria';
 import { DataTable, useTableCsv, type Column } from '../../components/DataTable';
 import { Widget } from '../../components/Widget';
 import type { SortState } from '../../data/search';
-import { repoName, type SetFix } from '../../lib/readiness';
-import type { RepoHistory } from './history';
+import { repoName, TARGET_LEVEL, type SetFix } from '../../lib/readiness';
+import { criterionName, type RepoHistory } from './history';
 import { fixesOf } from './teams';
 
 interface FixRow extends SetFix {
   name: string;
-  level: number | null;
-  /** The repositories it lifts, by name: made once, not in each render of the row. */
+  /** The repositories below the target, of which it helps `helps`. */
+  below: number;
+  /** The repositories it brings to the target, by name: made once, not in each render of the row. */
   which: string;
 }
 
+const TARGET = `level ${TARGET_LEVEL} · ${LEVEL_NAMES[TARGET_LEVEL]}`;
 const SORT: SortState = { column: 'helps', dir: 'desc' };
 const names = (keys: readonly string[]) => keys.map(repoName).join(', ');
 const fixKey = (f: FixRow) => f.id;
@@ -23,10 +25,15 @@ const COLUMNS: Column<FixRow>[] = [
   { id: 'level', header: 'Level', value: (f) => f.level, numeric: true, format: String },
   {
     id: 'helps',
-    header: 'Repositories lifted',
+    header: `Repositories to level ${TARGET_LEVEL}`,
     value: (f) => f.helps.length,
     numeric: true,
-    render: (f) => `${f.helps.length}${f.lifts.length ? ` (${f.lifts.length} on its own)` : ''}`,
+    render: (f) => (
+      <span className="whitespace-nowrap">
+        {f.helps.length} of {f.below}
+        {f.lifts.length ? <span className="text-fg-subtle"> ({f.lifts.length} on its own)</span> : ''}
+      </span>
+    ),
   },
   {
     id: 'repos',
@@ -40,7 +47,10 @@ const COLUMNS: Column<FixRow>[] = [
   },
 ];
 
-/** The criteria whose fix lifts the most of these repositories to their next level (a team's, or every one). */
+/**
+ * What to fix to reach the target over these repositories (a team's, or every one): the criteria that bring
+ * the most of those below level 3 there, each with the fewest other fixes; as many, the lowest level first.
+ */
 export function FixesWidget({
   list,
   status,
@@ -50,25 +60,32 @@ export function FixesWidget({
   status: { error: unknown; isFetching: boolean; refetch: () => unknown };
   scope: string;
 }) {
+  const below = useMemo(() => list?.filter((r) => r.latest.score.level < TARGET_LEVEL).length ?? 0, [list]);
   const rows = useMemo(
     () =>
       list &&
       fixesOf(list).map((f) => ({
         ...f,
-        name: CRITERIA_BY_ID.get(f.id)?.name ?? f.id,
-        level: CRITERIA_BY_ID.get(f.id)?.level ?? null,
+        name: criterionName(f.id),
+        below,
         which: names(f.helps),
       })),
-    [list],
+    [list, below],
   );
   const csv = useTableCsv('fixes', COLUMNS, SORT);
   return (
     <Widget
       title="What to fix next"
-      description={`The criteria whose fix lifts the most of ${scope} repositories to their next level: each is one of the fewest fixes that lift them (on its own: alone enough).`}
+      description={`Ranked for the target, ${TARGET}: by how many of ${scope} ${below} ${below === 1 ? 'repository' : 'repositories'} below it each fix brings there, with the fewest other fixes; as many, the lowest level first. “On its own”: that fix alone is enough. Repositories at level ${TARGET_LEVEL} or above are not counted.`}
       query={{ ...status, data: rows, status: rows ? 'success' : 'pending' }}
       isEmpty={(d) => d.length === 0}
-      emptyText={list?.length === 0 ? 'No repository to read.' : 'Every repository is at the top level.'}
+      emptyText={
+        list?.length === 0
+          ? 'No repository to read.'
+          : below === 0
+            ? `Every repository is at ${TARGET} or above: the target is met.`
+            : `The repositories below ${TARGET} have every criterion skipped: no pass rate to raise.`
+      }
       csv={(d) => ({ filename: 'readiness-fixes.csv', ...csv(d) })}
     >
       {(d) => (

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 // Whole pages render in jsdom: slow on a loaded machine.
 const SLOW = 20_000;
-import { stubReadiness, tenReport } from '../../test/readiness-fixtures';
+import { TEN, stubReadiness, tenReport } from '../../test/readiness-fixtures';
 import { TEST_CONFIG, captureDownloads, renderWithApp } from '../../test/render';
 import ReadinessPage from './ReadinessPage';
 
@@ -130,6 +130,28 @@ describe('ReadinessPage', () => {
         ['Eng/Platform', '2', '100% (2 of 2)', '1: 0 · 2: 0 · 3: 1 · 4: 1 · 5: 0', '60%'],
         ['Unowned', '1', '100% (1 of 1)', '1: 0 · 2: 0 · 3: 0 · 4: 0 · 5: 1', '90%'],
       ]);
+    },
+  );
+
+  it(
+    'ranks what to fix next for level 3: only the repositories below it count, as many fixes by level',
+    { timeout: SLOW },
+    async () => {
+      stubReadiness(REPORTS, OWNERS);
+      renderWithApp(<ReadinessPage />, { url: '/readiness', config: STORE });
+      const table = await screen.findByRole('table', { name: 'What to fix next' }, { timeout: 10_000 });
+      const rows = within(table)
+        .getAllByRole('row')
+        .slice(1)
+        .map((r) => [...r.querySelectorAll('td')].map((c) => c.textContent));
+      // c (20 %) is the one repository below level 3: any two of its eight failing criteria bring it to 40 %. a (50 %),
+      // b (70 %) and d (90 %) have next levels of their own, but are at the target.
+      const failing = TEN.slice(2).sort((x, y) => x.level - y.level || (x.id < y.id ? -1 : 1));
+      expect(rows).toEqual(failing.map((f) => [f.name, String(f.level), '1 of 1', 'acme/c']));
+      const widget = table.closest('section')!;
+      expect(widget.textContent).toContain(
+        'Ranked for the target, level 3 · Standardized: by how many of the organization’s 1 repository below it each fix brings there, with the fewest other fixes; as many, the lowest level first.',
+      );
     },
   );
 

@@ -11,8 +11,8 @@ const STORE = { ...TEST_CONFIG, teams: true };
 // a: 10 % (level 1), then 50 % (level 3): the first five of the ten criteria pass.
 const REPORTS = [tenReport('a1', 'a', '2026-03-01', 1), tenReport('a2', 'a', '2026-03-05', 5)];
 const FAILING = TEN.slice(5);
-// From 50 % to 60 % takes one criterion; all five failing ones are 0/1, so the first by id.
-const FIRST = [...FAILING].sort((x, y) => (x.id < y.id ? -1 : 1))[0]!;
+// From 50 % to 60 % takes one criterion; all five failing ones are 0/1, so the lowest level, then the first by id.
+const FIRST = [...FAILING].sort((x, y) => x.level - y.level || (x.id < y.id ? -1 : 1))[0]!;
 
 const renderRepo = (search = '') => {
   stubReadiness(REPORTS, { 'github.com/acme/a': 'Eng' });

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { LEVEL_NAMES } from '../../api/criteria';
+import { CRITERIA_BY_ID, LEVEL_NAMES } from '../../api/criteria';
 import { UNOWNED } from '../../api/readiness';
 import { useAppConfig } from '../../data/config';
 import { useLinkTo, useSearch, useTeams } from '../../data/search';
@@ -42,6 +42,7 @@ const STATE_STYLE: Record<CriterionState, [string, string]> = {
   skipped: ['– Skipped', 'bg-surface-muted text-fg-soft'],
 };
 const GROUPS = ['level', 'pillar'] as const;
+const levelOf = (id: string) => CRITERIA_BY_ID.get(id)?.level;
 const fmtTime = (ms: number) => `${new Date(ms).toISOString().replace('T', ' ').slice(0, 16)} UTC`;
 
 export default function RepoPage() {
@@ -67,7 +68,7 @@ export default function RepoPage() {
     () => (current && previous ? diffReports(previous.report, current.report) : null),
     [current, previous],
   );
-  const plan = useMemo(() => (current ? nextLevelPlan(current.report) : null), [current]);
+  const plan = useMemo(() => (current ? nextLevelPlan(current.report, levelOf) : null), [current]);
 
   if (!history) {
     if (q.error && !q.isFetching) return <ErrorState error={q.error} onRetry={() => void q.refetch()} />;

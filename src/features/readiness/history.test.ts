@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CriterionResult, ReadinessReport } from '../../api/schemas';
 import {
+  criterionName,
   criterionRows,
   diffReports,
   failingCriteria,
@@ -90,6 +91,13 @@ describe('criterionRows', () => {
       ['formatter', 'Style & Validation', 1],
       ['zzz', 'Other', null],
     ]);
+  });
+
+  it('names a known criterion by the list, and one outside it by its id made readable', () => {
+    const rows = criterionRows(rep('x', A, '2026-03-01', { agents_md_freshness: c(0), lint_config: c(1) }));
+    expect(rows.map((r) => r.name)).toEqual(['Linter Configuration', 'Agents md freshness']);
+    expect(criterionName('ai-review_bot')).toBe('Ai review bot');
+    expect(criterionName('_')).toBe('_');
   });
 });
 

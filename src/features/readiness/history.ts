@@ -162,7 +162,7 @@ export function failingCriteria(repos: readonly RepoHistory[]): FailingCriterion
       const known = CRITERIA_BY_ID.get(id);
       const f = m.get(id) ?? {
         id,
-        name: known?.name ?? id,
+        name: criterionName(id),
         level: known?.level ?? null,
         pillar: pillarOf(id),
         failing: 0,
@@ -246,12 +246,23 @@ export interface CriterionRow {
 }
 
 /** The report's criteria in the known order, unknown ids last (under Other). */
+/**
+ * What the pages call a criterion: its name in the known list, or, for one outside it, its id made readable
+ * ("agents_md_freshness" → "Agents md freshness"; the scorecard gives the id itself beside it).
+ */
+export function criterionName(id: string): string {
+  const known = CRITERIA_BY_ID.get(id)?.name;
+  if (known) return known;
+  const words = id.replace(/[_-]+/g, ' ').trim();
+  return words ? words[0]!.toUpperCase() + words.slice(1) : id;
+}
+
 export function criterionRows(report: ReadinessReport): CriterionRow[] {
   const order = new Map(KNOWN_CRITERIA.map((c, i) => [c.id, i]));
   return Object.entries(report.report)
     .map(([id, result]) => {
       const k = CRITERIA_BY_ID.get(id);
-      return { id, name: k?.name ?? id, level: k?.level ?? null, pillar: k?.pillar ?? OTHER_PILLAR, result };
+      return { id, name: criterionName(id), level: k?.level ?? null, pillar: k?.pillar ?? OTHER_PILLAR, result };
     })
     .sort((a, b) => (order.get(a.id) ?? 1e9) - (order.get(b.id) ?? 1e9) || a.id.localeCompare(b.id));
 }

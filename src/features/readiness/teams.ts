@@ -2,6 +2,7 @@
  * Readiness by team, from the repositories' histories and their owners (`/api/readiness`): one row per
  * team that owns a repository, and the Unowned row. Pure.
  */
+import { CRITERIA_BY_ID } from '../../api/criteria';
 import { UNOWNED } from '../../api/readiness';
 import { fixesForSet, type LevelSpread, type SetFix } from '../../lib/readiness';
 import { repoKey } from '../../lib/repos';
@@ -46,6 +47,9 @@ export function teamReadiness(
   });
 }
 
-/** What to fix next over repositories (lib/readiness.ts, fixesForSet), each by its latest report. */
+/** What to fix to bring repositories to level 3 (lib/readiness.ts, fixesForSet), each by its latest report. */
 export const fixesOf = (list: readonly RepoHistory[]): SetFix[] =>
-  fixesForSet(list.map((r) => ({ key: r.key, report: r.latest.report })));
+  fixesForSet(
+    list.map((r) => ({ key: r.key, report: r.latest.report })),
+    (id) => CRITERIA_BY_ID.get(id)?.level,
+  );

@@ -107,18 +107,21 @@ describe('the weekly digest', async () => {
     );
   });
 
-  it('names the criterion whose fix lifts the most repositories to their next level', async () => {
+  it('names the criterion whose fix brings the most repositories below level 3 up to it', async () => {
     const message = await app.digest!();
     const all = readinessAnswerSchema.parse(await (await fetch(`${base}/api/readiness`)).json());
     const latest = new Map(all.reports.map((r) => [repoKey(r.repoUrl), r]));
-    const top = fixesForSet([...latest].map(([key, report]) => ({ key, report })))[0]!;
+    const top = fixesForSet(
+      [...latest].map(([key, report]) => ({ key, report })),
+      (id) => CRITERIA_BY_ID.get(id)?.level,
+    )[0]!;
     expect(top.helps.length).toBeGreaterThan(1);
     const name = CRITERIA_BY_ID.get(top.id)?.name ?? top.id;
     const n = top.helps.length;
     const line =
       top.lifts.length === n
-        ? `Fix ${name} to lift ${n} repositories to their next level`
-        : `Fix ${name}: one of the fewest fixes that lift ${n} repositories to their next level (${top.lifts.length} on its own)`;
+        ? `Fix ${name} to bring ${n} repositories to level 3`
+        : `Fix ${name}: one of the fewest fixes that bring ${n} repositories to level 3 (${top.lifts.length} on its own)`;
     expect(message.text).toContain(`Readiness: ${line}`);
     const blocks = message.blocks as { text?: { text: string } }[];
     expect(blocks.map((b) => b.text?.text)).toContain(

@@ -10,7 +10,7 @@ import { Cron } from 'croner';
 import type { Highlights } from '../../api/insights';
 import { CRITERIA_BY_ID } from '../../api/criteria';
 import type { SpendAnswer, TeamSpendRow } from '../../api/spend';
-import type { SetFix } from '../../lib/readiness';
+import { TARGET_LEVEL, type SetFix } from '../../lib/readiness';
 import { addDays, formatDayLong, type Day, type DayRange } from '../../lib/dates';
 import type { MeasureId } from '../../lib/measures';
 import { HttpError } from '../core/errors';
@@ -32,13 +32,13 @@ export interface DigestSources {
   /** The organization's spend (throws a 404 HttpError without a price list). */
   spend: (range: DayRange) => Promise<SpendAnswer>;
   budgetStates: () => Promise<{ currency: string; rows: TeamSpendRow[] }>;
-  /** The organization's repositories (by their latest reports) and the criteria whose fix lifts them. */
+  /** The organization's repositories (by their latest reports) and the criteria whose fix brings them to level 3. */
   readiness?: () => Promise<{ repositories: number; fixes: SetFix[] }>;
   /** Where readers reach the dashboard. */
   publicUrl: URL;
 }
 
-/** The readiness line: the criterion whose fix lifts the most repositories to their next level. */
+/** The readiness line: the criterion whose fix brings the most repositories below level 3 up to it. */
 export interface ReadinessLine {
   repositories: number;
   top: { id: string; name: string; lifts: number; helps: number } | null;
@@ -186,14 +186,14 @@ export function toSlack(d: Digest, base: URL): { text: string; blocks: unknown[]
 const repositories = (n: number) => `${exact(n)} ${n === 1 ? 'repository' : 'repositories'}`;
 
 /**
- * "Fix Linter configured to lift 3 repositories to their next level" when the fix alone does it; else
- * "Fix Linter configured: one of the fewest fixes that lift 5 repositories to their next level (1 on its own)".
+ * "Fix Linter configured to bring 3 repositories to level 3" when the fix alone does it; else
+ * "Fix Linter configured: one of the fewest fixes that bring 5 repositories to level 3 (1 on its own)".
  */
 function readinessText(r: ReadinessLine): string {
   const t = r.top;
-  if (!t) return `every one of the ${repositories(r.repositories)} is at the top level`;
-  if (t.lifts === t.helps) return `Fix ${t.name} to lift ${repositories(t.lifts)} to their next level`;
-  return `Fix ${t.name}: one of the fewest fixes that lift ${repositories(t.helps)} to their next level (${exact(t.lifts)} on its own)`;
+  if (!t) return `every one of the ${repositories(r.repositories)} is at level ${TARGET_LEVEL} or above`;
+  if (t.lifts === t.helps) return `Fix ${t.name} to bring ${repositories(t.lifts)} to level ${TARGET_LEVEL}`;
+  return `Fix ${t.name}: one of the fewest fixes that bring ${repositories(t.helps)} to level ${TARGET_LEVEL} (${exact(t.lifts)} on its own)`;
 }
 
 export interface PostOptions {

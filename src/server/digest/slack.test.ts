@@ -53,7 +53,7 @@ describe('the digest’s Slack message', () => {
     expect(posted).not.toContain('<!');
     expect(posted).not.toContain('<@');
     expect(message.text).toContain('&lt;!channel&gt; &amp; &lt;@U123&gt; budget $1,000: at risk, $900 so far');
-    expect(message.text).toContain('Readiness: Fix &lt;!here&gt; linter to lift 3 repositories to their next level');
+    expect(message.text).toContain('Readiness: Fix &lt;!here&gt; linter to bring 3 repositories to level 3');
     const blocks = message.blocks as { text: { text: string } }[];
     expect(blocks.map((b) => b.text.text).join('\n')).toContain(
       '• <https://dashboard.acme.example/activity?team=%3C%21channel%3E+%26+%3C%40U123%3E|' +

@@ -13,7 +13,8 @@ import { readinessAnswerSchema, type ReadinessAnswer } from '../../api/readiness
 import { readinessResponseSchema } from '../../api/schemas';
 import { teamsAnswerSchema, UNASSIGNED, type TeamView } from '../../api/teams';
 import { csvCell } from '../../lib/csv';
-import { fixesForSet } from '../../lib/readiness';
+import { CRITERIA_BY_ID } from '../../api/criteria';
+import { fixesForSet, levelFor, passRate, TARGET_LEVEL } from '../../lib/readiness';
 import { repoKey } from '../../lib/repos';
 import { CookieJar, request, signInEnv, startProvider, walkSignIn, type TestProvider } from '../../test/oidc';
 import { createApp, openAppStore } from '../app';
@@ -120,7 +121,7 @@ describe('GET /api/readiness and its fixes CSV, without sign-in', () => {
     expect((await get(`/api/readiness/fixes.csv?${q(['Nope'])}`)).status).toBe(400);
   });
 
-  it('the fixes CSV is what to fix next over the same repositories', async () => {
+  it('the fixes CSV is what brings the same repositories below level 3 up to it', async () => {
     const team = all.repos.find((r) => r.team !== null)!.team!.split('/')[0]!;
     const theirs = await read(`/api/readiness?${q([team])}`);
     for (const [path, answer] of [
@@ -132,7 +133,8 @@ describe('GET /api/readiness and its fixes CSV, without sign-in', () => {
       expect(r.type).toMatch(/^text\/csv/);
       const lines = r.text.trim().split('\r\n');
       expect(lines[0]).toBe('criterion,name,level,pillar,repositories,lifted_alone,repository_keys,lifted_alone_keys');
-      const want = fixesForSet(latestOf(answer));
+      const latest = latestOf(answer);
+      const want = fixesForSet(latest, (id) => CRITERIA_BY_ID.get(id)?.level);
       expect(lines.length - 1).toBe(want.length);
       expect(want.length).toBeGreaterThan(0);
       const first = lines[1]!.split(',');
@@ -141,8 +143,12 @@ describe('GET /api/readiness and its fixes CSV, without sign-in', () => {
       expect(Number(first[5])).toBe(want[0]!.lifts.length);
       // Two keys or more hold a ";", so the cell is quoted (a spreadsheet may split on it).
       expect(first[6]).toBe(csvCell(want[0]!.helps.join(';')));
-      const keys = new Set(answer.repos.map((x) => x.key));
-      for (const f of want) for (const k of f.helps) expect(keys.has(k)).toBe(true);
+      // Only the repositories below the target count.
+      const below = new Set(
+        latest.filter((r) => levelFor(passRate(Object.values(r.report.report))) < TARGET_LEVEL).map((r) => r.key),
+      );
+      expect(below.size).toBeLessThan(latest.length);
+      for (const f of want) for (const k of f.helps) expect(below.has(k), k).toBe(true);
     }
   });
 

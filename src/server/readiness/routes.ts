@@ -1,7 +1,7 @@
 /**
  * The readiness endpoints of the dashboard's server (their shapes: src/api/readiness.ts): the stored
  * reports with each repository's owning team by the mapping in force, for the organization or for
- * chosen teams, and the criteria whose fix lifts those repositories to their next level (CSV, and the
+ * chosen teams, and the criteria whose fix brings those below the target level up to it (CSV, and the
  * weekly digest's line). The level rules are lib/readiness.ts's, the SPA's own.
  */
 import { CRITERIA_BY_ID } from '../../api/criteria';
@@ -106,14 +106,17 @@ export function createReadinessRoutes(opts: ReadinessRoutesOptions) {
     };
   }
 
-  /** The criteria whose fix lifts the selection's repositories, each by its latest report. */
+  /** The criteria whose fix brings the selection's repositories below level 3 up to it, each by its latest report. */
   async function fixes(teams: readonly string[]): Promise<{ repositories: number; fixes: SetFix[] }> {
     const s = await selection(teams);
     const latest = new Map<string, ReadinessReport>();
     for (const r of s.reports) latest.set(r.key, r.report);
     return {
       repositories: latest.size,
-      fixes: fixesForSet([...latest].map(([key, report]) => ({ key, report }))),
+      fixes: fixesForSet(
+        [...latest].map(([key, report]) => ({ key, report })),
+        (id) => CRITERIA_BY_ID.get(id)?.level,
+      ),
     };
   }
 
