@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { fireEvent, screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 // Whole pages render in jsdom: slow on a loaded machine.
 const SLOW = 20_000;
@@ -34,6 +34,8 @@ const spreadRows = async () => {
 };
 
 describe('ReadinessPage', () => {
+  afterEach(() => vi.restoreAllMocks());
+
   it(
     'shows the repositories per level, what each level means and whether the target is met, not a mean rounded down',
     { timeout: SLOW },
@@ -151,6 +153,28 @@ describe('ReadinessPage', () => {
       const widget = table.closest('section')!;
       expect(widget.textContent).toContain(
         'Ranked for the target, level 3 · Standardized: by how many of the organization’s 1 repository below it each fix brings there, with the fewest other fixes; as many, the lowest level first.',
+      );
+    },
+  );
+
+  it(
+    'a team at the target has nothing to fix for it, and its repositories open with the team kept',
+    { timeout: SLOW },
+    async () => {
+      // jsdom lays nothing out: a box the size of a screen lets the virtual table of repositories draw its rows.
+      vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(720);
+      stubReadiness(REPORTS, OWNERS);
+      renderWithApp(<ReadinessPage />, { url: '/readiness?team=Eng', config: STORE });
+      expect(
+        await screen.findByText(
+          'Every repository is at level 3 · Standardized or above: the target is met.',
+          {},
+          { timeout: 10_000 },
+        ),
+      ).toBeTruthy();
+      const repos = screen.getByRole('table', { name: 'Repositories and their latest readiness' });
+      expect(within(repos).getByRole('link', { name: 'acme/a' }).getAttribute('href')).toBe(
+        '/readiness/github.com%2Facme%2Fa?team=Eng',
       );
     },
   );

@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom';
 import { LEVEL_NAMES } from '../../api/criteria';
 import { UNOWNED } from '../../api/readiness';
 import { useAppConfig } from '../../data/config';
-import { useSearchParam, useTeams, type ReadinessPeriod, type SortState } from '../../data/search';
+import { useLinkTo, useSearchParam, useTeams, type ReadinessPeriod, type SortState } from '../../data/search';
 import { CategoryBarChart } from '../../components/CategoryBarChart';
 import { DataTable, useTableCsv, type Column } from '../../components/DataTable';
 import { KpiGrid } from '../../components/KpiGrid';
@@ -46,6 +46,7 @@ const HOW_TO_READ = [
     .join(', ')}. Level ${TARGET_LEVEL} is the usual target.`,
   'The page counts the repositories at each level and says whether the target is met, rather than averaging levels; the chart shows how those shares moved over the period.',
   'Open a repository for its criteria by pillar and what to fix first: the failing criteria that take it to its next level soonest.',
+  `What to fix next is for the target: each criterion by how many repositories below level ${TARGET_LEVEL} it is one of the fewest fixes to bring there; criteria counting as many, the lowest level first.`,
 ];
 
 const PERIODS = [
@@ -62,17 +63,19 @@ const REPOS_SORT: SortState = { column: 'level', dir: 'asc' };
 const signed = (n: number | null, f: (n: number) => string) =>
   n === null ? '–' : `${n > 0 ? '+' : n < 0 ? '−' : '±'}${f(Math.abs(n))}`;
 
+/** The repository's name, a link to its page that keeps the reader's teams (and range). */
+const nameColumn = (linkTo: (path: string) => string): Column<RepoSummary> => ({
+  id: 'name',
+  header: 'Repository',
+  value: (r) => r.name,
+  render: (r) => (
+    <Link to={linkTo(repoPath(r.key))} className="text-accent-strong underline">
+      {r.name}
+    </Link>
+  ),
+});
+
 const REPO_COLUMNS: Column<RepoSummary>[] = [
-  {
-    id: 'name',
-    header: 'Repository',
-    value: (r) => r.name,
-    render: (r) => (
-      <Link to={repoPath(r.key)} className="text-accent-strong underline">
-        {r.name}
-      </Link>
-    ),
-  },
   {
     id: 'level',
     header: 'Level',
@@ -152,9 +155,10 @@ export default function ReadinessPage() {
   const [period, setPeriod] = useSearchParam('period');
   const [search, setSearch] = useSearchParam('q');
   const failingCsv = useTableCsv('failing', FAILING_COLUMNS, FAILING_SORT);
+  const linkTo = useLinkTo();
   const repoColumns = useMemo(
-    () => (owners ? [REPO_COLUMNS[0]!, teamColumn(owners), ...REPO_COLUMNS.slice(1)] : REPO_COLUMNS),
-    [owners],
+    () => [nameColumn(linkTo), ...(owners ? [teamColumn(owners)] : []), ...REPO_COLUMNS],
+    [owners, linkTo],
   );
   const reposCsv = useTableCsv('repos', repoColumns, REPOS_SORT);
   const scope = byTeam ? (teams.length === 1 ? teams[0]! : `${teams.length} teams`) : 'Organization';

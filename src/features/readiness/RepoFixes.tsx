@@ -3,6 +3,7 @@ import type { ReadinessReport } from '../../api/schemas';
 import { downloadCsv } from '../../components/download';
 import { formatPercent } from '../../lib/format';
 import type { NextLevelPlan } from '../../lib/readiness';
+import { criterionName, OTHER_PILLAR } from './history';
 
 /** Opens a criterion of the scorecard (its rationale shown) and brings it into view. */
 function openCriterion(e: React.MouseEvent, id: string) {
@@ -16,8 +17,8 @@ function openCriterion(e: React.MouseEvent, id: string) {
 
 /**
  * A repository's next-level plan (lib/readiness.ts, nextLevelPlan): the fewest failing criteria that take
- * this report to its next level, those failing in the fewest applications first. The scorecard marks the
- * same criteria.
+ * this report to its next level, the lowest levels first, each named as the scorecard names it. The
+ * scorecard marks the same criteria.
  */
 export function RepoFixes({
   report,
@@ -62,20 +63,21 @@ export function RepoFixes({
                     onClick={(e) => openCriterion(e, s.id)}
                     className="font-medium text-accent-strong underline"
                   >
-                    {known?.name ?? s.id}
+                    {criterionName(s.id)}
                   </a>{' '}
                   <span className="text-fg-muted">
+                    {known ? `level ${known.level} · ${known.pillar}` : `${OTHER_PILLAR}, not in the known list`} ·{' '}
                     {s.numerator}/{s.denominator}
                     {s.denominator > 1 ? ` · failing in ${s.failingApps} of ${s.denominator} applications` : ''}
-                    {known ? ` · level ${known.level} · ${known.pillar}` : ''}
                   </span>
                 </li>
               );
             })}
           </ol>
           <p className="mt-2 text-xs text-fg-subtle">
-            The fewest failing criteria that reach the next level; among as few, those failing in the fewest
-            applications. They are marked “fix first” in the scorecard below.{' '}
+            The fewest failing criteria that reach level {plan.level + 1}, by level: among as few, the lowest levels (a
+            higher one only when no plan as short does without it), then those failing in the fewest applications. They
+            are marked “fix first” in the scorecard below.{' '}
             <button
               type="button"
               className="font-medium text-accent-strong underline"
@@ -111,7 +113,7 @@ function downloadPlan(repo: string, report: ReadinessReport, plan: NextLevelPlan
       return [
         i + 1,
         s.id,
-        known?.name ?? '',
+        criterionName(s.id),
         known?.level ?? '',
         known?.pillar ?? '',
         s.numerator,

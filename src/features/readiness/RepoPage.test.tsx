@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
-import { fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes } from 'react-router-dom';
 import { describe, expect, it, vi } from 'vitest';
+import type { ReadinessReport } from '../../api/schemas';
 import { TEN, stubReadiness, tenReport } from '../../test/readiness-fixtures';
 import { TEST_CONFIG, renderWithApp } from '../../test/render';
 import RepoPage from './RepoPage';
@@ -13,6 +14,41 @@ const REPORTS = [tenReport('a1', 'a', '2026-03-01', 1), tenReport('a2', 'a', '20
 const FAILING = TEN.slice(5);
 // From 50 % to 60 % takes one criterion; all five failing ones are 0/1, so the lowest level, then the first by id.
 const FIRST = [...FAILING].sort((x, y) => x.level - y.level || (x.id < y.id ? -1 : 1))[0]!;
+
+/** A report of acme/e: `pass` and `fail` known criteria, and `agents_md_freshness`, outside the known list. */
+const eReport = (id: string, day: string, pass: string[], fail: string[], unknown: number): ReadinessReport => ({
+  ...tenReport(id, 'e', day, 0),
+  report: Object.fromEntries([
+    ...pass.map((c) => [c, { numerator: 1, denominator: 1, rationale: '' }]),
+    ...fail.map((c) => [c, { numerator: 0, denominator: 1, rationale: '' }]),
+    ['agents_md_freshness', { numerator: unknown, denominator: 1, rationale: 'Stale' }],
+  ]),
+});
+const E_PASS = ['lint_config', 'type_check', 'readme'];
+const E_REPORTS = [
+  // 3 of 4 (75 %, level 4): 80 % takes the one criterion outside the list.
+  eReport('e1', '2026-03-01', E_PASS, [], 0),
+  // 3 of 15 (20 %, level 2): 40 % takes three; eight of level 3 to 5 and one outside the list among the twelve.
+  eReport(
+    'e2',
+    '2026-03-05',
+    E_PASS,
+    [
+      'code_modularization',
+      'build_performance_tracking',
+      'fast_ci_feedback',
+      'cyclomatic_complexity',
+      'naming_consistency',
+      'dead_code_detection',
+      'agents_md',
+      'build_cmd_doc',
+      'deps_pinned',
+      'unit_tests_exist',
+      'env_template',
+    ],
+    0,
+  ),
+];
 
 const renderRepo = (search = '') => {
   stubReadiness(REPORTS, { 'github.com/acme/a': 'Eng' });
@@ -127,4 +163,44 @@ describe('RepoPage', () => {
     expect(screen.getByText('Pass rate').parentElement!.textContent).toContain('50%');
     expect(screen.queryByRole('region', { name: 'Score per criterion' })).toBeNull();
   });
+
+  it(
+    'a 2 → 3 plan of the lowest levels, in level order, named as the scorecard names them',
+    { timeout: SLOW },
+    async () => {
+      stubReadiness(E_REPORTS, { 'github.com/acme/e': 'Eng' });
+      const r = renderWithApp(
+        <Routes>
+          <Route path="/readiness/:repo" element={<RepoPage />} />
+        </Routes>,
+        { url: '/readiness/github.com%2Facme%2Fe?team=Eng', config: STORE },
+      );
+      const plan = await screen.findByRole('region', { name: 'What to fix first' }, { timeout: 10_000 });
+      expect(plan.textContent).toContain(
+        'Fix these 3 criteria to go from level 2 · Documented (20%) to level 3 · Standardized (40%):',
+      );
+      expect(
+        within(plan)
+          .getAllByRole('listitem')
+          .map((li) => li.textContent),
+      ).toEqual([
+        'Environment Template level 1 · Development Environment · 0/1',
+        'Unit Tests Exist level 1 · Testing · 0/1',
+        'Agent Instructions File level 2 · Documentation · 0/1',
+      ]);
+      // The way back keeps the team the repository was opened from.
+      expect(screen.getByRole('link', { name: '← All repositories' }).getAttribute('href')).toBe('/readiness?team=Eng');
+      // The earlier report's plan is the criterion outside the list, named as its scorecard entry is.
+      fireEvent.change(screen.getByRole('combobox', { name: 'Report' }), { target: { value: 'e1' } });
+      expect(r.params().get('report')).toBe('e1');
+      await waitFor(() =>
+        expect(
+          within(screen.getByRole('region', { name: 'What to fix first' }))
+            .getAllByRole('listitem')
+            .map((li) => li.textContent),
+        ).toEqual(['Agents md freshness Other, not in the known list · 0/1']),
+      );
+      expect(scorecardItems()).toContain('Agents md freshnessfix first · 10/1✗ Failed');
+    },
+  );
 });
