@@ -1,4 +1,7 @@
 import { expect, test } from '@playwright/test';
+import type { ReadinessAnswer } from '../src/api/readiness';
+import { levelFor, passRate, repoName } from '../src/lib/readiness';
+import { normalizeRepoUrl } from '../src/lib/repos';
 
 test('readiness: overview, search, a repository scorecard, grouping, rationale, an earlier report and its changes', async ({
   page,
@@ -134,5 +137,75 @@ test('readiness: unsafe repository URLs never become links', async ({ page }) =>
   await expect.poll(() => links.count()).toBeGreaterThan(5);
   for (const href of await page.locator('a[href]').evaluateAll((as) => as.map((a) => a.getAttribute('href')!))) {
     expect(href).not.toMatch(/^\s*javascript:/i);
+  }
+});
+
+test('what to fix next is for level 3: only repositories below it, as many fixes by level; a repository opened from a team keeps it, its plan in level order', async ({
+  page,
+  request,
+}) => {
+  test.slow();
+  await page.setViewportSize({ width: 1440, height: 900 });
+  // Each repository's level by its latest report (the answer's reports are oldest first), under its shown name.
+  const answer = (await (await request.get('/api/readiness')).json()) as ReadinessAnswer;
+  const latest = new Map(answer.reports.map((r) => [normalizeRepoUrl(r.repoUrl), r]));
+  const levels = new Map([...latest].map(([k, r]) => [repoName(k), levelFor(passRate(Object.values(r.report)))]));
+  const below = [...levels.values()].filter((l) => l < 3).length;
+  expect(below).toBeGreaterThan(1);
+  expect(below).toBeLessThan(levels.size);
+
+  await page.goto('/readiness');
+  await expect(page.getByText(/^\d+ reports of \d+ repositories/)).toBeVisible({ timeout: 30_000 });
+  const widget = page.getByRole('region', { name: 'What to fix next' });
+  await expect(widget).toContainText(
+    `Ranked for the target, level 3 · Standardized: by how many of the organization’s ${below} repositories below it each fix brings there, with the fewest other fixes; as many, the lowest level first.`,
+  );
+  const rows = (
+    await widget
+      .getByRole('table', { name: 'What to fix next' })
+      .locator('tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')))
+  ).map(([name, level, brings, which]) => {
+    const [, count, of] = brings!.match(/^(\d+) of (\d+)/)!;
+    return { name: name!, level: Number(level) || 6, count: Number(count), of: Number(of), which: which!.split(', ') };
+  });
+  expect(rows.length).toBeGreaterThan(3);
+  for (const r of rows) {
+    expect(r.of).toBe(below);
+    expect(r.which).toHaveLength(r.count);
+    // A repository at level 3 or above counts for no fix.
+    for (const name of r.which) expect(levels.get(name), `${r.name}: ${name}`).toBeLessThan(3);
+  }
+  // The most repositories first; as many, the lowest level first.
+  for (let i = 1; i < rows.length; i++) {
+    const [a, b] = [rows[i - 1]!, rows[i]!];
+    expect(a.count > b.count || (a.count === b.count && a.level <= b.level), `${a.name} before ${b.name}`).toBe(true);
+  }
+
+  // A team's repository below level 3, opened from the team's readiness: the team stays in its address and its links.
+  const repo = answer.repos.find((r) => r.team !== null && (levels.get(repoName(`https://${r.key}`)) ?? 3) === 2)!;
+  const team = repo.team!.split('/')[0]!;
+  await page.goto(`/readiness?team=${encodeURIComponent(team)}`);
+  await page.getByLabel('Search repositories').fill(repoName(`https://${repo.key}`));
+  const table = page.getByRole('table', { name: 'Repositories and their latest readiness' });
+  await table.getByRole('link', { name: repoName(`https://${repo.key}`), exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1, name: repoName(`https://${repo.key}`) })).toBeVisible();
+  expect(new URL(page.url()).searchParams.getAll('team')).toEqual([team]);
+  await expect(page.getByRole('link', { name: '← All repositories' })).toHaveAttribute(
+    'href',
+    `/readiness?team=${encodeURIComponent(team)}`,
+  );
+  // Its 2 → 3 plan: in level order, each criterion named as the scorecard names it.
+  const plan = page.getByRole('region', { name: 'What to fix first' });
+  await expect(plan).toContainText(/to go from level 2 · Documented \(.*\) to level 3 · Standardized/);
+  const steps = await plan.getByRole('listitem').allTextContents();
+  expect(steps.length).toBeGreaterThan(0);
+  const stepLevels = steps.map((s) => Number(s.match(/ level (\d) · /)?.[1] ?? 6));
+  expect(stepLevels).toEqual([...stepLevels].sort((a, b) => a - b));
+  const scorecard = page.getByRole('region', { name: 'Scorecard' });
+  for (const link of await plan.getByRole('listitem').getByRole('link').all()) {
+    const name = (await link.textContent())!;
+    expect(name).not.toMatch(/_/);
+    await expect(scorecard.locator((await link.getAttribute('href'))!).locator('summary')).toContainText(name);
   }
 });
