@@ -156,3 +156,70 @@ test('at 390 px the readiness pages, a repository and a team’s readiness show 
     }
   }
 });
+
+/** How much of a table's box lies below its bottom edge (a box that scrolls inside the page), and its rows shown. */
+const boxOf = (page: Page, caption: string) =>
+  page.getByLabel(`${caption}, scrollable`).evaluate((b) => ({
+    hidden: b.scrollHeight - b.clientHeight,
+    shown: [...b.querySelectorAll('tbody tr')].filter((r) => r.getClientRects().length > 0).length,
+    rows: b.querySelectorAll('tbody tr').length,
+  }));
+
+test('on a phone, long lists show their first rows and a “Show more” in the page, not a box that scrolls inside it; a desk keeps its box', async ({
+  page,
+}) => {
+  test.slow();
+  await page.setViewportSize(PHONE);
+  const lists: [string, string, (() => Promise<void>)?][] = [
+    ['/readiness', 'What to fix next'],
+    ['/readiness', 'Readiness by team'],
+    // The teams' tree, every sub-team shown.
+    ['/teams', 'Teams, with their sub-teams', () => page.getByRole('button', { name: 'Expand all' }).click()],
+    ['/', 'Top users by credits'],
+  ];
+  for (const [path, caption, open] of lists) {
+    await page.goto(path);
+    await expect(page.getByRole('table', { name: caption })).toBeVisible({ timeout: 30_000 });
+    await open?.();
+    const more = page.getByRole('button', { name: `Show more of ${caption}` });
+    await expect(more).toBeVisible();
+    const before = await boxOf(page, caption);
+    expect(before.rows, `${path}: ${caption}`).toBeGreaterThan(10);
+    expect(before, `${path}: ${caption}`).toMatchObject({ hidden: 0, shown: 10 });
+    await expect(more.locator('xpath=../..')).toContainText(`10 of ${before.rows} shown`);
+    await more.click();
+    const after = await boxOf(page, caption);
+    expect(after, `${path}: ${caption}`).toMatchObject({ hidden: 0, shown: Math.min(20, before.rows) });
+    await page.getByRole('button', { name: 'Show fewer' }).first().click();
+    expect((await boxOf(page, caption)).shown).toBe(10);
+  }
+  // A desk keeps the box, every row in it, and no "Show more".
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('/readiness');
+  const box = await boxOf(page, 'What to fix next');
+  expect(box.hidden).toBeGreaterThan(0);
+  expect(box.shown).toBe(box.rows);
+  await expect(page.getByRole('button', { name: 'Show more of What to fix next' })).toBeHidden();
+});
+
+test('at 390 px a team’s readiness level and its count of repositories stay inside their cell', async ({ page }) => {
+  await page.setViewportSize(PHONE);
+  await page.goto('/teams');
+  const table = page.getByRole('table', { name: 'Readiness and outcomes across teams' });
+  await expect(table).toBeVisible({ timeout: 30_000 });
+  const cells = await table.locator('td[data-label="Readiness level"]').evaluateAll((tds) =>
+    tds
+      .filter((td) => td.getClientRects().length > 0)
+      .map((td) => ({
+        text: td.textContent ?? '',
+        over: td.scrollWidth - td.clientWidth,
+        right: Math.max(...[...td.querySelectorAll('span')].map((s) => s.getBoundingClientRect().right)),
+        edge: td.getBoundingClientRect().right,
+      })),
+  );
+  expect(cells.length).toBeGreaterThan(2);
+  for (const c of cells) {
+    expect(c.over, `"${c.text}" fits its cell`).toBeLessThanOrEqual(0);
+    expect(c.right, `"${c.text}" stays in its cell`).toBeLessThanOrEqual(c.edge + 0.5);
+  }
+});

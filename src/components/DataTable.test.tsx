@@ -152,3 +152,52 @@ describe('fitWholeRows', () => {
     expect(box.style.maxHeight).toBe('448px');
   });
 });
+
+describe('DataTable on a phone', () => {
+  const many = Array.from({ length: 25 }, (_, i) => ({ ...ROWS[0]!, name: `Team ${i + 1}`, people: 100 - i }));
+  const renderMany = (rows: Row[]) =>
+    renderWithApp(
+      <DataTable
+        id="t"
+        caption="Teams"
+        columns={COLUMNS}
+        rows={rows}
+        rowKey={(r) => r.name}
+        defaultSort={{ column: 'people', dir: 'desc' }}
+      />,
+    );
+  /** The rows a phone shows: those not hidden below `sm` (jsdom applies no media query, so by their class). */
+  const phoneRows = () =>
+    within(table())
+      .getAllByRole('row')
+      .slice(1)
+      .filter((r) => !r.className.includes('max-sm:hidden'))
+      .map((r) => within(r).getAllByRole('cell')[0]!.textContent);
+
+  it('shows the first ten rows and a “Show more” in the page, with no box of its own; a desk draws every row', () => {
+    renderMany(many);
+    expect(phoneRows()).toEqual(many.slice(0, 10).map((r) => r.name));
+    // Every row is drawn, for a desk's box; on a phone the box does not bound them.
+    expect(within(table()).getAllByRole('row')).toHaveLength(26);
+    expect(screen.getByLabelText('Teams, scrollable').className).toContain('max-sm:max-h-none!');
+    const more = screen.getByRole('button', { name: 'Show more of Teams' });
+    expect(more.textContent).toBe('Show more');
+    expect(more.closest('div')!.className).toContain('sm:hidden');
+    expect(screen.getByText('10 of 25 shown')).toBeTruthy();
+    fireEvent.click(more);
+    expect(phoneRows()).toHaveLength(20);
+    fireEvent.click(screen.getByRole('button', { name: 'Show more of Teams' }));
+    expect(phoneRows()).toHaveLength(25);
+    expect(screen.getByText('25 of 25 shown')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Show more of Teams' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Show fewer' }));
+    expect(phoneRows()).toHaveLength(10);
+  });
+
+  it('a list of ten rows or fewer has nothing more to show', () => {
+    renderMany(many.slice(0, 10));
+    expect(phoneRows()).toHaveLength(10);
+    expect(screen.queryByRole('button', { name: /^Show more/ })).toBeNull();
+    expect(screen.queryByText(/shown$/)).toBeNull();
+  });
+});

@@ -4,7 +4,17 @@ import type { Definition } from '../lib/definitions';
 import { formatCompact, formatExact, type NumberFormat } from '../lib/format';
 import { useSortParam, type SortState } from '../data/search';
 import { DefinitionTip } from './Definition';
-import { CARD_CELL, CARD_ROW, CARD_TABLE, CARD_TEXT, FIRST_CELL, PhoneSort, STICKY_HEAD, TableBox } from './TableFrame';
+import {
+  CARD_CELL,
+  CARD_ROW,
+  CARD_TABLE,
+  CARD_TEXT,
+  FIRST_CELL,
+  PhoneSort,
+  STICKY_HEAD,
+  TableBox,
+  usePhoneRows,
+} from './TableFrame';
 
 export interface Column<R> {
   id: string;
@@ -118,32 +128,36 @@ export function useSortedRows<R>(
 /**
  * A sortable table whose sort lives in the URL. The name column stays in place while the others scroll
  * sideways (a fade and a button say more columns lie to the side); on a phone each row is a card of
- * label: value lines, so no number is cut, with the sort in a select above.
+ * label: value lines, so no number is cut, with the sort in a select above, and a long table shows its
+ * first rows and a "Show more" in the page rather than scrolling in a box.
  */
 export function DataTable<R>({ id, caption, columns, rows, rowKey, defaultSort, maxHeight = '28rem' }: TableProps<R>) {
   const { sorted, sort, setSort } = useSortedRows(id, rows, columns, defaultSort);
   const formats = useColumnFormats(columns, rows);
+  const phone = usePhoneRows(sorted.length, caption);
+  const { hide } = phone;
   // The rows are made again only when they, their order or the columns change: the table renders again on
   // every change of the URL (its sort lives there), and at a page's size its rows are the costly part.
   const body = useMemo(
     () =>
-      sorted.map((r) => (
-        <tr key={rowKey(r)} className={`border-t border-line-subtle bg-surface ${CARD_ROW}`}>
+      sorted.map((r, i) => (
+        <tr key={rowKey(r)} className={`border-t border-line-subtle bg-surface ${CARD_ROW} ${hide(i)}`}>
           <RowCells columns={columns} row={r} formats={formats} />
         </tr>
       )),
-    [sorted, columns, rowKey, formats],
+    [sorted, columns, rowKey, formats, hide],
   );
   return (
     <>
       <PhoneSort caption={caption} columns={columns} sort={sort} onSort={setSort} />
-      <TableBox caption={caption} maxHeight={maxHeight} measure={[sorted, columns]}>
+      <TableBox caption={caption} maxHeight={maxHeight} measure={[sorted, columns]} inPage>
         <table className={`w-full text-sm ${CARD_TABLE}`}>
           <caption className="sr-only">{caption}</caption>
           <SortableHead columns={columns} sort={sort} onSort={setSort} />
           <tbody>{body}</tbody>
         </table>
       </TableBox>
+      {phone.more}
     </>
   );
 }

@@ -1,10 +1,11 @@
-import { useEffect, useLayoutEffect, useRef } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { SortState } from '../data/search';
 
 /*
  * What every table shares around its rows: the box it scrolls in, its name column held in place, and
  * on a phone (below Tailwind's `sm`, 640 px) each row drawn as a card of label: value lines, so that
- * no number is ever cut by the edge of the screen.
+ * no number is ever cut by the edge of the screen, and a long list's first rows with a "Show more" in
+ * the page rather than a box that scrolls inside it.
  */
 
 /** The table: on a phone, a stack of cards instead of a grid. */
@@ -37,10 +38,16 @@ export function TableBox({
   maxHeight,
   measure,
   boxRef,
+  inPage = false,
   children,
 }: {
   caption: string;
   maxHeight: string;
+  /**
+   * On a phone, no box: the rows lie in the page (the table shows its first ones, `usePhoneRows`). A
+   * virtual table keeps its box, which it scrolls to draw its rows.
+   */
+  inPage?: boolean;
   /** What changes the rows' heights: the box is fitted again when any of these change. */
   measure: readonly unknown[];
   boxRef?: React.RefObject<HTMLDivElement | null>;
@@ -94,7 +101,8 @@ export function TableBox({
       </p>
       <div
         ref={box}
-        className="overflow-auto"
+        // Above the height the fit writes on the element: a phone's list has no box.
+        className={`overflow-auto ${inPage ? 'max-sm:max-h-none!' : ''}`}
         style={{ maxHeight }}
         tabIndex={0}
         aria-label={`${caption}, scrollable`}
@@ -108,6 +116,49 @@ export function TableBox({
       />
     </div>
   );
+}
+
+/** The rows a phone shows of a long list before its "Show more", and how many more each press shows. */
+export const PHONE_ROWS = 10;
+
+/**
+ * A long list on a phone: its first `PHONE_ROWS` rows, then a "Show more" in the page that shows as many
+ * again (and a "Show fewer" once it has), instead of a box that scrolls inside the page, where a thumb
+ * scrolling the page gets caught. `hide(i)` is the class of the i-th row drawn: hidden on a phone only,
+ * so a desk draws every row, in its box, as before.
+ */
+export function usePhoneRows(total: number, label: string) {
+  const [limit, setLimit] = useState(PHONE_ROWS);
+  // The same function while the limit stands: a table's rows are made again only when it changes.
+  const hide = useCallback((i: number) => (i >= limit ? 'max-sm:hidden!' : ''), [limit]);
+  const shown = Math.min(limit, total);
+  const button = 'rounded border border-line-strong px-3 py-1 font-medium text-fg-soft hover:bg-surface-muted';
+  const more =
+    total > PHONE_ROWS ? (
+      <div className="mt-2 flex flex-wrap items-center justify-between gap-2 text-sm sm:hidden">
+        <span className="text-fg-muted" aria-live="polite">
+          {shown} of {total} shown
+        </span>
+        <span className="flex gap-2">
+          {limit > PHONE_ROWS && (
+            <button type="button" className={button} onClick={() => setLimit(PHONE_ROWS)}>
+              Show fewer
+            </button>
+          )}
+          {shown < total && (
+            <button
+              type="button"
+              className={button}
+              aria-label={`Show more of ${label}`}
+              onClick={() => setLimit(limit + PHONE_ROWS)}
+            >
+              Show more
+            </button>
+          )}
+        </span>
+      </div>
+    ) : null;
+  return { hide, more };
 }
 
 /** Sets the box's height to the bottom of the last whole row within `maxHeight`. */

@@ -25,13 +25,21 @@ const COLUMNS: Column<FixRow>[] = [
   { id: 'level', header: 'Level', value: (f) => f.level, numeric: true, format: String },
   {
     id: 'helps',
-    header: `Repositories to level ${TARGET_LEVEL}`,
+    header: `Brings to level ${TARGET_LEVEL}`,
     value: (f) => f.helps.length,
     numeric: true,
+    // On a phone's card, where the cell is half a line, what one fix does alone takes a smaller line of its own.
     render: (f) => (
-      <span className="whitespace-nowrap">
+      <span className="sm:whitespace-nowrap">
         {f.helps.length} of {f.below}
-        {f.lifts.length ? <span className="text-fg-subtle"> ({f.lifts.length} on its own)</span> : ''}
+        {f.lifts.length ? (
+          <span className="whitespace-nowrap text-fg-subtle max-sm:block max-sm:text-xs">
+            {' '}
+            ({f.lifts.length} on its own)
+          </span>
+        ) : (
+          ''
+        )}
       </span>
     ),
   },
@@ -39,8 +47,9 @@ const COLUMNS: Column<FixRow>[] = [
     id: 'repos',
     header: 'Which',
     value: (f) => f.which,
+    // Left-aligned on a phone's card too: a clamped text aligned right runs past its box in Chromium.
     render: (f) => (
-      <span className="line-clamp-2 text-fg-muted" title={f.which}>
+      <span className="line-clamp-2 text-fg-muted max-sm:text-left" title={f.which}>
         {f.which}
       </span>
     ),

@@ -55,9 +55,10 @@ export function PayoffAcrossTeams({ range, rows }: { range: DayRange; rows: read
         value: (p) => p.meanLevel,
         numeric: true,
         render: (p) => (
-          <span className="whitespace-nowrap" title={formatExact(p.meanLevel)}>
+          // On a phone’s card, where the cell is half a line, the count of repositories takes a smaller line of its own.
+          <span className="sm:whitespace-nowrap" title={formatExact(p.meanLevel)}>
             {p.meanLevel.toFixed(1)}{' '}
-            <span className="text-fg-subtle">
+            <span className="whitespace-nowrap text-fg-subtle max-sm:block max-sm:text-xs">
               ({p.repos} {p.repos === 1 ? 'repository' : 'repositories'})
             </span>
           </span>

@@ -2,7 +2,15 @@ import { useMemo } from 'react';
 import { Link } from 'react-router-dom';
 import type { TeamSummaryRow } from '../../api/teams';
 import { CellContent, SortableHead, useColumnFormats, type Column } from '../../components/DataTable';
-import { CARD_CELL, CARD_ROW, CARD_TABLE, FIRST_CELL, PhoneSort, TableBox } from '../../components/TableFrame';
+import {
+  CARD_CELL,
+  CARD_ROW,
+  CARD_TABLE,
+  FIRST_CELL,
+  PhoneSort,
+  TableBox,
+  usePhoneRows,
+} from '../../components/TableFrame';
 import { SCREEN_HIGH } from '../../components/VirtualTable';
 import type { SortState } from '../../data/search';
 import { rowName } from './columns';
@@ -13,6 +21,7 @@ import { isOrganization, isUnassigned, teamHref, treeOrder } from './shaping';
  * with sub-teams has a button that shows or hides them. A sort orders the teams among their siblings,
  * so every sub-team stays under its parent. Each column has one number format over every team (the
  * organization's row included), and the team's name stays in place while the figures scroll sideways.
+ * On a phone, its first rows and a "Show more", in the page.
  */
 export function TeamsTable({
   caption,
@@ -39,22 +48,23 @@ export function TeamsTable({
   const visible = useMemo(() => treeOrder(rows, columns, sort, expanded), [rows, columns, sort, expanded]);
   const formats = useColumnFormats(columns, rows);
   const [, ...figures] = columns;
+  const phone = usePhoneRows(visible.length, caption);
   return (
     <>
       <PhoneSort caption={caption} columns={columns} sort={sort} onSort={onSort} />
-      <TableBox caption={caption} maxHeight={maxHeight} measure={[visible, columns]}>
+      <TableBox caption={caption} maxHeight={maxHeight} measure={[visible, columns]} inPage>
         <table className={`w-full text-sm ${CARD_TABLE}`}>
           <caption className="sr-only">{caption}</caption>
           <SortableHead columns={columns} sort={sort} onSort={onSort} />
           <tbody>
-            {visible.map((r) => {
+            {visible.map((r, i) => {
               const org = isOrganization(r);
               const open = expanded.has(r.team);
               const name = rowName(r);
               return (
                 <tr
                   key={r.team}
-                  className={`border-t border-line-subtle ${org ? 'bg-surface-muted font-medium' : 'bg-surface'} ${CARD_ROW}`}
+                  className={`border-t border-line-subtle ${org ? 'bg-surface-muted font-medium' : 'bg-surface'} ${CARD_ROW} ${phone.hide(i)}`}
                   data-depth={r.depth}
                 >
                   <th scope="row" className={`py-1.5 pr-3 text-left font-normal whitespace-nowrap ${FIRST_CELL}`}>
@@ -103,6 +113,7 @@ export function TeamsTable({
           </tbody>
         </table>
       </TableBox>
+      {phone.more}
     </>
   );
 }
