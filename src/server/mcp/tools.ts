@@ -258,7 +258,7 @@ export function registerTools(server: McpServer, ask: Ask) {
     'readiness',
     {
       title: 'Repositories’ readiness',
-      description: `The readiness of the organization’s repositories (or of some teams’, or of one repository): each repository’s latest level from 1 to 5 (by its criteria’s pass rate: 20, 40, 60, 80 %), how they spread over the levels against the target level ${TARGET_LEVEL}, and what to fix next: for a set, the criteria whose fix lifts the most repositories to their next level; for one repository, the fewest criteria that take it there.`,
+      description: `The readiness of the organization’s repositories (or of some teams’, or of one repository): each repository’s latest level from 1 to 5 (by its criteria’s pass rate: 20, 40, 60, 80 %), how they spread over the levels against the target level ${TARGET_LEVEL}, and what to fix next: for a set, the criteria whose fix brings the most repositories below level ${TARGET_LEVEL} up to it (as many: the lowest level first); for one repository, the fewest criteria that take it to its next level, the lowest levels first.`,
       inputSchema: {
         teams,
         repo: described(
@@ -311,7 +311,7 @@ export function registerTools(server: McpServer, ask: Ask) {
               },
             ],
           };
-        const plan = nextLevelPlan(latest.get(key)!);
+        const plan = nextLevelPlan(latest.get(key)!, levelOf);
         return text({
           ...view(key),
           next: plan && {
@@ -323,7 +323,10 @@ export function registerTools(server: McpServer, ask: Ask) {
       }
       const repos = [...latest.keys()].sort().map(view);
       const spread = levelSpread(repos.map((x) => x.level));
-      const fixes = fixesForSet([...latest].map(([key, report]) => ({ key, report })));
+      const fixes = fixesForSet(
+        [...latest].map(([key, report]) => ({ key, report })),
+        levelOf,
+      );
       return text({
         repositories: repos.length,
         target: TARGET_LEVEL,
