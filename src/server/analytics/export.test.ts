@@ -82,6 +82,27 @@ describe('the export’s CSV as the engine writes it', () => {
     expect(await a.rows(`SELECT table_name FROM duckdb_tables() WHERE table_name LIKE 'export_%'`)).toEqual([]);
   });
 
+  it('writes one file at a time, the next once the one before is written', async () => {
+    const copies: string[] = [];
+    const watched: Analytics = {
+      ...a,
+      rows: async (sql, params, types) => {
+        const copy = sql.startsWith('COPY');
+        if (copy) copies.push('start');
+        try {
+          return await a.rows(sql, params, types);
+        } finally {
+          if (copy) copies.push('end');
+        }
+      },
+    };
+    const q = { range, mapping, scope: { people: null } };
+    await Promise.all(
+      ['one', 'two', 'three'].map((f) => createExport(watched).write(q, 'parquet', join(dir, `${f}.parquet`))),
+    );
+    expect(copies).toEqual(['start', 'end', 'start', 'end', 'start', 'end']);
+  });
+
   it('keeps to the teams asked, and names people as the reader is shown them', async () => {
     const csv = await written({
       range,

@@ -43,6 +43,12 @@ const literal = (s: string) => `'${s.replaceAll("'", "''")}'`;
 /** Scratch tables made so far in this process: each export's have names of their own. */
 let made = 0;
 
+/**
+ * The files being written, one at a time per engine: a long export holds one of the readers' connections, and two
+ * at once would hold both, every page's queries waiting behind them.
+ */
+const writing = new WeakMap<Analytics, Promise<unknown>>();
+
 export function createExport(a: Analytics) {
   const membership = membershipOf(a);
 
@@ -78,92 +84,104 @@ export function createExport(a: Analytics) {
     /**
      * Writes the range's rows of the scope to `file` (which the caller removes), by day then person as the reader
      * sees them (never by what they are not shown), in one query: DuckDB writes as it reads, within its memory limit.
+     * One file at a time (`writing`): the next waits for the one being written.
      */
-    async write(q: PersonDaysQuestion, format: ExportFormat, file: string): Promise<void> {
-      const { sel, params } = await ready(q);
-      const view = q.view ?? {};
-      const n = ++made;
-      const scratch: string[] = [];
-      const types = { ...sel.types };
-      let id = 'p.user_id';
-      let email = 'd.user_email';
-      let team = 'coalesce(m.team, $unassigned)';
-      let joins = '';
-      const text: Record<'model' | 'tier' | 'level', string> = {
-        model: 'd.primary_model',
-        tier: 'd.primary_model_tier',
-        level: 'd.delegation_level',
-      };
-      let names = 'SELECT code, name FROM language';
-      try {
-        if (view.person || view.rewrite) {
-          // Each person of the scope as the reader is shown them: their name and their team.
-          const rewrite = view.rewrite ?? ((s: string) => s);
-          const pid: number[] = [];
-          const shownId: string[] = [];
-          const shownTeam: (string | null)[] = [];
-          for await (const part of a.rowParts<{ pid: number; user_id: string; team: string }>(
-            `SELECT pid, user_id, coalesce(m.team, $unassigned) AS team FROM person LEFT JOIN member m USING (pid)
+    write(q: PersonDaysQuestion, format: ExportFormat, file: string): Promise<void> {
+      const turn = (writing.get(a) ?? Promise.resolve()).then(() => writeNow(q, format, file));
+      writing.set(
+        a,
+        turn.catch(() => undefined),
+      );
+      return turn;
+    },
+  };
+
+  /** The file written, its turn come. */
+  async function writeNow(q: PersonDaysQuestion, format: ExportFormat, file: string): Promise<void> {
+    const { sel, params } = await ready(q);
+    const view = q.view ?? {};
+    const n = ++made;
+    const scratch: string[] = [];
+    const types = { ...sel.types };
+    let id = 'p.user_id';
+    let email = 'd.user_email';
+    let team = 'coalesce(m.team, $unassigned)';
+    let joins = '';
+    const text: Record<'model' | 'tier' | 'level', string> = {
+      model: 'd.primary_model',
+      tier: 'd.primary_model_tier',
+      level: 'd.delegation_level',
+    };
+    let names = 'SELECT code, name FROM language';
+    try {
+      if (view.person || view.rewrite) {
+        // Each person of the scope as the reader is shown them: their name and their team.
+        const rewrite = view.rewrite ?? ((s: string) => s);
+        const pid: number[] = [];
+        const shownId: string[] = [];
+        const shownTeam: (string | null)[] = [];
+        for await (const part of a.rowParts<{ pid: number; user_id: string; team: string }>(
+          `SELECT pid, user_id, coalesce(m.team, $unassigned) AS team FROM person LEFT JOIN member m USING (pid)
              WHERE ${sel.where}`,
-            { ...sel.params, unassigned: UNASSIGNED },
-            sel.types,
-          ))
-            for (const r of part) {
-              const t = view.person ? view.person.team(r.team) : r.team;
-              pid.push(r.pid);
-              shownId.push(view.person ? view.person.name(r.user_id) : rewrite(r.user_id));
-              shownTeam.push(t === null ? null : rewrite(t));
-            }
-          const people = `scratch.export_people_${n}`;
-          scratch.push(people);
-          await scratchTable(people, [
-            ['pid', 'INTEGER', pid],
-            ['shown_id', 'VARCHAR', shownId],
-            ['shown_team', 'VARCHAR', shownTeam],
-          ]);
-          joins += ` JOIN ${people} v USING (pid)`;
-          id = 'v.shown_id';
-          team = 'v.shown_team';
-          if (view.person) email = 'NULL::VARCHAR';
-        }
-        if (view.rewrite) {
-          // Every other text of the rows an email could be in (the emails given, the models, tiers, levels and
-          // languages: few), each that the rewrite changes beside what it becomes.
-          const given = await a.rows<{ t: string }>(
-            `SELECT DISTINCT t FROM (
+          { ...sel.params, unassigned: UNASSIGNED },
+          sel.types,
+        ))
+          for (const r of part) {
+            const t = view.person ? view.person.team(r.team) : r.team;
+            pid.push(r.pid);
+            shownId.push(view.person ? view.person.name(r.user_id) : rewrite(r.user_id));
+            shownTeam.push(t === null ? null : rewrite(t));
+          }
+        const people = `scratch.export_people_${n}`;
+        scratch.push(people);
+        await scratchTable(people, [
+          ['pid', 'INTEGER', pid],
+          ['shown_id', 'VARCHAR', shownId],
+          ['shown_team', 'VARCHAR', shownTeam],
+        ]);
+        joins += ` JOIN ${people} v USING (pid)`;
+        id = 'v.shown_id';
+        team = 'v.shown_team';
+        if (view.person) email = 'NULL::VARCHAR';
+      }
+      if (view.rewrite) {
+        // Every other text of the rows an email could be in (the emails given, the models, tiers, levels and
+        // languages: few), each that the rewrite changes beside what it becomes.
+        const given = await a.rows<{ t: string }>(
+          `SELECT DISTINCT t FROM (
                SELECT unnest([${view.person ? '' : 'user_email, '}primary_model, primary_model_tier, delegation_level]) AS t
                FROM person_day WHERE day BETWEEN $start AND $end AND ${sel.where}
                UNION ALL SELECT name FROM language) WHERE t IS NOT NULL`,
-            params,
-            sel.types,
-          );
-          const changed = given.flatMap(({ t }) => {
-            const shown = view.rewrite!(t);
-            return shown === t ? [] : [[t, shown] as const];
-          });
-          if (changed.length > 0) {
-            const texts = `scratch.export_texts_${n}`;
-            scratch.push(texts);
-            await scratchTable(texts, [
-              ['t', 'VARCHAR', changed.map(([t]) => t)],
-              ['shown', 'VARCHAR', changed.map(([, s]) => s)],
-            ]);
-            for (const [k, sql] of Object.entries(text) as [keyof typeof text, string][]) {
-              joins += ` LEFT JOIN ${texts} x_${k} ON x_${k}.t = ${sql}`;
-              text[k] = `coalesce(x_${k}.shown, ${sql})`;
-            }
-            if (!view.person) {
-              joins += ` LEFT JOIN ${texts} x_email ON x_email.t = d.user_email`;
-              email = 'coalesce(x_email.shown, d.user_email)';
-            }
-            names = `SELECT code, coalesce(x.shown, name) AS name FROM language LEFT JOIN ${texts} x ON x.t = name`;
+          params,
+          sel.types,
+        );
+        const changed = given.flatMap(({ t }) => {
+          const shown = view.rewrite!(t);
+          return shown === t ? [] : [[t, shown] as const];
+        });
+        if (changed.length > 0) {
+          const texts = `scratch.export_texts_${n}`;
+          scratch.push(texts);
+          await scratchTable(texts, [
+            ['t', 'VARCHAR', changed.map(([t]) => t)],
+            ['shown', 'VARCHAR', changed.map(([, s]) => s)],
+          ]);
+          for (const [k, sql] of Object.entries(text) as [keyof typeof text, string][]) {
+            joins += ` LEFT JOIN ${texts} x_${k} ON x_${k}.t = ${sql}`;
+            text[k] = `coalesce(x_${k}.shown, ${sql})`;
           }
+          if (!view.person) {
+            joins += ` LEFT JOIN ${texts} x_email ON x_email.t = d.user_email`;
+            email = 'coalesce(x_email.shown, d.user_email)';
+          }
+          names = `SELECT code, coalesce(x.shown, name) AS name FROM language LEFT JOIN ${texts} x ON x.t = name`;
         }
-        const csv = format === 'csv';
-        const cell = (sql: string) => (csv ? inert(sql) : sql);
-        // The day's languages by name, in the order the service gave them (a list; a text in a CSV).
-        const languages = `list_transform(d.languages, lambda c: l.names[c])`;
-        const select = `
+      }
+      const csv = format === 'csv';
+      const cell = (sql: string) => (csv ? inert(sql) : sql);
+      // The day's languages by name, in the order the service gave them (a list; a text in a CSV).
+      const languages = `list_transform(d.languages, lambda c: l.names[c])`;
+      const select = `
           SELECT d.day AS date, ${cell(id)} AS user_id, ${cell(`nullif(${email}, '')`)} AS user_email,
             ${cell(team)} AS team, ${PERSON_NUMBERS.map((c) => `d.${c}`).join(', ')},
             ${cell(text.model)} AS primary_model, ${cell(text.tier)} AS primary_model_tier,
@@ -173,19 +191,18 @@ export function createExport(a: Analytics) {
             (SELECT map_from_entries(list((code, name))) AS names FROM (${names})) l
           WHERE d.day BETWEEN $start AND $end AND ${sel.where}
           ORDER BY d.day, ${id}`;
-        // Text cells quoted whatever they hold: a spreadsheet may split an unquoted one on `;` or a tab.
-        const options = csv
-          ? `FORMAT csv, HEADER true, FORCE_QUOTE (${TEXTS.join(', ')})`
-          : 'FORMAT parquet, COMPRESSION zstd';
-        await a.rows(
-          `COPY (${select}\n) TO ${literal(file)} (${options})`,
-          // A parameter the query does not name is refused.
-          { ...params, ...(team.includes('$unassigned') && { unassigned: UNASSIGNED }) },
-          types,
-        );
-      } finally {
-        for (const t of scratch) await a.rows(`DROP TABLE IF EXISTS ${t}`).catch(() => undefined);
-      }
-    },
-  };
+      // Text cells quoted whatever they hold: a spreadsheet may split an unquoted one on `;` or a tab.
+      const options = csv
+        ? `FORMAT csv, HEADER true, FORCE_QUOTE (${TEXTS.join(', ')})`
+        : 'FORMAT parquet, COMPRESSION zstd';
+      await a.rows(
+        `COPY (${select}\n) TO ${literal(file)} (${options})`,
+        // A parameter the query does not name is refused.
+        { ...params, ...(team.includes('$unassigned') && { unassigned: UNASSIGNED }) },
+        types,
+      );
+    } finally {
+      for (const t of scratch) await a.rows(`DROP TABLE IF EXISTS ${t}`).catch(() => undefined);
+    }
+  }
 }
