@@ -825,6 +825,12 @@ async function engineAtScale(storeKind: 'sqlite' | 'postgres') {
     const probes = await readiness.stop();
     record(`${label}: /readyz p99 while those ran (${probes.n} asks)`, probes.p99, 'ms', 50);
     record(`${label}: server memory, largest resident size of the run`, memory.peakMb(), 'MB', 1536);
+    // The bulk export of 90 days as Parquet, written by the engine and streamed: its time and the memory it took.
+    const exporting = watchMemory(server);
+    const exported = await firstTime(`${base}/api/export/person-days?${range(6)}&format=parquet`);
+    exporting.stop();
+    record(`${label}: export of 90 days as Parquet`, exported, 'ms');
+    record(`${label}: server memory during the export (largest resident size)`, exporting.peakMb(), 'MB', 1536);
 
     // Started again on the kept store (and, beside PostgreSQL, the replica's kept copy); BENCH_RESTART_FRESH=1 also
     // times a PostgreSQL replica without one (ANALYTICS_FILE=temporary: its copy made from the whole store).
