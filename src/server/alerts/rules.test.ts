@@ -148,11 +148,13 @@ describe('alert rules on constructed histories', () => {
       rule('no-data', '', 2),
     ].map((r, i) => ({ ...r, id: `r${i}` }));
     expect(evaluate(rules, f, []).open.map((o) => o.link)).toEqual([
-      '/settings/budgets',
-      // A team's budget alert opens its page over the month so far.
+      // A budget alert opens its scope's page over the month so far: the organization's is the overview.
+      '/?start=2026-06-01&end=2026-06-30',
       '/teams/Eng/Web%20Apps?start=2026-06-01&end=2026-06-30',
+      // An active-drop alert opens its scope's page over the two weeks compared.
       '/?start=2026-06-17&end=2026-06-30',
       '/teams/Eng/Web%20Apps?start=2026-06-17&end=2026-06-30',
+      // A person's day, over the four weeks it is compared with.
       '/users/u%2F1?start=2026-06-03&end=2026-06-30',
       '/alerts#sync',
     ]);
@@ -179,7 +181,7 @@ describe('alert rules on constructed histories', () => {
 
 describe('a person-day alert in privacy mode', () => {
   const name = (id: string) => `Person ${id.length}`;
-  it('names the person by the pseudonym given and links to the scope, not the person', () => {
+  it('names the person by the pseudonym given and links to the scope, not the person, over the same days', () => {
     const a = {
       kind: 'person-day',
       scope: 'Eng/Core team',
@@ -192,9 +194,9 @@ describe('a person-day alert in privacy mode', () => {
       scope: 'Eng/Core team',
       key: 'Person 8',
       summary: 'Person 8 used 3.0× their usual credits on 2 June 2026 (900 against a usual 300).',
-      link: '/teams/Eng/Core%20team',
+      link: '/teams/Eng/Core%20team?start=2026-05-06&end=2026-06-02',
     });
-    expect(pseudonymous({ ...a, scope: '' }, name).link).toBe('/users');
+    expect(pseudonymous({ ...a, scope: '' }, name).link).toBe('/users?start=2026-05-06&end=2026-06-02');
   });
   it('leaves the other kinds as they are', () => {
     const a = {

@@ -57,14 +57,22 @@ export interface Opening extends Holding {
 const teamPath = (t: string) => `/teams/${t.split('/').map(encodeURIComponent).join('/')}`;
 const label = (scope: string) => (scope === '' ? 'The organization' : scope);
 const withRange = (path: string, start: Day, end: Day) => `${path}?start=${start}&end=${end}`;
+/** The range a link carries (its query, with the `?`), or ''. */
+const range = (link: string) => {
+  const q = new URLSearchParams(link.split('?')[1] ?? '');
+  const start = q.get('start');
+  const end = q.get('end');
+  return start !== null && end !== null ? withRange('', start, end) : '';
+};
 const money = (v: number, currency: string) =>
   new Intl.NumberFormat('en-US', { style: 'currency', currency, maximumFractionDigits: 0 }).format(v);
 const people = (n: number) => `${n} ${n === 1 ? 'person' : 'people'}`;
 
 /**
  * A person-day alert as privacy mode shows it (to a reader who is not an admin, and to the webhook's channel):
- * the person by their pseudonym, never their email or id, linked to their scope's page rather than theirs. The
- * summary is the person's name, then " used …" (the only " used " after the name, whatever the name holds).
+ * the person by their pseudonym, never their email or id, linked to their scope's page rather than theirs, over
+ * the same days. The summary is the person's name, then " used …" (the only " used " after the name, whatever the
+ * name holds).
  */
 export function pseudonymous<T extends { kind: string; scope: string; key: string; summary: string; link: string }>(
   a: T,
@@ -77,7 +85,7 @@ export function pseudonymous<T extends { kind: string; scope: string; key: strin
     ...a,
     key: who,
     summary: at >= 0 ? `${who}${a.summary.slice(at)}` : `${who} had a day far above their usual credits.`,
-    link: a.scope === '' ? '/users' : teamPath(a.scope),
+    link: `${a.scope === '' ? '/users' : teamPath(a.scope)}${range(a.link)}`,
   };
 }
 
@@ -94,9 +102,9 @@ export function holds(rule: RuleView, f: Figures): Holding[] | undefined {
       if (s?.budget === undefined) return undefined;
       const b = s.budget;
       if (b === null) return [];
-      // A team's page over its month so far: the days the budget speaks of.
-      const link =
-        rule.scope === '' ? '/settings/budgets' : withRange(teamPath(rule.scope), `${f.day.slice(0, 8)}01`, f.day);
+      // The scope's page (the organization's is the overview, with its month's spend and budget) over the month so
+      // far: the days the budget speaks of.
+      const link = withRange(rule.scope === '' ? '/' : teamPath(rule.scope), `${f.day.slice(0, 8)}01`, f.day);
       if (rule.kind === 'budget-spent') {
         const share = b.budget > 0 ? (b.monthToDate / b.budget) * 100 : 0;
         if (share < n) return [];
