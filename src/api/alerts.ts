@@ -4,7 +4,9 @@
  *
  *   GET    /api/alerts                  open and past alerts the reader may see, open first
  *   POST   /api/alerts/:id/ack          acknowledges an alert
- *   POST   /api/alerts/check            checks the rules now (admins; without sign-in, from the machine itself)
+ *   GET    /api/alerts/preview          what each of the reader's rules would open and resolve now (nothing kept)
+ *   POST   /api/alerts/check            checks the rules now: an admin's every rule, a manager's their teams' (without
+ *                                       sign-in, from the machine itself)
  *   GET    /api/alert-rules             the rules the reader may see (admins: all; managers: their teams')
  *   POST   /api/alert-rules {kind, scope, threshold, enabled}   adds a rule
  *   PUT    /api/alert-rules/:id {kind, scope, threshold, enabled}   changes one
@@ -15,6 +17,7 @@ import * as z from 'zod/mini';
 export const ALERT_PATHS = {
   alerts: '/api/alerts',
   check: '/api/alerts/check',
+  preview: '/api/alerts/preview',
   rules: '/api/alert-rules',
 } as const;
 
@@ -77,18 +80,6 @@ export const alertRuleInputSchema = z.object({
   enabled: z.optional(z.boolean()),
 });
 
-/** What `POST /api/alerts/check` answers: the alerts the check opened and resolved, and what the webhook took. */
-export const alertsCheckSchema = z.object({
-  day: z.string(),
-  opened: z.array(
-    z.object({ kind: z.enum(ALERT_KINDS), scope: z.string(), key: z.string(), summary: z.string(), link: z.string() }),
-  ),
-  resolved: z.array(z.object({ id: z.string(), summary: z.string() })),
-  posted: z.number(),
-  unposted: z.number(),
-  withheld: z.number(),
-});
-
 export const alertRulesSchema = z.object({ rules: z.array(alertRuleSchema) });
 
 export const alertSchema = z.object({
@@ -117,3 +108,46 @@ export const alertsSchema = z.object({
   webhook: z.optional(z.boolean()),
 });
 export type Alerts = z.infer<typeof alertsSchema>;
+
+/** An alert as a check or its preview words it: its rule's kind and scope, what it is about, its summary and link. */
+const alertWordsSchema = z.object({
+  kind: z.enum(ALERT_KINDS),
+  scope: z.string(),
+  key: z.string(),
+  summary: z.string(),
+  link: z.string(),
+});
+
+/** `GET /api/alerts/preview`: what each of the reader's rules would do if checked now; nothing is stored or posted. */
+export const alertPreviewSchema = z.object({
+  /** The day the rules are checked on: the latest complete day. */
+  day: z.string(),
+  rules: z.array(
+    z.object({
+      ruleId: z.string(),
+      /** Whether the rule's figures could be read now: when not, a check leaves its alerts as they are. */
+      known: z.boolean(),
+      /** What its condition holds for now: each an alert that would open, or one already open (`openId`). */
+      holding: z.array(z.extend(alertWordsSchema, { openId: z.nullable(z.string()) })),
+      /** Its open alerts that would resolve. */
+      resolving: z.array(z.extend(alertWordsSchema, { id: z.string() })),
+    }),
+  ),
+  /** Whether the server posts alerts to a webhook (ALERT_WEBHOOK_URL). */
+  webhook: z.boolean(),
+});
+export type AlertPreview = z.infer<typeof alertPreviewSchema>;
+
+/** What `POST /api/alerts/check` answers: the alerts the check opened and resolved, and what the webhook took. */
+export const alertsCheckSchema = z.object({
+  day: z.string(),
+  opened: z.array(alertWordsSchema),
+  resolved: z.array(z.extend(alertWordsSchema, { id: z.string() })),
+  /** Alerts the webhook took (earlier ones that had failed included). */
+  posted: z.number(),
+  /** Open alerts still waiting for the webhook (it failed, or there is none). */
+  unposted: z.number(),
+  /** Alerts kept from the webhook: privacy mode's, of a team under its smallest group. */
+  withheld: z.number(),
+});
+export type CheckResult = z.infer<typeof alertsCheckSchema>;

@@ -1,9 +1,9 @@
 /**
  * Privacy mode (PRIVACY_MIN_GROUP=k) as a property, for random mappings and k from 2 to 5: of whatever a manager asks
  * (the teams tree and summary, the teams' spend, the users table and its CSV, the comparison's answers, the top
- * users, the highlights, the cohorts, the alerts, and the MCP server's tools: the teams and users tools give the pages'
- * answers, the figures tool a selection's, its teams' and its people's figures) and whatever the alerts' webhook and
- * the digest are told,
+ * users, the highlights, the cohorts, the alerts, the alerts' preview and check now, and the MCP server's tools: the
+ * teams and users tools give the pages' answers, the figures tool a selection's, its teams' and its people's figures)
+ * and whatever the alerts' webhook and the digest are told,
  * - no group of people a figure is given about has 1 to k−1 people, nor does any group given less groups given
  *   within it: no two figures differ by a group of 1 to k−1 people;
  * - every team named is one the tree shows, every count of a group's people is exact, and the counts privacy mode
@@ -27,7 +27,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alertsSchema } from '../api/alerts';
+import { alertPreviewSchema, alertsSchema, alertsCheckSchema } from '../api/alerts';
 import { figuresAnswerSchema } from '../api/figures';
 import { cohortsSchema, highlightsSchema } from '../api/insights';
 import { teamsSpendSchema } from '../api/spend';
@@ -708,6 +708,14 @@ async function check(s: Scenario) {
     expect(r.res.status, `active-drop on ${t}: ${r.body}`).toBe(mine.includes(t) && shown.has(t) ? 400 : 201);
   }
   const before = posted.get(d.hook)?.length ?? 0;
+  // The manager's preview and check now: their rules' alerts, worded as the alerts page words them.
+  const preview = alertPreviewSchema.parse(await ask('/api/alerts/preview'));
+  const checked = alertsCheckSchema.parse(await read(d, d.lead, '/api/alerts/check', 'POST'));
+  bodies.push({ where: 'the check now', body: JSON.stringify(checked) });
+  const worded = [
+    ...preview.rules.flatMap((r) => [...r.holding, ...r.resolving]).map((a) => ({ where: 'the preview', ...a })),
+    ...[...checked.opened, ...checked.resolved].map((a) => ({ where: 'the check now', ...a })),
+  ];
   await read(d, d.admin, '/api/alerts/check', 'POST');
   await postDigest(
     new URL(`${receiverAt}${d.hook}`),
@@ -720,7 +728,10 @@ async function check(s: Scenario) {
   for (const body of told) if (body.toLowerCase().includes(LEAD)) problems.push(`the webhook is told ${LEAD}`);
   for (const { where, body } of [
     ...told.map((body, i) => ({ where: `the webhook’s post ${i + 1}`, body })),
-    ...alerts.open.map((a) => ({ where: `the alert on ${a.scope}`, body: `${a.scope}\n${a.summary}` })),
+    ...[...alerts.open, ...worded].map((a) => ({
+      where: `${'where' in a ? a.where : 'the alert'} on ${a.scope}`,
+      body: `${a.scope}\n${a.summary}`,
+    })),
   ]) {
     bodies.push({ where, body });
     for (const t of teamsIn(body, [...teams, UNASSIGNED])) named.add(t);

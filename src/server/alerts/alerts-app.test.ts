@@ -10,7 +10,14 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alertRuleSchema, alertSchema, alertsSchema, alertRulesSchema } from '../../api/alerts';
+import {
+  alertPreviewSchema,
+  alertRuleSchema,
+  alertSchema,
+  alertsSchema,
+  alertRulesSchema,
+  alertsCheckSchema,
+} from '../../api/alerts';
 import { teamsAnswerSchema, type TeamView } from '../../api/teams';
 import { CookieJar, request, startProvider, walkSignIn, type TestProvider, signInEnv } from '../../test/oidc';
 import { createApp, openAppStore } from '../app';
@@ -140,24 +147,79 @@ describe('the alerts, for each signed-in reader', () => {
     expect(alertRulesSchema.parse(await read(admin, '/api/alert-rules')).rules).toHaveLength(3);
   });
 
-  it('the check opens an alert per rule, posts them once to the webhook (Teams), and a second check nothing', async () => {
-    const m = await signIn(manager.email);
-    expect((await api(m, '/api/alerts/check', 'POST')).res.status).toBe(403);
-    const first = (await read(admin, '/api/alerts/check', 'POST')) as { opened: { scope: string }[]; posted: number };
-    expect(first.opened.map((a) => a.scope).sort()).toEqual(['', manager.team, other].sort());
-    expect(first.posted).toBe(3);
-    const again = (await read(admin, '/api/alerts/check', 'POST')) as { opened: unknown[]; posted: number };
+  it('right after adding a rule already breached, the preview shows the alert it would open, storing and posting nothing', async () => {
+    const preview = alertPreviewSchema.parse(await read(admin, '/api/alerts/preview'));
+    expect(preview.day).toBe('2026-03-31');
+    expect(preview.webhook).toBe(true);
+    const rules = alertRulesSchema.parse(await read(admin, '/api/alert-rules')).rules;
+    expect(preview.rules.map((r) => r.ruleId).sort()).toEqual(rules.map((r) => r.id).sort());
+    const month = '?start=2026-03-01&end=2026-03-31';
+    for (const r of preview.rules) {
+      const scope = rules.find((x) => x.id === r.ruleId)!.scope;
+      const name = scope === '' ? 'The organization' : scope;
+      expect(r).toMatchObject({ known: true, resolving: [] });
+      expect(r.holding).toEqual([
+        {
+          kind: 'budget-spent',
+          scope,
+          key: '',
+          summary: expect.stringMatching(
+            new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} has spent [\\d,]+ % of its monthly budget: `),
+          ),
+          // The month the budget speaks of: the team's page, or the organization's, over it.
+          link: scope === '' ? `/${month}` : `/teams/${scope.split('/').map(encodeURIComponent).join('/')}${month}`,
+          openId: null,
+        },
+      ]);
+    }
+    // Nothing kept, nothing posted.
+    expect(alertsSchema.parse(await read(admin, '/api/alerts')).open).toEqual([]);
+    expect(posted).toEqual([]);
+    // A manager previews their teams' rules only; a viewer none.
+    const mine = alertPreviewSchema.parse(await read(manager.jar, '/api/alerts/preview'));
+    expect(mine.rules.map((r) => r.holding[0]!.scope)).toEqual([manager.team]);
+    const viewer = await signIn('someone.else@acme.example');
+    const refused = await api(viewer, '/api/alerts/preview');
+    expect(refused.res.status).toBe(403);
+    expect(JSON.parse(refused.body).detail).toBe('The alert rules are set by managers (for their teams) and admins.');
+  });
+
+  it('a manager’s check now opens and posts their teams’ alerts only; an admin’s every rule’s, once; a viewer’s none', async () => {
+    const viewer = await signIn('someone.else@acme.example');
+    const refused = await api(viewer, '/api/alerts/check', 'POST');
+    expect(refused.res.status).toBe(403);
+    expect(JSON.parse(refused.body).detail).toBe(
+      'The alerts check is run by managers (for their teams’ rules) and admins.',
+    );
+    const theirs = alertsCheckSchema.parse(await read(manager.jar, '/api/alerts/check', 'POST'));
+    expect(theirs.opened.map((a) => a.scope)).toEqual([manager.team]);
+    expect(theirs).toMatchObject({ resolved: [], posted: 1, unposted: 0, withheld: 0 });
+    expect(alertsSchema.parse(await read(admin, '/api/alerts')).open.map((a) => a.scope)).toEqual([manager.team]);
+    const first = alertsCheckSchema.parse(await read(admin, '/api/alerts/check', 'POST'));
+    expect(first.opened.map((a) => a.scope).sort()).toEqual(['', other].sort());
+    expect(first.posted).toBe(2);
+    const again = alertsCheckSchema.parse(await read(admin, '/api/alerts/check', 'POST'));
     expect(again).toMatchObject({ opened: [], posted: 0 });
-    expect(posted).toHaveLength(1);
+    expect(alertsCheckSchema.parse(await read(manager.jar, '/api/alerts/check', 'POST'))).toMatchObject({
+      opened: [],
+      resolved: [],
+      posted: 0,
+    });
+    expect(posted).toHaveLength(2);
     const card = posted[0] as { type: string; attachments: { content: { body: { text: string }[] } }[] };
     expect(card.type).toBe('message');
-    expect(card.attachments[0]!.content.body.map((b) => b.text).join('\n')).toContain(
-      `${base}/teams/${manager.team.split('/').map(encodeURIComponent).join('/')}`,
-    );
+    const told = card.attachments[0]!.content.body.map((b) => b.text).join('\n');
+    expect(told).toContain(`${base}/teams/${manager.team.split('/').map(encodeURIComponent).join('/')}?start=`);
+    expect(told).not.toContain(other);
     expect(logs.join('\n')).not.toMatch(/SECRET|webhookb2/);
     const all = alertsSchema.parse(await read(admin, '/api/alerts'));
     expect(all.open).toHaveLength(3);
     expect(all.open.every((a) => a.posted)).toBe(true);
+    // The preview now says each is open already.
+    const preview = alertPreviewSchema.parse(await read(admin, '/api/alerts/preview'));
+    expect(preview.rules.flatMap((r) => r.holding.map((h) => h.openId)).sort()).toEqual(
+      all.open.map((a) => a.id).sort(),
+    );
   });
 
   it('a manager sees and sets their teams’ rules, sees their teams’ and the organization’s alerts, and acknowledges one', async () => {

@@ -26,7 +26,7 @@ import {
 } from '../store/alerts-queries';
 import type { StoreDb } from '../store/db';
 import type { MappingSource } from '../teams/source';
-import { evaluate, pseudonymous, type Figures, type Opening, type RuleView, type ScopeFigures } from './rules';
+import { evaluate, holds, pseudonymous, type Figures, type Holding, type RuleView, type ScopeFigures } from './rules';
 import { alertMessage, type WebhookFormat } from './webhook';
 
 /** Spikes named at most per rule and day. */
@@ -153,12 +153,18 @@ export interface CheckerOptions {
   channel?: ChannelView & { hidden: (team: string) => Promise<boolean> };
 }
 
+/** An alert as a check or a preview gives it: its rule's kind and scope, what it is about, its words and link. */
+export interface AlertWords extends Holding {
+  kind: AlertKind;
+  scope: string;
+}
+
 export interface CheckResult {
   day: Day;
   /** Alerts opened (or, dry, that would open). */
-  opened: { kind: AlertKind; scope: string; key: string; summary: string; link: string }[];
+  opened: AlertWords[];
   /** Alerts resolved (or, dry, that would resolve). */
-  resolved: { id: string; summary: string }[];
+  resolved: (AlertWords & { id: string })[];
   /** Alerts the webhook took in this check (earlier ones that had failed included). */
   posted: number;
   /** Open alerts still waiting for the webhook (it failed, or there is none: the next check tries again). */
@@ -167,7 +173,24 @@ export interface CheckResult {
   withheld: number;
 }
 
-const shown = (o: Opening | { kind: string; scope: string; key: string; summary: string; link: string }) => ({
+/** What one rule would do if checked now. */
+export interface RulePreview {
+  ruleId: string;
+  /** Whether its figures could be read: when not, a check leaves its alerts as they are. */
+  known: boolean;
+  /** What its condition holds for now: each an alert that would open, or one open already (`openId`). */
+  holding: (AlertWords & { openId: string | null })[];
+  /** Its open alerts that would resolve (the condition cleared, or the rule is off). */
+  resolving: (AlertWords & { id: string })[];
+}
+
+/**
+ * Which rules a check or a preview reads (a manager's: those of their teams); without it, every rule, and the
+ * open alerts of rules no longer there resolve.
+ */
+export type RuleChoice = (rule: RuleView) => boolean | Promise<boolean>;
+
+const words = (o: { kind: string; scope: string; key: string; summary: string; link: string }): AlertWords => ({
   kind: o.kind as AlertKind,
   scope: o.scope,
   key: o.key,
@@ -179,11 +202,16 @@ export function createAlertChecker(o: CheckerOptions) {
   const { store, logger } = o;
   let queue: Promise<unknown> = Promise.resolve();
 
-  async function evaluateNow() {
-    const rules = (await readAlertRules(store.db)).map(ruleView);
+  async function evaluateNow(only?: RuleChoice) {
+    const all = (await readAlertRules(store.db)).map(ruleView);
+    const chosen = only ? await Promise.all(all.map(only)) : [];
+    const rules = only ? all.filter((_, i) => chosen[i]) : all;
+    const ids = new Set(rules.map((r) => r.id));
     const figures = await o.figures(rules);
-    const open = await openAlerts(store.db);
+    // A choice of rules resolves their alerts only: another's are its rule's business.
+    const open = (await openAlerts(store.db)).filter((a) => !only || ids.has(a.rule_id));
     return {
+      rules,
       figures,
       open,
       changes: evaluate(
@@ -198,10 +226,12 @@ export function createAlertChecker(o: CheckerOptions) {
    * Posts the open alerts the webhook has not taken; gives how many it took, how many still wait and how many
    * were kept from it. The channel is no admin: in privacy mode an alert of a team of fewer than k members is
    * not posted at all (its team, kind and figure all describe fewer than k people); it is marked as the
-   * webhook's part done, and the alerts page shows it to admins.
+   * webhook's part done, and the alerts page shows it to admins. With `rules`, only those rules' alerts are posted.
    */
-  async function postPending(): Promise<{ posted: number; unposted: number; withheld: number }> {
-    const pending = await unpostedAlerts(store.db);
+  async function postPending(
+    rules?: ReadonlySet<string>,
+  ): Promise<{ posted: number; unposted: number; withheld: number }> {
+    const pending = (await unpostedAlerts(store.db)).filter((a) => !rules || rules.has(a.rule_id));
     if (!o.webhook || pending.length === 0) return { posted: 0, unposted: o.webhook ? 0 : pending.length, withheld: 0 };
     const c = o.channel;
     const kept = new Set<string>();
@@ -230,42 +260,68 @@ export function createAlertChecker(o: CheckerOptions) {
     return { posted: told.length, unposted: 0, withheld: kept.size };
   }
 
-  /** Checks the rules now: with `dryRun`, says what would open and resolve, and stores and posts nothing. */
-  async function check({ dryRun = false }: { dryRun?: boolean } = {}): Promise<CheckResult> {
+  /**
+   * Checks the rules now (`only`: those chosen): with `dryRun`, says what would open and resolve, and stores and
+   * posts nothing.
+   */
+  async function check({ dryRun = false, only }: { dryRun?: boolean; only?: RuleChoice } = {}): Promise<CheckResult> {
     if (dryRun) {
-      const { figures, open, changes } = await evaluateNow();
-      const byId = new Map(open.map((a) => [a.id, a]));
+      const { figures, open, changes } = await evaluateNow(only);
       return {
         day: figures.day,
-        opened: changes.open.map(shown),
-        resolved: changes.resolve.map((id) => ({ id, summary: byId.get(id)?.summary ?? '' })),
+        opened: changes.open.map(words),
+        resolved: open.filter((a) => changes.resolve.includes(a.id)).map((a) => ({ id: a.id, ...words(a) })),
         posted: 0,
         unposted: 0,
         withheld: 0,
       };
     }
     // One check at a time in this process (the store's lock keeps the other replicas out).
-    const mine = queue.then(() => store.exclusive('alerts', checkNow));
+    const mine = queue.then(() => store.exclusive('alerts', () => checkNow(only)));
     queue = mine.catch(() => undefined);
     return mine;
   }
 
-  async function checkNow(): Promise<CheckResult> {
-    const { figures, open, changes } = await evaluateNow();
-    const byId = new Map(open.map((a) => [a.id, a]));
+  async function checkNow(only?: RuleChoice): Promise<CheckResult> {
+    const { rules, figures, open, changes } = await evaluateNow(only);
     const opened = await applyAlertChanges(store.db, figures.day, changes.open, changes.resolve);
     if (opened.length > 0 || changes.resolve.length > 0)
       logger.info('alerts checked', { day: figures.day, opened: opened.length, resolved: changes.resolve.length });
-    const p = await postPending();
+    const p = await postPending(only && new Set(rules.map((r) => r.id)));
     return {
       day: figures.day,
-      opened: opened.map(shown),
-      resolved: changes.resolve.map((id) => ({ id, summary: byId.get(id)?.summary ?? '' })),
+      opened: opened.map(words),
+      resolved: open.filter((a) => changes.resolve.includes(a.id)).map((a) => ({ id: a.id, ...words(a) })),
       ...p,
     };
   }
 
-  return { check };
+  /**
+   * What each rule (`only`: those chosen) would do if checked now, read as a check reads it: nothing stored,
+   * nothing posted.
+   */
+  async function preview(only?: RuleChoice): Promise<{ day: Day; rules: RulePreview[] }> {
+    const { rules, figures, open, changes } = await evaluateNow(only);
+    const resolving = new Set(changes.resolve);
+    return {
+      day: figures.day,
+      rules: rules.map((r) => {
+        const now = r.enabled ? holds(r, figures) : [];
+        const mine = open.filter((a) => a.rule_id === r.id);
+        return {
+          ruleId: r.id,
+          known: now !== undefined,
+          holding: (now ?? []).map((h) => ({
+            ...words({ ...h, kind: r.kind, scope: r.scope }),
+            openId: mine.find((a) => a.scope === r.scope && a.key === h.key)?.id ?? null,
+          })),
+          resolving: mine.filter((a) => resolving.has(a.id)).map((a) => ({ id: a.id, ...words(a) })),
+        };
+      }),
+    };
+  }
+
+  return { check, preview };
 }
 
 export type AlertChecker = ReturnType<typeof createAlertChecker>;

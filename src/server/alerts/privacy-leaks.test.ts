@@ -5,7 +5,8 @@
  * of the demo's people: Eng with 2 direct members, Eng/Big (4 people) and Eng/Solo (1), Ops with 4 direct members and
  * Ops/Tiny (2): Eng/Big is shown (Eng less it is 3 people), Eng/Solo and Ops/Tiny are not.
  * A manager sets no rule on a team under k; the webhook and the digest are told no figure of a team under k and
- * no one's email or user id; a manager reads no other author's email on the marks.
+ * no one's email or user id; a manager's preview and check now read their shown teams' rules only, people by
+ * pseudonym; a manager reads no other author's email on the marks.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -13,7 +14,13 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alertRuleSchema, alertRulesSchema, alertsSchema } from '../../api/alerts';
+import {
+  alertPreviewSchema,
+  alertRuleSchema,
+  alertRulesSchema,
+  alertsSchema,
+  alertsCheckSchema,
+} from '../../api/alerts';
 import { marksAnswerSchema } from '../../api/marks';
 import { CookieJar, request, signInEnv, startProvider, type TestProvider, signedIn } from '../../test/oidc';
 import { createApp, openAppStore } from '../app';
@@ -72,22 +79,32 @@ beforeAll(async () => {
   provider = await startProvider(`${base}/auth/callback`);
 
   const { org, people } = activePeople();
-  const team = (name: string, n: number, from: number) =>
-    people.slice(from, from + n).map((p) => `${p.email},${name},`);
-  const csv = [
-    'email,team,manager',
-    `,Eng,${ENG_LEAD}`,
-    `,Ops,${OPS_LEAD}`,
-    ...team('Eng/Big', 4, 0),
-    ...team('Eng/Solo', 1, 4),
-    ...team('Ops', 4, 5),
-    ...team('Ops/Tiny', 2, 9),
-    ...team('Eng', 2, 11),
-  ];
-  const teamsFile = join(dir, 'teams.csv');
-  writeFileSync(teamsFile, `${csv.join('\n')}\n`);
   const prices = join(dir, 'prices.json');
   writeFileSync(prices, JSON.stringify({ currency: 'EUR', prices: [{ from: '2026-01-14', perMillionCredits: 8 }] }));
+  const teamsFile = join(dir, 'teams.csv');
+  const mapping = (all: typeof people, eng: typeof people) => {
+    const team = (name: string, n: number, from: number) => all.slice(from, from + n).map((p) => `${p.email},${name},`);
+    const csv = [
+      'email,team,manager',
+      `,Eng,${ENG_LEAD}`,
+      `,Ops,${OPS_LEAD}`,
+      ...team('Eng/Big', 4, 0),
+      ...team('Eng/Solo', 1, 4),
+      ...team('Ops', 4, 5),
+      ...team('Ops/Tiny', 2, 9),
+      ...eng.map((p) => `${p.email},Eng,`),
+    ];
+    writeFileSync(teamsFile, `${csv.join('\n')}\n`);
+  };
+  mapping(people, people.slice(11, 13));
+  // One of Eng's own two is a person whose latest day was far above their usual, as an admin's preview names them
+  // (on a dashboard without the modes): Eng's manager then has a person-day alert to be told of.
+  current = await startApp({});
+  const admin = await signIn(ADMIN);
+  await read(admin, '/api/alert-rules', 'POST', { kind: 'person-day', scope: '' });
+  const spiker = alertPreviewSchema.parse(await read(admin, '/api/alerts/preview')).rules[0]!.holding[0]!.key;
+  const rest = people.filter((p) => p.id !== spiker);
+  mapping(rest, [people.find((p) => p.id === spiker)!, rest[11]!]);
   secrets = [...org.users.flatMap((p) => [p.id, p.email ?? '']), ENG_LEAD, OPS_LEAD, ADMIN].filter((s) => s !== '');
 }, 60_000);
 
@@ -228,6 +245,48 @@ describe('privacy mode (PRIVACY_MIN_GROUP=3)', () => {
     expect(posted).toEqual([]);
   });
 
+  it('a manager’s preview and check now are of their shown teams’ rules, people by pseudonym, nothing under k', async () => {
+    // Rules on every team of Eng's, the person-day ones included (the admin's on Eng/Solo, which is under k).
+    const added = [];
+    for (const scope of ['Eng', 'Eng/Big'])
+      added.push(alertRuleSchema.parse(await read(eng, '/api/alert-rules', 'POST', { kind: 'person-day', scope })));
+    const rules = alertRulesSchema.parse(await read(admin, '/api/alert-rules')).rules;
+    const engRules = rules.filter((r) => r.scope === 'Eng' || r.scope === 'Eng/Big').map((r) => r.id);
+    const preview = await api(eng, '/api/alerts/preview');
+    expect(preview.res.status, preview.body).toBe(200);
+    const p = alertPreviewSchema.parse(JSON.parse(preview.body));
+    expect(p.rules.map((r) => r.ruleId).sort()).toEqual(engRules.sort());
+    expect(preview.body).not.toMatch(/Eng\/Solo|Ops/);
+    expect(leaks(preview.body)).toEqual([]);
+    const people = p.rules.flatMap((r) => r.holding.filter((h) => h.kind === 'person-day'));
+    expect(people.length).toBeGreaterThan(0);
+    for (const h of people) {
+      expect(h.key).toMatch(/^Person [0-9a-f]{10}$/);
+      expect(h.summary.startsWith(`${h.key} used `)).toBe(true);
+      expect(h.link).toMatch(/^\/teams\/Eng(\/Big)?\?start=\d{4}-\d{2}-\d{2}&end=2026-05-11$/);
+    }
+    // The admin reads the same alerts by name.
+    const named = alertPreviewSchema.parse(await read(admin, '/api/alerts/preview'));
+    const byName = named.rules.filter((r) => engRules.includes(r.ruleId)).flatMap((r) => r.holding);
+    expect(byName.filter((h) => h.kind === 'person-day')).toHaveLength(people.length);
+    // The check now: the new person-day alerts of Eng's rules opened and posted, by pseudonym, and nothing else.
+    posted.length = 0;
+    const checked = await api(eng, '/api/alerts/check', 'POST');
+    expect(checked.res.status, checked.body).toBe(200);
+    const c = alertsCheckSchema.parse(JSON.parse(checked.body));
+    expect(c.opened.map((a) => a.summary).sort()).toEqual(people.map((h) => h.summary).sort());
+    expect(c.resolved).toEqual([]);
+    expect(leaks(checked.body)).toEqual([]);
+    expect(c.posted).toBe(people.length);
+    const body = posted.join('\n');
+    expect(body).not.toMatch(/Eng\/Solo|Ops/);
+    expect(leaks(body)).toEqual([]);
+    // Ops's lead previews Ops's rules, not Ops/Tiny's (under k) nor Eng's.
+    const opsRules = alertPreviewSchema.parse(await read(ops, '/api/alerts/preview'));
+    expect(opsRules.rules.map((r) => rules.find((x) => x.id === r.ruleId)!.scope)).toEqual(['Ops']);
+    for (const r of added) expect((await api(eng, `/api/alert-rules/${r.id}`, 'DELETE')).res.status).toBe(204);
+  });
+
   it('the digest names people by pseudonym and tells no budget of a team under k', async () => {
     posted.length = 0;
     expect(
@@ -320,6 +379,29 @@ describe('PSEUDONYMIZE=1', () => {
     expect(posted[0]).toMatch(/Person [0-9a-f]{10} used /);
     expect(posted[0]).toContain('Eng/Solo');
   }, 60_000);
+
+  it('a manager’s preview and check now name no one by email, and the webhook no one at all', async () => {
+    const eng = await signIn(ENG_LEAD);
+    await read(eng, '/api/alert-rules', 'POST', { kind: 'person-day', scope: 'Eng' });
+    const preview = await api(eng, '/api/alerts/preview');
+    expect(preview.res.status, preview.body).toBe(200);
+    const spikes = alertPreviewSchema
+      .parse(JSON.parse(preview.body))
+      .rules.flatMap((r) => r.holding)
+      .filter((h) => h.kind === 'person-day');
+    expect(spikes.length).toBeGreaterThan(0);
+    expect(spikes[0]!.summary).toMatch(/^person-[0-9a-f]{10}@pseudonym\.invalid used /);
+    const emails = (body: string) => leaks(body).filter((x) => x.includes('@'));
+    expect(emails(preview.body)).toEqual([]);
+    posted.length = 0;
+    const checked = await api(eng, '/api/alerts/check', 'POST');
+    expect(checked.res.status, checked.body).toBe(200);
+    expect(alertsCheckSchema.parse(JSON.parse(checked.body)).posted).toBe(spikes.length);
+    expect(emails(checked.body)).toEqual([]);
+    expect(posted).toHaveLength(1);
+    expect(leaks(posted[0]!)).toEqual([]);
+    expect(posted[0]).toMatch(/Person [0-9a-f]{10} used /);
+  });
 });
 
 describe('what a channel is told (channelView)', () => {

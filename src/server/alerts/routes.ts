@@ -8,11 +8,15 @@
  * counts them) has no rules or alerts shown, and a rule on it is refused (403 naming the mode); an admin's rule
  * there opens alerts the alerts page shows to admins, and the webhook is not told of (check.ts). A person-day
  * alert names its person by pseudonym, and who set a rule or acknowledged an alert is said only to themself.
+ *
+ * The check now and its preview read the rules the reader sets (an admin's: every rule), as the daily check reads
+ * them: the preview stores and posts nothing; the check opens, resolves and posts those rules' alerts only.
  */
 import type { IncomingMessage } from 'node:http';
 import {
   ALERT_KIND_INFO,
   ALERT_KINDS,
+  alertPreviewSchema,
   alertRuleInputSchema,
   alertRuleSchema,
   alertRulesSchema,
@@ -47,7 +51,7 @@ import {
 import type { StoreDb } from '../store/db';
 import type { MappingSource } from '../teams/source';
 import { UNASSIGNED, withAncestors } from '../teams/tree';
-import { ruleView, type AlertChecker } from './check';
+import { ruleView, type AlertChecker, type AlertWords, type RuleChoice } from './check';
 import { pseudonymous } from './rules';
 
 /** Past alerts listed at most (the most recently resolved first). */
@@ -65,7 +69,10 @@ export const ALERTS_ACCESS = {
     v.role === 'viewer'
       ? refuse('The alert rules are set by managers (for their teams) and admins.')
       : { allow: true }) as AccessRule,
-  check: (() => refuse('Only an admin (ADMIN_EMAILS) can run the alerts check.')) as AccessRule,
+  check: ((v) =>
+    v.role === 'viewer'
+      ? refuse('The alerts check is run by managers (for their teams’ rules) and admins.')
+      : { allow: true }) as AccessRule,
 };
 
 export interface AlertsRoutesOptions {
@@ -123,6 +130,10 @@ function sees(scope: ViewScope | undefined, team: string, kind?: string): boolea
   return scope.seesTeamDetails(team);
 }
 
+/** An alert a check or its preview words, as the reader is shown it (privacy mode: a person by their pseudonym). */
+const wordsFor = <T extends AlertWords>(scope: ViewScope | undefined, a: T): T =>
+  scope?.privacy ? pseudonymous(a, scope.privacy.name) : a;
+
 export function createAlertsRoutes(o: AlertsRoutesOptions) {
   const { store, teams, checker } = o;
 
@@ -135,6 +146,10 @@ export function createAlertsRoutes(o: AlertsRoutesOptions) {
   /** Whether the reader sets (and sees) a rule of this scope. */
   const sets = async (scope: ViewScope | undefined, team: string) =>
     setsFor(scope, team) && !(scope?.privacy && (await small(scope.privacy, team)));
+
+  /** The rules a check or its preview reads for the reader: an admin's (and without sign-in) every one. */
+  const theirs = (scope: ViewScope | undefined): RuleChoice | undefined =>
+    !scope || scope.admin ? undefined : (r) => sets(scope, r.scope);
 
   /** The rule the body says, or a 400 naming what is wrong. */
   function parseRule(body: unknown): RuleFields {
@@ -245,9 +260,33 @@ export function createAlertsRoutes(o: AlertsRoutesOptions) {
       what: 'the alerts check',
       body: 'none',
       response: alertsCheckSchema,
-      handle: async ({ req }) => {
+      handle: async ({ req, scope }) => {
         writer(req);
-        return json(200, await checker.check());
+        const r = await checker.check({ only: theirs(scope) });
+        return json(200, {
+          ...r,
+          opened: r.opened.map((a) => wordsFor(scope, a)),
+          resolved: r.resolved.map((a) => wordsFor(scope, a)),
+        });
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/api/alerts/preview',
+      access: ALERTS_ACCESS.rules,
+      what: 'the alerts preview',
+      response: alertPreviewSchema,
+      handle: async ({ scope }) => {
+        const p = await checker.preview(theirs(scope));
+        return json(200, {
+          day: p.day,
+          rules: p.rules.map((r) => ({
+            ...r,
+            holding: r.holding.map((a) => wordsFor(scope, a)),
+            resolving: r.resolving.map((a) => wordsFor(scope, a)),
+          })),
+          webhook: o.webhook,
+        });
       },
     }),
     route({
