@@ -1,7 +1,7 @@
 /** The alerts and their rules (a server that keeps a store has them): src/api/alerts.ts. */
 import { queryOptions } from '@tanstack/react-query';
 import * as z from 'zod/mini';
-import { ALERT_PATHS, alertRulesSchema, alertsSchema } from '../api/alerts';
+import { ALERT_PATHS, alertPreviewSchema, alertRulesSchema, alertsSchema } from '../api/alerts';
 import { api } from './client';
 
 export const ALERTS_KEY = ['alerts'] as const;
@@ -17,6 +17,16 @@ export const alertsQuery = queryOptions({
 export const alertRulesQuery = queryOptions({
   queryKey: [...ALERTS_KEY, 'rules'],
   queryFn: ({ signal }) => api.get(ALERT_PATHS.rules, alertRulesSchema, undefined, signal),
+  staleTime: 0,
+});
+
+/**
+ * `GET /api/alerts/preview`: what each of the reader's rules would open and resolve now. Asked again whenever the
+ * rules or the alerts change (every write invalidates ALERTS_KEY) and each time the rules screen opens.
+ */
+export const alertPreviewQuery = queryOptions({
+  queryKey: [...ALERTS_KEY, 'preview'],
+  queryFn: ({ signal }) => api.get(ALERT_PATHS.preview, alertPreviewSchema, undefined, signal),
   staleTime: 0,
 });
 

@@ -1,16 +1,27 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { ALERT_KIND_INFO, ALERT_KINDS, ALERT_PATHS, type AlertKind, type AlertRule } from '../../api/alerts';
+import {
+  ALERT_KIND_INFO,
+  ALERT_KINDS,
+  ALERT_PATHS,
+  alertsCheckSchema,
+  type AlertKind,
+  type AlertPreview,
+  type AlertRule,
+  type CheckResult,
+} from '../../api/alerts';
 import { ApiError } from '../../api/errors';
 import type { TeamView } from '../../api/teams';
 import { PageHeader } from '../../components/Page';
 import { Widget } from '../../components/Widget';
-import { ALERTS_KEY, alertRulesQuery } from '../../data/alerts';
+import { ALERTS_KEY, alertPreviewQuery, alertRulesQuery } from '../../data/alerts';
 import { useAppConfig } from '../../data/config';
 import { useReader } from '../../data/me';
+import { useLinkTo } from '../../data/search';
 import { sendJson } from '../../data/send';
 import { teamsQuery } from '../../data/teams';
+import { formatDayLong } from '../../lib/dates';
 import { scopeLabel } from './AlertsPage';
 
 const primaryClass =
@@ -18,6 +29,10 @@ const primaryClass =
 const secondaryClass =
   'rounded border border-line-strong px-2.5 py-1 text-xs font-medium text-fg-soft hover:bg-surface-muted';
 const fieldClass = 'rounded border border-line-strong bg-surface px-2 py-1';
+const badgeClass = 'mr-1.5 inline-block rounded px-1.5 py-px text-xs font-medium whitespace-nowrap';
+
+/** The alerts of one rule listed at most in its preview (a person-day rule may hold for many people). */
+const PREVIEW_LISTED = 5;
 
 interface Draft {
   id?: string;
@@ -46,7 +61,9 @@ function problem(d: Draft): string | null {
 
 /**
  * The alert rules, under settings: admins set any (the organization's and every team's), managers their
- * teams'. Each rule is added, changed or removed here; the server says why it refuses one.
+ * teams'. Each rule is added, changed or removed here; the server says why it refuses one. Beside each rule, what
+ * it would open or resolve if checked now (the preview), and a button that runs the check now for the reader's
+ * rules, as the daily check does.
  */
 export default function AlertRulesPage() {
   const { teams: hasTeams, signIn } = useAppConfig();
@@ -54,6 +71,7 @@ export default function AlertRulesPage() {
   const rules = useQuery({ ...alertRulesQuery, enabled: hasTeams });
   const tree = useQuery({ ...teamsQuery, enabled: hasTeams });
   const admin = !signIn || me?.role === 'admin';
+  const linkTo = useLinkTo();
   const scopes = [
     ...(admin ? [''] : []),
     ...paths(tree.data?.teams ?? []).filter((t) => admin || (me?.teams ?? []).some((m) => within(t, m))),
@@ -61,7 +79,7 @@ export default function AlertRulesPage() {
   return (
     <div className="flex flex-col gap-4">
       <p className="text-sm">
-        <Link to="/alerts" className="text-accent-strong underline">
+        <Link to={linkTo('/alerts')} className="text-accent-strong underline">
           ← Alerts
         </Link>
       </p>
@@ -73,7 +91,7 @@ export default function AlertRulesPage() {
       ) : (
         <Widget
           title="Rules"
-          description={`Checked after each daily sync. ${admin ? 'Set for the organization or any team.' : 'You set rules for your teams and their sub-teams.'}`}
+          description={`Checked after each daily sync, or now. ${admin ? 'Set for the organization or any team.' : 'You set rules for your teams and their sub-teams.'}`}
           query={rules}
         >
           {(r) => <Rules rules={r.rules} scopes={scopes} />}
@@ -86,56 +104,72 @@ export default function AlertRulesPage() {
 function Rules({ rules, scopes }: { rules: readonly AlertRule[]; scopes: readonly string[] }) {
   const client = useQueryClient();
   const [draft, setDraft] = useState<Draft | null>(null);
+  const preview = useQuery({ ...alertPreviewQuery, enabled: rules.length > 0 });
   const done = () => void client.invalidateQueries({ queryKey: ALERTS_KEY });
   const remove = useMutation({
     mutationFn: (id: string) => sendJson('DELETE', `${ALERT_PATHS.rules}/${encodeURIComponent(id)}`),
     onSuccess: done,
   });
+  const byRule = new Map(preview.data?.rules.map((r) => [r.ruleId, r]));
   return (
     <div className="flex flex-col gap-3 text-sm">
       {rules.length === 0 ? (
         <p className="text-fg-muted">No rule is set.</p>
       ) : (
-        <ul className="flex flex-col divide-y divide-line-subtle">
-          {rules.map((r) => (
-            <li key={r.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
-              <span className="min-w-0">
-                <span className="font-medium">{ruleText(r)}</span>
-                <span className="text-fg-muted">
-                  {' '}
-                  · {scopeLabel(r.scope)}
-                  {!r.enabled && ' · off'}
-                </span>
-              </span>
-              <span className="flex gap-2">
-                <button
-                  type="button"
-                  className={secondaryClass}
-                  aria-label={`Edit: ${ruleText(r)}, ${scopeLabel(r.scope)}`}
-                  onClick={() =>
-                    setDraft({
-                      id: r.id,
-                      kind: r.kind,
-                      scope: r.scope,
-                      threshold: String(r.threshold ?? ''),
-                      enabled: r.enabled,
-                    })
-                  }
-                >
-                  Edit
-                </button>
-                <button
-                  type="button"
-                  className={secondaryClass}
-                  aria-label={`Remove: ${ruleText(r)}, ${scopeLabel(r.scope)}`}
-                  onClick={() => !remove.isPending && remove.mutate(r.id)}
-                >
-                  Remove
-                </button>
-              </span>
-            </li>
-          ))}
-        </ul>
+        <>
+          <p className="text-fg-muted" aria-live="polite">
+            {preview.data
+              ? `Now: what each rule would open or resolve if checked on the figures to ${formatDayLong(preview.data.day)}.`
+              : preview.isError
+                ? null
+                : 'Now: reading the figures each rule checks…'}
+          </p>
+          {preview.isError && <Refusal error={preview.error} />}
+          <ul className="flex flex-col divide-y divide-line-subtle" aria-label="Rules">
+            {rules.map((r) => (
+              <li key={r.id} className="flex flex-col gap-1.5 py-2">
+                <div className="flex flex-wrap items-center justify-between gap-2">
+                  <span className="min-w-0">
+                    <span className="font-medium">{ruleText(r)}</span>
+                    <span className="text-fg-muted">
+                      {' '}
+                      · {scopeLabel(r.scope)}
+                      {!r.enabled && ' · off'}
+                    </span>
+                  </span>
+                  <span className="flex gap-2">
+                    <button
+                      type="button"
+                      className={secondaryClass}
+                      aria-label={`Edit: ${ruleText(r)}, ${scopeLabel(r.scope)}`}
+                      onClick={() =>
+                        setDraft({
+                          id: r.id,
+                          kind: r.kind,
+                          scope: r.scope,
+                          threshold: String(r.threshold ?? ''),
+                          enabled: r.enabled,
+                        })
+                      }
+                    >
+                      Edit
+                    </button>
+                    <button
+                      type="button"
+                      className={secondaryClass}
+                      aria-label={`Remove: ${ruleText(r)}, ${scopeLabel(r.scope)}`}
+                      onClick={() => !remove.isPending && remove.mutate(r.id)}
+                    >
+                      Remove
+                    </button>
+                  </span>
+                </div>
+                {/* While the preview is asked again (a rule changed, a check ran), what it said before is not shown. */}
+                {!preview.isError && <RuleNow rule={r} now={preview.isFetching ? undefined : byRule.get(r.id)} />}
+              </li>
+            ))}
+          </ul>
+        </>
       )}
       {remove.isError && <Refusal error={remove.error} />}
       {draft ? (
@@ -147,15 +181,114 @@ function Rules({ rules, scopes }: { rules: readonly AlertRule[]; scopes: readonl
           onCancel={() => setDraft(null)}
         />
       ) : (
-        <button
-          type="button"
-          className={`${primaryClass} self-start`}
-          onClick={() => setDraft({ ...EMPTY, scope: scopes[0] ?? '' })}
-        >
-          Add a rule
-        </button>
+        <div className="flex flex-wrap gap-2">
+          <button type="button" className={primaryClass} onClick={() => setDraft({ ...EMPTY, scope: scopes[0] ?? '' })}>
+            Add a rule
+          </button>
+          {rules.length > 0 && <CheckNow webhook={preview.data?.webhook} onDone={done} />}
+        </div>
       )}
     </div>
+  );
+}
+
+/** What one rule would do if checked now: the alerts it would open, those open already, those it would resolve. */
+function RuleNow({ rule, now }: { rule: AlertRule; now: AlertPreview['rules'][number] | undefined }) {
+  const quiet = (text: string) => <p className="text-fg-muted">{text}</p>;
+  if (!now) return quiet('Checking…');
+  if (!rule.enabled && now.resolving.length === 0) return quiet('Off: not checked.');
+  if (!now.known) return quiet('Its figures cannot be read now: a check leaves its alerts as they are.');
+  const items = [
+    ...now.holding.map((h) => ({
+      key: `h${h.key}`,
+      badge: h.openId === null ? 'Would open' : 'Open',
+      tone: h.openId === null ? 'bg-warning-surface text-warning-fg' : 'bg-danger-surface text-danger-fg',
+      summary: h.summary,
+      link: h.link,
+    })),
+    ...now.resolving.map((a) => ({
+      key: `r${a.id}`,
+      badge: 'Would resolve',
+      tone: 'bg-success-surface text-success-fg',
+      summary: a.summary,
+      link: a.link,
+    })),
+  ];
+  if (items.length === 0) return quiet('Nothing to alert on now.');
+  const more = items.length - PREVIEW_LISTED;
+  return (
+    <ul className="flex flex-col gap-1">
+      {items.slice(0, PREVIEW_LISTED).map((i) => (
+        <li key={i.key} className="break-words">
+          <span className={`${badgeClass} ${i.tone}`}>{i.badge}</span>
+          {/* The alert's own link: the page and the days it speaks of. */}
+          <Link to={i.link} className="text-accent-strong underline">
+            {i.summary}
+          </Link>
+        </li>
+      ))}
+      {more > 0 && <li className="text-fg-muted">and {more} more</li>}
+    </ul>
+  );
+}
+
+const count = (n: number, one: string, many: string) => `${n === 0 ? 'no' : n} ${n === 1 ? one : many}`;
+
+/** What a check did, in a sentence. */
+function checkedText(r: CheckResult, webhook: boolean | undefined): string {
+  const parts = [
+    `${count(r.opened.length, 'alert', 'alerts')} opened`,
+    `${count(r.resolved.length, 'alert', 'alerts')} resolved`,
+  ];
+  if (r.posted > 0) parts.push(`${r.posted} posted to the alerts webhook`);
+  if (r.unposted > 0)
+    parts.push(
+      webhook === false
+        ? `${r.unposted} not posted: no alerts webhook is set (ALERT_WEBHOOK_URL)`
+        : `${r.unposted} not posted yet: the next check tries again`,
+    );
+  if (r.withheld > 0) parts.push(`${r.withheld} kept from the webhook (privacy mode)`);
+  return `Checked on the figures to ${formatDayLong(r.day)}: ${parts.join(', ')}.`;
+}
+
+/**
+ * The check, now, of the reader's rules (an admin's: every rule): it opens and resolves alerts and posts the new
+ * ones to the webhook, as the daily check does.
+ */
+function CheckNow({ webhook, onDone }: { webhook: boolean | undefined; onDone: () => void }) {
+  const linkTo = useLinkTo();
+  const check = useMutation({
+    mutationFn: async () => alertsCheckSchema.parse(await sendJson('POST', ALERT_PATHS.check)),
+    onSuccess: onDone,
+  });
+  return (
+    <>
+      <button
+        type="button"
+        className="rounded border border-line-strong px-3 py-1.5 text-sm font-medium text-fg-soft hover:bg-surface-muted"
+        aria-disabled={check.isPending || undefined}
+        onClick={() => !check.isPending && check.mutate()}
+      >
+        {check.isPending ? 'Checking…' : 'Check now'}
+      </button>
+      <p className="basis-full text-xs text-fg-muted">
+        Check now opens and resolves these alerts
+        {webhook === false ? '' : ' and posts the new ones to the alerts webhook'}, as the daily check does.
+      </p>
+      {check.isSuccess && (
+        <p role="status" className="basis-full rounded bg-surface-muted p-2">
+          {checkedText(check.data, webhook)}{' '}
+          <Link to={linkTo('/alerts')} className="text-accent-strong underline">
+            See the alerts
+          </Link>
+        </p>
+      )}
+      {check.isError && (
+        <div className="basis-full">
+          <Refusal error={check.error} />
+        </div>
+      )}
+    </>
   );
 }
 

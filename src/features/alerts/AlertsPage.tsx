@@ -7,6 +7,7 @@ import { Widget } from '../../components/Widget';
 import { useAppConfig } from '../../data/config';
 import { ALERTS_KEY, alertsQuery, syncStateQuery } from '../../data/alerts';
 import { useReader } from '../../data/me';
+import { useLinkTo } from '../../data/search';
 import { sendJson } from '../../data/send';
 import { formatDayShort } from '../../lib/dates';
 
@@ -25,11 +26,12 @@ export default function AlertsPage() {
   const past = useQuery({ ...alertsQuery, enabled: teams, select: (d) => d.past });
   const webhook = useQuery({ ...alertsQuery, enabled: teams, select: (d) => d.webhook }).data;
   const mayEditRules = !signIn || me?.role === 'admin' || me?.role === 'manager';
+  const linkTo = useLinkTo();
   return (
     <div className="flex flex-col gap-4">
       <PageHeader title="Alerts">
         {mayEditRules && (
-          <Link to="/settings/alerts" className="text-sm text-accent-strong underline">
+          <Link to={linkTo('/settings/alerts')} className="text-sm text-accent-strong underline">
             Alert rules
           </Link>
         )}

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Alert, AlertRule } from '../../api/alerts';
+import type { Alert, AlertPreview, AlertRule, CheckResult } from '../../api/alerts';
 import { TEAMS_ANSWER } from '../../test/analytics-fixtures';
 import { TEST_CONFIG, renderWithApp } from '../../test/render';
 import AlertRulesPage from './AlertRulesPage';
@@ -32,10 +32,13 @@ const alert = (over: Partial<Alert>): Alert => ({
 function stubServer(o: {
   alerts?: { open: Alert[]; past: Alert[]; webhook?: boolean };
   rules?: AlertRule[];
+  /** The preview's answers, one per ask (the last one repeated). */
+  previews?: AlertPreview[];
   me?: unknown;
   write?: (method: string, path: string, body: unknown) => Response;
 }) {
   const writes: { method: string; path: string; body: unknown }[] = [];
+  let previewed = 0;
   vi.stubGlobal(
     'fetch',
     vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
@@ -48,6 +51,8 @@ function stubServer(o: {
       }
       if (url.pathname === '/api/alerts') return json(o.alerts ?? { open: [], past: [] });
       if (url.pathname === '/api/alert-rules') return json({ rules: o.rules ?? [] });
+      if (url.pathname === '/api/alerts/preview' && o.previews)
+        return json(o.previews[Math.min(previewed++, o.previews.length - 1)]);
       if (url.pathname === '/api/teams') return json(TEAMS_ANSWER);
       if (url.pathname === '/api/me') return json(o.me);
       if (url.pathname === '/api/sync') return json({ store: 'sqlite', stored: { users: { last: '2026-05-31' } } });
@@ -81,6 +86,21 @@ describe('AlertsPage', () => {
     fireEvent.click(within(open).getByRole('button', { name: /^Acknowledge: Engineering/ }));
     await waitFor(() => expect(writes).toEqual([{ method: 'POST', path: '/api/alerts/a1/ack', body: undefined }]));
     expect(await screen.findByText('Newest day stored')).toBeTruthy();
+  });
+});
+
+describe('AlertsPage links', () => {
+  it('opens an alert over the days it speaks of, whatever the reader’s range; the rules keep the reader’s', async () => {
+    stubServer({
+      alerts: { open: [alert({ link: '/teams/Engineering?start=2026-05-01&end=2026-05-30' })], past: [] },
+    });
+    renderWithApp(<AlertsPage />, { url: '/alerts?start=2026-04-01&end=2026-04-10', config: WITH_STORE });
+    const open = await screen.findByRole('region', { name: 'Open alerts' });
+    const link = await within(open).findByRole('link', { name: /^Engineering has spent/ });
+    expect(link.getAttribute('href')).toBe('/teams/Engineering?start=2026-05-01&end=2026-05-30');
+    expect(screen.getByRole('link', { name: 'Alert rules' }).getAttribute('href')).toBe(
+      '/settings/alerts?start=2026-04-01&end=2026-04-10',
+    );
   });
 });
 
@@ -170,5 +190,90 @@ describe('AlertRulesPage', () => {
     });
     fireEvent.click(screen.getByRole('button', { name: /^Remove: Active people fall/ }));
     await waitFor(() => expect(writes.map((w) => w.method)).toEqual(['PUT', 'DELETE']));
+  });
+
+  it('shows what each rule would open now, then checks now and says what opened', async () => {
+    const rules: AlertRule[] = [
+      { id: 'r1', kind: 'budget-spent', scope: 'Engineering', threshold: 80, enabled: true, createdBy: null },
+      { id: 'r2', kind: 'no-data', scope: '', threshold: 3, enabled: true, createdBy: null },
+      { id: 'r3', kind: 'active-drop', scope: 'Sales', threshold: 30, enabled: true, createdBy: null },
+    ];
+    const summary = 'Engineering has spent 103 % of its monthly budget: $1,030 of $1,000 to May 31, 2026.';
+    const holding = {
+      kind: 'budget-spent' as const,
+      scope: 'Engineering',
+      key: '',
+      summary,
+      link: '/teams/Engineering?start=2026-05-01&end=2026-05-31',
+    };
+    const before: AlertPreview = {
+      day: '2026-05-31',
+      webhook: true,
+      rules: [
+        { ruleId: 'r1', known: true, holding: [{ ...holding, openId: null }], resolving: [] },
+        { ruleId: 'r2', known: true, holding: [], resolving: [] },
+        { ruleId: 'r3', known: false, holding: [], resolving: [] },
+      ],
+    };
+    const after: AlertPreview = {
+      ...before,
+      rules: [{ ...before.rules[0]!, holding: [{ ...holding, openId: 'a1' }] }, ...before.rules.slice(1)],
+    };
+    const checked: CheckResult = {
+      day: '2026-05-31',
+      opened: [holding],
+      resolved: [],
+      posted: 1,
+      unposted: 0,
+      withheld: 0,
+    };
+    const writes = stubServer({ rules, previews: [before, after], write: () => json(checked) });
+    renderWithApp(<AlertRulesPage />, { url: '/settings/alerts?start=2026-05-01&end=2026-05-20', config: WITH_STORE });
+    const item = (text: string) => screen.getByText(text).closest('li')!;
+    await screen.findByText('Now: what each rule would open or resolve if checked on the figures to May 31, 2026.');
+    const breached = item('Month to date passes 80 % of the budget');
+    expect(breached.textContent).toContain(`Would open${summary}`);
+    // The alert's own link: the team's page over the month the budget speaks of.
+    expect(within(breached).getByRole('link', { name: summary }).getAttribute('href')).toBe(
+      '/teams/Engineering?start=2026-05-01&end=2026-05-31',
+    );
+    expect(item('No data synced for 3 days').textContent).toContain('Nothing to alert on now.');
+    expect(item('Active people fall 30 % week over week').textContent).toContain(
+      'Its figures cannot be read now: a check leaves its alerts as they are.',
+    );
+    expect(screen.getByText(/^Check now opens and resolves these alerts and posts the new ones/)).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Check now' }));
+    const status = await screen.findByRole('status');
+    expect(status.textContent).toBe(
+      'Checked on the figures to May 31, 2026: 1 alert opened, no alerts resolved, 1 posted to the alerts webhook. See the alerts',
+    );
+    expect(within(status).getByRole('link', { name: 'See the alerts' }).getAttribute('href')).toBe(
+      '/alerts?start=2026-05-01&end=2026-05-20',
+    );
+    expect(writes).toEqual([{ method: 'POST', path: '/api/alerts/check', body: undefined }]);
+    // The preview is asked again: the alert is open now.
+    await waitFor(() =>
+      expect(item('Month to date passes 80 % of the budget').textContent).toContain(`Open${summary}`),
+    );
+  });
+
+  it('says why the check was refused, in the server’s words', async () => {
+    stubServer({
+      rules: [{ id: 'r1', kind: 'budget-spent', scope: '', threshold: 80, enabled: true, createdBy: null }],
+      previews: [
+        { day: '2026-05-31', webhook: false, rules: [{ ruleId: 'r1', known: true, holding: [], resolving: [] }] },
+      ],
+      write: () =>
+        json({ title: 'Forbidden', detail: 'The alerts check can be run only from the machine itself.' }, 403),
+    });
+    renderWithApp(<AlertRulesPage />, { url: '/settings/alerts', config: WITH_STORE });
+    await screen.findByText('Nothing to alert on now.');
+    // Without a webhook, nothing is said of posting.
+    expect(screen.getByText('Check now opens and resolves these alerts, as the daily check does.')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Check now' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'The alerts check can be run only from the machine itself.',
+    );
   });
 });
