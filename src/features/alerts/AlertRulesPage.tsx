@@ -127,45 +127,54 @@ function Rules({ rules, scopes }: { rules: readonly AlertRule[]; scopes: readonl
           {preview.isError && <Refusal error={preview.error} />}
           <ul className="flex flex-col divide-y divide-line-subtle" aria-label="Rules">
             {rules.map((r) => (
-              <li key={r.id} className="flex flex-col gap-1.5 py-2">
-                <div className="flex flex-wrap items-center justify-between gap-2">
-                  <span className="min-w-0">
-                    <span className="font-medium">{ruleText(r)}</span>
-                    <span className="text-fg-muted">
-                      {' '}
-                      · {scopeLabel(r.scope)}
-                      {!r.enabled && ' · off'}
-                    </span>
+              // What the rule is, what it would do now, then its buttons (beside its name on a wide screen).
+              <li
+                key={r.id}
+                className="flex flex-col gap-1.5 py-2 sm:grid sm:grid-cols-[minmax(0,1fr)_auto] sm:items-center sm:gap-x-2"
+              >
+                <span className="min-w-0">
+                  <span className="font-medium">{ruleText(r)}</span>
+                  <span className="text-fg-muted">
+                    {' '}
+                    · {scopeLabel(r.scope)}
+                    {!r.enabled && ' · off'}
                   </span>
-                  <span className="flex gap-2">
-                    <button
-                      type="button"
-                      className={secondaryClass}
-                      aria-label={`Edit: ${ruleText(r)}, ${scopeLabel(r.scope)}`}
-                      onClick={() =>
-                        setDraft({
-                          id: r.id,
-                          kind: r.kind,
-                          scope: r.scope,
-                          threshold: String(r.threshold ?? ''),
-                          enabled: r.enabled,
-                        })
-                      }
-                    >
-                      Edit
-                    </button>
-                    <button
-                      type="button"
-                      className={secondaryClass}
-                      aria-label={`Remove: ${ruleText(r)}, ${scopeLabel(r.scope)}`}
-                      onClick={() => !remove.isPending && remove.mutate(r.id)}
-                    >
-                      Remove
-                    </button>
-                  </span>
-                </div>
-                {/* While the preview is asked again (a rule changed, a check ran), what it said before is not shown. */}
-                {!preview.isError && <RuleNow rule={r} now={preview.isFetching ? undefined : byRule.get(r.id)} />}
+                </span>
+                {/* While the preview is asked again (a rule changed, a check ran), what it said before is dimmed. */}
+                {!preview.isError && (
+                  <div
+                    className={`sm:col-span-2 ${preview.isFetching ? 'opacity-60' : ''}`}
+                    aria-busy={preview.isFetching || undefined}
+                  >
+                    <RuleNow rule={r} now={byRule.get(r.id)} />
+                  </div>
+                )}
+                <span className="flex gap-2 sm:col-start-2 sm:row-start-1">
+                  <button
+                    type="button"
+                    className={secondaryClass}
+                    aria-label={`Edit: ${ruleText(r)}, ${scopeLabel(r.scope)}`}
+                    onClick={() =>
+                      setDraft({
+                        id: r.id,
+                        kind: r.kind,
+                        scope: r.scope,
+                        threshold: String(r.threshold ?? ''),
+                        enabled: r.enabled,
+                      })
+                    }
+                  >
+                    Edit
+                  </button>
+                  <button
+                    type="button"
+                    className={secondaryClass}
+                    aria-label={`Remove: ${ruleText(r)}, ${scopeLabel(r.scope)}`}
+                    onClick={() => !remove.isPending && remove.mutate(r.id)}
+                  >
+                    Remove
+                  </button>
+                </span>
               </li>
             ))}
           </ul>
