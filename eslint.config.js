@@ -23,6 +23,7 @@ const FEATURES = [
   'marks',
   'figures',
   'mcp',
+  'tokens',
 ];
 const APP = [
   './src/server/app.ts',

@@ -40,6 +40,8 @@ import { demoTeamsCsv } from './demo/teams';
 import { ACCESS, MCP_PATH } from './auth/access';
 import { createMcpEndpoint } from './mcp/endpoint';
 import { createAuth } from './auth/routes';
+import { bearerTokenOf, TOKENS_NEED_SIGN_IN } from './auth/tokens';
+import { createTokensRoutes } from './tokens/routes';
 import { filePricesSource, NO_PRICES } from './spend/source';
 import { dayAnswerVersion, emailOf } from './store/teams-queries';
 import { openAnalytics, type Analytics } from './analytics/engine';
@@ -321,6 +323,8 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
       toAnswer,
     }),
     ...[usersRoutes, ...(features?.routes ?? [])].flatMap((r) => r?.routes ?? []).map(afterMapping),
+    // Personal API tokens' screen (server/tokens); the gate checks the tokens themselves.
+    ...createTokensRoutes({ store: opts.store, signIn: config.auth !== undefined, logger }).routes,
   ];
   const router = createRouter(routes, {
     logger,
@@ -355,6 +359,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
           inTeamsOf(viewer.teams)(userId, opts.store ? await emailOf(opts.store, userId) : null),
         peopleOf: (viewer) => inTeamsOf(viewer.teams),
         ruleFor: router.ruleFor,
+        tokens: opts.store?.db,
         emailOf: async (userId) => (opts.store ? emailOf(opts.store, userId) : null),
         userIdOf: async (email) => (features ? features.teams.userIdOf(email) : null),
         ...(features && {
@@ -415,7 +420,11 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
         res,
         errorResponse(400, 'The address holds a NUL character (%00): no path or parameter may contain one.'),
       );
-    if (!auth) return serve(req, res, next);
+    if (!auth) {
+      // Without sign-in there is no person for a token to act as: refused, and never passed on to the service.
+      if (bearerTokenOf(req) !== undefined) return send(res, errorResponse(401, TOKENS_NEED_SIGN_IN));
+      return serve(req, res, next);
+    }
     auth.gate(req, res).then(
       (go) => go && serve(req, res, next),
       (e: unknown) => {

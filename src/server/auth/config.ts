@@ -4,7 +4,7 @@
  * half-configured server refuses to start naming what is missing.
  */
 import { readBasePath } from '../core/base-path';
-import { dashboardUrl, type CoreConfig } from '../core/config';
+import { dashboardUrl, intSetting, type CoreConfig } from '../core/config';
 import { canonicalEmail } from '../core/text';
 import { readPrivacyConfig, type PrivacyConfig } from './privacy';
 
@@ -46,6 +46,8 @@ export interface AuthConfig {
    * people type their own. An email said unverified (`false`) is refused either way.
    */
   allowUnverifiedEmail: boolean;
+  /** How many requests a minute each personal API token may make (API_TOKEN_RATE), on each replica. */
+  tokenRatePerMinute: number;
 }
 
 /** A list of emails (or domains) as sign-in compares them (`canonicalEmail`), never lowercased in full Unicode. */
@@ -106,6 +108,7 @@ export function readAuthConfig(env: NodeJS.ProcessEnv = process.env): AuthConfig
     privacy: readPrivacyConfig(env, secret),
     sessionSeconds: Math.round(hours * 3600),
     allowUnverifiedEmail: env.OIDC_ALLOW_UNVERIFIED_EMAIL === '1',
+    tokenRatePerMinute: intSetting(env, 'API_TOKEN_RATE', 120, 1, 100_000),
   };
 }
 

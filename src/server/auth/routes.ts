@@ -1,15 +1,17 @@
 /**
  * OpenID Connect sign-in (authorization code with PKCE, through openid-client) and the gate every
  * request passes when sign-in is configured: pages send an unknown reader to the provider, the API
- * answers 401, and each API request is decided by `access.ts` for the signed-in viewer. Every
- * sign-in, refusal and per-user view is written to the log as one JSON line (who, what, when), never
- * a token or a cookie.
+ * answers 401, and each API request is decided by `access.ts` for the signed-in viewer, or for the
+ * person whose personal API token it carries (`tokens.ts`). Every sign-in, refusal and per-user view
+ * is written to the log as one JSON line (who, what, when, and which token), never a token or a cookie.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Kysely } from 'kysely';
 import * as client from 'openid-client';
 import { errorResponse, faultResponse, peerInContext } from '../core/errors';
 import { errorText, type Logger } from '../core/log';
 import { json, send, type HttpResponse } from '../core/response';
+import type { Schema } from '../store/schema';
 import {
   actAs,
   actingAs,
@@ -27,6 +29,7 @@ import {
 } from './access';
 import { cursorSealer } from './cursor';
 import { smallTeamRefusal } from './privacy';
+import { bearerTokenOf, createTokenCheck, tokenRefusal, type TokenCheck } from './tokens';
 import type { AuthConfig } from './config';
 import { createSessions, safeReturnTo, type Revocations } from './session';
 
@@ -47,6 +50,8 @@ export interface AuthOptions {
   revoked?: Revocations;
   /** The access rule of the dashboard's own route a request would reach (its route table's), if any. */
   ruleFor: (method: string, path: string) => AccessRule | undefined;
+  /** The store, where personal API tokens are kept; without one, tokens are refused. */
+  tokens?: Kysely<Schema>;
   /** Whether privacy mode shows a team for k (auth/privacy.ts `shownTeams`); none without teams. */
   teamShown?: (team: string, k: number) => Promise<boolean>;
 }
@@ -228,6 +233,16 @@ export function createAuth(opts: AuthOptions) {
     open: cursors.open,
   });
 
+  /** The token each reader a token made came with (the MCP endpoint's requests carry the same reader). */
+  const byToken = new WeakMap<Viewer, string>();
+  /** A personal API token's check (auth/tokens.ts): the same for every path that takes one. */
+  const checkToken = createTokenCheck({
+    cfg,
+    db: opts.tokens,
+    managers: opts.managers,
+    onTouchFailed: (e) => logger.error('noting an API token’s last use failed', { error: errorText(e) }),
+  });
+
   /** The signed-in viewer of a request, or null (no valid session, or no longer allowed). */
   async function viewerOfRequest(req: IncomingMessage): Promise<Viewer | null> {
     const s = await sessions.read(req);
@@ -244,6 +259,9 @@ export function createAuth(opts: AuthOptions) {
     const method = req.method ?? 'GET';
     /** An answer written here: the request goes no further. */
     const answered = (r: HttpResponse) => (send(res, r), false);
+    // A personal API token is read here and goes no further: never to the service, nor to anything after the gate.
+    const token = bearerTokenOf(req);
+    if (token !== undefined) delete req.headers.authorization;
     if (path === '/auth/login') return (void (await login(req, res, url)), false);
     if (path === '/auth/callback') return (void (await callback(req, res, url)), false);
     if (path === '/auth/logout') {
@@ -270,11 +288,41 @@ export function createAuth(opts: AuthOptions) {
     // The MCP endpoint is asked as the API is; the requests its tools make in-process come as its caller.
     const api = path.startsWith('/api/') || path === MCP_PATH;
     let viewer: Viewer | null | undefined = actingAs(req);
+    if (viewer === undefined && token !== undefined) {
+      let checked: TokenCheck;
+      try {
+        checked = await checkToken(token);
+      } catch (e) {
+        return answered(faultResponse(e, logger, 'check your API token'));
+      }
+      if (!checked.ok) {
+        audit('refused', { ...checked.why, path });
+        return answered(checked.answer);
+      }
+      viewer = checked.viewer;
+      byToken.set(viewer, checked.id);
+      const refusal = tokenRefusal(method, path);
+      if (refusal) {
+        audit('refused', {
+          who: viewer.email,
+          role: viewer.role,
+          path,
+          credential: `api token ${checked.id}`,
+          detail: refusal,
+        });
+        return answered(errorResponse(403, refusal));
+      }
+    }
     try {
       viewer ??= await viewerOfRequest(req);
     } catch (e) {
       return answered(faultResponse(e, logger, 'check your session'));
     }
+    // The token a reader came with, on their request and on those the MCP endpoint makes as them.
+    const id = viewer ? byToken.get(viewer) : undefined;
+    const credential = id === undefined ? {} : { credential: `api token ${id}` };
+    /** An audit line about what the reader asks for, naming the token when it came with one. */
+    const seen = (event: string, fields: Record<string, unknown>) => audit(event, { ...fields, ...credential });
     if (!viewer) {
       if (api) return answered(errorResponse(401, 'Sign in first: open the dashboard to be sent to the sign-in page.'));
       redirect(res, at(`/auth/login?returnTo=${encodeURIComponent(url.pathname + url.search)}`));
@@ -289,7 +337,7 @@ export function createAuth(opts: AuthOptions) {
     setScope(req, scopeOfViewer(viewer, cfg, rowsOf(viewer)));
     const d = decide(viewer, cfg, method, path, url.searchParams, opts.ruleFor(method, path));
     if (d.allow === false) {
-      audit('refused', { who: viewer.email, role: viewer.role, path, detail: d.detail });
+      seen('refused', { who: viewer.email, role: viewer.role, path, detail: d.detail });
       return answered(errorResponse(d.status, d.detail));
     }
     // Privacy mode: a person's page describes one person; it is shown to admins and to the person themself.
@@ -300,7 +348,7 @@ export function createAuth(opts: AuthOptions) {
         viewer.role === 'admin' ||
         (viewer.role === 'viewer' || privacy ? await own() : await opts.inTeams(viewer, d.userId));
       if (!may) {
-        audit('refused', { who: viewer.email, role: viewer.role, path, user: d.userId });
+        seen('refused', { who: viewer.email, role: viewer.role, path, user: d.userId });
         return answered(
           errorResponse(
             403,
@@ -310,7 +358,7 @@ export function createAuth(opts: AuthOptions) {
           ),
         );
       }
-      audit('view user', { who: viewer.email, role: viewer.role, user: d.userId });
+      seen('view user', { who: viewer.email, role: viewer.role, user: d.userId });
       return true;
     }
     if ('teams' in d) {
@@ -324,7 +372,7 @@ export function createAuth(opts: AuthOptions) {
       for (const team of new URLSearchParams(req.url?.split('?')[1] ?? '').getAll('team')) {
         if (await opts.teamShown(team, privacy.minGroup)) continue;
         const detail = smallTeamRefusal(team, privacy.minGroup);
-        audit('refused', { who: viewer.email, role: viewer.role, path, detail });
+        seen('refused', { who: viewer.email, role: viewer.role, path, detail });
         return answered(errorResponse(403, detail));
       }
     }
@@ -334,12 +382,12 @@ export function createAuth(opts: AuthOptions) {
       const page = /^\/api\/users\/([^/]+)$/.exec(path)?.[1];
       const person =
         page !== undefined ? safeDecode(page) : path === '/api/spend' ? url.searchParams.get('user') : null;
-      if (person !== null) audit('view user', { who: viewer.email, role: viewer.role, path, user: person });
+      if (person !== null) seen('view user', { who: viewer.email, role: viewer.role, path, user: person });
       else if (NAMED_PEOPLE.has(path))
-        audit('view people', { who: viewer.email, role: viewer.role, path, teams: url.searchParams.getAll('team') });
+        seen('view people', { who: viewer.email, role: viewer.role, path, teams: url.searchParams.getAll('team') });
     }
     if (path === '/api/users.csv' || path === '/api/export/person-days')
-      audit(path === '/api/users.csv' ? 'export users' : 'export person-days', {
+      seen(path === '/api/users.csv' ? 'export users' : 'export person-days', {
         who: viewer.email,
         role: viewer.role,
         teams: url.searchParams.getAll('team'),
@@ -347,7 +395,7 @@ export function createAuth(opts: AuthOptions) {
     return true;
   }
 
-  return { gate, viewerOfRequest };
+  return { gate, viewerOfRequest, checkToken };
 }
 
 export type Auth = ReturnType<typeof createAuth>;

@@ -290,6 +290,29 @@ migrations['0011_user_day_row_only'] = {
   },
 };
 
+migrations['0012_api_token'] = {
+  /**
+   * Personal API tokens: each kept by the SHA-256 of the token (looked up by it, so unique), never the token; the
+   * person it acts as, its name and expiry, when it was last used and whether it was revoked.
+   */
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('api_token')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('hash', 'text', (c) => c.notNull())
+      .addColumn('email', 'text', (c) => c.notNull())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('expires_at', 'text', (c) => c.notNull())
+      .addColumn('last_used_at', 'text')
+      .addColumn('revoked_at', 'text')
+      .addColumn('revoked_by', 'text')
+      .execute();
+    await db.schema.createIndex('api_token_hash').on('api_token').column('hash').unique().execute();
+    await db.schema.createIndex('api_token_email').on('api_token').columns(['email', 'created_at']).execute();
+  },
+};
+
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 /** Brings the store to the newest version; throws, naming the migration, if one fails. */

@@ -88,6 +88,7 @@ export interface Schema {
   alert_rule: AlertRuleTable;
   alert: AlertTable;
   chart_mark: ChartMarkTable;
+  api_token: ApiTokenTable;
 }
 
 /** A session signed out of (its cookie's id), kept until the cookie would have expired: seconds since the epoch. */
@@ -135,4 +136,22 @@ export interface ChartMarkTable {
   author: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/**
+ * A personal API token (migration 0012): whose it is and until when, never the token itself: `hash` is the
+ * SHA-256 of the token (hex), by which a request's token is looked up. Times are ISO instants.
+ */
+export interface ApiTokenTable {
+  id: string;
+  hash: string;
+  /** The person it acts as (`canonicalEmail`): their role and teams are read at each request. */
+  email: string;
+  name: string;
+  created_at: string;
+  expires_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+  /** Who revoked it (the person, or an admin). */
+  revoked_by: string | null;
 }
