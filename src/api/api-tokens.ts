@@ -13,6 +13,13 @@ import * as z from 'zod/mini';
 
 export const API_TOKENS_PATHS = { tokens: '/api/api-tokens', all: '/api/api-tokens/all' } as const;
 
+/** Why tokens are refused on a server without sign-in (its answers and the screen say it). */
+export const TOKENS_NEED_SIGN_IN =
+  'Personal API tokens need sign-in (OIDC_ISSUER): a token acts as a signed-in person, with their role and teams, and without sign-in there are none.';
+/** Why tokens are refused on a server that keeps no store (each reader brings their own key of the service). */
+export const TOKENS_NEED_STORE =
+  'Personal API tokens are kept in the store, and this server keeps none (each reader brings their own key of the service).';
+
 /** The longest a token lasts, in days. */
 export const API_TOKEN_MAX_DAYS = 365;
 /** The longest name of a token, in characters (after trimming). */

@@ -19,6 +19,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Kysely } from 'kysely';
+import { TOKENS_NEED_STORE } from '../../api/api-tokens';
 import { errorResponse } from '../core/errors';
 import type { HttpResponse } from '../core/response';
 import type { Schema } from '../store/schema';
@@ -31,13 +32,6 @@ export const TOKEN_PREFIX = 'aud_pat_';
 const TOKEN_SHAPE = /^aud_pat_[A-Za-z0-9_-]{43}$/;
 /** A header naming our tokens: checked here even when malformed, so that it is refused, not passed on. */
 const BEARER = /^bearer[ \t]+(aud_pat_\S*)[ \t]*$/i;
-
-/** Why tokens are refused on a server without sign-in: the screen says it too. */
-export const TOKENS_NEED_SIGN_IN =
-  'Personal API tokens need sign-in (OIDC_ISSUER): a token acts as a signed-in person, with their role and teams, and without sign-in there are none.';
-/** Why tokens are refused on a server that keeps no store (each reader brings their own key of the service). */
-export const TOKENS_NEED_STORE =
-  'Personal API tokens are kept in the store, and this server keeps none (each reader brings their own key of the service).';
 
 /** The SHA-256 of a token (hex), as the store keeps it. */
 export const tokenHash = (token: string): string => createHash('sha256').update(token).digest('hex');

@@ -15,9 +15,11 @@ import {
   revokedApiTokenSchema,
   type ApiToken,
   type ApiTokenInput,
+  TOKENS_NEED_SIGN_IN,
+  TOKENS_NEED_STORE,
 } from '../../api/api-tokens';
 import type { AccessRule, ViewScope } from '../auth/access';
-import { issueToken, TOKENS_NEED_SIGN_IN, TOKENS_NEED_STORE } from '../auth/tokens';
+import { issueToken } from '../auth/tokens';
 import { HttpError, peerInContext } from '../core/errors';
 import type { Logger } from '../core/log';
 import { json } from '../core/response';

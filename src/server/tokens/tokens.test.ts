@@ -8,10 +8,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiTokensAnswerSchema, newApiTokenSchema } from '../../api/api-tokens';
+import { apiTokensAnswerSchema, newApiTokenSchema, TOKENS_NEED_SIGN_IN } from '../../api/api-tokens';
 import { errorBodySchema } from '../../api/schemas';
 import { CookieJar, request, signedIn, signInEnv, startProvider, type TestProvider } from '../../test/oidc';
-import { issueToken, TOKEN_PREFIX, TOKENS_NEED_SIGN_IN } from '../auth/tokens';
+import { issueToken, TOKEN_PREFIX } from '../auth/tokens';
 import { createApp, openAppStore } from '../app';
 import { readServerConfig } from '../config';
 import { createLogger } from '../core/log';
