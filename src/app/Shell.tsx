@@ -319,6 +319,9 @@ function SignedIn() {
       ) : (
         <span title={`${me.email} (${me.role})`}>{me.name ?? me.email}</span>
       )}
+      <NavLink to="/settings/api-tokens" className="text-fg-muted underline">
+        API tokens
+      </NavLink>
       <button type="submit" className="text-fg-muted underline">
         Sign out
       </button>

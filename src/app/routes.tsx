@@ -168,6 +168,7 @@ const mapping = lazyPage(() => import('../features/teams/MappingPage'));
 const budgets = lazyPage(() => import('../features/teams/BudgetsPage'));
 const alertRules = lazyPage(() => import('../features/alerts/AlertRulesPage'));
 const marks = lazyPage(() => import('../features/teams/MarksPage'));
+const apiTokens = lazyPage(() => import('../features/settings/ApiTokensPage'));
 
 export const PAGES: {
   path: string;
@@ -186,6 +187,7 @@ export const PAGES: {
   { path: '/settings/budgets', ...budgets },
   { path: '/settings/alerts', ...alertRules },
   { path: '/settings/marks', ...marks },
+  { path: '/settings/api-tokens', ...apiTokens },
 ];
 
 /** Loads the code of the page at `pathname` (settles at once when it is in the first bundle, or unknown). */
