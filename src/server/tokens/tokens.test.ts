@@ -2,11 +2,14 @@
  * Personal API tokens through the dashboard's HTTP server on the demo organization, signed in with the test OpenID
  * provider: a token made on the screen's routes acts as its person, with their role and teams as the mapping gives
  * them at each request; revoked, expired, over its rate, on a server without sign-in, or asked to act on tokens or
- * change anything, it is refused; privacy mode and RESTRICT_ORG_VIEW answer a token exactly as they answer the
- * person's session; and neither a token nor an Authorization header ever reaches the log.
+ * change anything, it is refused; it is the MCP endpoint's bearer; privacy mode and RESTRICT_ORG_VIEW answer a token
+ * exactly as they answer the person's session; and neither a token nor an Authorization header ever reaches the log.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiTokensAnswerSchema, newApiTokenSchema, TOKENS_NEED_SIGN_IN } from '../../api/api-tokens';
 import { errorBodySchema } from '../../api/schemas';
@@ -143,6 +146,7 @@ describe('personal API tokens', () => {
   let lead: CookieJar;
   let leadToken: string;
   let adminToken: string;
+  let revokedToken: string;
 
   beforeAll(async () => {
     admin = await signedIn(base, ADMIN);
@@ -238,6 +242,7 @@ describe('personal API tokens', () => {
 
   it('refuses a revoked or an expired token with 401 and the error body; a person revokes their own, an admin any', async () => {
     const [one, two] = [await makeToken(lead, 'one'), await makeToken(lead, 'two')];
+    revokedToken = one.token;
     const adminOwn = apiTokensAnswerSchema
       .parse(JSON.parse((await api(admin, '/api/api-tokens')).body))
       .tokens.find((t) => t.state === 'active')!;
@@ -290,6 +295,40 @@ describe('personal API tokens', () => {
     const gone = await withToken(partnerToken, '/api/me');
     expect(gone.res.status).toBe(403);
     expect(errorOf(gone.body).detail).toContain('may not sign in here any more');
+  });
+
+  it('is the MCP endpoint’s bearer: the SDK’s client acts as its person, as the mapping now stands', async () => {
+    const connect = async (token: string) => {
+      const client = new Client({ name: 'tokens-test', version: '1' });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
+          requestInit: { headers: { authorization: `Bearer ${token}` } },
+        }),
+      );
+      return client;
+    };
+    const client = await connect(leadToken);
+    try {
+      const call = async (args: Record<string, unknown>) => {
+        const r = (await client.callTool({ name: 'users', arguments: args })) as CallToolResult;
+        return { error: r.isError === true, body: JSON.parse((r.content[0] as { text: string }).text) as unknown };
+      };
+      const mine = await call({ start: START, end: END });
+      expect(mine.error).toBe(false);
+      const emails = (mine.body as { users: { email: string }[] }).users.map((u) => u.email);
+      expect(new Set(emails)).toEqual(new Set([...alpha, ...tiny]));
+      const taken = await call({ start: START, end: END, teams: ['Beta'] });
+      expect(taken).toMatchObject({ error: true, body: { status: 403 } });
+    } finally {
+      await client.close();
+    }
+    // The tools' own requests are audited as the token's.
+    const refused = logs.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.event === 'refused');
+    expect(refused).toContainEqual(
+      expect.objectContaining({ who: LEAD, path: '/api/users', credential: expect.stringMatching(/^api token /) }),
+    );
+    // A revoked token does not connect.
+    await expect(connect(revokedToken)).rejects.toThrow(/401/);
   });
 
   it('keeps privacy mode and RESTRICT_ORG_VIEW exactly as for the person’s session', async () => {
