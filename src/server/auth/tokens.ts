@@ -11,10 +11,10 @@
  *   could tell about a hash says nothing about any token.
  * - Each token may make `API_TOKEN_RATE` requests a minute (a bucket of as many, refilled evenly; per process), then
  *   gets 429 with `Retry-After`.
- * - A token reads the API (GET and HEAD under /api/, and the MCP endpoint, whose tools read it). It never makes, lists or revokes tokens, so one that leaks cannot
- *   make another that outlives its revocation, and it changes nothing (the mapping, budgets, marks, alert rules): a
- *   token lives in scripts and tools for up to a year, where it leaks more easily than a session, and changes are
- *   made on the dashboard's pages, whose Origin is checked.
+ * - A token reads the API (GET and HEAD under /api/, and the MCP endpoint, whose tools read it). It never makes,
+ *   lists or revokes tokens, so one that leaks cannot make another that outlives its revocation, and it changes
+ *   nothing (the mapping, budgets, marks, alert rules): a token lives in scripts and tools for up to a year, where it
+ *   leaks more easily than a session, and changes are made on the dashboard's pages, whose Origin is checked.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
