@@ -9,6 +9,7 @@
  *   POST   /api/marks {day, team, text}     adds one ('' is the organization)
  *   PUT    /api/marks/:id {day, team, text} changes one
  *   DELETE /api/marks/:id                   removes one
+ *   GET    /api/marks/:id/figures           its scope's figures over the whole weeks before and after it
  *
  * Admins write any mark; a manager their teams' (sub-teams included), not the organization's; a viewer
  * none. Without sign-in, marks are changed from the machine the dashboard runs on, as budgets are.
@@ -16,6 +17,9 @@
 import * as z from 'zod/mini';
 
 export const MARKS_PATHS = { marks: '/api/marks', all: '/api/marks/all' } as const;
+
+/** The path of a mark's figures before and after it. */
+export const markFiguresPath = (id: string) => `${MARKS_PATHS.marks}/${encodeURIComponent(id)}/figures`;
 
 /** The longest text of a mark, in characters (after trimming). */
 export const MARK_TEXT_MAX = 200;
@@ -58,3 +62,29 @@ export interface MarkInput {
   team: string;
   text: string;
 }
+
+const range = z.object({ start: day, end: day });
+const figure = z.nullable(z.number());
+
+/**
+ * `GET /api/marks/:id/figures`: the mark's scope's figures (the organization's, or its team's with its sub-teams)
+ * over the whole ISO weeks before the week of the mark and as many whole weeks after it; that week itself is left
+ * out. With no whole week on one side, no figures and the reason.
+ */
+export const markFiguresSchema = z.object({
+  id: z.string(),
+  day,
+  team: z.string(),
+  /** The Monday of the week holding the mark (left out of both sides). */
+  week: day,
+  /** Whole weeks on each side (0: none, see `reason`). */
+  weeks: z.number(),
+  before: z.nullable(range),
+  after: z.nullable(range),
+  reason: z.nullable(z.string()),
+  /** The price list's currency, when spend is among the figures. */
+  currency: z.nullable(z.string()),
+  /** Each measure (lib/measures.ts) before and after, and its relative change. */
+  figures: z.array(z.object({ measure: z.string(), before: figure, after: figure, change: figure })),
+});
+export type MarkFigures = z.infer<typeof markFiguresSchema>;

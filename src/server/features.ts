@@ -175,7 +175,15 @@ export function createStoreFeatures(o: StoreFeaturesOptions) {
       readinessRoutes,
       alertsRoutes,
       // Marks on the charts (server/marks).
-      createMarksRoutes({ store, teams, prices, latestDay, signIn: config.auth !== undefined }),
+      createMarksRoutes({
+        store,
+        teams,
+        prices,
+        latestDay,
+        signIn: config.auth !== undefined,
+        runner,
+        fill: (r, from) => (from === 'tokens' ? fillTokens(r) : fillUsers(r)),
+      }),
       // Any figure about people, as the runner answers the pages (server/figures).
       createFiguresRoutes({
         store,

@@ -10,7 +10,13 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { marksAnswerSchema, markSchema, type Mark } from '../../api/marks';
+import { markFiguresPath, markFiguresSchema, marksAnswerSchema, markSchema, type Mark } from '../../api/marks';
+import { usersResponseSchema, type UserRow } from '../../api/schemas';
+import { eachDay, type DayRange } from '../../lib/dates';
+import { changeOf, valueOf, type MeasureId } from '../../lib/measures';
+import { parseMapping, type MappingFormat } from '../teams/mapping';
+import { teamResolver } from '../teams/tree';
+import { MARK_MEASURES, MARK_SPEND_MEASURES } from './figures';
 import { teamsAnswerSchema, type TeamView } from '../../api/teams';
 import { CookieJar, request, signInEnv, startProvider, walkSignIn, type TestProvider } from '../../test/oidc';
 import { STORE_ENGINES } from '../../test/stores';
@@ -260,6 +266,136 @@ describe.each(STORE_ENGINES)('marks kept in the store ($name)', ({ available, op
   );
 });
 
+/** Every `/users` row of the range, as the service gives them through the dashboard (the oracle's rows). */
+async function usersRows(base: string, r: DayRange): Promise<UserRow[]> {
+  const rows: UserRow[] = [];
+  for (let cursor: string | undefined; ;) {
+    const q = new URLSearchParams({ startDate: r.start, endDate: r.end, limit: '100', ...(cursor && { cursor }) });
+    const page = usersResponseSchema.parse(await (await fetch(`${base}/api/v1/analytics/users?${q}`)).json());
+    rows.push(...page.data);
+    if (!page.meta.has_more) return rows;
+    cursor = page.meta.next_cursor!;
+  }
+}
+
+/** The measures without spend, worked out from the rows of the people `keep` keeps. */
+function bruteForce(rows: readonly UserRow[], keep: (r: UserRow) => boolean) {
+  const sums: Partial<Record<MeasureId, number>> = { credits: 0, toolCalls: 0, userMessages: 0, commits: 0, prs: 0 };
+  const active = new Set<string>();
+  for (const x of rows.filter(keep)) {
+    active.add(x.user_id);
+    sums.credits! += x.billable_tokens;
+    sums.toolCalls! += x.tool_calls;
+    sums.userMessages! += x.user_messages;
+    sums.commits! += x.git_commits;
+    sums.prs! += x.git_prs_created;
+  }
+  const of = (m: MeasureId) => (m === 'active' ? active.size : sums[m]!);
+  return Object.fromEntries(MARK_MEASURES.map((m) => [m, valueOf(m, of)])) as Record<MeasureId, number | null>;
+}
+
+describe.each(STORE_ENGINES)('a mark’s figures before and after it ($name)', ({ available, open }) => {
+  it.skipIf(!available)(
+    'are its scope’s figures over as many whole weeks on each side, its week left out; none and why when too recent',
+    async () => {
+      const opened = await open();
+      try {
+        const full = { ...ENV, PRICES_FILE: pricesFile };
+        const base = await listen(
+          createApp(readServerConfig(full), { store: opened.store, storeConfig: readStoreConfig(full) }).handler,
+        );
+        const call = (path: string, init: RequestInit = {}) => fetch(base + path, init);
+        const add = async (day: string, team: string, text: string) => {
+          const r = await call('/api/marks', { method: 'POST', ...json({ day, team, text }) });
+          expect(r.status).toBe(201);
+          return markSchema.parse(await r.json());
+        };
+        const figuresOf = async (id: string) => {
+          const r = await call(markFiguresPath(id));
+          expect(r.status, await r.clone().text()).toBe(200);
+          return markFiguresSchema.parse(await r.json());
+        };
+        const tree = flat(teamsAnswerSchema.parse(await (await call('/api/teams')).json()).teams);
+        const team = [...tree].sort((a, b) => b.members - a.members)[0]!.path;
+
+        // A Wednesday: the data run to Mar 31, so three whole weeks after its week, and three before.
+        const org = await figuresOf((await add('2026-03-04', '', 'Rollout to every team')).id);
+        expect(org).toMatchObject({
+          day: '2026-03-04',
+          team: '',
+          week: '2026-03-02',
+          weeks: 3,
+          before: { start: '2026-02-09', end: '2026-03-01' },
+          after: { start: '2026-03-09', end: '2026-03-29' },
+          reason: null,
+          currency: 'EUR',
+        });
+        expect(org.figures.map((f) => f.measure)).toEqual([...MARK_MEASURES, ...MARK_SPEND_MEASURES]);
+        const before = await usersRows(base, org.before!);
+        const after = await usersRows(base, org.after!);
+        // One row per person and day, on days of the weeks (the demo's weekends are quiet, some without a row).
+        const days = new Set(before.map((r) => r.date));
+        expect(days.size).toBeGreaterThan(7);
+        expect([...days].every((d) => eachDay(org.before!.start, org.before!.end).includes(d))).toBe(true);
+        const expectFigures = (got: typeof org, keep: (r: UserRow) => boolean) => {
+          const was = bruteForce(before, keep);
+          const is = bruteForce(after, keep);
+          for (const m of MARK_MEASURES) {
+            const f = got.figures.find((x) => x.measure === m)!;
+            expect(f.before, `${m} before`).toBeCloseTo(was[m]!, 6);
+            expect(f.after, `${m} after`).toBeCloseTo(is[m]!, 6);
+            expect(f.change, `${m} change`).toBeCloseTo(changeOf(is[m]!, was[m]!)!, 6);
+          }
+          // Spend is priced per day, model and tier: its ratios are of the same sums.
+          const v = (m: string, side: 'before' | 'after') => got.figures.find((x) => x.measure === m)![side]!;
+          for (const side of ['before', 'after'] as const) {
+            expect(v('spend', side)).toBeGreaterThan(0);
+            expect(v('spendPerPr', side)).toBeCloseTo(v('spend', side) / v('prs', side), 6);
+            expect(v('spendPerCommit', side)).toBeCloseTo(v('spend', side) / v('commits', side), 6);
+            expect(v('spendPerActive', side)).toBeCloseTo(v('spend', side) / v('active', side), 6);
+          }
+        };
+        expectFigures(org, () => true);
+
+        // A team's mark: the figures of the people the mapping puts in it and its sub-teams.
+        const training = await add('2026-03-05', team, 'Training');
+        const { format, text: mapping } = (await (await call('/api/teams/mapping')).json()) as {
+          format: MappingFormat;
+          text: string;
+        };
+        const parsed = parseMapping(mapping, format);
+        if (!parsed.ok) throw new Error('the demo’s mapping is refused');
+        const teamOf = teamResolver(parsed.mapping);
+        const onTeam = await figuresOf(training.id);
+        expect(onTeam).toMatchObject({ team, weeks: 3, before: org.before, after: org.after });
+        expectFigures(onTeam, (r) => isWithin(teamOf(r.user_id, r.user_email), team));
+        expect(onTeam.figures.find((f) => f.measure === 'active')!.after).toBeLessThan(
+          org.figures.find((f) => f.measure === 'active')!.after!,
+        );
+
+        // Too recent for a whole week after it: no figures, and why.
+        const recent = await figuresOf((await add('2026-03-25', '', 'Last week’s change')).id);
+        expect(recent).toMatchObject({ weeks: 0, before: null, after: null, figures: [] });
+        expect(recent.reason).toBe(
+          'Too recent to tell: the first whole week after it ends on Apr 5, 2026, and the data run to Mar 31, 2026.',
+        );
+        // A price change is a mark of the organization's too.
+        const price = await figuresOf('prices:2026-03-10:0');
+        expect(price).toMatchObject({ team: '', week: '2026-03-09', weeks: 2 });
+        // No such mark.
+        const missing = await call(markFiguresPath('no-such-mark'));
+        expect(missing.status).toBe(404);
+        expect(((await missing.json()) as { detail: string }).detail).toMatch(/No such mark/);
+        expect((await call('/api/marks/%E0%A4%A/figures')).status).toBe(404);
+        expect((await call(markFiguresPath('prices:2026-03-11:0'))).status).toBe(404);
+      } finally {
+        await opened.drop();
+      }
+    },
+    120_000,
+  );
+});
+
 describe('who may read and write which marks, signed in', () => {
   let provider: TestProvider;
   let base: string;
@@ -382,5 +518,101 @@ describe('who may read and write which marks, signed in', () => {
     // The admin changes and removes any mark.
     expect((await api(admin, `/api/marks/${ownId}`, { method: 'DELETE' })).res.status).toBe(200);
     expect((await api(admin, `/api/marks/${otherId}`, { method: 'DELETE' })).res.status).toBe(200);
+  });
+
+  it('a mark’s figures before and after are its scope’s, to those who read its scope’s figures', async () => {
+    const admin = await signIn('admin@acme.example');
+    const mine = manager.teams[0]!;
+    const parentOfMine = mine.includes('/') ? mine.slice(0, mine.lastIndexOf('/')) : null;
+    const add = async (team: string) => {
+      const r = await post(admin, { day: '2026-03-04', team, text: `Figures of ${team || 'everyone'}` });
+      expect(r.res.status).toBe(201);
+      return markFiguresPath((JSON.parse(r.body) as Mark).id);
+    };
+    const [org, own, others] = [await add(''), await add(mine), await add(other)];
+    const m = await signIn(manager.email);
+    const status = async (jar: CookieJar, path: string) => {
+      const r = await api(jar, path);
+      return [r.res.status, r.res.status === 200 ? markFiguresSchema.parse(JSON.parse(r.body)).weeks : r.body];
+    };
+    expect(await status(m, org)).toEqual([200, 3]);
+    expect(await status(m, own)).toEqual([200, 3]);
+    // Another team's mark is not said to exist; a parent team's is read on their charts, but its figures are not theirs.
+    expect((await status(m, others))[0]).toBe(404);
+    if (parentOfMine) {
+      const [code, body] = await status(m, await add(parentOfMine));
+      expect(code).toBe(403);
+      expect(JSON.parse(body as string).detail).toMatch(/are shown to its managers and admins/);
+    }
+    // A viewer: the organization's figures, no team's.
+    const v = await signIn(viewer);
+    expect(await status(v, org)).toEqual([200, 3]);
+    expect((await status(v, own))[0]).toBe(404);
+    expect(await status(admin, others)).toEqual([200, 3]);
+  });
+});
+
+describe('a mark’s figures in privacy mode', () => {
+  let provider: TestProvider;
+  let base: string;
+  let store: StoreDb;
+
+  beforeAll(async () => {
+    const server = createServer((req, res) => handler(req, res, () => res.end('the page')));
+    servers.push(server);
+    let handler: ReturnType<typeof createApp>['handler'] = () => undefined;
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', () => ok()));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    provider = await startProvider(`${base}/auth/callback`);
+    const env = {
+      ...ENV,
+      DEMO_SEED: 'marks-privacy',
+      DEMO_USERS: '60',
+      ...signInEnv(provider.issuer, base),
+      // More people than any team has: no team is shown on its own, the organization is.
+      PRIVACY_MIN_GROUP: '1000',
+      PRIVACY_SECRET: 'marks-privacy-secret-of-at-least-32-characters',
+    };
+    store = (await openAppStore(readServerConfig(env), readStoreConfig(env)))!;
+    handler = createApp(readServerConfig(env), {
+      store,
+      storeConfig: readStoreConfig(env),
+      logger: createLogger(() => {}),
+    }).handler;
+  }, 60_000);
+
+  afterAll(async () => {
+    await provider.close();
+    await store.close();
+  });
+
+  async function signIn(email: string) {
+    const jar = new CookieJar();
+    await walkSignIn(jar, new URL('/auth/login', base), email);
+    return jar;
+  }
+  const api = (jar: CookieJar, path: string, init?: RequestInit) => request(jar, new URL(path, base), init);
+
+  it('gives a manager no figures of a team the mode does not show, and the organization’s exact', async () => {
+    const admin = await signIn('admin@acme.example');
+    const tree = flat(teamsAnswerSchema.parse(JSON.parse((await api(admin, '/api/teams')).body)).teams);
+    const team = tree.find((t) => t.managers.length > 0)!;
+    const add = async (t: string) => {
+      const r = await api(admin, '/api/marks', { method: 'POST', ...json({ day: '2026-03-04', team: t, text: 'x' }) });
+      expect(r.res.status).toBe(201);
+      return markFiguresPath((JSON.parse(r.body) as Mark).id);
+    };
+    const [org, own] = [await add(''), await add(team.path)];
+    const m = await signIn(team.managers[0]!);
+    const refused = await api(m, own);
+    expect(refused.res.status).toBe(403);
+    expect(JSON.parse(refused.body).detail).toMatch(/^Privacy mode \(PRIVACY_MIN_GROUP=1000\)/);
+    expect(refused.body).not.toMatch(/"figures"/);
+    const everyone = await api(m, org);
+    expect(everyone.res.status).toBe(200);
+    const asAdmin = markFiguresSchema.parse(JSON.parse((await api(admin, org)).body));
+    expect(markFiguresSchema.parse(JSON.parse(everyone.body)).figures).toEqual(asAdmin.figures);
+    // An admin is not subject to the mode.
+    expect((await api(admin, own)).res.status).toBe(200);
   });
 });

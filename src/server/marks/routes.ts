@@ -9,10 +9,15 @@
  * sub-teams, never the organization's; a viewer none; without sign-in, the machine the dashboard runs on
  * (as budgets and the mapping: `requireEditor`). Changes from another site are refused before any route
  * (`core/hosts.ts`).
+ *
+ * A mark's figures before and after it (`figures.ts`) are its scope's figures: the organization's to whoever reads
+ * the organization's figures, a team's to its managers and admins, and in privacy mode none of a team the mode does
+ * not show; a reader who may read the mark but not its scope's figures (a parent team's mark) is told so.
  */
 import type { IncomingMessage } from 'node:http';
 import {
   MARK_TEXT_MAX,
+  markFiguresSchema,
   markInputSchema,
   markRemovedSchema,
   markSchema,
@@ -20,11 +25,13 @@ import {
   type Mark,
   type MarkInput,
 } from '../../api/marks';
-import { addDays, HISTORY_START, isDay, type Day } from '../../lib/dates';
+import { addDays, HISTORY_START, isDay, type Day, type DayRange } from '../../lib/dates';
 import { setsFor, type AccessRule, type Decision, type ViewScope } from '../auth/access';
 import { errorResponse, HttpError } from '../core/errors';
 import { json } from '../core/response';
 import { canonicalEmail, readJson } from '../core/text';
+import { smallTeamRefusal } from '../auth/privacy';
+import type { FiguresRunner } from '../analytics/figures';
 import { queryParser, quote } from '../http/query';
 import { fromThisMachine, requireEditor, route, type Route } from '../http/router';
 import type { StoreDb } from '../store/db';
@@ -40,6 +47,7 @@ import {
 import type { PricesSource } from '../spend/source';
 import type { MappingSource } from '../teams/source';
 import { ancestors, isWithin, withAncestors } from '../teams/tree';
+import { markFigures } from './figures';
 import { priceMarks } from './price-marks';
 
 export interface MarksRoutesOptions {
@@ -48,6 +56,10 @@ export interface MarksRoutesOptions {
   prices: PricesSource;
   latestDay: () => Day;
   signIn: boolean;
+  /** The figures runner (analytics/figures.ts): a mark's figures before and after it. */
+  runner: Promise<FiguresRunner>;
+  /** Fills a range's days from the service first, as the other figures' routes do. */
+  fill: (r: DayRange, from: 'users' | 'tokens') => Promise<void>;
 }
 
 /** How far ahead of the latest day a mark may be set (a rollout planned for next month). */
@@ -191,6 +203,28 @@ export function createMarksRoutes(opts: MarksRoutesOptions) {
       );
   }
 
+  /**
+   * Throws the 403 unless the reader may read the figures of a mark's scope: the organization's (unless
+   * RESTRICT_ORG_VIEW keeps a manager to their teams), a team's for its managers and admins, and in privacy mode
+   * not a team the mode does not show.
+   */
+  async function mayReadFiguresOrRefuse(scope: ViewScope | undefined, team: string) {
+    if (!scope || scope.admin) return;
+    if (team === '') {
+      if (!scope.orgView)
+        throw new HttpError(403, 'Organization-wide figures are not shown to managers here (RESTRICT_ORG_VIEW).');
+      return;
+    }
+    if (!scope.seesTeamDetails(team))
+      throw new HttpError(
+        403,
+        `The figures of ${quote(team)} are shown to its managers and admins: this mark's figures before and after are theirs.`,
+      );
+    const lens = scope.privacy;
+    if (lens && !(await (await opts.runner).shown(source.current().mapping, lens.minGroup)).has(team))
+      throw new HttpError(403, smallTeamRefusal(team, lens.minGroup));
+  }
+
   const byDay = (a: Mark, b: Mark) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0);
 
   const chartQuery = queryParser({ range: 'required', teams: true });
@@ -233,6 +267,40 @@ export function createMarksRoutes(opts: MarksRoutesOptions) {
           .filter((m) => mayRead(scope, m.team))
           .map((m) => view(m, here && setsFor(scope, m.team), scope));
         return json(200, { marks: [...stored, ...priceMarks(prices.current().prices, null)].sort(byDay) });
+      },
+    }),
+    route({
+      method: 'GET',
+      path: /^\/api\/marks\/([^/]+)\/figures$/,
+      label: '/api/marks/:id/figures',
+      access: marksAccess,
+      what: 'the figures before and after the mark',
+      response: markFiguresSchema,
+      handle: async ({ match, scope }) => {
+        const id = idOf(match);
+        const mark = id.startsWith('prices:')
+          ? priceMarks(prices.current().prices, null).find((m) => m.id === id)
+          : await readMark(store.db, id);
+        if (!mark || !mayRead(scope, mark.team)) return errorResponse(404, 'No such mark: it may have been removed.');
+        await mayReadFiguresOrRefuse(scope, mark.team);
+        const mapping = source.current().mapping;
+        if (mark.team !== '' && !withAncestors(mapping?.teams ?? []).includes(mark.team))
+          return errorResponse(
+            409,
+            `No team is called ${quote(mark.team)} in the mapping in force: this mark has no figures until it names a team again.`,
+          );
+        const privacy = scope?.privacy;
+        return json(
+          200,
+          await markFigures(await opts.runner, {
+            mark,
+            latest: latestDay(),
+            mapping,
+            prices: prices.current().prices,
+            fill: opts.fill,
+            ...(privacy && { privacy: { minGroup: privacy.minGroup, name: privacy.name } }),
+          }),
+        );
       },
     }),
     route({
