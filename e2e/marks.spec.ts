@@ -66,7 +66,7 @@ test('marks: a manager adds a mark for their team, reads it on the charts by key
   await add.getByLabel('Day (UTC)').fill(DAY);
   await add.getByRole('textbox', { name: 'Text' }).fill(text);
   await add.getByRole('button', { name: 'Add mark' }).click();
-  await expect(add.getByRole('status')).toContainText(`daily charts of ${team.path}`);
+  await expect(add.getByRole('status')).toHaveText(`Added: it shows on the charts of ${team.path}.`);
   await expect(m.getByRole('region', { name: 'Marks', exact: true }).getByText(text)).toBeVisible();
   expect(await seriousViolations(m)).toEqual([]);
   // On a phone: the screen fits its width.
@@ -119,4 +119,56 @@ test('marks: a manager adds a mark for their team, reads it on the charts by key
   });
   await expect(m.getByRole('button', { name })).toHaveCount(0);
   await ctx.close();
+});
+
+test('marks: a mark’s figures before and after it, as the server’s runner gives them, on a desk and on a phone', async ({
+  browser,
+}) => {
+  test.slow();
+  const page = await (await browser.newContext()).newPage();
+  await signIn(page, 'admin@acme.example', '/settings/marks');
+  const text = `Training for everyone ${Date.now().toString(36)}`;
+  const add = page.getByRole('region', { name: 'Add a mark' });
+  await add.getByRole('combobox', { name: 'For' }).selectOption({ label: 'Whole organization' });
+  // A Wednesday: the data run to May 31, so three whole weeks after its week (May 11 to 31) and three before.
+  await add.getByLabel('Day (UTC)').fill('2026-05-06');
+  await add.getByRole('textbox', { name: 'Text' }).fill(text);
+  await add.getByRole('button', { name: 'Add mark' }).click();
+  await expect(add.getByRole('status')).toHaveText('Added: it shows on the charts of the organization.');
+  const item = page.getByRole('listitem').filter({ hasText: text });
+  const asked = page.waitForResponse((r) => /^\/api\/marks\/[^/]+\/figures$/.test(new URL(r.url()).pathname));
+  await item
+    .getByRole('button', { name: 'Figures before and after the mark of May 6, 2026, Whole organization' })
+    .click();
+  const answer = (await (await asked).json()) as {
+    weeks: number;
+    figures: { measure: string; before: number | null; after: number | null }[];
+  };
+  expect(answer.weeks).toBe(3);
+  const table = item.getByRole('table', {
+    name: 'Figures of The organization before and after the mark of May 6, 2026',
+  });
+  await expect(item.getByText(/3 whole weeks before the week of May 4, 2026 \(Apr 13 – May 3, 2026\)/)).toBeVisible();
+  // The organization's active people in the weeks after: the teams page's figure for the same days.
+  const summary = (await (
+    await page.request.get(`${BASE}/api/teams/summary?start=2026-05-11&end=2026-05-31`)
+  ).json()) as { rows: { team: string; current: { active: number; creditsPerPr: number | null } }[] };
+  const org = summary.rows.find((r) => r.team === '')!.current;
+  const active = answer.figures.find((f) => f.measure === 'active')!;
+  expect(active.after).toBe(org.active);
+  const row = table.getByRole('row', { name: /^Active people/ });
+  await expect(row.getByRole('cell').nth(1)).toHaveText(org.active.toLocaleString('en-US'));
+  await expect(row.getByRole('cell').nth(0)).toHaveText(active.before!.toLocaleString('en-US'));
+  expect(answer.figures.find((f) => f.measure === 'creditsPerPr')!.after).toBeCloseTo(org.creditsPerPr!, 6);
+  await expect(item.getByRole('note')).toContainText('correlation over few points');
+  expect(await seriousViolations(page)).toEqual([]);
+  // On a phone: each figure a card, the screen no wider than the phone.
+  await page.setViewportSize({ width: 390, height: 800 });
+  await expect(row).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  const box = (await row.boundingBox())!;
+  expect(box.x + box.width).toBeLessThanOrEqual(390);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await item.getByRole('button', { name: /^Remove the mark of May 6, 2026/ }).click();
+  await expect(page.getByText(text)).toHaveCount(0);
 });

@@ -4,7 +4,7 @@
  * screen asks again for every chart's.
  */
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { MARKS_PATHS, marksAnswerSchema, type Mark } from '../api/marks';
+import { markFiguresPath, markFiguresSchema, MARKS_PATHS, marksAnswerSchema, type Mark } from '../api/marks';
 import type { DayRange } from '../lib/dates';
 import { api, getWithLists } from './client';
 import { useAppConfig } from './config';
@@ -27,6 +27,17 @@ export const allMarksQuery = queryOptions({
   queryFn: ({ signal }) => api.get(MARKS_PATHS.all, marksAnswerSchema, undefined, signal),
   staleTime: 0,
 });
+
+/**
+ * `GET /api/marks/:id/figures`: the mark's scope's figures before and after it. Under `marks`, so a changed mark
+ * (another day, another team) is asked again.
+ */
+export const markFiguresQuery = (id: string) =>
+  queryOptions({
+    queryKey: [...MARKS_KEY, 'figures', id],
+    queryFn: ({ signal }) => api.get(markFiguresPath(id), markFiguresSchema, undefined, signal),
+    staleTime: 60_000,
+  });
 
 const NONE: readonly Mark[] = [];
 

@@ -1,9 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { ApiError } from '../../api/errors';
-import { MARK_TEXT_MAX, MARKS_PATHS, type Mark, type MarkInput } from '../../api/marks';
+import { MARKS_PATHS, type Mark, type MarkInput } from '../../api/marks';
 import type { TeamView } from '../../api/teams';
+import { failure, MarkForm, mayWriteMark, secondaryClass, useAddMark, type MarkScope } from '../../components/MarkForm';
 import { PageHeader } from '../../components/Page';
 import { Widget } from '../../components/Widget';
 import { useAppConfig } from '../../data/config';
@@ -12,29 +12,19 @@ import { useReader, type Me } from '../../data/me';
 import { useLinkTo } from '../../data/search';
 import { teamsQuery } from '../../data/teams';
 import { formatDayLong } from '../../lib/dates';
+import { MarkFigures } from './MarkFigures';
 import { NoTeams } from './NoTeams';
 import { sendJson } from '../../data/send';
 
 const TITLE = 'Marks on the charts';
-const primaryClass =
-  'rounded bg-accent px-3 py-1.5 text-sm font-medium text-fg-inverse hover:bg-accent-strong disabled:cursor-not-allowed disabled:opacity-50';
-const secondaryClass =
-  'rounded border border-line-strong px-2 py-1 text-xs font-medium text-fg-soft hover:bg-surface-muted';
-const fieldClass = 'rounded border border-line-strong bg-surface px-2 py-1 text-sm text-fg';
-
-interface Scope {
-  team: string;
-  label: string;
-}
+type Scope = MarkScope;
 
 /** The scopes the reader may write marks for: the organization and every team (admins, no sign-in), or a manager's teams. */
 function writableScopes(tree: readonly TeamView[], me: Me | undefined, signIn: boolean): Scope[] {
-  const all = !signIn || me?.role === 'admin';
-  const mine = (path: string) => all || (me?.teams ?? []).some((m) => path === m || path.startsWith(`${m}/`));
-  const out: Scope[] = all ? [{ team: '', label: 'Whole organization' }] : [];
+  const out: Scope[] = mayWriteMark(me, signIn, '') ? [{ team: '', label: 'Whole organization' }] : [];
   const walk = (ts: readonly TeamView[], depth: number) => {
     for (const t of ts) {
-      if (mine(t.path)) out.push({ team: t.path, label: `${'\u2003'.repeat(depth)}${t.name}` });
+      if (mayWriteMark(me, signIn, t.path)) out.push({ team: t.path, label: `${'\u2003'.repeat(depth)}${t.name}` });
       walk(t.children, depth + 1);
     }
   };
@@ -43,12 +33,11 @@ function writableScopes(tree: readonly TeamView[], me: Me | undefined, signIn: b
 }
 
 const scopeName = (team: string) => (team === '' ? 'Whole organization' : team);
-const failure = (e: unknown) => (e instanceof ApiError ? e.detail : String(e));
 
 /**
  * Marks on the charts: dated notes (a rollout, a training, a change in how the vendor counts) for the
- * organization or a team, each shown on every daily chart of its scope, and the price list's changes,
- * marked by themselves. Admins write any; a manager their teams'.
+ * organization or a team, each shown on every chart of its scope with its figures before and after it, and the
+ * price list's changes, marked by themselves. Admins write any; a manager their teams'.
  */
 export default function MarksPage() {
   const { teams } = useAppConfig();
@@ -74,10 +63,7 @@ function Marks() {
   const scopes = useMemo(() => writableScopes(tree.data?.teams ?? [], me, signIn), [tree.data, me, signIn]);
   const client = useQueryClient();
   const changed = () => client.invalidateQueries({ queryKey: MARKS_KEY });
-  const add = useMutation({
-    mutationFn: (m: MarkInput) => sendJson('POST', MARKS_PATHS.marks, m),
-    onSuccess: changed,
-  });
+  const add = useAddMark();
   return (
     <>
       {scopes.length > 0 && (
@@ -95,15 +81,14 @@ function Marks() {
           />
           {add.isSuccess && (
             <p role="status" className="mt-2 text-sm font-medium text-success-fg">
-              Added: it shows on the daily charts of{' '}
-              {add.variables.team === '' ? 'the organization' : add.variables.team}.
+              Added: it shows on the charts of {add.variables.team === '' ? 'the organization' : add.variables.team}.
             </p>
           )}
         </section>
       )}
       <Widget
         title="Marks"
-        description="Each shows on the daily charts of its scope: the organization’s on every chart, a team’s on its own charts and its sub-teams’."
+        description="Each shows on the daily and weekly charts of its scope: the organization’s on every chart, a team’s on its own charts and its sub-teams’. “Before and after” gives its scope’s figures over the whole weeks before and after it."
         query={marks}
         isEmpty={(d) => d.marks.length === 0}
         emptyText="No marks yet."
@@ -127,6 +112,8 @@ function Marks() {
 
 function MarkItem({ mark, scopes, onChanged }: { mark: Mark; scopes: readonly Scope[]; onChanged: () => unknown }) {
   const [editing, setEditing] = useState(false);
+  const [open, setOpen] = useState(false);
+  const figuresId = useId();
   const save = useMutation({
     mutationFn: (m: MarkInput) => sendJson('PUT', `${MARKS_PATHS.marks}/${encodeURIComponent(mark.id)}`, m),
     onSuccess: async () => {
@@ -158,7 +145,7 @@ function MarkItem({ mark, scopes, onChanged }: { mark: Mark; scopes: readonly Sc
     );
   return (
     <li className="flex flex-wrap items-start justify-between gap-2 py-3">
-      <div className="min-w-0 flex-1">
+      <div className="min-w-0 flex-1 basis-64">
         <p className="text-xs text-fg-muted">
           <span className="font-medium text-fg-soft">{formatDayLong(mark.day)}</span> · {scopeName(mark.team)}
           {mark.author && <> · by {mark.author}</>}
@@ -175,113 +162,44 @@ function MarkItem({ mark, scopes, onChanged }: { mark: Mark; scopes: readonly Sc
           </p>
         )}
       </div>
-      {mark.editable && (
-        <div className="flex gap-2">
-          <button type="button" className={secondaryClass} onClick={() => setEditing(true)} aria-label={`Edit ${what}`}>
-            Edit
-          </button>
-          <button
-            type="button"
-            className={secondaryClass}
-            onClick={() => remove.mutate()}
-            aria-disabled={remove.isPending || undefined}
-            aria-label={`Remove ${what}`}
-          >
-            {remove.isPending ? 'Removing…' : 'Remove'}
-          </button>
+      <div className="flex gap-2">
+        <button
+          type="button"
+          className={secondaryClass}
+          aria-expanded={open}
+          aria-controls={open ? figuresId : undefined}
+          onClick={() => setOpen((o) => !o)}
+          aria-label={`Figures before and after ${what}`}
+        >
+          Before and after
+        </button>
+        {mark.editable && (
+          <>
+            <button
+              type="button"
+              className={secondaryClass}
+              onClick={() => setEditing(true)}
+              aria-label={`Edit ${what}`}
+            >
+              Edit
+            </button>
+            <button
+              type="button"
+              className={secondaryClass}
+              onClick={() => remove.mutate()}
+              aria-disabled={remove.isPending || undefined}
+              aria-label={`Remove ${what}`}
+            >
+              {remove.isPending ? 'Removing…' : 'Remove'}
+            </button>
+          </>
+        )}
+      </div>
+      {open && (
+        <div className="w-full">
+          <MarkFigures mark={mark} id={figuresId} />
         </div>
       )}
     </li>
-  );
-}
-
-function MarkForm({
-  scopes,
-  initial,
-  submit,
-  pending,
-  error,
-  onSubmit,
-  onCancel,
-  label,
-}: {
-  scopes: readonly Scope[];
-  initial: MarkInput;
-  submit: string;
-  pending: boolean;
-  error: string | null;
-  onSubmit: (m: MarkInput, reset: () => void) => void;
-  onCancel?: () => void;
-  label?: string;
-}) {
-  const [m, setM] = useState(initial);
-  const id = useId();
-  const { historyStart } = useAppConfig();
-  return (
-    <form
-      aria-label={label}
-      className="flex flex-col gap-2"
-      onSubmit={(e) => {
-        e.preventDefault();
-        if (!pending) onSubmit(m, () => setM({ ...m, text: '' }));
-      }}
-    >
-      <div className="flex flex-wrap gap-3">
-        <label className="flex flex-col gap-1 text-sm text-fg-soft">
-          Day (UTC)
-          <input
-            type="date"
-            required
-            min={historyStart}
-            value={m.day}
-            onChange={(e) => setM({ ...m, day: e.target.value })}
-            className={fieldClass}
-          />
-        </label>
-        <label className="flex min-w-0 flex-col gap-1 text-sm text-fg-soft">
-          For
-          <select value={m.team} onChange={(e) => setM({ ...m, team: e.target.value })} className={fieldClass}>
-            {scopes.map((s) => (
-              <option key={s.team} value={s.team}>
-                {s.label}
-              </option>
-            ))}
-          </select>
-        </label>
-      </div>
-      <label className="flex flex-col gap-1 text-sm text-fg-soft" htmlFor={`${id}-text`}>
-        Text
-      </label>
-      <input
-        id={`${id}-text`}
-        type="text"
-        required
-        maxLength={MARK_TEXT_MAX}
-        value={m.text}
-        onChange={(e) => setM({ ...m, text: e.target.value })}
-        placeholder="Rollout to every team"
-        aria-describedby={`${id}-hint`}
-        className={`${fieldClass} w-full`}
-      />
-      <p id={`${id}-hint`} className="text-xs text-fg-subtle">
-        At most {MARK_TEXT_MAX} characters; shown on the charts with its day.
-      </p>
-      {error && (
-        <p role="alert" className="rounded-md bg-danger-surface p-2 text-sm text-danger-fg">
-          {error}
-        </p>
-      )}
-      <div className="flex gap-2">
-        {/* Not disabled while sending: a disabled button would drop the keyboard focus. */}
-        <button type="submit" className={primaryClass} aria-disabled={pending || undefined}>
-          {pending ? 'Saving…' : submit}
-        </button>
-        {onCancel && (
-          <button type="button" className={secondaryClass} onClick={onCancel}>
-            Cancel
-          </button>
-        )}
-      </div>
-    </form>
   );
 }
