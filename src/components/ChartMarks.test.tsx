@@ -1,8 +1,10 @@
 // @vitest-environment jsdom
-import { fireEvent, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { Mark } from '../api/marks';
 import { marksQuery } from '../data/marks';
+import { formatDayShort } from '../lib/dates';
+import { timeSeriesFrame } from './chart-frame';
 import { TEST_CONFIG, captureDownloads, createTestQueryClient, renderWithApp } from '../test/render';
 import { placeMarks } from './ChartMarks';
 import { IntervalSwitch, TimeSeriesWidget } from './TimeSeriesWidget';
@@ -144,5 +146,111 @@ describe('marks on a daily chart', () => {
     renderWithMarks(URL_RANGE, [], false);
     expect(within(screen.getByRole('figure')).queryAllByRole('button')).toHaveLength(0);
     expect(fetchMock).not.toHaveBeenCalled();
+  });
+});
+
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+describe('adding a mark from a chart', () => {
+  const me = (role: 'admin' | 'manager' | 'viewer', teams: string[] = []) => ({
+    email: 'reader@acme.example',
+    name: null,
+    role,
+    teams,
+    userId: null,
+    orgView: true,
+  });
+  function renderAs(reader: ReturnType<typeof me> | null, teams: readonly string[] = []) {
+    const client = createTestQueryClient();
+    client.setQueryData(marksQuery(RANGE, teams).queryKey, { marks: [] });
+    if (reader) client.setQueryData(['me'], reader);
+    return renderWithApp(
+      <TimeSeriesWidget
+        title="Sessions"
+        query={{ data: POINTS }}
+        series={[{ key: 'sessions', label: 'Sessions', color: 'var(--chart-1)' }]}
+        filename="sessions"
+        what="Sessions"
+        marksOf={teams}
+      />,
+      { url: URL_RANGE, client, config: { ...TEST_CONFIG, teams: true, signIn: reader !== null } },
+    );
+  }
+  const button = () => screen.queryByRole('button', { name: 'Add a mark on Sessions' });
+
+  it('opens the marks screen’s form on the day clicked and the chart’s scope, and says what the server refused', async () => {
+    const sent: unknown[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (_: RequestInfo | URL, init?: RequestInit) => {
+        const body = JSON.parse(String(init?.body)) as { text: string };
+        sent.push(body);
+        return body.text === 'x'
+          ? json({ title: 'Bad Request', detail: '"day" (2026-05-09) is refused.' }, 400)
+          : json({ ...mark('2026-05-09', body.text, 'Engineering/Platform'), id: 'new' }, 201);
+      }),
+    );
+    renderAs(me('manager', ['Engineering/Platform']), ['Engineering/Platform']);
+    fireEvent.click(button()!);
+    // The form's module loads when first opened (here, transformed first).
+    const form = await screen.findByRole('form', { name: 'New mark on Sessions' }, { timeout: 10_000 });
+    // The chart's last day, its team.
+    expect(within(form).getByLabelText('Day (UTC)')).toHaveProperty('value', '2026-05-12');
+    expect(
+      within(within(form).getByRole('combobox', { name: 'For' }))
+        .getAllByRole('option')
+        .map((o) => o.getAttribute('value')),
+    ).toEqual(['Engineering/Platform']);
+    // A click on the plot picks the day nearest it.
+    const frame = timeSeriesFrame({
+      data: POINTS,
+      keys: ['sessions'],
+      xKey: 'date',
+      xFormat: formatDayShort,
+      band: false,
+      stacked: false,
+      fractions: false,
+      width: 600,
+      height: 280,
+    });
+    fireEvent.click(screen.getByRole('figure').firstElementChild!, { clientX: frame.x(2) - 5 });
+    const picked = await screen.findByRole('form', { name: 'New mark on Sessions' });
+    expect(within(picked).getByLabelText('Day (UTC)')).toHaveProperty('value', '2026-05-09');
+    expect(within(picked).getByRole('textbox', { name: 'Text' })).toBe(document.activeElement);
+    fireEvent.change(within(picked).getByRole('textbox', { name: 'Text' }), { target: { value: 'x' } });
+    fireEvent.click(within(picked).getByRole('button', { name: 'Add mark' }));
+    expect((await within(picked).findByRole('alert')).textContent).toBe('"day" (2026-05-09) is refused.');
+    fireEvent.change(within(picked).getByRole('textbox', { name: 'Text' }), { target: { value: 'Training' } });
+    fireEvent.click(within(picked).getByRole('button', { name: 'Add mark' }));
+    expect((await screen.findByRole('status')).textContent).toBe(
+      'Added the mark of May 9, 2026 for Engineering/Platform.',
+    );
+    expect(sent).toEqual([
+      { day: '2026-05-09', team: 'Engineering/Platform', text: 'x' },
+      { day: '2026-05-09', team: 'Engineering/Platform', text: 'Training' },
+    ]);
+    expect(screen.queryByRole('form', { name: 'New mark on Sessions' })).toBeNull();
+  });
+
+  it('is offered as the marks screen offers it: not to a viewer, nor to a manager on the organization’s chart', () => {
+    renderAs(me('manager', ['Engineering/Platform']));
+    expect(button()).toBeNull();
+    // A click on the chart opens nothing either.
+    fireEvent.click(screen.getByRole('figure').firstElementChild!, { clientX: 300 });
+    expect(screen.queryByText('Opening the form…')).toBeNull();
+    cleanup();
+    renderAs(me('viewer'));
+    expect(button()).toBeNull();
+    cleanup();
+    renderAs(me('manager', ['Sales']), ['Engineering']);
+    expect(button()).toBeNull();
+    cleanup();
+    renderAs(me('admin'));
+    expect(button()).not.toBeNull();
+    cleanup();
+    // Without sign-in, as the marks screen (the server takes it from the machine it runs on only).
+    renderAs(null);
+    expect(button()).not.toBeNull();
   });
 });

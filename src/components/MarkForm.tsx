@@ -4,7 +4,6 @@ import { ApiError } from '../api/errors';
 import { MARK_TEXT_MAX, MARKS_PATHS, type MarkInput } from '../api/marks';
 import { useAppConfig } from '../data/config';
 import { MARKS_KEY } from '../data/marks';
-import type { Me } from '../data/me';
 import { sendJson } from '../data/send';
 
 /** A scope a mark may be written for: '' the organization, else a team's path; and how the form names it. */
@@ -21,17 +20,6 @@ const fieldClass = 'rounded border border-line-strong bg-surface px-2 py-1 text-
 
 /** What a refused write says, in the server's words. */
 export const failure = (e: unknown) => (e instanceof ApiError ? e.detail : String(e));
-
-/**
- * Whether the reader may write a mark of this scope, as the server decides it (server/marks/routes.ts): without
- * sign-in anyone (the server then takes it only from the machine it runs on), an admin any, a manager their
- * teams' and sub-teams', never the organization's; a viewer none.
- */
-export function mayWriteMark(me: Me | undefined, signIn: boolean, team: string): boolean {
-  if (!signIn || me?.role === 'admin') return true;
-  if (me?.role !== 'manager' || team === '') return false;
-  return me.teams.some((m) => team === m || team.startsWith(`${m}/`));
-}
 
 /** Adds a mark (`POST /api/marks`); every chart's and the marks screen's marks are asked again once it is in. */
 export function useAddMark() {
@@ -55,6 +43,7 @@ export function MarkForm({
   onSubmit,
   onCancel,
   label,
+  focusText,
 }: {
   scopes: readonly MarkScope[];
   initial: MarkInput;
@@ -64,6 +53,8 @@ export function MarkForm({
   onSubmit: (m: MarkInput, reset: () => void) => void;
   onCancel?: () => void;
   label?: string;
+  /** Puts the keyboard in the text at once (a form opened from a chart: its day and scope are given). */
+  focusText?: boolean;
 }) {
   const [m, setM] = useState(initial);
   const id = useId();
@@ -110,6 +101,7 @@ export function MarkForm({
         maxLength={MARK_TEXT_MAX}
         value={m.text}
         onChange={(e) => setM({ ...m, text: e.target.value })}
+        autoFocus={focusText}
         placeholder="Rollout to every team"
         aria-describedby={`${id}-hint`}
         className={`${fieldClass} w-full`}

@@ -2,7 +2,7 @@ import { memo, useMemo } from 'react';
 import { formatDayLong, formatDayShort } from '../lib/dates';
 import { formatCompact, formatExact, formatPercent } from '../lib/format';
 import { OTHER, keyColorSlots } from '../lib/series';
-import { shadeBoxes, timeSeriesFrame, type ChartMarker, type RenderProps } from './chart-frame';
+import { shadeBoxes, timeSeriesFrame, type ChartMarker, type Frame, type RenderProps } from './chart-frame';
 import { CHART_STYLE } from './chart-style';
 import { useChartEngine } from './chart-engine';
 import { ChartMarks, type PlacedMark } from './ChartMarks';
@@ -63,6 +63,37 @@ interface Props {
   shaded?: readonly string[];
   /** Marks on the chart (`ChartMarks.tsx`): a focusable, numbered flag each, with its text; list them beside the table view too. */
   marks?: readonly PlacedMark[];
+  /**
+   * How the value axis and the tooltip write a value, for a unit of its own (money in its currency): the same object
+   * from render to render. By default compact on the axis and exact in the tooltip (percentages for fractions).
+   */
+  format?: ValueFormat;
+  /**
+   * Called with the x value of the point nearest a click on the plot (a chart that adds a mark on the day clicked);
+   * give the same choice by keyboard beside the chart.
+   */
+  onPick?: (x: string) => void;
+}
+
+export interface ValueFormat {
+  axis: (n: number) => string;
+  value: (n: number) => string;
+}
+
+/** The x value of the point nearest a click inside the plot (a click on a mark's flag is the flag's). */
+function pick(
+  e: React.MouseEvent<HTMLDivElement>,
+  frame: Frame,
+  points: readonly Record<string, unknown>[],
+  xKey: string,
+  onPick: (x: string) => void,
+) {
+  if ((e.target as Element).closest('button') || points.length === 0) return;
+  const x = e.clientX - e.currentTarget.getBoundingClientRect().left;
+  if (x < frame.left - 8 || x > frame.right + 8) return;
+  let best = 0;
+  for (let i = 1; i < points.length; i++) if (Math.abs(frame.x(i) - x) < Math.abs(frame.x(best) - x)) best = i;
+  onPick(String(points[best]![xKey]));
 }
 
 /** Series alike in what is drawn (key, label and colour), whether or not the array or its entries are the same objects. */
@@ -114,6 +145,8 @@ function TimeSeriesChartImpl({
   markers,
   shaded,
   marks,
+  format,
+  onPick,
 }: Props) {
   const [ref, width] = useWidth<HTMLDivElement>();
   const engine = useChartEngine();
@@ -150,15 +183,20 @@ function TimeSeriesChartImpl({
     xKey,
     xFormat,
     xTooltipFormat,
-    yFormat: asPercent ? formatPercent : formatCompact,
-    valueFormat: asPercent ? formatPercent : formatExact,
+    yFormat: format?.axis ?? (asPercent ? formatPercent : formatCompact),
+    valueFormat: format?.value ?? (asPercent ? formatPercent : formatExact),
     chartStyle: CHART_STYLE,
     markers,
   };
   const Renderer = engine?.RechartsTimeSeries ?? StaticTimeSeries;
   return (
     <figure role="figure" aria-label={summary} className="m-0">
-      <div ref={ref} className="relative" style={{ height }}>
+      <div
+        ref={ref}
+        className={`relative ${onPick ? 'cursor-crosshair' : ''}`}
+        style={{ height }}
+        onClick={onPick && frame ? (e) => pick(e, frame, points, xKey, onPick) : undefined}
+      >
         {frame && <Renderer {...render} frame={frame} />}
         {frame &&
           shaded &&

@@ -4,7 +4,8 @@ import { formatExact, formatPercent } from '../lib/format';
 import { isPartialWeek, rollupWeeks, workingDaysOnly, type Rollup } from '../lib/series';
 import { useAppConfig } from '../data/config';
 import { useChartMarks } from '../data/marks';
-import { useSearchParam } from '../data/search';
+import { useSearchParam, useTeams } from '../data/search';
+import { AddMarkButton, ChartMarkPanel, useMarkAdder } from './ChartMarkAdd';
 import { MarksLink, MarksList, marksCell, placeMarks } from './ChartMarks';
 import { OrgOnlyNote } from './OrgOnlyNote';
 import { Segmented } from './Segmented';
@@ -200,6 +201,8 @@ export function TimeSeriesWidget<P extends Point>({
   const view = deferred.points === undefined ? held : deferred;
   const { weekly, weekdays: weekdaysOnlyShown, labels, series: drawnSeries } = view;
   const marks = useChartMarks(marksOf);
+  const [selected] = useTeams();
+  const adder = useMarkAdder(marksOf ?? selected);
   const placed = useMemo(() => placeMarks(marks, view.points ?? [], weekly), [marks, view.points, weekly]);
   const grain = `${weekly ? 'per week' : 'per day'}${weekdaysOnlyShown ? `, ${off.left} only` : ''}`;
   const q: WidgetSource<(P & { days?: number })[]> = {
@@ -227,6 +230,7 @@ export function TimeSeriesWidget<P extends Point>({
       actions={
         <>
           {actions}
+          <AddMarkButton adder={adder} chart={title} last={view.points?.at(-1)?.date} />
           <button
             type="button"
             aria-pressed={asTable}
@@ -278,11 +282,13 @@ export function TimeSeriesWidget<P extends Point>({
                   xTooltipFormat={labels.tooltip}
                   shaded={labels.partial}
                   marks={placed}
+                  onPick={adder.pick}
                   summary={`${view.what}, ${grain}, from ${d[0]?.date} to ${d.at(-1)?.date}.`}
                 />
                 {footnote && <p className="mt-2 text-xs text-fg-subtle">{footnote}</p>}
               </>
             )}
+            <ChartMarkPanel adder={adder} chart={title} weekly={weekly} />
             {note && <p className="mt-2 text-xs text-fg-subtle">{note}</p>}
             {view.orgOnly && <OrgOnlyNote what={view.orgOnly} size="xs" className="mt-2" />}
           </>

@@ -124,7 +124,8 @@ export function rechartsParts(style: ChartStyle) {
     // (recharts would otherwise nudge an edge label inward or drop one that it finds crowded).
     xAxis: { ...axis, height: style.xAxisHeight, interval: 0 },
     yAxis: { ...axis, width: style.yAxisWidth, interval: 0 },
-    tooltip: { contentStyle: style.tooltip },
+    // "Credits per commit: 15.7K", as every label and its value read elsewhere (recharts' default puts " : ").
+    tooltip: { contentStyle: style.tooltip, separator: ': ' },
   };
 }
 

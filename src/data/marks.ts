@@ -8,6 +8,7 @@ import { markFiguresPath, markFiguresSchema, MARKS_PATHS, marksAnswerSchema, typ
 import type { DayRange } from '../lib/dates';
 import { api, getWithLists } from './client';
 import { useAppConfig } from './config';
+import type { Me } from './me';
 import { useRange, useTeams } from './search';
 
 export const MARKS_KEY = ['marks'] as const;
@@ -55,4 +56,15 @@ export function useChartMarks(teams?: readonly string[]): readonly Mark[] {
     enabled: stored,
   });
   return (stored && q.data?.marks) || NONE;
+}
+
+/**
+ * Whether the reader may write a mark of this scope, as the server decides it (server/marks/routes.ts): without
+ * sign-in anyone (the server then takes it only from the machine it runs on), an admin any, a manager their
+ * teams' and sub-teams', never the organization's; a viewer none.
+ */
+export function mayWriteMark(me: Me | undefined, signIn: boolean, team: string): boolean {
+  if (!signIn || me?.role === 'admin') return true;
+  if (me?.role !== 'manager' || team === '') return false;
+  return me.teams.some((m) => team === m || team.startsWith(`${m}/`));
 }
