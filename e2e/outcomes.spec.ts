@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
+import { PORTS } from '../playwright.config';
 import { serviceJson } from './helpers';
 
 /**
@@ -203,4 +204,119 @@ test('a team’s page: "Did it pay off", its repositories’ level rises marked 
   await expect(weeks.getByRole('row').filter({ hasText: long(monday(first.day)) })).toContainText(
     `${short(first.repo)} rose ${first.from} → ${first.to} (${long(first.day)})`,
   );
+});
+
+test('a team’s weekly outcome chart: spend in its currency beside the organization’s, partial weeks shaded, choices in the URL, a mark added on a week, on a desk and a phone', async ({
+  page,
+}) => {
+  test.slow();
+  // The dashboard with the example price list (USD).
+  const base = `http://127.0.0.1:${PORTS.spend}`;
+  const tree = (await (await page.request.get(`${base}/api/teams`)).json()) as {
+    teams: { path: string; name: string; members: number }[];
+  };
+  const team = [...tree.teams].sort((a, b) => b.members - a.members)[0]!;
+  // From a Wednesday: its first week is partial; to a Sunday: its last week is whole.
+  const at = `${base}/teams/${encodeURIComponent(team.path)}?start=2026-03-04&end=2026-05-31`;
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(at);
+  const ratios = page.getByRole('region', { name: 'Outcome ratios per week' });
+  const figure = ratios.getByRole('figure');
+  await expect(figure).toHaveAttribute(
+    'aria-label',
+    /^Credits per commit of .+, per week, beside the whole organization’s/,
+    {
+      timeout: 30_000,
+    },
+  );
+  await expect(figure.getByRole('listitem')).toHaveText([team.name, 'Whole organization']);
+  await expect(figure.locator('.recharts-line')).toHaveCount(2);
+  // The week of Mar 2 holds 5 days of the range: shaded and labelled, as the daily charts' weeks are.
+  await expect(figure.locator('[data-shade]')).toHaveCount(1);
+  await expect(figure.locator('[data-shade="2026-03-02"]')).toHaveText('partial');
+
+  // Spend per pull request: the choices in the URL, kept on reload; the value axis in dollars.
+  await ratios.getByRole('button', { name: 'Spend (USD)' }).click();
+  await ratios.getByRole('button', { name: 'Per pull request' }).click();
+  await expect(page).toHaveURL(/[?&]per=pr(&|$)/);
+  await expect(page).toHaveURL(/[?&]amount=spend(&|$)/);
+  await page.reload();
+  await expect(figure).toHaveAttribute('aria-label', /^Spend per pull request of /, { timeout: 30_000 });
+  const ticks = figure.locator('.recharts-yAxis .recharts-cartesian-axis-tick-value');
+  await expect(ticks.first()).toBeVisible();
+  const labels = await ticks.allTextContents();
+  expect(labels.length).toBeGreaterThan(2);
+  for (const l of labels) expect(l).toMatch(/^\$[\d.]+K?$/);
+
+  // The tooltip: the ratio and week, then each line as "name: value", in dollars, as the table writes them.
+  const box = (await figure.locator('.recharts-surface').boundingBox())!;
+  await page.mouse.move(box.x + box.width * 0.55, box.y + box.height / 2);
+  const tooltip = figure.locator('.recharts-tooltip-wrapper');
+  await expect(tooltip.locator('.recharts-tooltip-label')).toHaveText(
+    /^Spend per pull request, week of \w+ \d+, 2026$/,
+  );
+  const items = await tooltip.locator('.recharts-tooltip-item').allTextContents();
+  expect(items).toHaveLength(2);
+  expect(items[0]).toMatch(new RegExp(`^${team.name}: \\$[\\d,]+(\\.\\d\\d)?$`));
+  expect(items[1]).toMatch(/^Whole organization: \$[\d,]+(\.\d\d)?$/);
+  // Credits: as the table's cell of the same week writes them.
+  await ratios.getByRole('button', { name: 'Credits', exact: true }).click();
+  await page.mouse.move(box.x + box.width * 0.55 + 1, box.y + box.height / 2);
+  const week = (await tooltip.locator('.recharts-tooltip-label').textContent())!.replace(/^.*week of /, '');
+  const credits = (await tooltip.locator('.recharts-tooltip-item').first().textContent())!;
+  expect(credits).not.toContain(' :');
+  await ratios.getByRole('button', { name: 'Show Outcome ratios per week as a table' }).click();
+  const table = ratios.getByRole('table', { name: /^Outcome ratios of .+, per week$/ });
+  const headers = (await table.getByRole('columnheader').allTextContents()).map((h) => h.replace(/[▲▼↕]/g, '').trim());
+  const cell = table
+    .getByRole('row')
+    .filter({ hasText: week })
+    .locator('td, th')
+    .nth(headers.findIndex((h) => h.startsWith('Credits per pull request')));
+  // The cell's title is the exact ratio; the tooltip writes it as the dashboard writes credits: "15.7K".
+  const exact = Number((await cell.locator('[title]').getAttribute('title'))!.replace(/,/g, ''));
+  const compact =
+    exact >= 10_000
+      ? `${String(Math.round(exact / 100) / 10)}K`
+      : exact.toLocaleString('en-US', { maximumFractionDigits: 2 });
+  expect(credits).toBe(`${team.name}: ${compact}`);
+  await ratios.getByRole('button', { name: 'Show Outcome ratios per week as a table' }).click();
+
+  // A mark added from the chart: a click on a week opens the form on its Monday, for this team.
+  const text = `Pairing sessions ${Date.now().toString(36)}`;
+  await figure.locator('.recharts-surface').click({ position: { x: box.width * 0.3, y: box.height / 2 } });
+  const form = ratios.getByRole('form', { name: 'New mark on Outcome ratios per week' });
+  await expect(form.getByRole('combobox', { name: 'For' })).toHaveValue(team.path);
+  const day = await form.getByLabel('Day (UTC)').inputValue();
+  expect(new Date(`${day}T00:00:00Z`).getUTCDay()).toBe(1);
+  await expect(form.getByRole('textbox', { name: 'Text' })).toBeFocused();
+  await form.getByRole('textbox', { name: 'Text' }).fill(text);
+  await form.getByRole('button', { name: 'Add mark' }).click();
+  await expect(ratios.getByRole('status')).toContainText('Added the mark of');
+  const flag = figure.getByRole('button', { name: new RegExp(`^Mark \\d+, .+: ${text}$`) });
+  await expect(flag).toBeVisible();
+  await expect(figure.locator(`[data-mark-line="${day}"]`)).toHaveCount(1);
+  // Its team's daily charts show it too.
+  await expect(
+    page.getByRole('region', { name: 'Credits', exact: true }).getByRole('button', { name: new RegExp(`: ${text}$`) }),
+  ).toBeVisible();
+
+  // On a phone: the widget and its form fit the screen.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(flag).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  const widgetBox = (await ratios.boundingBox())!;
+  expect(widgetBox.x + widgetBox.width).toBeLessThanOrEqual(390);
+  await ratios.getByRole('button', { name: 'Add a mark on Outcome ratios per week' }).click();
+  const phoneForm = ratios.getByRole('form', { name: 'New mark on Outcome ratios per week' });
+  await expect(phoneForm).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await phoneForm.getByRole('button', { name: 'Cancel' }).click();
+
+  // Removed again: the spend dashboard's other specs read its marks.
+  const all = (await (await page.request.get(`${base}/api/marks/all`)).json()) as {
+    marks: { id: string; text: string }[];
+  };
+  const id = all.marks.find((m) => m.text === text)!.id;
+  expect((await page.request.delete(`${base}/api/marks/${encodeURIComponent(id)}`)).status()).toBe(200);
 });

@@ -65,6 +65,9 @@ export const searchSchema = z.object({
   tier: text,
   lang: text,
   cols: text,
+  /** A team's outcome ratios per week: credits (or spend) per commit, per pull request or per active person. */
+  per: choice(['commit', 'pr', 'person'], 'commit'),
+  amount: choice(['credits', 'spend'], 'credits'),
   /** The users table's people: active in the range, not active, or everyone known. */
   who: choice(WHO, 'active'),
   /** The teams the figures are limited to (a team includes its sub-teams); none is the whole organization. */

@@ -1,15 +1,18 @@
 import { useMemo, useState } from 'react';
+import { AddMarkButton, ChartMarkPanel, useMarkAdder } from '../../components/ChartMarkAdd';
+import { MarksLink, MarksList, marksCell, placeMarks } from '../../components/ChartMarks';
 import { DataTable, tableCsv } from '../../components/DataTable';
 import { Segmented } from '../../components/Segmented';
-import { TimeSeriesChart, seriesColor } from '../../components/TimeSeriesChart';
+import { TimeSeriesChart, seriesColor, type ValueFormat } from '../../components/TimeSeriesChart';
 import { Widget, type WidgetSource } from '../../components/Widget';
+import { useChartMarks } from '../../data/marks';
+import { useSearchParam } from '../../data/search';
 import { formatDayLong } from '../../lib/dates';
 import { AGENT_ONLY_CAVEAT, DEFINITIONS } from '../../lib/definitions';
+import { formatCompact } from '../../lib/format';
+import { formatMoney, formatMoneyAxis } from '../../lib/money';
 import type { OutcomeWeek } from '../../lib/outcomes';
 import { PARTIAL_NOTE, weekColumns, weekLabel } from './week-columns';
-
-type Per = 'commit' | 'pr' | 'person';
-type Unit = 'credits' | 'spend';
 
 const FIGURES = {
   credits: {
@@ -30,6 +33,19 @@ const PER_OPTIONS = [
   { id: 'person', label: 'Per active person' },
 ] as const;
 
+/** Credits as the dashboard writes them everywhere (the tables, the cards): "15.7K", exact under 10,000. */
+const CREDITS: ValueFormat = { axis: formatCompact, value: formatCompact };
+const moneyFormats = new Map<string, ValueFormat>();
+/** Amounts in the price list's currency: "$1.5K" on the axis, "$1,532" or "$12.34" in the tooltip. */
+function money(currency: string): ValueFormat {
+  let f = moneyFormats.get(currency);
+  if (!f) {
+    f = { axis: (n) => formatMoneyAxis(n, currency), value: (n) => formatMoney(n, currency) };
+    moneyFormats.set(currency, f);
+  }
+  return f;
+}
+
 /** The caveat every ratio per commit or pull request carries, where it is read. */
 export function AgentOnlyNote() {
   return (
@@ -41,42 +57,78 @@ export function AgentOnlyNote() {
 
 /**
  * A team's credits (and, with a price list, spend) per commit, per pull request and per active person, week
- * by week: a day's ratio is noise. Partial weeks are starred; the table view shows every figure of each week.
+ * by week: a day's ratio is noise. The organization's line for the same ratio beside it (when the reader sees the
+ * organization's figures), partial weeks starred and shaded, the marks of the team's charts on their weeks, and
+ * the choices in the URL (`per`, `amount`); the table view shows every figure of each week.
  */
 export function OutcomeRatiosWidget({
   weeks,
+  organization,
   currency,
+  team,
   name,
   filename,
 }: {
   weeks: WidgetSource<OutcomeWeek[]>;
+  /** The organization's weeks, for its line; none when the reader does not see the organization's figures. */
+  organization: WidgetSource<OutcomeWeek[]> | null;
   currency: string | null;
+  /** The team's path: its marks, and the scope of a mark added here. */
+  team: string;
   name: string;
   filename: string;
 }) {
-  const [per, setPer] = useState<Per>('commit');
-  const [chosenUnit, setUnit] = useState<Unit>('credits');
+  const [per, setPer] = useSearchParam('per');
+  const [chosenUnit, setUnit] = useSearchParam('amount');
   const [asTable, setAsTable] = useState(false);
   const unit = currency === null ? 'credits' : chosenUnit;
   const [key, definition] = FIGURES[unit][per];
   const columns = useMemo(() => weekColumns(currency), [currency]);
-  const series = useMemo(() => [{ key: 'value', label: definition.label, color: seriesColor(2) }], [definition]);
+  const org = organization?.data;
+  const series = useMemo(
+    () => [
+      { key: 'value', label: name, color: seriesColor(2) },
+      ...(org ? [{ key: 'org', label: 'Whole organization', color: seriesColor(0) }] : []),
+    ],
+    [name, org],
+  );
   const d = weeks.data;
   const chart = useMemo(() => {
     if (!d) return null;
     const labels = new Map(d.map((w) => [w.week, weekLabel(w)]));
+    const orgOf = new Map((org ?? []).map((w) => [w.week, w[key]]));
     return {
-      points: d.map((w) => ({ date: w.week, value: w[key] })),
+      points: d.map((w) => ({ date: w.week, value: w[key], ...(org && { org: orgOf.get(w.week) ?? null }) })),
       xFormat: (x: string) => labels.get(x) ?? x,
+      partial: d.filter((w) => w.partial).map((w) => w.week),
+      // The tooltip's heading names the ratio: its lines are the team's and the organization's.
+      tooltip: (x: string) =>
+        `${definition.label}, week of ${formatDayLong(x)}${d.find((w) => w.week === x)?.partial ? ' (partial)' : ''}`,
     };
-  }, [d, key]);
+  }, [d, key, org, definition]);
+  const teams = useMemo(() => [team], [team]);
+  const marks = useChartMarks(teams);
+  const placed = useMemo(() => placeMarks(marks, chart?.points ?? [], true), [marks, chart]);
+  const adder = useMarkAdder(teams);
+  const format = unit === 'spend' && currency ? money(currency) : CREDITS;
+  const title = 'Outcome ratios per week';
   return (
     <Widget
-      title="Outcome ratios per week"
-      description={`${definition.label}: ${definition.meaning} Each week of the range (UTC, from Monday).`}
+      title={title}
+      description={`${definition.label}: ${definition.meaning} Each week of the range (UTC, from Monday), beside the whole organization's.`}
       query={weeks}
       isEmpty={(ws) => ws.length === 0}
-      csv={(ws) => ({ filename: `${filename}.csv`, ...tableCsv(columns, ws) })}
+      csv={(ws) => {
+        const table = tableCsv(columns, ws);
+        // With marks in the range: each week's marks.
+        return placed.length === 0
+          ? { filename: `${filename}.csv`, ...table }
+          : {
+              filename: `${filename}.csv`,
+              header: [...table.header, 'marks'],
+              rows: table.rows.map((r, i) => [...r, marksCell(placed, ws[i]!.week)]),
+            };
+      }}
       actions={
         <>
           <Segmented size="xs" label="Ratio" options={PER_OPTIONS} value={per} onChange={setPer} />
@@ -92,6 +144,7 @@ export function OutcomeRatiosWidget({
               onChange={setUnit}
             />
           )}
+          <AddMarkButton adder={adder} chart={title} last={d?.at(-1)?.week} />
           <button
             type="button"
             aria-pressed={asTable}
@@ -108,25 +161,37 @@ export function OutcomeRatiosWidget({
         <>
           <AgentOnlyNote />
           {asTable || !chart ? (
-            <DataTable
-              id="outcomeWeeks"
-              caption={`Outcome ratios of ${name}, per week`}
-              columns={columns}
-              rows={ws}
-              rowKey={(w) => w.week}
-              defaultSort={{ column: 'week', dir: 'asc' }}
-            />
+            <>
+              <DataTable
+                id="outcomeWeeks"
+                caption={`Outcome ratios of ${name}, per week`}
+                columns={columns}
+                rows={ws}
+                rowKey={(w) => w.week}
+                defaultSort={{ column: 'week', dir: 'asc' }}
+              />
+              <MarksList placed={placed} />
+              <MarksLink />
+            </>
           ) : (
             <TimeSeriesChart
               data={chart.points}
               series={series}
               kind="line"
               xFormat={chart.xFormat}
-              xTooltipFormat={(x) => `Week of ${formatDayLong(x)}`}
-              summary={`${definition.label} of ${name}, per week, from the week of ${formatDayLong(ws[0]!.week)} to that of ${formatDayLong(ws.at(-1)!.week)}; ${ws.filter((w) => w[key] === null).length} weeks without a figure.`}
+              xTooltipFormat={chart.tooltip}
+              format={format}
+              shaded={chart.partial}
+              marks={placed}
+              onPick={adder.pick}
+              summary={`${definition.label} of ${name}, per week${org ? ', beside the whole organization’s' : ''}, from the week of ${formatDayLong(ws[0]!.week)} to that of ${formatDayLong(ws.at(-1)!.week)}; ${ws.filter((w) => w[key] === null).length} weeks without a figure${placed.length > 0 ? `; ${placed.length} mark${placed.length === 1 ? '' : 's'}` : ''}.`}
             />
           )}
+          <ChartMarkPanel adder={adder} chart={title} weekly />
           {ws.some((w) => w.partial) && <p className="mt-2 text-xs text-fg-subtle">{PARTIAL_NOTE}</p>}
+          {organization?.status === 'error' && (
+            <p className="mt-2 text-xs text-fg-subtle">The organization’s line could not be read: it is left out.</p>
+          )}
         </>
       )}
     </Widget>

@@ -1,7 +1,9 @@
 import { useMemo, useState } from 'react';
 import { DataTable, type Column } from '../../components/DataTable';
 import type { ChartMarker } from '../../components/chart-frame';
+import { MarksList, placeMarks } from '../../components/ChartMarks';
 import { Segmented } from '../../components/Segmented';
+import { useChartMarks } from '../../data/marks';
 import { TimeSeriesChart, seriesColor } from '../../components/TimeSeriesChart';
 import { formatDayLong, weekStart } from '../../lib/dates';
 import { DEFINITIONS } from '../../lib/definitions';
@@ -22,19 +24,22 @@ const changeText = (c: LevelChange) =>
   `${shortRepo(c.repo)} ${c.direction === 'rise' ? 'rose' : 'fell'} ${c.from} → ${c.to} (${formatDayLong(c.day)})`;
 
 /**
- * The team's weekly figures with each level change marked on its week; the table view lists the changes of
- * each week beside its figures, so the marks are read there too.
+ * The team's weekly figures with each level change marked on its week, and the marks of its charts (a training, a
+ * rollout) on theirs; the table view lists the changes of each week beside its figures, and the marks under it.
  */
 export function PayoffChart({
   weeks,
   changes,
   markers,
+  team,
   name,
   asTable,
 }: {
   weeks: readonly OutcomeWeek[];
   changes: readonly LevelChange[];
   markers: readonly ChartMarker[];
+  /** The team's path: the marks of its charts. */
+  team: string;
   name: string;
   asTable: boolean;
 }) {
@@ -48,6 +53,9 @@ export function PayoffChart({
       xFormat: (x: string) => labels.get(x) ?? x,
     };
   }, [weeks, figure]);
+  const teams = useMemo(() => [team], [team]);
+  const marks = useChartMarks(teams);
+  const placed = useMemo(() => placeMarks(marks, chart.points, true), [marks, chart]);
   const columns = useMemo<Column<OutcomeWeek>[]>(() => {
     const byWeek = (w: OutcomeWeek) => changes.filter((c) => weekStart(c.day) === w.week);
     const all = weekColumns(null).filter((c) =>
@@ -65,14 +73,17 @@ export function PayoffChart({
   }, [changes]);
   if (asTable)
     return (
-      <DataTable
-        id="payoffWeeks"
-        caption={`Weekly figures of ${name}, with its repositories' level changes`}
-        columns={columns}
-        rows={weeks}
-        rowKey={(w) => w.week}
-        defaultSort={{ column: 'week', dir: 'asc' }}
-      />
+      <>
+        <DataTable
+          id="payoffWeeks"
+          caption={`Weekly figures of ${name}, with its repositories' level changes`}
+          columns={columns}
+          rows={weeks}
+          rowKey={(w) => w.week}
+          defaultSort={{ column: 'week', dir: 'asc' }}
+        />
+        <MarksList placed={placed} />
+      </>
     );
   return (
     <div>
@@ -84,6 +95,7 @@ export function PayoffChart({
         xFormat={chart.xFormat}
         xTooltipFormat={(x) => `Week of ${formatDayLong(x)}`}
         markers={markers}
+        marks={placed}
         summary={`${label} of ${name} per week, with ${markers.length} week${markers.length === 1 ? '' : 's'} of level changes marked: ${changes.map(changeText).join('; ') || 'none'}.`}
       />
     </div>

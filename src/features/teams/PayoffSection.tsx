@@ -77,6 +77,7 @@ export function PayoffSection({
               weeks={d.weeks}
               changes={d.payoff.changes}
               markers={d.payoff.markers}
+              team={path}
               name={name}
               asTable={asTable}
             />

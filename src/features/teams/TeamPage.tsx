@@ -26,7 +26,7 @@ import { NoTeams } from './NoTeams';
 import { OutcomeRatiosWidget } from './OutcomeRatiosWidget';
 import { TeamRepositories } from './TeamRepositories';
 import { PayoffSection } from './PayoffSection';
-import { useTeamWeeks } from './team-weeks';
+import { useOrganizationWeeks, useTeamWeeks } from './team-weeks';
 import { MEMBERS_LIMIT, teamMembersQuery, teamsSummaryQuery } from './queries';
 import { ancestorsOf, lastPart, subTeamsOf, teamHref } from './shaping';
 
@@ -107,6 +107,10 @@ function Team({ path }: { path: string }) {
   const members = useQuery({ ...teamMembersQuery(range, path), placeholderData: keepPreviousData, enabled: asked });
   const spend = useSpend(range, [path], { enabled: asked });
   const { weeks } = useTeamWeeks(range, path, asked);
+  // The organization's line beside the team's ratios, for a reader who sees the organization's figures.
+  const reader = useReader();
+  const seesOrganization = reader?.orgView !== false;
+  const { weeks: orgWeeks } = useOrganizationWeeks(range, asked && seesOrganization);
   const allColumns = useMemo(() => teamColumns(range), [range]);
   const subColumns = useMemo<Column<TeamSummaryRow>[]>(
     () =>
@@ -167,7 +171,7 @@ function Team({ path }: { path: string }) {
     [linkTo, spend.currency, pseudonymous],
   );
 
-  const mayMap = pageRefusal(useReader(), '/settings/teams') === null;
+  const mayMap = pageRefusal(reader, '/settings/teams') === null;
   const name = row?.name ?? lastPart(path);
   const file = (what: string) => `team-${fileSafe(path)}-${what}-${range.start}-${range.end}`;
 
@@ -320,7 +324,9 @@ function Team({ path }: { path: string }) {
       </div>
       <OutcomeRatiosWidget
         weeks={weeks}
+        organization={seesOrganization ? orgWeeks : null}
         currency={spend.currency}
+        team={path}
         name={name}
         filename={file('outcome-ratios-weekly')}
       />

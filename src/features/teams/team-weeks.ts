@@ -12,12 +12,25 @@ import { outcomeWeeks, type OutcomeWeek } from '../../lib/outcomes';
  * widget: pending until all are in, failed when one failed (its Retry asks the failed ones again).
  */
 export function useTeamWeeks(range: DayRange, path: string, enabled: boolean) {
+  return useWeeks(range, [path], enabled);
+}
+
+/** The organization's weeks, as a team's are made (the same answers the usage pages ask for). */
+export function useOrganizationWeeks(range: DayRange, enabled: boolean) {
+  return useWeeks(range, NO_TEAMS, enabled);
+}
+
+const NO_TEAMS: readonly string[] = [];
+
+/** The weeks of the people of these teams (none: everyone). */
+function useWeeks(range: DayRange, teams: readonly string[], enabled: boolean) {
   const opts = { placeholderData: keepPreviousData, enabled } as const;
-  const tokens = useQuery({ ...analyticsQuery('tokens', range, '', [path]), ...opts });
-  const productivity = useQuery({ ...analyticsQuery('productivity', range, '', [path]), ...opts });
-  const tools = useQuery({ ...analyticsQuery('tools', range, '', [path]), ...opts });
-  const activity = useQuery({ ...analyticsQuery('activity', range, '', [path]), ...opts });
-  const spend = useSpend(range, [path], { enabled });
+  // The organization's days without their per-person split: only the day's credits are read here.
+  const tokens = useQuery({ ...analyticsQuery('tokens', range, '', teams, { withoutUsers: true }), ...opts });
+  const productivity = useQuery({ ...analyticsQuery('productivity', range, '', teams), ...opts });
+  const tools = useQuery({ ...analyticsQuery('tools', range, '', teams), ...opts });
+  const activity = useQuery({ ...analyticsQuery('activity', range, '', teams), ...opts });
+  const spend = useSpend(range, teams, { enabled });
   const priced = spend.currency !== null;
   const all = [tokens, productivity, tools, activity, ...(priced ? [spend.query] : [])];
   const [t, p, o, a, s] = [tokens.data, productivity.data, tools.data, activity.data, spend.query.data];
