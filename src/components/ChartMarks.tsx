@@ -56,11 +56,14 @@ export function ChartMarks({
   placed,
   points,
   xKey,
+  offset = 0,
 }: {
   frame: Frame;
   placed: readonly PlacedMark[];
   points: readonly Record<string, unknown>[];
   xKey: string;
+  /** How far below the plot's top the flags start (under a chart's own labelled lines). */
+  offset?: number;
 }) {
   const index = new Map(points.map((p, i) => [String(p[xKey]), i]));
   const rows = new Map<string, number>();
@@ -71,7 +74,9 @@ export function ChartMarks({
         if (i === undefined) return null;
         const row = rows.get(p.x) ?? 0;
         rows.set(p.x, row + 1);
-        return <MarkFlag key={p.mark.id} p={p} cx={frame.x(i)} row={row} frame={frame} first={row === 0} />;
+        return (
+          <MarkFlag key={p.mark.id} p={p} cx={frame.x(i)} row={row} frame={frame} first={row === 0} offset={offset} />
+        );
       })}
     </>
   );
@@ -83,16 +88,18 @@ function MarkFlag({
   row,
   frame,
   first,
+  offset,
 }: {
   p: PlacedMark;
   cx: number;
   row: number;
   frame: Frame;
   first: boolean;
+  offset: number;
 }) {
   const [open, setOpen] = useState(false);
   const right = cx > frame.width / 2;
-  const top = frame.top + row * 20;
+  const top = frame.top + offset + row * 20;
   return (
     <>
       {first && (

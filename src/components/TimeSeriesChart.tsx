@@ -2,7 +2,7 @@ import { memo, useMemo } from 'react';
 import { formatDayLong, formatDayShort } from '../lib/dates';
 import { formatCompact, formatExact, formatPercent } from '../lib/format';
 import { OTHER, keyColorSlots } from '../lib/series';
-import { shadeBoxes, timeSeriesFrame, type ChartMarker, type Frame, type RenderProps } from './chart-frame';
+import { markerRows, shadeBoxes, timeSeriesFrame, type ChartMarker, type Frame, type RenderProps } from './chart-frame';
 import { CHART_STYLE } from './chart-style';
 import { useChartEngine } from './chart-engine';
 import { ChartMarks, type PlacedMark } from './ChartMarks';
@@ -79,6 +79,10 @@ export interface ValueFormat {
   axis: (n: number) => string;
   value: (n: number) => string;
 }
+
+/** Where the marks' flags start below the plot's top: under the labels of the chart's own lines (level changes). */
+const flagsBelow = (markers: readonly ChartMarker[] | undefined) =>
+  markers?.length ? (Math.max(...markerRows(markers)) + 1) * (CHART_STYLE.tick.fontSize + 4) + 2 : 0;
 
 /** The x value of the point nearest a click inside the plot (a click on a mark's flag is the flag's). */
 function pick(
@@ -211,7 +215,9 @@ function TimeSeriesChartImpl({
               partial
             </div>
           ))}
-        {frame && marks && marks.length > 0 && <ChartMarks frame={frame} placed={marks} points={points} xKey={xKey} />}
+        {frame && marks && marks.length > 0 && (
+          <ChartMarks frame={frame} placed={marks} points={points} xKey={xKey} offset={flagsBelow(markers)} />
+        )}
       </div>
       {series.length > 1 && (
         <ul className="mt-1 flex flex-wrap justify-center gap-x-4 gap-y-1 text-xs text-fg-soft">

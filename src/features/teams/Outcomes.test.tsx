@@ -12,6 +12,9 @@ import TeamPage from './TeamPage';
 import TeamsPage from './TeamsPage';
 import { readinessScope } from './PayoffAcrossTeams';
 
+// A chart is drawn once it has a width (jsdom lays nothing out).
+vi.mock('../../components/use-width', () => ({ useWidth: () => [{ current: null }, 600] as const }));
+
 const CONFIG = { ...TEST_CONFIG, teams: true };
 
 /** A report at a level: 10 criteria, 2 × (level − 1) of them passing (0 %, 20 %, … 80 %). */
@@ -62,7 +65,7 @@ const meta = (url: URL) => ({
   org_only: [],
 });
 
-function stubServer(readiness: unknown = OWNED) {
+function stubServer(readiness: unknown = OWNED, marks: unknown[] = []) {
   const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
     const url = new URL(String(input), 'http://dashboard.test');
     const rows = (f: (d: string) => object) => json({ data: DAYS.map((d) => ({ date: d, ...f(d) })), meta: meta(url) });
@@ -73,6 +76,8 @@ function stubServer(readiness: unknown = OWNED) {
         return json(TEAMS_ANSWER);
       case '/api/readiness':
         return json(readiness);
+      case '/api/marks':
+        return json({ marks });
       case '/api/teams/analytics/tokens':
         return rows((d) => ({
           billable_tokens: after(d) ? 700 : 1_000,
@@ -209,6 +214,36 @@ describe('a team’s "Did it pay off"', () => {
     const weeks = within(section).getByRole('table', { name: /Weekly figures of Engineering/ });
     expect(rowWith(weeks, 'Mar 23, 2026').textContent).toContain('acme/api rose 2 → 3 (Mar 25, 2026)');
     expect(rowWith(weeks, 'Mar 16, 2026').textContent).toMatch(/—$/);
+  });
+
+  it('draws the team’s marks on their weeks, under the level changes’ labels, and lists them in the table view', async () => {
+    stubServer(OWNED, [
+      {
+        id: 'm1',
+        day: '2026-03-26',
+        team: 'Engineering',
+        text: 'Review training',
+        source: 'user',
+        author: null,
+        updatedAt: null,
+        editable: true,
+      },
+    ]);
+    renderTeam();
+    const section = await screen.findByRole('region', { name: 'Did it pay off' });
+    await within(section).findByRole('heading', { name: 'Level rises' });
+    const flag = await within(within(section).getByRole('figure')).findByRole('button', {
+      name: 'Mark 1, Mar 26, 2026, Engineering: Review training',
+    });
+    // On the week of Mar 23, the week of api's rise: below that line's label, not over it.
+    expect(within(section).getByRole('figure').querySelector('[data-mark-line]')!.getAttribute('data-mark-line')).toBe(
+      '2026-03-23',
+    );
+    expect(parseFloat(flag.style.top)).toBeGreaterThanOrEqual(8 + 16);
+    fireEvent.click(
+      within(section).getByRole('button', { name: 'Show the weekly figures and level changes as a table' }),
+    );
+    expect(within(section).getByRole('table', { name: 'Marks' }).textContent).toContain('Review training');
   });
 
   it('says how to give the team repositories when the mapping names none, with a link to the mapping', async () => {
