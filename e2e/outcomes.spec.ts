@@ -252,9 +252,7 @@ test('a team’s weekly outcome chart: spend in its currency beside the organiza
   const box = (await figure.locator('.recharts-surface').boundingBox())!;
   await page.mouse.move(box.x + box.width * 0.55, box.y + box.height / 2);
   const tooltip = figure.locator('.recharts-tooltip-wrapper');
-  await expect(tooltip.locator('.recharts-tooltip-label')).toHaveText(
-    /^Spend per pull request, week of \w+ \d+, 2026$/,
-  );
+  await expect(tooltip.locator('.recharts-tooltip-label')).toHaveText(/^Week of \w+ \d+, 2026$/);
   const items = await tooltip.locator('.recharts-tooltip-item').allTextContents();
   expect(items).toHaveLength(2);
   expect(items[0]).toMatch(new RegExp(`^${team.name}: \\$[\\d,]+(\\.\\d\\d)?$`));
@@ -262,7 +260,7 @@ test('a team’s weekly outcome chart: spend in its currency beside the organiza
   // Credits: as the table's cell of the same week writes them.
   await ratios.getByRole('button', { name: 'Credits', exact: true }).click();
   await page.mouse.move(box.x + box.width * 0.55 + 1, box.y + box.height / 2);
-  const week = (await tooltip.locator('.recharts-tooltip-label').textContent())!.replace(/^.*week of /, '');
+  const week = (await tooltip.locator('.recharts-tooltip-label').textContent())!.replace(/^Week of /, '');
   const credits = (await tooltip.locator('.recharts-tooltip-item').first().textContent())!;
   expect(credits).not.toContain(' :');
   await ratios.getByRole('button', { name: 'Show Outcome ratios per week as a table' }).click();

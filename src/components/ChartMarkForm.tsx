@@ -7,7 +7,7 @@ export default function ChartMarkForm({ adder, chart, weekly }: { adder: MarkAdd
   const add = useAddMark();
   const day = adder.day!;
   return (
-    <section aria-label={`Add a mark on ${chart}`} className="mt-2 rounded-md border border-line bg-surface-muted p-3">
+    <div className="mt-2 rounded-md border border-line bg-surface-muted p-3">
       <p className="mb-2 text-xs text-fg-muted">
         A mark on {formatDayLong(day)}, picked on the chart{weekly ? ' (the Monday of its week)' : ''}: click another{' '}
         {weekly ? 'week' : 'day'} to change it, or set the day here.
@@ -33,6 +33,6 @@ export default function ChartMarkForm({ adder, chart, weekly }: { adder: MarkAdd
         label={`New mark on ${chart}`}
         focusText
       />
-    </section>
+    </div>
   );
 }

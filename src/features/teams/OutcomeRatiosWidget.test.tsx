@@ -80,7 +80,7 @@ describe('a team’s outcome ratios per week', () => {
         .getAllByRole('listitem')
         .map((li) => li.textContent),
     ).toEqual(['Engineering', 'Whole organization']);
-    expect(figure().querySelectorAll('path[stroke="var(--chart-1)"]').length).toBeGreaterThan(0);
+    expect(figure().querySelectorAll('path[stroke="var(--chart-2)"]').length).toBeGreaterThan(0);
     // The partial weeks (the first and the last) are shaded and labelled, as on the daily charts' weeks.
     expect([...figure().querySelectorAll('[data-shade]')].map((e) => e.getAttribute('data-shade'))).toEqual([
       '2026-03-02',

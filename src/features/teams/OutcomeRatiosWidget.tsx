@@ -88,7 +88,7 @@ export function OutcomeRatiosWidget({
   const series = useMemo(
     () => [
       { key: 'value', label: name, color: seriesColor(2) },
-      ...(org ? [{ key: 'org', label: 'Whole organization', color: seriesColor(0) }] : []),
+      ...(org ? [{ key: 'org', label: 'Whole organization', color: seriesColor(1) }] : []),
     ],
     [name, org],
   );
@@ -101,11 +101,10 @@ export function OutcomeRatiosWidget({
       points: d.map((w) => ({ date: w.week, value: w[key], ...(org && { org: orgOf.get(w.week) ?? null }) })),
       xFormat: (x: string) => labels.get(x) ?? x,
       partial: d.filter((w) => w.partial).map((w) => w.week),
-      // The tooltip's heading names the ratio: its lines are the team's and the organization's.
-      tooltip: (x: string) =>
-        `${definition.label}, week of ${formatDayLong(x)}${d.find((w) => w.week === x)?.partial ? ' (partial)' : ''}`,
+      // Short enough for a phone's chart: the ratio is named above it, the lines are the team's and the organization's.
+      tooltip: (x: string) => `Week of ${formatDayLong(x)}${d.find((w) => w.week === x)?.partial ? ' (partial)' : ''}`,
     };
-  }, [d, key, org, definition]);
+  }, [d, key, org]);
   const teams = useMemo(() => [team], [team]);
   const marks = useChartMarks(teams);
   const placed = useMemo(() => placeMarks(marks, chart?.points ?? [], true), [marks, chart]);
