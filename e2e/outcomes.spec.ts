@@ -242,13 +242,14 @@ test('a team’s weekly outcome chart: spend in its currency beside the organiza
   await expect(page).toHaveURL(/[?&]amount=spend(&|$)/);
   await page.reload();
   await expect(figure).toHaveAttribute('aria-label', /^Spend per pull request of /, { timeout: 30_000 });
-  const ticks = figure.locator('.recharts-yAxis .recharts-cartesian-axis-tick-value');
-  await expect(ticks.first()).toBeVisible();
-  const labels = await ticks.allTextContents();
+  // Drawn by the interactive chart (its two lines), its value axis' labels are the texts anchored at their end.
+  await expect(figure.locator('.recharts-line')).toHaveCount(2);
+  const labels = (await figure.locator('svg text[text-anchor="end"]').allTextContents()).filter((t) => t !== '');
   expect(labels.length).toBeGreaterThan(2);
   for (const l of labels) expect(l).toMatch(/^\$[\d.]+K?$/);
 
   // The tooltip: the ratio and week, then each line as "name: value", in dollars, as the table writes them.
+  await figure.scrollIntoViewIfNeeded();
   const box = (await figure.locator('.recharts-surface').boundingBox())!;
   await page.mouse.move(box.x + box.width * 0.55, box.y + box.height / 2);
   const tooltip = figure.locator('.recharts-tooltip-wrapper');
@@ -259,7 +260,10 @@ test('a team’s weekly outcome chart: spend in its currency beside the organiza
   expect(items[1]).toMatch(/^Whole organization: \$[\d,]+(\.\d\d)?$/);
   // Credits: as the table's cell of the same week writes them.
   await ratios.getByRole('button', { name: 'Credits', exact: true }).click();
-  await page.mouse.move(box.x + box.width * 0.55 + 1, box.y + box.height / 2);
+  await expect(figure).toHaveAttribute('aria-label', /^Credits per pull request of /);
+  await page.mouse.move(box.x - 40, box.y - 40);
+  await page.mouse.move(box.x + box.width * 0.55, box.y + box.height / 2);
+  await expect(tooltip.locator('.recharts-tooltip-item').first()).toHaveText(new RegExp(`^${team.name}: [\\d,.]+K?$`));
   const week = (await tooltip.locator('.recharts-tooltip-label').textContent())!.replace(/^Week of /, '');
   const credits = (await tooltip.locator('.recharts-tooltip-item').first().textContent())!;
   expect(credits).not.toContain(' :');

@@ -107,10 +107,11 @@ function Team({ path }: { path: string }) {
   const members = useQuery({ ...teamMembersQuery(range, path), placeholderData: keepPreviousData, enabled: asked });
   const spend = useSpend(range, [path], { enabled: asked });
   const { weeks } = useTeamWeeks(range, path, asked);
-  // The organization's line beside the team's ratios, for a reader who sees the organization's figures.
+  // The organization's line beside the team's ratios, for a reader who sees the organization's figures: asked once
+  // the team's own weeks are in, so the team's charts do not wait behind it.
   const reader = useReader();
   const seesOrganization = reader?.orgView !== false;
-  const { weeks: orgWeeks } = useOrganizationWeeks(range, asked && seesOrganization);
+  const { weeks: orgWeeks } = useOrganizationWeeks(range, asked && seesOrganization && weeks.data !== undefined);
   const allColumns = useMemo(() => teamColumns(range), [range]);
   const subColumns = useMemo<Column<TeamSummaryRow>[]>(
     () =>
