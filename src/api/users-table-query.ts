@@ -30,15 +30,30 @@ export interface TableParams {
 
 /** The people not active in the range have no figures to sort by: the most recently active first. */
 export const INACTIVE_SORT: SortState = { column: 'lastActiveDay', dir: 'desc' };
+/** The people who never used the agent have no day either: by name. */
+export const NEVER_SORT: SortState = { column: 'user', dir: 'asc' };
 
-/** The order of a list until the reader sorts it. */
-export const defaultSortOf = (who: Who): SortState => (who === 'inactive' ? INACTIVE_SORT : DEFAULT_SORT);
+/**
+ * The order of a list until the reader sorts it: the seats' lists and the people not active by their last active
+ * day, those who never used the agent by name (`pseudonymous`: in privacy mode, by pseudonym, as the server orders
+ * ties: it sorts by no person).
+ */
+export const defaultSortOf = (who: Who, pseudonymous = false): SortState =>
+  who === 'active' || who === 'all' ? DEFAULT_SORT : who === 'never' && !pseudonymous ? NEVER_SORT : INACTIVE_SORT;
 
 /** The URL's sort if the table has that column (spend only with a price list: an old link may carry it). */
-export function usersSortOf(sort: SortState | null, currency: string | null, who: Who = 'active'): SortState {
-  return sort && isUserColumn(sort.column) && (sort.column !== 'spend' || currency !== null)
+export function usersSortOf(
+  sort: SortState | null,
+  currency: string | null,
+  who: Who = 'active',
+  pseudonymous = false,
+): SortState {
+  return sort &&
+    isUserColumn(sort.column) &&
+    (sort.column !== 'spend' || currency !== null) &&
+    !(pseudonymous && sort.column === 'user')
     ? sort
-    : defaultSortOf(who);
+    : defaultSortOf(who, pseudonymous);
 }
 
 /** The table's parameters as the page reads them from its URL (the range and teams read already). */

@@ -78,6 +78,23 @@ export const usersTableSchema = z.object({
    */
   inactiveUsers: z.nullable(z.number()),
   /**
+   * The seats' counts of the same teams (the people the team mapping names: `named`, and of them those active in the
+   * range, those known with no day of activity in the 7 and the 30 days to its end, and those who never used the
+   * agent by then), each listed with `who=named`, `named-active`, `idle-7`, `idle-30`, `never`; null without a
+   * mapping. A count is null as `activeUsers` is.
+   */
+  seats: z.optional(
+    z.nullable(
+      z.object({
+        named: z.nullable(z.number()),
+        active: z.nullable(z.number()),
+        idle7: z.nullable(z.number()),
+        idle30: z.nullable(z.number()),
+        never: z.nullable(z.number()),
+      }),
+    ),
+  ),
+  /**
    * The days of history stored up to the range's end, of all of them: until they all are, the people not active in
    * the range miss those last active before the days still missing.
    */

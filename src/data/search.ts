@@ -233,7 +233,10 @@ export function useRange() {
 
 export { parseSort, type SortDir, type SortState } from '../lib/sort';
 
-/** A table's sort as `<table>Sort=column:dir` in the URL (one parameter per table, named by its id). */
+/**
+ * A table's sort as `<table>Sort=column:dir` in the URL (one parameter per table, named by its id); set to null, the
+ * table's own order again, whatever its default is by then.
+ */
 export function useSortParam(table: string, dflt: SortState) {
   const [params] = useSearchParams();
   const write = useWriteSearch();
@@ -242,11 +245,11 @@ export function useSortParam(table: string, dflt: SortState) {
   const parsed = useMemo(() => sortSchema.parse(raw), [raw]);
   const sort = parsed ?? dflt;
   const setSort = useCallback(
-    (s: SortState) =>
+    (s: SortState | null) =>
       write(
         (p) => {
           const n = new URLSearchParams(p);
-          if (s.column === dflt.column && s.dir === dflt.dir) n.delete(name);
+          if (s === null || (s.column === dflt.column && s.dir === dflt.dir)) n.delete(name);
           else n.set(name, `${s.column}:${s.dir}`);
           return n;
         },

@@ -61,6 +61,26 @@ export const DEFINITIONS = {
     meaning:
       'Known people (a day of activity reported since the history starts, up to the range’s end) with no day of activity in the range.',
   },
+  seats: {
+    label: 'Seats',
+    meaning:
+      'The people the team mapping names, in the teams shown: those who use the agent and those who have not yet, each count opening its list.',
+  },
+  idle7: {
+    label: 'Inactive 7 days',
+    meaning:
+      'People the mapping names who used the agent before, but had no day of activity in the 7 days to the range’s end.',
+  },
+  idle30: {
+    label: 'Inactive 30 days',
+    meaning:
+      'People the mapping names who used the agent before, but had no day of activity in the 30 days to the range’s end.',
+  },
+  neverUsed: {
+    label: 'Never used',
+    meaning:
+      'People the mapping names with no day of activity and no credits by the range’s end: they have not used the agent yet.',
+  },
   members: {
     label: 'Members',
     meaning:

@@ -38,6 +38,33 @@ export const USER_COLUMN_IDS: UserColumnId[] = [...IDS];
 const KNOWN: ReadonlySet<string> = new Set(IDS);
 export const isUserColumn = (id: string): id is UserColumnId => KNOWN.has(id);
 
-/** Which people a table lists: those active in the range (the default), the known people who were not, or both. */
-export const WHO = ['active', 'inactive', 'all'] as const;
+/**
+ * The seats' lists: the people the team mapping names (`named`), those of them active in the range, those with no
+ * day of activity in the 7 or the 30 days to its end though they had used the agent before, and those who had never
+ * used it by then.
+ */
+export const SEAT_LISTS = ['named', 'named-active', 'idle-7', 'idle-30', 'never'] as const;
+export type SeatList = (typeof SEAT_LISTS)[number];
+export const isSeatList = (who: string): who is SeatList => (SEAT_LISTS as readonly string[]).includes(who);
+
+/**
+ * Which people a table lists: those active in the range (the default), the known people who were not, or both; or
+ * one of the seats' lists.
+ */
+export const WHO = ['active', 'inactive', 'all', ...SEAT_LISTS] as const;
 export type Who = (typeof WHO)[number];
+
+/** What each list's CSV file is named with, after `users` (the active people's: nothing). */
+export const WHO_FILE_TAG: Record<Who, string> = {
+  active: '',
+  inactive: '-not-active',
+  all: '-everyone',
+  named: '-named',
+  'named-active': '-named-active',
+  'idle-7': '-inactive-7-days',
+  'idle-30': '-inactive-30-days',
+  never: '-never-used',
+};
+
+/** The lists whose people had no day of activity in the range: every figure of theirs is 0. */
+export const IDLE_LISTS: readonly Who[] = ['inactive', 'never'];

@@ -301,6 +301,56 @@ describe('privacy mode (PRIVACY_MIN_GROUP)', () => {
     expect((await sizes(admin)).some((n) => n > 0 && n < K)).toBe(true);
   });
 
+  it('lists the seats to a manager by pseudonym, never used included; no list or count of 1 to k−1 people', async () => {
+    type Answer = { users: (Row & { team?: string })[]; total: number; seats: Record<string, number> | null };
+    // The people the mapping names who never used the agent are secrets too: none of the service's people.
+    const never = await read<Answer>(admin, `/api/users?${RANGE}&who=never&limit=1000`);
+    const unseen = never.users.flatMap((u) => [u.userId, u.email ?? '']).filter((x) => x !== '');
+    const named = (body: string) => [
+      ...leaks(body),
+      ...unseen.filter((x) => body.toLowerCase().includes(x.toLowerCase())),
+    ];
+    // The pseudonym of each person the admin is shown (by email when the mapping names them by email alone).
+    const pseudonymOf = (u: Row) => pseudonym(PRIVACY_SECRET, u.userId !== '' ? u.userId : `email:${u.email}`);
+    // The manager's team, and a managed team with k people or more who never used the agent.
+    const within = (t: string, p: string) => t === p || t.startsWith(`${p}/`);
+    const unused = tree.find(
+      (x) => x.managers.length > 0 && never.users.filter((u) => within(u.team!, x.path)).length >= K,
+    );
+    expect(unused, 'a managed team with k people who never used the agent').toBeDefined();
+    let [shown, withheld] = [0, 0];
+    for (const [path, jar] of [
+      [manager.team, manager.jar],
+      [unused!.path, await signIn(unused!.managers[0]!)],
+    ] as const)
+      for (const who of ['named', 'named-active', 'idle-7', 'idle-30', 'never']) {
+        const q = `${RANGE}&${team(path)}&who=${who}`;
+        const truth = await read<Answer>(admin, `/api/users?${q}&limit=1000`);
+        const told = await api(jar, `/api/users?${q}&limit=1000`);
+        expect(told.res.status, told.body).toBe(200);
+        expect(named(told.body), who).toEqual([]);
+        const t = JSON.parse(told.body) as Answer;
+        const csv = await api(jar, `/api/users.csv?${q}`);
+        expect(named(csv.body), who).toEqual([]);
+        if (truth.total > 0 && truth.total < K) {
+          withheld++;
+          expect(t, who).toMatchObject({ users: [], total: 0, withheld: { minGroup: K } });
+          expect(csv.res.status, who).toBe(422);
+        } else {
+          shown++;
+          expect(t.users.map((u) => u.userId).sort(), `${path}: ${who}`).toEqual(truth.users.map(pseudonymOf).sort());
+          for (const u of t.users) expect(u.email).toBeNull();
+          expect(csv.res.status, who).toBe(200);
+          for (const u of t.users) expect(csv.body).toContain(u.userId);
+        }
+        // The seats' counts: the admin's, but those of 1 to k−1 people.
+        for (const [k, n] of Object.entries(truth.seats!))
+          expect(t.seats![k], `${path}: ${who}: ${k}`).toBe(n > 0 && n < K ? null : n);
+      }
+    // Both kinds were seen: lists shown, never used among them, and one withheld.
+    expect([shown > 0, withheld > 0]).toEqual([true, true]);
+  });
+
   it('says a users filter leaving under k people is withheld, and refuses a search by email', async () => {
     const mine = team(manager.team);
     // A filter (a model tier, a language, a delegation level) few people of the team match: it leaves under k.

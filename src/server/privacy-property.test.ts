@@ -1,9 +1,10 @@
 /**
  * Privacy mode (PRIVACY_MIN_GROUP=k) as a property, for random mappings and k from 2 to 5: of whatever a manager asks
- * (the teams tree and summary, the teams' spend, the users table and its CSV, the comparison's answers, the top
- * users, the highlights, the cohorts, the alerts, the alerts' preview and check now, and the MCP server's tools: the
- * teams and users tools give the pages' answers, the figures tool a selection's, its teams' and its people's figures)
- * and whatever the alerts' webhook and the digest are told,
+ * (the teams tree and summary, the teams' spend, the users table and its CSV, the seats' lists and counts (the people
+ * the mapping names, those who never used the agent among them), the comparison's answers, the top users, the
+ * highlights, the cohorts, the alerts, the alerts' preview and check now, and the MCP server's tools: the teams and
+ * users tools give the pages' answers, the figures tool a selection's, its teams' and its people's figures) and
+ * whatever the alerts' webhook and the digest are told,
  * - no group of people a figure is given about has 1 to k−1 people, nor does any group given less groups given
  *   within it: no two figures differ by a group of 1 to k−1 people;
  * - every team named is one the tree shows, every count of a group's people is exact, and the counts privacy mode
@@ -295,10 +296,12 @@ function worldOf(s: Scenario, ids: readonly string[]): World {
 
 /**
  * The people a count is of: everyone of the group (`members`: the people the mapping names there, seen or not), the
- * people the service has seen (`known`), those active or not in the range, those active in the week to the latest
- * day or the week before, those idle for 30 days, those first active in a week (`cohort <Monday>`).
+ * people the service has seen (`known`) and those it has not (`never`), those active or not in the range, those
+ * active in the week to the latest day or the week before, those known and idle for the week (`idle7`) or the 30
+ * days (`idle`) to it, those first active in a week (`cohort <Monday>`).
  */
-type Kind = 'members' | 'known' | 'active' | 'inactive' | 'week' | 'before' | 'idle' | `cohort ${string}`;
+type Kind =
+  'members' | 'known' | 'never' | 'active' | 'inactive' | 'week' | 'before' | 'idle7' | 'idle' | `cohort ${string}`;
 
 /** A figure given about a group of people (by their real ids), and a count of some of them if one is given. */
 interface Claim {
@@ -368,7 +371,7 @@ async function check(s: Scenario) {
   const start = STARTS[s.range]!;
   const RANGE = `start=${start}&end=${LATEST}`;
   const DAYS = `startDate=${start}&endDate=${LATEST}`;
-  const realId = new Map([...known.keys()].map((id) => [pseudonym(PRIVACY_SECRET, id), id]));
+  const realId = new Map([...known.keys(), ...w.unseen].map((id) => [pseudonym(PRIVACY_SECRET, id), id]));
   const teamOf = (id: string) => w.teamOf.get(id) ?? UNASSIGNED;
   const everybody = [...known.keys(), ...w.unseen];
   /** A team's people (its sub-teams' too; '' the organization), seen by the service or not. */
@@ -377,6 +380,7 @@ async function check(s: Scenario) {
   const is = (id: string, kind: Kind) => {
     const p = known.get(id);
     if (kind === 'members') return true;
+    if (kind === 'never') return !p;
     if (!p) return false;
     if (kind === 'known') return true;
     if (kind === 'active') return p.active[s.range]!;
@@ -384,6 +388,7 @@ async function check(s: Scenario) {
     if (kind === 'week') return p.week;
     if (kind === 'before') return p.before;
     if (kind === 'idle') return !p.recent;
+    if (kind === 'idle7') return !p.week;
     return p.cohort === kind.slice('cohort '.length);
   };
   const countOf = (group: ReadonlySet<string>, kind: Kind) => [...group].filter((id) => is(id, kind)).length;
@@ -403,7 +408,7 @@ async function check(s: Scenario) {
   const kept = (where: string, n: number) => {
     if (!fine(n, k)) problems.push(`${where}: a count of ${n} people`);
   };
-  /** A person as an answer names them: by the pseudonym of one of the people known, never by email. */
+  /** A person as an answer names them: by the pseudonym of one of the people known or named, never by email. */
   const person = (where: string, userId: string, email: string | null) => {
     if (!PSEUDONYM.test(userId) || email !== null) problems.push(`${where}: a person named ${userId} ${email}`);
     const id = realId.get(userId);
@@ -483,6 +488,15 @@ async function check(s: Scenario) {
     const sorted = `/api/users?${RANGE}${sel.q}&who=all&sort=${s.sort}&dir=${s.dir}&limit=1000`;
     const who = (w: string) => `/api/users?${RANGE}${sel.q}&who=${w}&limit=1000`;
     const csv = `/api/users.csv?${RANGE}${sel.q}&who=all`;
+    // The seats' lists, each with the kind of the group's people it lists (the ranges all end on the latest day).
+    const seats = [
+      ['named', 'members'],
+      ['named-active', 'active'],
+      ['idle-7', 'idle7'],
+      ['idle-30', 'idle'],
+      ['never', 'never'],
+    ] as const;
+    const neverCsv = `/api/users.csv?${RANGE}${sel.q}&who=never`;
     const teamOnly =
       sel.q === ''
         ? []
@@ -500,6 +514,8 @@ async function check(s: Scenario) {
       csv,
       who('active'),
       who('inactive'),
+      ...seats.map(([w]) => who(w)),
+      neverCsv,
       sorted,
       `/api/highlights${only}`,
       `/api/cohorts${only}`,
@@ -571,6 +587,38 @@ async function check(s: Scenario) {
         kept(`${where}, ${kind}`, one.total);
         if (ids.size !== one.users.length) problems.push(`${where}, ${kind}: a person twice`);
       }
+      // The seats: each list the group's people of its kind, or neither they nor their count given; the counts.
+      for (const [w, kind] of seats) {
+        const one = usersTableSchema.parse(await ask(who(w)));
+        const ids = new Set(one.users.map((u) => person(where, u.userId, u.email)));
+        if (one.withheld && (one.total !== 0 || one.users.length > 0)) problems.push(`${where}: ${w} rows withheld`);
+        if (!one.withheld) {
+          claim(`${where}’s ${w} people`, group, kind, one.total);
+          if (keyOf(ids) !== keyOf(new Set([...group].filter((id) => is(id, kind)))))
+            problems.push(`${where}, ${w}: its people are not the group’s ${kind}`);
+        }
+        kept(`${where}, ${w}`, one.total);
+        if (ids.size !== one.users.length) problems.push(`${where}, ${w}: a person twice`);
+        for (const u of one.users)
+          if (u.team !== shownTeamOf(realId.get(u.userId) ?? ''))
+            problems.push(`${where}, ${w}: a person of ${teamOf(realId.get(u.userId) ?? '')} under ${u.team}`);
+        if (w === 'never') {
+          const text = (await ask(neverCsv)) as string | undefined;
+          if (text === undefined) expect(one.withheld, `the never used CSV (${label})`).toBeDefined();
+          else
+            expect(
+              (parse(text) as string[][]).slice(1).map((l) => l[0]),
+              `the never used CSV (${label})`,
+            ).toEqual(one.users.map((u) => u.userId));
+        }
+      }
+      const counts = { named: 'members', active: 'active', idle7: 'idle7', idle30: 'idle', never: 'never' } as const;
+      if (!t.seats) problems.push(`${where}: no seats' counts`);
+      for (const [k, kind] of Object.entries(counts))
+        if (t.seats?.[k as keyof typeof counts] != null) {
+          claim(`${where}’s seats (${k})`, group, kind, t.seats[k as keyof typeof counts]!);
+          kept(`${where}’s seats (${k})`, t.seats[k as keyof typeof counts]!);
+        }
       // A sort with ties: among people of one value, by pseudonym; by team, each team's people together.
       const byValue = usersTableSchema.parse(await ask(sorted)).users;
       const value = (u: (typeof byValue)[number]) =>

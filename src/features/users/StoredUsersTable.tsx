@@ -102,7 +102,7 @@ export function StoredUsersTable({
               const failed = u ? undefined : failedAt(v.index);
               return (
                 <tr
-                  key={u ? u.userId : `row-${v.index}`}
+                  key={u ? u.userId || `email:${u.email}` : `row-${v.index}`}
                   ref={virtual.measureElement}
                   data-index={v.index}
                   aria-rowindex={v.index + 2}

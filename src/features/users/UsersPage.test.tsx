@@ -632,3 +632,153 @@ describe('UsersPage, walking /users in the browser', () => {
     expect(lines.some((l) => l.startsWith('u-carol'))).toBe(false);
   });
 });
+
+describe('UsersPage, the seats: who never used it', () => {
+  const CONFIG = { ...TEST_CONFIG, teams: true };
+  const URL_ = '/users?start=2026-05-01&end=2026-05-14';
+  const merged = mergeUserRows(PAGES.flat());
+  const idle = (u: MergedUser, over: Partial<MergedUser>): MergedUser => ({
+    ...u,
+    activeDays: 0,
+    firstDay: null,
+    lastDay: null,
+    credits: 0,
+    sessions: 0,
+    toolCalls: 0,
+    ...over,
+  });
+  const [base] = mergeUserRows([row({ user_id: 'u-dave', user_email: 'dave@acme.com' })]);
+  const dave = idle(base!, { lastActiveDay: '2026-03-02', team: 'Sales' });
+  // Named by email alone and never seen: no id yet.
+  const erin = idle(base!, { userId: '', email: 'erin@acme.com', lastActiveDay: null, team: 'Sales' });
+  const named = [
+    ...merged.filter((u) => u.userId === 'u-alice' || u.userId === 'u-bob').map((u) => ({ ...u, team: 'Sales' })),
+    dave,
+    erin,
+  ];
+  const LISTS: Record<string, MergedUser[]> = {
+    named,
+    'named-active': named.filter((u) => u.activeDays > 0),
+    'idle-7': [dave],
+    'idle-30': [dave],
+    never: [erin],
+  };
+
+  /** The server with a mapping: the seats' counts on every answer, each list as asked. */
+  function stubSeats() {
+    const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
+      const p = new URL(String(input), 'http://dashboard.test').searchParams;
+      const who = p.get('who') ?? 'active';
+      const users = LISTS[who] ?? (who === 'inactive' ? [dave] : merged);
+      const body: UsersTableAnswer = {
+        users,
+        offset: 0,
+        total: users.length,
+        activeUsers: merged.length,
+        inactiveUsers: 1,
+        seats: { named: 4, active: 2, idle7: 1, idle30: 1, never: 1 },
+        history: { storedDays: 138, days: 138 },
+        facets: { delegation: ['manual'], tier: [], lang: [] },
+        range: { start: p.get('start')!, end: p.get('end')! },
+        sort: { column: p.get('sort')!, dir: p.get('dir') as SortDir },
+        complete: true,
+      };
+      return json(body);
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    return fetchMock;
+  }
+  const asked = (f: ReturnType<typeof stubSeats>) =>
+    new URL(String(f.mock.calls.at(-1)![0]), 'http://dashboard.test').searchParams;
+  const headers = (t: HTMLElement) =>
+    within(t)
+      .getAllByRole('columnheader')
+      .map((h) => (h.textContent ?? '').replace(/[▲▼↕]/g, ''));
+
+  it('counts the people the mapping names, each count opening its list, sorted and exported as that list', async () => {
+    stubLayout();
+    const fetchMock = stubSeats();
+    const r = renderWithApp(<UsersPage />, { url: URL_, config: CONFIG });
+    // The file's first render of the page imports its widgets: allow for a loaded machine.
+    const seats = await screen.findByRole('region', { name: /Seats/ }, { timeout: 5000 });
+    const button = (name: string) => within(seats).getByRole('button', { name });
+    for (const name of [
+      'Named: 4',
+      'Active in the range: 2',
+      'Inactive 7 days: 1',
+      'Inactive 30 days: 1',
+      'Never used: 1',
+    ])
+      expect(button(name).getAttribute('aria-pressed')).toBe('false');
+
+    // Never used: by name, nobody to open (no day to show), their team, and a CSV named for the list.
+    fireEvent.click(button('Never used: 1'));
+    await screen.findByText('1 of 1 named people who never used the agent by the range’s end');
+    expect(r.params().get('who')).toBe('never');
+    expect(button('Never used: 1').getAttribute('aria-pressed')).toBe('true');
+    expect([asked(fetchMock).get('who'), asked(fetchMock).get('sort'), asked(fetchMock).get('dir')]).toEqual([
+      'never',
+      'user',
+      'asc',
+    ]);
+    const never = screen.getByRole('table', { name: 'People the mapping names who never used the agent' });
+    expect(headers(never)).toEqual(['User', 'Team']);
+    expect(within(never).getByText('erin@acme.com').closest('a')).toBeNull();
+    const csv = screen.getByRole('link', { name: 'Download CSV of Users' });
+    expect(new URL(csv.getAttribute('href')!, 'http://dashboard.test').searchParams.get('who')).toBe('never');
+    expect(csv.getAttribute('download')).toBe('users-never-used-2026-05-01-2026-05-14.csv');
+
+    // Inactive 7 days: by the last active day, newest first, the person's page a link away.
+    fireEvent.click(button('Inactive 7 days: 1'));
+    await screen.findByText('1 of 1 named people inactive for the 7 days to the range’s end');
+    expect([asked(fetchMock).get('who'), asked(fetchMock).get('sort'), asked(fetchMock).get('dir')]).toEqual([
+      'idle-7',
+      'lastActiveDay',
+      'desc',
+    ]);
+    const week = screen.getByRole('table', { name: 'People the mapping names, inactive 7 days' });
+    expect(await within(week).findByRole('link', { name: 'dave@acme.com' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Download CSV of Users' }).getAttribute('download')).toBe(
+      'users-inactive-7-days-2026-05-01-2026-05-14.csv',
+    );
+    // Everyone named, and back to the active people: their own order again, credits first.
+    fireEvent.click(button('Named: 4'));
+    await screen.findByText('4 of 4 people the mapping names');
+    fireEvent.click(
+      within(screen.getByRole('group', { name: 'People listed' })).getByRole('button', { name: /^Active/ }),
+    );
+    await screen.findByText('4 of 4 people active in the range');
+    expect([r.params().has('who'), r.params().has('usersSort')]).toEqual([false, false]);
+    expect(asked(fetchMock).get('sort')).toBe('credits');
+  });
+
+  it('says a count privacy mode withholds as such, and orders the never used by pseudonym there', async () => {
+    stubLayout();
+    const stubbed = stubSeats();
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL) => {
+        const body = (await (await stubbed(input)).json()) as UsersTableAnswer;
+        return json({ ...body, seats: { ...body.seats!, idle7: null, idle30: null, never: null } });
+      }),
+    );
+    renderWithApp(<UsersPage />, { url: `${URL_}&who=never`, config: { ...CONFIG, privacyMinGroup: 3 } });
+    const seats = await screen.findByRole('region', { name: /Seats/ });
+    expect(within(seats).getByRole('button', { name: 'Never used: withheld in privacy mode' })).toBeTruthy();
+    expect(within(seats).getByRole('button', { name: 'Named: 4' })).toBeTruthy();
+    // Not by person (the server refuses it): by the last active day, none, so ties by pseudonym.
+    expect([asked(stubbed).get('who'), asked(stubbed).get('sort')]).toEqual(['never', 'lastActiveDay']);
+  });
+
+  it('shows the not-active list without the figures that are 0 for everyone in it, nor filters by them', async () => {
+    stubLayout();
+    const [b] = mergeUserRows([row({ user_id: 'u-dave', user_email: 'dave@acme.com' })]);
+    stubUsersServer(PAGES, 0, undefined, [idle(b!, { lastActiveDay: '2026-03-02' })]);
+    renderWithApp(<UsersPage />, { url: '/users?start=2026-05-01&end=2026-05-14&who=inactive' });
+    await screen.findByText('1 of 1 known people not active in the range', undefined, { timeout: 5000 });
+    const t = screen.getByRole('table', { name: 'Known people not active in the range' });
+    expect(headers(t)).toEqual(['User', expect.stringMatching(/^Last active/)]);
+    expect(screen.queryByRole('combobox', { name: 'Delegation' })).toBeNull();
+    expect(screen.queryByText('Columns', { ignore: '[hidden] *' })).toBeNull();
+  });
+});

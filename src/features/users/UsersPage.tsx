@@ -11,16 +11,20 @@ import { Loading } from '../../components/states';
 import { Defined } from '../../components/Definition';
 import { DEFINITIONS } from '../../lib/definitions';
 import { formatExact } from '../../lib/format';
+import type { UsersTableAnswer } from '../../api/users';
 import { facetValues, filterUsers, type UserFacets, type Who } from '../../lib/user-merge';
+import { isSeatList, WHO_FILE_TAG, type SeatList } from '../../lib/user-columns';
 import { Segmented } from '../../components/Segmented';
-import { DEFAULT_COLUMNS, DEFAULT_SORT, userColumns, usersCsv } from './columns';
+import { DEFAULT_COLUMNS, DEFAULT_SORT, IDLE_COLUMNS, userColumns, usersCsv } from './columns';
 import { mergedUsersQuery, usersCsvHref, usersTablePageQuery, type UsersWalk } from './queries';
 import { defaultSortOf, usersSortOf } from './table-query';
 import { StoredUsersTable } from './StoredUsersTable';
+import { SEATS, SeatsView } from './Seats';
 
 /** "How to read this page", folded under its title (components/Page.tsx): how the page works. */
 const HOW_TO_READ = [
   'One row per person over the range: the people active in it. With the dashboard’s store, Not active lists the known people with no day of activity in it, each with their last active day (unused access), and Everyone known both.',
+  'With a team mapping, Seats counts the people it names: active in the range, inactive for 7 or 30 days to its end, and never used (named, but no day of activity by then). Each count opens its list, exportable as CSV.',
   'Search, filters, sort and the columns shown live in the address, so a link opens the same view; the CSV holds every column, whatever is shown.',
   'Open a person for their days: credits, models, tool calls and sessions, day by day.',
 ];
@@ -31,6 +35,19 @@ const CAPTIONS: Record<Who, string> = {
   active: CAPTION,
   inactive: 'Known people not active in the range',
   all: 'Everyone known by the range’s end',
+  named: 'People the mapping names',
+  'named-active': 'People the mapping names, active in the range',
+  'idle-7': 'People the mapping names, inactive 7 days',
+  'idle-30': 'People the mapping names, inactive 30 days',
+  never: 'People the mapping names who never used the agent',
+};
+/** What a seats' list's status line calls its people ("3 of 3 people who never used the agent"). */
+const SEAT_PEOPLE: Record<SeatList, string> = {
+  named: 'people the mapping names',
+  'named-active': 'named people active in the range',
+  'idle-7': 'named people inactive for the 7 days to the range’s end',
+  'idle-30': 'named people inactive for the 30 days to the range’s end',
+  never: 'named people who never used the agent by the range’s end',
 };
 const DESCRIPTION =
   "One row per user over the range, merged from the service's per-day rows. Tool calls per turn is weighted by user turns.";
@@ -46,8 +63,8 @@ export default function UsersPage() {
   return keyRequired ? <WalkedUsers /> : <StoredUsers />;
 }
 
-/** The search, the facet filters and the visible columns, all in the URL. */
-function useUserFilters(currency: string | null = null, teams = false, known = false) {
+/** The search, the facet filters and the visible columns, all in the URL (`who`: the list, which decides its columns). */
+function useUserFilters(currency: string | null = null, teams = false, known = false, who: Who = 'active') {
   const [search, setSearch] = useSearchParam('q');
   const [delegation, setDelegation] = useSearchParam('delegation');
   const [tier, setTier] = useSearchParam('tier');
@@ -55,17 +72,25 @@ function useUserFilters(currency: string | null = null, teams = false, known = f
   const [colsParam, setColsParam] = useSearchParam('cols');
   const linkTo = useLinkTo();
   const pseudonymous = usePseudonymous();
+  // Those with no day of activity in the range have only who they are, their team and when they last used it.
+  const idle = who === 'inactive' || who === 'never' ? IDLE_COLUMNS[who] : null;
   const allColumns = useMemo(
     () =>
       userColumns(
-        pseudonymous ? null : (u) => linkTo(`/users/${encodeURIComponent(u.userId)}`),
+        // Someone never seen has no page (no day to show).
+        pseudonymous
+          ? null
+          : (u) => (u.userId === '' || who === 'never' ? null : linkTo(`/users/${encodeURIComponent(u.userId)}`)),
         currency,
         teams,
         known,
-      ),
-    [linkTo, currency, teams, known, pseudonymous],
+      ).filter((c) => !idle || idle.includes(c.id)),
+    [linkTo, currency, teams, known, pseudonymous, who, idle],
   );
-  const visible = useMemo(() => (colsParam ? colsParam.split(',') : DEFAULT_COLUMNS), [colsParam]);
+  const visible = useMemo(
+    () => (idle ? [...idle] : colsParam ? colsParam.split(',') : DEFAULT_COLUMNS),
+    [colsParam, idle],
+  );
   const columns = useMemo(
     () => allColumns.filter((c) => c.id === 'user' || visible.includes(c.id)),
     [allColumns, visible],
@@ -84,6 +109,8 @@ function useUserFilters(currency: string | null = null, teams = false, known = f
     visible,
     setColsParam,
     columns,
+    /** A list whose people had no day of activity in the range: no figures to choose or filter by. */
+    idle: idle !== null,
   };
 }
 type UserFilters = ReturnType<typeof useUserFilters>;
@@ -136,6 +163,7 @@ function FilterBar({ f, facets }: { f: UserFilters; facets: UserFacets }) {
       </label>
       <button
         type="button"
+        hidden={f.idle}
         aria-expanded={open}
         aria-controls="user-filters"
         aria-label={active > 0 ? `Filters (${active} in force)` : 'Filters'}
@@ -150,6 +178,7 @@ function FilterBar({ f, facets }: { f: UserFilters; facets: UserFacets }) {
       </button>
       <div
         id="user-filters"
+        hidden={f.idle}
         className={`${open ? 'flex' : 'hidden'} w-full flex-wrap items-end gap-3 md:flex md:w-auto`}
       >
         {select(
@@ -241,8 +270,23 @@ function whoOptions(d: { complete: boolean; activeUsers: number | null; inactive
   ];
 }
 
-/** "34 of 34 people not active in the range", "150 of 150 known people". */
-const listedLine = (shown: number, who: Who, d: { activeUsers: number | null; inactiveUsers: number | null }) => {
+type Counted = Pick<UsersTableAnswer, 'activeUsers' | 'inactiveUsers' | 'seats'>;
+/** A seats' list's count of its people, the definition it goes with. */
+const seatOf = (list: SeatList) => SEATS.find((s) => s.id === list)!;
+
+/** "34 of 34 people not active in the range", "150 of 150 known people", "3 of 3 named people who never used…". */
+const listedLine = (shown: number, who: Who, d: Counted) => {
+  if (isSeatList(who)) {
+    const of = d.seats?.[seatOf(who).count];
+    return (
+      <Defined definition={{ label: seatOf(who).label, meaning: seatOf(who).meaning }}>
+        <span>
+          {formatExact(shown)}
+          {of != null && ` of ${formatExact(of)}`} {SEAT_PEOPLE[who]}
+        </span>
+      </Defined>
+    );
+  }
   const of = who === 'inactive' ? d.inactiveUsers : everyone(d);
   return (
     <Defined definition={who === 'inactive' ? DEFINITIONS.notActive : DEFINITIONS.knownPeople}>
@@ -255,6 +299,19 @@ const listedLine = (shown: number, who: Who, d: { activeUsers: number | null; in
   );
 };
 
+/** Why a seats' list is empty: nobody of its kind, or the search leaves nobody. */
+function seatsEmpty(list: SeatList, d: Counted | undefined, teams: readonly string[]): string {
+  if (d?.seats?.[seatOf(list).count] !== 0) return 'No one matches the search.';
+  const of = teams.length ? (teams.length > 1 ? ' in these teams' : ' in this team') : '';
+  return {
+    named: `The mapping names no one${of}.`,
+    'named-active': `No one the mapping names${of} was active in this range.`,
+    'idle-7': `Everyone the mapping names${of} who used the agent did so in the 7 days to the range’s end.`,
+    'idle-30': `Everyone the mapping names${of} who used the agent did so in the 30 days to the range’s end.`,
+    never: `Everyone the mapping names${of} had used the agent by the range’s end.`,
+  }[list];
+}
+
 /** A value that follows `value` once it has stopped changing for `ms`: typing asks the server once. */
 function useSettled<T>(value: T, ms: number): T {
   const [settled, setSettled] = useState(value);
@@ -265,26 +322,36 @@ function useSettled<T>(value: T, ms: number): T {
   return settled;
 }
 
-/** Each list's CSV has a name of its own: the active people's, the not active's, everyone's. */
-const WHO_FILE_TAG: Record<Who, string> = { active: '', inactive: '-not-active', all: '-everyone' };
-
 /** The table from the server's store: the server merges, sorts, filters, searches and pages it. */
 function StoredUsers() {
   const { range } = useRange();
   const [teams] = useTeams();
   const { currency, teams: withTeams } = useAppConfig();
-  const f = useUserFilters(currency, withTeams, true);
   const [who, setWho] = useSearchParam('who');
+  const f = useUserFilters(currency, withTeams, true, who);
+  const pseudonymous = f.pseudonymous;
   // The people not active in the range have no figures to sort by: most recently active first.
-  const [sortParam, setSort] = useSortParam('users', defaultSortOf(who));
+  const [sortParam, setSort] = useSortParam('users', defaultSortOf(who, pseudonymous));
   // Privacy mode: people are pseudonyms, not sorted by who they are (the server refuses it).
-  const sort = usersSortOf(f.pseudonymous && sortParam?.column === 'user' ? null : sortParam, currency, who);
+  const sort = usersSortOf(sortParam, currency, who, pseudonymous);
+  // Another list opens in its own order, unless it has the same as this one (active people, everyone).
+  const openList = useCallback(
+    (next: Who) => {
+      const before = defaultSortOf(who, pseudonymous);
+      const after = defaultSortOf(next, pseudonymous);
+      setWho(next);
+      if (before.column !== after.column || before.dir !== after.dir) setSort(null);
+    },
+    [who, pseudonymous, setWho, setSort],
+  );
   // Privacy mode: no search by email or id (the server refuses it), whatever the URL says.
   const q = useSettled(f.pseudonymous ? '' : f.search.trim(), 200);
+  // A list of people with no day in the range has no facets to filter by: an old link's filter is not applied.
+  const [delegation, tier, lang] = f.idle ? ['', '', ''] : [f.delegation, f.tier, f.language];
   const params = useMemo(
-    () => ({ range, sort, q, delegation: f.delegation, tier: f.tier, lang: f.language, who, teams }),
+    () => ({ range, sort, q, delegation, tier, lang, who, teams }),
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the sort's fields, not its object
-    [range, sort.column, sort.dir, q, f.delegation, f.tier, f.language, who, teams],
+    [range, sort.column, sort.dir, q, delegation, tier, lang, who, teams],
   );
   const first = useQuery({ ...usersTablePageQuery(params, 0), placeholderData: keepPreviousData });
   const d = first.data;
@@ -294,9 +361,10 @@ function StoredUsers() {
   return (
     <div className="flex flex-col gap-4">
       <PageHeader title={TITLE} teams={teams} howToRead={HOW_TO_READ} />
+      {withTeams && d?.seats && <SeatsView seats={d.seats} who={who} onOpen={openList} teams={teams} />}
       <div className="flex flex-wrap items-center gap-2 text-sm">
-        <Segmented label="People listed" options={whoOptions(d)} value={who} onChange={setWho} />
-        {who !== 'active' && (
+        <Segmented label="People listed" options={whoOptions(d)} value={who} onChange={openList} />
+        {(who === 'inactive' || who === 'all') && (
           <Defined definition={DEFINITIONS.notActive}>
             <span className="text-fg-muted">Not active: known people with no day of activity in the range</span>
           </Defined>
@@ -331,13 +399,15 @@ function StoredUsers() {
         emptyText={
           d?.withheld
             ? d.withheld.detail
-            : who === 'inactive' && d && d.inactiveUsers === 0
-              ? `Everyone known${teams.length ? ' in ' + (teams.length > 1 ? 'these teams' : 'this team') : ''} was active in this range.`
-              : (who === 'active' ? some(d?.activeUsers) : some(d?.activeUsers) || some(d?.inactiveUsers))
-                ? 'No user matches the search and filters.'
-                : teams.length
-                  ? `No member of ${teams.length > 1 ? 'these teams' : 'this team'} was active in this range.`
-                  : 'No user was active in this range.'
+            : isSeatList(who)
+              ? seatsEmpty(who, d, teams)
+              : who === 'inactive' && d && d.inactiveUsers === 0
+                ? `Everyone known${teams.length ? ' in ' + (teams.length > 1 ? 'these teams' : 'this team') : ''} was active in this range.`
+                : (who === 'active' ? some(d?.activeUsers) : some(d?.activeUsers) || some(d?.inactiveUsers))
+                  ? 'No user matches the search and filters.'
+                  : teams.length
+                    ? `No member of ${teams.length > 1 ? 'these teams' : 'this team'} was active in this range.`
+                    : 'No user was active in this range.'
         }
         actions={
           d?.complete && d.total > 0 ? (

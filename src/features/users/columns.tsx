@@ -15,8 +15,11 @@ const ratio = (n: number) => n.toFixed(1);
  * with a store (`known`), which lists the people not active in the range too.
  */
 export function userColumns(
-  /** A person's page; null when people are pseudonymous to the reader (privacy mode): no page to open. */
-  link: ((u: MergedUser) => string) | null,
+  /**
+   * A person's page; null when people are pseudonymous to the reader (privacy mode), or for a person without one
+   * (never seen: no days to show): no page to open.
+   */
+  link: ((u: MergedUser) => string | null) | null,
   currency: string | null = null,
   teams = false,
   known = false,
@@ -26,14 +29,16 @@ export function userColumns(
       id: 'user',
       header: 'User',
       value: V.user,
-      render: (u) =>
-        link ? (
-          <Link to={link(u)} className="text-accent-strong underline">
+      render: (u) => {
+        const to = link?.(u) ?? null;
+        return to !== null ? (
+          <Link to={to} className="text-accent-strong underline">
             {u.email ?? <span className="font-mono text-xs">{u.userId}</span>}
           </Link>
         ) : (
-          <span className="font-mono text-xs">{u.email ?? u.userId}</span>
-        ),
+          <span className={link ? undefined : 'font-mono text-xs'}>{u.email ?? u.userId}</span>
+        );
+      },
     },
     // The figures a manager reads first sit next to the name, the team after them.
     { id: 'credits', header: 'Credits', value: V.credits, numeric: true },
@@ -93,6 +98,15 @@ const teamColumn: Column<MergedUser> = {
       )}
     </span>
   ),
+};
+
+/**
+ * The columns of a list of people with no day of activity in the range (not active, never used): their figures are
+ * all 0, so the list shows who they are, their team and when they last used the agent (never used: never).
+ */
+export const IDLE_COLUMNS: Record<'inactive' | 'never', readonly string[]> = {
+  inactive: ['user', 'team', 'lastActiveDay'],
+  never: ['user', 'team'],
 };
 
 /** Shown until the reader picks columns (spend only where there is a price list). */

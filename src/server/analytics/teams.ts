@@ -8,7 +8,7 @@
  */
 import { INTEGER, LIST, VARCHAR, listValue, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
 import { addDays, eachDay, type Day, type DayRange } from '../../lib/dates';
-import type { Mapping } from '../teams/mapping';
+import type { Mapping, MemberKey } from '../teams/mapping';
 import { ancestors, teamResolver, UNASSIGNED, withAncestors } from '../teams/tree';
 import { canonicalEmail } from '../core/text';
 import type { Analytics } from './engine';
@@ -82,7 +82,17 @@ function createMembership(a: Analytics) {
         ['pid', INTEGER],
         ['team', VARCHAR],
       ],
-      [...found.map((p, i) => [rows[i]!.pid, p.team]), ...unseen.map((team, i) => [-(i + 1), team])],
+      [...found.map((p, i) => [rows[i]!.pid, p.team]), ...unseen.map((m, i) => [-(i + 1), m.team])],
+    );
+    // Who they are, as the mapping names them: the users page lists them (never used).
+    await a.replaceTable(
+      'unseen_member',
+      [
+        ['pid', INTEGER],
+        ['user_id', VARCHAR],
+        ['email', VARCHAR],
+      ],
+      unseen.map((m, i) => [-(i + 1), m.userId ?? null, m.email ?? null]),
     );
     // Each group (a team of the mapping, its ancestors, Unassigned) beside itself and every team above it: a team's
     // figure with its sub-teams' is a `GROUP BY ancestor`.
@@ -114,21 +124,21 @@ export interface Person {
 }
 
 /**
- * The team of each person the mapping names whom the copy has not seen (by id, else by email), each once: a team
+ * Each person the mapping names whom the copy has not seen (by id, else by email), each once with their team: a team
  * never has more active people than members.
  */
-function unseenMembers(mapping: Mapping | null, people: readonly Person[]): string[] {
+function unseenMembers(mapping: Mapping | null, people: readonly Person[]): (MemberKey & { team: string })[] {
   const ids = new Set(people.map((u) => u.userId));
   const emails = new Set(people.flatMap((u) => (u.email ? [canonicalEmail(u.email)] : [])));
   const seen = new Set<string>();
-  const out: string[] = [];
+  const out: (MemberKey & { team: string })[] = [];
   for (const m of mapping?.members ?? []) {
     const { userId, email } = m.key;
     if ((userId !== undefined && ids.has(userId)) || (email !== undefined && emails.has(email))) continue;
     const key = email ?? `id:${userId}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push(m.team);
+    out.push({ ...m.key, team: m.team });
   }
   return out;
 }

@@ -101,3 +101,35 @@ FROM known k JOIN person pr USING (pid)${priced ? ' LEFT JOIN spent s USING (pid
 export const PERSON = (priced: boolean) => `
 WITH merged AS (${MERGE('pid = $pid')})${priced ? `,\nspent AS (${spendOf('pid = $pid')})` : ''}
 ${ACTIVE(priced)}`;
+
+// The seats' lists of the users page: the people of the range's table (`table`: everyone known by its end) the mapping
+// names, with their teams, and those it names who had no day of activity and no credits by then (`never_used`): never
+// seen (`unseen_member`, by the mapping's id or email), or first seen after the range's end (by their latest email).
+export const SEATED = (table: string, priced: boolean) => `
+WITH named AS (SELECT pid, team FROM member WHERE team <> $unassigned),
+never AS (SELECT pid, team FROM named WHERE pid NOT IN (SELECT pid FROM ${table})),
+later AS (
+  SELECT pid, arg_max(last_given_email, last_given_day) FILTER (WHERE last_given_day IS NOT NULL) AS email FROM (
+    SELECT pid, last_given_day, last_given_email FROM person_week
+    UNION ALL SELECT pid, last_given_day, last_given_email FROM person_credits_week)
+  WHERE pid IN (SELECT pid FROM never WHERE pid > 0)
+  GROUP BY pid)
+SELECT t.*, n.team, false AS never_used FROM ${table} t JOIN named n USING (pid)
+UNION ALL BY NAME
+SELECT n.pid, coalesce(pr.user_id, u.user_id, '') AS user_id, coalesce(u.email, g.email) AS email, 0 AS active_days,
+  NULL::DATE AS first_day, NULL::DATE AS last_day, ${SUMS.map(([k]) => `0 AS "${k}"`).join(', ')},
+  0 AS autonomy_ratio, []::VARCHAR[] AS langs, '' AS model, '' AS tier, '' AS level, NULL::DATE AS last_active_day,
+  ${priced ? '0::DOUBLE' : 'NULL::DOUBLE'} AS spend, n.team, true AS never_used
+FROM never n LEFT JOIN person pr USING (pid) LEFT JOIN unseen_member u USING (pid) LEFT JOIN later g USING (pid)`;
+
+// The seats' counts: the people the mapping names (of the teams asked for: `selected`, a condition on `team`), those
+// active in the range, those known with no day of activity in the 7 and the 30 days to its end ($idle7, $idle30: the
+// first day of each), and those never seen by its end.
+export const SEAT_COUNTS = (table: string, selected: string) => `
+SELECT count(*)::INTEGER AS named,
+  count(*) FILTER (WHERE t.active_days > 0)::INTEGER AS active,
+  count(*) FILTER (WHERE t.pid IS NOT NULL AND coalesce(t.last_active_day < $idle7, true))::INTEGER AS idle7,
+  count(*) FILTER (WHERE t.pid IS NOT NULL AND coalesce(t.last_active_day < $idle30, true))::INTEGER AS idle30,
+  count(*) FILTER (WHERE t.pid IS NULL)::INTEGER AS never
+FROM member m LEFT JOIN ${table} t USING (pid)
+WHERE m.team <> $unassigned AND ${selected}`;

@@ -8,7 +8,8 @@
  */
 import { INTEGER, LIST, VARCHAR, listValue, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
 import { UNASSIGNED } from '../../api/teams';
-import { HISTORY_START, weekStart, type DayRange } from '../../lib/dates';
+import { addDays, HISTORY_START, weekStart, type Day, type DayRange } from '../../lib/dates';
+import { isSeatList } from '../../lib/user-columns';
 import {
   SUMS,
   type MergedSums,
@@ -23,7 +24,7 @@ import { inSelection } from '../teams/tree';
 import type { Analytics } from './engine';
 import { wholeWeeks } from './schema';
 import { csvFigures } from './users-csv';
-import { IDLE, KNOWN, PERSON, TABLE } from './users-sql';
+import { IDLE, KNOWN, PERSON, SEAT_COUNTS, SEATED, TABLE } from './users-sql';
 import { priceTableOf } from './spend';
 import { membershipOf } from './teams';
 
@@ -70,6 +71,22 @@ export interface PersonView {
   name(userId: string): string;
 }
 
+/**
+ * What a person is named by in privacy mode: their user id, else (a person the mapping names by email alone, never
+ * seen: no id yet) their email.
+ */
+export const nameKey = (userId: string, email: string | null): string =>
+  userId !== '' ? userId : `email:${email ?? ''}`;
+
+/** The seats' counts of a users table's teams: the people the mapping names, by how they used the agent. */
+export interface SeatCounts {
+  named: number;
+  active: number;
+  idle7: number;
+  idle30: number;
+  never: number;
+}
+
 /** What a range's table is made with: a price list for spend (none: no spend column). */
 export interface UsersTableSpec {
   prices: PriceList | null;
@@ -96,7 +113,8 @@ const ORDER: Record<UserColumnId, string> = {
 const order = (q: UsersQuestion) =>
   q.view
     ? `ORDER BY ${q.sort === 'team' ? 'seen_team COLLATE en_us' : ORDER[q.sort]} ${q.dir.toUpperCase()} NULLS LAST, seen_name`
-    : `ORDER BY ${ORDER[q.sort]} ${q.dir.toUpperCase()} NULLS LAST, user_id`;
+    : // A person the mapping names by email alone has no id: their email tells them apart.
+      `ORDER BY ${ORDER[q.sort]} ${q.dir.toUpperCase()} NULLS LAST, user_id, email`;
 
 /** A row of the users CSV: the person, their team (with a mapping) and the text of the figures' cells. */
 export interface UsersCsvRow {
@@ -107,6 +125,7 @@ export interface UsersCsvRow {
 }
 
 interface Row extends Record<string, unknown> {
+  /** '' for a person the mapping names by email alone, never seen. */
   user_id: string;
   email: string | null;
   active_days: number;
@@ -136,7 +155,7 @@ export interface UsersTable {
     q: UsersQuestion,
     offset: number,
     limit: number,
-  ): Promise<{ users: MergedUser[]; total: number; active: number; inactive: number }>;
+  ): Promise<{ users: MergedUser[]; total: number; active: number; inactive: number; seats: SeatCounts | null }>;
 }
 
 /** How long a table replaced or pushed out is kept for the readers still on it. */
@@ -207,13 +226,16 @@ export function createUsersTables(a: Analytics, entries = 8) {
     const next = viewTurn.then(async () => {
       if (key === viewMade) return;
       const rows: DuckDBValue[][] = [];
-      for await (const part of a.rowParts<{ pid: number; user_id: string; team: string | null }>(
+      // With a mapping, the people it names whom the copy has not seen too (the seats' never used).
+      for await (const part of a.rowParts<{ pid: number; user_id: string; email: string | null; team: string | null }>(
         mapping
-          ? 'SELECT pid, user_id, coalesce(m.team, $unassigned) AS team FROM person LEFT JOIN member m USING (pid)'
-          : 'SELECT pid, user_id, NULL AS team FROM person',
+          ? `SELECT pid, user_id, NULL AS email, coalesce(m.team, $unassigned) AS team FROM person LEFT JOIN member m USING (pid)
+             UNION ALL SELECT pid, coalesce(user_id, '') AS user_id, email, team FROM unseen_member JOIN member USING (pid)`
+          : 'SELECT pid, user_id, NULL AS email, NULL AS team FROM person',
         mapping ? { unassigned: UNASSIGNED } : {},
       ))
-        for (const r of part) rows.push([r.pid, r.team === null ? null : v.team(r.team), v.name(r.user_id)]);
+        for (const r of part)
+          rows.push([r.pid, r.team === null ? null : v.team(r.team), v.name(nameKey(r.user_id, r.email))]);
       await a.replaceTable(
         'person_view',
         [
@@ -236,14 +258,29 @@ export function createUsersTables(a: Analytics, entries = 8) {
     return { start: r.start, end: r.end, ...wholeWeeks(r), week: weekStart(r.end) };
   }
 
+  /** The condition on a team (`column`) that keeps the teams asked for (their sub-teams with them), with its parameters. */
+  function selected(q: UsersQuestion, column = 'team') {
+    if (q.teams.length === 0) return { sql: 'true', params: {}, types: {} };
+    // Without a mapping everyone is Unassigned.
+    const teams = [...(q.mapping?.teams ?? []), UNASSIGNED].filter((t) => inSelection(t, q.teams));
+    return {
+      sql: q.mapping ? `list_contains($teams, ${column})` : `list_contains($teams, '${UNASSIGNED}')`,
+      params: { teams: listValue(teams) } as Record<string, DuckDBValue>,
+      types: { teams: LIST(VARCHAR) } as Record<string, DuckDBType>,
+    };
+  }
+
   /**
-   * The question's rows of `table` and WHERE, with their parameters (`who` left out for the counts of the teams'
-   * people): each person's team by its mapping, from `member` brought up to date, joined when the question needs it
-   * (`teamed`). Privacy mode (`q.view`): each row with the team shown and the name (`seen_team`, `seen_name`).
+   * The question's rows of `table` (the range's, to `end`; with spend when `priced`) and WHERE, with their parameters
+   * (`who` left out for the counts of the teams' people): each person's team by its mapping, from `member` brought up
+   * to date, joined when the question needs it (`teamed`). A seats' list reads the people the mapping names, those
+   * never seen by the range's end with them (SEATED). Privacy mode (`q.view`): each row with the team shown and the
+   * name (`seen_team`, `seen_name`).
    */
   async function rowsFor(
     table: string,
     q: UsersQuestion,
+    made: { end: Day; priced: boolean },
     withFilters = true,
     teamed = q.teams.length > 0 || (q.sort === 'team' && !q.view),
   ) {
@@ -252,17 +289,23 @@ export function createUsersTables(a: Analytics, entries = 8) {
     const types: Record<string, DuckDBType> = {};
     let from = table;
     if (q.mapping) await membershipOf(a).current(q.mapping);
-    const joined = q.mapping !== null && teamed;
-    if (joined) {
+    const who = withFilters ? (q.filter.who ?? 'active') : 'all';
+    const seats = isSeatList(who);
+    // The routes refuse a seats' list without a mapping: nobody is named.
+    if (seats && !q.mapping) throw new Error(`who=${who} lists the people a mapping names: there is no mapping`);
+    const joined = q.mapping !== null && (teamed || seats);
+    if (seats) {
+      from = `(${SEATED(table, made.priced)})`;
+      params.unassigned = UNASSIGNED;
+    } else if (joined) {
       from = `(SELECT t.*, coalesce(m.team, $unassigned) AS team FROM ${table} t LEFT JOIN member m USING (pid))`;
       params.unassigned = UNASSIGNED;
     }
     if (q.teams.length > 0) {
-      // Without a mapping everyone is Unassigned.
-      const teams = [...(q.mapping?.teams ?? []), UNASSIGNED].filter((t) => inSelection(t, q.teams));
-      params.teams = listValue(teams);
-      types.teams = LIST(VARCHAR);
-      parts.push(q.mapping ? 'list_contains($teams, team)' : `list_contains($teams, '${UNASSIGNED}')`);
+      const sel = selected(q);
+      Object.assign(params, sel.params);
+      Object.assign(types, sel.types);
+      parts.push(sel.sql);
     }
     if (q.view) {
       await personView(q.view, q.mapping);
@@ -270,8 +313,14 @@ export function createUsersTables(a: Analytics, entries = 8) {
     }
     if (withFilters) {
       const f = q.filter;
-      const who = f.who ?? 'active';
-      if (who !== 'all') parts.push(who === 'active' ? 'active_days > 0' : 'active_days = 0');
+      if (who === 'active' || who === 'named-active') parts.push('active_days > 0');
+      else if (who === 'inactive') parts.push('active_days = 0');
+      else if (who === 'never') parts.push('never_used');
+      else if (who === 'idle-7' || who === 'idle-30') {
+        // No day of activity in the 7 (30) days to the range's end, though known by then.
+        parts.push('NOT never_used AND coalesce(last_active_day < $idle_from, true)');
+        params.idle_from = addDays(made.end, who === 'idle-7' ? -6 : -29);
+      }
       const search = f.search.trim().toLowerCase();
       if (search) {
         parts.push("(contains(lower(user_id), $q) OR contains(lower(coalesce(email, '')), $q))");
@@ -295,11 +344,12 @@ export function createUsersTables(a: Analytics, entries = 8) {
   async function* csvRows(
     table: string,
     q: UsersQuestion,
+    made: { end: Day; priced: boolean },
     ids: readonly UserColumnId[],
     prelude = '',
     params: Record<string, DuckDBValue> = {},
   ): AsyncGenerator<UsersCsvRow[]> {
-    const w = await rowsFor(table, q, true, true);
+    const w = await rowsFor(table, q, made, true, true);
     const figures = csvFigures(ids);
     const team = q.mapping ? (q.view ? ', seen_team AS team' : ', team') : '';
     for await (const part of a.rowParts<{
@@ -317,6 +367,23 @@ export function createUsersTables(a: Analytics, entries = 8) {
 
   async function make(name: string, r: DayRange, spec: UsersTableSpec): Promise<UsersTable> {
     await a.rows(`CREATE OR REPLACE TABLE ${name} AS ${TABLE(spec.prices !== null)}`, await ready(r, spec));
+    const made = { end: r.end, priced: spec.prices !== null };
+    /** The seats' counts of the question's teams (with a mapping). */
+    async function seatsOf(q: UsersQuestion): Promise<SeatCounts | null> {
+      if (!q.mapping) return null;
+      const sel = selected(q, 'm.team');
+      const [c] = await a.rows<{ named: number; active: number; idle7: number; idle30: number; never: number }>(
+        SEAT_COUNTS(name, sel.sql),
+        {
+          ...sel.params,
+          unassigned: UNASSIGNED,
+          idle7: addDays(r.end, -6),
+          idle30: addDays(r.end, -29),
+        },
+        sel.types,
+      );
+      return { named: c!.named, active: c!.active, idle7: c!.idle7, idle30: c!.idle30, never: c!.never };
+    }
     /** Read on first ask (the CSV needs none): beside the first page's queries. */
     let facets: Promise<UserFacets> | undefined;
     const readFacets = async (): Promise<UserFacets> => {
@@ -335,11 +402,14 @@ export function createUsersTables(a: Analytics, entries = 8) {
     };
     async function pageOnce(q: UsersQuestion, offset: number, limit: number) {
       // The counts need no names.
-      const [kept, teams] = await Promise.all([rowsFor(name, q), rowsFor(name, { ...q, view: undefined }, false)]);
+      const [kept, teams] = await Promise.all([
+        rowsFor(name, q, made),
+        rowsFor(name, { ...q, view: undefined }, made, false),
+      ]);
       const rowsAsked = `SELECT * ${kept.sql} ${order(q)} LIMIT ${limit} OFFSET ${offset}`;
       // The page's rows given their teams when the question did not need them (50,000 rows joined for 100).
       const later = q.mapping !== null && !kept.joined && !q.view;
-      const [rows, [c]] = await Promise.all([
+      const [rows, [c], seats] = await Promise.all([
         a.rows<Row>(
           later
             ? `SELECT p.* EXCLUDE (pid), coalesce(m.team, $unassigned) AS team
@@ -356,9 +426,10 @@ export function createUsersTables(a: Analytics, entries = 8) {
           { ...kept.params, ...teams.params },
           { ...kept.types, ...teams.types },
         ),
+        seatsOf(q),
       ]);
       const users = rows.map((row) => userOf(row, spec, q.mapping !== null, q.view !== undefined));
-      return { users, total: c!.total, active: c!.active, inactive: c!.inactive };
+      return { users, total: c!.total, active: c!.active, inactive: c!.inactive, seats };
     }
     return {
       facets: () =>
@@ -420,10 +491,11 @@ export function createUsersTables(a: Analytics, entries = 8) {
           () => false,
         ))
       ) {
-        yield* csvRows(e.name, q, ids);
+        yield* csvRows(e.name, q, { end: r.end, priced: spec.prices !== null }, ids);
       } else {
         const params = await ready(r, spec);
-        yield* csvRows('users_table', q, ids, `WITH users_table AS (${TABLE(spec.prices !== null)}\n)`, params);
+        const made = { end: r.end, priced: spec.prices !== null };
+        yield* csvRows('users_table', q, made, ids, `WITH users_table AS (${TABLE(made.priced)}\n)`, params);
       }
     },
     /** What the teams of the tables come from by this mapping (`member`, brought up to date): a text that says so. */

@@ -4,7 +4,9 @@
  *
  *   GET /api/users?start&end&sort&dir&q&delegation&tier&lang&who&offset&limit
  *       a page of the merged per-user table, sorted, filtered and searched here: the people active in the
- *       range, or (`who=inactive`, `all`) the known people who were not, with their last active day;
+ *       range, or (`who=inactive`, `all`) the known people who were not, with their last active day; or, with a
+ *       mapping, one of the seats' lists (`who=named`, `named-active`, `idle-7`, `idle-30`, `never`: the people it
+ *       names, those who never used the agent too), and the seats' counts;
  *   GET /api/users.csv?start&end&sort&dir&q&delegation&tier&lang&who
  *       the whole filtered, sorted table as CSV, streamed;
  *   GET /api/users/<userId>?start&end
@@ -29,7 +31,16 @@ import {
   type UserColumnId,
   type Who,
 } from '../../lib/user-merge';
-import type { createUsersTables, PersonView, UsersCsvRow, UsersQuestion, UsersTableSpec } from '../analytics/users';
+import { isSeatList, WHO_FILE_TAG } from '../../lib/user-columns';
+import {
+  nameKey,
+  type createUsersTables,
+  type PersonView,
+  type SeatCounts,
+  type UsersCsvRow,
+  type UsersQuestion,
+  type UsersTableSpec,
+} from '../analytics/users';
 import { ACCESS } from '../auth/access';
 import { errorResponse } from '../core/errors';
 import { errorText, silentLogger, type Logger } from '../core/log';
@@ -163,10 +174,29 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
     const shown = (await opts.shownTeams?.(lens.minGroup)) ?? { teams: new Set<string>(), key: 'none' };
     return { key: `${lens.minGroup}|${shown.key}`, team: (t) => shownTeamOf(t, shown.teams), name: lens.name };
   }
-  /** Privacy mode: a row (its team already the one shown) named by its pseudonym, without managers' emails. */
+  /**
+   * Privacy mode: a row (its team already the one shown) named by its pseudonym (a person the mapping names by email
+   * alone by one of their email), without managers' emails.
+   */
   const privately =
     (lens: PrivacyLens) =>
-    (u: MergedUser): MergedUser => ({ ...lens.person(u), managers: u.team === undefined ? undefined : [] });
+    (u: MergedUser): MergedUser => ({
+      ...lens.person({ ...u, userId: nameKey(u.userId, u.email) }),
+      managers: u.team === undefined ? undefined : [],
+    });
+  /** Privacy mode: the seats' counts, each of 1 to k−1 people not given (as their list is not). */
+  const seatsShown = (seats: SeatCounts | null, lens: PrivacyLens | undefined) =>
+    seats && lens
+      ? (Object.fromEntries(Object.entries(seats).map(([k, n]) => [k, lens.tooFew(n) ? null : n])) as Record<
+          keyof SeatCounts,
+          number | null
+        >)
+      : seats;
+  /** A seats' list needs a mapping: it lists the people the mapping names. */
+  const seatsRefusal = (who: Who) =>
+    isSeatList(who) && !opts.place?.()
+      ? `who=${who} lists people the team mapping names, and this server has no mapping: an admin gives one on the mapping screen (or TEAMS_FILE).`
+      : undefined;
   /** Why a users question is refused in privacy mode, or undefined. */
   const privacyRefusal = (lens: PrivacyLens | undefined, q: string, sort: string) =>
     lens && q.trim() !== ''
@@ -228,7 +258,7 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
     response: usersTableSchema,
     async handle({ query: { range, teams, params: p }, scope }) {
       const lens = scope?.privacy;
-      const refused = sortRefusal(p.sort) ?? privacyRefusal(lens, p.q, p.sort);
+      const refused = sortRefusal(p.sort) ?? privacyRefusal(lens, p.q, p.sort) ?? seatsRefusal(p.who);
       if (refused) return errorResponse(400, refused);
       const asked = { search: p.q, delegation: p.delegation, tier: p.tier, language: p.lang, who: p.who };
       const state = await filler.ensure(range);
@@ -247,7 +277,7 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
       };
       const [page, facets] = t
         ? await Promise.all([t.page(question, p.offset, p.limit), t.facets()])
-        : [{ users: [], total: 0, active: 0, inactive: 0 }, null];
+        : [{ users: [], total: 0, active: 0, inactive: 0, seats: null }, null];
       const withheld = lens?.tooFew(page.total) === true;
       const body: UsersTableAnswer = {
         users: withheld ? [] : page.users.map(lens ? privately(lens) : shownTo(scope)),
@@ -257,6 +287,7 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
         // Privacy mode: a count of 1 to k−1 people is not given, as their list is not.
         activeUsers: lens?.tooFew(page.active) ? null : page.active,
         inactiveUsers: lens?.tooFew(page.inactive) ? null : page.inactive,
+        seats: seatsShown(page.seats, lens),
         history: await historyOf(range),
         facets: facets ? { delegation: facets.delegation, tier: facets.tier, lang: facets.language } : EMPTY_FACETS,
         range,
@@ -326,7 +357,7 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
     response: { file: 'text/csv' },
     async handle({ query: { range, teams, params: p }, scope }): Promise<HttpResponse | StreamedResponse> {
       const lens = scope?.privacy;
-      const refused = sortRefusal(p.sort) ?? privacyRefusal(lens, p.q, p.sort);
+      const refused = sortRefusal(p.sort) ?? privacyRefusal(lens, p.q, p.sort) ?? seatsRefusal(p.who);
       if (refused) return errorResponse(400, refused);
       const state = await filler.ensure(range);
       if (!state.complete) return errorResponse(503, state.progress.detail, { 'retry-after': retryAfter });
@@ -376,7 +407,7 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
         status: 200,
         headers: {
           'content-type': 'text/csv; charset=utf-8',
-          'content-disposition': `attachment; filename="users-${range.start}-${range.end}.csv"`,
+          'content-disposition': `attachment; filename="users${WHO_FILE_TAG[p.who]}-${range.start}-${range.end}.csv"`,
         },
         pieces: pieces(),
       };

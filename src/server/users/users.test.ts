@@ -130,7 +130,7 @@ async function harness(store: StoreDb, fillWaitMs = 20, more: Partial<Parameters
   });
   const router = createRouter(routes.routes, {
     logger: more.logger ?? silentLogger,
-    context: () => ({ latest: LATEST, mapping: null }),
+    context: () => ({ latest: LATEST, mapping: more.place?.()?.mapping ?? null }),
   });
   const base = await listen(createServer((req, res) => void router.handle(req, res)));
   return {
@@ -398,6 +398,111 @@ describe.each(engines)('the users endpoints on $name', ({ available, open }) => 
         .sort(),
     ).toEqual(idle.map((u) => u.lastDay).sort());
     expect((await h.get(`/api/users?${q(RECENT, '&who=nobody')}`)).status).toBe(400);
+  });
+
+  test(`lists the seats: the people the mapping names, by how they used the agent, never used included${skipNote}`, async () => {
+    const history = { start: '2026-01-14', end: LATEST };
+    const known = browserMerge({ start: history.start, end: FINAL.end });
+    const active = new Set(browserMerge(FINAL).map((u) => u.userId));
+    // First seen after the range's end: by its end they had never used the agent.
+    const later = browserMerge(history).filter((u) => !known.some((k) => k.userId === u.userId));
+    expect(later.length).toBeGreaterThan(0);
+    // Every other person known by the range's end, two of those seen later, and three the service never saw (by id,
+    // by email alone, by both); the rest are Unassigned, no seat.
+    const ghosts = [
+      { userId: 'usr_ghost_1', email: null },
+      { userId: '', email: 'ghost.two@acme.example' },
+      { userId: 'usr_ghost_3', email: 'ghost.three@acme.example' },
+    ];
+    const named = [...known.filter((_, i) => i % 2 === 0), ...later.slice(0, 2)];
+    const rows = [...named, ...ghosts].map(
+      (u, i) => `${u.email ?? ''},${u.email ? '' : u.userId},${i % 3 ? 'Eng' : 'Eng/Web'}`,
+    );
+    // The ghost named by both: by both.
+    rows[rows.length - 1] = `ghost.three@acme.example,usr_ghost_3,Eng`;
+    const parsed = parseMapping(`email,user_id,team\n${rows.join('\n')}\n`, 'csv');
+    if (!parsed.ok) throw new Error('the test mapping is refused');
+    const mapping = parsed.mapping;
+    const h = await harness(store, 20, {
+      place: () => ({ mapping, of: () => ({ team: UNASSIGNED, managers: [] }), managersOf: () => [], version: '1' }),
+    });
+    await h.engine.fillUsers(history, false);
+
+    const seen = named.filter((u) => known.includes(u));
+    const lastOf = new Map(known.map((u) => [u.userId, u.lastDay]));
+    const idleSince = (days: number) =>
+      seen.filter((u) => (lastOf.get(u.userId) ?? '') < addDays(FINAL.end, -(days - 1))).map((u) => u.userId);
+    const never = [...named.filter((u) => !known.includes(u)), ...ghosts];
+    const t = await h.table(q(FINAL, '&who=named&limit=1000'));
+    expect(t.seats).toEqual({
+      named: named.length + ghosts.length,
+      active: seen.filter((u) => active.has(u.userId)).length,
+      idle7: idleSince(7).length,
+      idle30: idleSince(30).length,
+      never: never.length,
+    });
+    expect(t.seats!.idle7).toBeGreaterThan(t.seats!.idle30!);
+    expect(t.seats!.idle30).toBeGreaterThan(0);
+    expect(t.total).toBe(named.length + ghosts.length);
+    // Each list is the users table filtered so, sorted by the last active day, newest first.
+    const ids = (a: UsersTableAnswer) => a.users.map((u) => u.userId).sort();
+    const list = async (who: string) => {
+      const a = await h.table(q(FINAL, `&who=${who}&sort=lastActiveDay&dir=desc&limit=1000`));
+      const days = a.users.map((u) => u.lastActiveDay ?? '');
+      expect(days, who).toEqual([...days].sort().reverse());
+      expect(a.total).toBe(a.users.length);
+      return a;
+    };
+    expect(ids(await list('named-active'))).toEqual(
+      seen
+        .filter((u) => active.has(u.userId))
+        .map((u) => u.userId)
+        .sort(),
+    );
+    expect(ids(await list('idle-7'))).toEqual(idleSince(7).sort());
+    expect(ids(await list('idle-30'))).toEqual(idleSince(30).sort());
+    // Never used: by name, whoever they are to the service (the ghost named by email alone has no id yet).
+    const n = await h.table(q(FINAL, '&who=never&sort=user&dir=asc&limit=1000'));
+    const name = (u: { userId: string; email: string | null }) => u.email ?? u.userId;
+    expect(n.users.map(name)).toEqual(never.map(name).sort((a, b) => collator.compare(a, b)));
+    for (const u of n.users) {
+      expect(u).toMatchObject({ activeDays: 0, credits: 0, lastActiveDay: null, firstDay: null });
+      expect(['Eng', 'Eng/Web']).toContain(u.team);
+    }
+    expect(n.users.find((u) => u.email === 'ghost.two@acme.example')!.userId).toBe('');
+    expect(n.users.find((u) => u.userId === 'usr_ghost_3')!.email).toBe('ghost.three@acme.example');
+    // A team's seats: its people only.
+    const web = await h.table(q(FINAL, `&who=never&team=${encodeURIComponent('Eng/Web')}&limit=1000`));
+    expect(web.users.every((u) => u.team === 'Eng/Web')).toBe(true);
+    expect(web.seats!.never).toBe(web.total);
+    expect(web.seats!.never).toBeLessThan(never.length);
+    // Its CSV, named for the list, with the same people in the same order.
+    const csv = await h.get(`/api/users.csv?${q(FINAL, '&who=never&sort=user&dir=asc')}`);
+    expect(csv.headers['content-disposition']).toBe(
+      `attachment; filename="users-never-used-${FINAL.start}-${FINAL.end}.csv"`,
+    );
+    const lines = csv.body.trimEnd().split('\r\n').slice(1);
+    expect(lines.map((l) => l.split(',').slice(0, 2).join(','))).toEqual(
+      n.users.map((u) => `${u.userId},${u.email ?? ''}`),
+    );
+  });
+
+  test(`refuses a seats' list without a mapping, saying why${skipNote}`, async () => {
+    const h = await harness(store);
+    for (const path of ['/api/users?who=never', '/api/users.csv?who=idle-7']) {
+      const r = await h.get(path);
+      expect(r.status, path).toBe(400);
+      expect(JSON.parse(r.body).detail).toMatch(
+        /^who=(never|idle-7) lists people the team mapping names, and this server has no mapping/,
+      );
+    }
+    expect((await h.get('/api/users?who=seats')).status).toBe(400);
+    expect(JSON.parse((await h.get('/api/users?who=seats')).body).detail).toMatch(
+      /^who must be one of active, inactive, all, named, named-active, idle-7, idle-30, never, got "seats"\.$/,
+    );
+    // Without a mapping the table says there are no seats.
+    await h.engine.fillUsers(FINAL, false);
+    expect((await h.table(q(FINAL))).seats).toBeNull();
   });
 
   test(`streams the whole filtered, sorted table as CSV${skipNote}`, async () => {

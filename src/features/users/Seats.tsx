@@ -1,0 +1,78 @@
+import type { UsersTableAnswer } from '../../api/users';
+import { Defined } from '../../components/Definition';
+import { DEFINITIONS } from '../../lib/definitions';
+import { formatExact } from '../../lib/format';
+import type { SeatList, Who } from '../../lib/user-columns';
+
+type Counts = NonNullable<UsersTableAnswer['seats']>;
+
+/** Each seat's list, its label and its count of the answer's. */
+export const SEATS: readonly { id: SeatList; label: string; count: keyof Counts; meaning: string }[] = [
+  { id: 'named', label: 'Named', count: 'named', meaning: DEFINITIONS.seats.meaning },
+  {
+    id: 'named-active',
+    label: 'Active in the range',
+    count: 'active',
+    meaning: 'People the mapping names with at least one day of activity in the range.',
+  },
+  { id: 'idle-7', label: DEFINITIONS.idle7.label, count: 'idle7', meaning: DEFINITIONS.idle7.meaning },
+  { id: 'idle-30', label: DEFINITIONS.idle30.label, count: 'idle30', meaning: DEFINITIONS.idle30.meaning },
+  { id: 'never', label: DEFINITIONS.neverUsed.label, count: 'never', meaning: DEFINITIONS.neverUsed.meaning },
+];
+
+/**
+ * The seats view: the people the team mapping names, by how they used the agent, each count a button that opens
+ * its list (the users table filtered so). A count privacy mode withholds (1 to k−1 people) reads "fewer than k".
+ */
+export function SeatsView({
+  seats,
+  who,
+  onOpen,
+  teams,
+}: {
+  /** The counts, or undefined while they are read. */
+  seats: Counts | undefined;
+  who: Who;
+  onOpen: (list: SeatList) => void;
+  teams: readonly string[];
+}) {
+  return (
+    <section aria-labelledby="seats-title" className="flex flex-col gap-1.5">
+      <div className="flex flex-wrap items-baseline gap-x-2 text-sm">
+        <h2 id="seats-title" className="font-semibold">
+          <Defined definition={DEFINITIONS.seats}>Seats</Defined>
+        </h2>
+        <span className="text-fg-muted">
+          people the team mapping names{teams.length ? (teams.length > 1 ? ' in these teams' : ' in this team') : ''}:
+          open a count for its list
+        </span>
+      </div>
+      <ul className="grid grid-cols-3 gap-1.5 sm:grid-cols-5">
+        {SEATS.map((s) => {
+          const n = seats?.[s.count];
+          const shown = n === undefined ? '…' : n === null ? 'few' : formatExact(n);
+          const pressed = who === s.id;
+          return (
+            <li key={s.id} className="min-w-0">
+              <button
+                type="button"
+                aria-pressed={pressed}
+                aria-label={`${s.label}: ${n === null ? 'withheld in privacy mode' : shown}`}
+                title={n === null ? `${s.meaning} Privacy mode: fewer people than its smallest group.` : s.meaning}
+                onClick={() => onOpen(s.id)}
+                className={`flex h-full w-full flex-col items-start rounded border px-2.5 py-1.5 text-left ${
+                  pressed
+                    ? 'border-surface-inverse bg-surface-inverse text-fg-inverse'
+                    : 'border-line-strong bg-surface text-fg hover:bg-surface-muted'
+                }`}
+              >
+                <span className={`text-xs leading-tight ${pressed ? '' : 'text-fg-muted'}`}>{s.label}</span>
+                <span className="text-lg leading-tight font-semibold tabular-nums">{shown}</span>
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
