@@ -65,11 +65,31 @@ describe('UserPage, from the server’s store', () => {
     expect(asked.some((u) => u.pathname === '/api/v1/analytics/users')).toBe(false);
   });
 
-  it('says so when the store has never seen the user', async () => {
+  it('says there is no such person when the store has never seen the id, and draws no empty cards', async () => {
     stubServer(() => json({ title: 'Not Found', status: 404, detail: 'No user with the id "u-x".' }, 404));
-    render('/users/u-x');
-    expect(await screen.findByText('No user with this id in the history the dashboard keeps.')).toBeTruthy();
+    render('/users/u-x?q=bo&who=inactive');
+    expect(await screen.findByText('No such person in this organization.', undefined, { timeout: 5000 })).toBeTruthy();
+    expect(screen.getByRole('status').textContent).toContain(
+      'No one with the id u-x has a day of activity in the history the dashboard keeps (since Jan 14, 2026).',
+    );
     expect(screen.getByRole('heading', { level: 1, name: 'u-x' })).toBeTruthy();
+    // No cards, charts or tables of nobody's figures.
+    expect(screen.queryByText('Standard credits')).toBeNull();
+    expect(screen.queryByRole('region', { name: 'Credits' })).toBeNull();
+    expect(screen.queryByRole('table')).toBeNull();
+    // The way back is the list the reader came from.
+    expect(screen.getByRole('link', { name: '← All users' }).getAttribute('href')).toBe('/users?q=bo&who=inactive');
+  });
+
+  it('says the page is not theirs to see, with the server’s reason, rather than empty cards', async () => {
+    const detail = 'A manager sees the people of their teams; this person is in none of them.';
+    stubServer(() => json({ title: 'Forbidden', status: 403, detail }, 403));
+    render('/users/u-y');
+    expect(
+      await screen.findByText('This person’s page is not shown to you.', undefined, { timeout: 5000 }),
+    ).toBeTruthy();
+    expect(screen.getByText(detail)).toBeTruthy();
+    expect(screen.queryByText('Standard credits')).toBeNull();
   });
 
   describe('with a price list and teams: the budgets that apply', () => {

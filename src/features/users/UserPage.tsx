@@ -3,7 +3,8 @@ import { analyticsQuery } from '../../data/analytics';
 import { useAppConfig } from '../../data/config';
 import { userDaysQuery, type UserDays } from './queries';
 import { useCallback } from 'react';
-import { Link, useParams } from 'react-router-dom';
+import { Link, useParams, useSearchParams } from 'react-router-dom';
+import { ApiError } from '../../api/errors';
 import type { TokenDay, UserRow } from '../../api/schemas';
 import { useLinkTo, useRange } from '../../data/search';
 import { BreakdownWidget, TableWidget } from '../../components/TableWidget';
@@ -17,6 +18,7 @@ import { DEFINITIONS } from '../../lib/definitions';
 import { formatPercent } from '../../lib/format';
 import { MonthSpendWidget, spendKpi, useSpend } from '../../components/SpendWidgets';
 import { PersonBudgets } from './PersonBudgets';
+import { withList } from './place';
 import { userCredits, userDailyPoints } from './user-shaping';
 
 const ROW_COLUMNS: Column<UserRow>[] = [
@@ -58,8 +60,17 @@ export default function UserPage() {
   const { userId = '' } = useParams();
   const { range } = useRange();
   const linkTo = useLinkTo();
+  const [params] = useSearchParams();
+  // The list the reader came from, as they left it (its search, filters, list and sort travel in this address).
+  const back = (
+    <p className="text-sm">
+      <Link to={withList(linkTo('/users'), params)} className="text-accent-strong underline">
+        ← All users
+      </Link>
+    </p>
+  );
   // From the server's store when it keeps one (one request); otherwise a walk of every user's pages.
-  const { keyRequired } = useAppConfig();
+  const { keyRequired, historyStart } = useAppConfig();
   const options = { ...userDaysQuery(userId, range, !keyRequired), placeholderData: keepPreviousData };
   const source = useQuery(options);
   const rows = useQuery({ ...options, select: selectDays });
@@ -86,13 +97,36 @@ export default function UserPage() {
   const name = u?.email ?? (rows.data?.length === 0 ? userId : (u?.userId ?? userId));
   const file = (n: string) => `${n}-${userId}-${range.start}-${range.end}`;
 
+  // No such person, or one the reader may not see: a sentence, not a page of empty cards.
+  const refused = source.error instanceof ApiError && source.error.status === 403 ? source.error : undefined;
+  if (source.data?.unknown || (refused && !source.data))
+    return (
+      <div className="flex flex-col gap-4">
+        {back}
+        <PageHeader title={userId} />
+        <div role="status" className="rounded bg-warning-surface p-3 text-sm text-warning-fg">
+          {refused ? (
+            <>
+              <p className="font-medium">This person’s page is not shown to you.</p>
+              <p>{refused.detail}</p>
+            </>
+          ) : (
+            <>
+              <p className="font-medium">No such person in this organization.</p>
+              <p>
+                No one with the id <code className="select-all">{userId}</code> has a day of activity in the history the
+                dashboard keeps (since {formatDayLong(historyStart)}). The link may be mistyped, or they have not used
+                the agent yet: the users page lists the people the team mapping names who never used it.
+              </p>
+            </>
+          )}
+        </div>
+      </div>
+    );
+
   return (
     <div className="flex flex-col gap-4">
-      <p className="text-sm">
-        <Link to={linkTo('/users')} className="text-accent-strong underline">
-          ← All users
-        </Link>
-      </p>
+      {back}
       <PageHeader title={name}>
         <IntervalSwitch />
       </PageHeader>
@@ -114,11 +148,6 @@ export default function UserPage() {
               · active {formatDayLong(u.firstDay)} – {formatDayLong(u.lastDay)}
             </>
           )}
-        </p>
-      )}
-      {source.data?.unknown && (
-        <p role="status" className="rounded bg-warning-surface p-3 text-sm text-warning-fg">
-          No user with this id in the history the dashboard keeps.
         </p>
       )}
       {source.data?.complete && !source.data.unknown && rows.data?.length === 0 && !rows.isFetching && (

@@ -1,5 +1,6 @@
 // @vitest-environment jsdom
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { Route, Routes } from 'react-router-dom';
 import { describe, expect, it, vi } from 'vitest';
 import type { UserRow, UsersResponse } from '../../api/schemas';
 import type { UsersTableAnswer } from '../../api/users';
@@ -10,6 +11,7 @@ import { TEST_CONFIG, captureDownloads, renderWithApp } from '../../test/render'
 import { userRow } from '../../test/fixtures';
 import { userColumns } from './columns';
 import UsersPage from './UsersPage';
+import UserPage from './UserPage';
 import { prefetchUsersPage } from './table-query';
 import { createQueryClient } from '../../data/query-client';
 
@@ -780,5 +782,66 @@ describe('UsersPage, the seats: who never used it', () => {
     expect(headers(t)).toEqual(['User', expect.stringMatching(/^Last active/)]);
     expect(screen.queryByRole('combobox', { name: 'Delegation' })).toBeNull();
     expect(screen.queryByText('Columns', { ignore: '[hidden] *' })).toBeNull();
+  });
+});
+
+describe('UsersPage and a person’s page: the reader’s place', () => {
+  it('keeps the list’s search, filters, list, sort and scroll across a person’s page and back', async () => {
+    stubLayout();
+    const scrolled = vi.spyOn(window, 'scrollTo').mockImplementation(() => undefined);
+    const served = stubUsersServer();
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL) => {
+        const url = new URL(String(input), 'http://dashboard.test');
+        if (url.pathname === '/api/users/u-bob') {
+          const days = PAGES.flat().filter((r) => r.user_id === 'u-bob');
+          return json({
+            userId: 'u-bob',
+            user: mergeUserRows(days)[0],
+            days,
+            range: { start: '2026-05-01', end: '2026-05-14' },
+            complete: true,
+          });
+        }
+        if (url.pathname === '/api/v1/analytics/tokens')
+          return json({ data: [], meta: { org_id: 'o', start_date: '2026-05-01', end_date: '2026-05-14' } });
+        return served(input);
+      }),
+    );
+    const LIST =
+      '/users?start=2026-05-01&end=2026-05-14&delegation=manual&usersSort=sessions%3Aasc&cols=credits%2Csessions';
+    const r = renderWithApp(
+      <Routes>
+        <Route path="/users" element={<UsersPage />} />
+        <Route path="/users/:userId" element={<UserPage />} />
+      </Routes>,
+      { url: LIST },
+    );
+    await screen.findByText('1 of 4 people active in the range');
+    const box = screen.getByLabelText('Users active in the range, scrollable');
+    box.scrollTop = 240;
+    vi.spyOn(window, 'scrollY', 'get').mockReturnValue(480);
+    const bob = within(table()).getByRole('link', { name: 'bob@acme.com' });
+    // The person's address carries the list as it is.
+    const carried = new URLSearchParams(bob.getAttribute('href')!.split('?')[1]);
+    expect(Object.fromEntries(carried)).toEqual({
+      start: '2026-05-01',
+      end: '2026-05-14',
+      delegation: 'manual',
+      usersSort: 'sessions:asc',
+      cols: 'credits,sessions',
+    });
+    fireEvent.click(bob);
+    await screen.findByRole('heading', { level: 1, name: 'bob@acme.com' });
+    scrolled.mockClear();
+    fireEvent.click(screen.getByRole('link', { name: '← All users' }));
+    await screen.findByText('1 of 4 people active in the range');
+    expect(r.location().pathname).toBe('/users');
+    expect(Object.fromEntries(r.params())).toEqual(Object.fromEntries(new URLSearchParams(LIST.split('?')[1])));
+    await waitFor(() => expect(screen.getByLabelText('Users active in the range, scrollable').scrollTop).toBe(240));
+    expect(scrolled).toHaveBeenCalledWith(0, 480);
+    // Given back once: the list opened again later starts at its top.
+    expect(sessionStorage.getItem('users-list-place')).toBeNull();
   });
 });

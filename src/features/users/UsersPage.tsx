@@ -1,5 +1,6 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { DELEGATION_LEVELS } from '../../api/schemas';
 import { useAppConfig } from '../../data/config';
 import { usePseudonymous } from '../../data/me';
@@ -20,6 +21,7 @@ import { mergedUsersQuery, usersCsvHref, usersTablePageQuery, type UsersWalk } f
 import { defaultSortOf, usersSortOf } from './table-query';
 import { StoredUsersTable } from './StoredUsersTable';
 import { SEATS, SeatsView } from './Seats';
+import { withList } from './place';
 
 /** "How to read this page", folded under its title (components/Page.tsx): how the page works. */
 const HOW_TO_READ = [
@@ -71,21 +73,26 @@ function useUserFilters(currency: string | null = null, teams = false, known = f
   const [language, setLanguage] = useSearchParam('lang');
   const [colsParam, setColsParam] = useSearchParam('cols');
   const linkTo = useLinkTo();
+  const [params] = useSearchParams();
   const pseudonymous = usePseudonymous();
   // Those with no day of activity in the range have only who they are, their team and when they last used it.
   const idle = who === 'inactive' || who === 'never' ? IDLE_COLUMNS[who] : null;
   const allColumns = useMemo(
     () =>
       userColumns(
-        // Someone never seen has no page (no day to show).
+        // A person's page keeps the list as it is (its search, filters, sort), for the way back; someone never seen
+        // has no page (no day to show).
         pseudonymous
           ? null
-          : (u) => (u.userId === '' || who === 'never' ? null : linkTo(`/users/${encodeURIComponent(u.userId)}`)),
+          : (u) =>
+              u.userId === '' || who === 'never'
+                ? null
+                : withList(linkTo(`/users/${encodeURIComponent(u.userId)}`), params),
         currency,
         teams,
         known,
       ).filter((c) => !idle || idle.includes(c.id)),
-    [linkTo, currency, teams, known, pseudonymous, who, idle],
+    [linkTo, params, currency, teams, known, pseudonymous, who, idle],
   );
   const visible = useMemo(
     () => (idle ? [...idle] : colsParam ? colsParam.split(',') : DEFAULT_COLUMNS),
