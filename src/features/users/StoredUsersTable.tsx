@@ -86,7 +86,15 @@ export function StoredUsersTable({
     if (!place) return;
     forgetPlace();
     if (scroller.current) scroller.current.scrollTop = place.table;
-    window.scrollTo(0, place.page);
+    // The page may still grow for a few frames (the table's "More columns" line): scrolled again until it has.
+    let frames = 0;
+    let next = 0;
+    const scroll = () => {
+      window.scrollTo(0, place.page);
+      if (window.scrollY < place.page - 1 && ++frames < 30) next = requestAnimationFrame(scroll);
+    };
+    scroll();
+    return () => cancelAnimationFrame(next);
   }, [place]);
   /** A person opened from the list: where the reader is in it is kept for the way back. */
   const keep = (e: React.MouseEvent) => {
