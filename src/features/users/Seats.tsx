@@ -66,7 +66,16 @@ export function SeatsView({
                     : 'border-line-strong bg-surface text-fg hover:bg-surface-muted'
                 }`}
               >
-                <span className={`text-xs leading-tight ${pressed ? '' : 'text-fg-muted'}`}>{s.label}</span>
+                <span className={`text-xs leading-tight ${pressed ? '' : 'text-fg-muted'}`}>
+                  {/* On a phone the five fit two lines of one line each: "Active". */}
+                  {s.id === 'named-active' ? (
+                    <>
+                      Active<span className="max-sm:hidden"> in the range</span>
+                    </>
+                  ) : (
+                    s.label
+                  )}
+                </span>
                 <span className="text-lg leading-tight font-semibold tabular-nums">{shown}</span>
               </button>
             </li>

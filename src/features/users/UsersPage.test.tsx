@@ -743,6 +743,11 @@ describe('UsersPage, the seats: who never used it', () => {
     expect(screen.getByRole('link', { name: 'Download CSV of Users' }).getAttribute('download')).toBe(
       'users-inactive-7-days-2026-05-01-2026-05-14.csv',
     );
+    // Inactive 30 days, of a range of 14: no day in it either, so no figures to show.
+    fireEvent.click(button('Inactive 30 days: 1'));
+    await screen.findByText('1 of 1 named people inactive for the 30 days to the range’s end');
+    const month = screen.getByRole('table', { name: 'People the mapping names, inactive 30 days' });
+    expect(headers(month)).toEqual(['User', 'Team', expect.stringMatching(/^Last active/)]);
     // Everyone named, and back to the active people: their own order again, credits first.
     fireEvent.click(button('Named: 4'));
     await screen.findByText('4 of 4 people the mapping names');

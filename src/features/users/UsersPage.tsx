@@ -11,6 +11,7 @@ import { Widget } from '../../components/Widget';
 import { Loading } from '../../components/states';
 import { Defined } from '../../components/Definition';
 import { DEFINITIONS } from '../../lib/definitions';
+import { daysBetween } from '../../lib/dates';
 import { formatExact } from '../../lib/format';
 import type { UsersTableAnswer } from '../../api/users';
 import { facetValues, filterUsers, type UserFacets, type Who } from '../../lib/user-merge';
@@ -53,6 +54,13 @@ const SEAT_PEOPLE: Record<SeatList, string> = {
 };
 const DESCRIPTION =
   "One row per user over the range, merged from the service's per-day rows. Tool calls per turn is weighted by user turns.";
+/** What a list of people with no figures in the range is for: who they are, not what they did. */
+const DESCRIPTIONS: Partial<Record<Who, string>> = {
+  inactive:
+    'Known people with no day of activity in the range, with the last day they used the agent: access left unused.',
+  never:
+    'The people the team mapping names with no day of activity and no credits by the range’s end: who to invite, or whose seat to free.',
+};
 const NO_FACETS: UserFacets = { delegation: [], tier: [], language: [] };
 
 /**
@@ -66,7 +74,14 @@ export default function UsersPage() {
 }
 
 /** The search, the facet filters and the visible columns, all in the URL (`who`: the list, which decides its columns). */
-function useUserFilters(currency: string | null = null, teams = false, known = false, who: Who = 'active') {
+function useUserFilters(
+  currency: string | null = null,
+  teams = false,
+  known = false,
+  who: Who = 'active',
+  /** The range's days: a list inactive for at least as long has no day of activity in it either. */
+  days = 0,
+) {
   const [search, setSearch] = useSearchParam('q');
   const [delegation, setDelegation] = useSearchParam('delegation');
   const [tier, setTier] = useSearchParam('tier');
@@ -76,7 +91,12 @@ function useUserFilters(currency: string | null = null, teams = false, known = f
   const [params] = useSearchParams();
   const pseudonymous = usePseudonymous();
   // Those with no day of activity in the range have only who they are, their team and when they last used it.
-  const idle = who === 'inactive' || who === 'never' ? IDLE_COLUMNS[who] : null;
+  const idle =
+    who === 'never'
+      ? IDLE_COLUMNS.never
+      : who === 'inactive' || (who === 'idle-7' && days <= 7) || (who === 'idle-30' && days <= 30)
+        ? IDLE_COLUMNS.inactive
+        : null;
   const allColumns = useMemo(
     () =>
       userColumns(
@@ -335,7 +355,7 @@ function StoredUsers() {
   const [teams] = useTeams();
   const { currency, teams: withTeams } = useAppConfig();
   const [who, setWho] = useSearchParam('who');
-  const f = useUserFilters(currency, withTeams, true, who);
+  const f = useUserFilters(currency, withTeams, true, who, daysBetween(range.start, range.end) + 1);
   const pseudonymous = f.pseudonymous;
   // The people not active in the range have no figures to sort by: most recently active first.
   const [sortParam, setSort] = useSortParam('users', defaultSortOf(who, pseudonymous));
@@ -400,7 +420,7 @@ function StoredUsers() {
       </StatusLine>
       <Widget
         title={TITLE}
-        description={DESCRIPTION}
+        description={DESCRIPTIONS[who] ?? DESCRIPTION}
         query={first}
         isEmpty={(a) => a.complete && a.total === 0}
         emptyText={

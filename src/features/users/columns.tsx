@@ -101,8 +101,9 @@ const teamColumn: Column<MergedUser> = {
 };
 
 /**
- * The columns of a list of people with no day of activity in the range (not active, never used): their figures are
- * all 0, so the list shows who they are, their team and when they last used the agent (never used: never).
+ * The columns of a list of people with no day of activity in the range (not active, never used, inactive for as long
+ * as the range or longer): their figures are all 0, so the list shows who they are, their team and when they last
+ * used the agent (never used: never).
  */
 export const IDLE_COLUMNS: Record<'inactive' | 'never', readonly string[]> = {
   inactive: ['user', 'team', 'lastActiveDay'],
