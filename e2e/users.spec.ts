@@ -151,3 +151,135 @@ test('users: the known people not active in the range, each with their last acti
     expect(r.first_day).toBe('');
   }
 });
+
+/** The widths a manager reads the users page at: a desk and a phone. */
+const WIDTHS = [
+  { name: 'desk', viewport: { width: 1440, height: 900 } },
+  { name: 'phone', viewport: { width: 390, height: 844 } },
+];
+
+for (const { name, viewport } of WIDTHS)
+  test.describe(`users at ${viewport.width} px (${name})`, () => {
+    test.use({ viewport });
+
+    test('the seats: who never used it, a count that opens its list, exported under its own name', async ({
+      page,
+      request,
+    }) => {
+      const start = '2026-05-02';
+      const end = '2026-05-31';
+      // The organization's members (the mapping's people, seen or not) less the people the service has seen: the
+      // teams page's count of those the mapping names who have not used the agent yet.
+      const tree = await serviceJson<{ teams: { members: number }[]; unassigned: number; users: number }>(
+        request,
+        '/api/teams',
+      );
+      const never = tree.teams.reduce((n, t) => n + t.members, 0) + tree.unassigned - tree.users;
+      expect(never).toBeGreaterThan(0);
+      const seen = new Set((await allRows(request, '2026-01-14', end)).flatMap((r) => [r.user_id, r.user_email]));
+
+      await page.goto(`/users?start=${start}&end=${end}`);
+      const seats = page.getByRole('region', { name: /Seats/ });
+      await seats.getByRole('button', { name: `Never used: ${never}` }).click();
+      await expect(page).toHaveURL(/[?&]who=never/);
+      await expect(
+        page.getByText(`${never} of ${never} named people who never used the agent by the range’s end`),
+      ).toBeVisible();
+      const table = page.getByRole('table', { name: 'People the mapping names who never used the agent' });
+      await expect(table.locator('tbody tr')).toHaveCount(never);
+      // Nobody of them ever had a day, and there is no page of theirs to open.
+      await expect(table.getByRole('link')).toHaveCount(0);
+      const names = await table.locator('tbody tr td:first-child').allTextContents();
+      for (const n of names) expect(seen.has(n), n).toBe(false);
+      expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b, 'en-US')));
+
+      const download = page.waitForEvent('download');
+      await page.getByRole('link', { name: 'Download CSV of Users' }).click();
+      const file = await download;
+      expect(file.suggestedFilename()).toBe(`users-never-used-${start}-${end}.csv`);
+      const csv = parse(readFileSync(await file.path(), 'utf8'), { columns: true }) as Record<string, string>[];
+      expect(csv.map((r) => r.user_email || r.user_id)).toEqual(names);
+      for (const r of csv) expect([r.active_days, r.last_active_day, r.team === '']).toEqual(['0', '', false]);
+
+      // Inactive 30 days: by the last active day, newest first, each older than the 30 days to the range's end.
+      const idle = seats.getByRole('button', { name: /^Inactive 30 days: \d+$/ });
+      const count = Number((await idle.getAttribute('aria-label'))!.split(': ')[1]);
+      await idle.click();
+      await expect(
+        page.getByText(`${count} of ${count} named people inactive for the 30 days`, { exact: false }),
+      ).toBeVisible();
+      const list = page.getByRole('table', { name: 'People the mapping names, inactive 30 days' });
+      await expect(list.locator('tbody tr').first()).toBeVisible();
+      await expect(seats.getByRole('button', { name: /^Inactive 30 days/ })).toHaveAttribute('aria-pressed', 'true');
+    });
+
+    test('the not-active list: who, their team and their last active day, none of it cut off', async ({ page }) => {
+      await page.goto('/users?start=2026-05-18&end=2026-05-31&who=inactive');
+      const table = page.getByRole('table', { name: 'Known people not active in the range' });
+      await expect(table.locator('tbody tr').first()).toBeVisible();
+      // Every figure of theirs is 0: no such column.
+      for (const column of ['Credits', 'Tool calls', 'Sessions', 'Active days'])
+        await expect(table.getByRole('columnheader', { name: new RegExp(`^${column}`) })).toHaveCount(0);
+      const box = page.getByLabel('Known people not active in the range, scrollable');
+      const within = await box.boundingBox();
+      const cell = table.locator('tbody tr').first().locator('td').last();
+      await expect(cell).toContainText(/\w{3} \d{1,2}, 2026/);
+      const last = await cell.boundingBox();
+      // Inside the box, whole, without scrolling sideways.
+      expect(last!.x + last!.width).toBeLessThanOrEqual(within!.x + within!.width + 1);
+      expect(await box.evaluate((b) => b.scrollWidth <= b.clientWidth + 1)).toBe(true);
+    });
+
+    test('a person’s page and back keep the list, its sort, the list shown and where the reader was', async ({
+      page,
+    }) => {
+      const list = '/users?start=2026-05-02&end=2026-05-31&who=all&usersSort=user%3Aasc&q=acme';
+      await page.goto(list);
+      const table = page.getByRole('table', { name: 'Everyone known by the range’s end' });
+      await expect(table.locator('tbody tr').first()).toBeVisible();
+      const box = page.getByLabel('Everyone known by the range’s end, scrollable');
+      // Down the page to the table, and down the list, to a person further on.
+      await box.evaluate((b) => {
+        b.scrollIntoView();
+        b.scrollTop = 600;
+      });
+      const at = await box.evaluate((b) => b.scrollTop);
+      const y = await page.evaluate(() => window.scrollY);
+      expect(at).toBeGreaterThan(0);
+      const frame = (await box.boundingBox())!;
+      const bottom = Math.min(frame.y + frame.height, viewport.height);
+      const links = table.locator('tbody tr td:first-child a');
+      let person = links.first();
+      for (let i = 0; i < (await links.count()); i++) {
+        const b = await links.nth(i).boundingBox();
+        if (b && b.y > frame.y + 60 && b.y + b.height < bottom) {
+          person = links.nth(i);
+          break;
+        }
+      }
+      const who = (await person.textContent())!;
+      await person.click();
+      await expect(page.getByRole('heading', { level: 1, name: who })).toBeVisible();
+      await page.getByRole('link', { name: '← All users' }).click();
+      await expect(page).toHaveURL(/\/users\?/);
+      const back = new URL(page.url());
+      expect(Object.fromEntries(back.searchParams)).toEqual(Object.fromEntries(new URL(list, 'http://x').searchParams));
+      await expect(page.getByRole('searchbox', { name: 'Search by email or id' })).toHaveValue('acme');
+      await expect(
+        page.getByRole('group', { name: 'People listed' }).getByRole('button', { name: /^Everyone/ }),
+      ).toHaveAttribute('aria-pressed', 'true');
+      await expect.poll(() => box.evaluate((b) => b.scrollTop)).toBe(at);
+      expect(await page.evaluate(() => window.scrollY)).toBe(y);
+      await expect(table.getByRole('link', { name: who })).toBeInViewport();
+    });
+
+    test('an unknown person’s id: no such person, no empty cards', async ({ page }) => {
+      await page.goto('/users/usr_nobody_here?start=2026-05-02&end=2026-05-31');
+      await expect(page.getByText('No such person in this organization.')).toBeVisible();
+      await expect(page.getByText('Standard credits')).toHaveCount(0);
+      await expect(page.getByRole('link', { name: '← All users' })).toHaveAttribute(
+        'href',
+        '/users?start=2026-05-02&end=2026-05-31',
+      );
+    });
+  });
