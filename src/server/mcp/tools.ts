@@ -210,7 +210,7 @@ export function registerTools(server: McpServer, ask: Ask) {
     {
       title: 'The users table',
       description:
-        'A page of the users table: one row per person with their figures over the range (credits, tool calls, sessions, messages, commits, pull requests, active days, model, delegation level, languages, spend with a price list, team), sorted, filtered and paged; with the total of rows, active and inactive people. Managers see their people (by pseudonym in privacy mode); other viewers are refused.',
+        'A page of the users table: one row per person with their figures over the range (credits, tool calls, sessions, messages, commits, pull requests, active days, model, delegation level, languages, spend with a price list, team), sorted, filtered and paged; with the total of rows, active and inactive people, and with a team mapping the seats’ counts. Managers see their people (by pseudonym in privacy mode); other viewers are refused.',
       inputSchema: {
         start: day('The range’s first day'),
         end: day('The range’s last day'),
@@ -223,7 +223,7 @@ export function registerTools(server: McpServer, ask: Ask) {
         q: described(z.optional(z.string()), 'A search of the email or id.'),
         who: described(
           z.optional(z.enum(WHO as unknown as [string, ...string[]])),
-          'active (people with a day in the range, the default), inactive (known people without one) or all.',
+          'active (people with a day in the range, the default), inactive (known people without one) or all; with a team mapping, a seats list: named (the people it names), named-active, idle-7 and idle-30 (named, used the agent before, no day in the 7 or 30 days to the range’s end) or never (named, never used it by then).',
         ),
         delegation: described(z.optional(z.string()), 'Only this delegation level.'),
         tier: described(z.optional(z.string()), 'Only this model tier.'),
