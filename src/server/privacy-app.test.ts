@@ -229,7 +229,8 @@ describe('privacy mode (PRIVACY_MIN_GROUP)', () => {
     );
     expect(alert).toMatchObject({
       summary: `${pseudonym(PRIVACY_SECRET, who.userId)} used 3.1× their usual credits on 30 April 2026 (9,000 against a usual 2,900).`,
-      link: `/teams/${manager.team.split('/').map(encodeURIComponent).join('/')}`,
+      // Their team's page over the same days, not the person's own.
+      link: `/teams/${manager.team.split('/').map(encodeURIComponent).join('/')}?start=2026-04-03&end=2026-04-30`,
     });
     const told = await api(admin, '/api/alerts');
     expect(told.body).toContain(who.email!);
