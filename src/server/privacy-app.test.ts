@@ -395,12 +395,20 @@ describe('privacy mode (PRIVACY_MIN_GROUP)', () => {
     const seen = await read<{ users: Row[] }>(admin, `/api/users?${RANGE}&limit=1000`);
     expect(seen.users.some((u) => u.email?.endsWith('@acme.example'))).toBe(true);
     await read(admin, `/api/users/${encodeURIComponent(other.userId)}?${RANGE}`);
+    // The figures endpoint's person and people, as their pages are.
+    const figures = `/api/figures?${RANGE}&measure=credits`;
+    await read(admin, `${figures}&user=${encodeURIComponent(other.userId)}`);
+    await read(admin, `${figures}&by=person`);
     const audit = lines.filter((l) => l.msg === 'audit');
     expect(audit).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ event: 'view people', who: 'admin@acme.example', path: '/api/users' }),
         expect.objectContaining({ event: 'view user', who: 'admin@acme.example', user: other.userId }),
+        expect.objectContaining({ event: 'view user', path: '/api/figures', user: other.userId }),
+        expect.objectContaining({ event: 'view people', path: '/api/figures' }),
       ]),
     );
+    const theirs = await api(manager.jar, `${figures}&user=${encodeURIComponent(other.userId)}`);
+    expect([theirs.res.status, JSON.parse(theirs.body).detail]).toEqual([403, expect.stringMatching(/^Privacy mode/)]);
   });
 });

@@ -381,9 +381,13 @@ export function createAuth(opts: AuthOptions) {
     if (cfg.privacy && viewer.role === 'admin') {
       const page = /^\/api\/users\/([^/]+)$/.exec(path)?.[1];
       const person =
-        page !== undefined ? safeDecode(page) : path === '/api/spend' ? url.searchParams.get('user') : null;
+        page !== undefined
+          ? safeDecode(page)
+          : path === '/api/spend' || path === '/api/figures'
+            ? url.searchParams.get('user')
+            : null;
       if (person !== null) seen('view user', { who: viewer.email, role: viewer.role, path, user: person });
-      else if (NAMED_PEOPLE.has(path))
+      else if (NAMED_PEOPLE.has(path) || (path === '/api/figures' && url.searchParams.get('by') === 'person'))
         seen('view people', { who: viewer.email, role: viewer.role, path, teams: url.searchParams.getAll('team') });
     }
     if (path === '/api/users.csv' || path === '/api/export/person-days')
