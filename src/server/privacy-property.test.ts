@@ -80,7 +80,7 @@ interface Dashboard {
   hook: string;
   admin: CookieJar;
   lead: CookieJar;
-  /** The manager's assistant: an MCP client of the dashboard's /mcp, with the manager's credentials. */
+  /** The manager's assistant: an MCP client of the dashboard's /mcp, with a personal API token of theirs. */
   mcp: Client;
   app: ReturnType<typeof createApp>;
 }
@@ -167,10 +167,18 @@ function dashboard(k: number): Promise<Dashboard> {
       apps.set(k, app);
       const admin = await signedIn(base, ADMIN);
       const lead = await signedIn(base, LEAD);
+      // The manager's assistant holds a personal API token of theirs.
+      const issued = await request(lead, new URL('/api/api-tokens', base), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'assistant', days: 30 }),
+      });
+      expect(issued.res.status, issued.body).toBe(201);
+      const token = (JSON.parse(issued.body) as { token: string }).token;
       const mcp = new Client({ name: 'privacy-property', version: '1' });
       await mcp.connect(
         new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
-          requestInit: { headers: { cookie: lead.header(new URL(base)) } },
+          requestInit: { headers: { authorization: `Bearer ${token}` } },
         }),
       );
       clients.push(mcp);

@@ -16,7 +16,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEASURE_IDS } from '../../api/figures';
-import { signInEnv, signedIn, startProvider, request, type TestProvider } from '../../test/oidc';
+import { signInEnv, signedIn, startProvider, request, type CookieJar, type TestProvider } from '../../test/oidc';
 import { pseudonym } from '../auth/privacy';
 import { createApp, openAppStore } from '../app';
 import { readServerConfig } from '../config';
@@ -101,16 +101,31 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** A reader of a dashboard: their MCP client (their session's cookie as its header) and their route reader. */
-async function reader(where: keyof typeof base, who?: keyof typeof EMAILS) {
+/** A personal API token of a signed-in reader, made as the tokens screen makes one. */
+async function tokenOf(at: string, jar: CookieJar): Promise<string> {
+  const r = await request(jar, new URL(`${at}/api/api-tokens`), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'assistant', days: 30 }),
+  });
+  expect(r.res.status, r.body).toBe(201);
+  return (JSON.parse(r.body) as { token: string }).token;
+}
+
+/**
+ * A reader of a dashboard: their MCP client, with a personal API token of theirs as its bearer (or their session's
+ * cookie, `by: 'session'`), and their reader of the routes (signed in).
+ */
+async function reader(where: keyof typeof base, who?: keyof typeof EMAILS, by: 'token' | 'session' = 'token') {
   const jar = who ? await signedIn(base[where], EMAILS[who]) : undefined;
   const url = new URL(`${base[where]}/mcp`);
+  const headers: Record<string, string> = !jar
+    ? {}
+    : by === 'token'
+      ? { authorization: `Bearer ${await tokenOf(base[where], jar)}` }
+      : { cookie: jar.header(url) };
   const client = new Client({ name: 'mcp-test', version: '1' });
-  await client.connect(
-    new StreamableHTTPClientTransport(url, {
-      requestInit: { headers: jar ? { cookie: jar.header(url) } : {} },
-    }),
-  );
+  await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
   cleanups.push(() => client.close());
   const route = async (path: string) => {
     const r = jar ? await request(jar, new URL(base[where] + path)) : null;
@@ -171,6 +186,20 @@ describe('the MCP server', () => {
       const r = await fetch(`${base.plain}/mcp`, { method, headers: { cookie } });
       expect([r.status, r.headers.get('allow')], method).toEqual([405, 'POST']);
     }
+    // A session's cookie serves as well as a token; a revoked token is refused as on the API.
+    const bySession = await reader('plain', 'viewer', 'session');
+    expect((await bySession.client.listTools()).tools).toHaveLength(TOOLS.length);
+    const token = await tokenOf(base.plain, admin);
+    const bearer = { authorization: `Bearer ${token}` };
+    expect((await post(bearer)).status).toBe(200);
+    const list = await request(admin, new URL(`${base.plain}/api/api-tokens`));
+    const id = (JSON.parse(list.body) as { tokens: { id: string }[] }).tokens[0]!.id;
+    const revoke = await request(admin, new URL(`${base.plain}/api/api-tokens/${id}`), { method: 'DELETE' });
+    expect(revoke.res.status, revoke.body).toBe(200);
+    const revoked = await post(bearer);
+    expect(revoked.status).toBe(401);
+    expect(((await revoked.json()) as { detail: string }).detail).toMatch(/^This API token was revoked/);
+
     // Without sign-in, /mcp is open as the dashboard is.
     expect((await post({}, base.open)).status).toBe(200);
     const open = await reader('open');
