@@ -28,17 +28,24 @@ test('the first figure of each analytics page is within 300 px of the header on 
     await expect(first).not.toHaveText('–');
     expect(await belowHeader(page, first), path).toBeLessThanOrEqual(300);
   }
-  // The users page: its count of people, then the first person's figures, with the filters folded.
+  // The users page: its seats in one row, its count of people, then the first person's figures on the first
+  // screen, with the filters folded.
   await page.goto('/users');
+  const seats = page.getByRole('region', { name: /^Seats/ }).getByRole('listitem');
+  await expect(seats).toHaveCount(5);
+  const tops = await seats.evaluateAll((bs) => bs.map((b) => b.getBoundingClientRect().top));
+  expect(new Set(tops).size).toBe(1);
+  expect(await belowHeader(page, seats.first())).toBeLessThanOrEqual(300);
   const count = page.getByText(/^\d+ of \d+ people active in the range$/);
   await expect(count).toBeVisible();
-  expect(await belowHeader(page, count)).toBeLessThanOrEqual(240);
+  expect(await belowHeader(page, count)).toBeLessThanOrEqual(320);
   const figure = page
     .getByRole('table', { name: 'Users active in the range' })
     .locator('tbody td.tabular-nums')
     .first();
   await expect(figure).toBeVisible();
-  expect(await belowHeader(page, figure)).toBeLessThanOrEqual(480);
+  const header = (await page.getByRole('banner').boundingBox())!;
+  expect(await belowHeader(page, figure)).toBeLessThanOrEqual(PHONE.height - header.y - header.height - 40);
 });
 
 test('on a phone the users filters fold behind a button that counts those in force; on a desk they are in the row', async ({

@@ -7,17 +7,43 @@ import type { SeatList, Who } from '../../lib/user-columns';
 type Counts = NonNullable<UsersTableAnswer['seats']>;
 
 /** Each seat's list, its label and its count of the answer's. */
-export const SEATS: readonly { id: SeatList; label: string; count: keyof Counts; meaning: string }[] = [
-  { id: 'named', label: 'Named', count: 'named', meaning: DEFINITIONS.seats.meaning },
+export const SEATS: readonly {
+  id: SeatList;
+  label: string;
+  /** The label on a phone, where the five share one row. */
+  short: string;
+  count: keyof Counts;
+  meaning: string;
+}[] = [
+  { id: 'named', label: 'Named', short: 'Named', count: 'named', meaning: DEFINITIONS.seats.meaning },
   {
     id: 'named-active',
     label: 'Active in the range',
+    short: 'Active',
     count: 'active',
     meaning: 'People the mapping names with at least one day of activity in the range.',
   },
-  { id: 'idle-7', label: DEFINITIONS.idle7.label, count: 'idle7', meaning: DEFINITIONS.idle7.meaning },
-  { id: 'idle-30', label: DEFINITIONS.idle30.label, count: 'idle30', meaning: DEFINITIONS.idle30.meaning },
-  { id: 'never', label: DEFINITIONS.neverUsed.label, count: 'never', meaning: DEFINITIONS.neverUsed.meaning },
+  {
+    id: 'idle-7',
+    label: DEFINITIONS.idle7.label,
+    short: 'Idle 7 d',
+    count: 'idle7',
+    meaning: DEFINITIONS.idle7.meaning,
+  },
+  {
+    id: 'idle-30',
+    label: DEFINITIONS.idle30.label,
+    short: 'Idle 30 d',
+    count: 'idle30',
+    meaning: DEFINITIONS.idle30.meaning,
+  },
+  {
+    id: 'never',
+    label: DEFINITIONS.neverUsed.label,
+    short: 'Never',
+    count: 'never',
+    meaning: DEFINITIONS.neverUsed.meaning,
+  },
 ];
 
 /**
@@ -47,7 +73,8 @@ export function SeatsView({
           open a count for its list
         </span>
       </div>
-      <ul className="grid grid-cols-3 gap-1.5 sm:grid-cols-5">
+      {/* One row on a phone too, so the list's first people stay on the first screen. */}
+      <ul className="grid grid-cols-5 gap-1 sm:gap-1.5">
         {SEATS.map((s) => {
           const n = seats?.[s.count];
           const shown = n === undefined ? '…' : n === null ? 'few' : formatExact(n);
@@ -60,23 +87,17 @@ export function SeatsView({
                 aria-label={`${s.label}: ${n === null ? 'withheld in privacy mode' : shown}`}
                 title={n === null ? `${s.meaning} Privacy mode: fewer people than its smallest group.` : s.meaning}
                 onClick={() => onOpen(s.id)}
-                className={`flex h-full w-full flex-col items-start rounded border px-2.5 py-1.5 text-left ${
+                className={`flex h-full w-full flex-col items-start rounded border px-1.5 py-1 text-left sm:px-2.5 sm:py-1.5 ${
                   pressed
                     ? 'border-surface-inverse bg-surface-inverse text-fg-inverse'
                     : 'border-line-strong bg-surface text-fg hover:bg-surface-muted'
                 }`}
               >
-                <span className={`text-xs leading-tight ${pressed ? '' : 'text-fg-muted'}`}>
-                  {/* On a phone the five fit two lines of one line each: "Active". */}
-                  {s.id === 'named-active' ? (
-                    <>
-                      Active<span className="max-sm:hidden"> in the range</span>
-                    </>
-                  ) : (
-                    s.label
-                  )}
+                <span className={`text-xs leading-tight whitespace-nowrap ${pressed ? '' : 'text-fg-muted'}`}>
+                  <span className="sm:hidden">{s.short}</span>
+                  <span className="max-sm:hidden">{s.label}</span>
                 </span>
-                <span className="text-lg leading-tight font-semibold tabular-nums">{shown}</span>
+                <span className="text-base leading-tight font-semibold tabular-nums sm:text-lg">{shown}</span>
               </button>
             </li>
           );
