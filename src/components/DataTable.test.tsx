@@ -53,8 +53,8 @@ afterEach(() => vi.restoreAllMocks());
 describe('DataTable', () => {
   it('writes every cell of a column in one format, the exact value on hover', () => {
     renderTable();
-    // 12,800 needs compact, so 8,800 is compact too; 540 stays as it is.
-    expect(column(1).map((c) => c.textContent)).toEqual(['12.8K', '8.8K', '540']);
+    // One unit for the column: below a million, whole numbers in every cell, never "12.8K" above "540".
+    expect(column(1).map((c) => c.textContent)).toEqual(['12,800', '8,800', '540']);
     expect(column(1).map((c) => c.firstElementChild!.getAttribute('title'))).toEqual(['12,800', '8,800', '540']);
     // One percentage has a decimal: all do.
     expect(column(2).map((c) => c.textContent)).toEqual(['41.1%', '18.0%', '5.0%']);

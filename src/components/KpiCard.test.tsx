@@ -27,12 +27,12 @@ describe('change colours', () => {
         ]}
       />,
     );
-    expect(changeOf('Standard credits').textContent).toBe('▲ +19% vs previous period');
+    expect(changeOf('Standard credits').textContent).toBe('▲ +19.0% vs previous period');
     expect(changeOf('Standard credits').className).toBe('text-fg-soft');
     expect(changeOf('Credits falling').className).toBe('text-fg-soft');
     expect(changeOf('Active people').className).toBe('text-success');
     expect(changeOf('Weekly active people').className).toBe('text-danger');
-    expect(changeOf('Credits per commit').textContent).toBe('▼ −10% vs previous period');
+    expect(changeOf('Credits per commit').textContent).toBe('▼ −10.0% vs previous period');
     expect(changeOf('Credits per commit').className).toBe('text-success');
   });
 
@@ -44,7 +44,45 @@ describe('change colours', () => {
       />,
       { url: '/?start=2026-05-01&end=2026-05-31' },
     );
-    expect(changeOf('Active people').textContent).toBe('▲ +20% vs April');
+    expect(changeOf('Active people').textContent).toBe('▲ +20.0% vs April');
+  });
+
+  it('read alike side by side: one decimal in every change of a row', () => {
+    renderWithApp(
+      <KpiGrid
+        hasPrevious
+        items={[
+          { label: 'Sessions', value: 108, previous: 100 },
+          { label: 'Messages', value: 107.9, previous: 100 },
+        ]}
+      />,
+    );
+    expect(changeOf('Sessions').textContent).toBe('▲ +8.0% vs previous period');
+    expect(changeOf('Messages').textContent).toBe('▲ +7.9% vs previous period');
+  });
+
+  it('say "from 0" when the earlier period had none, and "no earlier period" only when there is none', () => {
+    const { unmount } = renderWithApp(
+      <KpiGrid
+        hasPrevious
+        items={[
+          { label: 'Pull requests', value: 4, previous: 0 },
+          { label: 'Commits', value: 0, previous: 0 },
+          // A share's change is in percentage points, not relative to it.
+          { label: 'Adoption', value: 0.66, previous: 0.62, points: true, definition: DEFINITIONS.adoption },
+          // No change to say: the hint starts the line, not indented after nothing.
+          { label: 'Members', value: 74, hint: 'as the mapping stands now' },
+        ]}
+      />,
+    );
+    expect(screen.getByText('as the mapping stands now').className).toBe('');
+    expect(changeOf('Pull requests').textContent).toBe('▲ from 0 vs previous period');
+    expect(changeOf('Commits').textContent).toBe('■ 0.0% vs previous period');
+    expect(changeOf('Adoption').textContent).toBe('▲ +4.0 pts vs previous period');
+    expect(changeOf('Adoption').className).toBe('text-success');
+    unmount();
+    renderWithApp(<KpiGrid hasPrevious={false} items={[{ label: 'Pull requests', value: 4, previous: 0 }]} />);
+    expect(changeOf('Pull requests').textContent).toBe('no earlier period');
   });
 
   it('colour a table cell alike', () => {
@@ -54,6 +92,6 @@ describe('change colours', () => {
     expect(container.firstElementChild!.className).toBe('text-success');
     rerender(<Change now={8} before={10} better="up" />);
     expect(container.firstElementChild!.className).toBe('text-danger');
-    expect(container.textContent).toBe('▼ −20%');
+    expect(container.textContent).toBe('▼ −20.0%');
   });
 });

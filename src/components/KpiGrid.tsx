@@ -1,14 +1,15 @@
 import { useRange } from '../data/search';
 import { comparisonLabel } from '../lib/dates';
 import type { Definition } from '../lib/definitions';
-import { relativeChange } from '../lib/format';
 import { KpiCard } from './KpiCard';
 
 export interface Kpi {
   label: string;
   value: number | null | undefined;
-  /** The same figure over the previous period; undefined while it loads. */
+  /** The same figure over the previous period; undefined while it loads, null when there is none to say. */
   previous?: number | null;
+  /** A share: its change in percentage points. */
+  points?: boolean;
   hint?: string;
   format?: (n: number) => string;
   /** Given for the whole organization only, and teams are selected: the card says so instead of a number. */
@@ -16,6 +17,14 @@ export interface Kpi {
   /** What the figure counts, when it is one of the decided definitions (lib/definitions.ts). */
   definition?: Definition;
 }
+
+/** Columns by the number of cards: rows of four (seven or eight as two), five, or six, never a straggler. */
+const COLUMNS: Record<number, string> = {
+  4: 'md:grid-cols-4',
+  5: 'md:grid-cols-3 xl:grid-cols-5',
+  7: 'md:grid-cols-3 xl:grid-cols-4',
+  8: 'md:grid-cols-3 xl:grid-cols-4',
+};
 
 /**
  * KPI cards with the change against the range's previous period (lib/dates.ts' `previousPeriod`: the
@@ -27,10 +36,7 @@ export function KpiGrid({ items, hasPrevious }: { items: readonly Kpi[]; hasPrev
   const { range } = useRange();
   const against = comparisonLabel(range);
   return (
-    // Seven or eight cards read as two rows of four rather than six and a straggler.
-    <div
-      className={`grid grid-cols-2 gap-3 md:grid-cols-3 ${items.length === 7 || items.length === 8 ? 'xl:grid-cols-4' : 'xl:grid-cols-6'}`}
-    >
+    <div className={`grid grid-cols-2 gap-3 ${COLUMNS[items.length] ?? 'md:grid-cols-3 xl:grid-cols-6'}`}>
       {items.map((k) => (
         <KpiCard
           key={k.label}
@@ -41,15 +47,8 @@ export function KpiGrid({ items, hasPrevious }: { items: readonly Kpi[]; hasPrev
           orgOnly={k.orgOnly}
           definition={k.definition}
           against={against}
-          change={
-            hasPrevious === undefined
-              ? undefined
-              : !hasPrevious
-                ? null
-                : k.value == null || k.previous == null
-                  ? undefined
-                  : relativeChange(k.value, k.previous)
-          }
+          points={k.points}
+          before={hasPrevious === undefined ? undefined : hasPrevious ? (k.previous ?? undefined) : null}
         />
       ))}
     </div>

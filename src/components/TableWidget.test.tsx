@@ -43,9 +43,9 @@ describe('BreakdownWidget / DataTable', () => {
     expect(firstColumn(t)).toEqual(['Rust', 'Go', 'Ada']);
     expect(header(t, 'Files').getAttribute('aria-sort')).toBe('descending');
     expect(header(t, 'Language').getAttribute('aria-sort')).toBe('none');
-    // Numbers are compact, with the exact value on hover; shares as percentages.
+    // Numbers in one unit per column, with the exact value on hover; shares as percentages.
     const rust = within(t).getAllByRole('row')[1]!;
-    expect(within(rust).getByText('20K').getAttribute('title')).toBe('20,000');
+    expect(within(rust).getByText('20,000').getAttribute('title')).toBe('20,000');
     expect(within(rust).getByText('99.3%')).toBeTruthy();
     expect(r.params().has('langSort')).toBe(false);
   });

@@ -1,6 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { countColumn, formatChange, formatCompact, formatExact, formatPercent, percentColumn } from './format';
+import {
+  countColumn,
+  formatChange,
+  formatCompact,
+  formatDecimal,
+  formatExact,
+  formatPercent,
+  formatPoints,
+  formatWhole,
+  percentColumn,
+} from './format';
 import { moneyFormat } from './money';
 
 const COMPACT = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
@@ -51,15 +61,22 @@ describe('number formatting matches Intl en-US', () => {
     expect(formatCompact(999_960)).toBe('1M');
     expect(formatExact(1234567.891)).toBe('1,234,567.89');
     expect(formatPercent(0.1234)).toBe('12.3%');
-    expect(formatChange(-0.04)).toBe('−4%');
+    expect(formatChange(-0.04)).toBe('−4.0%');
     expect(formatExact(NaN)).toBe('–');
   });
 });
 
 describe('one format for a column', () => {
-  it('counts: compact in every cell when the largest needs it, exact with the same decimals otherwise', () => {
+  it('counts: one unit in every cell, exact with the same decimals when small', () => {
+    // Below a million, whole numbers: never "12.8K" above "540".
     const big = countColumn([12_800, 8_800, 540, 7]);
-    expect([12_800, 8_800, 540, 7].map(big)).toEqual(['12.8K', '8.8K', '540', '7']);
+    expect([12_800, 8_800, 540, 7].map(big)).toEqual(['12,800', '8,800', '540', '7']);
+    expect(countColumn([15_732.16, 3.5])(15_732.16)).toBe('15,732');
+    // From a million, the thousands of the largest's unit: never "1M" above "877K".
+    const million = countColumn([1_000_400, 877_000, 12_345, 400, 0]);
+    expect([1_000_400, 877_000, 12_345, 400, 0].map(million)).toEqual(['1,000K', '877K', '12K', '<1K', '0']);
+    const huge = countColumn([45_210_000_000, 877_000_000, 3_400_000]);
+    expect([45_210_000_000, 877_000_000, 3_400_000].map(huge)).toEqual(['45,210M', '877M', '3M']);
     const small = countColumn([8_800, 76.13, 5]);
     expect([8_800, 76.13, 5].map(small)).toEqual(['8,800.00', '76.13', '5.00']);
     const whole = countColumn([9_999, 12, 0]);
@@ -68,6 +85,18 @@ describe('one format for a column', () => {
     expect([formatCompact(12_800), formatCompact(8_800)]).toEqual(['12.8K', '8,800']);
     expect(formatCompact.forColumn).toBe(countColumn);
     expect(countColumn([NaN, 3])(NaN)).toBe('–');
+  });
+
+  it('changes: one decimal always, so a row or column of them reads alike', () => {
+    expect([0.08, 0.079, -0.2, 0, 12.345].map(formatChange)).toEqual(['+8.0%', '+7.9%', '−20.0%', '0.0%', '+1,234.5%']);
+    expect([0.04, -0.125, 0].map(formatPoints)).toEqual(['+4.0 pts', '−12.5 pts', '0.0 pts']);
+  });
+
+  it('a daily average of people keeps one decimal and the thousands separator; whole counts round', () => {
+    expect(formatDecimal(1141.66, 1)).toBe('1,141.7');
+    expect(formatDecimal(7, 1)).toBe('7.0');
+    expect(formatDecimal(NaN, 1)).toBe('–');
+    expect([8_432.6, 999.4, 15_732.16].map(formatWhole)).toEqual(['8,433', '999', '15.7K']);
   });
 
   it('percentages: the same decimals in every cell', () => {

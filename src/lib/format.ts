@@ -103,13 +103,23 @@ function decimalsOf(values: readonly number[], max: number, scale = 0): number {
 const guarded = (f: (n: number) => string) => (n: number) => (Number.isFinite(n) ? f(n) : '–');
 
 /**
- * A column of counts: compact in every cell when its largest value needs it (10,000 and up, as
- * `formatCompact` writes one number), otherwise exact with the same decimals in every cell.
+ * A column of counts, in one unit: exact with the same decimals in every cell below 10,000, whole numbers below
+ * a million ("12,800" above "540", never "12.8K" above "540"); from a million, in the thousands of the largest's
+ * unit ("1,000K" above "877K", never "1M" above "877K"), a count under one of them "<1K", none "0".
  */
 export function countColumn(values: readonly number[]): (n: number) => string {
-  if (largest(values) >= 10_000) return guarded(compact);
-  const d = decimalsOf(values, 2);
-  return guarded((n) => fixed(digitsOf(n), d, sign(n) === '-'));
+  const top = largest(values);
+  if (top < 1_000_000) {
+    const d = top < 10_000 ? decimalsOf(values, 2) : 0;
+    return guarded((n) => fixed(digitsOf(n), d, sign(n) === '-'));
+  }
+  // The largest has 7 digits or more: its unit less one (45.2M → K), so every cell keeps its thousands.
+  const m = Math.min(Math.floor((digitsOf(top)[0].length - 1) / 3), SUFFIXES.length - 1) - 1;
+  return guarded((n) => {
+    if (n === 0) return '0';
+    const [i] = round(shift(digitsOf(n), -3 * m), 0);
+    return `${sign(n)}${i === '0' ? '<1' : group(i)}${SUFFIXES[m]}`;
+  });
 }
 
 /** A column of percentages: the same decimals (none or one) in every cell, "18.0%" beside "41.1%". */
@@ -126,6 +136,12 @@ export const formatCompact = Object.assign(
   },
   { forColumn: countColumn },
 );
+
+/** A count in whole units: 8432.6 → "8,433"; from 10,000 compact, as `formatCompact`: "15.7K". */
+export function formatWhole(n: number | null | undefined): string {
+  if (n == null || !Number.isFinite(n)) return '–';
+  return Math.abs(n) < 10_000 ? fixed(digitsOf(n), 0, sign(n) === '-') : compact(n);
+}
 
 /** 1234567 → "1,234,567". */
 export function formatExact(n: number | null | undefined): string {
@@ -151,9 +167,24 @@ export function relativeChange(now: number, before: number): number | null {
   return (now - before) / Math.abs(before);
 }
 
-/** "+12.3%" / "−4%" for a change, with an explicit sign. */
+/**
+ * "+12.3%" / "−4.0%" for a change, with an explicit sign and always one decimal: changes side by side (a row of
+ * cards, a column) read alike, "+8.0%" beside "+7.9%".
+ */
 export function formatChange(fraction: number | null): string {
   if (fraction == null) return '–';
-  const s = percent(Math.abs(fraction));
+  const s = `${fixed(shift(digitsOf(fraction), 2), 1, false)}%`;
   return fraction > 0 ? `+${s}` : fraction < 0 ? `−${s}` : s;
+}
+
+/** The change of a share in percentage points, one decimal: 0.62 → 0.66 is "+4.0 pts". */
+export function formatPoints(difference: number): string {
+  const s = `${fixed(shift(digitsOf(difference), 2), 1, false)} pts`;
+  return difference > 0 ? `+${s}` : difference < 0 ? `−${s}` : s;
+}
+
+/** `digits` fraction digits, zeros kept, with the thousands separator: formatDecimal(1141.66, 1) → "1,141.7". */
+export function formatDecimal(n: number | null | undefined, digits: number): string {
+  if (n == null || !Number.isFinite(n)) return '–';
+  return fixed(digitsOf(n), digits, sign(n) === '-');
 }

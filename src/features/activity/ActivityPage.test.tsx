@@ -33,3 +33,16 @@ describe('ActivityPage for a team', () => {
     expect(stub.asked('/api/teams/analytics/activity')).toEqual([]);
   });
 });
+
+describe('ActivityPage cards', () => {
+  it('writes a daily average of people with its one decimal and the thousands separator', async () => {
+    const days = [
+      activityDay({ date: '2026-05-10', daily_active_users: 1_141 }),
+      activityDay({ date: '2026-05-11', daily_active_users: 1_142 }),
+    ];
+    stubDashboard({ activity: days });
+    renderWithApp(<ActivityPage />, { url: '/activity?start=2026-05-10&end=2026-05-11' });
+    const card = (await screen.findByText('Daily active people', { selector: 'p' })).parentElement!;
+    await within(card).findByText('1,141.5');
+  });
+});

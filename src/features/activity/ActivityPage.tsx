@@ -11,6 +11,7 @@ import { groupSeries, seriesColor } from '../../components/TimeSeriesChart';
 import { IntervalSwitch, TimeSeriesWidget } from '../../components/TimeSeriesWidget';
 import { previousPeriod } from '../../lib/dates';
 import { DEFINITIONS } from '../../lib/definitions';
+import { formatDecimal } from '../../lib/format';
 import { pivotTopN, pointKeys } from '../../lib/series';
 import { activityPoints, activityTotals } from './shaping';
 import type { ActivityDay } from '../../api/schemas';
@@ -65,7 +66,8 @@ export default function ActivityPage() {
   const t = totals.data;
   const p = prev.data;
   const file = (name: string) => `${name}${teamsFileTag(teams)}-${range.start}-${range.end}`;
-  const oneDecimal = (n: number) => n.toFixed(1);
+  // A daily average of people keeps its one decimal, written as every count is: "1,141.7".
+  const oneDecimal = (n: number) => formatDecimal(n, 1);
 
   return (
     <div className="flex flex-col gap-4">

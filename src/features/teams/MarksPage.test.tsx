@@ -198,11 +198,11 @@ describe('MarksPage', () => {
       );
     // Each figure as the dashboard writes its unit, its change coloured by its good way; a figure this page does not know left out.
     expect(rows.slice(1)).toEqual([
-      ['120', '132', '▲ +10%'],
-      ['20K', '15K', '▼ −25%'],
+      ['120', '132', '▲ +10.0%'],
+      ['20K', '15K', '▼ −25.0%'],
       ['3.0', '3.5', '▲ +15.1%'],
       ['900', '—none: nothing to divide by in these weeks', '—'],
-      ['€1.50', '€1.20', '▼ −20%'],
+      ['€1.50', '€1.20', '▼ −20.0%'],
     ]);
     expect(
       within(table)

@@ -1,7 +1,7 @@
 import { CARD_CELL, CARD_ROW, CARD_TABLE, CARD_TEXT } from '../../components/TableFrame';
 import { formatDayLong } from '../../lib/dates';
 import { DEFINITIONS } from '../../lib/definitions';
-import { formatCompact } from '../../lib/format';
+import { formatCompact, formatDecimal } from '../../lib/format';
 import type { Comparison, PayoffFigures } from '../../lib/payoff';
 import { ratio } from './columns';
 import { markerLabel, shortRepo } from './payoff-shaping';
@@ -10,7 +10,7 @@ const FIGURES: readonly { key: keyof PayoffFigures; label: string; format: (n: n
   { key: 'toolCallsPerTurn', label: DEFINITIONS.toolCallsPerTurn.label, format: ratio },
   { key: 'creditsPerCommit', label: DEFINITIONS.creditsPerCommit.label, format: formatCompact },
   { key: 'creditsPerPr', label: DEFINITIONS.creditsPerPullRequest.label, format: formatCompact },
-  { key: 'activePeople', label: `${DEFINITIONS.activePeople.label} (weekly mean)`, format: (n) => n.toFixed(1) },
+  { key: 'activePeople', label: `${DEFINITIONS.activePeople.label} (weekly mean)`, format: (n) => formatDecimal(n, 1) },
 ];
 
 const show = (v: number | null, format: (n: number) => string) => (v === null ? '—' : format(v));

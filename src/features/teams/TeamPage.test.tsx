@@ -128,11 +128,11 @@ describe('TeamPage', () => {
     expect(within(kpi('Adoption')).getByText('66.7%')).toBeTruthy();
     expect(within(kpi('Adoption')).getByText('+16.7 pts vs previous period')).toBeTruthy();
     expect(within(kpi('Credits')).getByTitle('40,000')).toBeTruthy();
-    expect(within(kpi('Credits')).getByText('▲ +25% vs previous period')).toBeTruthy();
+    expect(within(kpi('Credits')).getByText('▲ +25.0% vs previous period')).toBeTruthy();
     expect(within(kpi('Credits per active person')).getByTitle('5,000')).toBeTruthy();
     // 2,400 tool calls over 800 turns, against 1,800 over 900 before.
     expect(within(kpi('Tool calls per user turn')).getByText('3.0')).toBeTruthy();
-    expect(within(kpi('Tool calls per user turn')).getByText('▲ +50% vs previous period')).toBeTruthy();
+    expect(within(kpi('Tool calls per user turn')).getByText('▲ +50.0% vs previous period')).toBeTruthy();
     expect(within(kpi('Sessions')).getByTitle('320')).toBeTruthy();
     expect(screen.getByText('bo@acme.com, cy@acme.com')).toBeTruthy();
   });

@@ -82,8 +82,8 @@ describe('TeamsPage', () => {
     // The figures of a row, and its change against the previous period.
     // One format for the column: another team's adoption needs a decimal, so every cell shows one.
     expect(cellOf('Engineering', 'Adoption').textContent).toBe('75.0%');
-    expect(cellOf('Engineering', 'Credits change').textContent).toBe('▲ +25%');
-    expect(cellOf('Sales', 'Credits change').textContent).toBe('▼ −20%');
+    expect(cellOf('Engineering', 'Credits change').textContent).toBe('▲ +25.0%');
+    expect(cellOf('Sales', 'Credits change').textContent).toBe('▼ −20.0%');
     expect(cellOf('R&D Lab', 'Active people change').textContent).toBe('from 0');
     expect(cellOf('Engineering', 'Members').textContent).toBe('20');
     expect(within(cellOf('Engineering', 'Daily credits')).getByRole('img').getAttribute('aria-label')).toMatch(
