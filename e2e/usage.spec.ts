@@ -183,3 +183,73 @@ test('hiding weekends leaves Saturdays and Sundays out of the daily charts, not 
   await expect(page.getByRole('checkbox', { name: 'Hide weekends' })).toBeInViewport();
   expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
 });
+
+for (const [width, height] of [
+  [1440, 900],
+  [390, 844],
+] as const) {
+  test(`the landing page leads with people and outcomes, as the teams and users pages count them (${width} px)`, async ({
+    page,
+    request,
+  }) => {
+    await page.setViewportSize({ width, height });
+    const range = `start=2026-05-02&end=${LATEST}`;
+    await page.goto(`/?${range}`);
+    const card = (label: string) =>
+      page.locator('main div.grid > div').filter({ has: page.getByText(label, { exact: true }) });
+    const lead = ['Active people', 'Adoption', 'Standard credits', 'Credits per pull request'];
+    await expect(page.locator('main div.grid').first().locator(':scope > div > p:first-child')).toHaveText(lead);
+    // What a manager reads first is on the first screen, above the first chart; the tokens below it.
+    for (const label of lead) await expect(card(label)).toBeInViewport();
+    const chart = page.getByRole('region', { name: 'Standard credits' });
+    const below = (await chart.boundingBox())!.y;
+    expect((await card('Credits per pull request').boundingBox())!.y).toBeLessThan(below);
+    expect((await card('Input tokens').boundingBox())!.y).toBeGreaterThan(below);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+
+    // The teams page's organization row, and the users page's active people, for the same range.
+    const summary = await serviceJson<{ rows: { team: string; current: Record<string, number> }[] }>(
+      request,
+      `/api/teams/summary?${range}`,
+    );
+    const org = summary.rows.find((r) => r.team === '')!.current;
+    const users = await serviceJson<{ activeUsers: number }>(request, `/api/users?${range}&limit=1`);
+    expect(org.active).toBe(users.activeUsers);
+    const exact = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 2 });
+    await expect(card('Active people').locator('p[title]')).toHaveAttribute('title', exact(org.active!));
+    await expect(card('Active people')).toContainText(`of ${exact(org.members!)} members`);
+    await expect(card('Active people')).toContainText(/(▲|▼|■) [+−]?[\d,]+\.\d% vs previous period/);
+    await expect(card('Adoption').locator('p[title]')).toHaveText(
+      org.adoption!.toLocaleString('en-US', { style: 'percent', maximumFractionDigits: 1 }),
+    );
+    await expect(card('Adoption')).toContainText(/ pts vs /);
+    await expect(card('Standard credits').locator('p[title]')).toHaveAttribute('title', exact(org.credits!));
+    await expect(card('Standard credits')).toContainText('no price list: credits stand in for spend');
+    await expect(card('Credits per pull request').locator('p[title]')).toHaveAttribute(
+      'title',
+      exact(org.creditsPerPr!),
+    );
+
+    // Each says how it is counted, as the glossary does: a tap pins the sentence open.
+    await card('Adoption').getByRole('button', { name: 'About Adoption' }).click();
+    await expect(page.getByRole('tooltip').filter({ visible: true })).toHaveText(
+      'Adoption: Active people in the range divided by members.',
+    );
+  });
+}
+
+test('the teams page’s organization row shows the landing page’s active people', async ({ page }) => {
+  const range = `start=2026-05-02&end=${LATEST}`;
+  await page.goto(`/?${range}`);
+  const active = page
+    .locator('main div.grid > div')
+    .filter({ has: page.getByText('Active people', { exact: true }) })
+    .locator('p[title]');
+  await expect(active).toHaveAttribute('title', /\d/);
+  const shown = (await active.textContent())!;
+  await page.goto(`/teams?${range}`);
+  const table = page.getByRole('table', { name: 'Teams, with their sub-teams' });
+  const headers = (await table.getByRole('columnheader').allTextContents()).map((h) => h.replace(/[▲▼↕]/g, '').trim());
+  const orgRow = table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'Whole organization' }) });
+  await expect(orgRow.locator('th, td').nth(headers.indexOf('Active people'))).toHaveText(shown);
+});

@@ -138,6 +138,21 @@ export const DEFINITIONS = {
     label: 'Spend per active person',
     meaning: 'Spend of the range (its credits at the price list) divided by the active people of the range.',
   },
+  standardCredits: {
+    label: 'Standard credits',
+    meaning:
+      'The service’s unit of consumption, as it reports it: computed from raw input and output tokens with cached tokens discounted and a multiplier per model; never recomputed here.',
+  },
+  spend: {
+    label: 'Spend',
+    meaning:
+      'Each day’s credits of each person and model at that day’s price per million credits in the price list (for the model, else its tier, else the default).',
+  },
+  tokens: {
+    label: 'Tokens',
+    meaning:
+      'Raw counts of the range as the service reports them: input and output tokens, and prompt-cache reads and writes; standard credits are computed from them.',
+  },
   teamReadiness: {
     label: 'Readiness level',
     meaning:

@@ -5,7 +5,7 @@
  */
 import { vi } from 'vitest';
 import type { ActivityDay, ProductivityDay, TokenDay, ToolDay } from '../api/schemas';
-import { ORG_ONLY_FIELDS, type TeamEndpoint, type TeamsAnswer } from '../api/teams';
+import { ORG_ONLY_FIELDS, type TeamEndpoint, type TeamFigures, type TeamsAnswer } from '../api/teams';
 
 export const tokenDay = (over: Partial<TokenDay> = {}): TokenDay => ({
   date: '2026-05-10',
@@ -106,6 +106,39 @@ export const TEAMS_ANSWER: TeamsAnswer = {
   repos: 0,
 };
 
+/** A team's (or the organization's) figures as the teams summary and `/api/figures` give them. */
+export const teamFigures = (over: Partial<TeamFigures> = {}): TeamFigures => ({
+  members: 20,
+  active: 15,
+  adoption: 0.75,
+  credits: 70_000,
+  creditsPerActive: 70_000 / 15,
+  toolCalls: 900,
+  userMessages: 300,
+  toolCallsPerTurn: 3,
+  sessions: 120,
+  commits: 40,
+  prs: 10,
+  creditsPerCommit: 1_750,
+  creditsPerPr: 7_000,
+  spend: null,
+  spendPerActive: null,
+  spendPerCommit: null,
+  spendPerPr: null,
+  ...over,
+});
+
+/** The figures `/api/figures` gives the usage page: this period's and the one before (each measure asked, by id). */
+export interface HeadlineFigures {
+  current: TeamFigures;
+  before: TeamFigures | null;
+}
+
+export const HEADLINE: HeadlineFigures = {
+  current: teamFigures(),
+  before: teamFigures({ active: 12, adoption: 0.6, credits: 56_000, prs: 8, creditsPerPr: 7_000 }),
+};
+
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
@@ -125,6 +158,7 @@ export function stubDashboard(
   org: Partial<Record<TeamEndpoint, Row[]>>,
   team: Partial<Record<TeamEndpoint, Row[]>> = org,
   teams: TeamsAnswer = TEAMS_ANSWER,
+  headline: HeadlineFigures = HEADLINE,
 ): DashboardStub {
   const urls: string[] = [];
   const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
@@ -160,6 +194,21 @@ export function stubDashboard(
       return json({ data: group ? [] : rows, meta: everyone ? { ...meta, org_only: [] } : meta });
     }
     if (url.pathname === '/api/teams') return json(teams);
+    if (url.pathname === '/api/figures') {
+      // The measures asked, by total, as the figures runner answers them.
+      const measures = p.getAll('measure');
+      const pick = (f: TeamFigures | null) =>
+        f && Object.fromEntries(measures.map((m) => [m, (f as Record<string, number | null>)[m] ?? null]));
+      return json({
+        measures,
+        by: p.get('by') ?? 'total',
+        range: { start: p.get('start'), end: p.get('end') },
+        previous: headline.before && { start: '2026-04-01', end: '2026-04-30' },
+        teams: p.getAll('team'),
+        user: null,
+        rows: [{ key: '', current: pick(headline.current), previous: pick(headline.before), change: null }],
+      });
+    }
     if (url.pathname === '/api/teams/top-users') {
       // The team's users by credits, from the team rows' per-user split, as the server sums them.
       const credits = new Map<string, { email: string | null; credits: number }>();

@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
-import { fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { ORG_ONLY_NOTE } from '../../components/OrgOnlyNote';
-import { stubDashboard, tokenDay } from '../../test/analytics-fixtures';
+import { HEADLINE, stubDashboard, teamFigures, tokenDay } from '../../test/analytics-fixtures';
 import type { Me } from '../../data/me';
 import { spendAnswer } from '../../test/spend-fixtures';
 import { TEST_CONFIG, createTestQueryClient, renderWithApp } from '../../test/render';
@@ -94,6 +94,118 @@ describe('UsagePage for teams', () => {
   });
 });
 
+describe('UsagePage leads with people and outcomes', () => {
+  const labels = () => screen.getAllByText(/./, { selector: 'div.relative > p:first-child' }).map((p) => p.textContent);
+
+  it('with a store: active people, adoption, credits standing in for spend and per pull request, then the chart, then tokens', async () => {
+    const stub = stubDashboard(ORG, TEAM);
+    renderWithApp(<UsagePage />, { url: URL_TWO_TEAMS, config: CONFIG });
+    await waitFor(() => expect(kpi('Active people').textContent).toContain('15'), { timeout: 5000 });
+    expect(labels()).toEqual([
+      'Active people',
+      'Adoption',
+      'Standard credits',
+      'Credits per pull request',
+      'Input tokens',
+      'Output tokens',
+      'Cache read tokens',
+      'Cache write tokens',
+    ]);
+    // Each with its change, as the other cards: relative, a share's in points, a ratio that did not move.
+    expect(kpi('Active people').textContent).toBe('Active people15▲ +25.0% vs Aprilof 20 members');
+    expect(kpi('Adoption').textContent).toBe('Adoption75%▲ +15.0 pts vs April');
+    expect(kpi('Standard credits').textContent).toContain('no price list: credits stand in for spend');
+    expect(kpi('Credits per pull request').textContent).toBe('Credits per pull request7,000■ 0.0% vs April');
+    // The figures are the runner's, for the teams chosen, asked once the first chart's answer is in.
+    const figures = stub.asked('/api/figures');
+    expect(
+      figures.map((u) => [
+        u.searchParams.get('by'),
+        u.searchParams.get('start'),
+        u.searchParams.getAll('team'),
+        u.searchParams.getAll('measure'),
+      ]),
+    ).toEqual([
+      [
+        'total',
+        '2026-05-01',
+        ['Engineering/Platform', 'Sales'],
+        ['active', 'members', 'adoption', 'prs', 'creditsPerPr'],
+      ],
+    ]);
+    const first = stub.urls.findIndex((u) => u.includes('group_by=model'));
+    expect(stub.urls.findIndex((u) => u.startsWith('/api/figures'))).toBeGreaterThan(first);
+    // The tokens are below the first chart.
+    const chart = screen.getByRole('region', { name: 'Standard credits' });
+    expect(chart.compareDocumentPosition(kpi('Input tokens')) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(kpi('Adoption').compareDocumentPosition(chart) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
+  it('says how each headline figure is counted, as the glossary does', async () => {
+    stubDashboard(ORG, TEAM);
+    renderWithApp(<UsagePage />, { url: '/?start=2026-05-01&end=2026-05-31', config: CONFIG });
+    await waitFor(() => expect(kpi('Active people').textContent).toContain('15'), { timeout: 5000 });
+    for (const [label, words] of [
+      ['Active people', /^Active people: Distinct people with at least one day of activity/],
+      ['Adoption', /^Adoption: Active people in the range divided by members\.$/],
+      ['Standard credits', /^Standard credits: The service’s unit of consumption/],
+      [
+        'Credits per pull request',
+        /^Credits per pull request: Standard credits of the range divided by the pull requests/,
+      ],
+      ['Input tokens', /^Tokens: Raw counts/],
+    ] as const) {
+      const about = within(kpi(label)).getByRole('button', { name: /^About / });
+      const tip = document.getElementById(about.getAttribute('aria-describedby')!)!;
+      expect(tip.textContent).toMatch(words);
+    }
+  });
+
+  it('with a price list: spend and spend per pull request lead, the credits go down with the tokens', async () => {
+    stubDashboard(ORG, TEAM, undefined, {
+      current: teamFigures({ spend: 1_234.5, spendPerPr: 123.45 }),
+      before: teamFigures({ spend: 987.6, spendPerPr: 0 }),
+    });
+    renderWithApp(<UsagePage />, { url: URL_TWO_TEAMS, config: { ...CONFIG, currency: 'EUR' } });
+    await waitFor(() => expect(kpi('Spend').textContent).toContain('€1,235'), { timeout: 5000 });
+    expect(labels().slice(0, 5)).toEqual([
+      'Active people',
+      'Adoption',
+      'Spend',
+      'Spend per pull request',
+      'Standard credits',
+    ]);
+    expect(kpi('Spend').textContent).toContain('▲ +25.0% vs April');
+    // The previous period had none (its ratio was 0): "from 0", not "no earlier period".
+    expect(kpi('Spend per pull request').textContent).toBe('Spend per pull request€123▲ from 0 vs April');
+    expect(kpi('Standard credits').textContent).not.toContain('price list');
+  });
+
+  it('says when there is no pull request to divide by', async () => {
+    stubDashboard(ORG, TEAM, undefined, { ...HEADLINE, current: teamFigures({ prs: 0, creditsPerPr: null }) });
+    renderWithApp(<UsagePage />, { url: '/?start=2026-05-01&end=2026-05-31', config: CONFIG });
+    await waitFor(() => expect(kpi('Active people').textContent).toContain('15'), { timeout: 5000 });
+    expect(kpi('Credits per pull request').textContent).toBe(
+      'Credits per pull request–no pull requests through the agent',
+    );
+  });
+
+  it('without a store: the service’s own figures, credits first, and no people figure asked', async () => {
+    const stub = stubDashboard(ORG, TEAM);
+    renderWithApp(<UsagePage />, { url: '/?start=2026-05-01&end=2026-05-31' });
+    await waitFor(() => expect(kpi('Input tokens').textContent).toContain('50K'), { timeout: 5000 });
+    expect(labels()).toEqual([
+      'Standard credits',
+      'Input tokens',
+      'Output tokens',
+      'Cache read tokens',
+      'Cache write tokens',
+      'Credits per day',
+    ]);
+    expect(stub.asked('/api/figures')).toEqual([]);
+  });
+});
+
 describe('UsagePage signed in', () => {
   const signedIn = (me: Me) => {
     const client = createTestQueryClient();
@@ -130,7 +242,11 @@ describe('UsagePage signed in', () => {
 
 describe('UsagePage with a price list', () => {
   it('shows the range’s spend against the previous period, and the month with its forecast, for the teams chosen', async () => {
-    const stub = stubDashboard(ORG, TEAM);
+    // The range's spend is the headline's (the teams page's figure); the month's is `/api/spend`'s.
+    const stub = stubDashboard(ORG, TEAM, undefined, {
+      current: teamFigures({ spend: 1_234.5 }),
+      before: teamFigures({ spend: 987.6 }),
+    });
     const inner = globalThis.fetch;
     const asked: URL[] = [];
     vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
@@ -144,7 +260,7 @@ describe('UsagePage with a price list', () => {
     expect((await screen.findByText('€1,235', { selector: 'p' }, { timeout: 5000 })).getAttribute('title')).toBe(
       '1,234.5',
     );
-    expect(kpi('Spend').textContent).toContain('+25%');
+    expect(kpi('Spend').textContent).toContain('+25.0%');
     expect(screen.queryByText('Credits per day')).toBeNull();
     expect(await screen.findByRole('heading', { name: 'Spend in May 2026' }, { timeout: 5000 })).toBeTruthy();
     expect(screen.getByText('€3,070 – €3,160')).toBeTruthy();

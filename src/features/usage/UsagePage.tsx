@@ -9,13 +9,14 @@ import { Highlights } from './Highlights';
 import { MonthSpendWidget, spendKpi, useSpend } from '../../components/SpendWidgets';
 import { teamsFileTag, useLinkTo, useRange, useTeams } from '../../data/search';
 import type { Column } from '../../components/DataTable';
-import { KpiGrid } from '../../components/KpiGrid';
+import { KpiGrid, type Kpi } from '../../components/KpiGrid';
 import { BelowTheFold, PageHeader } from '../../components/Page';
 import { groupSeries, seriesColor } from '../../components/TimeSeriesChart';
 import { IntervalSwitch, TimeSeriesWidget } from '../../components/TimeSeriesWidget';
 import { TableWidget } from '../../components/TableWidget';
 import { previousPeriod, rangeLength } from '../../lib/dates';
-import { formatPercent } from '../../lib/format';
+import { formatCompact, formatExact, formatPercent } from '../../lib/format';
+import { formatMoney } from '../../lib/money';
 import { pivotTopN, pointKeys } from '../../lib/series';
 import {
   creditTotals,
@@ -27,14 +28,15 @@ import {
   type ModelTotal,
   type UserCredits,
 } from './shaping';
-import { teamTopUsersQuery } from './queries';
+import { glossaryQuery, headlineQuery, teamTopUsersQuery } from './queries';
 import { useAppConfig } from '../../data/config';
 import type { DayRange } from '../../lib/dates';
 
 /** "How to read this page", folded under its title (components/Page.tsx): how the page works. */
 const HOW_TO_READ = [
   'Every figure counts whole UTC days: the latest is yesterday, and the range is the one in the bar at the top.',
-  'A card gives the range’s total and its change against the period before it of the same length (a calendar month against the month before). The arrow is green or red only where a direction is good or bad for that figure; grey where it is neither, as for credits.',
+  'The first cards are the teams page’s figures (without a price list, credits stand in for spend); each ⓘ says how one is counted.',
+  'A card gives the range’s figure and its change against the period before it of the same length (a calendar month against the month before; a share in points). The arrow is green or red only where a direction is good or bad for that figure; grey where it is neither, as for credits.',
   'Standard credits are the service’s unit of consumption; tokens are raw counts. With a price list, spend is each day’s credits at that day’s price for the model.',
   'Daily or Weekly switches every chart’s grain (a week the range cuts is hatched and starred); Hide weekends leaves Saturdays, Sundays and the organization’s listed holidays out of the daily charts, never out of the totals. Each chart has a table view and a CSV.',
 ];
@@ -54,6 +56,14 @@ const TOKEN_SERIES = [
   { key: 'cacheRead', label: 'Cache read', color: seriesColor(2), csv: 'cache_read_tokens' },
   { key: 'cacheWrite', label: 'Cache write', color: seriesColor(3), csv: 'cache_write_tokens' },
 ];
+
+/** The token cards: label, total, and whether the service gives it for the whole organization only. */
+const TOKEN_CARDS = [
+  ['Input tokens', 'input', false],
+  ['Output tokens', 'output', false],
+  ['Cache read tokens', 'cacheRead', true],
+  ['Cache write tokens', 'cacheWrite', true],
+] as const;
 
 const modelKey = (m: ModelTotal) => m.model;
 const userKey = (u: UserCredits) => u.userId;
@@ -124,6 +134,70 @@ export default function UsagePage() {
   const pseudonymous = usePseudonymous();
   const file = (name: string) => `${name}${teamsFileTag(teams)}-${range.start}-${range.end}`;
 
+  // With a store, the page leads with people and outcomes, as the teams page's organization (or team) row counts
+  // them; asked once the first chart's answer is in, so it never holds the first chart up.
+  const headline = useQuery({
+    ...headlineQuery(range, teams, currency !== null),
+    placeholderData: keepPreviousData,
+    enabled: stored && firstDone,
+  });
+  const h = headline.data?.rows[0]?.current;
+  const hb = headline.data?.rows[0]?.previous;
+  // What each card counts, as the glossary says it: the sentences come after the first chart, not in its bundle.
+  const D = useQuery({ ...glossaryQuery, enabled: firstDone }).data;
+  const money = currency !== null ? (n: number) => formatMoney(n, currency) : undefined;
+  const credits: Kpi = {
+    label: 'Standard credits',
+    value: totals?.billable,
+    previous: prev?.billable,
+    definition: D?.standardCredits,
+  };
+  const tokenCards = TOKEN_CARDS.map(([label, k, orgOnly]): Kpi => ({
+    label,
+    value: totals?.[k],
+    previous: prev?.[k],
+    orgOnly: orgOnly && teamed,
+    definition: D?.tokens,
+  }));
+  const perDay: Kpi = {
+    label: 'Credits per day',
+    value: totals ? totals.billable / rangeLength(range) : undefined,
+    previous: prev && prevRange ? prev.billable / rangeLength(prevRange) : undefined,
+    definition: D?.standardCredits,
+  };
+  const lead: Kpi[] = [
+    {
+      label: 'Active people',
+      value: h?.active,
+      previous: hb?.active,
+      hint: h?.members != null ? `of ${formatExact(h.members)} members` : undefined,
+      definition: D?.activePeople,
+    },
+    {
+      label: 'Adoption',
+      value: h?.adoption,
+      previous: hb?.adoption,
+      points: true,
+      format: formatPercent,
+      definition: D?.adoption,
+    },
+    // Without a price list there is no money: the credits stand in for it, and say so.
+    money
+      ? { label: 'Spend', value: h?.spend, previous: hb?.spend, format: money, definition: D?.spend }
+      : { ...credits, hint: 'no price list: credits stand in for spend' },
+    {
+      label: `${money ? 'Spend' : 'Credits'} per pull request`,
+      value: money ? h?.spendPerPr : h?.creditsPerPr,
+      previous: money ? hb?.spendPerPr : hb?.creditsPerPr,
+      // Whole credits: a ratio's cents of a credit say nothing.
+      format: money ?? ((n) => formatCompact(Math.round(n))),
+      hint: h?.prs === 0 ? 'no pull requests through the agent' : undefined,
+      definition: money ? D?.spendPerPullRequest : D?.creditsPerPullRequest,
+    },
+  ];
+  // The tokens are below the first chart, the credits first among them when spend leads.
+  const tokens = money ? [credits, ...tokenCards] : tokenCards;
+
   // Made again only with the URL its links carry, so the table's rows are not made again on every render.
   const userColumns = useMemo(
     (): Column<UserCredits>[] => [
@@ -168,21 +242,9 @@ export default function UsagePage() {
       </PageHeader>
       <KpiGrid
         hasPrevious={prevRange !== null}
-        items={[
-          { label: 'Standard credits', value: totals?.billable, previous: prev?.billable },
-          { label: 'Input tokens', value: totals?.input, previous: prev?.input },
-          { label: 'Output tokens', value: totals?.output, previous: prev?.output },
-          { label: 'Cache read tokens', value: totals?.cacheRead, previous: prev?.cacheRead, orgOnly: teamed },
-          { label: 'Cache write tokens', value: totals?.cacheWrite, previous: prev?.cacheWrite, orgOnly: teamed },
-          // With a price list, the money takes the last card (the daily credits are the chart below).
-          currency !== null
-            ? spendKpi(currency, spend.query.data)
-            : {
-                label: 'Credits per day',
-                value: totals ? totals.billable / rangeLength(range) : undefined,
-                previous: prev && prevRange ? prev.billable / rangeLength(prevRange) : undefined,
-              },
-        ]}
+        items={
+          stored ? lead : [credits, ...tokenCards, currency !== null ? spendKpi(currency, spend.query.data) : perDay]
+        }
       />
       <TimeSeriesWidget
         title="Standard credits"
@@ -208,6 +270,7 @@ export default function UsagePage() {
         />
       )}
       <BelowTheFold>
+        {stored && <KpiGrid hasPrevious={prevRange !== null} items={tokens} />}
         <div className="grid gap-4 lg:grid-cols-2">
           <TimeSeriesWidget
             title="Tokens by kind"

@@ -37,3 +37,43 @@ export function teamTopUsersQuery(range: DayRange, teams: readonly string[], lim
       ),
   });
 }
+
+/** What the page needs once its first chart is drawn (the figures' schema, the glossary), loaded then. */
+const deferred = () => import('./deferred');
+
+/** The figures the page leads with, as the figures runner gives them (lib/measures.ts' ids). */
+export const HEADLINE_MEASURES = ['active', 'members', 'adoption', 'prs', 'creditsPerPr'] as const;
+/** With a price list, the money too. */
+export const SPEND_HEADLINE_MEASURES = ['spend', 'spendPerPr'] as const;
+
+/**
+ * The figures the page leads with (active people, adoption, spend, per pull request), of the organization or the
+ * teams chosen, asked of `GET /api/figures`: the figures runner's, as the teams page's rows are. The answer's
+ * schema (with every measure's id) is fetched with the answer, not in the first bundle: it is asked after the
+ * first chart. Keyed under `teams`: a new mapping asks again.
+ */
+export function headlineQuery(range: DayRange, teams: readonly string[], spend: boolean) {
+  const measure = spend ? [...HEADLINE_MEASURES, ...SPEND_HEADLINE_MEASURES] : [...HEADLINE_MEASURES];
+  return queryOptions({
+    queryKey: ['teams', 'figures', { start: range.start, end: range.end, teams, measure }] as const,
+    queryFn: async ({ signal }) => {
+      const { FIGURES_PATH, figuresAnswerSchema } = await deferred();
+      return getWithLists(
+        FIGURES_PATH,
+        figuresAnswerSchema,
+        { measure, by: 'total', start: range.start, end: range.end, team: teams },
+        signal,
+      );
+    },
+  });
+}
+
+/**
+ * The glossary (lib/definitions.ts), for the cards' "how this is counted": its sentences are fetched with the
+ * pages' shared code once the first chart is drawn, rather than carried in the first bundle.
+ */
+export const glossaryQuery = queryOptions({
+  queryKey: ['glossary'],
+  queryFn: async () => (await deferred()).DEFINITIONS,
+  staleTime: Infinity,
+});
