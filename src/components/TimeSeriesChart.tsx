@@ -1,6 +1,6 @@
 import { memo, useMemo } from 'react';
 import { formatDayLong, formatDayShort } from '../lib/dates';
-import { formatCompact, formatExact, formatPercent } from '../lib/format';
+import { formatCompact, formatExact, formatPercent, tickColumn } from '../lib/format';
 import { OTHER, keyColorSlots } from '../lib/series';
 import { markerRows, shadeBoxes, timeSeriesFrame, type ChartMarker, type Frame, type RenderProps } from './chart-frame';
 import { CHART_STYLE } from './chart-style';
@@ -128,7 +128,7 @@ function sameChart(prev: Props, next: Props): boolean {
 
 /**
  * The one chart wrapper: series config → label and colour; exact values in
- * the tooltip, compact ones on the axis; days read in UTC. It paints first as
+ * the tooltip, one unit on the whole axis; days read in UTC. It paints first as
  * plain SVG and becomes interactive once the chart library has loaded. Drawn
  * again only when what it draws changes (see `sameChart`).
  */
@@ -187,7 +187,8 @@ function TimeSeriesChartImpl({
     xKey,
     xFormat,
     xTooltipFormat,
-    yFormat: format?.axis ?? (asPercent ? formatPercent : formatCompact),
+    // One unit on the whole axis: "0.5M" under "1.0M", never "500K" under "1M".
+    yFormat: format?.axis ?? (asPercent ? formatPercent : frame ? tickColumn(frame.yTicks) : formatCompact),
     valueFormat: format?.value ?? (asPercent ? formatPercent : formatExact),
     chartStyle: CHART_STYLE,
     markers,

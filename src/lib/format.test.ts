@@ -10,6 +10,7 @@ import {
   formatPoints,
   formatWhole,
   percentColumn,
+  tickColumn,
 } from './format';
 import { moneyFormat } from './money';
 
@@ -72,15 +73,14 @@ describe('one format for a column', () => {
     const big = countColumn([12_800, 8_800, 540, 7]);
     expect([12_800, 8_800, 540, 7].map(big)).toEqual(['12,800', '8,800', '540', '7']);
     expect(countColumn([15_732.16, 3.5])(15_732.16)).toBe('15,732');
-    // From a million, the thousands of the largest's unit: never "1M" above "877K".
+    // From a million, the largest's unit in every cell: never "1M" above "877K".
     const million = countColumn([1_000_400, 877_000, 12_345, 400, 0]);
-    expect([1_000_400, 877_000, 12_345, 400, 0].map(million)).toEqual(['1,000K', '877K', '12K', '<1K', '0']);
-    const huge = countColumn([45_210_000_000, 877_000_000, 3_400_000]);
-    expect([45_210_000_000, 877_000_000, 3_400_000].map(huge)).toEqual(['45,210M', '877M', '3M']);
-    const small = countColumn([8_800, 76.13, 5]);
-    expect([8_800, 76.13, 5].map(small)).toEqual(['8,800.00', '76.13', '5.00']);
-    const whole = countColumn([9_999, 12, 0]);
-    expect([9_999, 12, 0].map(whole)).toEqual(['9,999', '12', '0']);
+    expect([1_000_400, 877_000, 12_345, 400, 0].map(million)).toEqual(['1.0M', '0.9M', '<0.1M', '<0.1M', '0']);
+    expect(countColumn([999_960, 877_000])(999_960)).toBe('999,960');
+    const huge = countColumn([486_921_000, 172_732_000, 3_400_000]);
+    expect([486_921_000, 172_732_000, 3_400_000].map(huge)).toEqual(['487M', '173M', '3M']);
+    const billions = countColumn([45_210_000_000, 877_000_000, -3_400_000_000]);
+    expect([45_210_000_000, 877_000_000, -3_400_000_000].map(billions)).toEqual(['45.2B', '0.9B', '-3.4B']);
     // The same numbers one at a time read differently: the column is what makes them agree.
     expect([formatCompact(12_800), formatCompact(8_800)]).toEqual(['12.8K', '8,800']);
     expect(formatCompact.forColumn).toBe(countColumn);
@@ -97,6 +97,17 @@ describe('one format for a column', () => {
     expect(formatDecimal(7, 1)).toBe('7.0');
     expect(formatDecimal(NaN, 1)).toBe('–');
     expect([8_432.6, 999.4, 15_732.16].map(formatWhole)).toEqual(['8,433', '999', '15.7K']);
+  });
+
+  it('axis ticks: the largest tick’s unit on every tick, with the decimals the finest needs', () => {
+    const ticks = [0, 500_000, 1_000_000, 1_500_000, 2_000_000];
+    expect(ticks.map(tickColumn(ticks))).toEqual(['0', '0.5M', '1.0M', '1.5M', '2.0M']);
+    const quarters = [0, 250_000, 500_000, 750_000, 1_000_000];
+    expect(quarters.map(tickColumn(quarters))).toEqual(['0', '0.25M', '0.50M', '0.75M', '1.00M']);
+    const thousands = [0, 2_000, 4_000, 6_000, 8_000, 10_000];
+    expect(thousands.map(tickColumn(thousands))).toEqual(['0', '2K', '4K', '6K', '8K', '10K']);
+    const small = [0, 0.5, 1, 1.5];
+    expect(small.map(tickColumn(small))).toEqual(['0', '0.5', '1.0', '1.5']);
   });
 
   it('percentages: the same decimals in every cell', () => {

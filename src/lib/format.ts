@@ -73,7 +73,7 @@ function fixed(digits: Digits, d: number, negative: boolean): string {
 
 /**
  * A number format. One that knows how a whole column of its numbers should read carries `forColumn`: given
- * every value of the column, the one format all its cells use ("12.8K" above "8.8K", never above "8,800").
+ * every value of the column, the one format all its cells use ("1.0M" above "0.9M", never above "877K").
  * `exact` writes the value in full, for the cell's title.
  */
 export interface NumberFormat {
@@ -104,8 +104,8 @@ const guarded = (f: (n: number) => string) => (n: number) => (Number.isFinite(n)
 
 /**
  * A column of counts, in one unit: exact with the same decimals in every cell below 10,000, whole numbers below
- * a million ("12,800" above "540", never "12.8K" above "540"); from a million, in the thousands of the largest's
- * unit ("1,000K" above "877K", never "1M" above "877K"), a count under one of them "<1K", none "0".
+ * a million ("12,800" above "540", never "12.8K" above "540"); from a million, in the largest's unit with the
+ * same decimals ("1.0M" above "0.9M", never "1M" above "877K"), a count too small for it "<0.1M", none "0".
  */
 export function countColumn(values: readonly number[]): (n: number) => string {
   const top = largest(values);
@@ -113,13 +113,26 @@ export function countColumn(values: readonly number[]): (n: number) => string {
     const d = top < 10_000 ? decimalsOf(values, 2) : 0;
     return guarded((n) => fixed(digitsOf(n), d, sign(n) === '-'));
   }
-  // The largest has 7 digits or more: its unit less one (45.2M → K), so every cell keeps its thousands.
-  const m = Math.min(Math.floor((digitsOf(top)[0].length - 1) / 3), SUFFIXES.length - 1) - 1;
+  const m = Math.min(Math.floor((digitsOf(top)[0].length - 1) / 3), SUFFIXES.length - 1);
+  // One decimal while the largest has one or two digits in its unit ("45.2M"), none from three ("487M").
+  const d = shift(digitsOf(top), -3 * m)[0].length < 3 ? 1 : 0;
   return guarded((n) => {
     if (n === 0) return '0';
-    const [i] = round(shift(digitsOf(n), -3 * m), 0);
-    return `${sign(n)}${i === '0' ? '<1' : group(i)}${SUFFIXES[m]}`;
+    const [i, f] = round(shift(digitsOf(n), -3 * m), d);
+    const shown = i === '0' && !f ? `<${d ? '0.1' : '1'}` : fixed([i, f], d, false);
+    return `${sign(n)}${shown}${SUFFIXES[m]}`;
   });
+}
+
+/**
+ * An axis's ticks in one unit, that of the largest, each with the decimals the finest needs: "0.5M" under "1.0M",
+ * never "500K" under "1M"; below a thousand, as they are.
+ */
+export function tickColumn(ticks: readonly number[]): (n: number) => string {
+  const top = largest(ticks);
+  const m = top < 1_000 ? 0 : Math.min(Math.floor((digitsOf(top)[0].length - 1) / 3), SUFFIXES.length - 1);
+  const d = decimalsOf(ticks, 2, -3 * m);
+  return guarded((n) => (n === 0 ? '0' : `${fixed(shift(digitsOf(n), -3 * m), d, sign(n) === '-')}${SUFFIXES[m]}`));
 }
 
 /** A column of percentages: the same decimals (none or one) in every cell, "18.0%" beside "41.1%". */

@@ -287,9 +287,9 @@ describe('the teams page’s outcome ratios and comparison across teams', () => 
     // Engineering: 50,000 credits, 210 commits, 44 pull requests.
     // One format for the column: another team's ratio needs two decimals, so every cell has two.
     expect(cell('Engineering', 'Credits per commit')).toBe('238.10');
-    // Another team's ratio passes 10,000: the column is compact, the exact ratio on hover.
-    expect(cell('Engineering', 'Credits per pull request')).toBe('1.1K');
-    expect(within(rowWith(table, 'Engineering')).getByText('1.1K').getAttribute('title')).toBe('1,136.36');
+    // Another team's ratio passes 10,000: whole numbers in the column, the exact ratio on hover.
+    expect(cell('Engineering', 'Credits per pull request')).toBe('1,136');
+    expect(within(rowWith(table, 'Engineering')).getByText('1,136').getAttribute('title')).toBe('1,136.36');
     expect(cell('Sales', 'Credits per commit')).toBe('—none: no commits through the agent');
     expect(cell('Sales', 'Credits per pull request')).toBe('—none: no pull requests through the agent');
     // Each ratio's change against the previous period: Engineering's credits per pull request went from 40,000 ÷ 40

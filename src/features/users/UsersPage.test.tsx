@@ -185,7 +185,7 @@ describe.each(MODES)('UsersPage, $mode', ({ keyRequired, stub }) => {
     expect(status()).toBe('4 of 4 people active in the range');
     // bob's two days, merged: 12,000 credits, 7 sessions, 2 active days.
     const bobRow = within(table()).getAllByRole('row')[1]!;
-    expect(within(bobRow).getByText('12K').getAttribute('title')).toBe('12,000');
+    expect(within(bobRow).getByText('12,000').getAttribute('title')).toBe('12,000');
     expect(
       within(bobRow)
         .getAllByRole('cell')
