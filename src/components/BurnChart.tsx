@@ -1,7 +1,7 @@
 import { Area, CartesianGrid, ComposedChart, Line, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
 import { categoryTickIndexes, labelWidth, valueTicks } from '../lib/axis';
 import { formatDayLong, formatDayShort } from '../lib/dates';
-import { formatMoney, formatMoneyAxis } from '../lib/money';
+import { formatMoney, moneyTicks } from '../lib/money';
 import { CHART_STYLE, rechartsParts } from './chart-style';
 import { BURN_LOOK, type BurnPoint } from './burn-points';
 
@@ -28,7 +28,7 @@ export default function BurnChart({
   const money = (n: number) => formatMoney(n, currency);
   const top = Math.max(budget ?? 0, ...points.map((p) => Math.max(p.spent ?? 0, p.range?.[1] ?? 0)));
   const yTicks = valueTicks(top);
-  const yFormat = (n: number) => formatMoneyAxis(n, currency);
+  const yFormat = moneyTicks(yTicks, currency);
   const yWidth = Math.max(style.yAxisWidth, ...yTicks.map((t) => labelWidth(yFormat(t)) + 12));
   const labels = points.map((p) => formatDayShort(p.date));
   // The last day's label is centred on the plot's right edge: leave room for its right half.

@@ -39,10 +39,11 @@ describe('the month’s spend', () => {
     const lines = [...container.querySelectorAll('.recharts-line-curve')];
     expect(lines.map((l) => l.getAttribute('stroke-dasharray'))).toEqual(['5 4', null]);
     const ticks = [...container.querySelectorAll('.recharts-yAxis-tick-labels text')].map((t) => t.textContent);
-    expect(ticks).toEqual(['€0', '€500', '€1K', '€1.5K', '€2K', '€2.5K', '€3K', '€3.5K']);
-    // The budget's line sits at the height of the axis' €3K, labelled with the amount.
+    // One unit on the axis, with one decimal in every tick: never "€500" under "€1K", nor "€3K" beside "€3.5K".
+    expect(ticks).toEqual(['€0', '€0.5K', '€1.0K', '€1.5K', '€2.0K', '€2.5K', '€3.0K', '€3.5K']);
+    // The budget's line sits at the height of the axis' €3.0K, labelled with the amount.
     const at3k = [...container.querySelectorAll('.recharts-yAxis-tick-labels text')].find(
-      (t) => t.textContent === '€3K',
+      (t) => t.textContent === '€3.0K',
     )!;
     const line = container.querySelector('.recharts-reference-line-line')!;
     expect(Number(line.getAttribute('y1'))).toBeCloseTo(Number(at3k.getAttribute('y')), 0);

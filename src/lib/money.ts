@@ -54,6 +54,19 @@ export function formatMoneyAxis(n: number, currency: string): string {
 }
 
 /**
+ * An axis's amounts in one unit, that of the largest tick, with the decimals the finest needs: "$0.5K" under
+ * "$1.0K", never "$500" under "$1K" nor "$3.5K" beside "$3K"; under a thousand, cents in every tick or in none.
+ */
+export function moneyTicks(ticks: readonly number[], currency: string): (n: number) => string {
+  const top = Math.max(0, ...ticks.map(Math.abs));
+  const [unit, suffix] = top >= 1e9 ? [1e9, 'B'] : top >= 1e6 ? [1e6, 'M'] : top >= 1e3 ? [1e3, 'K'] : [1, ''];
+  const off = (x: number) => Math.abs(x - Math.round(x)) > 1e-9;
+  let digits = 0;
+  for (const t of ticks) digits = Math.max(digits, !off(t / unit) ? 0 : off((t * 10) / unit) || unit === 1 ? 2 : 1);
+  return (n) => (n === 0 ? format(currency, 0).format(0) : `${format(currency, digits).format(n / unit)}${suffix}`);
+}
+
+/**
  * Amounts in a column of a table: cents in every cell when every amount is under 100, whole units in
  * every cell otherwise ("$546" beside "$76", never beside "$76.13"); the exact amount for the title.
  */
