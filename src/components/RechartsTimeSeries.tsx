@@ -54,7 +54,7 @@ export function RechartsTimeSeries({
       <Tooltip
         {...parts.tooltip}
         labelFormatter={(l) => xTooltipFormat(String(l))}
-        formatter={(v, name) => [valueFormat(Number(v)), name]}
+        formatter={(v, name) => [v == null ? 'none' : valueFormat(Number(v)), name]}
       />
       {markers.map((m, i) => (
         <ReferenceLine

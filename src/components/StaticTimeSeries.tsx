@@ -30,21 +30,25 @@ export function StaticTimeSeries({
   const base = new Array<number>(n).fill(0);
   const layers = series.map((s) => {
     const low = stacked ? [...base] : new Array<number>(n).fill(0);
+    // A point without a value (a ratio on a day with nothing to divide) is a gap in a line, as recharts leaves it.
+    const has = data.map((p) => stacked || (p[s.key] != null && Number.isFinite(Number(p[s.key]))));
     const high = data.map((p, i) => {
       const v = Number(p[s.key]);
       return low[i]! + (Number.isFinite(v) ? v : 0);
     });
     if (stacked) high.forEach((h, i) => (base[i] = h));
-    return { s, low, high };
+    return { s, low, high, has };
   });
   const index = new Map(data.map((p, i) => [String(p[xKey]), i]));
   const look = markProps(chartStyle, stacked, n);
   const curve = CURVES[kind === 'bar' ? 'linear' : chartStyle[kind].curve];
-  const topLine = line<number>(
-    (_, i) => x(i),
-    (h) => y(h),
-  ).curve(curve);
-  const marks = layers.map(({ s, low, high }, si) => {
+  const marks = layers.map(({ s, low, high, has }, si) => {
+    const topLine = line<number>(
+      (_, i) => x(i),
+      (h) => y(h),
+    )
+      .defined((_, i) => has[i]!)
+      .curve(curve);
     if (kind === 'bar') {
       const { fill, radius } = look.bar(s.color);
       const slot = barSlot(frame, stacked, si, series.length, chartStyle.bar);
@@ -75,9 +79,7 @@ export function StaticTimeSeries({
     const dot = m.dot;
     const dots = dot && (
       <g stroke={m.stroke} strokeWidth={m.strokeWidth} fill={m.fill} fillOpacity={m.fillOpacity}>
-        {high.map((h, i) => (
-          <circle key={i} cx={x(i)} cy={y(h)} r={dot.r} />
-        ))}
+        {high.map((h, i) => has[i] && <circle key={i} cx={x(i)} cy={y(h)} r={dot.r} />)}
       </g>
     );
     if (kind === 'line')
@@ -88,6 +90,7 @@ export function StaticTimeSeries({
         </g>
       );
     const fill = area<number>()
+      .defined((_, i) => has[i]!)
       .x((_, i) => x(i))
       .y0((_, i) => y(low[i]!))
       .y1((h) => y(h))

@@ -81,7 +81,7 @@ export function IntervalSwitch() {
   );
 }
 
-type Point = { date: Day } & Record<string, number | string>;
+type Point = { date: Day } & Record<string, number | string | null>;
 
 interface Props<P extends Point> {
   title: string;
@@ -114,7 +114,7 @@ interface Props<P extends Point> {
 function toShares<P extends Point>(p: P, keys: readonly string[]): P {
   let total = 0;
   for (const k of keys) total += Number(p[k]) || 0;
-  const out: Record<string, number | string> = { ...p };
+  const out: Record<string, number | string | null> = { ...p };
   for (const k of keys) out[k] = total > 0 ? (Number(p[k]) || 0) / total : 0;
   return out as P;
 }
@@ -337,7 +337,7 @@ function PointsTable<P extends Point>({
               </th>
               {series.map((s) => (
                 <td key={s.key} className="py-1 pr-3 text-right tabular-nums">
-                  {fmt(Number(p[s.key]))}
+                  {p[s.key] == null ? 'none' : fmt(Number(p[s.key]))}
                 </td>
               ))}
             </tr>

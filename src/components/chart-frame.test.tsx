@@ -229,6 +229,26 @@ describe('daily counts', () => {
   });
 });
 
+describe('a day without a value (a ratio with nothing to divide)', () => {
+  it('is a gap in the line, not a fall to 0, in both renderers', async () => {
+    const days = data.slice(0, 7).map((p, i) => ({ ...p, a: i === 3 ? null : 100, b: 50 }));
+    const frame = timeSeriesFrame({ ...input, data: days, stacked: false, width: 640 });
+    const p = { ...props, data: days, kind: 'line' as const, stacked: false, frame };
+    const rc = render(<RechartsTimeSeries {...p} />).container;
+    const st = render(<StaticTimeSeries {...p} />).container;
+    await new Promise((r) => setTimeout(r, 0));
+    const [ours] = [...st.querySelectorAll('path.chart-mark')].map((e) => e.getAttribute('d') ?? '');
+    const [theirs] = [...rc.querySelectorAll('.recharts-line-curve')].map((e) => e.getAttribute('d') ?? '');
+    for (const d of [ours!, theirs!]) {
+      // Two pieces, each moved to afresh; no point at the axis (y of 0).
+      expect(d.match(/M/g)).toHaveLength(2);
+      expect(numbers(d).filter((_, i) => i % 2 === 1)).not.toContain(frame.y(0));
+    }
+    // No dot where there is no value.
+    expect(st.querySelectorAll('circle').length).toBeLessThan(2 * days.length);
+  });
+});
+
 describe('the first paint and the interactive chart', () => {
   const days = data.slice(0, 12).map((p, i) => ({ ...p, a: 100 + 40 * (i % 3) }));
   for (const kind of ['line', 'area', 'bar'] as const) {

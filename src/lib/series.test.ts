@@ -56,6 +56,18 @@ describe('rollupWeeks', () => {
     });
     expect(w).toMatchObject({ calls: 2 + 3 + 4, wau: 40, ratio: 3 });
   });
+  it('averages a ratio over the days that have one: a day without is a gap, and a week without one too', () => {
+    const days = [
+      { date: '2026-03-30', calls: 10, ratio: 4 },
+      { date: '2026-03-31', calls: 0, ratio: null },
+      { date: '2026-04-01', calls: 6, ratio: 2 },
+      { date: '2026-04-06', calls: 0, ratio: null },
+      { date: '2026-04-07', calls: 0, ratio: null },
+    ];
+    const [first, second] = rollupWeeks(days, { ratio: 'mean' });
+    expect(first).toMatchObject({ calls: 16, ratio: 3, days: 3 });
+    expect(second).toMatchObject({ calls: 0, ratio: null, days: 2 });
+  });
 });
 
 describe('breakdowns', () => {

@@ -33,8 +33,10 @@ export type Rollup = 'sum' | 'last' | 'mean';
 /**
  * Rolls daily points up to ISO weeks (Monday first). Additive fields are
  * summed; levels such as weekly active users take the week's last day; ratios
- * take the mean of the days. Each week is labelled by its Monday, and `days`
- * says how many days of the range it covers (edge weeks can be partial).
+ * take the mean of the days that have one (a day without, `null`, is a gap,
+ * not a zero; a week of gaps is a gap). Each week is labelled by its Monday,
+ * and `days` says how many days of the range it covers (edge weeks can be
+ * partial).
  */
 export function rollupWeeks<P extends { date: Day }>(
   points: readonly P[],
@@ -42,23 +44,31 @@ export function rollupWeeks<P extends { date: Day }>(
 ): (P & { days: number })[] {
   const out: (P & { days: number })[] = [];
   let cur: (P & { days: number }) | undefined;
+  /** The days of the week so far that have each mean's value. */
+  let counted = new Map<keyof P, number>();
+  const finish = (w: P & { days: number }) => out.push(finishMeans(w, how, counted));
   for (const p of points) {
     const wk = weekStart(p.date);
     if (!cur || cur.date !== wk) {
-      if (cur) out.push(finishMeans(cur, how));
+      if (cur) finish(cur);
       cur = { ...p, date: wk, days: 1 };
+      counted = new Map();
+      for (const k of Object.keys(how) as (keyof P)[]) if (how[k] === 'mean') counted.set(k, p[k] == null ? 0 : 1);
       continue;
     }
     cur.days++;
     for (const k of Object.keys(p) as (keyof P)[]) {
       if (k === 'date') continue;
       const mode = how[k] ?? 'sum';
-      const v = p[k] as unknown as number;
+      const v = p[k] as unknown as number | null;
       if (mode === 'last') (cur as Record<keyof P, unknown>)[k] = v;
-      else (cur as Record<keyof P, unknown>)[k] = (cur[k] as unknown as number) + v;
+      else if (v != null) {
+        (cur as Record<keyof P, unknown>)[k] = ((cur[k] as unknown as number | null) ?? 0) + v;
+        if (mode === 'mean') counted.set(k, (counted.get(k) ?? 0) + 1);
+      }
     }
   }
-  if (cur) out.push(finishMeans(cur, how));
+  if (cur) finish(cur);
   return out;
 }
 
@@ -76,9 +86,12 @@ export function workingDaysOnly<P extends { date: Day }>(points: readonly P[], h
 function finishMeans<P extends { date: Day }>(
   w: P & { days: number },
   how: Readonly<Partial<Record<keyof P, Rollup>>>,
+  counted: ReadonlyMap<keyof P, number>,
 ): P & { days: number } {
   for (const k of Object.keys(how) as (keyof P)[]) {
-    if (how[k] === 'mean') (w as Record<keyof P, unknown>)[k] = (w[k] as unknown as number) / w.days;
+    if (how[k] !== 'mean') continue;
+    const n = counted.get(k) ?? 0;
+    (w as Record<keyof P, unknown>)[k] = n > 0 ? (w[k] as unknown as number) / n : null;
   }
   return w;
 }

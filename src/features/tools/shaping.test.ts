@@ -67,6 +67,21 @@ describe('tools shaping', () => {
   it('hooks add up per event, matcher and command', () => {
     expect(byHook(days)).toEqual([{ event: 'Stop', matcher: '', command: 'npm test', count: 8 }]);
   });
+  it('a day without a session has no average per session or per person: a gap, not a 0', () => {
+    const quiet = {
+      ...days[0]!,
+      date: '2026-02-02',
+      tool_calls: 0,
+      tool_calls_per_session_avg: 0,
+      user_turns_per_session_avg: 0,
+    };
+    const [busy, none, missing] = toolDailyPoints({ start: '2026-02-01', end: '2026-02-03' }, [days[0]!, quiet]);
+    expect(busy!.callsPerSession).toBeGreaterThan(0);
+    for (const p of [none!, missing!]) {
+      expect(p).toMatchObject({ callsPerSession: null, turnsPerSession: null, ratioAvg: null, ratioP50: null });
+      expect(p.toolCalls).toBe(0);
+    }
+  });
   it('autonomy shares become estimated calls for weighting', () => {
     const [p] = toolDailyPoints({ start: '2026-02-01', end: '2026-02-01' }, days);
     expect(p).toMatchObject({ autoHigh: 50, autoMedium: 25, autoLow: 25, manual: 0 });

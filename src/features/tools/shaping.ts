@@ -66,7 +66,22 @@ export function byHook(days: readonly ToolDay[]): HookTotal[] {
   return [...m.values()];
 }
 
+/** The daily averages of a day: none without a session (no row, or no tool call nor turn per session). */
+const AVERAGES = ['ratioAvg', 'ratioP50', 'ratioP90', 'callsPerSession', 'turnsPerSession'] as const;
+
+/**
+ * One point per day of the range. A day without a session has no average per session nor per person: its
+ * averages are null, drawn as a gap and left out of a week's mean, not as a fall to 0.
+ */
 export function toolDailyPoints(range: DayRange, days: readonly ToolDay[]) {
+  const sessions = new Set(
+    days.filter((d) => d.tool_calls_per_session_avg > 0 || d.user_turns_per_session_avg > 0).map((d) => d.date),
+  );
+  const none = Object.fromEntries(AVERAGES.map((k) => [k, null])) as Record<(typeof AVERAGES)[number], null>;
+  return points(range, days).map((p) => (sessions.has(p.date) ? p : { ...p, ...none }));
+}
+
+function points(range: DayRange, days: readonly ToolDay[]) {
   return fillDays(
     range,
     days,
