@@ -102,7 +102,7 @@ test('a top user’s model mix is one line, in full on hover, on a phone and on 
   for (const viewport of [PHONE, DESK]) {
     await page.setViewportSize(viewport);
     await page.goto('/');
-    const table = page.getByRole('table', { name: 'Top users by credits' });
+    const table = page.getByRole('table', { name: 'Top people by credits' });
     await table.scrollIntoViewIfNeeded();
     const mixes = table.locator('td[data-label="Model mix"] > span');
     await expect(mixes.first()).toBeVisible();
@@ -125,7 +125,7 @@ test('a top user’s model mix is one line, in full on hover, on a phone and on 
         .locator('tbody tr')
         .evaluateAll((rs) => rs.slice(0, 10).map((r) => r.getBoundingClientRect().height));
       for (const h of heights) expect(h).toBeLessThanOrEqual(40);
-      const box = page.getByLabel('Top users by credits, scrollable');
+      const box = page.getByLabel('Top people by credits, scrollable');
       expect(await box.evaluate((b) => b.scrollWidth - b.clientWidth)).toBeLessThanOrEqual(0);
     }
   }
@@ -182,7 +182,7 @@ test('on a phone, long lists show their first rows and a “Show more” in the 
     ['/readiness', 'Readiness by team'],
     // The teams' tree, every sub-team shown.
     ['/teams', 'Teams, with their sub-teams', () => page.getByRole('button', { name: 'Expand all' }).click()],
-    ['/', 'Top users by credits'],
+    ['/', 'Top people by credits'],
   ];
   for (const [path, caption, open] of lists) {
     await page.goto(path);

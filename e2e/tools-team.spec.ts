@@ -26,7 +26,7 @@ test('the tools page for a team: the widgets a team has, one note for the rest, 
   for (const title of [
     'Autonomy (the service’s figure): tool calls per user turn',
     'Per session',
-    'Users of external tool servers',
+    'People using external tool servers',
   ])
     await expect(page.getByRole('region', { name: title, exact: true })).toBeVisible();
   await expect(page.getByText('External tool-server calls', { exact: true })).toHaveCount(0);

@@ -90,7 +90,7 @@ test('users: filters and the column chooser live in the URL', async ({ page }) =
 
 test('the credits page links its top users to their pages', async ({ page }) => {
   await page.goto('/');
-  const top = page.getByRole('region', { name: 'Top users by credits' }).getByRole('link').first();
+  const top = page.getByRole('region', { name: 'Top people by credits' }).getByRole('link').first();
   const name = await top.textContent();
   await top.click();
   await expect(page.getByRole('heading', { level: 1, name: name! })).toBeVisible();

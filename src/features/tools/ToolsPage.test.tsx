@@ -72,7 +72,7 @@ describe('ToolsPage for a team', () => {
     const note = screen.getByRole('complementary', { name: 'For the whole organization only' });
     expect(within(note).getByRole('note').textContent).toBe(
       'For the whole organization only, not split by team: tool calls per tool, external tool-server calls and servers, ' +
-        'which skills, slash commands and hooks ran, autonomy levels, and web interface users. The tool calls, skill ' +
+        'which skills, slash commands and hooks ran, autonomy levels, and people using the web interface. The tool calls, skill ' +
         'activations, slash commands and hook executions above are the sums of the team members’ own counts.',
     );
     // The way back keeps the range and drops the team.
@@ -83,7 +83,7 @@ describe('ToolsPage for a team', () => {
     for (const title of [
       'Autonomy (the service’s figure): tool calls per user turn',
       'Per session',
-      'Users of external tool servers',
+      'People using external tool servers',
     ])
       expect(await screen.findByRole('region', { name: title })).toBeTruthy();
     expect(screen.queryByText('Read')).toBeNull();
@@ -93,11 +93,11 @@ describe('ToolsPage for a team', () => {
   it('draws a team’s users of tool servers without the web interface’s series', async () => {
     stubDashboard(ORG, TEAM);
     renderWithApp(<ToolsPage />, { url: `/tools?${RANGE}&team=Sales`, config: CONFIG });
-    const region = await screen.findByRole('region', { name: 'Users of external tool servers' });
+    const region = await screen.findByRole('region', { name: 'People using external tool servers' });
     await screen.findByText('42');
     fireEvent.click(within(region).getByRole('button', { name: /as a table/ }));
     const headers = within(within(region).getByRole('table')).getAllByRole('columnheader');
-    expect(headers.map((h) => h.textContent)).toEqual(['Day (UTC)', 'External tool-server users']);
+    expect(headers.map((h) => h.textContent)).toEqual(['Day (UTC)', 'People using external tool servers']);
   });
 
   it('offers no way back to the organization to a manager who may not see it', async () => {

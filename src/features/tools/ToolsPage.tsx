@@ -52,14 +52,14 @@ const ORG_ONLY_FIGURES = [
   'external tool-server calls and servers',
   'which skills, slash commands and hooks ran',
   'autonomy levels',
-  'web interface users',
+  'people using the web interface',
 ];
 const TEAM_SUMS =
   'The tool calls, skill activations, slash commands and hook executions above are the sums of the team members’ own counts.';
 
 const USER_SERIES = [
-  { key: 'mcpUsers', label: 'External tool-server users', color: seriesColor(4), csv: 'mcp_users_with_mcp' },
-  { key: 'webUsers', label: 'Web interface users', color: seriesColor(5), csv: 'web_users' },
+  { key: 'mcpUsers', label: 'People using external tool servers', color: seriesColor(4), csv: 'mcp_users_with_mcp' },
+  { key: 'webUsers', label: 'People using the web interface', color: seriesColor(5), csv: 'web_users' },
 ];
 
 type Answer = { data: readonly ToolDay[] };
@@ -296,15 +296,17 @@ export default function ToolsPage() {
             what="Tool calls and user turns per session"
           />
           <TimeSeriesWidget
-            title={teamed ? 'Users of external tool servers' : 'Users of tool servers and of the web interface'}
-            description="Distinct users per day."
+            title={teamed ? 'People using external tool servers' : 'People using tool servers or the web interface'}
+            description="Distinct people per day."
             query={daily}
             kind="line"
             series={teamed ? USER_SERIES.slice(0, 1) : USER_SERIES}
             rollup={{ mcpUsers: 'mean', webUsers: 'mean' }}
             filename={file(teamed ? 'tool-server-users' : 'tool-server-and-web-users')}
-            what={teamed ? 'Users of external tool servers' : 'Users of external tool servers and of the web interface'}
-            footnote="Weekly values are the average users per day (users are not summed across days)."
+            what={
+              teamed ? 'People using external tool servers' : 'People using external tool servers or the web interface'
+            }
+            footnote="Weekly values are the average people per day (people are not summed across days)."
             className={teamed ? 'lg:col-span-2' : undefined}
           />
         </div>

@@ -206,6 +206,23 @@ describe('UsagePage leads with people and outcomes', () => {
   });
 });
 
+describe('UsagePage words', () => {
+  it('calls people people, as the glossary does: no heading, column or region says "users"', async () => {
+    stubDashboard(ORG, TEAM);
+    renderWithApp(<UsagePage />, { url: '/?start=2026-05-01&end=2026-05-31', config: CONFIG });
+    const top = await screen.findByRole('region', { name: 'Top people by credits' }, { timeout: 5000 });
+    await within(top).findByRole('link', { name: 'zed@acme.com' }, { timeout: 5000 });
+    expect(within(top).getAllByRole('columnheader')[0]!.textContent).toMatch(/^Person/);
+    expect(within(top).getByText(/^The 25 people with the most credits/)).toBeTruthy();
+    const names = [
+      ...screen.getAllByRole('heading'),
+      ...screen.getAllByRole('columnheader'),
+      ...screen.getAllByRole('region'),
+    ].map((e) => e.getAttribute('aria-label') ?? e.textContent ?? '');
+    for (const n of names) expect(n).not.toMatch(/\busers?\b/i);
+  });
+});
+
 describe('UsagePage signed in', () => {
   const signedIn = (me: Me) => {
     const client = createTestQueryClient();

@@ -203,7 +203,7 @@ export default function UsagePage() {
     (): Column<UserCredits>[] => [
       {
         id: 'user',
-        header: 'User',
+        header: 'Person',
         value: (u) => u.email ?? u.userId,
         render: (u) =>
           pseudonymous ? (
@@ -311,10 +311,10 @@ export default function UsagePage() {
           {mayList ? (
             <TableWidget
               id="topUsers"
-              title="Top users by credits"
+              title="Top people by credits"
               description={
                 listed === teams
-                  ? 'The 25 users with the most credits in the range, with the models they used.'
+                  ? 'The 25 people with the most credits in the range, with the models they used.'
                   : 'The 25 people of your teams with the most credits in the range, with the models they used.'
               }
               query={users}
@@ -325,10 +325,10 @@ export default function UsagePage() {
             />
           ) : (
             <section
-              aria-label="Top users by credits"
+              aria-label="Top people by credits"
               className="flex min-w-0 flex-col rounded-lg border border-line bg-surface p-4 shadow-sm"
             >
-              <h2 className="text-base font-semibold text-fg">Top users by credits</h2>
+              <h2 className="text-base font-semibold text-fg">Top people by credits</h2>
               <p role="note" className="mt-2 text-sm text-fg-muted">
                 Other people’s figures are shown to their managers and admins.{' '}
                 {me?.userId && (
