@@ -318,3 +318,40 @@ describe('TimeSeriesWidget', () => {
     expect(screen.getByText(/whole organization/)).toBeTruthy();
   });
 });
+
+describe('TimeSeriesWidget with nothing to draw', () => {
+  it('says so in a sentence, not with an empty chart from 0 to 1; the table and CSV still hold the days', () => {
+    const zero = POINTS.map((p) => ({ ...p, sessions: 0, messages: 0 }));
+    renderWithApp(
+      <TimeSeriesWidget
+        title="Sessions and messages"
+        query={{ data: zero }}
+        series={SERIES}
+        filename="activity"
+        what="Sessions and messages"
+      />,
+    );
+    expect(screen.queryByRole('figure')).toBeNull();
+    expect(screen.getByText('Nothing in this range: every day is 0.')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Download CSV of Sessions and messages' })).toBeTruthy();
+    fireEvent.click(tableButton());
+    expect(tableRows(screen.getByRole('table'))).toHaveLength(POINTS.length);
+  });
+
+  it('says a ratio with nothing to divide has no value, rather than drawing it as 0', () => {
+    const none = POINTS.map((p) => ({ date: p.date, sessions: null, messages: null }));
+    renderWithApp(
+      <TimeSeriesWidget
+        title="Sessions and messages"
+        query={{ data: none }}
+        series={SERIES}
+        filename="activity"
+        what="Sessions and messages"
+      />,
+    );
+    expect(screen.queryByRole('figure')).toBeNull();
+    expect(screen.getByText('Nothing in this range: no day has a value.')).toBeTruthy();
+    fireEvent.click(tableButton());
+    expect(tableRows(screen.getByRole('table'))[0]).toEqual(['May 7, 2026', 'none', 'none']);
+  });
+});

@@ -11,6 +11,7 @@ import { OrgOnlyNote } from './OrgOnlyNote';
 import { Segmented } from './Segmented';
 import { TimeSeriesChart, type SeriesConfig } from './TimeSeriesChart';
 import { useHeld } from './use-held';
+import { Empty } from './states';
 import { Widget, type WidgetSource } from './Widget';
 
 /** The day/week switch, shared by every chart of a page through the URL. */
@@ -262,6 +263,9 @@ export function TimeSeriesWidget<P extends Point>({
     >
       {(d) => {
         const note = pointsNote(d, weekly, weekdaysOnlyShown ? `${off.days} (UTC)` : null);
+        // Nothing to draw (a team with no activity in the range): a sentence, not an empty chart from 0 to 1.
+        const blank = d.every((p) => drawnSeries.every((s) => !Number(p[s.key])));
+        const unit = weekly ? 'week' : 'day';
         return (
           <>
             {asTable ? (
@@ -270,6 +274,12 @@ export function TimeSeriesWidget<P extends Point>({
                 <MarksList placed={placed} />
                 <MarksLink />
               </>
+            ) : blank ? (
+              <Empty>
+                {d.some((p) => drawnSeries.some((s) => p[s.key] === 0))
+                  ? `Nothing in this range: every ${unit} is 0.`
+                  : `Nothing in this range: no ${unit} has a value.`}
+              </Empty>
             ) : (
               <>
                 <TimeSeriesChart
