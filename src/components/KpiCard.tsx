@@ -1,5 +1,5 @@
 import type { Better, Definition } from '../lib/definitions';
-import { formatChange, formatCompact, formatExact, formatPoints } from '../lib/format';
+import { formatChange, formatCompact, formatExact } from '../lib/format';
 import { changeArrow, changeTone } from './Change';
 import { DefinitionTip } from './Definition';
 import { OrgOnlyNote } from './OrgOnlyNote';
@@ -43,7 +43,7 @@ function changeLine({
   const change = points ? value - before : before === 0 ? 0 : (value - before) / Math.abs(before);
   return (
     <span className={changeTone(change, better)}>
-      {`${changeArrow(change)} ${points ? formatPoints(change) : formatChange(change)} ${against}`}
+      {`${changeArrow(change)} ${formatChange(change, points ? ' pts' : '%')} ${against}`}
     </span>
   );
 }

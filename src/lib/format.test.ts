@@ -7,8 +7,6 @@ import {
   formatDecimal,
   formatExact,
   formatPercent,
-  formatPoints,
-  formatWhole,
   percentColumn,
   tickColumn,
 } from './format';
@@ -88,15 +86,20 @@ describe('one format for a column', () => {
   });
 
   it('changes: one decimal always, so a row or column of them reads alike', () => {
-    expect([0.08, 0.079, -0.2, 0, 12.345].map(formatChange)).toEqual(['+8.0%', '+7.9%', '−20.0%', '0.0%', '+1,234.5%']);
-    expect([0.04, -0.125, 0].map(formatPoints)).toEqual(['+4.0 pts', '−12.5 pts', '0.0 pts']);
+    expect([0.08, 0.079, -0.2, 0, 12.345].map((c) => formatChange(c))).toEqual([
+      '+8.0%',
+      '+7.9%',
+      '−20.0%',
+      '0.0%',
+      '+1,234.5%',
+    ]);
+    expect([0.04, -0.125, 0].map((d) => formatChange(d, ' pts'))).toEqual(['+4.0 pts', '−12.5 pts', '0.0 pts']);
   });
 
-  it('a daily average of people keeps one decimal and the thousands separator; whole counts round', () => {
+  it('a daily average of people keeps one decimal and the thousands separator', () => {
     expect(formatDecimal(1141.66, 1)).toBe('1,141.7');
     expect(formatDecimal(7, 1)).toBe('7.0');
     expect(formatDecimal(NaN, 1)).toBe('–');
-    expect([8_432.6, 999.4, 15_732.16].map(formatWhole)).toEqual(['8,433', '999', '15.7K']);
   });
 
   it('axis ticks: the largest tick’s unit on every tick, with the decimals the finest needs', () => {

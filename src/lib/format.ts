@@ -103,6 +103,19 @@ function decimalsOf(values: readonly number[], max: number, scale = 0): number {
 const guarded = (f: (n: number) => string) => (n: number) => (Number.isFinite(n) ? f(n) : '–');
 
 /**
+ * Every value in the unit of `top` (K, M…; none below a thousand) with `d` decimals: a value too small for them
+ * "<0.1M", none "0".
+ */
+function inUnitOf(top: number, d: number): (n: number) => string {
+  const m = top < 1_000 ? 0 : Math.min(Math.floor((digitsOf(top)[0].length - 1) / 3), SUFFIXES.length - 1);
+  return guarded((n) => {
+    if (n === 0) return '0';
+    const [i, f] = round(shift(digitsOf(n), -3 * m), d);
+    return `${sign(n)}${i === '0' && !f ? `<${d ? `0.${'0'.repeat(d - 1)}1` : '1'}` : fixed([i, f], d, false)}${SUFFIXES[m]}`;
+  });
+}
+
+/**
  * A column of counts, in one unit: exact with the same decimals in every cell below 10,000, whole numbers below
  * a million ("12,800" above "540", never "12.8K" above "540"); from a million, in the largest's unit with the
  * same decimals ("1.0M" above "0.9M", never "1M" above "877K"), a count too small for it "<0.1M", none "0".
@@ -113,15 +126,8 @@ export function countColumn(values: readonly number[]): (n: number) => string {
     const d = top < 10_000 ? decimalsOf(values, 2) : 0;
     return guarded((n) => fixed(digitsOf(n), d, sign(n) === '-'));
   }
-  const m = Math.min(Math.floor((digitsOf(top)[0].length - 1) / 3), SUFFIXES.length - 1);
   // One decimal while the largest has one or two digits in its unit ("45.2M"), none from three ("487M").
-  const d = shift(digitsOf(top), -3 * m)[0].length < 3 ? 1 : 0;
-  return guarded((n) => {
-    if (n === 0) return '0';
-    const [i, f] = round(shift(digitsOf(n), -3 * m), d);
-    const shown = i === '0' && !f ? `<${d ? '0.1' : '1'}` : fixed([i, f], d, false);
-    return `${sign(n)}${shown}${SUFFIXES[m]}`;
-  });
+  return inUnitOf(top, /^\d\d?\D/.test(compact(top)) ? 1 : 0);
 }
 
 /**
@@ -130,9 +136,7 @@ export function countColumn(values: readonly number[]): (n: number) => string {
  */
 export function tickColumn(ticks: readonly number[]): (n: number) => string {
   const top = largest(ticks);
-  const m = top < 1_000 ? 0 : Math.min(Math.floor((digitsOf(top)[0].length - 1) / 3), SUFFIXES.length - 1);
-  const d = decimalsOf(ticks, 2, -3 * m);
-  return guarded((n) => (n === 0 ? '0' : `${fixed(shift(digitsOf(n), -3 * m), d, sign(n) === '-')}${SUFFIXES[m]}`));
+  return inUnitOf(top, decimalsOf(ticks, 2, top < 1_000 ? 0 : -3 * Math.floor((digitsOf(top)[0].length - 1) / 3)));
 }
 
 /** A column of percentages: the same decimals (none or one) in every cell, "18.0%" beside "41.1%". */
@@ -149,12 +153,6 @@ export const formatCompact = Object.assign(
   },
   { forColumn: countColumn },
 );
-
-/** A count in whole units: 8432.6 → "8,433"; from 10,000 compact, as `formatCompact`: "15.7K". */
-export function formatWhole(n: number | null | undefined): string {
-  if (n == null || !Number.isFinite(n)) return '–';
-  return Math.abs(n) < 10_000 ? fixed(digitsOf(n), 0, sign(n) === '-') : compact(n);
-}
 
 /** 1234567 → "1,234,567". */
 export function formatExact(n: number | null | undefined): string {
@@ -182,18 +180,12 @@ export function relativeChange(now: number, before: number): number | null {
 
 /**
  * "+12.3%" / "−4.0%" for a change, with an explicit sign and always one decimal: changes side by side (a row of
- * cards, a column) read alike, "+8.0%" beside "+7.9%".
+ * cards, a column) read alike, "+8.0%" beside "+7.9%". A share's change in percentage points: unit " pts".
  */
-export function formatChange(fraction: number | null): string {
+export function formatChange(fraction: number | null, unit = '%'): string {
   if (fraction == null) return '–';
-  const s = `${fixed(shift(digitsOf(fraction), 2), 1, false)}%`;
+  const s = `${fixed(shift(digitsOf(fraction), 2), 1, false)}${unit}`;
   return fraction > 0 ? `+${s}` : fraction < 0 ? `−${s}` : s;
-}
-
-/** The change of a share in percentage points, one decimal: 0.62 → 0.66 is "+4.0 pts". */
-export function formatPoints(difference: number): string {
-  const s = `${fixed(shift(digitsOf(difference), 2), 1, false)} pts`;
-  return difference > 0 ? `+${s}` : difference < 0 ? `−${s}` : s;
 }
 
 /** `digits` fraction digits, zeros kept, with the thousands separator: formatDecimal(1141.66, 1) → "1,141.7". */
