@@ -1,10 +1,11 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { lazy, Suspense } from 'react';
 import type { SpendAnswer } from '../api/spend';
 import type { Column } from './DataTable';
 import { Widget } from './Widget';
 import { useAppConfig } from '../data/config';
 import type { DayRange } from '../lib/dates';
-import { MonthSpend } from './MonthSpend';
+import { Loading } from './states';
 import { formatMoney, moneyFormat } from '../lib/money';
 import { spendQuery } from '../data/spend';
 import { useDaysOff } from './TimeSeriesWidget';
@@ -45,6 +46,9 @@ export function spendKpi(currency: string, s: SpendAnswer | undefined) {
   };
 }
 
+// The month's figures and burn chart are drawn after the page's first chart: their code is not in the first bundle.
+const MonthSpend = lazy(() => import('./MonthSpend').then((m) => ({ default: m.MonthSpend })));
+
 const monthName = (m: string) =>
   new Date(`${m}-01T00:00:00Z`).toLocaleDateString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
 
@@ -74,13 +78,15 @@ export function MonthSpendWidget({
       })}
     >
       {(s) => (
-        <MonthSpend
-          month={s.month}
-          currency={s.currency}
-          method={s.method}
-          budgets={budgets}
-          daysOff={off.hidden ? off.days : null}
-        />
+        <Suspense fallback={<Loading />}>
+          <MonthSpend
+            month={s.month}
+            currency={s.currency}
+            method={s.method}
+            budgets={budgets}
+            daysOff={off.hidden ? off.days : null}
+          />
+        </Suspense>
       )}
     </Widget>
   );
