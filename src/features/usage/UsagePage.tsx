@@ -1,11 +1,10 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useCallback, useMemo } from 'react';
+import { lazy, Suspense, useCallback, useMemo } from 'react';
 import type { TokenDay, TokenModelRow } from '../../api/schemas';
 import type { TopUsers } from '../../api/teams';
 import { analyticsQuery } from '../../data/analytics';
 import { Link } from 'react-router-dom';
 import { usePseudonymous, useReader } from '../../data/me';
-import { Highlights } from './Highlights';
 import { MonthSpendWidget, spendKpi, useSpend } from '../../components/SpendWidgets';
 import { teamsFileTag, useLinkTo, useRange, useTeams } from '../../data/search';
 import type { Column } from '../../components/DataTable';
@@ -56,6 +55,9 @@ const TOKEN_SERIES = [
   { key: 'cacheRead', label: 'Cache read', color: seriesColor(2), csv: 'cache_read_tokens' },
   { key: 'cacheWrite', label: 'Cache write', color: seriesColor(3), csv: 'cache_write_tokens' },
 ];
+
+// The week's highlights are drawn below the first chart, after it: their code is not in the first bundle.
+const Highlights = lazy(() => import('./Highlights').then((m) => ({ default: m.Highlights })));
 
 /** The token cards: label, total, and whether the service gives it for the whole organization only. */
 const TOKEN_CARDS = [
@@ -257,11 +259,14 @@ export default function UsagePage() {
       {/* Below the first chart: it arrives later and would push the chart down. */}
       {/* After a switch of teams or range, asked for once the first chart's and the cards' own answers are in:
           the server's work on the week's highlights would otherwise hold them up. */}
-      {stored && mayList && (
-        <Highlights
-          teams={listed}
-          enabled={firstDone && !dailyCredits.isPlaceholderData && !totalsQuery.isPlaceholderData}
-        />
+      {/* Its code is asked for once the first chart's answer is in, as its data are. */}
+      {stored && mayList && firstDone && (
+        <Suspense fallback={null}>
+          <Highlights
+            teams={listed}
+            enabled={firstDone && !dailyCredits.isPlaceholderData && !totalsQuery.isPlaceholderData}
+          />
+        </Suspense>
       )}
       {currency !== null && (
         <MonthSpendWidget
