@@ -314,6 +314,8 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
     method: 'GET',
     path: /^\/api\/users\/([^/]+)$/,
     label: '/api/users/:id',
+    // A person's page asked again (a reader back from another page, a second tab) while nothing changed.
+    memo: true,
     query: userQuery,
     access: ACCESS.onePerson,
     what: 'the user’s days',
