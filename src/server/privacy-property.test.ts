@@ -423,13 +423,16 @@ async function check(s: Scenario) {
     if (id === undefined) problems.push(`${where}: ${userId} is no one’s pseudonym`);
     return id ?? userId;
   };
+  const isCsv = (path: string) => path.includes('.csv') || path.endsWith('format=csv');
   /** A manager's answer: 200, or 403 for a team privacy mode does not show (JSON, or the CSV's text). */
   const answer = async (path: string): Promise<unknown> => {
     const r = await api(d, d.lead, path);
     bodies.push({ where: path, body: r.body });
-    // A CSV of fewer than k people is refused as its table is withheld.
-    if (r.res.status === 422 && path.includes('.csv')) {
-      expect(JSON.parse(r.body).detail, path).toMatch(/^Privacy mode \(PRIVACY_MIN_GROUP=\d\): these filters leave/);
+    // A CSV (or the export) of fewer than k people is refused as its table is withheld.
+    if (r.res.status === 422 && isCsv(path)) {
+      expect(JSON.parse(r.body).detail, path).toMatch(
+        /^Privacy mode \(PRIVACY_MIN_GROUP=\d\): these (filters leave|rows are about fewer than)/,
+      );
       return undefined;
     }
     if (r.res.status === 403) {
@@ -437,7 +440,7 @@ async function check(s: Scenario) {
       return undefined;
     }
     expect(r.res.status, `${path}: ${r.body}`).toBe(200);
-    return path.includes('.csv') ? r.body : JSON.parse(r.body);
+    return isCsv(path) ? r.body : JSON.parse(r.body);
   };
   /** The answers asked for (each once), so that a selection's are asked side by side. */
   const asked = new Map<string, Promise<unknown>>();
@@ -505,6 +508,7 @@ async function check(s: Scenario) {
       ['never', 'never'],
     ] as const;
     const neverCsv = `/api/users.csv?${RANGE}${sel.q}&who=never`;
+    const exported = `/api/export/person-days?${RANGE}${sel.q}&format=csv`;
     const teamOnly =
       sel.q === ''
         ? []
@@ -524,6 +528,7 @@ async function check(s: Scenario) {
       who('inactive'),
       ...seats.map(([w]) => who(w)),
       neverCsv,
+      exported,
       sorted,
       `/api/highlights${only}`,
       `/api/cohorts${only}`,
@@ -585,6 +590,33 @@ async function check(s: Scenario) {
         const at = ['user_id', 'user_email', 'team'].map((c) => lines[0]!.indexOf(c));
         const got = lines.slice(1).map((l) => at.map((i) => l[i] ?? ''));
         expect(got, `the CSV (${label})`).toEqual(t.users.map((u) => [u.userId, '', u.team ?? '']));
+      }
+      // The bulk export: the selection's active people's days, each person by pseudonym under the team the users
+      // table shows them in, and the people under each team a group of its own.
+      const rowsOut = (await ask(exported)) as string | undefined;
+      if (rowsOut !== undefined) {
+        const there = `the export (${label})`;
+        const lines = parse(rowsOut) as string[][];
+        const at = ['user_id', 'user_email', 'team'].map((c) => lines[0]!.indexOf(c));
+        const teamIn = new Map(t.users.map((u) => [u.userId, u.team ?? '']));
+        const under = new Map<string, Set<string>>();
+        for (const l of lines.slice(1)) {
+          const [userId, email, team] = at.map((i) => l[i] ?? '');
+          const id = person(there, userId!, email || null);
+          if (teamIn.get(userId!) !== team) problems.push(`${there}: ${userId} under ${team}`);
+          under.set(team!, (under.get(team!) ?? new Set()).add(id));
+          if (team) named.add(team);
+        }
+        const people = new Set([...under.values()].flatMap((x) => [...x]));
+        claim(there, group, 'active', people.size);
+        kept(there, people.size);
+        for (const [team, ids] of under)
+          claim(
+            `${there}’s people under ${team || 'no team'}`,
+            new Set([...group].filter((id) => (shownTeamOf(id) ?? '') === team)),
+            'active',
+            ids.size,
+          );
       }
       // The active and the inactive people: listed, or neither they nor their count given.
       for (const kind of ['active', 'inactive'] as const) {
