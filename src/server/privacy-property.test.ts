@@ -30,6 +30,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertPreviewSchema, alertsSchema, alertsCheckSchema } from '../api/alerts';
 import { figuresAnswerSchema } from '../api/figures';
+import { markFiguresPath, markFiguresSchema, markSchema } from '../api/marks';
 import { cohortsSchema, highlightsSchema } from '../api/insights';
 import { teamsSpendSchema } from '../api/spend';
 import { teamsAnswerSchema, teamsSummarySchema, topUsersSchema, UNASSIGNED, type TeamView } from '../api/teams';
@@ -53,6 +54,8 @@ const LATEST: Day = '2026-04-30';
 /** The ranges a run may read: a month (nearly everyone active), a week, two days (few). */
 const STARTS: Day[] = ['2026-04-01', addDays(LATEST, -6), addDays(LATEST, -1)];
 const WEEK = { start: addDays(LATEST, -6), end: LATEST };
+/** A mark's day with four whole weeks on each side of its week before LATEST. */
+const MARK_DAY: Day = '2026-03-18';
 const BEFORE = { start: addDays(LATEST, -13), end: addDays(LATEST, -7) };
 const QUIET = { start: addDays(LATEST, -29), end: LATEST };
 const ADMIN = 'admin@acme.example';
@@ -692,6 +695,21 @@ async function check(s: Scenario) {
         if (a.credits < b.credits || (a.credits === b.credits && byName(a.userId, b.userId) >= 0))
           problems.push(`${where}: not by credits, then pseudonym, at ${i}`);
       }
+    }
+
+    // A mark of the team, and its figures before and after it: the team's, or refused for a team not shown.
+    if (sel.q !== '') {
+      const made = await api(d, d.lead, '/api/marks', 'POST', { day: MARK_DAY, team: sel.teams[0], text: 'Training' });
+      expect(made.res.status, made.body).toBe(201);
+      const mark = markSchema.parse(JSON.parse(made.body));
+      const figures = await answer(markFiguresPath(mark.id));
+      if (figures) {
+        const f = markFiguresSchema.parse(figures);
+        if (f.weeks === 0) problems.push(`the mark’s figures (${label}): no whole weeks around ${MARK_DAY}`);
+        claim(`the mark’s figures (${label})`, group);
+        named.add(f.team);
+      } else if (shown.has(sel.teams[0]!)) problems.push(`the mark’s figures (${label}): refused for a team shown`);
+      await read(d, d.lead, `/api/marks/${encodeURIComponent(mark.id)}`, 'DELETE');
     }
 
     // The highlights: the teams they name, their people by pseudonym, and the counts of people they give.
