@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   adoption,
@@ -59,8 +60,9 @@ describe('definitions', () => {
 
   it('labels every concept with "people", never "users", each with one sentence', () => {
     for (const d of Object.values(DEFINITIONS)) {
-      // "User turn" is the service's word for a message a person sends, not a name for people.
-      expect(d.label).not.toMatch(/\busers\b|\buser\b(?! turn)/i);
+      // "User turn" and "user messages" are the service's words for what a person sends (as the glossary says),
+      // not a name for people.
+      expect(d.label).not.toMatch(/\busers\b|\buser\b(?! turn| messages)/i);
       expect(d.meaning).toMatch(/^[A-Z].*\.$/);
       expect(d.meaning.split(/\.\s/)).toHaveLength(1);
     }
@@ -76,5 +78,19 @@ describe('definitions', () => {
     expect(perPullRequest(5_000, 0)).toBeNull();
     expect(spendPerActivePerson(3, 0)).toBeNull();
     expect(perCommit(0, 3)).toBe(0);
+  });
+
+  it('has every label in docs/reading.md’s Glossary, which says the same in prose', () => {
+    const doc = readFileSync(new URL('../../docs/reading.md', import.meta.url), 'utf8');
+    const glossary = doc.slice(doc.indexOf('## Glossary'));
+    // Read as prose: without emphasis, its lines joined, in any case.
+    const prose = glossary
+      .replace(/\*\*|_/g, '')
+      .replace(/\s+/g, ' ')
+      .toLowerCase();
+    const missing = Object.values(DEFINITIONS)
+      .map((d) => d.label)
+      .filter((label) => !prose.includes(label.toLowerCase()));
+    expect(missing).toEqual([]);
   });
 });

@@ -3,12 +3,18 @@
  * differently means, its short label, and the formula that computes it. The SPA labels every card,
  * column and line that shows one of these with its `meaning` (components/Definition.tsx); the server
  * and the SPA compute them with the functions below, so a ratio over a range is one formula on every
- * page. docs/reading.md's Glossary says the same in prose.
+ * page. Every headline card says how it is counted (issue #46): a card's figure has an entry here, its
+ * meaning saying over which days it is taken and how they are combined. docs/reading.md's Glossary says
+ * the same in prose, with every label below.
  *
  * One word per concept: a person is a "person" ("people"), never a "user", in every label below; the
  * service's own field names (`daily_active_users`) stay in CSV headers only.
  */
 import { HISTORY_START } from './dates';
+import { LEVEL_THRESHOLDS, TARGET_LEVEL } from './readiness';
+
+/** "20 %", as the readiness pages write a threshold: a no-break space keeps the figure and its % on one line. */
+const pct = (x: number) => `${Math.round(x * 100)}\u00a0%`;
 
 export interface Definition {
   /** The label a card, column header or line shows. */
@@ -141,22 +147,138 @@ export const DEFINITIONS = {
   standardCredits: {
     label: 'Standard credits',
     meaning:
-      'The service’s unit of consumption, as it reports it: computed from raw input and output tokens with cached tokens discounted and a multiplier per model; never recomputed here.',
+      'The service’s unit of consumption, as it reports it, summed over the range’s days: computed from raw input and output tokens with cached tokens discounted and a multiplier per model; never recomputed here.',
   },
   spend: {
     label: 'Spend',
     meaning:
-      'Each day’s credits of each person and model at that day’s price per million credits in the price list (for the model, else its tier, else the default).',
+      'Each day’s credits of each person and model at that day’s price per million credits in the price list (for the model, else its tier, else the default), summed over the range’s days.',
   },
   tokens: {
     label: 'Tokens',
     meaning:
-      'Raw counts of the range as the service reports them: input and output tokens, and prompt-cache reads and writes; standard credits are computed from them.',
+      'Raw counts as the service reports them, summed over the range’s days: input and output tokens, and prompt-cache reads and writes; standard credits are computed from them.',
   },
   teamReadiness: {
     label: 'Readiness level',
     meaning:
       'The mean of the latest readiness level (1–5) of each repository the team owns in the team mapping, as of the range’s last day, with how many repositories.',
+  },
+  creditsPerDay: {
+    label: 'Credits per day',
+    meaning: 'Standard credits of the range divided by its number of days, weekends and holidays included.',
+  },
+  creditShare: {
+    label: 'Share of organization credits',
+    meaning:
+      'The person’s standard credits of the range divided by the whole organization’s (a ratio of the sums, from the service’s daily split of credits per person).',
+  },
+  activeDays: {
+    label: 'Active days',
+    meaning: 'Days of the range on which the service reports activity for the person.',
+  },
+  sessions: {
+    label: 'Sessions',
+    meaning: 'Sessions started with the agent, summed over the range’s days.',
+  },
+  messages: {
+    label: 'Messages',
+    meaning:
+      'Messages of the sessions, those people sent and the agent’s answers together, summed over the range’s days.',
+  },
+  userMessages: {
+    label: 'User messages',
+    meaning:
+      'Messages people sent the agent (their turns), summed over the range’s days; what tool calls per user turn divides by.',
+  },
+  toolCalls: {
+    label: 'Tool calls',
+    meaning: 'Every tool the agent ran (a file read, an edit, a command…), summed over the range’s days.',
+  },
+  externalToolServerCalls: {
+    label: 'External tool-server calls',
+    meaning:
+      'Calls the agent made to external tool servers (MCP, such as GitHub or Linear), summed over every server and day of the range; given for the whole organization only.',
+  },
+  skillActivations: {
+    label: 'Skill activations',
+    meaning: 'Times the agent activated a skill, summed over the range’s days.',
+  },
+  slashCommands: {
+    label: 'Slash commands',
+    meaning: 'Slash commands (such as /review) people ran in their sessions, summed over the range’s days.',
+  },
+  hookExecutions: {
+    label: 'Hook executions',
+    meaning:
+      'Runs of the hooks people configured (a command run on an event, such as before a tool is used), summed over the range’s days.',
+  },
+  filesCreated: {
+    label: 'Files created',
+    meaning: 'New files the agent created, summed over the range’s days.',
+  },
+  filesEdited: {
+    label: 'Files edited',
+    meaning: 'Existing files the agent modified, each day’s count summed over the range’s days.',
+  },
+  commits: {
+    label: 'Commits',
+    meaning:
+      'Commits made through the agent, summed over the range’s days: not every commit of the organization, team or person.',
+  },
+  pullRequests: {
+    label: 'Pull requests',
+    meaning:
+      'Pull requests created through the agent, summed over the range’s days: not every pull request of the organization, team or person.',
+  },
+  repoLevel: {
+    label: 'Level',
+    meaning: `The repository’s readiness level (1 Functional to 5 Autonomous) from the pass rate of the report shown, its latest unless an earlier one is chosen: 1 below ${pct(LEVEL_THRESHOLDS[1])}, ${LEVEL_THRESHOLDS.slice(
+      1,
+    )
+      .map((t, i) => `${i + 2} from ${pct(t)}`)
+      .join(', ')}.`,
+    better: 'up',
+  },
+  passRate: {
+    label: 'Pass rate',
+    meaning:
+      'The mean score of the report’s criteria not skipped, a criterion scoring the share of its sub-applications that pass it, each criterion weighing the same.',
+    better: 'up',
+  },
+  toNextLevel: {
+    label: 'To next level',
+    meaning: `How far the pass rate has come from its level’s threshold to the next level’s (from ${pct(LEVEL_THRESHOLDS[2])} to ${pct(LEVEL_THRESHOLDS[3])} at level 3), as a share of that step; none at level 5.`,
+    better: 'up',
+  },
+  passedCriteria: {
+    label: 'Passed',
+    meaning:
+      'Criteria of the report shown that pass in every sub-application evaluated (the numerator equals the denominator).',
+  },
+  failedCriteria: {
+    label: 'Failed',
+    meaning:
+      'Criteria of the report shown that fail in at least one sub-application evaluated; a partial pass still adds its share to the pass rate.',
+  },
+  skippedCriteria: {
+    label: 'Skipped',
+    meaning:
+      'Criteria of the report shown that the evaluator skipped as not applicable (no numerator): left out of the pass rate, and so of the level.',
+  },
+  atTargetLevel: {
+    label: `At level ${TARGET_LEVEL} or above`,
+    meaning: `The share of the repositories tracked whose latest report is at level ${TARGET_LEVEL} (the usual target) or above; the period chosen for the charts does not change it.`,
+    better: 'up',
+  },
+  repositoriesTracked: {
+    label: 'Repositories tracked',
+    meaning:
+      'Repositories (told apart by their normalised URL) with at least one readiness report, those the teams chosen own when teams are chosen.',
+  },
+  readinessUpdated: {
+    label: 'Last updated (UTC)',
+    meaning: 'The UTC day of the newest readiness report of the repositories tracked.',
   },
 } as const satisfies Record<string, Definition>;
 
