@@ -22,13 +22,14 @@ describe('DefinitionTip', () => {
       <KpiGrid
         items={[
           { label: 'Tool calls per user turn', value: 8.6, definition: DEFINITIONS.toolCallsPerTurn },
-          { label: 'Tool calls', value: 100 },
+          // Its definition still loading (the usage page's come after its first chart).
+          { label: 'Tool calls', value: 100, definition: undefined },
         ]}
       />,
     );
     const button = screen.getByRole('button', { name: 'About Tool calls per user turn' });
     expect(description(button)).toBe(`Tool calls per user turn: ${DEFINITIONS.toolCallsPerTurn.meaning}`);
-    // Only the cards given a definition have one.
+    // Only the cards whose definition is in have one.
     expect(screen.getAllByRole('button', { name: /^About / })).toHaveLength(1);
     // The card's label stays its own paragraph, the card its parent.
     const label = screen.getByText('Tool calls per user turn', { exact: true, selector: 'p' });

@@ -17,8 +17,8 @@ describe('change colours', () => {
         hasPrevious
         items={[
           // Spend and credits rising are neither good nor bad: neutral, with the arrow saying the way.
-          { label: 'Standard credits', value: 119, previous: 100 },
-          { label: 'Credits falling', value: 80, previous: 100 },
+          { label: 'Standard credits', value: 119, previous: 100, definition: DEFINITIONS.standardCredits },
+          { label: 'Credits falling', value: 80, previous: 100, definition: DEFINITIONS.standardCredits },
           // More active people is good news, fewer bad.
           { label: 'Active people', value: 12, previous: 10, definition: DEFINITIONS.activePeople },
           { label: 'Weekly active people', value: 8, previous: 10, definition: DEFINITIONS.weeklyActivePeople },
@@ -52,8 +52,8 @@ describe('change colours', () => {
       <KpiGrid
         hasPrevious
         items={[
-          { label: 'Sessions', value: 108, previous: 100 },
-          { label: 'Messages', value: 107.9, previous: 100 },
+          { label: 'Sessions', value: 108, previous: 100, definition: DEFINITIONS.sessions },
+          { label: 'Messages', value: 107.9, previous: 100, definition: DEFINITIONS.messages },
         ]}
       />,
     );
@@ -66,12 +66,12 @@ describe('change colours', () => {
       <KpiGrid
         hasPrevious
         items={[
-          { label: 'Pull requests', value: 4, previous: 0 },
-          { label: 'Commits', value: 0, previous: 0 },
+          { label: 'Pull requests', value: 4, previous: 0, definition: DEFINITIONS.pullRequests },
+          { label: 'Commits', value: 0, previous: 0, definition: DEFINITIONS.commits },
           // A share's change is in percentage points, not relative to it.
           { label: 'Adoption', value: 0.66, previous: 0.62, points: true, definition: DEFINITIONS.adoption },
           // No change to say: the hint starts the line, not indented after nothing.
-          { label: 'Members', value: 74, hint: 'as the mapping stands now' },
+          { label: 'Members', value: 74, hint: 'as the mapping stands now', definition: DEFINITIONS.members },
         ]}
       />,
     );
@@ -81,7 +81,12 @@ describe('change colours', () => {
     expect(changeOf('Adoption').textContent).toBe('▲ +4.0 pts vs previous period');
     expect(changeOf('Adoption').className).toBe('text-success');
     unmount();
-    renderWithApp(<KpiGrid hasPrevious={false} items={[{ label: 'Pull requests', value: 4, previous: 0 }]} />);
+    renderWithApp(
+      <KpiGrid
+        hasPrevious={false}
+        items={[{ label: 'Pull requests', value: 4, previous: 0, definition: DEFINITIONS.pullRequests }]}
+      />,
+    );
     expect(changeOf('Pull requests').textContent).toBe('no earlier period');
   });
 

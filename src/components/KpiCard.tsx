@@ -66,7 +66,7 @@ export function KpiCard({
   const change = changeLine({ value, before, points, better: definition?.better, against });
   if (orgOnly) {
     return (
-      <div className="relative rounded-lg border border-line bg-surface p-4 shadow-sm">
+      <div data-kpi={label} className="relative rounded-lg border border-line bg-surface p-4 shadow-sm">
         <p className={labelClass}>{label}</p>
         {tip}
         <OrgOnlyNote className="mt-1" />
@@ -74,7 +74,7 @@ export function KpiCard({
     );
   }
   return (
-    <div className="relative rounded-lg border border-line bg-surface p-4 shadow-sm">
+    <div data-kpi={label} className="relative rounded-lg border border-line bg-surface p-4 shadow-sm">
       <p className={labelClass}>{label}</p>
       {tip}
       <p

@@ -14,9 +14,15 @@ export interface Kpi {
   format?: (n: number) => string;
   /** Given for the whole organization only, and teams are selected: the card says so instead of a number. */
   orgOnly?: boolean;
-  /** What the figure counts, when it is one of the decided definitions (lib/definitions.ts). */
-  definition?: Definition;
+  /**
+   * How the figure is counted (lib/definitions.ts), said by the card's info button: every headline card has one.
+   * Undefined only while a page's glossary is still loading (the usage page loads it after its first chart).
+   */
+  definition: Definition | undefined;
 }
+
+/** A card labelled as its definition and carrying it: `{ ...definedAs(DEFINITIONS.sessions), value }`. */
+export const definedAs = (definition: Definition) => ({ label: definition.label, definition });
 
 /** Columns by the number of cards: rows of four (seven or eight as two), five, or six, never a straggler. */
 const COLUMNS: Record<number, string> = {

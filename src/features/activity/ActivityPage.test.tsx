@@ -3,6 +3,7 @@ import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { ORG_ONLY_NOTE } from '../../components/OrgOnlyNote';
 import { activityDay, stubDashboard } from '../../test/analytics-fixtures';
+import { cardDefinitions, undefinedCards } from '../../test/kpi';
 import { TEST_CONFIG, renderWithApp } from '../../test/render';
 import ActivityPage from './ActivityPage';
 
@@ -44,5 +45,23 @@ describe('ActivityPage cards', () => {
     renderWithApp(<ActivityPage />, { url: '/activity?start=2026-05-10&end=2026-05-11' });
     const card = (await screen.findByText('Daily active people', { selector: 'p' })).parentElement!;
     await within(card).findByText('1,141.5');
+  });
+
+  it('say how each is counted, a team’s as the organization’s', async () => {
+    stubDashboard(ORG, TEAM);
+    renderWithApp(<ActivityPage />, { url: '/activity?team=Sales', config: CONFIG });
+    await screen.findAllByText('31');
+    expect(cardDefinitions().map(([label]) => label)).toEqual([
+      'Daily active people',
+      'Weekly active people',
+      'Monthly active people',
+      'Sessions',
+      'Messages',
+      'User messages',
+    ]);
+    expect(undefinedCards()).toEqual([]);
+    expect(Object.fromEntries(cardDefinitions())['User messages']).toMatch(
+      /^User messages: Messages people sent the agent \(their turns\), summed over the range’s days/,
+    );
   });
 });

@@ -2,7 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { analyticsQuery } from '../../data/analytics';
 import { teamsFileTag, useRange, useTeams } from '../../data/search';
-import { KpiGrid } from '../../components/KpiGrid';
+import { definedAs, KpiGrid } from '../../components/KpiGrid';
 import { OrgOnlyWidget } from '../../components/OrgOnly';
 import { BelowTheFold, PageHeader } from '../../components/Page';
 import { useAppConfig } from '../../data/config';
@@ -99,9 +99,9 @@ export default function ActivityPage() {
             hint: 'latest day',
             definition: DEFINITIONS.monthlyActivePeople,
           },
-          { label: 'Sessions', value: t?.sessions, previous: p?.sessions },
-          { label: 'Messages', value: t?.messages, previous: p?.messages },
-          { label: 'User messages', value: t?.userMessages, previous: p?.userMessages },
+          { ...definedAs(DEFINITIONS.sessions), value: t?.sessions, previous: p?.sessions },
+          { ...definedAs(DEFINITIONS.messages), value: t?.messages, previous: p?.messages },
+          { ...definedAs(DEFINITIONS.userMessages), value: t?.userMessages, previous: p?.userMessages },
         ]}
       />
       <TimeSeriesWidget

@@ -3,6 +3,7 @@ import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { ORG_ONLY_NOTE } from '../../components/OrgOnlyNote';
 import { productivityDay, stubDashboard } from '../../test/analytics-fixtures';
+import { cardDefinitions, undefinedCards } from '../../test/kpi';
 import { TEST_CONFIG, renderWithApp } from '../../test/render';
 import ProductivityPage from './ProductivityPage';
 
@@ -31,5 +32,23 @@ describe('ProductivityPage for a team', () => {
     expect(stub.asked('/api/teams/analytics/productivity')).toEqual([]);
     expect(screen.queryByRole('note')).toBeNull();
     expect(screen.queryByText('Team:')).toBeNull();
+  });
+});
+
+describe('ProductivityPage cards', () => {
+  it('say how each is counted: commits and pull requests are those made through the agent', async () => {
+    stubDashboard(ORG, TEAM);
+    renderWithApp(<ProductivityPage />, { url: '/productivity', config: CONFIG });
+    await screen.findAllByText('4,000');
+    expect(cardDefinitions().map(([label]) => label)).toEqual([
+      'Files created',
+      'Files edited',
+      'Commits',
+      'Pull requests',
+    ]);
+    expect(undefinedCards()).toEqual([]);
+    const said = Object.fromEntries(cardDefinitions());
+    expect(said['Commits']).toMatch(/^Commits: Commits made through the agent, summed over the range’s days/);
+    expect(said['Pull requests']).toMatch(/^Pull requests: Pull requests created through the agent/);
   });
 });

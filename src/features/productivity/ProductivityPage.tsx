@@ -4,12 +4,13 @@ import type { ProductivityDay } from '../../api/schemas';
 import { analyticsQuery } from '../../data/analytics';
 import { teamsFileTag, useRange, useTeams } from '../../data/search';
 import { BreakdownWidget } from '../../components/TableWidget';
-import { KpiGrid } from '../../components/KpiGrid';
+import { definedAs, KpiGrid } from '../../components/KpiGrid';
 import { OrgOnlyWidget } from '../../components/OrgOnly';
 import { PageHeader } from '../../components/Page';
 import { seriesColor } from '../../components/TimeSeriesChart';
 import { IntervalSwitch, TimeSeriesWidget } from '../../components/TimeSeriesWidget';
 import { previousPeriod } from '../../lib/dates';
+import { DEFINITIONS } from '../../lib/definitions';
 import { byExtension, byLanguage, productivityPoints, productivityTotals } from './shaping';
 
 /** "How to read this page", folded under its title (components/Page.tsx): how the page works. */
@@ -54,10 +55,10 @@ export default function ProductivityPage() {
       <KpiGrid
         hasPrevious={prevRange !== null}
         items={[
-          { label: 'Files created', value: t?.created, previous: p?.created },
-          { label: 'Files edited', value: t?.edited, previous: p?.edited },
-          { label: 'Commits', value: t?.commits, previous: p?.commits },
-          { label: 'Pull requests', value: t?.prs, previous: p?.prs },
+          { ...definedAs(DEFINITIONS.filesCreated), value: t?.created, previous: p?.created },
+          { ...definedAs(DEFINITIONS.filesEdited), value: t?.edited, previous: p?.edited },
+          { ...definedAs(DEFINITIONS.commits), value: t?.commits, previous: p?.commits },
+          { ...definedAs(DEFINITIONS.pullRequests), value: t?.prs, previous: p?.prs },
         ]}
       />
       <div className="grid gap-4 lg:grid-cols-2">

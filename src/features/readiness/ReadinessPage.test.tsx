@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 
 // Whole pages render in jsdom: slow on a loaded machine.
 const SLOW = 20_000;
+import { cardDefinitions, undefinedCards } from '../../test/kpi';
 import { TEN, stubReadiness, tenReport } from '../../test/readiness-fixtures';
 import { TEST_CONFIG, captureDownloads, renderWithApp } from '../../test/render';
 import ReadinessPage from './ReadinessPage';
@@ -35,6 +36,21 @@ const spreadRows = async () => {
 
 describe('ReadinessPage', () => {
   afterEach(() => vi.restoreAllMocks());
+
+  it('says how each card is counted, of each repository’s latest report', { timeout: SLOW }, async () => {
+    stubReadiness(REPORTS, OWNERS);
+    renderWithApp(<ReadinessPage />, { url: '/readiness', config: STORE });
+    await spreadRows();
+    expect(cardDefinitions().map(([label]) => label)).toEqual([
+      'At level 3 · Standardized or above',
+      'Repositories tracked',
+      'Last updated (UTC)',
+    ]);
+    expect(undefinedCards()).toEqual([]);
+    expect(Object.fromEntries(cardDefinitions())['At level 3 · Standardized or above']).toMatch(
+      /^At level 3 or above: The share of the repositories tracked whose latest report is at level 3/,
+    );
+  });
 
   it(
     'shows the repositories per level, what each level means and whether the target is met, not a mean rounded down',

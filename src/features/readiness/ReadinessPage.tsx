@@ -6,7 +6,7 @@ import { useAppConfig } from '../../data/config';
 import { useLinkTo, useSearchParam, useTeams, type ReadinessPeriod, type SortState } from '../../data/search';
 import { CategoryBarChart } from '../../components/CategoryBarChart';
 import { DataTable, useTableCsv, type Column } from '../../components/DataTable';
-import { KpiGrid } from '../../components/KpiGrid';
+import { definedAs, KpiGrid } from '../../components/KpiGrid';
 import { NoRepos } from '../../components/NoRepos';
 import { PageHeader } from '../../components/Page';
 import { Segmented } from '../../components/Segmented';
@@ -15,6 +15,7 @@ import { DaysOffToggle, useDaysOff } from '../../components/TimeSeriesWidget';
 import { VirtualTable } from '../../components/VirtualTable';
 import { Widget } from '../../components/Widget';
 import { HISTORY_START, addDays, formatDayLong, maxDay, msToDay, todayUtc } from '../../lib/dates';
+import { DEFINITIONS } from '../../lib/definitions';
 import { formatExact, formatPercent } from '../../lib/format';
 import { LEVEL_THRESHOLDS, TARGET_LEVEL } from '../../lib/readiness';
 import { workingDaysOnly } from '../../lib/series';
@@ -222,14 +223,19 @@ export default function ReadinessPage() {
         items={[
           {
             label: `At level ${TARGET_LEVEL} · ${LEVEL_NAMES[TARGET_LEVEL]} or above`,
+            definition: DEFINITIONS.atTargetLevel,
             value: spread?.atTargetShare,
             format: formatPercent,
             hint: spread?.total
               ? `${spread.atTarget} of ${spread.total} · ${spread.met ? 'target met' : `target not met: ${spread.total - spread.atTarget} below`}`
               : undefined,
           },
-          { label: 'Repositories tracked', value: list?.length },
-          { label: 'Last updated (UTC)', value: lastUpdated, format: (ms) => formatDayLong(msToDay(ms)) },
+          { ...definedAs(DEFINITIONS.repositoriesTracked), value: list?.length },
+          {
+            ...definedAs(DEFINITIONS.readinessUpdated),
+            value: lastUpdated,
+            format: (ms) => formatDayLong(msToDay(ms)),
+          },
         ]}
       />
       <div className="grid gap-4 lg:grid-cols-2">

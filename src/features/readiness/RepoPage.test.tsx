@@ -3,6 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes } from 'react-router-dom';
 import { describe, expect, it, vi } from 'vitest';
 import type { ReadinessReport } from '../../api/schemas';
+import { cardDefinitions, undefinedCards } from '../../test/kpi';
 import { TEN, stubReadiness, tenReport } from '../../test/readiness-fixtures';
 import { TEST_CONFIG, renderWithApp } from '../../test/render';
 import RepoPage from './RepoPage';
@@ -66,6 +67,25 @@ const scorecardItems = () =>
     .map((li) => li.querySelector('summary')!.textContent);
 
 describe('RepoPage', () => {
+  it('says how each card is counted, of the report shown', { timeout: SLOW }, async () => {
+    renderRepo();
+    await screen.findByRole('region', { name: 'What to fix first' }, { timeout: 10_000 });
+    expect(cardDefinitions().map(([label]) => label)).toEqual([
+      'Level',
+      'Pass rate',
+      'To next level',
+      'Passed',
+      'Failed',
+      'Skipped',
+    ]);
+    expect(undefinedCards()).toEqual([]);
+    const said = Object.fromEntries(cardDefinitions());
+    expect(said['Level']).toBe(
+      'Level: The repository’s readiness level (1 Functional to 5 Autonomous) from the pass rate of the report shown, its latest unless an earlier one is chosen: 1 below 20\u00a0%, 2 from 20\u00a0%, 3 from 40\u00a0%, 4 from 60\u00a0%, 5 from 80\u00a0%.',
+    );
+    expect(said['Skipped']).toMatch(/left out of the pass rate, and so of the level\.$/);
+  });
+
   it(
     'puts what to fix first above the details, and marks the same criteria in the scorecard',
     { timeout: SLOW },

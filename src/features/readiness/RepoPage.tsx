@@ -5,13 +5,14 @@ import { UNOWNED } from '../../api/readiness';
 import { useAppConfig } from '../../data/config';
 import { useLinkTo, useSearch, useTeams } from '../../data/search';
 import { CategoryBarChart } from '../../components/CategoryBarChart';
-import { KpiGrid } from '../../components/KpiGrid';
+import { definedAs, KpiGrid } from '../../components/KpiGrid';
 import { PageHeader } from '../../components/Page';
 import { Segmented } from '../../components/Segmented';
 import { Empty, ErrorState, Loading } from '../../components/states';
 import { TimeSeriesChart, seriesColor } from '../../components/TimeSeriesChart';
 import { Widget } from '../../components/Widget';
 import { msToDay } from '../../lib/dates';
+import { DEFINITIONS } from '../../lib/definitions';
 import { formatPercent } from '../../lib/format';
 import {
   criterionRows,
@@ -149,17 +150,17 @@ export default function RepoPage() {
       )}
       <KpiGrid
         items={[
-          { label: 'Level', value: s.level, format: (n) => `${n} · ${LEVEL_NAMES[n]}` },
-          { label: 'Pass rate', value: s.passRate, format: formatPercent },
+          { ...definedAs(DEFINITIONS.repoLevel), value: s.level, format: (n) => `${n} · ${LEVEL_NAMES[n]}` },
+          { ...definedAs(DEFINITIONS.passRate), value: s.passRate, format: formatPercent },
           {
-            label: 'To next level',
+            ...definedAs(DEFINITIONS.toNextLevel),
             value: s.level >= 5 ? null : progressToNext(s.passRate),
             format: formatPercent,
             hint: s.level >= 5 ? 'top level' : `of the way to ${s.level + 1}`,
           },
-          { label: 'Passed', value: s.passed },
-          { label: 'Failed', value: s.failed },
-          { label: 'Skipped', value: s.skipped, hint: 'not counted' },
+          { ...definedAs(DEFINITIONS.passedCriteria), value: s.passed },
+          { ...definedAs(DEFINITIONS.failedCriteria), value: s.failed },
+          { ...definedAs(DEFINITIONS.skippedCriteria), value: s.skipped, hint: 'not counted' },
         ]}
       />
       <RepoFixes report={r} plan={plan} earlier={earlier} repo={repo} />

@@ -5,6 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { UsersTableAnswer } from '../../api/users';
 import { mergeUserRows } from '../../lib/user-merge';
 import { userRow } from '../../test/fixtures';
+import { cardDefinitions, undefinedCards } from '../../test/kpi';
 import { TEST_CONFIG, renderWithApp } from '../../test/render';
 import { json, summary } from './fixtures';
 import TeamPage from './TeamPage';
@@ -135,6 +136,27 @@ describe('TeamPage', () => {
     expect(within(kpi('Tool calls per user turn')).getByText('▲ +50.0% vs previous period')).toBeTruthy();
     expect(within(kpi('Sessions')).getByTitle('320')).toBeTruthy();
     expect(screen.getByText('bo@acme.com, cy@acme.com')).toBeTruthy();
+  });
+
+  it('says how each card is counted: credits, sessions, commits and pull requests too', async () => {
+    stubServer();
+    render(`/teams/Engineering/Platform?${RANGE}`);
+    await waitFor(() => expect(within(kpi('Members')).getByTitle('12')).toBeTruthy());
+    expect(cardDefinitions().map(([label]) => label)).toEqual([
+      'Members',
+      'Active people',
+      'Adoption',
+      'Credits',
+      'Credits per active person',
+      'Tool calls per user turn',
+      'Sessions',
+      'Commits',
+      'Pull requests',
+    ]);
+    expect(undefinedCards()).toEqual([]);
+    const said = Object.fromEntries(cardDefinitions());
+    expect(said['Credits']).toMatch(/^Standard credits: The service’s unit of consumption, as it reports it, summed/);
+    expect(said['Commits']).toMatch(/not every commit of the organization, team or person\.$/);
   });
 
   it('has a breadcrumb of the parent teams, and a link that opens every page for this team', async () => {

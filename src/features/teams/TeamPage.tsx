@@ -6,7 +6,7 @@ import { Link, useParams } from 'react-router-dom';
 import { UNASSIGNED, type TeamSummaryRow } from '../../api/teams';
 import type { Column } from '../../components/DataTable';
 import { Breadcrumb } from '../../components/Breadcrumb';
-import { KpiGrid } from '../../components/KpiGrid';
+import { definedAs, KpiGrid } from '../../components/KpiGrid';
 import { PageHeader } from '../../components/Page';
 import { TableWidget } from '../../components/TableWidget';
 import { seriesColor } from '../../components/TimeSeriesChart';
@@ -267,8 +267,10 @@ function Team({ path }: { path: string }) {
                 ? `${points(cur.adoption, prev.adoption)} ${comparisonLabel(range)}`
                 : 'active people ÷ members',
           },
-          { label: 'Credits', value: cur?.credits, previous: prev?.credits },
-          ...(spend.currency !== null ? [spendKpi(spend.currency, spend.query.data)] : []),
+          { label: 'Credits', value: cur?.credits, previous: prev?.credits, definition: DEFINITIONS.standardCredits },
+          ...(spend.currency !== null
+            ? [{ ...spendKpi(spend.currency, spend.query.data), definition: DEFINITIONS.spend }]
+            : []),
           {
             label: DEFINITIONS.creditsPerActivePerson.label,
             value: cur?.creditsPerActive,
@@ -283,9 +285,9 @@ function Team({ path }: { path: string }) {
             hint: 'over the range',
             definition: DEFINITIONS.toolCallsPerTurn,
           },
-          { label: 'Sessions', value: cur?.sessions, previous: prev?.sessions },
-          { label: 'Commits', value: cur?.commits, previous: prev?.commits },
-          { label: 'Pull requests', value: cur?.prs, previous: prev?.prs },
+          { ...definedAs(DEFINITIONS.sessions), value: cur?.sessions, previous: prev?.sessions },
+          { ...definedAs(DEFINITIONS.commits), value: cur?.commits, previous: prev?.commits },
+          { ...definedAs(DEFINITIONS.pullRequests), value: cur?.prs, previous: prev?.prs },
         ]}
       />
       <TimeSeriesWidget

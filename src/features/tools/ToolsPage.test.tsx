@@ -3,6 +3,7 @@ import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { DEFINITIONS } from '../../lib/definitions';
 import { activityDay, stubDashboard, toolDay } from '../../test/analytics-fixtures';
+import { cardDefinitions, undefinedCards } from '../../test/kpi';
 import { TEST_CONFIG, createTestQueryClient, renderWithApp } from '../../test/render';
 import ToolsPage from './ToolsPage';
 
@@ -130,6 +131,24 @@ describe('ToolsPage for a team', () => {
       await screen.findByRole('region', { name: 'Autonomy (the service’s figure): tool calls per user turn' }),
     ).toBeTruthy();
     expect(DEFINITIONS.toolCallsPerTurn.label).toBe('Tool calls per user turn');
+  });
+
+  it('says how each card is counted, summed over the range’s days', async () => {
+    stubDashboard(ORG, TEAM);
+    renderWithApp(<ToolsPage />, { url: `/tools?${RANGE}`, config: CONFIG });
+    await within(kpi('Tool calls per user turn')).findByText('9.0');
+    expect(cardDefinitions().map(([label]) => label)).toEqual([
+      'Tool calls',
+      'External tool-server calls',
+      'Skill activations',
+      'Slash commands',
+      'Hook executions',
+      'Tool calls per user turn',
+    ]);
+    expect(undefinedCards()).toEqual([]);
+    expect(Object.fromEntries(cardDefinitions())['Skill activations']).toBe(
+      'Skill activations: Times the agent activated a skill, summed over the range’s days.',
+    );
   });
 
   it('shows a team’s tool calls per user turn from the team’s own tools and activity answers', async () => {

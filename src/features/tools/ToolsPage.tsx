@@ -5,7 +5,7 @@ import { analyticsQuery } from '../../data/analytics';
 import { teamsFileTag, useRange, useSearchParam, useTeams } from '../../data/search';
 import { BreakdownWidget, TableWidget } from '../../components/TableWidget';
 import type { Column } from '../../components/DataTable';
-import { KpiGrid } from '../../components/KpiGrid';
+import { definedAs, KpiGrid } from '../../components/KpiGrid';
 import { OrgOnlySummary } from '../../components/OrgOnly';
 import { BelowTheFold, PageHeader } from '../../components/Page';
 import { groupSeries, seriesColor } from '../../components/TimeSeriesChart';
@@ -142,11 +142,13 @@ export default function ToolsPage() {
       <KpiGrid
         hasPrevious={prevRange !== null}
         items={[
-          { label: 'Tool calls', value: t?.toolCalls, previous: p?.toolCalls },
-          ...(teamed ? [] : [{ label: 'External tool-server calls', value: t?.mcpCalls, previous: p?.mcpCalls }]),
-          { label: 'Skill activations', value: t?.skills, previous: p?.skills },
-          { label: 'Slash commands', value: t?.slash, previous: p?.slash },
-          { label: 'Hook executions', value: t?.hooks, previous: p?.hooks },
+          { ...definedAs(DEFINITIONS.toolCalls), value: t?.toolCalls, previous: p?.toolCalls },
+          ...(teamed
+            ? []
+            : [{ ...definedAs(DEFINITIONS.externalToolServerCalls), value: t?.mcpCalls, previous: p?.mcpCalls }]),
+          { ...definedAs(DEFINITIONS.skillActivations), value: t?.skills, previous: p?.skills },
+          { ...definedAs(DEFINITIONS.slashCommands), value: t?.slash, previous: p?.slash },
+          { ...definedAs(DEFINITIONS.hookExecutions), value: t?.hooks, previous: p?.hooks },
           {
             label: DEFINITIONS.toolCallsPerTurn.label,
             value: ratio(t?.toolCalls, turns.data),

@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { ORG_ONLY_NOTE } from '../../components/OrgOnlyNote';
 import { HEADLINE, stubDashboard, teamFigures, tokenDay } from '../../test/analytics-fixtures';
 import type { Me } from '../../data/me';
+import { cardDefinitions, undefinedCards } from '../../test/kpi';
 import { spendAnswer } from '../../test/spend-fixtures';
 import { TEST_CONFIG, createTestQueryClient, renderWithApp } from '../../test/render';
 import UsagePage from './UsagePage';
@@ -203,6 +204,16 @@ describe('UsagePage leads with people and outcomes', () => {
       'Credits per day',
     ]);
     expect(stub.asked('/api/figures')).toEqual([]);
+  });
+
+  it('without a store: each card says how it is counted once the glossary is in, credits per day as such', async () => {
+    stubDashboard(ORG, TEAM);
+    renderWithApp(<UsagePage />, { url: '/?start=2026-05-01&end=2026-05-31' });
+    await waitFor(() => expect(kpi('Input tokens').textContent).toContain('50K'), { timeout: 5000 });
+    await waitFor(() => expect(undefinedCards()).toEqual([]));
+    expect(Object.fromEntries(cardDefinitions())['Credits per day']).toBe(
+      'Credits per day: Standard credits of the range divided by its number of days, weekends and holidays included.',
+    );
   });
 });
 

@@ -165,7 +165,7 @@ export default function UsagePage() {
     label: 'Credits per day',
     value: totals ? totals.billable / rangeLength(range) : undefined,
     previous: prev && prevRange ? prev.billable / rangeLength(prevRange) : undefined,
-    definition: D?.standardCredits,
+    definition: D?.creditsPerDay,
   };
   const lead: Kpi[] = [
     {
@@ -245,7 +245,13 @@ export default function UsagePage() {
       <KpiGrid
         hasPrevious={prevRange !== null}
         items={
-          stored ? lead : [credits, ...tokenCards, currency !== null ? spendKpi(currency, spend.query.data) : perDay]
+          stored
+            ? lead
+            : [
+                credits,
+                ...tokenCards,
+                currency !== null ? { ...spendKpi(currency, spend.query.data), definition: D?.spend } : perDay,
+              ]
         }
       />
       <TimeSeriesWidget

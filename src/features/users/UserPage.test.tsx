@@ -5,6 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { UserDaysAnswer } from '../../api/users';
 import { mergeUserRows } from '../../lib/user-merge';
 import { userRow } from '../../test/fixtures';
+import { cardDefinitions, undefinedCards } from '../../test/kpi';
 import { month, spendAnswer, teamSpendRow } from '../../test/spend-fixtures';
 import { TEST_CONFIG, renderWithApp } from '../../test/render';
 import UserPage from './UserPage';
@@ -128,6 +129,27 @@ describe('UserPage, from the server’s store', () => {
         </Routes>,
         { url: '/users/u-bob', config: { ...TEST_CONFIG, keyRequired: false, teams: true, currency: 'EUR' } },
       );
+
+    it('says how each card is counted, spend included', async () => {
+      stubSpend('Eng/Platform', [teamSpendRow('')]);
+      renderPriced();
+      await screen.findByRole('region', { name: 'Spend in May 2026' });
+      expect(cardDefinitions().map(([label]) => label)).toEqual([
+        'Standard credits',
+        'Spend',
+        'Share of organization credits',
+        'Tool calls',
+        'Sessions',
+        'Active days',
+        'Tool calls per user turn',
+      ]);
+      expect(undefinedCards()).toEqual([]);
+      const said = Object.fromEntries(cardDefinitions());
+      expect(said['Active days']).toBe(
+        'Active days: Days of the range on which the service reports activity for the person.',
+      );
+      expect(said['Spend']).toMatch(/^Spend: Each day’s credits .*, summed over the range’s days\.$/);
+    });
 
     it('lists the budgets of the person’s team and of the teams above it, nearest first, with their state', async () => {
       stubSpend('Eng/Platform', [

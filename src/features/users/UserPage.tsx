@@ -9,7 +9,7 @@ import type { TokenDay, UserRow } from '../../api/schemas';
 import { useLinkTo, useRange } from '../../data/search';
 import { BreakdownWidget, TableWidget } from '../../components/TableWidget';
 import type { Column } from '../../components/DataTable';
-import { KpiGrid } from '../../components/KpiGrid';
+import { definedAs, KpiGrid } from '../../components/KpiGrid';
 import { PageHeader } from '../../components/Page';
 import { seriesColor } from '../../components/TimeSeriesChart';
 import { IntervalSwitch, TimeSeriesWidget } from '../../components/TimeSeriesWidget';
@@ -168,12 +168,14 @@ export default function UserPage() {
       )}
       <KpiGrid
         items={[
-          { label: 'Standard credits', value: u?.credits },
-          ...(spend.currency !== null ? [spendKpi(spend.currency, spend.query.data)] : []),
-          { label: 'Share of organization credits', value: credits.data?.share, format: formatPercent },
-          { label: 'Tool calls', value: u?.toolCalls },
-          { label: 'Sessions', value: u?.sessions },
-          { label: 'Active days', value: u?.activeDays },
+          { ...definedAs(DEFINITIONS.standardCredits), value: u?.credits },
+          ...(spend.currency !== null
+            ? [{ ...spendKpi(spend.currency, spend.query.data), definition: DEFINITIONS.spend }]
+            : []),
+          { ...definedAs(DEFINITIONS.creditShare), value: credits.data?.share, format: formatPercent },
+          { ...definedAs(DEFINITIONS.toolCalls), value: u?.toolCalls },
+          { ...definedAs(DEFINITIONS.sessions), value: u?.sessions },
+          { ...definedAs(DEFINITIONS.activeDays), value: u?.activeDays },
           {
             label: DEFINITIONS.toolCallsPerTurn.label,
             value: u?.autonomyRatio,
