@@ -24,6 +24,7 @@ const FEATURES = [
   'figures',
   'mcp',
   'tokens',
+  'reconcile',
 ];
 const APP = [
   './src/server/app.ts',

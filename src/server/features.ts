@@ -19,6 +19,7 @@ import { createFiguresRoutes } from './figures/routes';
 import { createInsightsRoutes } from './insights/routes';
 import { createMarksRoutes } from './marks/routes';
 import { createReadinessRoutes } from './readiness/routes';
+import { createReconcileRoutes } from './reconcile/routes';
 import { createSpendRoutes } from './spend/routes';
 import type { PricesSource } from './spend/source';
 import type { StoreDb } from './store/db';
@@ -120,11 +121,12 @@ export function createStoreFeatures(o: StoreFeaturesOptions) {
     const message = toSlack(await buildDigest(sources), config.publicUrl);
     return channel ? channel.told(message) : message;
   };
+  const teamFigures = engine.then(createTeamFigures);
   const teamsRoutes = createTeamsRoutes({
     store,
     source: teams,
     editable,
-    figures: engine.then(createTeamFigures),
+    figures: teamFigures,
     runner,
     prices: () => prices.current().prices ?? null,
     fill: (r, from) => (from === 'tokens' ? fillTokens(r) : fillUsers(r)),
@@ -191,6 +193,17 @@ export function createStoreFeatures(o: StoreFeaturesOptions) {
         source: teams,
         prices: () => prices.current().prices ?? null,
         fill: (r, from) => (from === 'tokens' ? fillTokens(r) : fillUsers(r)),
+      }),
+      // The service's organization totals beside the dashboard's, each difference explained (server/reconcile).
+      createReconcileRoutes({
+        store,
+        runner,
+        source: teams,
+        fillOrg: async (r) =>
+          void (await Promise.all(
+            (['activity', 'productivity', 'tokens'] as const).map((e) => filling.fillDays(e, '', r, false)),
+          )),
+        orgTokens: async (r) => (await teamFigures).organizationTokenDays(r),
       }),
       // The bulk export of the person-day facts (server/users/export.ts).
       createExportRoutes({
