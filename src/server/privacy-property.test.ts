@@ -34,6 +34,7 @@ import { markFiguresPath, markFiguresSchema, markSchema } from '../api/marks';
 import { cohortsSchema, highlightsSchema } from '../api/insights';
 import { teamsSpendSchema } from '../api/spend';
 import { teamsAnswerSchema, teamsSummarySchema, topUsersSchema, UNASSIGNED, type TeamView } from '../api/teams';
+import { reconciliationSchema } from '../api/reconciliation';
 import { usersTableSchema } from '../api/users';
 import { addDays, HISTORY_START, weekStart, type Day } from '../lib/dates';
 import { CookieJar, request, signInEnv, signedIn, startProvider, type TestProvider } from '../test/oidc';
@@ -525,6 +526,7 @@ async function check(s: Scenario) {
     for (const path of [
       `/api/teams/summary?${RANGE}${sel.q}`,
       `/api/spend/teams?${RANGE}${sel.q}`,
+      `/api/reconciliation?${RANGE}${sel.q}`,
       table,
       csv,
       who('active'),
@@ -555,6 +557,23 @@ async function check(s: Scenario) {
         named.add(r.team);
         claim(`the spend (${label})’s ${r.team || 'organization'}`, of(r.team));
       }
+    // The reconciliation: the dashboard's figure is the selection's teams shown, the rest of the organization outside
+    // them (a team of it privacy mode does not show with them, unnamed: only how many people it has is said).
+    const reconciled = await ask(`/api/reconciliation?${RANGE}${sel.q}`);
+    if (reconciled) {
+      const r = reconciliationSchema.parse(reconciled);
+      const where = `the reconciliation (${label})`;
+      const roots = sel.teams.filter((t) => !sel.teams.some((o) => o !== t && isWithin(t, o)));
+      const counted = roots.filter((t) => shown.has(t));
+      for (const t of r.teams) named.add(t);
+      if (keyOf(new Set(r.teams)) !== keyOf(new Set(counted))) problems.push(`${where}: teams ${r.teams.join(', ')}`);
+      const withheld = roots.filter((t) => !shown.has(t));
+      if (r.withheld?.people !== ofAll(withheld).size || r.withheld.groups !== withheld.length)
+        problems.push(`${where}: ${JSON.stringify(r.withheld)} withheld`);
+      const dashboard = ofAll(counted);
+      claim(`${where}’s dashboard`, dashboard);
+      claim(`${where}’s outside`, new Set([...of('')].filter((id) => !dashboard.has(id))));
+    }
     if (sel.q !== '') {
       if (await ask(`/api/spend?${RANGE}${sel.q}`)) claim(`the spend of ${label}`, group);
       if (await ask(`/api/teams/analytics/tokens?${DAYS}${sel.q}`)) claim(`the credits of ${label}`, group);
