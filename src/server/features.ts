@@ -20,6 +20,7 @@ import { createInsightsRoutes } from './insights/routes';
 import { createMarksRoutes } from './marks/routes';
 import { createReadinessRoutes } from './readiness/routes';
 import { createReconcileRoutes } from './reconcile/routes';
+import { keptAnswers } from './analytics/kept';
 import { createSpendRoutes } from './spend/routes';
 import type { PricesSource } from './spend/source';
 import type { StoreDb } from './store/db';
@@ -54,7 +55,7 @@ export function createStoreFeatures(o: StoreFeaturesOptions) {
   const fillUsers = async (r: DayRange) => void (await filling.fillUsers(r, false));
   const fillTokens = async (r: DayRange) => void (await filling.fillDays('tokens', '', r, false));
   /** Every figure about people is asked of one runner (analytics/figures.ts). */
-  const runner = engine.then(createFigures);
+  const runner = engine.then((a) => keptAnswers(createFigures(a), a));
   const spendRoutes = createSpendRoutes({
     store,
     spend: engine.then(createSpend),
