@@ -21,6 +21,7 @@ const FEATURES = [
   'digest',
   'alerts',
   'marks',
+  'goals',
   'figures',
   'mcp',
   'tokens',

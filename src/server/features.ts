@@ -17,6 +17,7 @@ import { webhookFormat } from './alerts/webhook';
 import { buildDigest, toSlack, type DigestSources, type PostOptions } from './digest/digest';
 import { createFiguresRoutes } from './figures/routes';
 import { createInsightsRoutes } from './insights/routes';
+import { createGoalsRoutes } from './goals/routes';
 import { createMarksRoutes } from './marks/routes';
 import { createReadinessRoutes } from './readiness/routes';
 import { createReconcileRoutes } from './reconcile/routes';
@@ -133,6 +134,15 @@ export function createStoreFeatures(o: StoreFeaturesOptions) {
     fill: (r, from) => (from === 'tokens' ? fillTokens(r) : fillUsers(r)),
     signIn: config.auth !== undefined,
   });
+  // Goals per team (server/goals): the alerts read whether each is on course.
+  const goalsRoutes = createGoalsRoutes({
+    store,
+    teams,
+    latestDay,
+    signIn: config.auth !== undefined,
+    runner,
+    fill: fillUsers,
+  });
   // The alerts: checked after each daily sync and on demand (src/server/alerts).
   const alerts = createAlertChecker({
     store,
@@ -177,6 +187,7 @@ export function createStoreFeatures(o: StoreFeaturesOptions) {
       insightsRoutes,
       readinessRoutes,
       alertsRoutes,
+      goalsRoutes,
       // Marks on the charts (server/marks).
       createMarksRoutes({
         store,

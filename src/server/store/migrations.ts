@@ -313,6 +313,28 @@ migrations['0012_api_token'] = {
   },
 };
 
+migrations['0013_team_goal'] = {
+  /**
+   * Goals per team: a share to reach by a date, for the organization (team '') or a team, at most one each (a
+   * unique index, so two writers setting the same team's goal at once keep one); read by team.
+   */
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('team_goal')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('team', 'text', (c) => c.notNull())
+      .addColumn('kind', 'text', (c) => c.notNull())
+      .addColumn('target', 'double precision', (c) => c.notNull())
+      .addColumn('by_day', 'text', (c) => c.notNull())
+      .addColumn('start_week', 'text', (c) => c.notNull())
+      .addColumn('author', 'text')
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('team_goal_team').on('team_goal').column('team').unique().execute();
+  },
+};
+
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 /** Brings the store to the newest version; throws, naming the migration, if one fails. */

@@ -89,6 +89,7 @@ export interface Schema {
   alert: AlertTable;
   chart_mark: ChartMarkTable;
   api_token: ApiTokenTable;
+  team_goal: TeamGoalTable;
 }
 
 /** A session signed out of (its cookie's id), kept until the cookie would have expired: seconds since the epoch. */
@@ -154,4 +155,22 @@ export interface ApiTokenTable {
   revoked_at: string | null;
   /** Who revoked it (the person, or an admin). */
   revoked_by: string | null;
+}
+
+/**
+ * A team's goal (migration 0013): a share of `kind` to reach by `by_day`, for the organization ('') or a team's path,
+ * drawn from `start_week` (the Monday of the last whole week when it was set).
+ */
+export interface TeamGoalTable {
+  id: string;
+  team: string;
+  kind: string;
+  /** The share to reach, 0 to 1. */
+  target: number;
+  by_day: string;
+  start_week: string;
+  /** Who set it (their email, with sign-in); null without sign-in. */
+  author: string | null;
+  created_at: string;
+  updated_at: string;
 }
