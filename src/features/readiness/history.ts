@@ -3,7 +3,7 @@
  * but `addReports`, which adds to the map it is given (the streaming walk adds
  * each page to what it has, instead of copying every earlier page).
  */
-import { CRITERIA_BY_ID, KNOWN_CRITERIA } from '../../api/criteria';
+import { CRITERIA_BY_ID, criterionName, KNOWN_CRITERIA } from '../../api/criteria';
 import type { CriterionResult, ReadinessReport } from '../../api/schemas';
 import { addDays, dayToMs, eachDay, type Day } from '../../lib/dates';
 import {
@@ -245,18 +245,10 @@ export interface CriterionRow {
   result: CriterionResult;
 }
 
-/** The report's criteria in the known order, unknown ids last (under Other). */
-/**
- * What the pages call a criterion: its name in the known list, or, for one outside it, its id made readable
- * ("agents_md_freshness" → "Agents md freshness"; the scorecard gives the id itself beside it).
- */
-export function criterionName(id: string): string {
-  const known = CRITERIA_BY_ID.get(id)?.name;
-  if (known) return known;
-  const words = id.replace(/[_-]+/g, ' ').trim();
-  return words ? words[0]!.toUpperCase() + words.slice(1) : id;
-}
+/** What the pages call a criterion (the alerts too, so it is the contract's: api/criteria.ts). */
+export { criterionName };
 
+/** The report's criteria in the known order, unknown ids last (under Other). */
 export function criterionRows(report: ReadinessReport): CriterionRow[] {
   const order = new Map(KNOWN_CRITERIA.map((c, i) => [c.id, i]));
   return Object.entries(report.report)
