@@ -13,6 +13,7 @@
  *   DELETE /api/alert-rules/:id         removes one (its open alerts resolve)
  */
 import * as z from 'zod/mini';
+import { READINESS_STALE_DAYS } from './readiness';
 
 export const ALERT_PATHS = {
   alerts: '/api/alerts',
@@ -21,7 +22,16 @@ export const ALERT_PATHS = {
   rules: '/api/alert-rules',
 } as const;
 
-export const ALERT_KINDS = ['budget-spent', 'budget-forecast', 'active-drop', 'person-day', 'no-data'] as const;
+export const ALERT_KINDS = [
+  'budget-spent',
+  'budget-forecast',
+  'active-drop',
+  'person-day',
+  'no-data',
+  'readiness-drop',
+  'criterion-failing',
+  'readiness-stale',
+] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
 /** Each kind in words, and what its threshold N is (null: the kind takes none). */
@@ -31,14 +41,15 @@ export const ALERT_KIND_INFO: Record<
     label: string;
     /** What an alert of the kind is, without its rule's threshold (the alerts list). */
     name: string;
-    threshold: { label: string; min: number; max: number } | null;
+    /** The rules screen offers `default` as N when the kind is chosen. */
+    threshold: { label: string; min: number; max: number; default?: number } | null;
     orgOnly?: boolean;
   }
 > = {
   'budget-spent': {
     label: 'Month to date passes N % of the budget',
     name: 'Budget share passed',
-    threshold: { label: 'Percent of the budget', min: 1, max: 1000 },
+    threshold: { label: 'Percent of the budget', min: 1, max: 1000, default: 90 },
   },
   'budget-forecast': {
     label: 'The forecast’s high end passes the budget',
@@ -56,6 +67,22 @@ export const ALERT_KIND_INFO: Record<
     name: 'No data synced',
     threshold: { label: 'Days without data', min: 1, max: 365 },
     orgOnly: true,
+  },
+  // The readiness kinds are about the repositories a scope's teams own (the mapping's `repos`), by their reports.
+  'readiness-drop': {
+    label: 'A repository’s readiness level drops',
+    name: 'Readiness level dropped',
+    threshold: null,
+  },
+  'criterion-failing': {
+    label: 'A readiness criterion starts failing in a repository',
+    name: 'Readiness criterion newly failing',
+    threshold: null,
+  },
+  'readiness-stale': {
+    label: 'A repository’s latest readiness report is older than N days',
+    name: 'Readiness report stale',
+    threshold: { label: 'Days since the report', min: 1, max: 365, default: READINESS_STALE_DAYS },
   },
 };
 
@@ -87,7 +114,11 @@ export const alertSchema = z.object({
   ruleId: z.string(),
   kind: z.enum(ALERT_KINDS),
   scope: z.string(),
-  /** What the alert is about within its scope: a person's id for the person-day rule, else ''. */
+  /**
+   * What the alert is about within its scope: a person's id for the person-day rule, a repository's key
+   * (`host/owner/name`) for the readiness rules (with `#` and the criterion's id for a criterion newly failing),
+   * else ''.
+   */
   key: z.string(),
   summary: z.string(),
   /** The dashboard page that shows it: an app path with its query (`/teams/Eng?start=…`). */

@@ -6,9 +6,10 @@
  * level soonest; for a set of repositories (a team, the organization), the criteria whose fix brings the
  * most of those below the target level (3) up to it.
  *
- * The shapes here are structural (`lib` imports nothing of ours): the service's reports (api/schemas.ts)
+ * The shapes here are structural (`lib` imports nothing outside it): the service's reports (api/schemas.ts)
  * fit them as they are.
  */
+import { addDays, daysBetween, msToDay, type Day } from './dates';
 
 /** A criterion's evaluation, as a report gives it. */
 export interface CriterionScore {
@@ -162,6 +163,17 @@ export function scoreReport(report: ScoredReportLike, levelOf: (id: string) => n
   for (const l of [1, 2, 3, 4, 5]) perLevel[l] = passRate(byLevel[l]!);
   return { passRate: rate, level: levelFor(rate), passed, failed, skipped, perLevel };
 }
+
+/**
+ * How many whole days old a report made at `createdAt` (ms) is, counted in UTC days to the day after `latestDay`
+ * (the latest complete day): today's report is 0 days old, yesterday's 1. The alerts and the pages count alike.
+ */
+export function reportAgeDays(createdAt: number, latestDay: Day): number {
+  return daysBetween(msToDay(createdAt), addDays(latestDay, 1));
+}
+
+/** Whether a report of that age is stale: older than `staleAfter` days. */
+export const isStale = (ageDays: number, staleAfter: number): boolean => ageDays > staleAfter;
 
 /** "owner/repo" for display. */
 export function repoName(normalized: string): string {

@@ -154,6 +154,7 @@ export function createStoreFeatures(o: StoreFeaturesOptions) {
       latestDay,
       fillUsers,
       budgetStates: () => spendRoutes.budgetStates(),
+      readiness: (t) => readinessRoutes.selection(t),
       logger,
     }),
     webhook: config.alertWebhookUrl && {

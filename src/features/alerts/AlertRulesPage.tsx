@@ -41,7 +41,12 @@ interface Draft {
   threshold: string;
   enabled: boolean;
 }
-const EMPTY: Draft = { kind: 'budget-spent', scope: '', threshold: '90', enabled: true };
+const EMPTY: Draft = {
+  kind: 'budget-spent',
+  scope: '',
+  threshold: String(ALERT_KIND_INFO['budget-spent'].threshold?.default ?? ''),
+  enabled: true,
+};
 
 /** Every team path in tree order. */
 const paths = (ts: readonly TeamView[]): string[] => ts.flatMap((t) => [t.path, ...paths(t.children)]);
@@ -361,7 +366,14 @@ function RuleForm({
             className={fieldClass}
             onChange={(e) => {
               const kind = e.target.value as AlertKind;
-              setD((x) => ({ ...x, kind, scope: ALERT_KIND_INFO[kind].orgOnly ? '' : x.scope }));
+              const n = ALERT_KIND_INFO[kind].threshold?.default;
+              setD((x) => ({
+                ...x,
+                kind,
+                scope: ALERT_KIND_INFO[kind].orgOnly ? '' : x.scope,
+                // The kind's usual N, rather than a number meant for another kind's.
+                threshold: n === undefined ? x.threshold : String(n),
+              }));
             }}
           >
             {ALERT_KINDS.map((k) => (

@@ -147,6 +147,46 @@ describe('AlertRulesPage', () => {
     expect(within(form).queryAllByRole('option', { name: /Engineering/ })).toHaveLength(0);
   });
 
+  it('a manager adds a readiness rule for their team: the stale report’s N offered at its usual 30 days', async () => {
+    const writes = stubServer({
+      me: {
+        email: 'm@acme.example',
+        name: null,
+        role: 'manager',
+        teams: ['Engineering/Platform'],
+        userId: null,
+        orgView: true,
+      },
+      write: () => json({}, 201),
+    });
+    renderWithApp(<AlertRulesPage />, { url: '/settings/alerts', config: { ...WITH_STORE, signIn: true } });
+    fireEvent.click(await screen.findByRole('button', { name: 'Add a rule' }));
+    const form = screen.getByRole('form', { name: 'Add a rule' });
+    await waitFor(() => expect(within(form).getByRole('option', { name: 'Engineering/Platform' })).toBeTruthy());
+    fireEvent.change(within(form).getByRole('combobox', { name: 'When' }), { target: { value: 'readiness-stale' } });
+    expect(within(form).getByRole<HTMLInputElement>('spinbutton', { name: 'N: days since the report' }).value).toBe(
+      '30',
+    );
+    fireEvent.change(within(form).getByRole('combobox', { name: 'For' }), {
+      target: { value: 'Engineering/Platform' },
+    });
+    fireEvent.click(within(form).getByRole('button', { name: 'Add the rule' }));
+    await waitFor(() =>
+      expect(writes).toEqual([
+        {
+          method: 'POST',
+          path: '/api/alert-rules',
+          body: { kind: 'readiness-stale', scope: 'Engineering/Platform', threshold: 30, enabled: true },
+        },
+      ]),
+    );
+    // The two other readiness kinds take no N.
+    fireEvent.click(await screen.findByRole('button', { name: 'Add a rule' }));
+    const next = screen.getByRole('form', { name: 'Add a rule' });
+    fireEvent.change(within(next).getByRole('combobox', { name: 'When' }), { target: { value: 'criterion-failing' } });
+    expect(within(next).queryByRole('spinbutton')).toBeNull();
+  });
+
   it('offers a manager their teams only, and edits and removes a rule', async () => {
     const rule: AlertRule = {
       id: 'r9',

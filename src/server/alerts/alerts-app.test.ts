@@ -18,6 +18,7 @@ import {
   alertRulesSchema,
   alertsCheckSchema,
 } from '../../api/alerts';
+import { readinessAnswerSchema } from '../../api/readiness';
 import { teamsAnswerSchema, type TeamView } from '../../api/teams';
 import { CookieJar, request, startProvider, walkSignIn, type TestProvider, signInEnv } from '../../test/oidc';
 import { createApp, openAppStore } from '../app';
@@ -300,5 +301,50 @@ describe('the alerts, for each signed-in reader', () => {
     expect(logs.filter((l) => l.includes('could not be read'))).toEqual([]);
     // What would open is what the rules say of the demo's weeks (the demo's people vary week to week).
     expect(dry.opened.every((a) => ['person-day', 'active-drop'].includes(a.kind))).toBe(true);
+  });
+
+  it('the readiness rules: a manager’s rules, preview and alerts are of their teams’ repositories only', async () => {
+    for (const scope of ['', manager.team, other])
+      await read(admin, '/api/alert-rules', 'POST', { kind: 'readiness-stale', scope, threshold: 1 });
+    const owned = async (team: string) =>
+      new Set(
+        readinessAnswerSchema
+          .parse(await read(admin, `/api/readiness?team=${encodeURIComponent(team)}`))
+          .repos.map((r) => r.key),
+      );
+    const mine = await owned(manager.team);
+    const theirs = await owned(other);
+    const stale = <T extends { kind: string }>(l: readonly T[]) => l.filter((a) => a.kind === 'readiness-stale');
+    // The manager's rules and preview: their team's rule, holding for the repositories their team owns only.
+    const rules = alertRulesSchema.parse(await read(manager.jar, '/api/alert-rules')).rules;
+    expect(stale(rules).map((r) => r.scope)).toEqual([manager.team]);
+    const preview = alertPreviewSchema.parse(await read(manager.jar, '/api/alerts/preview'));
+    const holding = stale(preview.rules.flatMap((r) => r.holding));
+    expect(holding.length).toBeGreaterThan(0);
+    expect(holding.every((h) => h.scope === manager.team && mine.has(h.key))).toBe(true);
+    // The admin's check opens every scope's; the other team's repositories are alerted on (the demo's reports are
+    // older than a day), and the manager is not shown those.
+    const checked = alertsCheckSchema.parse(await read(admin, '/api/alerts/check', 'POST'));
+    const opened = stale(checked.opened);
+    expect(opened.filter((a) => a.scope === other).length).toBeGreaterThan(0);
+    expect(opened.filter((a) => a.scope === other).every((a) => theirs.has(a.key))).toBe(true);
+    // They name repositories, never people.
+    expect(opened.some((a) => a.summary.includes('@'))).toBe(false);
+    const seen = stale(alertsSchema.parse(await read(manager.jar, '/api/alerts')).open);
+    expect(new Set(seen.map((a) => a.scope))).toEqual(
+      new Set(opened.filter((a) => a.scope !== other).map((a) => a.scope)),
+    );
+    expect(seen.some((a) => a.scope === other)).toBe(false);
+    // Kept to their teams (RESTRICT_ORG_VIEW): not the organization's either.
+    current = restricted;
+    try {
+      const kept = stale(alertsSchema.parse(await read(manager.jar, '/api/alerts')).open);
+      expect(kept.every((a) => a.scope === manager.team)).toBe(true);
+    } finally {
+      current = open;
+    }
+    // A manager sets no readiness rule for another team.
+    const refused = await api(manager.jar, '/api/alert-rules', 'POST', { kind: 'readiness-drop', scope: other });
+    expect(refused.res.status).toBe(403);
   });
 });

@@ -8,6 +8,7 @@
  */
 import type { TeamSpendRow } from '../../api/spend';
 import type { AlertKind } from '../../api/alerts';
+import type { ReadinessReport } from '../../api/schemas';
 import { addDays, HISTORY_START, maxDay, type Day, type DayRange } from '../../lib/dates';
 import { SPIKE_WINDOW, weekSpikes } from '../analytics/insights';
 import { weekTo, type FiguresRunner } from '../analytics/figures';
@@ -26,7 +27,16 @@ import {
 } from '../store/alerts-queries';
 import type { StoreDb } from '../store/db';
 import type { MappingSource } from '../teams/source';
-import { evaluate, holds, pseudonymous, type Figures, type Holding, type RuleView, type ScopeFigures } from './rules';
+import {
+  evaluate,
+  holds,
+  pseudonymous,
+  type Figures,
+  type Holding,
+  type RepoReports,
+  type RuleView,
+  type ScopeFigures,
+} from './rules';
 import { alertMessage, type WebhookFormat } from './webhook';
 
 /** Spikes named at most per rule and day. */
@@ -50,6 +60,11 @@ export interface FiguresSources {
   /** Fills the `/users` days of a range from the service first (what is already stored is not asked again). */
   fillUsers: (r: DayRange) => Promise<void>;
   budgetStates: () => Promise<{ currency: string; rows: TeamSpendRow[] }>;
+  /**
+   * The stored readiness reports of the repositories the teams own (none: every repository), oldest first, each
+   * under its repository's key: the readiness routes' selection (readiness/routes.ts).
+   */
+  readiness: (teams: readonly string[]) => Promise<{ reports: readonly { key: string; report: ReadinessReport }[] }>;
   logger: Logger;
 }
 
@@ -130,6 +145,20 @@ export function storeFigures(s: FiguresSources): (rules: readonly RuleView[]) =>
         );
         if (sp) at(scope).spikes = sp.top;
       }
+    }
+
+    // The readiness rules read each scope's repositories: the organization's every one, a team's those its sub-tree
+    // owns (Unassigned: those no team owns), as the readiness page of that scope lists them.
+    for (const scope of of('readiness-drop', 'criterion-failing', 'readiness-stale')) {
+      const sel = await attempt('readiness reports', () => s.readiness(scope === '' ? [] : [scope]));
+      if (!sel) continue;
+      const byRepo = new Map<string, RepoReports['reports'][number][]>();
+      for (const r of sel.reports) {
+        const list = byRepo.get(r.key);
+        if (list) list.push(r.report);
+        else byRepo.set(r.key, [r.report]);
+      }
+      at(scope).repos = [...byRepo].map(([key, reports]) => ({ key, reports }));
     }
 
     if (of('no-data').length > 0)

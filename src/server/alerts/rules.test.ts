@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { addDays } from '../../lib/dates';
-import { evaluate, pseudonymous, type Figures, type OpenAlert, type RuleView, type ScopeFigures } from './rules';
+import { KNOWN_CRITERIA } from '../../api/criteria';
+import { addDays, dayToMs } from '../../lib/dates';
+import type { CriterionScore } from '../../lib/readiness';
+import { evaluate, holds, pseudonymous, type Figures, type OpenAlert, type RuleView, type ScopeFigures } from './rules';
 
 /**
  * Each rule over a constructed history of days: the alerts open stay as the evaluation leaves them (as the store
@@ -207,5 +209,159 @@ describe('a person-day alert in privacy mode', () => {
       link: '/settings/budgets',
     };
     expect(pseudonymous(a, name)).toBe(a);
+  });
+});
+
+describe('the readiness rules on constructed report histories', () => {
+  // Ten known criteria: the level is by how many pass (3 of 10 is level 2, 5 is level 3, 7 is level 4).
+  const IDS = KNOWN_CRITERIA.slice(0, 10).map((c) => c.id);
+  /** A report made at noon UTC on `day`, with the first `passing` criteria passing and the others failing. */
+  const report = (day: string, passing: number, over: Record<string, CriterionScore> = {}) => ({
+    createdAt: dayToMs(day) + 12 * 3_600_000,
+    report: {
+      ...Object.fromEntries(IDS.map((id, i) => [id, { numerator: i < passing ? 1 : 0, denominator: 1 }])),
+      ...over,
+    },
+  });
+  const KEY = 'github.com/acme/api';
+  type Report = ReturnType<typeof report>;
+  /** Each day's check sees the reports made by then (a history growing by one report on some days). */
+  const history = (scope: string, reports: Report[][]) =>
+    reports.map((rs) => scoped(scope, { repos: [{ key: KEY, reports: rs }] }));
+
+  it('a level drop opens once, stays open while the level stays below, and resolves when a report is back', () => {
+    const a = report('2026-05-01', 5); // level 3
+    const b = report('2026-05-08', 3); // level 2
+    const c = report('2026-05-15', 3); // level 2 still
+    const d = report('2026-05-22', 5); // level 3 again
+    const e = report('2026-05-29', 4); // level 3, under the same level: no drop
+    const log = run(
+      rule('readiness-drop', 'Eng', null),
+      history('Eng', [[a], [a, b], [a, b], [a, b, c], [a, b, c, d], [a, b, c, d, e]]),
+    );
+    expect(log.map((l) => l.opened)).toEqual([[], [KEY], [], [], [], []]);
+    expect(log.map((l) => l.resolved.length)).toEqual([0, 0, 0, 0, 1, 0]);
+    expect(log.map((l) => l.open)).toEqual([0, 1, 1, 1, 0, 0]);
+    expect(log[1]!.summaries[0]).toBe('acme/api fell from readiness level 3 to 2 in its report of May 8, 2026.');
+    // The repository's scorecard, the rule's team kept.
+    expect(log[1]!.links[0]).toBe('/readiness/github.com%2Facme%2Fapi?team=Eng');
+  });
+
+  it('a drop below a drop stays one alert; the organization’s rule links without a team', () => {
+    const log = run(
+      rule('readiness-drop', '', null),
+      history('', [
+        [report('2026-05-01', 7)],
+        [report('2026-05-01', 7), report('2026-05-02', 5)],
+        [report('2026-05-01', 7), report('2026-05-02', 5), report('2026-05-03', 1)],
+      ]),
+    );
+    expect(log.map((l) => [l.opened.length, l.resolved.length, l.open])).toEqual([
+      [0, 0, 0],
+      [1, 0, 1],
+      [0, 0, 1],
+    ]);
+    expect(log[1]!.links[0]).toBe('/readiness/github.com%2Facme%2Fapi');
+  });
+
+  it('a criterion newly failing opens once per criterion, stays while it fails, and resolves when it passes', () => {
+    const [first, second] = IDS as [string, string];
+    const fail = { numerator: 0, denominator: 1 };
+    const pass = { numerator: 1, denominator: 1 };
+    const skip = { numerator: null, denominator: 1 };
+    const a = report('2026-05-01', 5, { [first]: pass, [second]: pass });
+    const b = report('2026-05-08', 5, { [first]: fail, [second]: pass });
+    // Still failing; the second criterion skipped (not evaluated: neither failing nor passing).
+    const c = report('2026-05-15', 5, { [first]: fail, [second]: skip });
+    // The second fails now: its last evaluation (May 8's, two reports back) passed, so it is newly failing too.
+    const d = report('2026-05-22', 5, { [first]: fail, [second]: fail });
+    const e = report('2026-05-29', 5, { [first]: pass, [second]: fail });
+    const log = run(
+      rule('criterion-failing', 'Eng', null),
+      history('Eng', [[a], [a, b], [a, b], [a, b, c], [a, b, c, d], [a, b, c, d, e]]),
+    );
+    expect(log.map((l) => l.opened)).toEqual([[], [`${KEY}#${first}`], [], [], [`${KEY}#${second}`], []]);
+    expect(log.map((l) => l.resolved.length)).toEqual([0, 0, 0, 0, 0, 1]);
+    expect(log.map((l) => l.open)).toEqual([0, 1, 1, 1, 2, 1]);
+    // Named as the scorecard names it, with the day it started failing and the day it last passed.
+    expect(log[1]!.summaries[0]).toBe(
+      `acme/api: “${KNOWN_CRITERIA[0]!.name}” has failed since its report of May 8, 2026, after passing in the one of May 1, 2026.`,
+    );
+    expect(log[4]!.summaries[0]).toContain(
+      'has failed since its report of May 22, 2026, after passing in the one of May 8, 2026.',
+    );
+    // The scorecard's failing criteria, the team kept.
+    expect(log[1]!.links[0]).toBe('/readiness/github.com%2Facme%2Fapi?team=Eng&criteria=failed');
+  });
+
+  it('a criterion that has always failed, or that the latest report does not evaluate, is not newly failing', () => {
+    const [first] = IDS as [string];
+    const always = [report('2026-05-01', 0), report('2026-05-08', 0)];
+    expect(
+      holds(rule('criterion-failing', '', null), {
+        day: '2026-06-01',
+        scopes: new Map([['', { repos: [{ key: KEY, reports: always }] }]]),
+      }),
+    ).toEqual([]);
+    const gone = [report('2026-05-01', 10), report('2026-05-08', 10, { [first]: { numerator: null, denominator: 1 } })];
+    expect(
+      holds(rule('criterion-failing', '', null), {
+        day: '2026-06-01',
+        scopes: new Map([['', { repos: [{ key: KEY, reports: gone }] }]]),
+      }),
+    ).toEqual([]);
+    // A criterion outside the known list is named by its id made readable.
+    const odd = [
+      report('2026-05-01', 10, { agents_md_freshness: { numerator: 1, denominator: 1 } }),
+      report('2026-05-08', 10, { agents_md_freshness: { numerator: 0, denominator: 2 } }),
+    ];
+    expect(
+      holds(rule('criterion-failing', '', null), {
+        day: '2026-06-01',
+        scopes: new Map([['', { repos: [{ key: KEY, reports: odd }] }]]),
+      })?.map((h) => h.summary),
+    ).toEqual([
+      'acme/api: “Agents md freshness” has failed since its report of May 8, 2026, after passing in the one of May 1, 2026.',
+    ]);
+  });
+
+  it('a report older than N days opens once, stays while no newer report comes, and resolves when one does', () => {
+    // Days are 2026-06-01 onwards, each checked twice (a check run again the same day opens nothing twice).
+    const old = report('2026-05-01', 5);
+    const fresh = report('2026-06-04', 5);
+    const days = [[old], [old], [old, fresh], [old, fresh]];
+    let open: OpenAlert[] = [];
+    const log: [string[], number][] = [];
+    const r = rule('readiness-stale', 'Eng', 30);
+    for (const [i, reports] of days.entries())
+      for (let twice = 0; twice < 2; twice++) {
+        const day = addDays('2026-05-31', i);
+        const e = evaluate([r], { day, scopes: new Map([['Eng', { repos: [{ key: KEY, reports }] }]]) }, open);
+        open = [
+          ...open.filter((a) => !e.resolve.includes(a.id)),
+          ...e.open.map((o, j) => ({ id: `${day}-${j}`, ruleId: o.ruleId, scope: o.scope, key: o.key })),
+        ];
+        log.push([e.open.map((o) => o.summary), e.resolve.length]);
+      }
+    // On May 31 (the latest complete day; today June 1) the report of May 1 is 31 days old: older than 30.
+    expect(log).toEqual([
+      [['acme/api: its latest readiness report is 31 days old, from May 1, 2026.'], 0],
+      [[], 0],
+      [[], 0],
+      [[], 0],
+      [[], 1],
+      [[], 0],
+      [[], 0],
+      [[], 0],
+    ]);
+    // Exactly N days old is not older than N.
+    expect(
+      holds(r, { day: '2026-05-30', scopes: new Map([['Eng', { repos: [{ key: KEY, reports: [old] }] }]]) }),
+    ).toEqual([]);
+  });
+
+  it('a scope whose reports could not be read keeps its alerts as they are', () => {
+    for (const kind of ['readiness-drop', 'criterion-failing', 'readiness-stale'] as const)
+      expect(holds(rule(kind, 'Eng', 30), { day: '2026-06-01', scopes: new Map([['Eng', {}]]) })).toBeUndefined();
   });
 });

@@ -1,11 +1,21 @@
 /**
  * The alerts' evaluation (pure): the rules, the figures of the day and the alerts open now give the alerts to
  * open and those to resolve. An alert is one rule's condition holding for one thing in its scope (the scope's
- * budget or active people, one person's day, the store's data): it opens once, stays open while the condition
- * holds, resolves when it clears, and a new one opens if it holds again later.
+ * budget or active people, one person's day, the store's data, one repository or one of its criteria): it opens
+ * once, stays open while the condition holds, resolves when it clears, and a new one opens if it holds again later.
  */
 import type { AlertKind } from '../../api/alerts';
-import { addDays, daysBetween, formatDayLong, type Day } from '../../lib/dates';
+import { CRITERIA_BY_ID, criterionName } from '../../api/criteria';
+import { addDays, daysBetween, formatDayLong, msToDay, type Day } from '../../lib/dates';
+import {
+  criterionState,
+  isStale,
+  repoName,
+  reportAgeDays,
+  scoreReport,
+  type CriterionScore,
+  type CriterionState,
+} from '../../lib/readiness';
 
 export interface RuleView {
   id: string;
@@ -23,6 +33,15 @@ export interface ScopeFigures {
   active?: { before: number; now: number };
   /** The people whose day was far above their usual on the day (the highlights' spike rule). */
   spikes?: readonly { userId: string; email: string | null; value: number; median: number }[];
+  /** The repositories the scope's teams own (the organization's: every one), each with its reports. */
+  repos?: readonly RepoReports[];
+}
+
+/** A repository's readiness reports, oldest first. */
+export interface RepoReports {
+  /** `host/owner/name` (lib/repos.ts). */
+  key: string;
+  reports: readonly { createdAt: number; report: Readonly<Record<string, CriterionScore>> }[];
 }
 
 export interface Figures {
@@ -91,6 +110,60 @@ export function pseudonymous<T extends { kind: string; scope: string; key: strin
 
 /** Where each alert kind is shown (the page the alert links to). */
 export const SYNC_STATUS_LINK = '/alerts#sync';
+
+const levelOf = (id: string) => CRITERIA_BY_ID.get(id)?.level;
+const reportDay = (r: { createdAt: number }) => formatDayLong(msToDay(r.createdAt));
+const nameOf = (key: string) => repoName(`https://${key}`);
+
+/**
+ * A repository's scorecard (the readiness page's address of it), with the rule's team kept so the page reads that
+ * team's repositories (`extra`: more of the query).
+ */
+function scorecard(key: string, scope: string, extra = ''): string {
+  const q = [...(scope === '' ? [] : [`team=${encodeURIComponent(scope)}`]), ...(extra ? [extra] : [])].join('&');
+  return `/readiness/${encodeURIComponent(key)}${q ? `?${q}` : ''}`;
+}
+
+/**
+ * Where a repository's level last changed: the first report of the run of reports at its latest level, and the
+ * report before that run (undefined when every report is at that level).
+ */
+function lastLevelChange(repo: RepoReports) {
+  const levels = repo.reports.map((r) => scoreReport(r, levelOf).level);
+  const now = levels.at(-1)!;
+  let i = levels.length - 1;
+  while (i > 0 && levels[i - 1] === now) i--;
+  return {
+    now,
+    since: repo.reports[i]!,
+    before: i > 0 ? { level: levels[i - 1]!, report: repo.reports[i - 1]! } : undefined,
+  };
+}
+
+/**
+ * The criteria failing in a repository's latest report whose evaluation before the current run of failures
+ * passed (reports that skipped or left it out do not count): each with the first failing report and the passing
+ * one before it.
+ */
+function newlyFailing(repo: RepoReports) {
+  const reports = repo.reports;
+  const latest = reports.at(-1)!;
+  const out: { id: string; since: RepoReports['reports'][number]; passed: RepoReports['reports'][number] }[] = [];
+  for (const id of Object.keys(latest.report)) {
+    if (criterionState(latest.report[id]!) !== 'failed') continue;
+    let since = latest;
+    for (let i = reports.length - 2; i >= 0; i--) {
+      const c = reports[i]!.report[id];
+      const state: CriterionState = c ? criterionState(c) : 'skipped';
+      if (state === 'failed') since = reports[i]!;
+      else if (state === 'passed') {
+        out.push({ id, since, passed: reports[i]! });
+        break;
+      }
+    }
+  }
+  return out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
 
 /** What a rule holds for on these figures; undefined when a figure it reads is not known (nothing changes). */
 export function holds(rule: RuleView, f: Figures): Holding[] | undefined {
@@ -167,6 +240,52 @@ export function holds(rule: RuleView, f: Figures): Holding[] | undefined {
               : `No data synced for ${missing} days: the newest day stored is ${formatDayLong(newest)}.`,
         },
       ];
+    }
+    // The readiness kinds hold while what the reports say holds: a drop until a report is back at or above the
+    // level before it, a failing criterion until it passes again (or is no longer evaluated), a stale report
+    // until a newer one comes.
+    case 'readiness-drop': {
+      if (s?.repos === undefined) return undefined;
+      return s.repos.flatMap((repo) => {
+        if (repo.reports.length === 0) return [];
+        const { now, since, before } = lastLevelChange(repo);
+        if (!before || before.level <= now) return [];
+        return [
+          {
+            key: repo.key,
+            link: scorecard(repo.key, rule.scope),
+            summary: `${nameOf(repo.key)} fell from readiness level ${before.level} to ${now} in its report of ${reportDay(since)}.`,
+          },
+        ];
+      });
+    }
+    case 'criterion-failing': {
+      if (s?.repos === undefined) return undefined;
+      return s.repos.flatMap((repo) =>
+        repo.reports.length === 0
+          ? []
+          : newlyFailing(repo).map((c) => ({
+              key: `${repo.key}#${c.id}`,
+              link: scorecard(repo.key, rule.scope, 'criteria=failed'),
+              summary: `${nameOf(repo.key)}: “${criterionName(c.id)}” has failed since its report of ${reportDay(c.since)}, after passing in the one of ${reportDay(c.passed)}.`,
+            })),
+      );
+    }
+    case 'readiness-stale': {
+      if (s?.repos === undefined) return undefined;
+      return s.repos.flatMap((repo) => {
+        const latest = repo.reports.at(-1);
+        if (!latest) return [];
+        const age = reportAgeDays(latest.createdAt, f.day);
+        if (!isStale(age, n)) return [];
+        return [
+          {
+            key: repo.key,
+            link: scorecard(repo.key, rule.scope),
+            summary: `${nameOf(repo.key)}: its latest readiness report is ${age} days old, from ${reportDay(latest)}.`,
+          },
+        ];
+      });
     }
   }
 }

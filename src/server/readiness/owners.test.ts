@@ -4,6 +4,7 @@
  * and every request would otherwise match each of them against each repository again).
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { READINESS_STALE_DAYS } from '../../api/readiness';
 import { tenReport } from '../../test/readiness-fixtures';
 import { openStore, type StoreDb } from '../store/db';
 import { writeReports } from '../store/queries';
@@ -27,6 +28,8 @@ vi.mock('../teams/mapping', async (importOriginal) => {
   };
 });
 
+/** A repository as the selection gives it: no stale rule is set, so its report is stale after the default. */
+const repo = (key: string, team: string) => ({ key, team, staleAfter: READINESS_STALE_DAYS });
 const mappingOf = (text: string): Mapping => {
   const r = parseMapping(text, 'csv');
   if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('; '));
@@ -60,17 +63,17 @@ describe('each repository’s owner, once per mapping and stored reports', () =>
     asked.n = 0;
     const first = await selection([]);
     expect(first.repos).toEqual([
-      { key: 'github.com/acme/api', team: 'Platform' },
-      { key: 'github.com/acme/data-lake', team: 'Data' },
-      { key: 'github.com/acme/web', team: 'Platform' },
+      repo('github.com/acme/api', 'Platform'),
+      repo('github.com/acme/data-lake', 'Data'),
+      repo('github.com/acme/web', 'Platform'),
     ]);
     expect(asked.n).toBe(3);
     expect(await selection([])).toEqual(first);
-    expect((await selection(['Data'])).repos).toEqual([{ key: 'github.com/acme/data-lake', team: 'Data' }]);
+    expect((await selection(['Data'])).repos).toEqual([repo('github.com/acme/data-lake', 'Data')]);
     expect(asked.n).toBe(3);
 
     mapping = mappingOf('email,team,repos\nann@acme.com,Web,github.com/acme/web');
-    expect((await selection(['Web'])).repos).toEqual([{ key: 'github.com/acme/web', team: 'Web' }]);
+    expect((await selection(['Web'])).repos).toEqual([repo('github.com/acme/web', 'Web')]);
     await selection([]);
     expect(asked.n).toBe(6);
 

@@ -10,6 +10,7 @@ import { readinessReportSchema, type ReadinessReport } from '../../api/schemas';
 import {
   READINESS_FIXES_CSV_PATH,
   READINESS_PATH,
+  READINESS_STALE_DAYS,
   readinessAnswerSchema,
   type ReadinessRepo,
 } from '../../api/readiness';
@@ -21,6 +22,7 @@ import { jsonText, type HttpResponse } from '../core/response';
 import { queryParser } from '../http/query';
 import { route, type Route } from '../http/router';
 import type { StoreDb } from '../store/db';
+import { readAlertRules } from '../store/alerts-queries';
 import { allReports, reportsVersion } from '../store/queries';
 import { repoOwner, type Mapping } from '../teams/mapping';
 import type { MappingSource } from '../teams/source';
@@ -85,6 +87,25 @@ export function createReadinessRoutes(opts: ReadinessRoutesOptions) {
   }
 
   /**
+   * After how many days a repository's latest report is stale, by its owning team: the fewest days of the enabled
+   * `readiness-stale` alert rules covering it (the organization's, its team's or one above it; Unassigned's for a
+   * repository no team owns), so the pages call stale what those rules alert on; else the default.
+   */
+  async function staleness(): Promise<(team: string | null) => number> {
+    const rules = (await readAlertRules(store.db)).filter(
+      (r) => r.kind === 'readiness-stale' && Number(r.enabled) === 1,
+    );
+    return (team) => {
+      let days = Infinity;
+      for (const r of rules) {
+        const covers = r.scope === '' || (team === null ? r.scope === UNASSIGNED : inSelection(team, [r.scope]));
+        if (covers && r.threshold !== null) days = Math.min(days, Number(r.threshold));
+      }
+      return days === Infinity ? READINESS_STALE_DAYS : days;
+    };
+  }
+
+  /**
    * The repositories of the teams asked for (sub-teams included; Unassigned: those no team owns), or
    * every repository when none is asked for.
    */
@@ -94,9 +115,10 @@ export function createReadinessRoutes(opts: ReadinessRoutesOptions) {
     const owners = ownersOf(mapping, reports);
     const chosen = (team: string | null) =>
       teams.length === 0 || (team === null ? teams.includes(UNASSIGNED) : inSelection(team, teams));
+    const staleAfter = await staleness();
     const repos = [...owners]
       .filter(([, team]) => chosen(team))
-      .map(([key, team]) => ({ key, team }))
+      .map(([key, team]) => ({ key, team, staleAfter: staleAfter(team) }))
       .sort((a, b) => byId(a.key, b.key));
     const keys = new Set(repos.map((r) => r.key));
     return {
