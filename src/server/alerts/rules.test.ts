@@ -360,6 +360,24 @@ describe('the readiness rules on constructed report histories', () => {
     ).toEqual([]);
   });
 
+  it('lists the latest changes first, and the stalest reports first (the rules screen shows a rule’s first few)', () => {
+    const repos = [
+      { key: 'github.com/acme/a', reports: [report('2026-05-01', 5), report('2026-05-02', 3)] },
+      { key: 'github.com/acme/b', reports: [report('2026-04-01', 5), report('2026-05-20', 3)] },
+      { key: 'github.com/acme/c', reports: [report('2026-03-01', 5)] },
+    ];
+    const f: Figures = { day: '2026-05-31', scopes: new Map([['', { repos }]]) };
+    const keys = (kind: RuleView['kind'], n: number | null) => holds(rule(kind, '', n), f)!.map((h) => h.key);
+    expect(keys('readiness-drop', null)).toEqual(['github.com/acme/b', 'github.com/acme/a']);
+    expect(keys('criterion-failing', null)).toEqual([
+      `github.com/acme/b#${IDS[3]}`,
+      `github.com/acme/b#${IDS[4]}`,
+      `github.com/acme/a#${IDS[3]}`,
+      `github.com/acme/a#${IDS[4]}`,
+    ]);
+    expect(keys('readiness-stale', 10)).toEqual(['github.com/acme/c', 'github.com/acme/a', 'github.com/acme/b']);
+  });
+
   it('a scope whose reports could not be read keeps its alerts as they are', () => {
     for (const kind of ['readiness-drop', 'criterion-failing', 'readiness-stale'] as const)
       expect(holds(rule(kind, 'Eng', 30), { day: '2026-06-01', scopes: new Map([['Eng', {}]]) })).toBeUndefined();

@@ -125,6 +125,15 @@ function scorecard(key: string, scope: string, extra = ''): string {
 }
 
 /**
+ * Holdings by `at`, the largest first (a change's time: the latest changes first), then by key, without `at`: the
+ * rules screen lists a rule's first few.
+ */
+const newestFirst = (hs: (Holding & { at: number })[]): Holding[] =>
+  hs
+    .sort((a, b) => b.at - a.at || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map(({ key, link, summary }) => ({ key, link, summary }));
+
+/**
  * Where a repository's level last changed: the first report of the run of reports at its latest level, and the
  * report before that run (undefined when every report is at that level).
  */
@@ -246,46 +255,56 @@ export function holds(rule: RuleView, f: Figures): Holding[] | undefined {
     // until a newer one comes.
     case 'readiness-drop': {
       if (s?.repos === undefined) return undefined;
-      return s.repos.flatMap((repo) => {
-        if (repo.reports.length === 0) return [];
-        const { now, since, before } = lastLevelChange(repo);
-        if (!before || before.level <= now) return [];
-        return [
-          {
-            key: repo.key,
-            link: scorecard(repo.key, rule.scope),
-            summary: `${nameOf(repo.key)} fell from readiness level ${before.level} to ${now} in its report of ${reportDay(since)}.`,
-          },
-        ];
-      });
+      return newestFirst(
+        s.repos.flatMap((repo) => {
+          if (repo.reports.length === 0) return [];
+          const { now, since, before } = lastLevelChange(repo);
+          if (!before || before.level <= now) return [];
+          return [
+            {
+              at: since.createdAt,
+              key: repo.key,
+              link: scorecard(repo.key, rule.scope),
+              summary: `${nameOf(repo.key)} fell from readiness level ${before.level} to ${now} in its report of ${reportDay(since)}.`,
+            },
+          ];
+        }),
+      );
     }
     case 'criterion-failing': {
       if (s?.repos === undefined) return undefined;
-      return s.repos.flatMap((repo) =>
-        repo.reports.length === 0
-          ? []
-          : newlyFailing(repo).map((c) => ({
-              key: `${repo.key}#${c.id}`,
-              link: scorecard(repo.key, rule.scope, 'criteria=failed'),
-              summary: `${nameOf(repo.key)}: “${criterionName(c.id)}” has failed since its report of ${reportDay(c.since)}, after passing in the one of ${reportDay(c.passed)}.`,
-            })),
+      return newestFirst(
+        s.repos.flatMap((repo) =>
+          repo.reports.length === 0
+            ? []
+            : newlyFailing(repo).map((c) => ({
+                at: c.since.createdAt,
+                key: `${repo.key}#${c.id}`,
+                link: scorecard(repo.key, rule.scope, 'criteria=failed'),
+                summary: `${nameOf(repo.key)}: “${criterionName(c.id)}” has failed since its report of ${reportDay(c.since)}, after passing in the one of ${reportDay(c.passed)}.`,
+              })),
+        ),
       );
     }
     case 'readiness-stale': {
       if (s?.repos === undefined) return undefined;
-      return s.repos.flatMap((repo) => {
-        const latest = repo.reports.at(-1);
-        if (!latest) return [];
-        const age = reportAgeDays(latest.createdAt, f.day);
-        if (!isStale(age, n)) return [];
-        return [
-          {
-            key: repo.key,
-            link: scorecard(repo.key, rule.scope),
-            summary: `${nameOf(repo.key)}: its latest readiness report is ${age} days old, from ${reportDay(latest)}.`,
-          },
-        ];
-      });
+      // `at` is the report's age: the stalest first.
+      return newestFirst(
+        s.repos.flatMap((repo) => {
+          const latest = repo.reports.at(-1);
+          if (!latest) return [];
+          const age = reportAgeDays(latest.createdAt, f.day);
+          if (!isStale(age, n)) return [];
+          return [
+            {
+              at: age,
+              key: repo.key,
+              link: scorecard(repo.key, rule.scope),
+              summary: `${nameOf(repo.key)}: its latest readiness report is ${age} days old, from ${reportDay(latest)}.`,
+            },
+          ];
+        }),
+      );
     }
   }
 }
