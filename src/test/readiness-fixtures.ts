@@ -25,9 +25,14 @@ const json = (body: unknown) =>
 
 /**
  * Stubs `fetch` as the dashboard server: `/api/readiness[?team=…]` (a team's repositories: its own and its
- * sub-teams'), and the service's readiness path in one page. Returns the URLs asked for.
+ * sub-teams', each with the days after which it is stale when `staleAfter` says), and the service's readiness path
+ * in one page. Returns the URLs asked for.
  */
-export function stubReadiness(reports: readonly ReadinessReport[], owners: Record<string, string | null>) {
+export function stubReadiness(
+  reports: readonly ReadinessReport[],
+  owners: Record<string, string | null>,
+  staleAfter: Record<string, number> = {},
+) {
   const urls: URL[] = [];
   vi.stubGlobal(
     'fetch',
@@ -40,7 +45,7 @@ export function stubReadiness(reports: readonly ReadinessReport[], owners: Recor
           teams.length === 0 || (t !== null && teams.some((x) => t === x || t.startsWith(`${x}/`)));
         const repos = Object.entries(owners)
           .filter(([, t]) => chosen(t))
-          .map(([key, team]) => ({ key, team }));
+          .map(([key, team]) => ({ key, team, ...(key in staleAfter && { staleAfter: staleAfter[key] }) }));
         const keys = new Set(repos.map((r) => r.key));
         const answer: ReadinessAnswer = {
           ownership: true,

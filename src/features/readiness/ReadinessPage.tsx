@@ -1,7 +1,7 @@
 import { useCallback, useDeferredValue, useMemo } from 'react';
 import { Link } from 'react-router-dom';
 import { LEVEL_NAMES } from '../../api/criteria';
-import { UNOWNED } from '../../api/readiness';
+import { READINESS_STALE_DAYS, UNOWNED } from '../../api/readiness';
 import { useAppConfig } from '../../data/config';
 import { useLinkTo, useSearchParam, useTeams, type ReadinessPeriod, type SortState } from '../../data/search';
 import { CategoryBarChart } from '../../components/CategoryBarChart';
@@ -32,7 +32,8 @@ import {
 } from './history';
 import { FixesWidget } from './FixesWidget';
 import { LEVEL_COLORS, LevelSpreadWidget } from './LevelSpread';
-import { useRepoList } from './queries';
+import { staleAfterOf, useRepoList } from './queries';
+import { StaleBadge } from './StaleBadge';
 import { TeamsTable } from './TeamsTable';
 import { ownerOf } from './teams';
 
@@ -47,6 +48,7 @@ const HOW_TO_READ = [
     .join(', ')}. Level ${TARGET_LEVEL} is the usual target.`,
   'The page counts the repositories at each level and says whether the target is met, rather than averaging levels; the chart shows how those shares moved over the period.',
   'Open a repository for its criteria by pillar and what to fix first: the failing criteria that take it to its next level soonest.',
+  `A repository whose latest report is older than ${READINESS_STALE_DAYS} days (or the days a stale-report alert rule covering it sets) is marked stale, with the report's age in days.`,
   `What to fix next is for the target: each criterion by how many repositories below level ${TARGET_LEVEL} it is one of the fewest fixes to bring there; criteria counting as many, the lowest level first.`,
 ];
 
@@ -118,14 +120,26 @@ const REPO_COLUMNS: Column<RepoSummary>[] = [
         </span>
       ),
   },
-  {
-    id: 'lastEvaluated',
-    header: 'Last evaluated (UTC)',
-    value: (r) => r.lastEvaluated,
-    render: (r) => formatDayLong(msToDay(r.lastEvaluated)),
-  },
-  { id: 'reports', header: 'Reports', value: (r) => r.reports, numeric: true },
 ];
+const REPORTS_COLUMN: Column<RepoSummary> = {
+  id: 'reports',
+  header: 'Reports',
+  value: (r) => r.reports,
+  numeric: true,
+};
+
+/** When each repository's latest report was made, marked stale after the days its alert rules say (else 30). */
+const lastEvaluatedColumn = (staleAfter: ReadonlyMap<string, number> | undefined): Column<RepoSummary> => ({
+  id: 'lastEvaluated',
+  header: 'Last evaluated (UTC)',
+  value: (r) => r.lastEvaluated,
+  render: (r) => (
+    <span className="whitespace-nowrap">
+      {formatDayLong(msToDay(r.lastEvaluated))}
+      <StaleBadge createdAt={r.lastEvaluated} staleAfter={staleAfterOf(staleAfter, r.key)} />
+    </span>
+  ),
+});
 
 const FAILING_COLUMNS: Column<FailingCriterion>[] = [
   { id: 'name', header: 'Criterion', value: (f) => f.name },
@@ -157,9 +171,16 @@ export default function ReadinessPage() {
   const [search, setSearch] = useSearchParam('q');
   const failingCsv = useTableCsv('failing', FAILING_COLUMNS, FAILING_SORT);
   const linkTo = useLinkTo();
+  const { staleAfter } = repos;
   const repoColumns = useMemo(
-    () => [nameColumn(linkTo), ...(owners ? [teamColumn(owners)] : []), ...REPO_COLUMNS],
-    [owners, linkTo],
+    () => [
+      nameColumn(linkTo),
+      ...(owners ? [teamColumn(owners)] : []),
+      ...REPO_COLUMNS,
+      lastEvaluatedColumn(staleAfter),
+      REPORTS_COLUMN,
+    ],
+    [owners, staleAfter, linkTo],
   );
   const reposCsv = useTableCsv('repos', repoColumns, REPOS_SORT);
   const scope = byTeam ? (teams.length === 1 ? teams[0]! : `${teams.length} teams`) : 'Organization';

@@ -33,8 +33,9 @@ import {
   safeHref,
   type CriterionState,
 } from '../../lib/readiness';
-import { useRepoList } from './queries';
+import { staleAfterOf, useRepoList } from './queries';
 import { RepoFixes } from './RepoFixes';
+import { StaleBadge } from './StaleBadge';
 import { ownerOf } from './teams';
 
 const STATE_STYLE: Record<CriterionState, [string, string]> = {
@@ -133,6 +134,8 @@ export default function RepoPage() {
             · Owned by <span className="font-medium text-fg">{owner ?? `no team (${UNOWNED})`}</span>
           </span>
         )}
+        {/* Of the repository's latest report, whichever report is open. */}
+        <StaleBadge createdAt={history.latest.report.createdAt} staleAfter={staleAfterOf(q.staleAfter, key)} />
         {earlier && (
           <span className="ml-2 rounded bg-warning-surface-strong px-1.5 py-0.5 text-xs text-warning-fg">
             an earlier report

@@ -1,9 +1,10 @@
 import { experimental_streamedQuery as streamedQuery, queryOptions, useQuery } from '@tanstack/react-query';
 import { walkReadinessReports } from '../../api/paginate';
-import type { ReadinessAnswer } from '../../api/readiness';
+import { READINESS_STALE_DAYS, type ReadinessAnswer } from '../../api/readiness';
 import type { ReadinessReport } from '../../api/schemas';
 import { api } from '../../data/client';
 import { readinessByTeamQuery } from '../../data/teams';
+import { repoKey } from '../../lib/repos';
 import { addReports, histories, type RepoHistory, type ScoredReport } from './history';
 
 export interface ReportsWalk {
@@ -38,17 +39,30 @@ export const allReportsQuery = () =>
     staleTime: 5 * 60_000,
   });
 
-/** The repositories' histories of an answer, and each repository's owning team by its key. */
+/**
+ * The repositories' histories of an answer, each repository's owning team by its key, and the days after which its
+ * latest report is stale (where the answer says).
+ */
 export function fromAnswer(a: ReadinessAnswer) {
   const owners = new Map(a.repos.map((r) => [r.key, r.team]));
-  return { histories: histories(addReports(new Map(), a.reports)), owners, ownership: a.ownership };
+  const staleAfter = new Map(a.repos.flatMap((r) => (r.staleAfter === undefined ? [] : [[r.key, r.staleAfter]])));
+  return { histories: histories(addReports(new Map(), a.reports)), owners, staleAfter, ownership: a.ownership };
 }
+
+/**
+ * The days after which a repository's latest report is stale (by its history's key): the server's answer says it
+ * by the alert rules covering the repository; without it (no store, so no rules), the default.
+ */
+export const staleAfterOf = (staleAfter: ReadonlyMap<string, number> | undefined, historyKey: string) =>
+  staleAfter?.get(repoKey(historyKey)) ?? READINESS_STALE_DAYS;
 
 export interface RepoList {
   /** Undefined while loading. */
   list: RepoHistory[] | undefined;
   /** Owning team by `host/owner/name`; undefined without teams on the server (or while loading). */
   owners: ReadonlyMap<string, string | null> | undefined;
+  /** Days after which each repository's latest report is stale, by `host/owner/name` (staleAfterOf). */
+  staleAfter: ReadonlyMap<string, number> | undefined;
   ownership: boolean | undefined;
   /** The page-by-page walk of the service's reports (a server without a store), for its progress. */
   walk: ReportsWalk | undefined;
@@ -74,6 +88,7 @@ export function useRepoList(teams: readonly string[], withTeams: boolean): RepoL
     return {
       list: owned.data?.histories,
       owners: owned.data?.owners,
+      staleAfter: owned.data?.staleAfter,
       ownership: owned.data?.ownership,
       walk: undefined,
       error: owned.error,
@@ -84,6 +99,7 @@ export function useRepoList(teams: readonly string[], withTeams: boolean): RepoL
   return {
     list: all.data,
     owners: undefined,
+    staleAfter: undefined,
     ownership: undefined,
     walk: walk.data,
     error: all.error,
