@@ -31,6 +31,7 @@ export const ALERT_KINDS = [
   'readiness-drop',
   'criterion-failing',
   'readiness-stale',
+  'goal-off-course',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
@@ -83,6 +84,12 @@ export const ALERT_KIND_INFO: Record<
     label: 'A repository’s latest readiness report is older than N days',
     name: 'Readiness report stale',
     threshold: { label: 'Days since the report', min: 1, max: 365, default: READINESS_STALE_DAYS },
+  },
+  // The scope's own goal (server/goals): open while its projection, or once its week is over its value, misses it.
+  'goal-off-course': {
+    label: 'The goal’s projection misses its target',
+    name: 'Goal off course',
+    threshold: null,
   },
 };
 

@@ -155,6 +155,7 @@ export function createStoreFeatures(o: StoreFeaturesOptions) {
       fillUsers,
       budgetStates: () => spendRoutes.budgetStates(),
       readiness: (t) => readinessRoutes.selection(t),
+      goal: (scope) => goalsRoutes.progressOfScope(scope),
       logger,
     }),
     webhook: config.alertWebhookUrl && {

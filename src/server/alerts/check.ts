@@ -65,6 +65,8 @@ export interface FiguresSources {
    * under its repository's key: the readiness routes' selection (readiness/routes.ts).
    */
   readiness: (teams: readonly string[]) => Promise<{ reports: readonly { key: string; report: ReadinessReport }[] }>;
+  /** A scope's goal and its progress to the latest day (server/goals), or null when it has none; without it, unknown. */
+  goal?: (scope: string) => Promise<ScopeFigures['goal']>;
   logger: Logger;
 }
 
@@ -159,6 +161,11 @@ export function storeFigures(s: FiguresSources): (rules: readonly RuleView[]) =>
         else byRepo.set(r.key, [r.report]);
       }
       at(scope).repos = [...byRepo].map(([key, reports]) => ({ key, reports }));
+    }
+
+    for (const scope of of('goal-off-course')) {
+      const g = s.goal && (await attempt('the goal’s progress', () => s.goal!(scope)));
+      if (g !== undefined) at(scope).goal = g;
     }
 
     if (of('no-data').length > 0)

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { KNOWN_CRITERIA } from '../../api/criteria';
 import { addDays, dayToMs } from '../../lib/dates';
+import { goalProgress } from '../../lib/goals';
 import type { CriterionScore } from '../../lib/readiness';
 import { evaluate, holds, pseudonymous, type Figures, type OpenAlert, type RuleView, type ScopeFigures } from './rules';
 
@@ -118,6 +119,76 @@ describe('alert rules on constructed histories', () => {
     expect(log[1]!.summaries[0]).toBe('No data synced for 3 days: the newest day stored is May 30, 2026.');
     expect(run(rule('no-data', '', 3), [() => ({ scopes: new Map(), newestDataDay: null })])[0]!.summaries).toEqual([
       'No data has been synced from the service yet.',
+    ]);
+  });
+
+  it('a goal whose projection misses its target: fires once, stays open, resolves back on course, fires again', () => {
+    // A goal of 60 % by Jul 31 set in the week of Jun 1; each day's weeks end with the share given.
+    const goal = (...shares: number[]) =>
+      scoped('Eng/Web Apps', {
+        goal: {
+          kind: 'weekly-active',
+          target: 0.6,
+          by: '2026-07-31',
+          progress: goalProgress({
+            target: 0.6,
+            startWeek: '2026-06-01',
+            by: '2026-07-31',
+            weeks: shares.map((value, i) => ({ week: addDays('2026-06-01', 7 * i), value })),
+          }),
+        },
+      });
+    const log = run(rule('goal-off-course', 'Eng/Web Apps', null), [
+      goal(0.4, 0.45, 0.5), // rising 5 points a week: 75 % by the week of Jul 20, on course
+      goal(0.4, 0.4, 0.4), // flat at 40 %: off course (fires)
+      goal(0.4, 0.4, 0.4, 0.39), // still off course: stays open
+      goal(0.4, 0.4, 0.4, 0.39, 0.6, 0.7), // back on course: resolves
+      goal(0.4, 0.4, 0.4, 0.39, 0.6, 0.3, 0.2), // off course again: fires again
+      goal(0.4, 0.4, 0.4, 0.39, 0.6, 0.3, 0.2, 0.9, 0.9), // on course: resolves
+    ]);
+    expectCycle(log);
+    expect(log[1]!.summaries[0]).toBe(
+      'Eng/Web Apps is off course for its goal of 60\u00a0% of members weekly active by Jul 31, 2026: 40\u00a0% in the week of Jun 15, 2026, projected 40\u00a0% by the week of Jul 20, 2026.',
+    );
+    expect(log[1]!.links).toEqual(['/teams/Eng/Web%20Apps']);
+    // No goal: nothing; a goal that could not be read: the alert stays as it is.
+    expect(run(rule('goal-off-course', 'Eng', null), [scoped('Eng', { goal: null })])[0]!.opened).toEqual([]);
+    expect(
+      evaluate([rule('goal-off-course', 'Eng', null)], { day: '2026-06-01', scopes: new Map() }, [
+        { id: 'a1', ruleId: 'r1', scope: 'Eng', key: '' },
+      ]),
+    ).toEqual({ open: [], resolve: [] });
+    // The week it is read in over, short of the target: missed, said so, and linked to the teams table for the organization.
+    const missed = evaluate(
+      [rule('goal-off-course', '', null)],
+      {
+        day: '2026-08-04',
+        scopes: new Map([
+          [
+            '',
+            {
+              goal: {
+                kind: 'weekly-active',
+                target: 0.6,
+                by: '2026-07-31',
+                progress: {
+                  status: 'missed',
+                  projected: null,
+                  current: { week: '2026-07-20', value: 0.555 },
+                  targetWeek: '2026-07-20',
+                },
+              },
+            },
+          ],
+        ]),
+      },
+      [],
+    ).open;
+    expect(missed.map((o) => [o.summary, o.link])).toEqual([
+      [
+        'The organization missed its goal of 60\u00a0% of members weekly active by Jul 31, 2026: 55.5\u00a0% in the week it is read in, that of Jul 20, 2026.',
+        '/teams',
+      ],
     ]);
   });
 

@@ -6,6 +6,8 @@
  */
 import type { AlertKind } from '../../api/alerts';
 import { CRITERIA_BY_ID, criterionName } from '../../api/criteria';
+import { GOAL_KIND_INFO, type GoalKind } from '../../api/goals';
+import type { GoalProgress } from '../../lib/goals';
 import { addDays, daysBetween, formatDayLong, msToDay, type Day } from '../../lib/dates';
 import {
   criterionState,
@@ -35,6 +37,13 @@ export interface ScopeFigures {
   spikes?: readonly { userId: string; email: string | null; value: number; median: number }[];
   /** The repositories the scope's teams own (the organization's: every one), each with its reports. */
   repos?: readonly RepoReports[];
+  /** The scope's goal (server/goals) and its progress to the day; null when it has none. */
+  goal?: {
+    kind: GoalKind;
+    target: number;
+    by: Day;
+    progress: Pick<GoalProgress, 'status' | 'projected' | 'current' | 'targetWeek'>;
+  } | null;
 }
 
 /** A repository's readiness reports, oldest first. */
@@ -86,6 +95,8 @@ const range = (link: string) => {
 const money = (v: number, currency: string) =>
   new Intl.NumberFormat('en-US', { style: 'currency', currency, maximumFractionDigits: 0 }).format(v);
 const people = (n: number) => `${n} ${n === 1 ? 'person' : 'people'}`;
+/** A share as a percentage: "62 %", "79.7 %" (one decimal when the whole number would hide it). */
+const share = (x: number) => `${Number((x * 100).toFixed(1)).toLocaleString('en-US')}\u00a0%`;
 
 /**
  * A person-day alert as privacy mode shows it (to a reader who is not an admin, and to the webhook's channel):
@@ -232,6 +243,26 @@ export function holds(rule: RuleView, f: Figures): Holding[] | undefined {
         link: withRange(`/users/${encodeURIComponent(p.userId)}`, addDays(f.day, -27), f.day),
         summary: `${p.email ?? p.userId} used ${p.median > 0 ? `${(p.value / p.median).toFixed(1)}× ` : 'far above '}their usual credits on ${formatDayLong(f.day)} (${Math.round(p.value).toLocaleString('en-US')} against a usual ${Math.round(p.median).toLocaleString('en-US')}).`,
       }));
+    }
+    case 'goal-off-course': {
+      if (s?.goal === undefined) return undefined;
+      const g = s.goal;
+      if (g === null) return [];
+      const { status, projected, current } = g.progress;
+      if (status !== 'off-course' && status !== 'missed') return [];
+      const goal = `its goal of ${share(g.target)} of ${GOAL_KIND_INFO[g.kind].label.toLowerCase()} by ${formatDayLong(g.by)}`;
+      const now = current ? `${share(current.value)} in the week of ${formatDayLong(current.week)}` : 'no week yet';
+      return [
+        {
+          key: '',
+          // The team's page draws the goal; the organization's is on the teams table.
+          link: rule.scope === '' ? '/teams' : teamPath(rule.scope),
+          summary:
+            status === 'missed'
+              ? `${label(rule.scope)} missed ${goal}: ${share(current?.week === g.progress.targetWeek ? current.value : 0)} in the week it is read in, that of ${formatDayLong(g.progress.targetWeek)}.`
+              : `${label(rule.scope)} is off course for ${goal}: ${now}, projected ${share(projected ?? 0)} by the week of ${formatDayLong(g.progress.targetWeek)}.`,
+        },
+      ];
     }
     case 'no-data': {
       if (f.newestDataDay === undefined) return undefined;

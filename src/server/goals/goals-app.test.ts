@@ -7,6 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { alertsCheckSchema } from '../../api/alerts';
 import { goalPath, goalSchema, goalsAnswerSchema, type Goal } from '../../api/goals';
 import { usersResponseSchema, type UserRow } from '../../api/schemas';
 import { teamsAnswerSchema, type TeamView } from '../../api/teams';
@@ -208,6 +209,47 @@ describe.each(STORE_ENGINES)('goals kept in the store ($name)', ({ available, op
     },
     120_000,
   );
+});
+
+describe.each(STORE_ENGINES)('the goal-off-course alert ($name)', ({ available, open }) => {
+  it.skipIf(!available)('opens once when a goal’s projection misses it, and resolves back on course', async () => {
+    const opened = await open();
+    try {
+      const base = await listen(
+        createApp(readServerConfig(ENV), { store: opened.store, storeConfig: readStoreConfig(ENV) }).handler,
+      );
+      const call = async (path: string, method = 'GET', body?: unknown) => {
+        const r = await fetch(base + path, { method, ...(body !== undefined && json(body)) });
+        expect(r.status, await r.clone().text()).toBeLessThan(300);
+        return r.json();
+      };
+      const tree = flat(teamsAnswerSchema.parse(await call('/api/teams')).teams);
+      const team = [...tree].sort((a, b) => b.members - a.members)[0]!.path;
+      // Every member active every week by the end of May: beyond what the demo's weeks project.
+      const goal = goalSchema.parse(
+        await call('/api/goals', 'POST', { team, kind: 'weekly-active', target: 1, by: '2026-05-31' }),
+      );
+      expect(goal.progress!.status).toBe('off-course');
+      await call('/api/alert-rules', 'POST', { kind: 'goal-off-course', scope: team, threshold: null, enabled: true });
+      const check = async () => alertsCheckSchema.parse(await call('/api/alerts/check', 'POST'));
+      const first = await check();
+      expect(first.opened.map((a) => [a.kind, a.scope, a.link])).toEqual([
+        ['goal-off-course', team, `/teams/${team.split('/').map(encodeURIComponent).join('/')}`],
+      ]);
+      expect(first.opened[0]!.summary).toMatch(
+        new RegExp(`^${team} is off course for its goal of 100\u00a0% of members weekly active by May 31, 2026: `),
+      );
+      // Checked again: still off course, nothing opens twice.
+      expect(await check()).toMatchObject({ opened: [], resolved: [] });
+      // A goal the weeks reach: back on course, the alert resolves.
+      await call(goalPath(goal.id), 'PUT', { kind: 'weekly-active', target: 0.01, by: '2026-05-31' });
+      const back = await check();
+      expect(back.opened).toEqual([]);
+      expect(back.resolved.map((a) => a.kind)).toEqual(['goal-off-course']);
+    } finally {
+      await opened.drop();
+    }
+  });
 });
 
 /** A signed-in dashboard on the demo, with privacy mode when `privacy` is given. */
