@@ -144,6 +144,37 @@ export const DEFINITIONS = {
     label: 'Spend per active person',
     meaning: 'Spend of the range (its credits at the price list) divided by the active people of the range.',
   },
+  intensity: {
+    label: 'Intensity',
+    meaning:
+      'A person’s standard credits over the four whole ISO weeks (Monday to Sunday, UTC) to the range’s end, in a band by the quarter’s frozen thresholds (Heavy, Moderate, Light, Minimal or None): how much of the agent they used, not how well they work.',
+  },
+  intensityHeavy: {
+    label: 'Heavy',
+    meaning: 'Credits over the four weeks at or above the quarter’s 75th percentile of the active people’s credits.',
+  },
+  intensityModerate: {
+    label: 'Moderate',
+    meaning:
+      'Credits over the four weeks at or above the quarter’s median (50th percentile), below its 75th percentile.',
+  },
+  intensityLight: {
+    label: 'Light',
+    meaning: 'Credits over the four weeks at or above the quarter’s 25th percentile, below its median.',
+  },
+  intensityMinimal: {
+    label: 'Minimal',
+    meaning: 'Active in the four weeks, with credits below the quarter’s 25th percentile.',
+  },
+  intensityNone: {
+    label: 'None',
+    meaning: 'Named in the team mapping or known, with no day of activity in the four weeks.',
+  },
+  intensityThresholds: {
+    label: 'Intensity thresholds',
+    meaning:
+      'The 25th, 50th and 75th percentiles of the organization’s active people’s credits over four whole weeks (those to the latest day when the quarter first needed them, or when an admin refreshed them), frozen for the calendar quarter so that a band moves when the person’s own use does.',
+  },
   standardCredits: {
     label: 'Standard credits',
     meaning:
@@ -288,6 +319,13 @@ export const DEFINITIONS = {
  */
 export const AGENT_ONLY_CAVEAT =
   'Commits and pull requests count only those made through the agent, not every commit or pull request of the team.';
+
+/**
+ * Said on every view of intensity: it is consumption, and a ranking of it pushes people to burn credits, so no page
+ * lists people by it.
+ */
+export const INTENSITY_CAVEAT =
+  'Intensity is use, not merit: it says how much of the agent people consumed, not how well they work, and it is never ranked person by person.';
 
 export type DefinitionId = keyof typeof DEFINITIONS;
 

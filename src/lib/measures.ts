@@ -9,14 +9,22 @@
  *   split per person, or spend, the latter priced by the price list);
  * - `people`: distinct people, active ones (a `/users` day in the range) or members (the mapping's, seen or not);
  * - `ratio`: a ratio of two other measures' sums over the whole range and group (never an average of ratios), none
- *   when there is nothing to divide by.
+ *   when there is nothing to divide by;
+ * - `intensity` (lib/intensity.ts): each person's credits over the four whole ISO weeks to the range's end (to each
+ *   day's or week's end, by day or week), placed in a band by the quarter's frozen thresholds; the people in a band,
+ *   none for a group of fewer active people in those weeks than it takes (`MIN_ACTIVE`, or privacy mode's k), the
+ *   people active in them, or their credits.
  */
 import { DEFINITIONS, type Better, type Definition } from './definitions';
+import type { Band } from './intensity';
 
 export type MeasureSource = 'users' | 'tokens' | 'spend';
 
 export type Combine =
-  { sum: string; source: MeasureSource } | { people: 'active' | 'members' } | { ratio: readonly [string, string] };
+  | { sum: string; source: MeasureSource }
+  | { people: 'active' | 'members' }
+  | { ratio: readonly [string, string] }
+  | { intensity: Band | 'active' | 'credits' };
 
 export interface Measure {
   definition: Definition;
@@ -102,11 +110,58 @@ export const MEASURES = {
   },
   spendPerCommit: { definition: DEFINITIONS.spendPerCommit, unit: 'money', combine: { ratio: ['spend', 'commits'] } },
   spendPerPr: { definition: DEFINITIONS.spendPerPullRequest, unit: 'money', combine: { ratio: ['spend', 'prs'] } },
+  intensityActive: {
+    definition: plain(
+      'Active in the four weeks',
+      'People with a day of activity in the four whole weeks a band is of.',
+    ),
+    unit: 'people',
+    combine: { intensity: 'active' },
+  },
+  intensityCredits: {
+    definition: plain('Credits over the four weeks', 'Standard credits of the four whole weeks a band is of.'),
+    unit: 'credits',
+    combine: { intensity: 'credits' },
+  },
+  intensityHeavy: { definition: DEFINITIONS.intensityHeavy, unit: 'people', combine: { intensity: 'heavy' } },
+  intensityModerate: { definition: DEFINITIONS.intensityModerate, unit: 'people', combine: { intensity: 'moderate' } },
+  intensityLight: { definition: DEFINITIONS.intensityLight, unit: 'people', combine: { intensity: 'light' } },
+  intensityMinimal: { definition: DEFINITIONS.intensityMinimal, unit: 'people', combine: { intensity: 'minimal' } },
+  intensityNone: { definition: DEFINITIONS.intensityNone, unit: 'people', combine: { intensity: 'none' } },
+  // Each band's share of the members (each member is in one band: the shares add up to 1).
+  intensityHeavyShare: {
+    definition: DEFINITIONS.intensityHeavy,
+    unit: 'share',
+    combine: { ratio: ['intensityHeavy', 'members'] },
+  },
+  intensityModerateShare: {
+    definition: DEFINITIONS.intensityModerate,
+    unit: 'share',
+    combine: { ratio: ['intensityModerate', 'members'] },
+  },
+  intensityLightShare: {
+    definition: DEFINITIONS.intensityLight,
+    unit: 'share',
+    combine: { ratio: ['intensityLight', 'members'] },
+  },
+  intensityMinimalShare: {
+    definition: DEFINITIONS.intensityMinimal,
+    unit: 'share',
+    combine: { ratio: ['intensityMinimal', 'members'] },
+  },
+  intensityNoneShare: {
+    definition: DEFINITIONS.intensityNone,
+    unit: 'share',
+    combine: { ratio: ['intensityNone', 'members'] },
+  },
 } as const satisfies Record<string, Measure>;
 
 export type MeasureId = keyof typeof MEASURES;
 
 export const measureOf = (id: MeasureId): Measure => MEASURES[id];
+
+/** Whether a measure is an intensity band's (or a share of one): given per group or for one person, never listed by person. */
+export const isIntensity = (id: MeasureId): boolean => termsOf(id).some((t) => 'intensity' in measureOf(t).combine);
 
 /** The measures a measure is computed from, itself included for a sum or a count (a ratio's terms, recursively). */
 export function termsOf(id: MeasureId): MeasureId[] {
@@ -114,8 +169,11 @@ export function termsOf(id: MeasureId): MeasureId[] {
   return 'ratio' in c ? c.ratio.flatMap((t) => termsOf(t as MeasureId)) : [id];
 }
 
-/** A measure's value from the values of its terms (`of`): a sum or count as it is; a ratio of sums, none over 0. */
-export function valueOf(id: MeasureId, of: (term: MeasureId) => number): number | null {
+/**
+ * A measure's value from the values of its terms (`of`; none for a figure withheld): a sum or count as it is; a ratio
+ * of sums, none over 0 or of a term withheld.
+ */
+export function valueOf(id: MeasureId, of: (term: MeasureId) => number | null): number | null {
   const c = measureOf(id).combine;
   if (!('ratio' in c)) return of(id);
   const n = valueOf(c.ratio[0] as MeasureId, of);

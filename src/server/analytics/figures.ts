@@ -12,9 +12,13 @@
  *   relative change of each measure;
  * - **privacy inside**: for a reader in privacy mode, a team the tree's decision does not show (teams/tree.ts
  *   `shownTeams`: under k members, or one a small group is the difference of) is no row of any answer, people are
- *   named by pseudonym and ordered by it; the organization's total is computed over everyone and stays exact.
+ *   named by pseudonym and ordered by it; the organization's total is computed over everyone and stays exact;
+ * - **intensity** (lib/intensity.ts): each person's credits over the four whole weeks to a row's end, in a band by
+ *   the thresholds of that window's quarter, kept on first need (`ThresholdKeeper`, the store's table) so that later
+ *   days change no one's band but their own; a group of fewer active people in those weeks than `MIN_ACTIVE` (or
+ *   privacy mode's k, whichever is larger) has no bands.
  */
-import { LIST, VARCHAR, listValue, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
+import { DOUBLE, LIST, VARCHAR, listValue, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
 import {
   addDays,
   daysBetween,
@@ -22,11 +26,24 @@ import {
   maxDay,
   minDay,
   previousPeriod,
+  weekStart,
+  yesterdayUtc,
   type Day,
   type DayRange,
 } from '../../lib/dates';
+import {
+  basisOf,
+  CUTS,
+  MIN_ACTIVE,
+  quarterOf,
+  sundayBy,
+  weeksTo,
+  type Band,
+  type Thresholds,
+} from '../../lib/intensity';
 import { changeOf, MEASURES, termsOf, valueOf, type MeasureId } from '../../lib/measures';
 import type { PriceList } from '../spend/prices';
+import { memoryThresholds, type ThresholdKeeper } from '../store/intensity-queries';
 import type { Mapping } from '../teams/mapping';
 import { inSelection, shownTeams, teamTree, UNASSIGNED, withAncestors, type CountedTeam } from '../teams/tree';
 import type { Analytics } from './engine';
@@ -79,7 +96,21 @@ export interface FigureAnswer<M extends MeasureId> {
   range: DayRange;
   previous: DayRange | null;
   rows: FigureRow<M>[];
+  /** With an intensity measure: the thresholds of each quarter its rows are of, and the smallest group banded. */
+  intensity?: { thresholds: Thresholds[]; minActive: number };
 }
+
+export interface FiguresOptions {
+  /** Where each quarter's intensity thresholds are kept once computed (memory by default). */
+  thresholds?: ThresholdKeeper;
+  /** The latest day with data, which a quarter's first thresholds are computed to (yesterday by default). */
+  latestDay?: () => Day;
+  /** Fills the days thresholds are computed from, from the service first (as a route fills its range). */
+  fill?: (r: DayRange) => Promise<void>;
+}
+
+/** A group's people over one window of four weeks: active ones, their credits, and how many are in each band. */
+type Banded = { active: number; credits: number } & Record<Exclude<Band, 'none'>, number>;
 
 /** The sums each source gives per person and its SQL over its week and day tables. */
 const SOURCES = {
@@ -95,18 +126,23 @@ function needs(measures: readonly MeasureId[]) {
   const sums = new Map<Source, string[]>();
   let active = false;
   let members = false;
+  let intensity = false;
   for (const t of terms) {
     const c = MEASURES[t].combine;
     if ('sum' in c) sums.set(c.source, [...(sums.get(c.source) ?? []), c.sum]);
     else if ('people' in c) {
       if (c.people === 'active') active = true;
       else members = true;
+    } else if ('intensity' in c) {
+      intensity = true;
+      // None is the members not active in the four weeks.
+      if (c.intensity === 'none') members = true;
     }
   }
   // Active people are the people with a `/users` day: that source is read for them (and for members alone, whose
   // question has no facts of its own to read).
-  if ((active || sums.size === 0) && !sums.has('users')) sums.set('users', []);
-  return { terms: [...terms], sums, active, members };
+  if ((active || (sums.size === 0 && !intensity)) && !sums.has('users')) sums.set('users', []);
+  return { terms: [...terms], sums, active, members, intensity };
 }
 
 /**
@@ -130,7 +166,7 @@ function named(sql: string, params: Record<string, DuckDBValue>, types: Record<s
   ] as const;
 }
 
-export function createFigures(a: Analytics) {
+export function createFigures(a: Analytics, opts: FiguresOptions = {}) {
   /** A query with the parameters it names of those given. */
   const query = <T extends Record<string, unknown>>(
     sql: string,
@@ -301,6 +337,160 @@ export function createFigures(a: Analytics) {
     );
   }
 
+  const keeper = opts.thresholds ?? memoryThresholds();
+  const latestDay = opts.latestDay ?? (() => yesterdayUtc());
+  /** The quarters whose first thresholds are being computed: readers asking at once wait for one computation. */
+  const computing = new Map<string, Promise<Thresholds | null>>();
+
+  /** A quarter's thresholds from its basis weeks (lib/intensity.ts `basisOf`); none over fewer than MIN_ACTIVE people. */
+  async function computeThresholds(quarter: string): Promise<Omit<Thresholds, 'refreshed'> | null> {
+    const basis = basisOf(quarter, latestDay());
+    await opts.fill?.(basis);
+    await a.catchUp(basis);
+    const cut = (p: keyof typeof CUTS) => `quantile_cont(c, ${CUTS[p]}) AS ${p}`;
+    const [row] = await query<{ n: number; p25: number; p50: number; p75: number }>(
+      `SELECT count(*)::INTEGER AS n, ${cut('p25')}, ${cut('p50')}, ${cut('p75')} FROM (
+         SELECT pid, sum(billable_tokens) AS c FROM person_week WHERE week BETWEEN $first AND $last GROUP BY pid)`,
+      { first: basis.start, last: addDays(basis.end, -6) },
+    );
+    if (!row || row.n < MIN_ACTIVE) return null;
+    const { n: people, p25, p50, p75 } = row;
+    return { quarter, p25, p50, p75, people, basis, computedAt: new Date().toISOString() };
+  }
+
+  /** Each quarter's thresholds: those kept, else computed now and kept (none over too few active people). */
+  async function thresholdsOf(quarters: readonly string[]): Promise<Map<string, Thresholds>> {
+    const kept = new Map((await keeper.read(quarters)).map((t) => [t.quarter, t]));
+    await Promise.all(
+      quarters
+        .filter((quarter) => !kept.has(quarter))
+        .map(async (quarter) => {
+          let first = computing.get(quarter);
+          if (!first) {
+            first = computeThresholds(quarter)
+              .then((t) => (t ? keeper.keep(t) : null))
+              .finally(() => computing.delete(quarter));
+            computing.set(quarter, first);
+          }
+          const t = await first;
+          if (t) kept.set(quarter, t);
+        }),
+    );
+    return kept;
+  }
+
+  /** Each row's key beside the day its band is of: the range's end, each day's, or each week's (the range's end last). */
+  function asOfs(q: FigureQuestion<MeasureId>, r: DayRange, groups: readonly string[] | null): [string, Day][] {
+    if (q.by === 'team') return (groups ?? []).map((g) => [g, r.end]);
+    if (q.by === 'day') return eachDay(r.start, r.end).map((d) => [d, d]);
+    if (q.by === 'week') return weeksOf(r).map((w) => [w, minDay(addDays(w, 6), r.end)]);
+    return [['', r.end]];
+  }
+
+  /**
+   * Each window's (its last Sunday's) active people, their credits and band counts, per group (each group of the
+   * question, or '' for the scope's people), against the thresholds of the window's quarter: `end|group` → counts.
+   */
+  async function banded(
+    q: FigureQuestion<MeasureId>,
+    ends: readonly Day[],
+    limits: readonly (Thresholds | undefined)[],
+    groups: readonly string[] | null,
+  ): Promise<Map<string, Banded>> {
+    if (ends.length === 0) return new Map();
+    const people = peopleOf(q.scope);
+    const team = q.by === 'team';
+    // A window without thresholds has its people counted, not banded (its bands are none).
+    const p = (k: 'p25' | 'p50' | 'p75') => listValue(limits.map((t) => t?.[k] ?? 0));
+    const sorted = [...ends].sort();
+    // Each week of a person's use is in the four windows ending 6, 13, 20 and 27 days after its Monday.
+    const own = `
+      WITH w AS (SELECT unnest($ends)::DATE AS s, unnest($p25) AS p25, unnest($p50) AS p50, unnest($p75) AS p75),
+      used AS (
+        SELECT s, pid, sum(billable_tokens) AS c FROM (
+          SELECT week + (6 + 7 * k)::INTEGER AS s, pid, billable_tokens FROM person_week, range(4) r(k)
+          WHERE week BETWEEN $lo AND $hi AND ${people.where})
+        WHERE s IN (SELECT s FROM w) GROUP BY s, pid)
+      SELECT s, ${team ? 'team' : "''"} AS g, count(*)::INTEGER AS active, sum(c) AS credits,
+        count(*) FILTER (WHERE c >= p75)::INTEGER AS heavy,
+        count(*) FILTER (WHERE c >= p50 AND c < p75)::INTEGER AS moderate,
+        count(*) FILTER (WHERE c >= p25 AND c < p50)::INTEGER AS light,
+        count(*) FILTER (WHERE c < p25)::INTEGER AS minimal
+      FROM used JOIN w USING (s) ${team ? 'JOIN member USING (pid)' : ''} GROUP BY ALL`;
+    const counts = ['active', 'heavy', 'moderate', 'light', 'minimal'];
+    const sql = team
+      ? `SELECT s, ancestor AS g, sum(credits) AS credits, ${counts.map((c) => `sum(${c})::INTEGER AS ${c}`).join(', ')}
+         FROM (${own}) o JOIN team_ancestor t ON t.team = o.g WHERE list_contains($groups, ancestor) GROUP BY s, ancestor`
+      : own;
+    const rows = await query<{ s: string; g: string } & Banded>(
+      `SELECT strftime(s, '%Y-%m-%d') AS s, * EXCLUDE (s) FROM (${sql})`,
+      {
+        ends: listValue([...ends]),
+        p25: p('p25'),
+        p50: p('p50'),
+        p75: p('p75'),
+        lo: addDays(sorted[0]!, -27),
+        hi: addDays(sorted.at(-1)!, -6),
+        ...people.params,
+        ...(groups && { groups: listValue([...groups]) }),
+      },
+      {
+        ends: LIST(VARCHAR),
+        p25: LIST(DOUBLE),
+        p50: LIST(DOUBLE),
+        p75: LIST(DOUBLE),
+        ...people.types,
+        ...(groups && { groups: LIST(VARCHAR) }),
+      },
+    );
+    return new Map(
+      rows.map((r) => [
+        `${r.s}|${r.g}`,
+        {
+          active: r.active,
+          credits: r.credits ?? 0,
+          heavy: r.heavy,
+          moderate: r.moderate,
+          light: r.light,
+          minimal: r.minimal,
+        },
+      ]),
+    );
+  }
+
+  /**
+   * Each row's intensity over the range and the period before: its window's counts, and whether its bands are shown
+   * (its quarter has thresholds the reader may see, and the group enough active people; one person always).
+   */
+  async function intensityOf(q: FigureQuestion<MeasureId>, prev: DayRange | null, groups: readonly string[] | null) {
+    const periods = [q.range, ...(prev ? [prev] : [])].map((r) =>
+      asOfs(q, r, groups).map(([key, asOf]) => ({ key, end: sundayBy(asOf), group: q.by === 'team' ? key : '' })),
+    );
+    const ends = [...new Set(periods.flat().map((x) => x.end))].sort();
+    const known = await thresholdsOf([...new Set(ends.map(quarterOf))]);
+    const k = q.scope.privacy?.minGroup ?? 0;
+    // Thresholds over fewer people than privacy mode's k would tell those people's credits: none then.
+    const limitOf = (end: Day) => {
+      const t = known.get(quarterOf(end));
+      return t && t.people >= k ? t : undefined;
+    };
+    const counts = await banded(q, ends, ends.map(limitOf), groups);
+    const one = q.scope.people !== null && 'user' in q.scope.people;
+    const minActive = Math.max(MIN_ACTIVE, k);
+    const zero: Banded = { active: 0, credits: 0, heavy: 0, moderate: 0, light: 0, minimal: 0 };
+    const [cur, before] = periods.map(
+      (rows) =>
+        new Map(
+          rows.map(({ key, end, group }) => {
+            const c = counts.get(`${end}|${group}`) ?? zero;
+            return [key, { ...c, shown: limitOf(end) !== undefined && (one || c.active >= minActive) }] as const;
+          }),
+        ),
+    );
+    const used = [...new Set(ends.map(limitOf).filter((t) => t !== undefined))];
+    return { cur: cur!, before, minActive, thresholds: used.sort((x, y) => (x.quarter < y.quarter ? -1 : 1)) };
+  }
+
   /** Members of each group (`team`), or of the scope (`total`): today's, for the range and the period before. */
   async function membersOf(q: FigureQuestion<MeasureId>, groups: readonly string[] | null) {
     const counts = await memberCounts(q.mapping);
@@ -330,19 +520,25 @@ export function createFigures(a: Analytics) {
 
   async function ask<M extends MeasureId>(q: FigureQuestion<M>): Promise<FigureAnswer<M>> {
     const need = needs(q.measures);
+    if (need.intensity && q.by === 'person')
+      throw new Error('intensity is given per group or for one person, never as a list of people');
     const prev = q.compare === true ? previousPeriod(q.range) : q.compare || null;
-    await a.catchUp(prev ? { start: minDay(prev.start, q.range.start), end: maxDay(prev.end, q.range.end) } : q.range);
+    const span = prev ? { start: minDay(prev.start, q.range.start), end: maxDay(prev.end, q.range.end) } : q.range;
+    // A band is of the four whole weeks to its day: those before the range are read too.
+    await a.catchUp(need.intensity ? { start: weeksTo(span.start).start, end: span.end } : span);
     await membership.current(q.mapping);
     if (need.sums.has('spend')) {
       if (!q.prices) throw new Error('spend is asked without a price list');
       await prices(q.prices);
     }
     const groups = q.by === 'team' ? await groupsOf(q) : null;
-    const [cur, before, members, line] = await Promise.all([
-      sumsOver(q, q.range, groups, need),
-      prev ? sumsOver(q, prev, groups, need) : undefined,
+    const nothing = new Map<string, Record<string, number>>();
+    const [cur, before, members, line, intensity] = await Promise.all([
+      need.sums.size > 0 ? sumsOver(q, q.range, groups, need) : nothing,
+      prev ? (need.sums.size > 0 ? sumsOver(q, prev, groups, need) : nothing) : undefined,
       need.members ? membersOf(q, groups) : undefined,
       q.line ? lines(q, groups, q.line) : undefined,
+      need.intensity ? intensityOf(q, prev, groups) : undefined,
     ]);
     const keys =
       q.by === 'team'
@@ -351,19 +547,29 @@ export function createFigures(a: Analytics) {
           ? ['']
           : q.by === 'day'
             ? eachDay(q.range.start, q.range.end)
-            : [...cur.keys()].sort();
-    const valuesOf = (s: Record<string, number> | undefined, key: string) => {
-      const of = (t: MeasureId): number => {
+            : q.by === 'week' && intensity
+              ? [...new Set([...cur.keys(), ...weeksOf(q.range)])].sort()
+              : [...cur.keys()].sort();
+    // A day's or week's members are the scope's.
+    const membersOfKey = (key: string) => members?.get(q.by === 'day' || q.by === 'week' ? '' : key) ?? 0;
+    type Banding = Banded & { shown: boolean };
+    const valuesOf = (s: Record<string, number> | undefined, b: Banding | undefined, key: string) => {
+      const of = (t: MeasureId): number | null => {
         const c = MEASURES[t].combine;
-        if ('people' in c) return c.people === 'active' ? (s?.active ?? 0) : (members?.get(key) ?? 0);
+        if ('people' in c) return c.people === 'active' ? (s?.active ?? 0) : membersOfKey(key);
+        if ('intensity' in c) {
+          if (c.intensity === 'active' || c.intensity === 'credits') return b?.[c.intensity] ?? 0;
+          if (!b?.shown) return null;
+          return c.intensity === 'none' ? membersOfKey(key) - b.active : b[c.intensity];
+        }
         return 'sum' in c ? (s?.[c.sum] ?? 0) : 0;
       };
       return Object.fromEntries(q.measures.map((m) => [m, valueOf(m, of)])) as Values<M>;
     };
     const none = new Array<number>(daysBetween(q.range.start, q.range.end) + 1).fill(0);
     let rows: FigureRow<M>[] = keys.map((key) => {
-      const current = valuesOf(cur.get(key), key);
-      const previous = before ? valuesOf(before.get(key), key) : null;
+      const current = valuesOf(cur.get(key), intensity?.cur.get(key), key);
+      const previous = before ? valuesOf(before.get(key), intensity?.before?.get(key), key) : null;
       return {
         key,
         current,
@@ -375,7 +581,12 @@ export function createFigures(a: Analytics) {
       };
     });
     if (q.by === 'person') rows = namedAndOrdered(rows, q);
-    return { range: q.range, previous: prev, rows };
+    return {
+      range: q.range,
+      previous: prev,
+      rows,
+      ...(intensity && { intensity: { thresholds: intensity.thresholds, minActive: intensity.minActive } }),
+    };
   }
 
   /**
@@ -394,6 +605,16 @@ export function createFigures(a: Analytics) {
 
   return {
     ask,
+    /** Intensity's thresholds of each quarter: kept, else computed and kept (lib/intensity.ts). */
+    thresholdsOf,
+    /**
+     * A quarter's thresholds computed again from the four weeks to the latest day (its last four, for a quarter past)
+     * and kept in place of those kept (`by`: who refreshed them); none over fewer than MIN_ACTIVE active people.
+     */
+    async refreshThresholds(quarter: string, by: string): Promise<Thresholds | null> {
+      const t = await computeThresholds(quarter);
+      return t && keeper.keep(t, by);
+    },
     /** Each team's members with its sub-teams', Unassigned's, as the tree counts them. */
     memberCounts,
     /** Privacy mode: the teams shown for k. */
@@ -402,6 +623,13 @@ export function createFigures(a: Analytics) {
 }
 
 export type FiguresRunner = ReturnType<typeof createFigures>;
+
+/** The ISO weeks a range touches: each one's Monday, from the first to the last. */
+function weeksOf(r: DayRange): Day[] {
+  const out: Day[] = [];
+  for (let w = weekStart(r.start); w <= r.end; w = addDays(w, 7)) out.push(w);
+  return out;
+}
 
 /**
  * The seven days to the latest day and the seven before: what the highlights, the alerts and the digest compare

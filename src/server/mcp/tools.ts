@@ -104,6 +104,10 @@ function formulaOf(m: Measure): string {
     return c.people === 'active'
       ? 'Distinct people with at least one day of activity in the range.'
       : 'People the team mapping puts in the scope (teams with their sub-teams), whether active or not.';
+  if ('intensity' in c)
+    return c.intensity === 'active' || c.intensity === 'credits'
+      ? `The ${c.intensity === 'active' ? 'people active' : 'credits'} in the four whole ISO weeks to the range’s end.`
+      : `People whose credits over the four whole ISO weeks to the range’s end put them in the ${c.intensity} band by the quarter’s frozen thresholds; none for a group of fewer than 8 active people. Use, not merit.`;
   const [a, b] = c.ratio;
   return `${a} ÷ ${b}: a ratio of the sums over the whole range and group (not an average of days or people); none when ${b} is 0.`;
 }

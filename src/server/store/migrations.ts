@@ -335,6 +335,27 @@ migrations['0013_team_goal'] = {
   },
 };
 
+migrations['0014_intensity_threshold'] = {
+  /**
+   * Intensity's thresholds (lib/intensity.ts), one row per calendar quarter: computed on the quarter's first need and
+   * kept, so a person's band moves with their own use, not with others'; replaced when an admin refreshes them.
+   */
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('intensity_threshold')
+      .addColumn('quarter', 'text', (c) => c.primaryKey())
+      .addColumn('p25', 'double precision', (c) => c.notNull())
+      .addColumn('p50', 'double precision', (c) => c.notNull())
+      .addColumn('p75', 'double precision', (c) => c.notNull())
+      .addColumn('people', 'integer', (c) => c.notNull())
+      .addColumn('basis_start', 'text', (c) => c.notNull())
+      .addColumn('basis_end', 'text', (c) => c.notNull())
+      .addColumn('computed_at', 'text', (c) => c.notNull())
+      .addColumn('refreshed_by', 'text')
+      .execute();
+  },
+};
+
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 /** Brings the store to the newest version; throws, naming the migration, if one fails. */

@@ -346,11 +346,12 @@ export async function knownUser(db: Db, userId: string): Promise<boolean> {
 }
 
 /**
- * A mark of the days and budgets the store holds, changed by any day stored again and any budget set (from this
- * process or another replica): an answer computed from them is kept while it stays the same.
+ * A mark of the days, budgets and intensity thresholds the store holds, changed by any day stored again, any budget
+ * set and any thresholds kept (from this process or another replica): an answer computed from them is kept while it
+ * stays the same.
  */
 export async function dataVersion(db: Db): Promise<string> {
-  const [answers, users, budgets] = await Promise.all([
+  const [answers, users, budgets, thresholds] = await Promise.all([
     db
       .selectFrom('day_answer')
       .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max('synced_at').as('at')])
@@ -360,6 +361,10 @@ export async function dataVersion(db: Db): Promise<string> {
       .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max('synced_at').as('at')])
       .executeTakeFirst(),
     db.selectFrom('team_budget').select(['team', 'monthly']).orderBy('team').execute(),
+    db
+      .selectFrom('intensity_threshold')
+      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max('computed_at').as('at')])
+      .executeTakeFirst(),
   ]);
   return JSON.stringify([
     answers?.n,
@@ -367,6 +372,8 @@ export async function dataVersion(db: Db): Promise<string> {
     users?.n,
     users?.at,
     budgets.map((b) => [b.team, Number(b.monthly)]),
+    Number(thresholds?.n ?? 0),
+    thresholds?.at ?? null,
   ]);
 }
 

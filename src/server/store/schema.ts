@@ -90,6 +90,7 @@ export interface Schema {
   chart_mark: ChartMarkTable;
   api_token: ApiTokenTable;
   team_goal: TeamGoalTable;
+  intensity_threshold: IntensityThresholdTable;
 }
 
 /** A session signed out of (its cookie's id), kept until the cookie would have expired: seconds since the epoch. */
@@ -173,4 +174,23 @@ export interface TeamGoalTable {
   author: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/**
+ * A calendar quarter's intensity thresholds (migration 0014): the 25th, 50th and 75th percentiles of the active
+ * people's credits over the four whole weeks `basis_start`–`basis_end`, over `people` people.
+ */
+export interface IntensityThresholdTable {
+  /** `2026-Q2`. */
+  quarter: string;
+  p25: number;
+  p50: number;
+  p75: number;
+  people: number;
+  basis_start: string;
+  basis_end: string;
+  /** An ISO instant. */
+  computed_at: string;
+  /** The admin who refreshed them (their email); null when computed on first need. */
+  refreshed_by: string | null;
 }
