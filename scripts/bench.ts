@@ -676,6 +676,8 @@ function probeReadiness(base: string, anyAnswer = false) {
 function figureAsks(dayBefore: (n: number) => string, team: string, person: string, shift: number) {
   const range = (back: number) => `start=${dayBefore(shift + back + 89)}&end=${dayBefore(shift + back)}`;
   const days = (back: number) => `startDate=${dayBefore(shift + back + 89)}&endDate=${dayBefore(shift + back)}`;
+  // Intensity's shares in each band (issue #47), as a team's page asks them.
+  const shares = ['Heavy', 'Moderate', 'Light', 'Minimal', 'None'].map((b) => `measure=intensity${b}Share`).join('&');
   return [
     ['users page, 90 days, by credits', `/api/users?${range(2)}&sort=credits&dir=desc&offset=0&limit=100`, 500],
     ['users page, 90 days, by spend', `/api/users?${range(3)}&sort=spend&dir=desc&offset=0&limit=100`, 500],
@@ -688,6 +690,12 @@ function figureAsks(dayBefore: (n: number) => string, team: string, person: stri
     ["a team's usage page: tokens by day", `/api/teams/analytics/tokens?${days(1)}&team=${team}`, 500],
     ["a team's usage page: tokens by model", `/api/teams/analytics/tokens?${days(1)}&group_by=model&team=${team}`, 500],
     ['users CSV, 90 days', `/api/users.csv?${range(4)}`, 2000],
+    ["intensity: every team's share in each band", `/api/figures?${range(2)}&by=team&${shares}`, 500],
+    [
+      "intensity: a team's weekly shares in each band, 90 days",
+      `/api/figures?${range(2)}&by=week&team=${team}&${shares}`,
+      500,
+    ],
   ] as [string, string, number][];
 }
 

@@ -10,11 +10,18 @@
  *       row per team of the scope (each rolled up with its sub-teams); `by=person`: one row per person with any day
  *       in the range, the first measure's largest first (`top`: only the first N). A manager asking without a team
  *       is answered for their teams (`by=team`, `by=person`) or the organization (the others, as the pages).
+ *       Intensity's measures (lib/intensity.ts) are by total, day, week or team, or for one person, never by person;
+ *       their answer carries the thresholds of each quarter its rows are of.
+ *
+ *   POST /api/intensity/thresholds  {"quarter": "2026-Q2"}
+ *       An admin's refresh of a quarter's thresholds: computed again from the four whole weeks to the latest day
+ *       (a quarter past: its last four) and kept in place of those kept.
  */
 import * as z from 'zod/mini';
 import { MEASURES, type MeasureId } from '../lib/measures';
 
 export const FIGURES_PATH = '/api/figures';
+export const INTENSITY_THRESHOLDS_PATH = '/api/intensity/thresholds';
 
 export const FIGURE_GROUPINGS = ['total', 'day', 'week', 'team', 'person'] as const;
 export type FigureGrouping = (typeof FIGURE_GROUPINGS)[number];
@@ -36,6 +43,24 @@ export const figureRowSchema = z.object({
   change: z.nullable(valuesSchema),
 });
 
+/** A quarter's frozen intensity thresholds, in standard credits over four whole weeks (lib/intensity.ts). */
+export const thresholdsSchema = z.object({
+  quarter: z.string(),
+  p25: z.number(),
+  p50: z.number(),
+  p75: z.number(),
+  /** The active people they were computed over. */
+  people: z.number(),
+  /** The four whole weeks they were computed from. */
+  basis: rangeSchema,
+  computedAt: z.string(),
+  /** Whether an admin refreshed them (false: computed on the quarter's first need). */
+  refreshed: z.boolean(),
+});
+
+/** What a refresh of a quarter's thresholds takes. */
+export const thresholdsInputSchema = z.object({ quarter: z.string().check(z.regex(/^\d{4}-Q[1-4]$/)) });
+
 export const figuresAnswerSchema = z.object({
   measures: z.array(z.string()),
   by: z.enum(FIGURE_GROUPINGS),
@@ -47,6 +72,11 @@ export const figuresAnswerSchema = z.object({
   /** The price list's currency, when a spend measure is asked. */
   currency: z.optional(z.string()),
   rows: z.array(figureRowSchema),
+  /**
+   * With an intensity measure: the thresholds of each quarter its rows are of (none kept for a quarter of fewer than
+   * 8 active people), and the fewest active people a group's bands are shown for (8, or privacy mode's k).
+   */
+  intensity: z.optional(z.object({ thresholds: z.array(thresholdsSchema), minActive: z.number() })),
   /** Privacy mode: people left out because they were fewer than the smallest group (`by=person`). */
   withheld: z.optional(z.object({ minGroup: z.number(), detail: z.string() })),
 });

@@ -25,6 +25,7 @@ import { keptAnswers } from './analytics/kept';
 import { createSpendRoutes } from './spend/routes';
 import type { PricesSource } from './spend/source';
 import type { StoreDb } from './store/db';
+import { storedThresholds } from './store/intensity-queries';
 import type { SyncEngine } from './sync/engine';
 import { READINESS_MAX_AGE_MS } from './sync/serve';
 import { createTeamsRoutes } from './teams/routes';
@@ -56,7 +57,9 @@ export function createStoreFeatures(o: StoreFeaturesOptions) {
   const fillUsers = async (r: DayRange) => void (await filling.fillUsers(r, false));
   const fillTokens = async (r: DayRange) => void (await filling.fillDays('tokens', '', r, false));
   /** Every figure about people is asked of one runner (analytics/figures.ts). */
-  const runner = engine.then((a) => keptAnswers(createFigures(a), a));
+  const runner = engine.then((a) =>
+    keptAnswers(createFigures(a, { thresholds: storedThresholds(store.db), latestDay, fill: fillUsers }), a),
+  );
   const spendRoutes = createSpendRoutes({
     store,
     spend: engine.then(createSpend),
@@ -207,6 +210,8 @@ export function createStoreFeatures(o: StoreFeaturesOptions) {
         source: teams,
         prices: () => prices.current().prices ?? null,
         fill: (r, from) => (from === 'tokens' ? fillTokens(r) : fillUsers(r)),
+        latestDay,
+        signIn: config.auth !== undefined,
       }),
       // The service's organization totals beside the dashboard's, each difference explained (server/reconcile).
       createReconcileRoutes({

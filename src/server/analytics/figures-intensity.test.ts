@@ -20,6 +20,7 @@ import type { Mapping } from '../teams/mapping';
 import { isWithin, UNASSIGNED, withAncestors } from '../teams/tree';
 import { openAnalytics } from './engine';
 import { createFigures } from './figures';
+import { keptAnswers } from './kept';
 
 /** Twelve whole weeks, Monday 2 February to Sunday 26 April 2026: the end of one quarter and the start of the next. */
 const FIRST = '2026-02-02';
@@ -263,7 +264,11 @@ function suite(databaseUrl: () => string | undefined) {
       };
       await write(1, 'v1');
       let latest = '2026-03-29';
-      const runner = createFigures(analytics, { thresholds: storedThresholds(store.db), latestDay: () => latest });
+      // As the server asks it: its answers kept while the copy stays the same (a refresh changes none of it).
+      const runner = keptAnswers(
+        createFigures(analytics, { thresholds: storedThresholds(store.db), latestDay: () => latest }),
+        analytics,
+      );
       const asked = { mapping: null, range: { start: '2026-03-01', end: '2026-03-31' }, by: 'total' } as const;
       const bandOf = async () => {
         const a = await runner.ask({ ...asked, measures: BANDS, scope: { people: { user: idOf(5) } } });

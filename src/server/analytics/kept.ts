@@ -4,10 +4,10 @@
  * people for the highlights and the alerts), often at once. An answer is kept for its question, the copy's
  * generation once the question's days are caught up, and the mapping, price list and privacy naming it was asked
  * with (by identity: a new mapping or price list is another object). A failure is not kept; people-by-person
- * answers (up to every person known) are not kept at all.
+ * answers (up to every person known) and intensity's are not kept at all.
  */
 import { maxDay, minDay, previousPeriod } from '../../lib/dates';
-import type { MeasureId } from '../../lib/measures';
+import { isIntensity, type MeasureId } from '../../lib/measures';
 import type { Analytics } from './engine';
 import type { FigureAnswer, FigureQuestion, FiguresRunner } from './figures';
 
@@ -27,7 +27,8 @@ export function keptAnswers(
   const kept = new Map<string, Promise<FigureAnswer<MeasureId>>>();
 
   async function ask<M extends MeasureId>(q: FigureQuestion<M>): Promise<FigureAnswer<M>> {
-    if (q.by === 'person') return runner.ask(q);
+    // Intensity's answers hold thresholds an admin may refresh on any replica: the routes' answers keep them.
+    if (q.by === 'person' || q.measures.some(isIntensity)) return runner.ask(q);
     const prev = q.compare === true ? previousPeriod(q.range) : q.compare || null;
     // The generation is read once the days asked are copied: an answer kept under it holds those days as they are.
     await a.catchUp(prev ? { start: minDay(prev.start, q.range.start), end: maxDay(prev.end, q.range.end) } : q.range);

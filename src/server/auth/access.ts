@@ -276,6 +276,9 @@ export const ACCESS = {
       by === 'person' ? ACCESS.peopleRows : by === 'team' ? ACCESS.teamsSummary : ACCESS.teamAnalytics;
     return as(v, cfg, ask);
   }) as AccessRule,
+  /** Intensity's thresholds are the organization's, frozen for a quarter: only an admin refreshes them. */
+  intensityThresholds: (() =>
+    refuse('Only an admin (ADMIN_EMAILS) can refresh the intensity thresholds.')) as AccessRule,
   /**
    * The service's organization figures (its days, its readiness reports): every reader but a manager kept to
    * their teams (RESTRICT_ORG_VIEW). Their per-person rows are limited by the route's shape, not here.

@@ -3,24 +3,31 @@
  * asked of the figures runner (analytics/figures.ts) as the teams summary asks it, so that the same question gets
  * the same numbers as the pages. Who may ask what is `ACCESS.figures`, decided by the gate before the route runs;
  * privacy mode is the runner's (teams it does not show are no rows, people are pseudonyms), and a list of people
- * fewer than the smallest group is withheld as the users table's is.
+ * fewer than the smallest group is withheld as the users table's is. `POST /api/intensity/thresholds` is an admin's
+ * refresh of a quarter's intensity thresholds (lib/intensity.ts).
  */
+import type { IncomingMessage } from 'node:http';
 import * as z from 'zod/mini';
 import {
   FIGURE_GROUPINGS,
   FIGURES_PATH,
   figuresAnswerSchema,
+  INTENSITY_THRESHOLDS_PATH,
   MEASURE_IDS,
+  thresholdsInputSchema,
+  thresholdsSchema,
   type FiguresAnswer,
 } from '../../api/figures';
-import { previousPeriod, type DayRange } from '../../lib/dates';
-import { MEASURES, termsOf, type MeasureId } from '../../lib/measures';
+import { HISTORY_START, previousPeriod, type Day, type DayRange } from '../../lib/dates';
+import { isQuarter, MIN_ACTIVE, quarterOf, quarterRange, weeksTo } from '../../lib/intensity';
+import { isIntensity, MEASURES, termsOf, type MeasureId } from '../../lib/measures';
 import type { FiguresRunner } from '../analytics/figures';
 import { ACCESS } from '../auth/access';
-import { errorResponse } from '../core/errors';
+import { errorResponse, HttpError } from '../core/errors';
 import { json } from '../core/response';
+import { readJson } from '../core/text';
 import { oneOf, queryParser, quote, whole } from '../http/query';
-import { route, type Route } from '../http/router';
+import { requireEditor, route, type Route } from '../http/router';
 import type { StoreDb } from '../store/db';
 import { knownUser } from '../store/queries';
 import type { PriceList } from '../spend/prices';
@@ -35,6 +42,10 @@ export interface FiguresRoutesOptions {
   prices: () => PriceList | null;
   /** Fills a range's days from the service first, as the store's own answers do: `/users` or `/tokens` ones. */
   fill: (r: DayRange, from: 'users' | 'tokens') => Promise<void>;
+  /** The latest day with data: no quarter after its own has thresholds to refresh. */
+  latestDay: () => Day;
+  /** Whether sign-in is on (without it, thresholds are refreshed only from the machine the dashboard runs on). */
+  signIn: boolean;
 }
 
 const MAX_TOP = 1000;
@@ -75,6 +86,20 @@ const isSpend = (m: MeasureId) =>
     return 'sum' in c && c.source === 'spend';
   });
 
+/** The quarter a refresh names; else the 400 (or 415, 413) that says what is wrong with the body. */
+async function readQuarter(req: IncomingMessage): Promise<string> {
+  const example = '{"quarter": "2026-Q2"}';
+  const body = await readJson(req, 1024, {
+    unsupported: `Send the quarter as JSON: ${example}.`,
+    tooLarge: `The body is at most 1 KB of JSON: ${example}.`,
+    invalid: `The body is not valid JSON: send ${example}.`,
+  });
+  const quarter = (body as { quarter?: unknown } | null)?.quarter;
+  if (!isQuarter(quarter))
+    throw new HttpError(400, `"quarter" must be a calendar quarter such as "2026-Q2", got ${quote(quarter)}.`);
+  return quarter;
+}
+
 export function createFiguresRoutes(opts: FiguresRoutesOptions) {
   const { store, fill } = opts;
   const routes: Route[] = [
@@ -95,6 +120,12 @@ export function createFiguresRoutes(opts: FiguresRoutesOptions) {
           );
         if (p.top > 0 && p.by !== 'person')
           return errorResponse(400, `top is taken with by=person only (the first N people by the first measure).`);
+        const banded = measures.filter(isIntensity);
+        if (banded.length > 0 && p.by === 'person')
+          return errorResponse(
+            400,
+            `${banded.join(', ')} ${banded.length === 1 ? 'is' : 'are'} given by total, day, week or team, or for one person (user=), never by person: intensity is use, not merit, and no list ranks people by it.`,
+          );
         const user = p.user ?? null;
         if (user !== null && teams.length > 0)
           return errorResponse(400, 'Give user or team, not both: user= asks for one person’s figures.');
@@ -108,7 +139,9 @@ export function createFiguresRoutes(opts: FiguresRoutesOptions) {
             `${priced.join(', ')} need${priced.length === 1 ? 's' : ''} a price list (PRICES_FILE): this server shows credits only.`,
           );
         const previous = p.compare === 'previous' ? previousPeriod(range) : null;
-        const span = { start: previous?.start ?? range.start, end: range.end };
+        // A band is of the four whole weeks to its day: those before the range are filled too.
+        const first = previous?.start ?? range.start;
+        const span = { start: banded.length > 0 ? weeksTo(first).start : first, end: range.end };
         await fill(span, 'users');
         if (measures.some(fromTokens)) await fill(span, 'tokens');
         if (user !== null && !(await knownUser(store.db, user)))
@@ -140,6 +173,7 @@ export function createFiguresRoutes(opts: FiguresRoutesOptions) {
           teams,
           user,
           ...(priced.length > 0 && list && { currency: list.currency }),
+          ...(answer.intensity && { intensity: answer.intensity }),
           rows: rows.map((r) => ({ key: r.key, current: r.current, previous: r.previous, change: r.change })),
           ...(withheld && {
             withheld: {
@@ -149,6 +183,39 @@ export function createFiguresRoutes(opts: FiguresRoutesOptions) {
           }),
         };
         return json(200, body);
+      },
+    }),
+    route({
+      method: 'POST',
+      path: INTENSITY_THRESHOLDS_PATH,
+      access: ACCESS.intensityThresholds,
+      what: 'the intensity thresholds',
+      body: thresholdsInputSchema,
+      response: thresholdsSchema,
+      async handle({ req, scope }) {
+        requireEditor(
+          req,
+          opts.signIn,
+          'the intensity thresholds',
+          'elsewhere, configure sign-in (admins refresh them)',
+        );
+        const quarter = await readQuarter(req);
+        const latest = opts.latestDay();
+        if (quarter > quarterOf(latest))
+          return errorResponse(
+            400,
+            `${quarter} has not started: the latest day with data is ${latest}, in ${quarterOf(latest)}.`,
+          );
+        if (quarterRange(quarter).end < HISTORY_START)
+          return errorResponse(400, `${quarter} ended before the history starts (${HISTORY_START}): it has no use.`);
+        const runner = await opts.runner;
+        const t = await runner.refreshThresholds(quarter, scope?.email ?? '');
+        if (!t)
+          return errorResponse(
+            409,
+            `Fewer than ${MIN_ACTIVE} people were active in the four whole weeks ${quarter}’s thresholds are computed from: it has none, and the thresholds kept (if any) stay.`,
+          );
+        return json(200, t);
       },
     }),
   ];
