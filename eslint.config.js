@@ -100,7 +100,18 @@ const serverZones = [
     message: 'The composition root (app.ts, main.ts) puts the features together; none imports it.',
   },
 ];
-const features = ['usage', 'tools', 'activity', 'productivity', 'users', 'readiness', 'teams', 'alerts', 'settings'];
+const features = [
+  'usage',
+  'tools',
+  'activity',
+  'productivity',
+  'users',
+  'readiness',
+  'teams',
+  'alerts',
+  'settings',
+  'reconciliation',
+];
 const featureZones = features.map((f) => ({
   target: `./src/features/${f}`,
   from: './src/features',

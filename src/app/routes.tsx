@@ -169,6 +169,7 @@ const budgets = lazyPage(() => import('../features/teams/BudgetsPage'));
 const alertRules = lazyPage(() => import('../features/alerts/AlertRulesPage'));
 const marks = lazyPage(() => import('../features/teams/MarksPage'));
 const apiTokens = lazyPage(() => import('../features/settings/ApiTokensPage'));
+const reconciliation = lazyPage(() => import('../features/reconciliation/ReconciliationPage'));
 
 export const PAGES: {
   path: string;
@@ -188,6 +189,7 @@ export const PAGES: {
   { path: '/settings/alerts', ...alertRules },
   { path: '/settings/marks', ...marks },
   { path: '/settings/api-tokens', ...apiTokens },
+  { path: '/reconciliation', ...reconciliation },
 ];
 
 /** Loads the code of the page at `pathname` (settles at once when it is in the first bundle, or unknown). */

@@ -44,6 +44,16 @@ describe('what a signed-in reader may open', () => {
       expect(pageRefusal(v, path)).toBeNull();
   });
 
+  it('opens the reconciliation to admins and managers, not to a viewer nor a manager kept from the organization', () => {
+    expect(pageRefusal(me({ role: 'admin' }), '/reconciliation')).toBeNull();
+    expect(pageRefusal(me({ role: 'manager', teams: ['Sales'] }), '/reconciliation')).toBeNull();
+    expect(pageRefusal(me({}), '/reconciliation')).toMatch(/^The reconciliation is shown to managers/);
+    expect(pageRefusal(me({ role: 'manager', teams: ['Sales'], orgView: false }), '/reconciliation')).toMatch(
+      /organization totals, which are not shown to managers here/,
+    );
+    expect(pageRefusal(me({ role: 'manager', teams: ['Sales'], orgView: false }), '/teams')).toBeNull();
+  });
+
   it('limits a manager who may not see the organization to their teams, unless the URL names some', () => {
     const m = me({ role: 'manager', teams: ['Eng/Platform', 'Sales'], orgView: false });
     expect(effectiveTeams(m, [])).toEqual(['Eng/Platform', 'Sales']);

@@ -59,6 +59,8 @@ export function pageRefusal(me: Me | undefined, pathname: string, privacyMinGrou
       ? null
       : `Privacy mode (PRIVACY_MIN_GROUP=${privacyMinGroup}): a person’s page is shown to admins and to the person themself; their figures are in the users table under a pseudonym.`;
   }
+  if (pathname === '/reconciliation' && me.role === 'manager' && !me.orgView)
+    return 'The reconciliation sets the dashboard beside the service’s organization totals, which are not shown to managers here.';
   if (me.role === 'manager') return null;
   if (pathname === '/alerts' || pathname.startsWith('/settings/alerts'))
     return 'The alerts name teams and people: they are shown to managers and admins.';
@@ -70,6 +72,7 @@ export function pageRefusal(me: Me | undefined, pathname: string, privacyMinGrou
     const id = safeDecode(pathname.slice('/users/'.length));
     return id === me.userId ? null : 'This person’s page is shown to their managers and admins.';
   }
+  if (pathname === '/reconciliation') return 'The reconciliation is shown to managers (their teams’ share) and admins.';
   if (pathname === '/teams' || pathname.startsWith('/teams/') || pathname === '/compare')
     return 'The teams’ figures are shown to their managers and admins.';
   return null;

@@ -9,6 +9,7 @@
 import { useCallback, useContext, useMemo } from 'react';
 import { UNSAFE_NavigationContext, useSearchParams, type Location } from 'react-router-dom';
 import * as z from 'zod/mini';
+import { RECONCILED } from '../api/reconciliation';
 import { isDay, type Day, type DayRange } from '../lib/dates';
 import type { Interval } from '../lib/series';
 import { sortSchema, type SortState } from '../lib/sort';
@@ -68,6 +69,8 @@ export const searchSchema = z.object({
   /** A team's outcome ratios per week: credits (or spend) per commit, per pull request or per active person. */
   per: choice(['commit', 'pr', 'person'], 'commit'),
   amount: choice(['credits', 'spend'], 'credits'),
+  /** The figure the reconciliation sets beside the service's. */
+  figure: choice(RECONCILED, 'credits'),
   /** The users table's people: active in the range, not active, or everyone known. */
   who: choice(WHO, 'active'),
   /** The teams the figures are limited to (a team includes its sub-teams); none is the whole organization. */

@@ -137,7 +137,8 @@ function TeamsOverview() {
   // Asked once the summary is in: the table comes first.
   const known = useQuery({ ...teamsQuery, enabled: orgRow !== undefined, select: selectKnown }).data;
   // The mapping names everyone's team: with sign-in, its screen is for admins.
-  const mayMap = pageRefusal(useReader(), '/settings/teams') === null;
+  const reader = useReader();
+  const mayMap = pageRefusal(reader, '/settings/teams') === null;
   const mappingLink = mayMap && (
     <Link to={linkTo('/settings/teams')} className="text-sm text-accent-strong underline">
       Team mapping
@@ -163,6 +164,12 @@ function TeamsOverview() {
           <Link to={linkTo('/settings/marks')} className="text-sm text-accent-strong underline">
             Marks
           </Link>
+          {/* The teams' figures beside the service's own totals: the first thing a manager checks. */}
+          {pageRefusal(reader, '/reconciliation') === null && (
+            <Link to={linkTo('/reconciliation')} className="text-sm text-accent-strong underline">
+              Reconciliation
+            </Link>
+          )}
           {mappingLink}
         </span>
       </PageHeader>
