@@ -76,12 +76,12 @@ export const ALERT_KIND_INFO: Record<
     threshold: null,
   },
   'criterion-failing': {
-    label: 'A readiness criterion starts failing in a repository',
+    label: 'A readiness criterion starts failing',
     name: 'Readiness criterion newly failing',
     threshold: null,
   },
   'readiness-stale': {
-    label: 'A repository’s latest readiness report is older than N days',
+    label: 'A readiness report older than N days',
     name: 'Readiness report stale',
     threshold: { label: 'Days since the report', min: 1, max: 365, default: READINESS_STALE_DAYS },
   },

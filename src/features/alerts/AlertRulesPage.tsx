@@ -356,14 +356,14 @@ function RuleForm({
       }}
     >
       <div className="flex flex-wrap gap-3">
-        <div className="flex flex-col gap-1">
+        <div className="flex max-w-full min-w-0 flex-col gap-1">
           <label htmlFor={`${id}-kind`} className="text-fg-muted">
             When
           </label>
           <select
             id={`${id}-kind`}
             value={d.kind}
-            className={fieldClass}
+            className={`${fieldClass} max-w-full`}
             onChange={(e) => {
               const kind = e.target.value as AlertKind;
               const n = ALERT_KIND_INFO[kind].threshold?.default;
