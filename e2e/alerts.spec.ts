@@ -1,6 +1,9 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { PORTS } from '../playwright.config';
-import { LATEST, seriousViolations } from './helpers';
+import type { ReadinessAnswer } from '../src/api/readiness';
+import { repoName, reportAgeDays } from '../src/lib/readiness';
+import { repoKey } from '../src/lib/repos';
+import { LATEST, SIGN_IN_BASE, seriousViolations, signIn } from './helpers';
 
 /** The spend server (a price list; no sign-in, so changes come from this machine). */
 const BASE = `http://127.0.0.1:${PORTS.spend}`;
@@ -8,7 +11,7 @@ const escaped = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** The month the budgets speak of: the latest day's, so far. */
 const MONTH = `start=${LATEST.slice(0, 8)}01&end=${LATEST}`;
 
-// Both tests add, check and remove rules on one server: one at a time.
+// The tests add, check and remove rules on their servers: one at a time.
 test.describe.configure({ mode: 'serial' });
 
 /** The budgets e2e/spend.spec.ts sets too (the same ones: the two specs may run together): Engineering is over. */
@@ -175,4 +178,119 @@ test('alerts at 390 px: the organization’s rule previewed and checked now, lis
   await page.goto(`${BASE}/settings/alerts`);
   await page.getByRole('button', { name: /^Remove: Month to date passes 80 %/ }).click();
   await expect(page.getByText('No rule is set.')).toBeVisible();
+});
+
+/** The stale rule's N in the journey below: the demo's latest reports are up to a few weeks old. */
+const STALE_N = 10;
+
+/**
+ * A team with a manager whose repositories include one whose latest report is older than STALE_N days (asked of
+ * the sign-in dashboard as its admin), with that manager and those repositories' names, stalest first.
+ */
+async function staleTeam(browser: Browser) {
+  const admin = await browser.newContext();
+  const a = await admin.newPage();
+  await signIn(a, 'admin@acme.example', '/');
+  const get = async <T>(path: string) => (await (await a.request.get(`${SIGN_IN_BASE}${path}`)).json()) as T;
+  const flat = (ts: TeamNode[]): TeamNode[] => ts.flatMap((t) => [t, ...flat(t.children)]);
+  for (const team of flat((await get<{ teams: TeamNode[] }>('/api/teams')).teams)) {
+    if (team.managers.length === 0) continue;
+    const answer = await get<ReadinessAnswer>(`/api/readiness?team=${encodeURIComponent(team.path)}`);
+    const latest = new Map<string, number>();
+    for (const r of answer.reports) latest.set(repoKey(r.repoUrl), r.createdAt);
+    const stale = [...latest]
+      .map(([key, at]) => ({ key, age: reportAgeDays(at, LATEST) }))
+      .filter((r) => r.age > STALE_N)
+      .sort((x, y) => y.age - x.age || (x.key < y.key ? -1 : 1));
+    if (stale.length > 0) {
+      await admin.close();
+      return { team: team.path, manager: team.managers[0]!, stale };
+    }
+  }
+  throw new Error(`no team owns a repository whose report is older than ${STALE_N} days`);
+}
+interface TeamNode {
+  path: string;
+  managers: string[];
+  children: TeamNode[];
+}
+
+/**
+ * A manager's journey at one width: a stale-report rule for their team added (N offered at its usual 30, set to
+ * STALE_N), its preview naming their stale repositories, Check now opening them, the alert followed from the alerts
+ * page to the repository's scorecard with the team kept, where the stale badge says its age; axe in both themes.
+ */
+async function staleJourney(browser: Browser, width: number) {
+  const { team, manager, stale } = await staleTeam(browser);
+  const ctx = await browser.newContext({ viewport: { width, height: width > 500 ? 900 : 844 } });
+  const page = await ctx.newPage();
+  await signIn(page, manager, '/settings/alerts');
+  await expect(page.getByRole('heading', { name: 'Alert rules', level: 1 })).toBeVisible();
+  await page.getByRole('button', { name: 'Add a rule' }).click();
+  const form = page.getByRole('form', { name: 'Add a rule' });
+  await form.getByLabel('When').selectOption({ label: 'A readiness report older than N days' });
+  await expect(form.getByLabel(/^N:/)).toHaveValue('30');
+  await form.getByLabel('For').selectOption({ label: team });
+  await form.getByLabel(/^N:/).fill(String(STALE_N));
+  await form.getByRole('button', { name: 'Add the rule' }).click();
+  const rule = page
+    .getByRole('list', { name: 'Rules' })
+    .getByRole('listitem')
+    .filter({ hasText: `A readiness report older than ${STALE_N} days` });
+  await expect(rule).toHaveCount(1);
+  // The preview: the stalest of the team's repositories first, in the alert's words, linked to its scorecard.
+  const first = stale[0]!;
+  const name = repoName(`https://${first.key}`);
+  const summary = `${name}: its latest readiness report is ${first.age} days old`;
+  const scorecard = `/readiness/${encodeURIComponent(first.key)}?team=${encodeURIComponent(team)}`;
+  const would = rule.getByRole('link', { name: new RegExp(`^${escaped(summary)}`) });
+  await expect(would).toBeVisible();
+  await expect(would).toHaveAttribute('href', scorecard);
+  await expect(rule.getByText('Would open', { exact: true })).toHaveCount(Math.min(5, stale.length));
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    expect(await seriousViolations(page)).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  // Checked now: one alert per stale repository of the team.
+  await page.getByRole('button', { name: 'Check now' }).click();
+  const status = page.getByRole('region', { name: 'Rules' }).getByRole('status');
+  await expect(status).toContainText(
+    `: ${stale.length} ${stale.length === 1 ? 'alert' : 'alerts'} opened, no alerts resolved`,
+  );
+  await status.getByRole('link', { name: 'See the alerts' }).click();
+  const alert = page
+    .getByRole('region', { name: 'Open alerts' })
+    .getByRole('link', { name: new RegExp(`^${escaped(summary)}`) });
+  await expect(alert).toBeVisible();
+  await alert.click();
+  // The repository's scorecard, the team kept; its latest report marked stale after the rule's N days.
+  await expect(page).toHaveURL(`${SIGN_IN_BASE}${scorecard}`);
+  await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible();
+  const badge = page.getByTitle(`The latest report is ${first.age} days old: older than ${STALE_N} days.`);
+  await expect(badge).toHaveText(`stale · ${first.age} days (older than ${STALE_N} days)`);
+  await expect(badge).toBeVisible();
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    expect(await seriousViolations(page)).toEqual([]);
+  }
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(width);
+
+  // Removed (its alerts resolve), so the other width's journey adds it again.
+  await page.goto(`${SIGN_IN_BASE}/settings/alerts`);
+  await page.getByRole('button', { name: /^Remove: A readiness report older than/ }).click();
+  await expect(rule).toHaveCount(0);
+  await ctx.close();
+}
+
+test('readiness alerts at 1,440 px: a manager’s stale-report rule for their team, previewed, checked, its scorecard', async ({
+  browser,
+}) => {
+  test.slow();
+  await staleJourney(browser, 1440);
+});
+
+test('readiness alerts at 390 px: the same journey on a phone', async ({ browser }) => {
+  test.slow();
+  await staleJourney(browser, 390);
 });
