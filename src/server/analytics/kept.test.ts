@@ -76,7 +76,7 @@ describe('the runner’s kept answers', () => {
     expect(await s.value(s.kept.ask(s.q({ scope: { people: null, privacy: { minGroup: 5, name: other } } })))).toBe(7);
   });
 
-  it('keep no failure, no answer by person, and only the most recent few', async () => {
+  it('keep no failure, no answer by person, no intensity bands, and only the most recent few', async () => {
     const s = setup();
     s.failing(true);
     await expect(s.kept.ask(s.q())).rejects.toThrow('the engine failed');
@@ -85,9 +85,14 @@ describe('the runner’s kept answers', () => {
     await s.kept.ask(s.q({ by: 'person' }));
     await s.kept.ask(s.q({ by: 'person' }));
     expect(s.asked).toHaveLength(4);
+    // Intensity bands: their thresholds may be refreshed while the data stay.
+    const banded = s.q({ measures: ['intensityHeavy' as 'active'] });
+    await s.kept.ask(banded);
+    await s.kept.ask(banded);
+    expect(s.asked).toHaveLength(6);
     // Three kept: the first question, then three others, pushes it out.
     for (const end of ['2026-03-28', '2026-03-29', '2026-03-30'])
       await s.kept.ask(s.q({ range: { start: '2026-03-01', end } }));
-    expect(await s.value(s.kept.ask(s.q()))).toBe(8);
+    expect(await s.value(s.kept.ask(s.q()))).toBe(10);
   });
 });
