@@ -23,11 +23,12 @@ import { fillDays } from '../../lib/series';
 import { USER_COLUMN_VALUES as V, type MergedUser } from '../../lib/user-merge';
 import { TEAMS_SORT, ratio, teamColumns } from './columns';
 import { NoTeams } from './NoTeams';
+import { IntensityWidget } from './IntensityWidget';
 import { OutcomeRatiosWidget } from './OutcomeRatiosWidget';
 import { TeamRepositories } from './TeamRepositories';
 import { PayoffSection } from './PayoffSection';
 import { useOrganizationWeeks, useTeamWeeks } from './team-weeks';
-import { MEMBERS_LIMIT, teamMembersQuery, teamsSummaryQuery } from './queries';
+import { MEMBERS_LIMIT, teamIntensityQuery, teamMembersQuery, teamsSummaryQuery } from './queries';
 import { ancestorsOf, lastPart, subTeamsOf, teamHref } from './shaping';
 
 const SUB_TEAM_COLUMNS = [
@@ -106,6 +107,7 @@ function Team({ path }: { path: string }) {
   });
   const members = useQuery({ ...teamMembersQuery(range, path), placeholderData: keepPreviousData, enabled: asked });
   const spend = useSpend(range, [path], { enabled: asked });
+  const intensity = useQuery({ ...teamIntensityQuery(range, path), placeholderData: keepPreviousData, enabled: asked });
   const { weeks } = useTeamWeeks(range, path, asked);
   // The organization's line beside the team's ratios, for a reader who sees the organization's figures: asked once
   // the team's own weeks are in, so the team's charts do not wait behind it.
@@ -333,6 +335,7 @@ function Team({ path }: { path: string }) {
         name={name}
         filename={file('outcome-ratios-weekly')}
       />
+      <IntensityWidget answer={intensity} range={range} team={path} name={name} filename={file('intensity-weekly')} />
       {/* Unassigned owns no repositories: it is not a team. */}
       {path !== UNASSIGNED && <TeamRepositories path={path} name={name} range={range} />}
       {path !== UNASSIGNED && <PayoffSection path={path} name={name} range={range} weeks={weeks} />}

@@ -1,8 +1,10 @@
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { TEAMS_PATHS, teamsSummarySchema } from '../../api/teams';
 import { USERS_PATHS, usersTableSchema } from '../../api/users';
-import { api } from '../../data/client';
+import { FIGURES_PATH, figuresAnswerSchema } from '../../api/figures';
+import { api, getWithLists } from '../../data/client';
 import type { DayRange } from '../../lib/dates';
+import { INTENSITY_WEEK_MEASURES } from './intensity';
 
 /**
  * Every query of this feature starts with `teams` (as `data/teams.ts`'s tree does); a change of the
@@ -40,4 +42,18 @@ export const teamMembersQuery = (r: DayRange, team: string) =>
         signal,
       ),
     refetchInterval: (q) => (q.state.data?.complete === false ? FILL_POLL_MS : false),
+  });
+
+/** `GET /api/figures?by=week&team=`: a team's share of members in each band of intensity, week by week. */
+export const teamIntensityQuery = (r: DayRange, team: string) =>
+  queryOptions({
+    queryKey: [TEAMS, 'intensity', { start: r.start, end: r.end, team }],
+    queryFn: ({ signal }) =>
+      getWithLists(
+        FIGURES_PATH,
+        figuresAnswerSchema,
+        { measure: INTENSITY_WEEK_MEASURES, by: 'week', compare: 'none', start: r.start, end: r.end, team: [team] },
+        signal,
+      ),
+    staleTime: 5 * 60_000,
   });
