@@ -18,6 +18,7 @@ import { DEFINITIONS } from '../../lib/definitions';
 import { formatPercent } from '../../lib/format';
 import { MonthSpendWidget, spendKpi, useSpend } from '../../components/SpendWidgets';
 import { PersonBudgets } from './PersonBudgets';
+import { PersonIntensity } from './PersonIntensity';
 import { withList } from './place';
 import { userCredits, userDailyPoints } from './user-shaping';
 
@@ -70,7 +71,7 @@ export default function UserPage() {
     </p>
   );
   // From the server's store when it keeps one (one request); otherwise a walk of every user's pages.
-  const { keyRequired, historyStart } = useAppConfig();
+  const { keyRequired, historyStart, teams } = useAppConfig();
   const options = { ...userDaysQuery(userId, range, !keyRequired), placeholderData: keepPreviousData };
   const source = useQuery(options);
   const rows = useQuery({ ...options, select: selectDays });
@@ -185,6 +186,7 @@ export default function UserPage() {
           },
         ]}
       />
+      {teams && <PersonIntensity userId={userId} range={range} who={name} />}
       {spend.currency !== null && (
         <MonthSpendWidget
           query={spend.query}
