@@ -664,12 +664,6 @@ function probeReadiness(base: string, anyAnswer = false) {
 }
 
 /**
- * A server started again on the store and analytics copy `dataDir` holds (a restart on the kept embedded store, or a
- * PostgreSQL replica on its kept copy), timed from its spawn: until it answers `/livez` (listening), until `/readyz`
- * answers 200 (its copy caught up with the store), and until a teams page asked then has answered; `/readyz`
- * meanwhile, every answer timed (a 503 is an answer). What the server's log says of its copy's catch-up is printed.
- */
-/**
  * What the engine section asks, cold then warm: ranges of 90 days that no table was built ahead for (the default and
  * the 7- and 90-day ones are), `shift` more days back (each pass its own ranges), and the target of each.
  */
@@ -707,6 +701,13 @@ async function askFigures(label: string, base: string, asks: [string, string, nu
     if (target < 2000) record(`${label}: ${name}, warm`, await serverTime(base + path), 'ms', 50);
 }
 
+/**
+ * A server started again on the store and analytics copy `dataDir` holds (a restart on the kept embedded store, or a
+ * PostgreSQL replica on its kept copy), timed from its spawn: until it answers `/livez` (listening), until `/readyz`
+ * answers 200 (its copy caught up with the store), until a teams page asked then has answered, then every figure of
+ * `asks` cold and warm; `/readyz` meanwhile, every answer timed (a 503 is an answer). What the server's log says of
+ * its copy's catch-up is printed.
+ */
 async function restartTimes(
   label: string,
   port: number,
