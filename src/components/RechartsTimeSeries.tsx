@@ -94,7 +94,14 @@ export function RechartsTimeSeries({
       <LineChart {...common}>
         {axes}
         {series.map((s) => (
-          <Line key={s.key} dataKey={s.key} name={s.label} {...marks.line(s.color)} isAnimationActive={false} />
+          <Line
+            key={s.key}
+            dataKey={s.key}
+            name={s.label}
+            {...marks.line(s.color)}
+            strokeDasharray={s.dash}
+            isAnimationActive={false}
+          />
         ))}
       </LineChart>
     );

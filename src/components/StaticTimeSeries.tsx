@@ -85,7 +85,14 @@ export function StaticTimeSeries({
     if (kind === 'line')
       return (
         <g key={s.key}>
-          <path className="chart-mark" d={edge} fill="none" stroke={m.stroke} strokeWidth={m.strokeWidth} />
+          <path
+            className="chart-mark"
+            d={edge}
+            fill="none"
+            stroke={m.stroke}
+            strokeWidth={m.strokeWidth}
+            strokeDasharray={s.dash}
+          />
           {dots}
         </g>
       );

@@ -14,6 +14,8 @@ export interface SeriesConfig {
   label: string;
   /** A theme colour, e.g. `seriesColor(0)` (`var(--chart-1)`). */
   color: string;
+  /** A line's dash pattern (SVG `stroke-dasharray`): a line drawn to a goal or projected, not one counted. */
+  dash?: string;
 }
 
 /** The hatching of a partial week, in the axis colour of either theme, faint enough to read the marks through. */
@@ -107,7 +109,7 @@ function sameSeries(a: readonly SeriesConfig[], b: readonly SeriesConfig[]): boo
     (a.length === b.length &&
       a.every((s, i) => {
         const t = b[i]!;
-        return s.key === t.key && s.label === t.label && s.color === t.color;
+        return s.key === t.key && s.label === t.label && s.color === t.color && s.dash === t.dash;
       }))
   );
 }
@@ -224,7 +226,13 @@ function TimeSeriesChartImpl({
         <ul className="mt-1 flex flex-wrap justify-center gap-x-4 gap-y-1 text-xs text-fg-soft">
           {series.map((s) => (
             <li key={s.key} className="flex items-center gap-1.5">
-              <span aria-hidden="true" className="inline-block size-2.5 rounded-sm" style={{ background: s.color }} />
+              {s.dash ? (
+                <svg aria-hidden="true" width="16" height="10" className="shrink-0">
+                  <line x1="0" x2="16" y1="5" y2="5" stroke={s.color} strokeWidth="2" strokeDasharray={s.dash} />
+                </svg>
+              ) : (
+                <span aria-hidden="true" className="inline-block size-2.5 rounded-sm" style={{ background: s.color }} />
+              )}
               {s.label}
             </li>
           ))}

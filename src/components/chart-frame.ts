@@ -65,6 +65,8 @@ export interface SeriesStyle {
   key: string;
   label: string;
   color: string;
+  /** A line's dash pattern (SVG `stroke-dasharray`). */
+  dash?: string;
 }
 
 /** A labelled vertical line at one x value of the data (a repository's level change, on its week). */
