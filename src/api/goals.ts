@@ -11,6 +11,7 @@
  * goal is read by whoever reads its figures; in privacy mode a team the mode does not show has no progress.
  */
 import * as z from 'zod/mini';
+import { DEFINITIONS, type Definition } from '../lib/definitions';
 
 export const GOALS_PATH = '/api/goals';
 /** The path of one goal. */
@@ -20,13 +21,9 @@ export const goalPath = (id: string) => `${GOALS_PATH}/${encodeURIComponent(id)}
 export const GOAL_KINDS = ['weekly-active'] as const;
 export type GoalKind = (typeof GOAL_KINDS)[number];
 
-/** Each kind in words: its figure's label, and what the share counts. */
-export const GOAL_KIND_INFO: Record<GoalKind, { label: string; meaning: string }> = {
-  'weekly-active': {
-    label: 'Members weekly active',
-    meaning:
-      'The members with at least one day of activity in a whole ISO week (Monday to Sunday, UTC), divided by the members as the team mapping stands now.',
-  },
+/** Each kind's figure (lib/definitions.ts): its label, and what the share counts. */
+export const GOAL_KIND_INFO: Record<GoalKind, Definition> = {
+  'weekly-active': DEFINITIONS.membersWeeklyActive,
 };
 
 export const GOAL_STATUSES = ['on-course', 'off-course', 'met', 'missed', 'unknown'] as const;

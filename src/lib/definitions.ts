@@ -11,6 +11,7 @@
  * service's own field names (`daily_active_users`) stay in CSV headers only.
  */
 import { HISTORY_START } from './dates';
+import { PROJECTION_WEEKS } from './goals';
 import { LEVEL_THRESHOLDS, TARGET_LEVEL } from './readiness';
 
 /** "20 %", as the readiness pages write a threshold: a no-break space keeps the figure and its % on one line. */
@@ -310,6 +311,27 @@ export const DEFINITIONS = {
   readinessUpdated: {
     label: 'Last updated (UTC)',
     meaning: 'The UTC day of the newest readiness report of the repositories tracked.',
+  },
+  // A team's goal (lib/goals.ts): what its share counts, the line it is read against, and how it is projected.
+  goal: {
+    label: 'Goal',
+    meaning:
+      'The team’s goal, a share of its members weekly active to reach by a date: its latest whole week’s share of the target, and whether the projection of its last whole weeks reaches the target in time.',
+  },
+  membersWeeklyActive: {
+    label: 'Members weekly active',
+    meaning:
+      'The members with at least one day of activity in a whole ISO week (Monday to Sunday, UTC), divided by the members as the team mapping stands now.',
+    better: 'up',
+  },
+  lineToTheGoal: {
+    label: 'Line to the goal',
+    meaning:
+      'A straight line from the goal’s start (the last whole week when it was set, at its value then) to the target on the week the goal is read in: the last whole week ending by its date.',
+  },
+  goalProjection: {
+    label: 'Projection',
+    meaning: `The least-squares straight line through the last ${PROJECTION_WEEKS} whole weeks’ values, read at the week the goal is read in (held between 0 and 100\u00a0%): on course when it reaches the target, off course when it falls short; once that week is over, the goal is met or missed by its own value.`,
   },
 } as const satisfies Record<string, Definition>;
 

@@ -24,6 +24,7 @@ import { USER_COLUMN_VALUES as V, type MergedUser } from '../../lib/user-merge';
 import { TEAMS_SORT, ratio, teamColumns } from './columns';
 import { NoTeams } from './NoTeams';
 import { IntensityWidget } from './IntensityWidget';
+import { GoalWidget } from './GoalWidget';
 import { OutcomeRatiosWidget } from './OutcomeRatiosWidget';
 import { TeamRepositories } from './TeamRepositories';
 import { PayoffSection } from './PayoffSection';
@@ -292,6 +293,8 @@ function Team({ path }: { path: string }) {
           { ...definedAs(DEFINITIONS.pullRequests), value: cur?.prs, previous: prev?.prs },
         ]}
       />
+      {/* Unassigned is not a team: it has no goal. */}
+      {path !== UNASSIGNED && <GoalWidget team={path} name={name} />}
       <TimeSeriesWidget
         title="Credits"
         description="Standard credits of the team's people, sub-teams included."

@@ -6,7 +6,7 @@ import { TEST_CONFIG, captureDownloads, renderWithApp } from '../../test/render'
 import { month, teamSpendRow } from '../../test/spend-fixtures';
 import { TEAMS_ANSWER } from '../../test/analytics-fixtures';
 import { DEFINITIONS } from '../../lib/definitions';
-import { ROWS, json, summary, summaryRow } from './fixtures';
+import { ROWS, goal, json, summary, summaryRow } from './fixtures';
 import TeamsPage from './TeamsPage';
 
 const CONFIG = { ...TEST_CONFIG, teams: true };
@@ -15,10 +15,11 @@ const CONFIG = { ...TEST_CONFIG, teams: true };
  * The dashboard's server: `/api/teams/summary` answered by `answer`, `/api/teams` by the mapping's tree (35
  * known people: the organization's 39 members less 4 the mapping names who were never seen), anything else a 404.
  */
-function stubServer(answer: (url: URL) => Response = () => json(summary())) {
+function stubServer(answer: (url: URL) => Response = () => json(summary()), goals?: unknown) {
   const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
     const url = new URL(String(input), 'http://dashboard.test');
     if (url.pathname === '/api/teams/summary') return answer(url);
+    if (url.pathname === '/api/goals' && goals) return json(goals);
     if (url.pathname === '/api/teams') return json({ ...TEAMS_ANSWER, users: 35 });
     return json({ title: 'Not Found', detail: `No ${url.pathname}.` }, 404);
   });
@@ -58,11 +59,11 @@ describe('TeamsPage', () => {
     await screen.findByRole('table', { name: 'Teams, with their sub-teams' });
     expect(teams()).toEqual(['Whole organization', 'Engineering', 'R&D Lab', 'Sales', 'Unassigned']);
     const asked = fetchMock.mock.calls.map(([u]) => new URL(String(u), 'http://dashboard.test'));
-    // The summary first; once it is in, the known people (to say why members differ from them) and the
-    // repositories' owners and readiness (for the comparison across teams).
+    // The summary first; once it is in, the known people (to say why members differ from them), the teams' goals and
+    // the repositories' owners and readiness (for the comparison across teams).
     const paths = asked.map((u) => `${u.pathname}${u.search}`);
     expect(paths[0]).toBe('/api/teams/summary?start=2026-05-02&end=2026-05-31');
-    expect(paths.slice(1).sort()).toEqual(['/api/readiness', '/api/teams']);
+    expect(paths.slice(1).sort()).toEqual(['/api/goals', '/api/readiness', '/api/teams']);
     expect(
       await screen.findByText(
         /The organization's 39 members are its 35 known people and 4 people the mapping names who have not used the agent yet\./,
@@ -196,6 +197,45 @@ describe('TeamsPage', () => {
       'Sales',
       'Unassigned',
     ]);
+  });
+
+  it('shows each team’s goal beside its adoption, its latest week against the target, and in the CSV', async () => {
+    const off = goal({ team: 'Engineering', target: 0.8, by: '2026-06-30', status: 'off-course', value: 0.62 });
+    const on = goal({ team: '', target: 0.5, by: '2027-01-31', status: 'on-course', value: 0.5234 });
+    stubServer(undefined, { latest: '2026-05-31', goals: [on, off] });
+    const downloads = captureDownloads();
+    render();
+    await screen.findByRole('table', { name: 'Teams, with their sub-teams' });
+    await waitFor(() =>
+      expect(cellOf('Engineering', 'Goal').textContent).toBe('62\u00a0% of 80\u00a0% by Jun 30 · off course'),
+    );
+    // A goal of another year says its year; a team without a goal has none.
+    expect(cellOf('Whole organization', 'Goal').textContent).toBe(
+      '52.3\u00a0% of 50\u00a0% by Jan 31, 2027 · on course',
+    );
+    expect(cellOf('Sales', 'Goal').textContent).toBe('–');
+    const header = within(table()).getByRole('columnheader', { name: 'Goal' });
+    expect(within(header).getByRole('button', { name: 'About Goal' })).toBeTruthy();
+    // Beside the adoption it is read against.
+    const headers = within(table())
+      .getAllByRole('columnheader')
+      .map((h) => h.textContent?.replace(/[▲▼↕]/g, '').trim());
+    expect(headers.indexOf('Goal')).toBe(headers.indexOf('Adoption') + 1);
+    fireEvent.click(screen.getByRole('button', { name: 'Download CSV of Teams' }));
+    const lines = (await downloads.text()).trimEnd().split('\r\n');
+    expect(lines[0]).toMatch(
+      /,daily_credits,goal_kind,goal_target,goal_by,goal_week,goal_value,goal_projected,goal_status$/,
+    );
+    const byPath = new Map(lines.slice(1).map((l) => [l.split(',')[0], l]));
+    expect(byPath.get('Engineering')).toMatch(/,weekly-active,0\.8,2026-06-30,2026-05-18,0\.62,0\.7,off-course$/);
+    expect(byPath.get('Sales')).toMatch(/,,,,,,,$/);
+  });
+
+  it('has no goal column while no goal is set', async () => {
+    stubServer(undefined, { latest: '2026-05-31', goals: [] });
+    render();
+    await screen.findByRole('table', { name: 'Teams, with their sub-teams' });
+    await waitFor(() => expect(within(table()).queryByRole('columnheader', { name: 'Goal' })).toBeNull());
   });
 
   it('downloads a CSV of every team with its path, expanded or not, and the organization’s totals', async () => {

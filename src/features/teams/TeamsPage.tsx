@@ -5,6 +5,7 @@ import { teamsSpendQuery } from '../../data/spend';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
+import type { Goal } from '../../api/goals';
 import type { TeamSummaryRow, TeamsAnswer, TeamsSummary } from '../../api/teams';
 import { PageHeader } from '../../components/Page';
 import { Widget } from '../../components/Widget';
@@ -16,7 +17,8 @@ import { formatExact } from '../../lib/format';
 import { teamsQuery } from '../../data/teams';
 import { isOrganization } from './shaping';
 import { TEAMS_SORT, teamColumns } from './columns';
-import { teamsSummaryQuery } from './queries';
+import { goalsQuery, teamsSummaryQuery } from './queries';
+import { goalColumn, goalCsv } from './goal-columns';
 import { namedTeams, teamsCsv } from './shaping';
 import { NoTeams } from './NoTeams';
 import { TeamsTable } from './TeamsTable';
@@ -44,6 +46,17 @@ function orgMembersLine(members: number, known: number): string {
     : `The organization's ${formatExact(members)} members are its ${formatExact(known)} known people and ${people(unseen, formatExact)} the mapping names who ${unseen === 1 ? 'has' : 'have'} not used the agent yet.`;
 }
 const CAPTION = 'Teams, with their sub-teams';
+
+type CsvExtra = NonNullable<Parameters<typeof teamsCsv>[3]>;
+/** The CSV's columns after the figures: the spend's (with a price list), then the goals' (once any is set). */
+function csvExtra(spend: CsvExtra | undefined, goalOf: ((team: string) => Goal | undefined) | null) {
+  const parts = [spend, goalOf ? goalCsv(goalOf) : undefined].filter((p): p is CsvExtra => p !== undefined);
+  if (parts.length === 0) return undefined;
+  return {
+    header: parts.flatMap((p) => p.header),
+    cells: (r: TeamSummaryRow) => parts.flatMap((p) => p.cells(r)),
+  };
+}
 
 /** The chosen teams' rows and their sub-teams' (the organization's row left out). */
 export const withinTeams = (rows: readonly TeamSummaryRow[], teams: readonly string[]) =>
@@ -102,8 +115,17 @@ function TeamsOverview() {
     const byTeam = new Map(spendRows?.rows.map((r) => [r.team, r]));
     return (team: string) => byTeam.get(team);
   }, [spendRows]);
+  // Each team's goal beside its adoption, once any goal is set: asked once the table is in (the table comes first).
+  const goals = useQuery({ ...goalsQuery(), enabled: all.data !== undefined }).data;
+  const goalOf = useMemo(() => {
+    const byTeam = new Map(goals?.goals.map((g) => [g.team, g]));
+    return byTeam.size === 0 ? null : (team: string) => byTeam.get(team);
+  }, [goals]);
   const columns = useMemo(() => {
-    const base = teamColumns(range);
+    const plain = teamColumns(range);
+    const after = plain.findIndex((c) => c.id === 'adoption') + 1;
+    const base =
+      goalOf && goals ? [...plain.slice(0, after), goalColumn(goalOf, goals.latest), ...plain.slice(after)] : plain;
     if (currency === null) return base;
     // The money and the budget right after the credits they price, beside the team's name.
     const at = base.findIndex((c) => c.id === 'credits') + 1;
@@ -116,7 +138,7 @@ function TeamsOverview() {
       ...outcomeColumns(currency),
       ...base.slice(ratios),
     ];
-  }, [range, currency, spendOf]);
+  }, [range, currency, spendOf, goalOf, goals]);
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
   const toggle = useCallback(
     (team: string) =>
@@ -197,7 +219,7 @@ function TeamsOverview() {
         emptyText="No teams to show."
         csv={(d) => ({
           filename: `teams-${range.start}-${range.end}.csv`,
-          ...teamsCsv(d, columns, sort, currency !== null ? spendCsv(currency, spendOf) : undefined),
+          ...teamsCsv(d, columns, sort, csvExtra(currency !== null ? spendCsv(currency, spendOf) : undefined, goalOf)),
         })}
         actions={
           parents.length > 0 && (

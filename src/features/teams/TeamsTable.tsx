@@ -6,6 +6,7 @@ import {
   CARD_CELL,
   CARD_ROW,
   CARD_TABLE,
+  CARD_TEXT,
   FIRST_CELL,
   PhoneSort,
   TableBox,
@@ -102,7 +103,7 @@ export function TeamsTable({
                     <td
                       key={c.id}
                       data-label={c.header}
-                      className={`py-1.5 pr-3 whitespace-nowrap ${c.numeric ? 'text-right tabular-nums' : ''} ${CARD_CELL}`}
+                      className={`py-1.5 pr-3 whitespace-nowrap ${c.numeric ? 'text-right tabular-nums' : CARD_TEXT} ${CARD_CELL}`}
                     >
                       <CellContent column={c} row={r} format={formats.get(c.id)} />
                     </td>

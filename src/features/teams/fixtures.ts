@@ -1,4 +1,6 @@
 /** Test data for the teams pages: a small organization's summary, as the server would answer it. */
+import type { Goal } from '../../api/goals';
+import { lastWholeWeek, type GoalStatus } from '../../lib/goals';
 import type { TeamFigures, TeamSummaryRow, TeamsSummary } from '../../api/teams';
 import { changeOf, valueOf, type MeasureId } from '../../lib/measures';
 
@@ -121,3 +123,51 @@ export function summary(rows: TeamSummaryRow[] = ROWS, withPrevious = true): Tea
 
 export const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+
+/**
+ * A team's goal as `/api/goals` gives it: its latest whole week (the week of May 18) at `value`, projected to 70 %
+ * in the week it is read in.
+ */
+export function goal(o: {
+  team: string;
+  target: number;
+  by: string;
+  status: GoalStatus;
+  value: number;
+  editable?: boolean;
+}): Goal {
+  const weeks = ['2026-04-13', '2026-04-20', '2026-04-27', '2026-05-04', '2026-05-11', '2026-05-18'];
+  const targetWeek = lastWholeWeek(o.by);
+  return {
+    id: `goal-${o.team || 'org'}`,
+    team: o.team,
+    kind: 'weekly-active',
+    target: o.target,
+    by: o.by,
+    startWeek: '2026-05-18',
+    author: null,
+    updatedAt: '2026-05-20T10:00:00.000Z',
+    editable: o.editable ?? false,
+    reason: null,
+    progress: {
+      startWeek: '2026-05-18',
+      startValue: o.value,
+      targetWeek,
+      current: { week: '2026-05-18', value: o.value },
+      projected: 0.7,
+      fitted: 6,
+      status: o.status,
+      members: 20,
+      weeks: [
+        ...weeks.map((week, i) => ({
+          week,
+          actual: o.value - 0.01 * (weeks.length - 1 - i),
+          line: week === '2026-05-18' ? o.value : null,
+          projection: o.value,
+        })),
+        { week: '2026-05-25', actual: null, line: o.value + 0.01, projection: 0.65 },
+        { week: targetWeek, actual: null, line: o.target, projection: 0.7 },
+      ],
+    },
+  };
+}

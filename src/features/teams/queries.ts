@@ -1,4 +1,5 @@
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
+import { GOALS_PATH, goalsAnswerSchema } from '../../api/goals';
 import { TEAMS_PATHS, teamsSummarySchema } from '../../api/teams';
 import { USERS_PATHS, usersTableSchema } from '../../api/users';
 import { FIGURES_PATH, figuresAnswerSchema } from '../../api/figures';
@@ -57,3 +58,16 @@ export const teamIntensityQuery = (r: DayRange, team: string) =>
       ),
     staleTime: 5 * 60_000,
   });
+/**
+ * `GET /api/goals`: the goals the reader may see (of `team` alone when given), each with its progress. Under `teams`,
+ * so a change of the mapping asks again; a goal set, changed or removed asks again for every answer of them.
+ */
+export const goalsQuery = (team?: string) =>
+  queryOptions({
+    queryKey: [TEAMS, 'goals', team ?? null],
+    queryFn: ({ signal }) => api.get(GOALS_PATH, goalsAnswerSchema, team === undefined ? undefined : { team }, signal),
+    staleTime: 60_000,
+  });
+
+/** The key every goals answer is kept under. */
+export const GOALS_KEY = [TEAMS, 'goals'] as const;
