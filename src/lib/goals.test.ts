@@ -138,7 +138,10 @@ describe('goalProgress', () => {
         }),
         (pts) => {
           const l = leastSquares(pts);
-          if (new Set(pts.map((p) => p.x)).size < 2) return expect(l).toBeNull();
+          if (new Set(pts.map((p) => p.x)).size < 2) {
+            expect(l).toBeNull();
+            return;
+          }
           const r = pts.map((p) => p.y - (l!.intercept + l!.slope * p.x));
           expect(r.reduce((s, e) => s + e, 0)).toBeCloseTo(0, 9);
           expect(r.reduce((s, e, i) => s + e * pts[i]!.x, 0)).toBeCloseTo(0, 7);
