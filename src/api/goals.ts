@@ -17,13 +17,17 @@ export const GOALS_PATH = '/api/goals';
 /** The path of one goal. */
 export const goalPath = (id: string) => `${GOALS_PATH}/${encodeURIComponent(id)}`;
 
-/** What a goal is a share of. */
-export const GOAL_KINDS = ['weekly-active'] as const;
+/**
+ * What a goal is a share of: its members weekly active, or its people active in the four whole weeks to each week's
+ * Sunday whose intensity there is Moderate or Heavy (lib/intensity.ts).
+ */
+export const GOAL_KINDS = ['weekly-active', 'moderate-or-above'] as const;
 export type GoalKind = (typeof GOAL_KINDS)[number];
 
 /** Each kind's figure (lib/definitions.ts): its label, and what the share counts. */
 export const GOAL_KIND_INFO: Record<GoalKind, Definition> = {
   'weekly-active': DEFINITIONS.membersWeeklyActive,
+  'moderate-or-above': DEFINITIONS.activeModerateOrAbove,
 };
 
 export const GOAL_STATUSES = ['on-course', 'off-course', 'met', 'missed', 'unknown'] as const;
@@ -39,7 +43,7 @@ const share = z.nullable(z.number());
 export const goalWeekSchema = z.object({
   /** The week's Monday. */
   week: day,
-  /** Its share, once the week is over; none with no members. */
+  /** Its share, once the week is over; none with nothing to divide by, or a group too small to band. */
   actual: share,
   /** The straight line to the goal. */
   line: share,
@@ -58,7 +62,7 @@ export const goalProgressSchema = z.object({
   /** Whole weeks the projection is fitted over (0: too few to fit). */
   fitted: z.number(),
   status: z.enum(GOAL_STATUSES),
-  /** The team's members now (the denominator). */
+  /** The scope's members now (the denominator of a share of members weekly active). */
   members: z.number(),
   weeks: z.array(goalWeekSchema),
 });

@@ -316,12 +316,18 @@ export const DEFINITIONS = {
   goal: {
     label: 'Goal',
     meaning:
-      'The team’s goal, a share of its members weekly active to reach by a date: its latest whole week’s share of the target, and whether the projection of its last whole weeks reaches the target in time.',
+      'The team’s goal, a share of its members weekly active or of its active people at Moderate or above to reach by a date: its latest whole week’s share of the target, and whether the projection of its last whole weeks reaches the target in time.',
   },
   membersWeeklyActive: {
     label: 'Members weekly active',
     meaning:
       'The members with at least one day of activity in a whole ISO week (Monday to Sunday, UTC), divided by the members as the team mapping stands now.',
+    better: 'up',
+  },
+  activeModerateOrAbove: {
+    label: 'Active people at Moderate or above',
+    meaning:
+      'Of the people with a day of activity in the four whole weeks to a week’s Sunday, those whose credits over those weeks are at Moderate or Heavy intensity (the quarter’s thresholds); none for a group of fewer than 8 such people.',
     better: 'up',
   },
   lineToTheGoal: {

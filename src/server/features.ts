@@ -158,7 +158,12 @@ export function createStoreFeatures(o: StoreFeaturesOptions) {
       fillUsers,
       budgetStates: () => spendRoutes.budgetStates(),
       readiness: (t) => readinessRoutes.selection(t),
-      goal: (scope) => goalsRoutes.progressOfScope(scope),
+      // In privacy mode a band's smallest group is the channel's k, as a manager's.
+      goal: (scope) =>
+        goalsRoutes.progressOfScope(
+          scope,
+          channel?.minGroup !== undefined ? { minGroup: channel.minGroup, name: channel.lens.name } : undefined,
+        ),
       logger,
     }),
     webhook: config.alertWebhookUrl && {

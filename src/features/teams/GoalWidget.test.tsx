@@ -131,6 +131,34 @@ describe('GoalWidget', () => {
     expect(lines.at(-1)).toBe('2026-06-22,,0.8,0.7,');
   });
 
+  it('names a goal of active people at Moderate or above by its figure, in the chart, the table and the CSV', async () => {
+    stubServer([
+      {
+        ...goal({ team: TEAM, target: 0.5, by: '2026-06-30', status: 'on-course', value: 0.45, editable: true }),
+        kind: 'moderate-or-above',
+      },
+    ]);
+    const downloads = captureDownloads();
+    render();
+    const widget = await screen.findByRole('region', { name: 'Goal' });
+    await within(widget).findByText('On course');
+    expect(widget.textContent).toContain('50\u00a0% of active people at moderate or above by Jun 30');
+    expect(within(within(widget).getByRole('figure')).getByText('Active people at Moderate or above')).toBeTruthy();
+    expect(within(widget).getByText('How this is counted').parentElement!.textContent).not.toContain(
+      'Members weekly active',
+    );
+    fireEvent.click(within(widget).getByRole('button', { name: 'Download CSV of Goal' }));
+    expect((await downloads.text()).split('\r\n')[0]).toBe('week,active_moderate_or_above,goal_line,projection,marks');
+    fireEvent.click(within(widget).getByRole('button', { name: 'Change the goal' }));
+    const form = within(widget).getByRole('form', { name: 'Change the goal' });
+    expect((within(form).getByLabelText('Share of') as HTMLSelectElement).value).toBe('moderate-or-above');
+    expect(
+      within(form)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['Members weekly active', 'Active people at Moderate or above']);
+  });
+
   it('lets the team’s manager set a goal, showing what the server refuses, and change and remove it', async () => {
     const refused = 'The body says "target" is a share above 0 % and at most 100 % (0 to 1); got 1.5.';
     const server = stubServer([], refused);

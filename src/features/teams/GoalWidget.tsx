@@ -22,7 +22,7 @@ import { marksQuery, mayWriteMark } from '../../data/marks';
 import { useReader } from '../../data/me';
 import { sendJson } from '../../data/send';
 import { addDays, formatDayLong, minDay, type Day } from '../../lib/dates';
-import { DEFINITIONS } from '../../lib/definitions';
+import { DEFINITIONS, labelled } from '../../lib/definitions';
 import { GOAL_STATUS_WORDS, type GoalStatus, type GoalWeek } from '../../lib/goals';
 import { GOALS_KEY, goalsQuery } from './queries';
 import { goalDay, goalPoints, goalShare, goalSummary } from './goal-shaping';
@@ -36,37 +36,39 @@ const STATUS_CLASS: Record<GoalStatus, string> = {
 };
 
 /** The chart's lines: the weeks counted solid, the line to the goal and the projection dashed apart. */
-const SERIES = [
-  { key: 'actual', label: DEFINITIONS.membersWeeklyActive.label, color: seriesColor(0) },
+const seriesOf = (kind: GoalKind) => [
+  { key: 'actual', label: GOAL_KIND_INFO[kind].label, color: seriesColor(0) },
   { key: 'line', label: DEFINITIONS.lineToTheGoal.label, color: seriesColor(2), dash: '6 4' },
   { key: 'projection', label: DEFINITIONS.goalProjection.label, color: seriesColor(4), dash: '2 3' },
 ];
+/** The CSV's name of each kind's weekly value. */
+const CSV_VALUE: Record<GoalKind, string> = {
+  'weekly-active': 'members_weekly_active',
+  'moderate-or-above': 'active_moderate_or_above',
+};
 const SHARE: ValueFormat = { axis: (n) => goalShare(n), value: (n) => goalShare(n) };
 
 const fieldClass = 'rounded border border-line-strong bg-surface px-2 py-1 text-sm text-fg';
 
-const COLUMNS: Column<GoalWeek>[] = [
+const columnsOf = (kind: GoalKind): Column<GoalWeek>[] => [
   { id: 'week', header: 'Week (from Monday)', value: (w) => w.week, render: (w) => formatDayLong(w.week) },
   {
     id: 'actual',
-    header: DEFINITIONS.membersWeeklyActive.label,
-    definition: DEFINITIONS.membersWeeklyActive,
+    ...labelled(GOAL_KIND_INFO[kind]),
     value: (w) => w.actual,
     numeric: true,
     render: (w) => goalShare(w.actual),
   },
   {
     id: 'line',
-    header: DEFINITIONS.lineToTheGoal.label,
-    definition: DEFINITIONS.lineToTheGoal,
+    ...labelled(DEFINITIONS.lineToTheGoal),
     value: (w) => w.line,
     numeric: true,
     render: (w) => goalShare(w.line),
   },
   {
     id: 'projection',
-    header: DEFINITIONS.goalProjection.label,
-    definition: DEFINITIONS.goalProjection,
+    ...labelled(DEFINITIONS.goalProjection),
     value: (w) => w.projection,
     numeric: true,
     render: (w) => goalShare(w.projection),
@@ -96,6 +98,9 @@ export function GoalWidget({ team, name }: { team: string; name: string }) {
   const [editing, setEditing] = useState(false);
   const weeks = goal?.progress?.weeks;
   const points = useMemo(() => goalPoints(weeks ?? []), [weeks]);
+  const kind = goal?.kind ?? 'weekly-active';
+  const series = useMemo(() => seriesOf(kind), [kind]);
+  const columns = useMemo(() => columnsOf(kind), [kind]);
   // The marks of the goal's weeks, to the latest day (the marks are of days with data).
   const { teams: stored, signIn } = useAppConfig();
   // A new goal is set by whoever may mark the team's charts: the server's rule for both (admins, the team's managers).
@@ -115,12 +120,12 @@ export function GoalWidget({ team, name }: { team: string; name: string }) {
       description={
         goal
           ? `${GOAL_KIND_INFO[goal.kind].label} of ${name}, per whole week, against the straight line to the goal and the projection of the last weeks.`
-          : `A share of ${name}'s members weekly active to reach by a date, drawn week by week against a straight line to it.`
+          : `A share of ${name}'s members weekly active, or of its active people at Moderate or above, to reach by a date, drawn week by week against a straight line to it.`
       }
       query={goals}
       csv={() => ({
         filename: `team-${team.replace(/[^\w.-]+/g, '-')}-goal.csv`,
-        header: ['week', 'members_weekly_active', 'goal_line', 'projection', 'marks'],
+        header: ['week', CSV_VALUE[kind], 'goal_line', 'projection', 'marks'],
         rows: (weeks ?? []).map((w) => [w.week, w.actual, w.line, w.projection, marksCell(placed, w.week)]),
       })}
       actions={
@@ -150,7 +155,7 @@ export function GoalWidget({ team, name }: { team: string; name: string }) {
                 <DataTable
                   id="goalWeeks"
                   caption={`The goal of ${name}, per week`}
-                  columns={COLUMNS}
+                  columns={columns}
                   rows={goal.progress.weeks}
                   rowKey={(w) => w.week}
                   defaultSort={{ column: 'week', dir: 'asc' }}
@@ -160,7 +165,7 @@ export function GoalWidget({ team, name }: { team: string; name: string }) {
             ) : (
               <TimeSeriesChart
                 data={points}
-                series={SERIES}
+                series={series}
                 kind="line"
                 fractions
                 format={SHARE}
@@ -174,7 +179,7 @@ export function GoalWidget({ team, name }: { team: string; name: string }) {
               {goal.reason}
             </p>
           )}
-          <HowCounted />
+          <HowCounted kinds={goal ? [goal.kind] : GOAL_KINDS} />
           <GoalEditor team={team} goal={goal} answer={a} editing={editing} setEditing={setEditing} mayAdd={mayAdd} />
         </div>
       )}
@@ -209,13 +214,13 @@ function GoalHeadline({ goal, latest }: { goal: Goal; latest: Day }) {
   );
 }
 
-/** How the figures are counted: the share, the line and the projection, each with its definition. */
-function HowCounted() {
+/** How the figures are counted: the share (of each kind offered), the line and the projection. */
+function HowCounted({ kinds }: { kinds: readonly GoalKind[] }) {
   return (
     <details className="text-sm">
       <summary className="cursor-pointer text-fg-soft">How this is counted</summary>
       <dl className="mt-2 flex flex-col gap-2 text-fg-muted">
-        {[DEFINITIONS.membersWeeklyActive, DEFINITIONS.lineToTheGoal, DEFINITIONS.goalProjection].map((d) => (
+        {[...kinds.map((k) => GOAL_KIND_INFO[k]), DEFINITIONS.lineToTheGoal, DEFINITIONS.goalProjection].map((d) => (
           <div key={d.label}>
             <dt className="font-medium text-fg">{d.label}</dt>
             <dd>{d.meaning}</dd>

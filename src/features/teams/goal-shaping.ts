@@ -1,5 +1,5 @@
 /** A team's goal in words and as chart and table rows (pure: the goal widget and the teams table's column). */
-import type { Goal } from '../../api/goals';
+import { GOAL_KIND_INFO, type Goal } from '../../api/goals';
 import { formatDayLong, formatDayShort, type Day } from '../../lib/dates';
 import { GOAL_STATUS_WORDS, type GoalWeek } from '../../lib/goals';
 
@@ -32,7 +32,7 @@ export function goalSummary(g: Goal, name: string, latest: Day): string {
   const p = g.progress!;
   const known = p.weeks.filter((w) => w.actual !== null).length;
   return (
-    `${name}'s members weekly active, per week from the week of ${formatDayLong(p.weeks[0]!.week)}, ` +
+    `${name}'s ${GOAL_KIND_INFO[g.kind].label.toLowerCase()}, per week from the week of ${formatDayLong(p.weeks[0]!.week)}, ` +
     `against the line to ${goalShare(g.target)} by ${formatDayLong(g.by)} and the projection: ` +
     `${known} week${known === 1 ? '' : 's'} so far; ${goalLine(g, latest)}.`
   );

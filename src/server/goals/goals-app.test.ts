@@ -8,6 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertsCheckSchema } from '../../api/alerts';
+import { figuresAnswerSchema } from '../../api/figures';
 import { goalPath, goalSchema, goalsAnswerSchema, type Goal } from '../../api/goals';
 import { usersResponseSchema, type UserRow } from '../../api/schemas';
 import { teamsAnswerSchema, type TeamView } from '../../api/teams';
@@ -163,7 +164,7 @@ describe.each(STORE_ENGINES)('goals kept in the store ($name)', ({ available, op
         await refused({ ...ok, by: '30/06/2026' }, /"by" must be a day \(YYYY-MM-DD\), got "30\/06\/2026"/);
         await refused({ ...ok, team: 'Nobody' }, /No team is called "Nobody" in the mapping in force/);
         await refused({ ...ok, team: undefined }, /"team" must be a team’s path, or ""/);
-        await refused({ ...ok, kind: 'heavy' }, /"kind" must be one of weekly-active; got "heavy"/);
+        await refused({ ...ok, kind: 'heavy' }, /"kind" must be one of weekly-active, moderate-or-above; got "heavy"/);
         await refused({ ...ok, team: team.path }, /has a goal already: change it/, 409);
         await refused(null, /Send the goal as JSON/, 415, { headers: { 'content-type': 'text/plain' }, body: 'x' });
         await refused(null, /not valid JSON/, 400, { headers: { 'content-type': 'application/json' }, body: '{' });
@@ -182,6 +183,27 @@ describe.each(STORE_ENGINES)('goals kept in the store ($name)', ({ available, op
         expect(changed).toMatchObject({ id: goal.id, team: team.path, target: 0.05, by: '2026-04-30' });
         // Apr 30 is a Thursday: the goal is read in the last whole week ending by then.
         expect(changed.progress!.targetWeek).toBe('2026-04-20');
+        // A share of active people at Moderate or above: each week's bands over the four weeks to its Sunday, as the
+        // figures give them (none for a week of fewer than 8 people active in its four weeks).
+        const banded = await call(goalPath(org.id), {
+          method: 'PUT',
+          ...json({ kind: 'moderate-or-above', target: 0.6, by: '2026-05-31' }),
+        });
+        expect(banded.status, await banded.clone().text()).toBe(200);
+        const b = goalSchema.parse(await banded.json());
+        expect(b).toMatchObject({ kind: 'moderate-or-above', startWeek: '2026-03-23' });
+        const q = new URLSearchParams({ start: '2026-02-16', end: '2026-03-29', by: 'week', compare: 'none' });
+        for (const m of ['intensityHeavy', 'intensityModerate', 'intensityActive']) q.append('measure', m);
+        const bands = figuresAnswerSchema.parse(await (await call(`/api/figures?${q}`)).json()).rows;
+        expect(bands.map((r) => r.key)).toEqual(b.progress!.weeks.slice(0, 6).map((w) => w.week));
+        for (const r of bands) {
+          const { intensityHeavy: h, intensityModerate: m, intensityActive: a } = r.current;
+          const got = b.progress!.weeks.find((w) => w.week === r.key)!.actual;
+          if (h == null || m == null) expect(got, r.key).toBeNull();
+          else expect(got, r.key).toBeCloseTo((h + m) / a!, 9);
+        }
+        expect(b.progress!.weeks.filter((w) => w.actual !== null).length).toBeGreaterThan(2);
+        expect(b.progress!.status).toMatch(/^(on|off)-course$/);
         const badPut = await call(goalPath(goal.id), { method: 'PUT', ...json({ kind: 'weekly-active', target: 2 }) });
         expect(badPut.status).toBe(400);
         expect((await call(goalPath('no-such-goal'), { method: 'PUT', ...json(ok) })).status).toBe(404);

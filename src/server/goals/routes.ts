@@ -25,7 +25,7 @@ import { addDays, isDay, type Day, type DayRange } from '../../lib/dates';
 import { lastWholeWeek } from '../../lib/goals';
 import { setsFor, type AccessRule, type Decision, type ViewScope } from '../auth/access';
 import { smallTeamRefusal } from '../auth/privacy';
-import type { FiguresRunner } from '../analytics/figures';
+import type { FiguresPrivacy, FiguresRunner } from '../analytics/figures';
 import { errorResponse, HttpError } from '../core/errors';
 import { json } from '../core/response';
 import { canonicalEmail, readJson } from '../core/text';
@@ -99,16 +99,26 @@ export function createGoalsRoutes(opts: GoalsRoutesOptions) {
     return null;
   }
 
+  const figuresOf = (g: StoredGoal) => ({
+    team: g.team,
+    kind: g.kind as GoalKind,
+    target: g.target,
+    by: g.by_day,
+    startWeek: g.start_week,
+  });
+
   /** A stored goal for the reader, with its progress when they may see it. */
   async function view(g: StoredGoal, req: IncomingMessage, scope: ViewScope | undefined): Promise<Goal> {
     const reason = await reasonNone(g, scope);
+    const lens = scope?.privacy;
     const progress =
       reason === null
         ? await progressOf(await opts.runner, {
-            goal: { team: g.team, kind: g.kind, target: g.target, by: g.by_day, startWeek: g.start_week },
+            goal: figuresOf(g),
             latest: latestDay(),
             mapping: source.current().mapping,
             fill: opts.fill,
+            ...(lens && { privacy: { minGroup: lens.minGroup, name: lens.name } }),
           })
         : null;
     return {
@@ -128,7 +138,7 @@ export function createGoalsRoutes(opts: GoalsRoutesOptions) {
 
   /** What a goal sets (its kind, target and date), checked; else throws the 400 (or 415, 413) saying what is wrong. */
   async function readInput(req: IncomingMessage, withTeam: boolean) {
-    const example = `{${withTeam ? '"team": "" or a team’s path, ' : ''}"kind": "weekly-active", "target": 0.8, "by": "2026-06-30"}`;
+    const example = `{${withTeam ? '"team": "" or a team’s path, ' : ''}"kind": "${GOAL_KINDS.join('" or "')}", "target": 0.8, "by": "2026-06-30"}`;
     const body = await readJson(req, MAX_BODY, {
       unsupported: `Send the goal as JSON: ${example}.`,
       tooLarge: 'A goal is at most 4 KB of JSON.',
@@ -273,17 +283,18 @@ export function createGoalsRoutes(opts: GoalsRoutesOptions) {
   ];
 
   /**
-   * The progress of a scope's goal as a check of the alerts reads it (no reader: every figure); null when the scope
-   * has no goal, or its team is gone from the mapping.
+   * The progress of a scope's goal as a check of the alerts reads it (`privacy`: the channel's, in privacy mode); null
+   * when the scope has no goal, or its team is gone from the mapping.
    */
-  async function progressOfScope(team: string) {
+  async function progressOfScope(team: string, privacy?: FiguresPrivacy) {
     const [g] = await readGoals(store.db, [team]);
     if (!g || (await reasonNone(g, undefined)) !== null) return null;
     const progress = await progressOf(await opts.runner, {
-      goal: { team: g.team, kind: g.kind, target: g.target, by: g.by_day, startWeek: g.start_week },
+      goal: figuresOf(g),
       latest: latestDay(),
       mapping: source.current().mapping,
       fill: opts.fill,
+      ...(privacy && { privacy }),
     });
     return { kind: g.kind as GoalKind, target: g.target, by: g.by_day, progress };
   }
