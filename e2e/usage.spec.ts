@@ -87,7 +87,7 @@ test('every page shows real data from its endpoint', async ({ page }) => {
   await page.getByRole('link', { name: 'Users' }).click();
   await expect.poll(() => page.getByRole('table').getByRole('row').count()).toBeGreaterThan(10);
   await page.getByRole('link', { name: 'Readiness' }).click();
-  await expect(page.getByText('Repositories tracked')).toBeVisible();
+  await expect(page.getByText('Repositories tracked', { exact: true })).toBeVisible();
   await expect.poll(() => page.getByRole('table').getByRole('row').count()).toBeGreaterThan(10);
 });
 
