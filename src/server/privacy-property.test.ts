@@ -2,8 +2,9 @@
  * Privacy mode (PRIVACY_MIN_GROUP=k) as a property, for random mappings and k from 2 to 5: of whatever a manager asks
  * (the teams tree and summary, the teams' spend, the users table and its CSV, the seats' lists and counts (the people
  * the mapping names, those who never used the agent among them), the comparison's answers, the top users, the
- * highlights, the cohorts, the alerts, the alerts' preview and check now, and the MCP server's tools: the teams and
- * users tools give the pages' answers, the figures tool a selection's, its teams' and its people's figures) and
+ * highlights, the cohorts, a team's goal's progress, the alerts, the alerts' preview and check now, and the MCP
+ * server's tools: the teams and users tools give the pages' answers, the figures tool a selection's, its teams' and
+ * its people's figures) and
  * whatever the alerts' webhook and the digest are told,
  * - no group of people a figure is given about has 1 to k−1 people, nor does any group given less groups given
  *   within it: no two figures differ by a group of 1 to k−1 people;
@@ -30,6 +31,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertPreviewSchema, alertsSchema, alertsCheckSchema } from '../api/alerts';
 import { figuresAnswerSchema } from '../api/figures';
+import { goalPath, goalSchema, goalsAnswerSchema } from '../api/goals';
 import { markFiguresPath, markFiguresSchema, markSchema } from '../api/marks';
 import { cohortsSchema, highlightsSchema } from '../api/insights';
 import { teamsSpendSchema } from '../api/spend';
@@ -57,6 +59,8 @@ const STARTS: Day[] = ['2026-04-01', addDays(LATEST, -6), addDays(LATEST, -1)];
 const WEEK = { start: addDays(LATEST, -6), end: LATEST };
 /** A mark's day with four whole weeks on each side of its week before LATEST. */
 const MARK_DAY: Day = '2026-03-18';
+/** A goal's date: some whole weeks after LATEST. */
+const GOAL_BY: Day = '2026-06-30';
 const BEFORE = { start: addDays(LATEST, -13), end: addDays(LATEST, -7) };
 const QUIET = { start: addDays(LATEST, -29), end: LATEST };
 const ADMIN = 'admin@acme.example';
@@ -729,6 +733,26 @@ async function check(s: Scenario) {
         named.add(f.team);
       } else if (shown.has(sel.teams[0]!)) problems.push(`the mark’s figures (${label}): refused for a team shown`);
       await read(d, d.lead, `/api/marks/${encodeURIComponent(mark.id)}`, 'DELETE');
+    }
+
+    // A goal of the team, and its progress: the team's shares, or none (asked by name: refused) for a team not shown.
+    if (sel.q !== '') {
+      const team = sel.teams[0]!;
+      const kind = s.range % 2 === 0 ? 'weekly-active' : 'moderate-or-above';
+      const made = await api(d, d.lead, '/api/goals', 'POST', { team, kind, target: 0.8, by: GOAL_BY });
+      expect(made.res.status, made.body).toBe(201);
+      const goal = goalSchema.parse(JSON.parse(made.body));
+      const where = `the goal’s progress (${team})`;
+      const listed = await answer(`/api/goals?team=${encodeURIComponent(team)}`);
+      if (listed) {
+        const [g] = goalsAnswerSchema.parse(listed).goals;
+        if (!g?.progress) problems.push(`${where}: none for a team shown`);
+        claim(where, of(team));
+        named.add(team);
+      } else if (shown.has(team)) problems.push(`${where}: refused for a team shown`);
+      if (!shown.has(team) && goal.progress !== null)
+        problems.push(`${where}: given as it was set, for a team not shown`);
+      await read(d, d.lead, goalPath(goal.id), 'DELETE');
     }
 
     // The highlights: the teams they name, their people by pseudonym, and the counts of people they give.
