@@ -31,7 +31,8 @@ const CARRIED = ['host', 'x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-ho
 /** What the server tells an assistant about itself when it connects. */
 const INSTRUCTIONS =
   'Figures of an organization’s use of a coding agent (credits, active people, tool calls, commits, pull requests, ' +
-  'spend), its teams, people, repositories’ readiness, alerts and chart marks, as the dashboard shows them to the ' +
+  'spend), its teams, people, teams’ goals, repositories’ readiness, alerts, chart marks and how its totals reconcile ' +
+  'with the service’s own, as the dashboard shows them to the ' +
   'person whose credentials you use: their role, teams and the organization’s privacy settings hold. Call ' +
   'list_figures first to learn what each measure means. Days are UTC days (YYYY-MM-DD); a range without start and ' +
   'end is the last 30 days up to the latest day with data.';

@@ -16,6 +16,9 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEASURE_IDS } from '../../api/figures';
+import { readinessAnswerSchema } from '../../api/readiness';
+import { isStale, reportAgeDays } from '../../lib/readiness';
+import { repoKey } from '../../lib/repos';
 import { signInEnv, signedIn, startProvider, request, type CookieJar, type TestProvider } from '../../test/oidc';
 import { pseudonym } from '../auth/privacy';
 import { createApp, openAppStore } from '../app';
@@ -30,7 +33,18 @@ const START = '2026-04-01';
 const END = '2026-04-30';
 const RANGE = `start=${START}&end=${END}`;
 const SECRET = 'mcp-test-privacy-secret-of-32-characters!';
-const TOOLS = ['alerts', 'figures', 'list_figures', 'marks', 'readiness', 'teams', 'users'];
+const TOOLS = ['alerts', 'figures', 'goals', 'list_figures', 'marks', 'readiness', 'reconciliation', 'teams', 'users'];
+/** Each tool's route, and the route's name of each of its parameters named otherwise (the tool's own: null). */
+const ROUTES: Record<string, { path: string; names?: Record<string, string | null> }> = {
+  figures: { path: '/api/figures', names: { measures: 'measure', teams: 'team' } },
+  users: { path: '/api/users', names: { teams: 'team' } },
+  readiness: { path: '/api/readiness', names: { teams: 'team', repo: null } },
+  marks: { path: '/api/marks', names: { teams: 'team' } },
+  goals: { path: '/api/goals', names: { teams: 'team' } },
+  reconciliation: { path: '/api/reconciliation', names: { teams: 'team' } },
+};
+/** A goal's date: weeks after the latest day with data. */
+const GOAL_BY = '2026-07-31';
 
 const { core, pair, others } = (() => {
   const org = createDemoService(readDemoConfig(DEMO)).world().org;
@@ -368,5 +382,201 @@ describe('the MCP server', () => {
     );
     const note = (await mgr.tool('list_figures')) as { notes: string[] };
     expect(note.notes.join(' ')).toMatch(/Privacy mode \(PRIVACY_MIN_GROUP=3\)/);
+  });
+
+  it('takes each tool’s parameters as its route takes them: the same names and the same choices', async () => {
+    const admin = await reader('plain', 'admin');
+    const { tools } = await admin.client.listTools();
+    const doc = (await admin.page('/api/openapi.json')) as {
+      paths: Record<string, { get: { parameters: { name: string; in: string; schema: JsonSchema }[] } }>;
+    };
+    interface JsonSchema {
+      enum?: string[];
+      items?: JsonSchema;
+      type?: string | string[];
+    }
+    const choices = (x: JsonSchema | undefined): string[] | undefined => {
+      const e = x?.enum ?? x?.items?.enum;
+      return e && [...e].sort();
+    };
+    const compared: string[] = [];
+    for (const t of tools) {
+      const r = ROUTES[t.name];
+      const props = (t.inputSchema.properties ?? {}) as Record<string, JsonSchema>;
+      if (!r) {
+        expect(Object.keys(props), `${t.name} takes nothing`).toEqual([]);
+        continue;
+      }
+      const params = doc.paths[r.path]!.get.parameters.filter((p) => p.in === 'query');
+      const asRoute = (k: string) => (r.names && k in r.names ? r.names[k] : k);
+      // Each of the route's parameters is the tool's, and each of the tool's the route's (but its own).
+      expect(params.map((p) => p.name).sort(), t.name).toEqual(
+        Object.keys(props)
+          .map(asRoute)
+          .filter((k): k is string => k !== null)
+          .sort(),
+      );
+      for (const [k, schema] of Object.entries(props)) {
+        const name = asRoute(k);
+        if (name === null) continue;
+        const p = params.find((x) => x.name === name)!;
+        // A choice of the route is the tool's: the same values, neither more nor fewer.
+        expect(choices(schema), `${t.name} ${k}`).toEqual(choices(p.schema));
+        if (choices(p.schema)) compared.push(`${t.name} ${k}`);
+        expect(schema.type === 'array', `${t.name} ${k}: a list`).toBe(
+          p.schema.type === 'array' || choices(p.schema.items) !== undefined,
+        );
+      }
+    }
+    expect(compared).toEqual(
+      expect.arrayContaining(['figures measures', 'figures by', 'figures compare', 'users sort', 'users who']),
+    );
+  });
+
+  it('answers each tool to an admin, a manager with and without privacy mode, and a viewer, as its route does', async () => {
+    // A goal of Core on each dashboard, so that the goals tool has one to give.
+    for (const where of ['plain', 'private'] as const) {
+      const jar = await signedIn(base[where], EMAILS.admin);
+      const made = await request(jar, new URL(`${base[where]}/api/goals`), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ team: 'Core', kind: 'weekly-active', target: 0.8, by: GOAL_BY }),
+      });
+      expect(made.res.status, made.body).toBe(201);
+    }
+    const readers = {
+      admin: await reader('plain', 'admin'),
+      manager: await reader('plain', 'lead'),
+      'manager in privacy mode': await reader('private', 'lead'),
+      viewer: await reader('plain', 'viewer'),
+    };
+    /** Which tools answered whom (the others refused them as their routes do). */
+    const answered = new Map<string, Set<string>>();
+    for (const [who, r] of Object.entries(readers)) {
+      /** The route's answer, asked again while it is a range still being filled (the tool waits for it too). */
+      const settled = async (path: string) => {
+        for (let i = 0; ; i++) {
+          const a = await r.route(path);
+          if (a.status !== 202 || i > 100) return a;
+          await new Promise((ok) => setTimeout(ok, 200));
+        }
+      };
+      const same = async (
+        name: string,
+        args: Record<string, unknown>,
+        path: string,
+        pick: (x: Record<string, unknown>) => unknown = (x) => x,
+      ) => {
+        const where = `${who}: ${name} ${JSON.stringify(args)}`;
+        const [got, page] = [await r.call(name, args), await settled(path)];
+        const text = (got.content[0] as { text: string }).text;
+        if (page.status === 200) {
+          expect(got.isError, `${where}: ${text}`).toBeFalsy();
+          expect(pick(JSON.parse(text) as Record<string, unknown>), where).toEqual(
+            pick(JSON.parse(page.body) as Record<string, unknown>),
+          );
+          answered.set(name, (answered.get(name) ?? new Set()).add(who));
+          return JSON.parse(text) as Record<string, unknown>;
+        }
+        expect(page.status, `${where}: ${page.body}`).toBeGreaterThanOrEqual(400);
+        expect(errorOf(got), where).toMatchObject({
+          status: page.status,
+          detail: (JSON.parse(page.body) as { detail: string }).detail,
+        });
+        return undefined;
+      };
+      const q = { start: START, end: END };
+      const listed = (await r.tool('list_figures')) as { measures: { id: string }[] };
+      expect(listed.measures.map((m) => m.id)).toEqual(MEASURE_IDS);
+      answered.set('list_figures', (answered.get('list_figures') ?? new Set()).add(who));
+      await same(
+        'figures',
+        { ...q, measures: ['credits', 'active'], by: 'week' },
+        `/api/figures?${RANGE}&measure=credits&measure=active&by=week`,
+      );
+      await same('teams', {}, '/api/teams');
+      await same('users', { ...q, limit: 5 }, `/api/users?${RANGE}&limit=5`);
+      await same('alerts', {}, '/api/alerts', (x) => x.open);
+      await same('marks', {}, '/api/marks/all');
+      await same('marks', q, `/api/marks?${RANGE}`);
+      const goals = await same('goals', {}, '/api/goals');
+      if (who !== 'viewer')
+        expect(
+          (goals?.goals as { team: string }[]).map((g) => g.team),
+          who,
+        ).toEqual(['Core']);
+      await same('goals', { teams: ['Core'] }, '/api/goals?team=Core');
+      await same('reconciliation', q, `/api/reconciliation?${RANGE}`);
+      // Readiness: the repositories the route gives this reader, each at the level its latest report scores.
+      const route = await settled('/api/readiness');
+      const tool = await r.call('readiness');
+      if (route.status === 200) {
+        const keys = readinessAnswerSchema.parse(JSON.parse(route.body)).repos.map((x) => x.key);
+        const t = JSON.parse((tool.content[0] as { text: string }).text) as { repos: { key: string }[] };
+        expect(t.repos.map((x) => x.key).sort(), who).toEqual([...keys].sort());
+        answered.set('readiness', (answered.get('readiness') ?? new Set()).add(who));
+      } else expect(errorOf(tool).status, who).toBe(route.status);
+    }
+    // Each tool answered an admin and a manager in both modes; a viewer is refused other people's rows.
+    for (const name of TOOLS)
+      expect([...(answered.get(name) ?? [])], name).toEqual(
+        expect.arrayContaining(['admin', 'manager', 'manager in privacy mode']),
+      );
+    expect(answered.get('users')?.has('viewer')).toBe(false);
+    expect(answered.get('figures')?.has('viewer')).toBe(true);
+  }, 120_000);
+
+  it('says how old each repository’s latest report is and whether it is stale, as the pages mark it', async () => {
+    const admin = await reader('plain', 'admin');
+    const { latestDay } = (await admin.page('/api/config')) as { latestDay: string };
+    interface Repo {
+      key: string;
+      level: number;
+      ageDays: number;
+      staleAfter: number;
+      stale: boolean;
+    }
+    const expected = async () => {
+      const a = readinessAnswerSchema.parse(await admin.page('/api/readiness'));
+      return a.repos.map((x) => {
+        const latest = Math.max(...a.reports.filter((r) => repoKey(r.repoUrl) === x.key).map((r) => r.createdAt));
+        const ageDays = reportAgeDays(latest, latestDay);
+        return { key: x.key, ageDays, staleAfter: x.staleAfter!, stale: isStale(ageDays, x.staleAfter!) };
+      });
+    };
+    const tool = async () => (await admin.tool('readiness')) as { stale: number; repos: Repo[] };
+    const before = await tool();
+    const now = await expected();
+    expect(before.repos.map(({ key, ageDays, staleAfter, stale }) => ({ key, ageDays, staleAfter, stale }))).toEqual(
+      now,
+    );
+    expect(before.repos.every((x) => x.staleAfter === 30)).toBe(true);
+    expect(before.stale).toBe(now.filter((x) => x.stale).length);
+
+    // A stale-report alert rule of fewer days: the repositories it covers are stale after those.
+    const jar = await signedIn(base.plain, EMAILS.admin);
+    const ages = [...new Set(now.map((x) => x.ageDays))].sort((a, b) => a - b);
+    expect(ages.length, 'reports of different ages').toBeGreaterThan(1);
+    const threshold = ages[0]!;
+    const made = await request(jar, new URL(`${base.plain}/api/alert-rules`), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ kind: 'readiness-stale', scope: '', threshold }),
+    });
+    expect(made.res.status, made.body).toBe(201);
+    try {
+      const after = await tool();
+      expect(after.repos.every((x) => x.staleAfter === threshold)).toBe(true);
+      const stale = now.filter((x) => x.ageDays > threshold).map((x) => x.key);
+      expect(stale.length).toBeGreaterThan(0);
+      expect(after.repos.filter((x) => x.stale).map((x) => x.key)).toEqual(stale);
+      expect(after.stale).toBe(stale.length);
+      // One repository's answer says it too.
+      const one = (await admin.tool('readiness', { repo: stale[0] })) as unknown as Repo;
+      expect(one).toMatchObject({ key: stale[0], staleAfter: threshold, stale: true });
+    } finally {
+      const id = (JSON.parse(made.body) as { id: string }).id;
+      await request(jar, new URL(`${base.plain}/api/alert-rules/${id}`), { method: 'DELETE' });
+    }
   });
 });

@@ -10,11 +10,21 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod/mini';
 import { CRITERIA_BY_ID } from '../../api/criteria';
 import { FIGURE_GROUPINGS, FIGURES_PATH, MEASURE_IDS } from '../../api/figures';
-import { READINESS_PATH } from '../../api/readiness';
+import { GOALS_PATH } from '../../api/goals';
+import { READINESS_PATH, READINESS_STALE_DAYS } from '../../api/readiness';
+import { RECONCILIATION_PATH } from '../../api/reconciliation';
 import { readinessReportSchema, type ClientConfig } from '../../api/schemas';
 import { AGENT_ONLY_CAVEAT } from '../../lib/definitions';
 import { MEASURES, type Measure } from '../../lib/measures';
-import { fixesForSet, levelSpread, nextLevelPlan, scoreReport, TARGET_LEVEL } from '../../lib/readiness';
+import {
+  fixesForSet,
+  isStale,
+  levelSpread,
+  nextLevelPlan,
+  reportAgeDays,
+  scoreReport,
+  TARGET_LEVEL,
+} from '../../lib/readiness';
 import { repoKey } from '../../lib/repos';
 import { USER_COLUMN_IDS, WHO } from '../../lib/user-merge';
 
@@ -262,7 +272,7 @@ export function registerTools(server: McpServer, ask: Ask) {
     'readiness',
     {
       title: 'Repositories’ readiness',
-      description: `The readiness of the organization’s repositories (or of some teams’, or of one repository): each repository’s latest level from 1 to 5 (by its criteria’s pass rate: 20, 40, 60, 80 %), how they spread over the levels against the target level ${TARGET_LEVEL}, and what to fix next: for a set, the criteria whose fix brings the most repositories below level ${TARGET_LEVEL} up to it (as many: the lowest level first); for one repository, the fewest criteria that take it to its next level, the lowest levels first.`,
+      description: `The readiness of the organization’s repositories (or of some teams’, or of one repository): each repository’s latest level from 1 to 5 (by its criteria’s pass rate: 20, 40, 60, 80 %), how they spread over the levels against the target level ${TARGET_LEVEL}, and what to fix next: for a set, the criteria whose fix brings the most repositories below level ${TARGET_LEVEL} up to it (as many: the lowest level first); for one repository, the fewest criteria that take it to its next level, the lowest levels first. Each repository says how old its latest report is (ageDays, in UTC days to the day after the latest day with data) and whether it is stale: older than staleAfter days (${READINESS_STALE_DAYS}, or fewer where a stale-report alert rule covering it says so), as the pages mark it; a stale report's level may no longer hold.`,
       inputSchema: {
         teams,
         repo: described(
@@ -275,13 +285,21 @@ export function registerTools(server: McpServer, ask: Ask) {
     async (a) => {
       const r = await read(ask, READINESS_PATH + queryOf({ team: a.teams }));
       if (!r.ok) return refused(r.answer);
-      const answer = r.data as { repos: { key: string; team: string | null }[]; reports: unknown[] };
+      // A report's age is counted to the latest day with data, as the pages and the alerts count it.
+      const c = await read(ask, '/api/config');
+      if (!c.ok) return refused(c.answer);
+      const { latestDay } = c.data as ClientConfig;
+      const answer = r.data as {
+        repos: { key: string; team: string | null; staleAfter?: number }[];
+        reports: unknown[];
+      };
       const latest = new Map<string, z.infer<typeof readinessReportSchema>>();
       for (const body of answer.reports) {
         const report = readinessReportSchema.safeParse(body);
         if (report.success) latest.set(repoKey(report.data.repoUrl), report.data);
       }
       const teamOf = new Map(answer.repos.map((x) => [x.key, x.team]));
+      const staleAfterOf = new Map(answer.repos.map((x) => [x.key, x.staleAfter ?? READINESS_STALE_DAYS]));
       const levelOf = (id: string) => CRITERIA_BY_ID.get(id)?.level;
       const criterion = (id: string) => {
         const c = CRITERIA_BY_ID.get(id);
@@ -290,12 +308,17 @@ export function registerTools(server: McpServer, ask: Ask) {
       const view = (key: string) => {
         const report = latest.get(key)!;
         const s = scoreReport(report, levelOf);
+        const ageDays = reportAgeDays(report.createdAt, latestDay);
+        const staleAfter = staleAfterOf.get(key) ?? READINESS_STALE_DAYS;
         return {
           key,
           team: teamOf.get(key) ?? null,
           level: s.level,
           passRate: s.passRate,
           reportedAt: new Date(report.createdAt).toISOString(),
+          ageDays,
+          staleAfter,
+          stale: isStale(ageDays, staleAfter),
         };
       };
       if (a.repo !== undefined) {
@@ -335,6 +358,7 @@ export function registerTools(server: McpServer, ask: Ask) {
         repositories: repos.length,
         target: TARGET_LEVEL,
         levels: { counts: spread.counts, atTarget: spread.atTarget, met: spread.met },
+        stale: repos.filter((x) => x.stale).length,
         fixes: fixes.slice(0, 20).map((f) => ({
           ...criterion(f.id),
           repositories: f.helps.length,
@@ -372,5 +396,29 @@ export function registerTools(server: McpServer, ask: Ask) {
       a.start === undefined && a.end === undefined && !a.teams?.length
         ? relay(ask, '/api/marks/all')
         : relay(ask, '/api/marks' + queryOf({ start: a.start, end: a.end, team: a.teams })),
+  );
+
+  server.registerTool(
+    'goals',
+    {
+      title: 'Teams’ goals and whether they are on course',
+      description:
+        'The goals set for teams (team "" is the organization’s) the reader may see: a share to reach by a date (kind weekly-active: of the members active each week; moderate-or-above: of the active people at Moderate intensity or above over four whole weeks), each with its progress per whole ISO week against a straight line to the goal, the projection of the recent weeks, and its status (on-course, off-course, met, missed, unknown). progress is null when it cannot be shown (reason says why). Answers "is team X on course for its goal".',
+      inputSchema: { teams },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async (a) => relay(ask, GOALS_PATH + queryOf({ team: a.teams })),
+  );
+
+  server.registerTool(
+    'reconciliation',
+    {
+      title: 'The dashboard’s figures beside the service’s own',
+      description:
+        'Per day of a range, the service’s own organization totals (credits, active people, sessions, commits, pull requests) beside the dashboard’s sum over the people it shows, and the difference in parts that add up exactly: service = dashboard + notSynced (a day whose per-person rows are not in yet) + outside (people outside the mapping or the teams asked, and in privacy mode groups too small to show) + unexplained. Use it when a figure does not match the service’s console.',
+      inputSchema: { start: day('The range’s first day'), end: day('The range’s last day'), teams },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async (a) => relay(ask, RECONCILIATION_PATH + queryOf({ start: a.start, end: a.end, team: a.teams })),
   );
 }
