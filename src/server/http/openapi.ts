@@ -5,6 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { errorBodySchema } from '../../api/schemas';
+import { tokenRefusal } from '../auth/tokens';
 import type { Route } from './router';
 
 /** Schemas made for the document; a recursive one's definitions go to its components, each under a name of its own. */
@@ -71,9 +72,12 @@ export function openApiDocument(routes: readonly Route[], o: OpenApiOptions) {
                 content: success.schema && { 'application/json': { schema: jsonSchema(success.schema) } },
               }
             : { status: 200, content: { 'application/json': { schema: jsonSchema(success as z.core.$ZodType) } } };
+    // What a personal token may not do (make tokens, change anything) takes a signed-in session only.
+    const sessionOnly = o.signIn ? tokenRefusal(r.method, path) : null;
     const operation = {
       operationId: `${r.method.toLowerCase()}${path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_, c?: string) => (c ?? '').toUpperCase())}`,
       summary: r.what.charAt(0).toUpperCase() + r.what.slice(1),
+      ...(sessionOnly !== null && { description: sessionOnly, security: [{ session: [] }] }),
       parameters: [
         ...names.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
         ...r.parameters,
