@@ -3,8 +3,8 @@
  * (the teams tree and summary, the teams' spend, the users table and its CSV, the seats' lists and counts (the people
  * the mapping names, those who never used the agent among them), the comparison's answers, the top users, the
  * highlights, the cohorts, a team's goal's progress, the alerts, the alerts' preview and check now, and the MCP
- * server's tools: the teams and users tools give the pages' answers, the figures tool a selection's, its teams' and
- * its people's figures) and
+ * server's tools: the teams, users, goals and alerts tools give the pages' answers, the figures tool a selection's,
+ * its teams' and its people's figures) and
  * whatever the alerts' webhook and the digest are told,
  * - no group of people a figure is given about has 1 to k−1 people, nor does any group given less groups given
  *   within it: no two figures differ by a group of 1 to k−1 people;
@@ -744,6 +744,7 @@ async function check(s: Scenario) {
       const goal = goalSchema.parse(JSON.parse(made.body));
       const where = `the goal’s progress (${team})`;
       const listed = await answer(`/api/goals?team=${encodeURIComponent(team)}`);
+      expect(await tool('goals', { teams: [team] }), `the goals tool (${team})`).toEqual(listed);
       if (listed) {
         const [g] = goalsAnswerSchema.parse(listed).goals;
         if (!g?.progress) problems.push(`${where}: none for a team shown`);
@@ -874,6 +875,7 @@ async function check(s: Scenario) {
   const told = (posted.get(d.hook) ?? []).slice(before);
   expect(told.length).toBeGreaterThan(0);
   const alerts = alertsSchema.parse(await ask('/api/alerts'));
+  expect(await tool('alerts', {}), 'the alerts tool').toEqual({ open: alerts.open });
   for (const body of told) if (body.toLowerCase().includes(LEAD)) problems.push(`the webhook is told ${LEAD}`);
   for (const { where, body } of [
     ...told.map((body, i) => ({ where: `the webhook’s post ${i + 1}`, body })),
