@@ -10,6 +10,7 @@ import { formatDayLong, type DayRange } from '../../lib/dates';
 import { DEFINITIONS, INTENSITY_CAVEAT, labelled } from '../../lib/definitions';
 import { formatCompact, formatPercent } from '../../lib/format';
 import { BANDS, MIN_ACTIVE, type Band } from '../../lib/intensity';
+import { RefreshThresholds } from './RefreshThresholds';
 import { intensityWeeks, thresholdsText, type IntensityWeek } from './intensity';
 import { weekLabel } from './week-columns';
 
@@ -194,6 +195,9 @@ export function IntensityWidget({
                 ))}
               </ul>
             )}
+            {a?.intensity?.thresholds.map((t) => (
+              <RefreshThresholds key={t.quarter} quarter={t.quarter} />
+            ))}
           </>
         );
       }}
