@@ -1,4 +1,4 @@
-import { useDeferredValue } from 'react';
+import { useDeferredValue, useEffect, useState } from 'react';
 import { UNASSIGNED } from '../api/teams';
 
 /**
@@ -76,4 +76,18 @@ export function TeamScope({ teams }: { teams: readonly string[] }) {
 export function BelowTheFold({ children }: { children: React.ReactNode }) {
   const ready = useDeferredValue(true, false);
   return ready ? children : null;
+}
+
+/**
+ * Whether `ready` has held since a frame was painted: code asked for below the first chart (a lazy chunk) then loads
+ * after the chart is on screen, not in the same render as its answer, so it never competes with it.
+ */
+export function useAfterPaint(ready: boolean): boolean {
+  const [painted, setPainted] = useState(false);
+  useEffect(() => {
+    if (!ready || painted) return;
+    let id = requestAnimationFrame(() => (id = requestAnimationFrame(() => setPainted(true))));
+    return () => cancelAnimationFrame(id);
+  }, [ready, painted]);
+  return painted;
 }

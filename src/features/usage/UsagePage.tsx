@@ -9,7 +9,7 @@ import { MonthSpendWidget, spendKpi, useSpend } from '../../components/SpendWidg
 import { teamsFileTag, useLinkTo, useRange, useTeams } from '../../data/search';
 import type { Column } from '../../components/DataTable';
 import { KpiGrid, type Kpi } from '../../components/KpiGrid';
-import { BelowTheFold, PageHeader } from '../../components/Page';
+import { BelowTheFold, PageHeader, useAfterPaint } from '../../components/Page';
 import { groupSeries, seriesColor } from '../../components/TimeSeriesChart';
 import { IntervalSwitch, TimeSeriesWidget } from '../../components/TimeSeriesWidget';
 import { TableWidget } from '../../components/TableWidget';
@@ -89,6 +89,7 @@ export default function UsagePage() {
   // The days with every user are large: ask for them once the small grouped answer is in (or failed),
   // so the first chart is drawn without waiting for them.
   const firstDone = !dailyCredits.isPending;
+  const firstPainted = useAfterPaint(firstDone);
   // With a store, the server answers the days without every user's split, and the top users itself.
   const { teams: stored } = useAppConfig();
   const days = (r: DayRange) => analyticsQuery('tokens', r, '', teams, { withoutUsers: stored });
@@ -265,8 +266,8 @@ export default function UsagePage() {
       {/* Below the first chart: it arrives later and would push the chart down. */}
       {/* After a switch of teams or range, asked for once the first chart's and the cards' own answers are in:
           the server's work on the week's highlights would otherwise hold them up. */}
-      {/* Its code is asked for once the first chart's answer is in, as its data are. */}
-      {stored && mayList && firstDone && (
+      {/* Its code is asked for once the first chart is painted. */}
+      {stored && mayList && firstPainted && (
         <Suspense fallback={null}>
           <Highlights
             teams={listed}
