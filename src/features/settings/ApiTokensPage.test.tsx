@@ -62,6 +62,11 @@ describe('ApiTokensPage', () => {
     expect(made).toEqual([{ name: 'Weekly report', days: 365 }]);
     expect(field.value).toBe(TOKEN);
     expect(screen.getByText(/expires on Aug 29, 2026/)).toBeTruthy();
+    // Where an AI assistant reaches the dashboard with it, and where the API is described.
+    expect(screen.getByText(`${window.location.origin}/mcp`).closest('p')!.textContent).toMatch(
+      /AI assistant, give it the MCP server .+ with the token as its bearer/,
+    );
+    expect(screen.getByRole('link', { name: '/api/openapi.json' }).getAttribute('href')).toBe('/api/openapi.json');
     await waitFor(() => expect(screen.getByText(/Made May 31, 2026/)).toBeTruthy());
     fireEvent.click(screen.getByRole('button', { name: 'Done: I have copied it' }));
     expect(await screen.findByRole('form', { name: 'Make a token' })).toBeTruthy();

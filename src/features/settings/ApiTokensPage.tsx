@@ -44,9 +44,9 @@ export default function ApiTokensPage() {
     <div className="flex flex-col gap-4">
       <PageHeader title="API tokens" />
       <p className="max-w-3xl text-sm text-fg-muted">
-        A personal API token reads this dashboard&apos;s API as you, from a script, a spreadsheet or a BI tool: it sees
-        what you see, with your role and teams as they stand when it is used. It only reads, and it cannot make other
-        tokens. It is not the service&apos;s API key.
+        A personal API token reads this dashboard&apos;s API as you, from a script, a spreadsheet, a BI tool or an AI
+        assistant (MCP): it sees what you see, with your role and teams as they stand when it is used. It only reads,
+        and it cannot make other tokens. It is not the service&apos;s API key.
       </p>
       {!signIn || !stored ? (
         <p role="status" className="max-w-3xl rounded-lg border border-line bg-surface p-4 text-sm text-fg-soft">
@@ -185,6 +185,7 @@ function NewToken({ made, onDone }: { made: NewApiToken; onDone: () => void }) {
   const [copied, setCopied] = useState<boolean | null>(null);
   const id = useId();
   const at = new URL(atBase('/api/me'), window.location.origin).href;
+  const mcp = new URL(atBase('/mcp'), window.location.origin).href;
   return (
     <div className="flex flex-col gap-3">
       <p role="status" className="rounded-md bg-warning-surface p-2 text-sm font-medium text-warning-fg">
@@ -222,9 +223,18 @@ function NewToken({ made, onDone }: { made: NewApiToken; onDone: () => void }) {
         </p>
       )}
       <p className="text-xs text-fg-muted">Send it as a bearer token, say from a shell, without it in the history:</p>
-      <pre className="rounded bg-surface-muted p-2 text-xs break-all whitespace-pre-wrap text-fg-soft">
+      {/* Scrolled, not wrapped: a command broken inside a word is copied broken. Focusable: scrolled by keys too. */}
+      <pre tabIndex={0} className="overflow-x-auto rounded bg-surface-muted p-2 text-xs whitespace-pre text-fg-soft">
         {`read -rs DASHBOARD_TOKEN   # paste the token\ncurl -H "Authorization: Bearer $DASHBOARD_TOKEN" ${at}`}
       </pre>
+      <p className="text-xs text-fg-muted">
+        For an AI assistant, give it the MCP server <code className="break-all text-fg-soft">{mcp}</code> with the token
+        as its bearer (<code>Authorization: Bearer …</code>). Every endpoint is described at{' '}
+        <a className="text-accent-strong underline" href={atBase('/api/openapi.json')} target="_blank" rel="noreferrer">
+          /api/openapi.json
+        </a>
+        .
+      </p>
       <div>
         <button type="button" className={primaryClass} onClick={onDone}>
           Done: I have copied it
