@@ -6,8 +6,6 @@
  * not the organization), a viewer the organization and themself.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,16 +13,13 @@ import { figuresAnswerSchema, type FiguresAnswer } from '../../api/figures';
 import { teamsSummarySchema } from '../../api/teams';
 import { userDaysSchema, usersTableSchema } from '../../api/users';
 import { addDays, weekStart } from '../../lib/dates';
+import { appHarness } from '../../test/app-harness';
 import { signInEnv, signedIn, startProvider, request, type TestProvider } from '../../test/oidc';
 import { STORE_ENGINES } from '../../test/stores';
 import { pgSkipReason } from '../../test/postgres';
 import { pseudonym } from '../auth/privacy';
-import { createApp, openAppStore } from '../app';
-import { readServerConfig } from '../config';
 import { createDemoService } from '../demo/service';
 import { readDemoConfig } from '../demo/config';
-import { readStoreConfig } from '../store/config';
-import type { StoreDb } from '../store/db';
 
 const dir = mkdtempSync(join(tmpdir(), 'figures-app-'));
 const PRICES = join(dir, 'prices.json');
@@ -56,40 +51,8 @@ const SUMMARY = [
 const measures = (ms: readonly string[]) => ms.map((m) => `measure=${m}`).join('&');
 const team = (t: string) => `team=${encodeURIComponent(t)}`;
 
-const servers: Server[] = [];
-const cleanups: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  servers.forEach((s) => s.close());
-  for (const c of cleanups.splice(0)) await c();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-/** A dashboard on its own loopback port; `handler` set once the app is made (sign-in needs the address first). */
-async function listen() {
-  let app: ReturnType<typeof createApp> | undefined;
-  const server = createServer((req, res) => app!.handler(req, res, () => res.end('the page')));
-  servers.push(server);
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', () => ok()));
-  return {
-    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    use: (a: ReturnType<typeof createApp>) => void (app = a),
-  };
-}
-
-async function dashboard(env: Record<string, string>, store?: StoreDb, at?: Awaited<ReturnType<typeof listen>>) {
-  const l = at ?? (await listen());
-  const full = { ...DEMO, DATA_DIR: ':memory:', ...env };
-  const config = readServerConfig(full);
-  const storeConfig = readStoreConfig(full);
-  const s = store ?? (await openAppStore(config, storeConfig))!;
-  const app = createApp(config, { store: s, storeConfig });
-  cleanups.push(async () => {
-    await app.close();
-    if (!store) await s.close();
-  });
-  l.use(app);
-  return l.base;
-}
+const { listen, dashboard, atEnd } = appHarness(DEMO);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe.each(STORE_ENGINES)('the figures endpoint on $name', ({ available, open }) => {
   const test = it.skipIf(!available);
@@ -98,8 +61,8 @@ describe.each(STORE_ENGINES)('the figures endpoint on $name', ({ available, open
   beforeAll(async () => {
     if (!available) return;
     const opened = await open();
-    cleanups.push(opened.drop);
-    base = await dashboard({ PRICES_FILE: PRICES }, opened.store);
+    atEnd(opened.drop);
+    base = await dashboard({ PRICES_FILE: PRICES }, { store: opened.store });
   }, 60_000);
   const read = async <T = FiguresAnswer>(path: string): Promise<T> => {
     const r = await fetch(base + path);
@@ -227,7 +190,7 @@ describe('who may ask the figures endpoint, signed in', () => {
   beforeAll(async () => {
     at = [await listen(), await listen(), await listen()];
     provider = await startProvider(at.map((l) => `${l.base}/auth/callback`));
-    cleanups.push(() => provider.close());
+    atEnd(() => provider.close());
     const teams = join(dir, 'teams.csv');
     const rows = [
       ['', 'Core', lead.email!],
@@ -240,13 +203,9 @@ describe('who may ask the figures endpoint, signed in', () => {
       TEAMS_FILE: teams,
       ...signInEnv(provider.issuer, l.base),
     });
-    base.plain = await dashboard(env(at[0]!), undefined, at[0]);
-    base.private = await dashboard(
-      { ...env(at[1]!), PRIVACY_MIN_GROUP: '3', PRIVACY_SECRET: SECRET },
-      undefined,
-      at[1],
-    );
-    base.restricted = await dashboard({ ...env(at[2]!), RESTRICT_ORG_VIEW: '1' }, undefined, at[2]);
+    base.plain = await dashboard(env(at[0]!), { at: at[0] });
+    base.private = await dashboard({ ...env(at[1]!), PRIVACY_MIN_GROUP: '3', PRIVACY_SECRET: SECRET }, { at: at[1] });
+    base.restricted = await dashboard({ ...env(at[2]!), RESTRICT_ORG_VIEW: '1' }, { at: at[2] });
   }, 60_000);
 
   const as = async (where: keyof typeof base, who: keyof typeof EMAILS) => {

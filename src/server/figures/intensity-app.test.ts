@@ -6,18 +6,14 @@
  * under the larger of k and 8, and no email.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { figuresAnswerSchema, thresholdsSchema, type FiguresAnswer } from '../../api/figures';
+import { appHarness } from '../../test/app-harness';
 import { signInEnv, signedIn, startProvider, request, type TestProvider } from '../../test/oidc';
-import { createApp, openAppStore } from '../app';
-import { readServerConfig } from '../config';
 import { createDemoService } from '../demo/service';
 import { readDemoConfig } from '../demo/config';
-import { readStoreConfig } from '../store/config';
 
 const dir = mkdtempSync(join(tmpdir(), 'intensity-app-'));
 const DEMO = { DEMO_TODAY: '2026-05-01', DEMO_SEED: 'intensity-app', DEMO_USERS: '60' };
@@ -29,39 +25,8 @@ const F = `/api/figures?${RANGE}&${measures(ASKED)}`;
 const team = (t: string) => `team=${encodeURIComponent(t)}`;
 const THRESHOLDS = '/api/intensity/thresholds';
 
-const servers: Server[] = [];
-const cleanups: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  servers.forEach((s) => s.close());
-  for (const c of cleanups.splice(0)) await c();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-async function listen() {
-  let app: ReturnType<typeof createApp> | undefined;
-  const server = createServer((req, res) => app!.handler(req, res, () => res.end('the page')));
-  servers.push(server);
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', () => ok()));
-  return {
-    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    use: (a: ReturnType<typeof createApp>) => void (app = a),
-  };
-}
-
-async function dashboard(env: Record<string, string>, at?: Awaited<ReturnType<typeof listen>>) {
-  const l = at ?? (await listen());
-  const full = { ...DEMO, DATA_DIR: ':memory:', ...env };
-  const config = readServerConfig(full);
-  const storeConfig = readStoreConfig(full);
-  const store = (await openAppStore(config, storeConfig))!;
-  const app = createApp(config, { store, storeConfig });
-  cleanups.push(async () => {
-    await app.close();
-    await store.close();
-  });
-  l.use(app);
-  return l.base;
-}
+const { listen, dashboard, atEnd } = appHarness(DEMO);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const post = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({
   method: 'POST',
@@ -177,7 +142,7 @@ describe('intensity, signed in', () => {
   beforeAll(async () => {
     const at = [await listen(), await listen()];
     provider = await startProvider(at.map((l) => `${l.base}/auth/callback`));
-    cleanups.push(() => provider.close());
+    atEnd(() => provider.close());
     const teams = join(dir, 'teams.csv');
     const rows = [
       ['', 'Core', lead.email!],
@@ -191,8 +156,8 @@ describe('intensity, signed in', () => {
       TEAMS_FILE: teams,
       ...signInEnv(provider.issuer, l.base),
     });
-    base.plain = await dashboard(env(at[0]!), at[0]);
-    base.private = await dashboard({ ...env(at[1]!), PRIVACY_MIN_GROUP: '12', PRIVACY_SECRET: SECRET }, at[1]);
+    base.plain = await dashboard(env(at[0]!), { at: at[0] });
+    base.private = await dashboard({ ...env(at[1]!), PRIVACY_MIN_GROUP: '12', PRIVACY_SECRET: SECRET }, { at: at[1] });
   }, 60_000);
 
   const as = async (where: keyof typeof base, who: keyof typeof EMAILS) => {

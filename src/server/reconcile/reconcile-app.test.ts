@@ -7,8 +7,6 @@
  * the dashboard's figure, saying how many people that is without naming them.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,15 +14,13 @@ import type { FiguresAnswer } from '../../api/figures';
 import { RECONCILED, reconciliationSchema, type Reconciliation } from '../../api/reconciliation';
 import { teamsSummarySchema } from '../../api/teams';
 import { eachDay } from '../../lib/dates';
+import { appHarness } from '../../test/app-harness';
+import type { StoreDb } from '../store/db';
 import { signInEnv, signedIn, startProvider, request, type TestProvider } from '../../test/oidc';
 import { pgSkipReason } from '../../test/postgres';
 import { STORE_ENGINES } from '../../test/stores';
-import { createApp, openAppStore } from '../app';
-import { readServerConfig } from '../config';
 import { readDemoConfig } from '../demo/config';
 import { createDemoService } from '../demo/service';
-import { readStoreConfig } from '../store/config';
-import type { StoreDb } from '../store/db';
 
 const dir = mkdtempSync(join(tmpdir(), 'reconcile-app-'));
 const DEMO = { DEMO_TODAY: '2026-05-01', DEMO_SEED: 'reconcile-app', DEMO_USERS: '60', SYNC_BACKGROUND: '0' };
@@ -33,40 +29,8 @@ const END = '2026-04-14';
 const RANGE = `start=${START}&end=${END}`;
 const PATH = `/api/reconciliation?${RANGE}`;
 
-const servers: Server[] = [];
-const cleanups: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  servers.forEach((s) => s.close());
-  for (const c of cleanups.splice(0)) await c();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-/** A dashboard on its own loopback port; `handler` set once the app is made (sign-in needs the address first). */
-async function listen() {
-  let app: ReturnType<typeof createApp> | undefined;
-  const server = createServer((req, res) => app!.handler(req, res, () => res.end('the page')));
-  servers.push(server);
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', () => ok()));
-  return {
-    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    use: (a: ReturnType<typeof createApp>) => void (app = a),
-  };
-}
-
-async function dashboard(env: Record<string, string>, store?: StoreDb, at?: Awaited<ReturnType<typeof listen>>) {
-  const l = at ?? (await listen());
-  const full = { ...DEMO, DATA_DIR: ':memory:', ...env };
-  const config = readServerConfig(full);
-  const storeConfig = readStoreConfig(full);
-  const s = store ?? (await openAppStore(config, storeConfig))!;
-  const app = createApp(config, { store: s, storeConfig });
-  cleanups.push(async () => {
-    await app.close();
-    if (!store) await s.close();
-  });
-  l.use(app);
-  return l.base;
-}
+const { listen, dashboard, atEnd } = appHarness(DEMO);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Each day's parts add up to the service's total, and nothing is left unexplained. */
 function expectReconciled(r: Reconciliation) {
@@ -89,9 +53,9 @@ describe.each(STORE_ENGINES)('the reconciliation on $name', ({ available, open }
   beforeAll(async () => {
     if (!available) return;
     const opened = await open();
-    cleanups.push(opened.drop);
+    atEnd(opened.drop);
     store = opened.store;
-    base = await dashboard({}, store);
+    base = await dashboard({}, { store });
   }, 60_000);
   const read = async <T = Reconciliation>(path: string): Promise<T> => {
     const r = await fetch(base + path);
@@ -204,7 +168,7 @@ describe('who may see the reconciliation, signed in', () => {
   beforeAll(async () => {
     const at = [await listen(), await listen(), await listen()];
     provider = await startProvider(at.map((l) => `${l.base}/auth/callback`));
-    cleanups.push(() => provider.close());
+    atEnd(() => provider.close());
     const teams = join(dir, 'teams.csv');
     const rows = [
       ['', 'Core', lead.email!],
@@ -219,13 +183,12 @@ describe('who may see the reconciliation, signed in', () => {
       TEAMS_FILE: teams,
       ...signInEnv(provider.issuer, l.base),
     });
-    base.plain = await dashboard(env(at[0]!), undefined, at[0]);
+    base.plain = await dashboard(env(at[0]!), { at: at[0] });
     base.private = await dashboard(
       { ...env(at[1]!), PRIVACY_MIN_GROUP: '3', PRIVACY_SECRET: 'reconcile-app-privacy-secret-of-32-chars' },
-      undefined,
-      at[1],
+      { at: at[1] },
     );
-    base.restricted = await dashboard({ ...env(at[2]!), RESTRICT_ORG_VIEW: '1' }, undefined, at[2]);
+    base.restricted = await dashboard({ ...env(at[2]!), RESTRICT_ORG_VIEW: '1' }, { at: at[2] });
   }, 60_000);
 
   const as = async (where: keyof typeof base, who: keyof typeof EMAILS) => {
