@@ -33,6 +33,9 @@ export interface Definition {
 /** Which way a figure's change is good news. */
 export type Better = 'up' | 'down';
 
+/** Fewer owning teams than this on either side of a criterion: its friction is not shown. */
+export const FRICTION_MIN_TEAMS = 3;
+
 export const DEFINITIONS = {
   toolCallsPerTurn: {
     label: 'Tool calls per user turn',
@@ -339,7 +342,45 @@ export const DEFINITIONS = {
     label: 'Projection',
     meaning: `The least-squares straight line through the last ${PROJECTION_WEEKS} whole weeks’ values, read at the week the goal is read in (held between 0 and 100\u00a0%): on course when it reaches the target, off course when it falls short; once that week is over, the goal is met or missed by its own value.`,
   },
+  // The share of tool calls by primary mode (issue #47): per person-day, as the service gives no finer split per person.
+  manualShare: {
+    label: 'Tool calls run manually',
+    meaning:
+      'The tool calls of the person-days whose primary mode was manual, divided by all tool calls of the range: each person-day’s calls are counted in its primary mode, as the service splits them no finer per person.',
+  },
+  lowAutonomyShare: {
+    label: 'Tool calls run manual or auto-low',
+    meaning:
+      'The tool calls of the person-days whose primary mode was manual or auto-low, divided by all tool calls of the range: each person-day’s calls are counted in its primary mode, as the service splits them no finer per person.',
+  },
+  highAutonomyShare: {
+    label: 'Tool calls run auto-high or auto-medium',
+    meaning:
+      'The tool calls of the person-days whose primary mode was auto-high or auto-medium, divided by all tool calls of the range: each person-day’s calls are counted in its primary mode, as the service splits them no finer per person.',
+  },
+  frictionSide: {
+    label: 'Teams failing, teams passing',
+    meaning: `For a criterion, each outermost team owning repositories with a latest report (its repositories are those it and its sub-teams own, its figures its people and its sub-teams’) fails it when more than half of its repositories evaluated on it fail it and passes it when more than half pass, a tie or none evaluated putting it on neither side; shown with at least ${FRICTION_MIN_TEAMS} teams on each side.`,
+  },
+  spendPerActiveMonth: {
+    label: 'Spend per active person per month',
+    meaning:
+      'Spend of the range at the price list’s prices divided by the active people of the range, times 30 and divided by the range’s days.',
+  },
+  teamReadinessLevel: {
+    label: 'Team readiness level',
+    meaning:
+      'The highest level that at least half of the repositories the team (with its sub-teams) owns stand at or above, by each one’s latest report: the median, the lower of the two middle ones for an even count.',
+  },
+  delegationHeadroom: {
+    label: 'Delegation headroom',
+    meaning: `Teams whose readiness level is ${TARGET_LEVEL} or above while more than half of their tool calls run manual or auto-low (room to delegate more), and teams at level 1 or 2 while more than half run auto-high or auto-medium (a risk to look at).`,
+  },
 } as const satisfies Record<string, Definition>;
+
+/** Said on every view of readiness priced in friction. */
+export const FRICTION_CAVEAT =
+  'This is a correlation across few teams, never a cause: teams differ in much more than one criterion, and a handful of teams can line up by chance.';
 
 /**
  * Said beside every figure per commit or per pull request: the service counts only what its agent made, so

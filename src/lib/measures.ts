@@ -67,6 +67,43 @@ export const MEASURES = {
     unit: 'ratio',
     combine: { ratio: ['toolCalls', 'userMessages'] },
   },
+  // Tool calls by the primary mode of each person-day they were made on (the service gives no finer split per person).
+  manualToolCalls: {
+    definition: plain('Tool calls on manual days', 'Tool calls of the person-days whose primary mode was manual.'),
+    unit: 'count',
+    combine: { sum: 'manual_tool_calls', source: 'users' },
+  },
+  lowAutonomyToolCalls: {
+    definition: plain(
+      'Tool calls on manual or auto-low days',
+      'Tool calls of the person-days whose primary mode was manual or auto-low.',
+    ),
+    unit: 'count',
+    combine: { sum: 'low_autonomy_tool_calls', source: 'users' },
+  },
+  highAutonomyToolCalls: {
+    definition: plain(
+      'Tool calls on auto-high or auto-medium days',
+      'Tool calls of the person-days whose primary mode was auto-high or auto-medium.',
+    ),
+    unit: 'count',
+    combine: { sum: 'high_autonomy_tool_calls', source: 'users' },
+  },
+  manualShare: {
+    definition: DEFINITIONS.manualShare,
+    unit: 'share',
+    combine: { ratio: ['manualToolCalls', 'toolCalls'] },
+  },
+  lowAutonomyShare: {
+    definition: DEFINITIONS.lowAutonomyShare,
+    unit: 'share',
+    combine: { ratio: ['lowAutonomyToolCalls', 'toolCalls'] },
+  },
+  highAutonomyShare: {
+    definition: DEFINITIONS.highAutonomyShare,
+    unit: 'share',
+    combine: { ratio: ['highAutonomyToolCalls', 'toolCalls'] },
+  },
   sessions: {
     definition: plain('Sessions', 'Sessions with the agent in the range.'),
     unit: 'count',

@@ -42,6 +42,9 @@ export const scenario = fc.record({
 
 export type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never;
 
+/** The primary modes a person-day is given, in turn. */
+export const LEVELS = ['manual', 'auto-low', 'auto-medium', 'auto-high', ''] as const;
+
 export const idOf = (i: number) => `usr_${String(i).padStart(2, '0')}`;
 
 /**
@@ -77,7 +80,8 @@ export async function build(s: Scenario, databaseUrl?: string) {
         autonomy_ratio: v(14) / 10,
         primary_model: 'opus',
         primary_model_tier: 'standard',
-        delegation_level: 'manual',
+        // Every mode, and a day without one (a row the service gave without it).
+        delegation_level: LEVELS[(u.seed + d) % LEVELS.length]!,
         languages: [],
       };
       usersDays.set(days[d]!, [...(usersDays.get(days[d]!) ?? []), row]);

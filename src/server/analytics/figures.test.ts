@@ -28,6 +28,9 @@ const MEASURES = [
   'creditsPerActive',
   'toolCalls',
   'toolCallsPerTurn',
+  'manualShare',
+  'lowAutonomyShare',
+  'highAutonomyShare',
   'commits',
   'prs',
   'creditsPerCommit',
@@ -45,6 +48,10 @@ type Built = Awaited<ReturnType<typeof build>>;
 function oracle(b: Built, s: Scenario, r: DayRange, inGroup: (team: string) => boolean) {
   const teamOf = (id: string) => b.mapping.members.find((m) => m.key.userId === id)?.team ?? UNASSIGNED;
   const sums: Record<string, number> = { credits: 0, toolCalls: 0, userMessages: 0, commits: 0, prs: 0 };
+  // Each person-day's tool calls counted in its primary mode.
+  const modes = { manualToolCalls: ['manual'], lowAutonomyToolCalls: ['manual', 'auto-low'] };
+  const high = ['auto-high', 'auto-medium'];
+  Object.assign(sums, { manualToolCalls: 0, lowAutonomyToolCalls: 0, highAutonomyToolCalls: 0 });
   const active = new Set<string>();
   for (const d of eachDay(r.start, r.end))
     for (const x of b.usersDays.get(d) ?? []) {
@@ -53,6 +60,8 @@ function oracle(b: Built, s: Scenario, r: DayRange, inGroup: (team: string) => b
       sums.credits! += x.billable_tokens;
       sums.toolCalls! += x.tool_calls;
       sums.userMessages! += x.user_messages;
+      for (const [m, levels] of Object.entries(modes)) if (levels.includes(x.delegation_level)) sums[m]! += x.tool_calls;
+      if (high.includes(x.delegation_level)) sums.highAutonomyToolCalls! += x.tool_calls;
       sums.commits! += x.git_commits;
       sums.prs! += x.git_prs_created;
     }

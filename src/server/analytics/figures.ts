@@ -41,13 +41,13 @@ import {
   type Band,
   type Thresholds,
 } from '../../lib/intensity';
-import { changeOf, MEASURES, termsOf, valueOf, type MeasureId } from '../../lib/measures';
+import { changeOf, MEASURES, termsOf, valueOf, type MeasureId, type MeasureSource } from '../../lib/measures';
 import type { PriceList } from '../spend/prices';
 import { memoryThresholds, type ThresholdKeeper } from '../store/intensity-queries';
 import type { Mapping } from '../teams/mapping';
 import { inSelection, shownTeams, teamTree, UNASSIGNED, withAncestors, type CountedTeam } from '../teams/tree';
 import type { Analytics } from './engine';
-import { WEEK_OF_DAY, wholeWeeks } from './schema';
+import { LEVEL_SOURCE, LEVEL_SUMS, WEEK_OF_DAY, wholeWeeks } from './schema';
 import { priceTableOf, spendRows } from './spend';
 import { membershipOf, scopeWhere, type PeopleScope } from './teams';
 
@@ -116,7 +116,13 @@ type Banded = { active: number; credits: number } & Record<Exclude<Band, 'none'>
 const SOURCES = {
   users: { week: 'person_week', day: 'person_day' },
   tokens: { week: 'person_credits_week', day: 'person_credits_day' },
+  // `/users` columns summed by the day's primary mode (schema.ts LEVEL_SUMS): not a `/users` row of their own.
+  levels: LEVEL_SOURCE,
 } as const;
+
+/** Where a summed measure's column is read: a `/users` column by mode is the levels'. */
+const sourceOf = (c: { sum: string; source: MeasureSource }): Source =>
+  c.source === 'users' && c.sum in LEVEL_SUMS ? 'levels' : c.source;
 
 type Source = keyof typeof SOURCES | 'spend';
 
@@ -129,7 +135,7 @@ function needs(measures: readonly MeasureId[]) {
   let intensity = false;
   for (const t of terms) {
     const c = MEASURES[t].combine;
-    if ('sum' in c) sums.set(c.source, [...(sums.get(c.source) ?? []), c.sum]);
+    if ('sum' in c) sums.set(sourceOf(c), [...(sums.get(sourceOf(c)) ?? []), c.sum]);
     else if ('people' in c) {
       if (c.people === 'active') active = true;
       else members = true;
@@ -153,7 +159,7 @@ function topOf(q: FigureQuestion<MeasureId>): string {
   if (q.top === undefined) return '';
   const c = MEASURES[q.measures[0]!].combine;
   const by =
-    'sum' in c ? `sum(${c.source}_${c.sum})` : 'people' in c && c.people === 'active' ? 'max(u::INTEGER)' : null;
+    'sum' in c ? `sum(${sourceOf(c)}_${c.sum})` : 'people' in c && c.people === 'active' ? 'max(u::INTEGER)' : null;
   return by ? ` QUALIFY rank() OVER (ORDER BY ${by} DESC) <= ${Math.max(0, Math.floor(q.top))}` : '';
 }
 
@@ -316,7 +322,7 @@ export function createFigures(a: Analytics, opts: FiguresOptions = {}) {
              SELECT ${team ? 'team' : "''"} AS g, day, model, tier, sum(credits) AS credits FROM person_model_day
              ${team ? 'JOIN member USING (pid)' : ''} WHERE ${keep} GROUP BY ALL) m
            JOIN price p USING (day, model, tier) GROUP BY g, day`
-        : `SELECT ${team ? 'team' : "''"} AS g, day, sum(${c.sum}) AS v FROM ${SOURCES[c.source].day}
+        : `SELECT ${team ? 'team' : "''"} AS g, day, sum(${c.sum}) AS v FROM ${SOURCES[sourceOf(c) as keyof typeof SOURCES].day}
            ${team ? 'JOIN member USING (pid)' : ''} WHERE ${keep} GROUP BY g, day`;
     const daily = team
       ? `SELECT ancestor AS g, day, sum(v) AS v FROM (${own}) o JOIN team_ancestor t ON t.team = o.g

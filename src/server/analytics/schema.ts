@@ -8,7 +8,7 @@ import { addDays, weekStart, type Day, type DayRange } from '../../lib/dates';
 import { SUMMED_FIELDS } from '../../lib/user-merge';
 
 /** Bumped when the copy's tables change: a file of another version is rebuilt. */
-export const SCHEMA_VERSION = 9;
+export const SCHEMA_VERSION = 10;
 
 /** The `/users` row's numbers kept per person and day: the users table's sums, and the ratio it weights. */
 export const PERSON_NUMBERS = [...Object.values(SUMMED_FIELDS), 'autonomy_ratio'] as const;
@@ -38,7 +38,9 @@ export const SCHEMA = [
        .join(', ')}, last_given_day DATE, last_given_email VARCHAR)`,
   `CREATE TABLE IF NOT EXISTS person_week_model (week DATE, pid INTEGER, model VARCHAR, n INTEGER,
      last_day DATE, last_tier VARCHAR)`,
-  `CREATE TABLE IF NOT EXISTS person_week_level (week DATE, pid INTEGER, level VARCHAR, n INTEGER)`,
+  // `tool_calls`: the tool calls of those days, attributed whole to the day's primary mode (the service gives no finer
+  // split per person).
+  `CREATE TABLE IF NOT EXISTS person_week_level (week DATE, pid INTEGER, level VARCHAR, n INTEGER, tool_calls DOUBLE)`,
   // Each language a person worked in during the week, a row each (a list per row merged ten times slower).
   `CREATE TABLE IF NOT EXISTS person_week_language (week DATE, pid INTEGER, language INTEGER)`,
   // The same of `person_credits_day`: each person's credits in the week, and their latest email given in it.
@@ -77,7 +79,8 @@ export const WEEK_TABLES: Record<'users' | 'tokens', { tables: [string, string, 
       [
         'person_week_level',
         'person_day',
-        `SELECT week, pid, delegation_level, count(*)::INTEGER FROM d GROUP BY week, pid, delegation_level`,
+        `SELECT week, pid, delegation_level, count(*)::INTEGER, sum(tool_calls) FROM d
+     GROUP BY week, pid, delegation_level`,
       ],
       [
         'person_week_language',
@@ -101,6 +104,25 @@ export const WEEK_TABLES: Record<'users' | 'tokens', { tables: [string, string, 
       ],
     ],
   },
+};
+
+/**
+ * The tool calls of the person-days run in some primary modes (`delegation_level`), summed as the figures runner sums
+ * a `/users` column: each a column of `week` (person_week_level's rows per week and person) and of `day` (person_day).
+ */
+export const LEVEL_SUMS: Record<string, readonly string[]> = {
+  manual_tool_calls: ['manual'],
+  low_autonomy_tool_calls: ['manual', 'auto-low'],
+  high_autonomy_tool_calls: ['auto-high', 'auto-medium'],
+};
+const levelsIn = (col: string, levels: readonly string[]) => `${col} IN (${levels.map((l) => `'${l}'`).join(', ')})`;
+export const LEVEL_SOURCE = {
+  week: `(SELECT week, pid, ${Object.entries(LEVEL_SUMS)
+    .map(([c, l]) => `coalesce(sum(tool_calls) FILTER (WHERE ${levelsIn('level', l)}), 0) AS ${c}`)
+    .join(', ')} FROM person_week_level GROUP BY week, pid)`,
+  day: `(SELECT day, pid, ${Object.entries(LEVEL_SUMS)
+    .map(([c, l]) => `CASE WHEN ${levelsIn('delegation_level', l)} THEN tool_calls ELSE 0 END AS ${c}`)
+    .join(', ')} FROM person_day)`,
 };
 
 /** A day's ISO week in SQL, as the week tables key it (its Monday). */
