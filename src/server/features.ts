@@ -19,6 +19,7 @@ import { createFiguresRoutes } from './figures/routes';
 import { createInsightsRoutes } from './insights/routes';
 import { createGoalsRoutes } from './goals/routes';
 import { createMarksRoutes } from './marks/routes';
+import { createFrictionRoutes } from './readiness/friction-routes';
 import { createReadinessRoutes } from './readiness/routes';
 import { createReconcileRoutes } from './reconcile/routes';
 import { keptAnswers } from './analytics/kept';
@@ -228,6 +229,14 @@ export function createStoreFeatures(o: StoreFeaturesOptions) {
             (['activity', 'productivity', 'tokens'] as const).map((e) => filling.fillDays(e, '', r, false)),
           )),
         orgTokens: async (r) => (await teamFigures).organizationTokenDays(r),
+      }),
+      // Readiness priced in friction and delegation headroom (server/readiness/friction-routes.ts).
+      createFrictionRoutes({
+        runner,
+        source: teams,
+        selection: (t) => readinessRoutes.selection(t),
+        prices: () => prices.current().prices ?? null,
+        fill: (r, from) => (from === 'tokens' ? fillTokens(r) : fillUsers(r)),
       }),
       // The bulk export of the person-day facts (server/users/export.ts).
       createExportRoutes({
