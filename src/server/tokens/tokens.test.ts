@@ -357,6 +357,49 @@ describe('personal API tokens', () => {
         expect(byToken, path).toEqual(bySession);
         answers.push({ path, ...byToken });
       }
+      // The MCP tools, asked with the token, answer as the session's routes do.
+      const client = new Client({ name: 'tokens-test', version: '1' });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
+          requestInit: { headers: { authorization: `Bearer ${leadToken}` } },
+        }),
+      );
+      try {
+        for (const [name, args, path] of [
+          [
+            'figures',
+            { start: START, end: END, measures: ['credits', 'active'] },
+            `/api/figures?${RANGE}&measure=credits&measure=active`,
+          ],
+          [
+            'figures',
+            { start: START, end: END, measures: ['credits'], by: 'team' },
+            `/api/figures?${RANGE}&measure=credits&by=team`,
+          ],
+          [
+            'figures',
+            { start: START, end: END, measures: ['credits'], teams: ['Alpha/Tiny'] },
+            `/api/figures?${RANGE}&measure=credits&team=Alpha%2FTiny`,
+          ],
+          ['teams', {}, '/api/teams'],
+          ['users', { start: START, end: END }, `/api/users?${RANGE}`],
+        ] as const) {
+          const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
+          const text = (r.content[0] as { text: string }).text;
+          const page = answerOf(await api(session, path));
+          const tool =
+            r.isError === true
+              ? { status: (JSON.parse(text) as { status: number }).status, body: errorOf(text) }
+              : { status: 200, body: text };
+          expect(tool, `the ${name} tool ${JSON.stringify(args)}`).toEqual(page);
+          answers.push({ path: `the ${name} tool`, ...tool });
+        }
+      } finally {
+        await client.close();
+      }
+      const tools = JSON.stringify(answers.filter((a) => a.path.startsWith('the ')));
+      expect(tools).toContain('RESTRICT_ORG_VIEW');
+      expect(tools).toContain('PRIVACY_MIN_GROUP=3');
       // Not vacuous: the token was refused what the mode and the setting refuse, and shown pseudonyms.
       const text = JSON.stringify(answers);
       expect(text).toContain('RESTRICT_ORG_VIEW');
