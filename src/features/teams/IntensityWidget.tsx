@@ -1,18 +1,17 @@
 import { useMemo, useState } from 'react';
 import type { FiguresAnswer } from '../../api/figures';
-import { AddMarkButton, ChartMarkPanel, useMarkAdder } from '../../components/ChartMarkAdd';
-import { MarksLink, MarksList, marksCell, placeMarks } from '../../components/ChartMarks';
-import { DataTable, tableCsv, type Column } from '../../components/DataTable';
+import { AddMarkButton, ChartMarkPanel } from '../../components/ChartMarkAdd';
+import { MarksLink, MarksList } from '../../components/ChartMarks';
+import { DataTable, type Column } from '../../components/DataTable';
 import { TimeSeriesChart, seriesColor } from '../../components/TimeSeriesChart';
 import { Widget, type WidgetSource } from '../../components/Widget';
-import { useChartMarks } from '../../data/marks';
 import { formatDayLong, type DayRange } from '../../lib/dates';
 import { DEFINITIONS, INTENSITY_CAVEAT, labelled } from '../../lib/definitions';
 import { formatCompact, formatPercent } from '../../lib/format';
 import { BANDS, MIN_ACTIVE, type Band } from '../../lib/intensity';
 import { RefreshThresholds } from './RefreshThresholds';
 import { intensityWeeks, thresholdsText, type IntensityWeek } from './intensity';
-import { weekLabel } from './week-columns';
+import { useWeeklyChart } from './weekly-chart';
 
 /** Each band's definition and colour, heaviest first; None in the grey the charts keep for what is left over. */
 export const BAND_STYLE: Record<Band, { definition: (typeof DEFINITIONS)[keyof typeof DEFINITIONS]; color: string }> = {
@@ -62,6 +61,8 @@ function intensityColumns(): Column<IntensityWeek>[] {
 
 const COLUMNS = intensityColumns();
 
+const sharesOf = (w: IntensityWeek) => w.share;
+
 /**
  * A team's intensity week by week: the share of its members in each band of use over the four whole weeks to each
  * week's end (lib/intensity.ts), a 100 % stacked bar a week, the weeks withheld (too few active people) left blank and
@@ -85,21 +86,7 @@ export function IntensityWidget({
   const [asTable, setAsTable] = useState(false);
   const a = answer.data;
   const weeks = useMemo(() => (a ? intensityWeeks(range, a) : undefined), [a, range]);
-  const chart = useMemo(() => {
-    if (!weeks) return null;
-    const labels = new Map(weeks.map((w) => [w.week, weekLabel(w)]));
-    return {
-      points: weeks.map((w) => ({ date: w.week, ...w.share })),
-      xFormat: (x: string) => labels.get(x) ?? x,
-      partial: weeks.filter((w) => w.partial).map((w) => w.week),
-      tooltip: (x: string) =>
-        `Week of ${formatDayLong(x)}${weeks.find((w) => w.week === x)?.partial ? ' (partial)' : ''}`,
-    };
-  }, [weeks]);
-  const teams = useMemo(() => [team], [team]);
-  const marks = useChartMarks(teams);
-  const placed = useMemo(() => placeMarks(marks, chart?.points ?? [], true), [marks, chart]);
-  const adder = useMarkAdder(teams);
+  const { chart, placed, adder, csv } = useWeeklyChart(weeks, sharesOf, team);
   const minActive = a?.intensity?.minActive ?? MIN_ACTIVE;
   const title = 'Intensity per week';
   const source: WidgetSource<IntensityWeek[]> = { ...answer, data: weeks };
@@ -109,16 +96,7 @@ export function IntensityWidget({
       description={`The share of ${name}'s members in each band of use over the four whole weeks to each week's end (UTC, Monday to Sunday), by the quarter's frozen thresholds; shown for a week with at least ${minActive} people active in its four weeks.`}
       query={source}
       isEmpty={(ws) => ws.length === 0}
-      csv={(ws) => {
-        const table = tableCsv(COLUMNS, ws);
-        return placed.length === 0
-          ? { filename: `${filename}.csv`, ...table }
-          : {
-              filename: `${filename}.csv`,
-              header: [...table.header, 'marks'],
-              rows: table.rows.map((r, i) => [...r, marksCell(placed, ws[i]!.week)]),
-            };
-      }}
+      csv={(ws) => csv(filename, COLUMNS, ws)}
       actions={
         <>
           <AddMarkButton adder={adder} chart={title} last={weeks?.at(-1)?.week} />

@@ -1,18 +1,18 @@
-import { useMemo, useState } from 'react';
-import { AddMarkButton, ChartMarkPanel, useMarkAdder } from '../../components/ChartMarkAdd';
-import { MarksLink, MarksList, marksCell, placeMarks } from '../../components/ChartMarks';
-import { DataTable, tableCsv } from '../../components/DataTable';
+import { useCallback, useMemo, useState } from 'react';
+import { AddMarkButton, ChartMarkPanel } from '../../components/ChartMarkAdd';
+import { MarksLink, MarksList } from '../../components/ChartMarks';
+import { DataTable } from '../../components/DataTable';
 import { Segmented } from '../../components/Segmented';
 import { TimeSeriesChart, seriesColor, type ValueFormat } from '../../components/TimeSeriesChart';
 import { Widget, type WidgetSource } from '../../components/Widget';
-import { useChartMarks } from '../../data/marks';
 import { useSearchParam } from '../../data/search';
 import { formatDayLong } from '../../lib/dates';
 import { AGENT_ONLY_CAVEAT, DEFINITIONS } from '../../lib/definitions';
 import { formatCompact } from '../../lib/format';
 import { formatMoney, formatMoneyAxis } from '../../lib/money';
 import type { OutcomeWeek } from '../../lib/outcomes';
-import { PARTIAL_NOTE, weekColumns, weekLabel } from './week-columns';
+import { PARTIAL_NOTE, weekColumns } from './week-columns';
+import { useWeeklyChart } from './weekly-chart';
 
 const FIGURES = {
   credits: {
@@ -93,22 +93,12 @@ export function OutcomeRatiosWidget({
     [name, org],
   );
   const d = weeks.data;
-  const chart = useMemo(() => {
-    if (!d) return null;
-    const labels = new Map(d.map((w) => [w.week, weekLabel(w)]));
-    const orgOf = new Map((org ?? []).map((w) => [w.week, w[key]]));
-    return {
-      points: d.map((w) => ({ date: w.week, value: w[key], ...(org && { org: orgOf.get(w.week) ?? null }) })),
-      xFormat: (x: string) => labels.get(x) ?? x,
-      partial: d.filter((w) => w.partial).map((w) => w.week),
-      // Short enough for a phone's chart: the ratio is named above it, the lines are the team's and the organization's.
-      tooltip: (x: string) => `Week of ${formatDayLong(x)}${d.find((w) => w.week === x)?.partial ? ' (partial)' : ''}`,
-    };
-  }, [d, key, org]);
-  const teams = useMemo(() => [team], [team]);
-  const marks = useChartMarks(teams);
-  const placed = useMemo(() => placeMarks(marks, chart?.points ?? [], true), [marks, chart]);
-  const adder = useMarkAdder(teams);
+  const orgOf = useMemo(() => new Map((org ?? []).map((w) => [w.week, w[key]])), [org, key]);
+  const point = useCallback(
+    (w: OutcomeWeek) => ({ value: w[key], ...(org && { org: orgOf.get(w.week) ?? null }) }),
+    [key, org, orgOf],
+  );
+  const { chart, placed, adder, csv } = useWeeklyChart(d, point, team);
   const format = unit === 'spend' && currency ? money(currency) : CREDITS;
   const title = 'Outcome ratios per week';
   return (
@@ -117,17 +107,7 @@ export function OutcomeRatiosWidget({
       description={`${definition.label}: ${definition.meaning} Each week of the range (UTC, from Monday), beside the whole organization's.`}
       query={weeks}
       isEmpty={(ws) => ws.length === 0}
-      csv={(ws) => {
-        const table = tableCsv(columns, ws);
-        // With marks in the range: each week's marks.
-        return placed.length === 0
-          ? { filename: `${filename}.csv`, ...table }
-          : {
-              filename: `${filename}.csv`,
-              header: [...table.header, 'marks'],
-              rows: table.rows.map((r, i) => [...r, marksCell(placed, ws[i]!.week)]),
-            };
-      }}
+      csv={(ws) => csv(filename, columns, ws)}
       actions={
         <>
           <Segmented size="xs" label="Ratio" options={PER_OPTIONS} value={per} onChange={setPer} />
