@@ -1,9 +1,12 @@
+import { useQuery } from '@tanstack/react-query';
 import { useCallback, useDeferredValue, useMemo } from 'react';
 import { Link } from 'react-router-dom';
 import { LEVEL_NAMES } from '../../api/criteria';
 import { READINESS_STALE_DAYS, UNOWNED } from '../../api/readiness';
 import { useAppConfig } from '../../data/config';
-import { useLinkTo, useSearchParam, useTeams, type ReadinessPeriod, type SortState } from '../../data/search';
+import { frictionQuery } from '../../data/friction';
+import { useReader } from '../../data/me';
+import { useLinkTo, useRange, useSearchParam, useTeams, type ReadinessPeriod, type SortState } from '../../data/search';
 import { CategoryBarChart } from '../../components/CategoryBarChart';
 import { DataTable, useTableCsv, type Column } from '../../components/DataTable';
 import { definedAs, KpiGrid } from '../../components/KpiGrid';
@@ -30,7 +33,9 @@ import {
   type RepoHistory,
   type RepoSummary,
 } from './history';
+import { HeadroomList } from '../../components/HeadroomList';
 import { FixesWidget } from './FixesWidget';
+import { FrictionWidget } from './FrictionWidget';
 import { LEVEL_COLORS, LevelSpreadWidget } from './LevelSpread';
 import { staleAfterOf, useRepoList } from './queries';
 import { StaleBadge } from './StaleBadge';
@@ -227,6 +232,12 @@ export default function ReadinessPage() {
   const below = useDeferredValue(settledList);
   const loading = repos.isFetching;
   const status = { error: repos.error, isFetching: repos.isFetching, refetch: repos.refetch };
+  // Readiness priced in friction joins the teams' figures of the global range: for managers and admins, with a store.
+  const { range } = useRange();
+  const reader = useReader();
+  const priced = config.teams && reader?.role !== 'viewer';
+  const friction = useQuery({ ...frictionQuery(range, teams), enabled: priced });
+  const spoken = `${formatDayLong(range.start)} – ${formatDayLong(range.end)}`;
   return (
     <div className="flex flex-col gap-4">
       <PageHeader title={byTeam ? `Readiness · ${scope}` : 'Readiness'} howToRead={HOW_TO_READ} />
@@ -351,6 +362,8 @@ export default function ReadinessPage() {
         </DerivedWidget>
       </div>
       <FixesWidget list={below} status={status} scope={byTeam ? `${scope}'s` : 'the organization’s'} />
+      {priced && <FrictionWidget query={friction} range={spoken} />}
+      {priced && <HeadroomList query={friction} range={spoken} />}
       {config.teams && !byTeam && (
         <TeamsTable list={below} owners={owners} ownership={repos.ownership} status={status} />
       )}

@@ -60,10 +60,15 @@ describe('TeamsPage', () => {
     expect(teams()).toEqual(['Whole organization', 'Engineering', 'R&D Lab', 'Sales', 'Unassigned']);
     const asked = fetchMock.mock.calls.map(([u]) => new URL(String(u), 'http://dashboard.test'));
     // The summary first; once it is in, the known people (to say why members differ from them), the teams' goals and
-    // the repositories' owners and readiness (for the comparison across teams).
+    // the repositories' owners and readiness (for the comparison across teams), and the delegation headroom.
     const paths = asked.map((u) => `${u.pathname}${u.search}`);
     expect(paths[0]).toBe('/api/teams/summary?start=2026-05-02&end=2026-05-31');
-    expect(paths.slice(1).sort()).toEqual(['/api/goals', '/api/readiness', '/api/teams']);
+    expect(paths.slice(1).sort()).toEqual([
+      '/api/goals',
+      '/api/readiness',
+      '/api/readiness/friction?start=2026-05-02&end=2026-05-31',
+      '/api/teams',
+    ]);
     expect(
       await screen.findByText(
         /The organization's 39 members are its 35 known people and 4 people the mapping names who have not used the agent yet\./,

@@ -11,7 +11,7 @@ import { PageHeader } from '../../components/Page';
 import { Widget } from '../../components/Widget';
 import { useAppConfig } from '../../data/config';
 import { useLinkTo, useRange, useSortParam, useTeams } from '../../data/search';
-import { comparisonWords, formatDayLong } from '../../lib/dates';
+import { comparisonWords, formatDayLong, type DayRange } from '../../lib/dates';
 import { DEFINITIONS, notYetSeen, people } from '../../lib/definitions';
 import { formatExact } from '../../lib/format';
 import { teamsQuery } from '../../data/teams';
@@ -24,6 +24,8 @@ import { NoTeams } from './NoTeams';
 import { TeamsTable } from './TeamsTable';
 import { AgentOnlyNote } from './OutcomeRatiosWidget';
 import { PayoffAcrossTeams } from './PayoffAcrossTeams';
+import { HeadroomList } from '../../components/HeadroomList';
+import { frictionQuery } from '../../data/friction';
 import { MAX_COMPARED, MIN_COMPARED } from './compare';
 
 /** "How to read this page", folded under its title (components/Page.tsx): how the page works. */
@@ -81,6 +83,13 @@ export default function TeamsPage() {
       )}
     </div>
   );
+}
+
+/** Delegation headroom over the teams chosen (every team's without a choice), asked once the table is in. */
+function Headroom({ range, teams, enabled }: { range: DayRange; teams: readonly string[]; enabled: boolean }) {
+  const friction = useQuery({ ...frictionQuery(range, teams), enabled });
+  if (!enabled) return null;
+  return <HeadroomList query={friction} range={`${formatDayLong(range.start)} – ${formatDayLong(range.end)}`} />;
 }
 
 function TeamsOverview() {
@@ -262,6 +271,7 @@ function TeamsOverview() {
       </Widget>
       {/* Asked once the table is in: the table comes first. */}
       {all.data && <PayoffAcrossTeams range={range} rows={all.data} />}
+      <Headroom range={range} teams={selected} enabled={all.data !== undefined} />
     </>
   );
 }
