@@ -685,6 +685,8 @@ function figureAsks(dayBefore: (n: number) => string, team: string, person: stri
     ["a team's usage page: tokens by model", `/api/teams/analytics/tokens?${days(1)}&group_by=model&team=${team}`, 500],
     ['users CSV, 90 days', `/api/users.csv?${range(4)}`, 2000],
     ["intensity: every team's share in each band", `/api/figures?${range(2)}&by=team&${shares}`, 500],
+    // Readiness priced in friction and delegation headroom (issue #47): every owning team's figures of the range.
+    ['readiness priced in friction, 90 days', `/api/readiness/friction?${range(2)}`, 500],
     [
       "intensity: a team's weekly shares in each band, 90 days",
       `/api/figures?${range(2)}&by=week&team=${team}&${shares}`,
