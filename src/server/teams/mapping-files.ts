@@ -23,6 +23,8 @@ export interface RawRow {
   team?: string;
   managers: string[];
   repos: string[];
+  /** The day the user was given the agent, as written (`since`). */
+  since?: string;
 }
 
 /** What takes the rows read: the mapping's rules. */
@@ -37,8 +39,8 @@ export interface Refusal {
   line: number | null;
 }
 
-const EXPECTED = 'expected email or user_id, team, manager, repos';
-const COLUMNS = ['email', 'user_id', 'team', 'manager', 'repos'] as const;
+const EXPECTED = 'expected email or user_id, team, manager, repos, since';
+const COLUMNS = ['email', 'user_id', 'team', 'manager', 'repos', 'since'] as const;
 type Column = (typeof COLUMNS)[number];
 const isColumn = (s: string): s is Column => (COLUMNS as readonly string[]).includes(s);
 
@@ -115,6 +117,7 @@ export function readCsv(text: string, b: RowSink): Refusal | undefined {
       team: get('team'),
       managers: splitManagers(get('manager') ?? ''),
       repos: splitManagers(get('repos') ?? ''),
+      since: get('since')?.trim() || undefined,
     });
   }
   return undefined;
@@ -225,6 +228,7 @@ export function readJson(input: string, b: RowSink): Refusal | undefined {
     const email = textOf('email');
     const userId = textOf('user_id');
     const team = textOf('team');
+    const since = textOf('since') || undefined;
     /** A list given as a list of texts, or as one text (split as a CSV cell is). */
     const listOf = (v: unknown, problem: string): string[] => {
       if (typeof v === 'string') return splitManagers(v);
@@ -238,7 +242,7 @@ export function readJson(input: string, b: RowSink): Refusal | undefined {
       for (const p of problems) b.fail(where, p);
       return;
     }
-    b.add(where, { email, userId, team, managers, repos });
+    b.add(where, { email, userId, team, managers, repos, since });
   });
   return undefined;
 }

@@ -150,25 +150,25 @@ describe('CSV: good files', () => {
 describe('CSV: bad files are refused, naming the line', () => {
   it('an unknown column', () => {
     expect(refused(csv('email,teem', 'ann@acme.com,Eng'))).toEqual([
-      'line 1: unknown column "teem" (expected email or user_id, team, manager, repos)',
+      'line 1: unknown column "teem" (expected email or user_id, team, manager, repos, since)',
     ]);
   });
 
   it('a header with the wrong separator, or no header at all', () => {
     expect(refused(csv('email;team', 'ann@acme.com;Eng'))).toEqual([
-      'line 1: unknown column "email;team" (expected email or user_id, team, manager, repos; columns are separated by commas)',
+      'line 1: unknown column "email;team" (expected email or user_id, team, manager, repos, since; columns are separated by commas)',
     ]);
     expect(refused(csv('ann@acme.com,Eng'))[0]).toBe(
-      'line 1: unknown column "ann@acme.com" (expected email or user_id, team, manager, repos; the first line must be the header: email, team, manager)',
+      'line 1: unknown column "ann@acme.com" (expected email or user_id, team, manager, repos, since; the first line must be the header: email, team, manager)',
     );
   });
 
   it('a header without the columns it needs, or with one twice', () => {
     expect(refused(csv('email,manager', 'ann@acme.com,bo@acme.com'))).toEqual([
-      'line 1: no "team" column (expected email or user_id, team, manager, repos)',
+      'line 1: no "team" column (expected email or user_id, team, manager, repos, since)',
     ]);
     expect(refused(csv('team', 'Eng'))).toEqual([
-      'line 1: no "email" or "user_id" column (expected email or user_id, team, manager, repos)',
+      'line 1: no "email" or "user_id" column (expected email or user_id, team, manager, repos, since)',
     ]);
     expect(refused(csv('email,team,Email', 'a@acme.com,Eng,b@acme.com'))).toEqual([
       'line 1: column "email" appears twice',
@@ -406,7 +406,7 @@ describe('JSON: one array of entries with the CSV columns as keys', () => {
     ].join('\n');
     expect(refused(text, 'json')).toEqual([
       'entry 2 (line 3): "bob@acme" is not a valid email',
-      'entry 3 (line 4): unknown field "teem" (expected email or user_id, team, manager, repos)',
+      'entry 3 (line 4): unknown field "teem" (expected email or user_id, team, manager, repos, since)',
       'entry 4 (line 5): empty team name',
       'entry 5 (line 6): team "Eng//Infra" has an empty part',
       'entry 6 (line 7): alice@acme.com is already in Engineering/Platform (entry 1, line 2)',
@@ -559,5 +559,50 @@ describe('the repositories a team owns (the repos column)', () => {
     expect(owner('https://gitlab.com/acme/web')).toBeNull();
     expect(owner('https://github.com/acme/group/web')).toBeNull();
     expect(repoOwner(null)('https://github.com/acme/api')).toBeNull();
+  });
+});
+
+describe('since: the day a user was given the agent', () => {
+  it('is read from CSV and JSON as a UTC day, and kept when the user is listed again', () => {
+    const m = ok(
+      csv(
+        'email,user_id,team,since',
+        'ann@acme.com,,Eng,2026-03-02',
+        'bo@acme.com,,Eng,',
+        'bo@acme.com,,Eng,2026-04-01',
+      ),
+    );
+    expect(m.members.map((x) => [x.key.email, x.since])).toEqual([
+      ['ann@acme.com', '2026-03-02'],
+      ['bo@acme.com', '2026-04-01'],
+    ]);
+    const j = ok(
+      '[{ "email": "ann@acme.com", "team": "Eng", "since": " 2026-03-02 " }, { "user_id": "u", "team": "Eng" }]',
+      'json',
+    );
+    expect(j.members.map((x) => x.since)).toEqual(['2026-03-02', undefined]);
+  });
+
+  it('refuses the file naming the line of a bad day, of a row naming nobody, or of a second day', () => {
+    expect(
+      refused(
+        csv(
+          'email,team,manager,since',
+          'ann@acme.com,Eng,,2026-02-30',
+          'bo@acme.com,Eng,,02/03/2026',
+          ',Eng,cy@acme.com,2026-03-02',
+          'dee@acme.com,Eng,,2026-03-02',
+          'dee@acme.com,Eng,,2026-03-09',
+        ),
+      ),
+    ).toEqual([
+      'line 2: since "2026-02-30" is not a day like 2026-03-02',
+      'line 3: since "02/03/2026" is not a day like 2026-03-02',
+      'line 4: since is a user’s start day: give the row an email or user_id',
+      'line 6: since 2026-03-09 differs from line 5’s 2026-03-02',
+    ]);
+    expect(refused('[{ "email": "ann@acme.com", "team": "Eng", "since": 20260302 }]', 'json')).toEqual([
+      'entry 1 (line 1): "since" must be text',
+    ]);
   });
 });

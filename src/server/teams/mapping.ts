@@ -11,12 +11,14 @@
  *   repos     optional: the repositories the team owns, separated by ";": each a URL in any spelling
  *             (https://github.com/acme/api, git@github.com:acme/api.git) or host/owner/name, where a *
  *             stands for any part of one path segment (github.com/acme/platform-*)
+ *   since     optional: the day the user was given the agent, a UTC day like 2026-03-02 (lib/funnel.ts: their
+ *             access day; without it, the first day they were named or seen)
  * The header has email or user_id or both; each row fills at least one of them.
  *
  * JSON: one array of entries with the same keys, one entry per user:
  *   [{ "email": "ann@acme.com", "team": "Engineering/Platform", "manager": ["bo@acme.com"] },
  *    { "user_id": "usr_42", "team": "Data" }]
- * where "manager" is a list of emails or one text with ";" between emails, and "repos" likewise.
+ * where "manager" is a list of emails or one text with ";" between emails, and "repos" likewise; "since" is text.
  *
  * A team's managers are every email listed in its rows (rows of one team may repeat them or leave
  * them out). A row with a team and managers but no email or user_id only names that team's managers
@@ -28,6 +30,7 @@
  * in Unassigned. A team path has at most 20 levels and a team's name at most 100 characters, an email
  * or a user_id at most 320; none holds a control character (a line break, a NUL).
  */
+import { isDay, type Day } from '../../lib/dates';
 import { formatExact } from '../../lib/format';
 import { matchesRepo, repoKey, repoPattern, specificity } from '../../lib/repos';
 import { SEPARATOR, UNASSIGNED, ancestors, withAncestors } from './tree';
@@ -52,6 +55,8 @@ export interface Member {
   line: number;
   /** JSON only: the entry's position in the array, from 1. */
   entry?: number;
+  /** The day the user was given the agent (`since`), when the file gives it. */
+  since?: Day;
 }
 
 /** A repository or pattern a team owns, as its key (lib/repos.ts: `github.com/acme/*`). */
@@ -169,6 +174,11 @@ class Builder implements RowSink {
         problems.push(`manager ${quote(m)} is not a valid email${hint}`);
       }
     }
+    const since = row.since;
+    if (since !== undefined) {
+      if (!isDay(since)) problems.push(`since ${quote(since)} is not a day like 2026-03-02`);
+      else if (!email && !userId) problems.push('since is a user’s start day: give the row an email or user_id');
+    }
     const repos: string[] = [];
     for (const r of row.repos) {
       const p =
@@ -203,13 +213,20 @@ class Builder implements RowSink {
       for (const m of managers) set.add(m);
       this.managers.set(team, set);
     }
+    const again = byEmail ?? byId;
+    if (again?.since !== undefined && since !== undefined && again.since !== since)
+      return this.fail(where, `since ${since} differs from ${placeRef(again)}’s ${again.since}`);
     // Listed again in the same team: taken once (a row adding a user_id to an email is kept).
-    if ((email === undefined || byEmail) && (userId === undefined || byId)) return;
+    if ((email === undefined || byEmail) && (userId === undefined || byId)) {
+      if (again && since !== undefined) again.since = since;
+      return;
+    }
     const key: MemberKey = {};
     if (email !== undefined) key.email = email;
     if (userId !== undefined) key.userId = userId;
     const member: Member = { key, team, line: where.line };
     if (where.entry !== undefined) member.entry = where.entry;
+    if (since !== undefined) member.since = since;
     this.members.push(member);
     if (email !== undefined && !byEmail) this.byEmail.set(email, member);
     if (userId !== undefined && !byId) this.byId.set(userId, member);
