@@ -356,6 +356,21 @@ migrations['0014_intensity_threshold'] = {
   },
 };
 
+migrations['0015_member_named'] = {
+  /**
+   * The first day each member of the team mapping was named in it (its key: the email, else `id:` and the user id):
+   * the mapping keeps no history, and a person's access day (lib/funnel.ts) is the earlier of this and their first
+   * day seen. A row is written once and never changed.
+   */
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('member_named')
+      .addColumn('member', 'text', (c) => c.primaryKey())
+      .addColumn('first_day', 'text', (c) => c.notNull())
+      .execute();
+  },
+};
+
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 /** Brings the store to the newest version; throws, naming the migration, if one fails. */

@@ -91,6 +91,13 @@ export interface Schema {
   api_token: ApiTokenTable;
   team_goal: TeamGoalTable;
   intensity_threshold: IntensityThresholdTable;
+  member_named: MemberNamedTable;
+}
+
+/** The first day a member of the team mapping was named in it, by its key (migration 0015). */
+export interface MemberNamedTable {
+  member: string;
+  first_day: string;
 }
 
 /** A session signed out of (its cookie's id), kept until the cookie would have expired: seconds since the epoch. */
