@@ -174,6 +174,47 @@ export const DEFINITIONS = {
     label: 'None',
     meaning: 'Named in the team mapping or known, with no day of activity in the four weeks.',
   },
+  funnelStarters: {
+    label: 'Starters',
+    meaning: `People whose access day is in the range: the mapping’s since for them, else the earlier of the day the mapping first named them and their first day seen. People there on ${HISTORY_START}, the history’s first day, came before it and are no starters.`,
+  },
+  funnelGrace: {
+    label: 'In grace',
+    meaning:
+      'Starters still within the grace period after their access day (ONBOARDING_GRACE_DAYS, 14 days by default): new, not lagging behind, and counted apart until it ends.',
+  },
+  funnelDue: {
+    label: 'Four weeks ended',
+    meaning: 'Starters whose first four weeks (their access day and the 27 days after it) have ended.',
+  },
+  funnelRetainedDue: {
+    label: 'Five weeks ended',
+    meaning: 'Starters whose 35th day after access has passed: whether they were still active can be told.',
+  },
+  funnelSession: {
+    label: 'First session',
+    meaning:
+      'Starters whose four weeks have ended with a session within them (a session before access counts on the access day): the share is of those starters, the days are the median from access.',
+    better: 'up',
+  },
+  funnelCommit: {
+    label: 'First commit',
+    meaning:
+      'Starters whose four weeks have ended with a commit through the agent within them: the share is of those starters, the days are the median from access.',
+    better: 'up',
+  },
+  funnelPr: {
+    label: 'First pull request',
+    meaning:
+      'Starters whose four weeks have ended with a pull request through the agent within them: the share is of those starters, the days are the median from access.',
+    better: 'up',
+  },
+  funnelRetained: {
+    label: 'Still active after four weeks',
+    meaning:
+      'Starters with a session in the seven days from the 28th day after access, among those whose 35th day has passed.',
+    better: 'up',
+  },
   intensityThresholds: {
     label: 'Intensity thresholds',
     meaning:

@@ -14,8 +14,11 @@
  *   day's or week's end, by day or week), placed in a band by the quarter's frozen thresholds; the people in a band,
  *   none for a group of fewer active people in those weeks than it takes (`MIN_ACTIVE`, or privacy mode's k), the
  *   people active in them, or their credits.
+ * - `funnel` (lib/funnel.ts): the group's starters (access in the range) counted, or those reaching a step, or the
+ *   median days to a step among them; none for a group of fewer starters than privacy mode's k.
  */
 import { DEFINITIONS, type Better, type Definition } from './definitions';
+import type { FunnelCount, Step } from './funnel';
 import type { Band } from './intensity';
 
 export type MeasureSource = 'users' | 'tokens' | 'spend';
@@ -24,11 +27,13 @@ export type Combine =
   | { sum: string; source: MeasureSource }
   | { people: 'active' | 'members' }
   | { ratio: readonly [string, string] }
-  | { intensity: Band | 'active' | 'credits' };
+  | { intensity: Band | 'active' | 'credits' }
+  | { funnel: FunnelCount }
+  | { funnelDays: Exclude<Step, 'retained'> };
 
 export interface Measure {
   definition: Definition;
-  unit: 'people' | 'credits' | 'count' | 'money' | 'share' | 'ratio';
+  unit: 'people' | 'credits' | 'count' | 'money' | 'share' | 'ratio' | 'days';
   combine: Combine;
 }
 
@@ -191,6 +196,33 @@ export const MEASURES = {
     unit: 'share',
     combine: { ratio: ['intensityNone', 'members'] },
   },
+  funnelStarters: { definition: DEFINITIONS.funnelStarters, unit: 'people', combine: { funnel: 'starters' } },
+  funnelGrace: { definition: DEFINITIONS.funnelGrace, unit: 'people', combine: { funnel: 'grace' } },
+  funnelDue: { definition: DEFINITIONS.funnelDue, unit: 'people', combine: { funnel: 'due' } },
+  funnelRetainedDue: { definition: DEFINITIONS.funnelRetainedDue, unit: 'people', combine: { funnel: 'retainedDue' } },
+  funnelSession: { definition: DEFINITIONS.funnelSession, unit: 'people', combine: { funnel: 'session' } },
+  funnelCommit: { definition: DEFINITIONS.funnelCommit, unit: 'people', combine: { funnel: 'commit' } },
+  funnelPr: { definition: DEFINITIONS.funnelPr, unit: 'people', combine: { funnel: 'pr' } },
+  funnelRetained: { definition: DEFINITIONS.funnelRetained, unit: 'people', combine: { funnel: 'retained' } },
+  funnelSessionShare: {
+    definition: DEFINITIONS.funnelSession,
+    unit: 'share',
+    combine: { ratio: ['funnelSession', 'funnelDue'] },
+  },
+  funnelCommitShare: {
+    definition: DEFINITIONS.funnelCommit,
+    unit: 'share',
+    combine: { ratio: ['funnelCommit', 'funnelDue'] },
+  },
+  funnelPrShare: { definition: DEFINITIONS.funnelPr, unit: 'share', combine: { ratio: ['funnelPr', 'funnelDue'] } },
+  funnelRetainedShare: {
+    definition: DEFINITIONS.funnelRetained,
+    unit: 'share',
+    combine: { ratio: ['funnelRetained', 'funnelRetainedDue'] },
+  },
+  funnelSessionDays: { definition: DEFINITIONS.funnelSession, unit: 'days', combine: { funnelDays: 'session' } },
+  funnelCommitDays: { definition: DEFINITIONS.funnelCommit, unit: 'days', combine: { funnelDays: 'commit' } },
+  funnelPrDays: { definition: DEFINITIONS.funnelPr, unit: 'days', combine: { funnelDays: 'pr' } },
 } as const satisfies Record<string, Measure>;
 
 export type MeasureId = keyof typeof MEASURES;
@@ -199,6 +231,13 @@ export const measureOf = (id: MeasureId): Measure => MEASURES[id];
 
 /** Whether a measure is an intensity band's (or a share of one): given per group or for one person, never listed by person. */
 export const isIntensity = (id: MeasureId): boolean => termsOf(id).some((t) => 'intensity' in measureOf(t).combine);
+
+/** Whether a measure is the funnel's (or a share of one): given per group, never listed by person. */
+export const isFunnel = (id: MeasureId): boolean =>
+  termsOf(id).some((t) => {
+    const c = measureOf(t).combine;
+    return 'funnel' in c || 'funnelDays' in c;
+  });
 
 /** The measures a measure is computed from, itself included for a sum or a count (a ratio's terms, recursively). */
 export function termsOf(id: MeasureId): MeasureId[] {

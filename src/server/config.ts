@@ -4,13 +4,16 @@
  * because only the composition root may know the demo exists.
  */
 import { anonymousRefusal, readAuthConfig, type AuthConfig } from './auth/config';
-import { readCoreConfig, usesDemo, type CoreConfig } from './core/config';
+import { DEFAULT_GRACE_DAYS } from '../lib/funnel';
+import { intSetting, readCoreConfig, usesDemo, type CoreConfig } from './core/config';
 import { readDemoConfig, type DemoConfig } from './demo/config';
 
 export interface ServerConfig extends CoreConfig {
   demo: DemoConfig | undefined;
   /** Sign-in, when OIDC_ISSUER is set. */
   auth: AuthConfig | undefined;
+  /** Days after a person's access during which the funnel counts them as new, not lagging (lib/funnel.ts). */
+  onboardingGraceDays: number;
 }
 
 export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -18,5 +21,6 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
   const auth = readAuthConfig(env);
   const refusal = anonymousRefusal(core, auth, env);
   if (refusal) throw new Error(refusal);
-  return { ...core, demo: usesDemo(core) ? readDemoConfig(env) : undefined, auth };
+  const onboardingGraceDays = intSetting(env, 'ONBOARDING_GRACE_DAYS', DEFAULT_GRACE_DAYS, 0, 365);
+  return { ...core, demo: usesDemo(core) ? readDemoConfig(env) : undefined, auth, onboardingGraceDays };
 }

@@ -27,6 +27,7 @@ import { createSpendRoutes } from './spend/routes';
 import type { PricesSource } from './spend/source';
 import type { StoreDb } from './store/db';
 import { storedThresholds } from './store/intensity-queries';
+import { storedNamed } from './store/named-queries';
 import type { SyncEngine } from './sync/engine';
 import { READINESS_MAX_AGE_MS } from './sync/serve';
 import { createTeamsRoutes } from './teams/routes';
@@ -42,7 +43,8 @@ export interface StoreFeaturesOptions {
   prices: PricesSource;
   latestDay: () => string;
   logger: Logger;
-  config: Pick<ServerConfig, 'auth' | 'publicUrl' | 'alertWebhookUrl' | 'alertWebhookFormat'>;
+  config: Pick<ServerConfig, 'auth' | 'publicUrl' | 'alertWebhookUrl' | 'alertWebhookFormat'> &
+    Partial<Pick<ServerConfig, 'onboardingGraceDays'>>;
   /** The alerts' posts' retries (the digest's by default). */
   alertPost?: PostOptions;
 }
@@ -59,7 +61,15 @@ export function createStoreFeatures(o: StoreFeaturesOptions) {
   const fillTokens = async (r: DayRange) => void (await filling.fillDays('tokens', '', r, false));
   /** Every figure about people is asked of one runner (analytics/figures.ts). */
   const runner = engine.then((a) =>
-    keptAnswers(createFigures(a, { thresholds: storedThresholds(store.db), latestDay, fill: fillUsers }), a),
+    keptAnswers(
+      createFigures(a, {
+        thresholds: storedThresholds(store.db),
+        latestDay,
+        fill: fillUsers,
+        funnel: { named: storedNamed(store.db), graceDays: config.onboardingGraceDays },
+      }),
+      a,
+    ),
   );
   const spendRoutes = createSpendRoutes({
     store,

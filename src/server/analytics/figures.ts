@@ -16,12 +16,15 @@
  * - **intensity** (lib/intensity.ts): each person's credits over the four whole weeks to a row's end, in a band by
  *   the thresholds of that window's quarter, kept on first need (`ThresholdKeeper`, the store's table) so that later
  *   days change no one's band but their own; a group of fewer active people in those weeks than `MIN_ACTIVE` (or
- *   privacy mode's k, whichever is larger) has no bands.
+ *   privacy mode's k, whichever is larger) has no bands;
+ * - **from access to a first pull request** (lib/funnel.ts, analytics/funnel.ts): the starters whose access is in a
+ *   row's range, day or week, and how many reached each step; privacy mode withholds a group of fewer than k starters.
  */
 import { DOUBLE, LIST, VARCHAR, listValue, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
 import {
   addDays,
   daysBetween,
+  HISTORY_START,
   eachDay,
   maxDay,
   minDay,
@@ -41,12 +44,14 @@ import {
   type Band,
   type Thresholds,
 } from '../../lib/intensity';
-import { changeOf, MEASURES, termsOf, valueOf, type MeasureId, type MeasureSource } from '../../lib/measures';
+import { DEFAULT_GRACE_DAYS } from '../../lib/funnel';
+import { changeOf, isFunnel, MEASURES, termsOf, valueOf, type MeasureId, type MeasureSource } from '../../lib/measures';
 import type { PriceList } from '../spend/prices';
 import { memoryThresholds, type ThresholdKeeper } from '../store/intensity-queries';
 import type { Mapping } from '../teams/mapping';
 import { inSelection, shownTeams, teamTree, UNASSIGNED, withAncestors, type CountedTeam } from '../teams/tree';
 import type { Analytics } from './engine';
+import { createFunnel, type FunnelCounts, type FunnelOptions } from './funnel';
 import { LEVEL_SOURCE, LEVEL_SUMS, WEEK_OF_DAY, wholeWeeks } from './schema';
 import { priceTableOf, spendRows } from './spend';
 import { membershipOf, scopeWhere, type PeopleScope } from './teams';
@@ -98,6 +103,8 @@ export interface FigureAnswer<M extends MeasureId> {
   rows: FigureRow<M>[];
   /** With an intensity measure: the thresholds of each quarter its rows are of, and the smallest group banded. */
   intensity?: { thresholds: Thresholds[]; minActive: number };
+  /** With a funnel measure: the days of grace, and the smallest group of starters given (privacy mode's k, or 1). */
+  funnel?: { graceDays: number; minStarters: number };
 }
 
 export interface FiguresOptions {
@@ -107,6 +114,8 @@ export interface FiguresOptions {
   latestDay?: () => Day;
   /** Fills the days thresholds are computed from, from the service first (as a route fills its range). */
   fill?: (r: DayRange) => Promise<void>;
+  /** The funnel's record of the first day each member was named, and its days of grace (lib/funnel.ts). */
+  funnel?: FunnelOptions & { graceDays?: number };
 }
 
 /** A group's people over one window of four weeks: active ones, their credits, and how many are in each band. */
@@ -181,6 +190,8 @@ export function createFigures(a: Analytics, opts: FiguresOptions = {}) {
   ) => a.rows<T>(sql, ...named(sql, params, types));
   const membership = membershipOf(a);
   const prices = priceTableOf(a);
+  const funnel = createFunnel(a, opts.funnel);
+  const graceDays = opts.funnel?.graceDays ?? DEFAULT_GRACE_DAYS;
 
   /** The teams' members (each with its sub-teams'), counted once per writing of `member`. */
   let counted: { writes: number; mapping: Mapping | null; counts: Map<string, number> } | undefined;
@@ -528,10 +539,14 @@ export function createFigures(a: Analytics, opts: FiguresOptions = {}) {
     const need = needs(q.measures);
     if (need.intensity && q.by === 'person')
       throw new Error('intensity is given per group or for one person, never as a list of people');
+    const funnelled = q.measures.some(isFunnel);
+    if (funnelled && q.by === 'person') throw new Error('the funnel is given per group, never as a list of people');
     const prev = q.compare === true ? previousPeriod(q.range) : q.compare || null;
     const span = prev ? { start: minDay(prev.start, q.range.start), end: maxDay(prev.end, q.range.end) } : q.range;
     // A band is of the four whole weeks to its day: those before the range are read too.
     await a.catchUp(need.intensity ? { start: weeksTo(span.start).start, end: span.end } : span);
+    // A person's access is their first day seen: the whole history to the range's end is read.
+    if (funnelled) await a.catchUp({ start: HISTORY_START, end: span.end });
     await membership.current(q.mapping);
     if (need.sums.has('spend')) {
       if (!q.prices) throw new Error('spend is asked without a price list');
@@ -539,12 +554,22 @@ export function createFigures(a: Analytics, opts: FiguresOptions = {}) {
     }
     const groups = q.by === 'team' ? await groupsOf(q) : null;
     const nothing = new Map<string, Record<string, number>>();
-    const [cur, before, members, line, intensity] = await Promise.all([
+    const funnelOf = async (r: DayRange) => {
+      if (!funnelled || q.by === 'person') return undefined;
+      const fq = { mapping: q.mapping, scope: q.scope, range: r, by: q.by, groups, graceDays };
+      const rows = await funnel.counts(fq);
+      const k = q.scope.privacy?.minGroup;
+      const hidden = k ? await funnel.withheld(fq, k, rows) : new Set<string>();
+      return { rows, hidden };
+    };
+    const [cur, before, members, line, intensity, starting, started] = await Promise.all([
       need.sums.size > 0 ? sumsOver(q, q.range, groups, need) : nothing,
       prev ? (need.sums.size > 0 ? sumsOver(q, prev, groups, need) : nothing) : undefined,
       need.members ? membersOf(q, groups) : undefined,
       q.line ? lines(q, groups, q.line) : undefined,
       need.intensity ? intensityOf(q, prev, groups) : undefined,
+      funnelOf(q.range),
+      prev ? funnelOf(prev) : undefined,
     ]);
     const keys =
       q.by === 'team'
@@ -553,15 +578,26 @@ export function createFigures(a: Analytics, opts: FiguresOptions = {}) {
           ? ['']
           : q.by === 'day'
             ? eachDay(q.range.start, q.range.end)
-            : q.by === 'week' && intensity
+            : q.by === 'week' && (intensity || starting)
               ? [...new Set([...cur.keys(), ...weeksOf(q.range)])].sort()
               : [...cur.keys()].sort();
     // A day's or week's members are the scope's.
     const membersOfKey = (key: string) => members?.get(q.by === 'day' || q.by === 'week' ? '' : key) ?? 0;
     type Banding = Banded & { shown: boolean };
-    const valuesOf = (s: Record<string, number> | undefined, b: Banding | undefined, key: string) => {
+    type Funnel = Awaited<ReturnType<typeof funnelOf>>;
+    const valuesOf = (
+      s: Record<string, number> | undefined,
+      b: Banding | undefined,
+      key: string,
+      f: Funnel = starting,
+    ) => {
       const of = (t: MeasureId): number | null => {
         const c = MEASURES[t].combine;
+        if ('funnel' in c || 'funnelDays' in c) {
+          if (!f || f.hidden.has(key)) return null;
+          const n: FunnelCounts | undefined = f.rows.get(key);
+          return 'funnel' in c ? (n?.[c.funnel] ?? 0) : (n?.[`${c.funnelDays}Days`] ?? null);
+        }
         if ('people' in c) return c.people === 'active' ? (s?.active ?? 0) : membersOfKey(key);
         if ('intensity' in c) {
           if (c.intensity === 'active' || c.intensity === 'credits') return b?.[c.intensity] ?? 0;
@@ -575,7 +611,7 @@ export function createFigures(a: Analytics, opts: FiguresOptions = {}) {
     const none = new Array<number>(daysBetween(q.range.start, q.range.end) + 1).fill(0);
     let rows: FigureRow<M>[] = keys.map((key) => {
       const current = valuesOf(cur.get(key), intensity?.cur.get(key), key);
-      const previous = before ? valuesOf(before.get(key), intensity?.before?.get(key), key) : null;
+      const previous = before ? valuesOf(before.get(key), intensity?.before?.get(key), key, started) : null;
       return {
         key,
         current,
@@ -592,6 +628,7 @@ export function createFigures(a: Analytics, opts: FiguresOptions = {}) {
       previous: prev,
       rows,
       ...(intensity && { intensity: { thresholds: intensity.thresholds, minActive: intensity.minActive } }),
+      ...(funnelled && { funnel: { graceDays, minStarters: q.scope.privacy?.minGroup ?? 1 } }),
     };
   }
 

@@ -99,6 +99,7 @@ const UNITS: Record<Measure['unit'], string> = {
   money: 'money, in the price list’s currency',
   share: 'a share from 0 to 1',
   ratio: 'a ratio',
+  days: 'days (a median)',
 };
 const SOURCES = {
   users: 'the service’s per-person daily rows (/users)',
@@ -118,6 +119,8 @@ function formulaOf(m: Measure): string {
     return c.intensity === 'active' || c.intensity === 'credits'
       ? `The ${c.intensity === 'active' ? 'people active' : 'credits'} in the four whole ISO weeks to the range’s end.`
       : `People whose credits over the four whole ISO weeks to the range’s end put them in the ${c.intensity} band by the quarter’s frozen thresholds; none for a group of fewer than 8 active people. Use, not merit.`;
+  if ('funnel' in c || 'funnelDays' in c)
+    return `From access to a first pull request (lib/funnel.ts): ${m.definition.meaning}`;
   const [a, b] = c.ratio;
   return `${a} ÷ ${b}: a ratio of the sums over the whole range and group (not an average of days or people); none when ${b} is 0.`;
 }

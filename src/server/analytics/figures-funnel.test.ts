@@ -1,0 +1,326 @@
+/**
+ * From access to a first pull request as measures of the figures runner, against brute force on constructed histories,
+ * on both stores: each person's access (the mapping's since, else the earlier of the first day named and the first day
+ * seen), the starters of each group (by team, ISO week and day), those whose windows have ended, those reaching each
+ * step within them and the median days, the starters in grace; and privacy mode withholding every group of fewer
+ * than k starters, and any group whose withheld siblings would be told by difference.
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { UserRow } from '../../api/schemas';
+import { addDays, daysBetween, eachDay, HISTORY_START, weekStart, type Day, type DayRange } from '../../lib/dates';
+import type { MeasureId } from '../../lib/measures';
+import { userRow } from '../../test/fixtures';
+import { freshDatabase, pgAvailable, type FreshDatabase } from '../../test/postgres';
+import { putUsersDay } from '../../test/store-days';
+import { silentLogger } from '../core/log';
+import { openStore } from '../store/db';
+import { storedNamed } from '../store/named-queries';
+import type { Mapping } from '../teams/mapping';
+import { isWithin, parentOf, UNASSIGNED, withAncestors } from '../teams/tree';
+import { openAnalytics } from './engine';
+import { createFigures } from './figures';
+
+const DAYS = eachDay(HISTORY_START, '2026-04-12');
+/** The day members not named before are first named on. */
+const TODAY = '2026-03-20';
+const TEAMS = ['Eng', 'Eng/Web', 'Data'];
+const COUNTS = [
+  'funnelStarters',
+  'funnelGrace',
+  'funnelDue',
+  'funnelRetainedDue',
+  'funnelSession',
+  'funnelCommit',
+  'funnelPr',
+  'funnelRetained',
+] as const;
+const ALL = [
+  ...COUNTS,
+  'funnelSessionShare',
+  'funnelCommitShare',
+  'funnelPrShare',
+  'funnelRetainedShare',
+  'funnelSessionDays',
+  'funnelCommitDays',
+  'funnelPrDays',
+] as MeasureId[];
+
+const person = fc.record({
+  // -1: named in no team (Unassigned once seen; no one until then).
+  team: fc.integer({ min: -1, max: 2 }),
+  since: fc.option(fc.nat(DAYS.length - 1), { nil: undefined }),
+  named: fc.option(fc.nat(DAYS.length - 1), { nil: undefined }),
+  days: fc.uniqueArray(
+    fc.record({
+      d: fc.nat(DAYS.length - 1),
+      s: fc.constantFrom(0, 1),
+      c: fc.constantFrom(0, 0, 1),
+      p: fc.constantFrom(0, 0, 1),
+    }),
+    { selector: (x) => x.d, maxLength: 12 },
+  ),
+});
+const history = fc.array(person, { minLength: 1, maxLength: 30 });
+type History = (typeof history extends fc.Arbitrary<infer T> ? T : never)[number][];
+
+const idOf = (i: number) => `usr_${String(i).padStart(2, '0')}`;
+
+// ---- the oracle ---------------------------------------------------------------------------------------------
+
+/** Each person's funnel as of a day, person by person. */
+function people(h: History, asOf: Day, grace: number) {
+  return h.flatMap((p, i) => {
+    const days = p.days.filter((x) => DAYS[x.d]! <= asOf).sort((a, b) => a.d - b.d);
+    const seen = days[0] && DAYS[days[0].d]!;
+    const named = p.team < 0 ? undefined : p.named !== undefined ? DAYS[p.named]! : TODAY;
+    const since = p.team < 0 || p.since === undefined ? undefined : DAYS[p.since]!;
+    const earlier = [named, seen].filter((d) => d !== undefined).sort()[0];
+    const access = since ?? earlier;
+    if (access === undefined) return [];
+    const first = (k: 's' | 'c' | 'p') => {
+      const d = days.find((x) => x[k] > 0);
+      if (!d || DAYS[d.d]! > addDays(access, 27)) return null;
+      return Math.max(0, daysBetween(access, DAYS[d.d]!));
+    };
+    const retained = days.some(
+      (x) => x.s > 0 && DAYS[x.d]! >= addDays(access, 28) && DAYS[x.d]! <= addDays(access, 34),
+    );
+    return [
+      {
+        id: idOf(i),
+        team: p.team < 0 ? UNASSIGNED : TEAMS[p.team]!,
+        access,
+        grace: addDays(access, grace) > asOf,
+        due: addDays(access, 27) <= asOf,
+        retainedDue: addDays(access, 34) <= asOf,
+        ds: first('s'),
+        dc: first('c'),
+        dp: first('p'),
+        retained,
+      },
+    ];
+  });
+}
+type Person = ReturnType<typeof people>[number];
+
+const median = (xs: number[]) => {
+  if (xs.length === 0) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+/** The brute-force funnel of a group's starters. */
+function oracle(group: Person[]): Record<string, number | null> {
+  const due = group.filter((p) => p.due);
+  const rdue = group.filter((p) => p.retainedDue);
+  const reached = (k: 'ds' | 'dc' | 'dp') => due.filter((p) => p[k] !== null);
+  const share = (n: number, d: number) => (d === 0 ? null : n / d);
+  const out: Record<string, number | null> = {
+    funnelStarters: group.length,
+    funnelGrace: group.filter((p) => p.grace).length,
+    funnelDue: due.length,
+    funnelRetainedDue: rdue.length,
+    funnelSession: reached('ds').length,
+    funnelCommit: reached('dc').length,
+    funnelPr: reached('dp').length,
+    funnelRetained: rdue.filter((p) => p.retained).length,
+    funnelSessionDays: median(reached('ds').map((p) => p.ds!)),
+    funnelCommitDays: median(reached('dc').map((p) => p.dc!)),
+    funnelPrDays: median(reached('dp').map((p) => p.dp!)),
+  };
+  out.funnelSessionShare = share(out.funnelSession!, due.length);
+  out.funnelCommitShare = share(out.funnelCommit!, due.length);
+  out.funnelPrShare = share(out.funnelPr!, due.length);
+  out.funnelRetainedShare = share(out.funnelRetained!, rdue.length);
+  return out;
+}
+
+const starters = (ps: Person[], r: DayRange) =>
+  ps.filter((p) => p.access > HISTORY_START && p.access >= r.start && p.access <= r.end);
+
+function expectClose(got: Record<string, number | null>, want: Record<string, number | null>, what: string) {
+  for (const [k, v] of Object.entries(want)) {
+    if (v === null) expect(got[k], `${what} ${k}`).toBeNull();
+    else expect(got[k], `${what} ${k}`).toBeCloseTo(v, 9);
+  }
+}
+
+// ---- the properties -----------------------------------------------------------------------------------------
+
+function suite(databaseUrl: () => string | undefined) {
+  const open = async () => {
+    const store = await openStore(databaseUrl() ? { databaseUrl: databaseUrl()! } : { dataDir: ':memory:' });
+    await store.db.deleteFrom('member_named').execute();
+    return store;
+  };
+
+  it('gives each group’s starters and steps, by team, week and day, with grace', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        history,
+        fc.integer({ min: 0, max: 20 }),
+        fc.integer({ min: 0, max: 6 }),
+        async (h, grace, k) => {
+          const store = await open();
+          const analytics = await openAnalytics(store, { file: ':memory:', logger: silentLogger });
+          try {
+            const byDay = new Map<Day, UserRow[]>();
+            h.forEach((p, i) => {
+              for (const { d, s, c, p: pr } of p.days)
+                byDay.set(DAYS[d]!, [
+                  ...(byDay.get(DAYS[d]!) ?? []),
+                  userRow({
+                    user_id: idOf(i),
+                    user_email: null,
+                    date: DAYS[d]!,
+                    sessions: s,
+                    git_commits: c,
+                    git_prs_created: pr,
+                  }),
+                ]);
+            });
+            for (const day of DAYS) await putUsersDay(store, day, byDay.get(day) ?? [], 'v1');
+            const mapping = {
+              teams: withAncestors(TEAMS),
+              members: h.flatMap((p, i) =>
+                p.team < 0
+                  ? []
+                  : [
+                      {
+                        key: { userId: idOf(i) },
+                        team: TEAMS[p.team]!,
+                        ...(p.since !== undefined && { since: DAYS[p.since]! }),
+                      },
+                    ],
+              ),
+              managers: new Map(),
+              repos: [],
+            } as unknown as Mapping;
+            // Some members were named before today: their first day named is the store's.
+            const named = storedNamed(store.db);
+            for (const [i, p] of h.entries())
+              if (p.team >= 0 && p.named !== undefined) await named.named([`id:${idOf(i)}`], DAYS[p.named]!);
+            const runner = createFigures(analytics, { funnel: { named, today: () => TODAY, graceDays: grace } });
+            const privacy = k > 1 ? { minGroup: k, name: (id: string) => `P-${id}` } : undefined;
+
+            const range: DayRange = { start: '2026-03-02', end: '2026-03-29' };
+            const all = people(h, range.end, grace);
+            const teams = await runner.ask({
+              mapping,
+              measures: ALL,
+              range,
+              by: 'team',
+              compare: true,
+              scope: { people: null, ...(privacy && { privacy }) },
+            });
+            expect(teams.funnel).toEqual({ graceDays: grace, minStarters: privacy ? k : 1 });
+            const prev = teams.previous!;
+            const before = people(h, prev.end, grace);
+            const groups = withAncestors([...TEAMS, UNASSIGNED]);
+            if (!privacy) expect(teams.rows.map((r) => r.key)).toEqual(groups);
+            for (const row of teams.rows) {
+              const within = (p: Person) => isWithin(p.team, row.key);
+              const want = oracle(starters(all.filter(within), range));
+              if (!privacy) {
+                expectClose(row.current, want, row.key);
+                expectClose(row.previous!, oracle(starters(before.filter(within), prev)), `${row.key} before`);
+              } else if (row.current.funnelStarters === null) {
+                for (const m of ALL) expect(row.current[m], `${row.key} ${m} withheld`).toBeNull();
+              } else {
+                expectClose(row.current, want, row.key);
+                // No starters tell nothing of anyone.
+                if (want.funnelStarters! > 0) expect(want.funnelStarters).toBeGreaterThanOrEqual(k);
+              }
+            }
+            if (privacy) {
+              // What is withheld under each parent (its own people included) is none or at least k starters: no
+              // withheld group is the difference of groups shown.
+              const n = (t: string | null) =>
+                starters(
+                  all.filter((p) => t === null || isWithin(p.team, t)),
+                  range,
+                ).length;
+              const shown = new Map(teams.rows.map((r) => [r.key, r.current.funnelStarters]));
+              for (const parent of [null, ...groups]) {
+                const kids = groups.filter((t) => parentOf(t) === parent);
+                const told = n(parent) - kids.reduce((s, t) => s + (shown.get(t) ?? 0), 0);
+                if (kids.some((t) => shown.get(t) != null) && (parent === null || shown.get(parent) != null))
+                  expect(told === 0 || told >= k, `under ${parent ?? 'the organization'}: ${told}`).toBe(true);
+              }
+            }
+
+            // A team's weekly cohorts of starters, each week's windows judged on the range's end.
+            const eng = await runner.ask({
+              mapping,
+              measures: ALL,
+              range,
+              by: 'week',
+              scope: { people: ['Eng'], ...(privacy && { privacy }) },
+            });
+            const weeks = eachDay(weekStart(range.start), range.end).filter((d) => d === weekStart(d));
+            expect(eng.rows.map((r) => r.key)).toEqual(weeks);
+            const engs = starters(
+              all.filter((p) => isWithin(p.team, 'Eng')),
+              range,
+            );
+            for (const row of eng.rows) {
+              const want = oracle(engs.filter((p) => weekStart(p.access) === row.key));
+              if (row.current.funnelStarters === null) {
+                expect(privacy, `Eng, week of ${row.key} withheld`).toBeDefined();
+              } else expectClose(row.current, want, `Eng, week of ${row.key}`);
+            }
+            if (privacy) {
+              const told = engs.length - eng.rows.reduce((s, r) => s + (r.current.funnelStarters ?? 0), 0);
+              expect(told === 0 || told >= k, `Eng's withheld weeks: ${told}`).toBe(true);
+            }
+
+            // Everyone, day by day.
+            const daily = { start: '2026-03-02', end: '2026-03-15' };
+            const on = people(h, daily.end, grace);
+            const days = await runner.ask({ mapping, measures: ALL, range: daily, by: 'day', scope: { people: null } });
+            for (const row of days.rows)
+              expectClose(row.current, oracle(starters(on, daily).filter((p) => p.access === row.key)), row.key);
+          } finally {
+            await analytics.close();
+            await store.close();
+          }
+        },
+      ),
+      { numRuns: databaseUrl() ? 3 : 8 },
+    );
+  }, 240_000);
+}
+
+describe('the funnel against brute force (embedded store)', () => suite(() => undefined));
+
+describe.skipIf(!pgAvailable())('the funnel against brute force (PostgreSQL)', () => {
+  let db: FreshDatabase;
+  beforeAll(async () => {
+    db = (await freshDatabase())!;
+  });
+  afterAll(() => db?.drop());
+  suite(() => db.url);
+});
+
+describe('the funnel is never a list of people', () => {
+  it('refuses a question by person', async () => {
+    const store = await openStore({ dataDir: ':memory:' });
+    const analytics = await openAnalytics(store, { file: ':memory:', logger: silentLogger });
+    try {
+      await expect(
+        createFigures(analytics).ask({
+          mapping: null,
+          measures: ['funnelPrShare'],
+          range: { start: '2026-03-01', end: '2026-03-31' },
+          by: 'person',
+          scope: { people: null },
+        }),
+      ).rejects.toThrow('the funnel is given per group, never as a list of people');
+    } finally {
+      await analytics.close();
+      await store.close();
+    }
+  });
+});
