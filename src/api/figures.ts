@@ -11,7 +11,9 @@
  *       in the range, the first measure's largest first (`top`: only the first N). A manager asking without a team
  *       is answered for their teams (`by=team`, `by=person`) or the organization (the others, as the pages).
  *       Intensity's measures (lib/intensity.ts) are by total, day, week or team, or for one person, never by person;
- *       their answer carries the thresholds of each quarter its rows are of.
+ *       their answer carries the thresholds of each quarter its rows are of. The funnel's measures (lib/funnel.ts:
+ *       from access to a first pull request) are of the starters whose access is in a row's range, day or week (a
+ *       weekly cohort), never by person; their answer carries the days of grace.
  *
  *   POST /api/intensity/thresholds  {"quarter": "2026-Q2"}
  *       An admin's refresh of a quarter's thresholds: computed again from the four whole weeks to the latest day
@@ -77,6 +79,11 @@ export const figuresAnswerSchema = z.object({
    * 8 active people), and the fewest active people a group's bands are shown for (8, or privacy mode's k).
    */
   intensity: z.optional(z.object({ thresholds: z.array(thresholdsSchema), minActive: z.number() })),
+  /**
+   * With a funnel measure: the days of grace after access (ONBOARDING_GRACE_DAYS), and the fewest starters a group's
+   * funnel is given for (privacy mode's k, else 1).
+   */
+  funnel: z.optional(z.object({ graceDays: z.number(), minStarters: z.number() })),
   /** Privacy mode: people left out because they were fewer than the smallest group (`by=person`). */
   withheld: z.optional(z.object({ minGroup: z.number(), detail: z.string() })),
 });

@@ -2,9 +2,9 @@
  * Privacy mode (PRIVACY_MIN_GROUP=k) as a property, for random mappings and k from 2 to 5: of whatever a manager asks
  * (the teams tree and summary, the teams' spend, the users table and its CSV, the seats' lists and counts (the people
  * the mapping names, those who never used the agent among them), the comparison's answers, the top users, the
- * highlights, the cohorts, a team's goal's progress, the alerts, the alerts' preview and check now, and the MCP
- * server's tools: the teams, users, goals and alerts tools give the pages' answers, the figures tool a selection's,
- * its teams' and its people's figures) and
+ * highlights, the cohorts, a team's goal's progress, the funnel's starters by team and week, the alerts, the alerts'
+ * preview and check now, and the MCP server's tools: the teams, users, goals and alerts tools give the pages' answers,
+ * the figures tool a selection's, its teams' and its people's figures) and
  * whatever the alerts' webhook and the digest are told,
  * - no group of people a figure is given about has 1 to k−1 people, nor does any group given less groups given
  *   within it: no two figures differ by a group of 1 to k−1 people;
@@ -79,6 +79,8 @@ interface Person {
   recent: boolean;
   /** The Monday of the week of their first active day. */
   cohort: Day | null;
+  /** Their first active day: their access day, as the mapping gives none (lib/funnel.ts). */
+  first: Day | null;
 }
 
 /** A dashboard with privacy mode for k, on a store of its own. */
@@ -226,6 +228,7 @@ function everyone(d: Dashboard): Promise<Map<string, Person>> {
         before: (before.get(id)?.activeDays ?? 0) > 0,
         recent: (quiet.get(id)?.activeDays ?? 0) > 0,
         cohort: u.firstDay ? weekStart(u.firstDay) : null,
+        first: u.firstDay,
       });
     secrets = [...[...out.values()].flatMap((p) => [p.id, p.email ?? '']), ADMIN].filter((s) => s !== '');
     return out;
@@ -317,7 +320,17 @@ function worldOf(s: Scenario, ids: readonly string[]): World {
  * days (`idle`) to it, those first active in a week (`cohort <Monday>`).
  */
 type Kind =
-  'members' | 'known' | 'never' | 'active' | 'inactive' | 'week' | 'before' | 'idle7' | 'idle' | `cohort ${string}`;
+  | 'members'
+  | 'known'
+  | 'never'
+  | 'active'
+  | 'inactive'
+  | 'week'
+  | 'before'
+  | 'idle7'
+  | 'idle'
+  | 'starters'
+  | `cohort ${string}`;
 
 /** A figure given about a group of people (by their real ids), and a count of some of them if one is given. */
 interface Claim {
@@ -405,6 +418,7 @@ async function check(s: Scenario) {
     if (kind === 'before') return p.before;
     if (kind === 'idle') return !p.recent;
     if (kind === 'idle7') return !p.week;
+    if (kind === 'starters') return p.first !== null && p.first > HISTORY_START && p.first >= start;
     return p.cohort === kind.slice('cohort '.length);
   };
   const countOf = (group: ReadonlySet<string>, kind: Kind) => [...group].filter((id) => is(id, kind)).length;
@@ -754,6 +768,22 @@ async function check(s: Scenario) {
       if (!shown.has(team) && goal.progress !== null)
         problems.push(`${where}: given as it was set, for a team not shown`);
       await read(d, d.lead, goalPath(goal.id), 'DELETE');
+    }
+
+    // From access to a first pull request: each team's starters (access in the range), and the weekly cohorts.
+    for (const by of ['team', 'week'] as const) {
+      const f = await ask(`/api/figures?${RANGE}&measure=funnelStarters&measure=funnelPrShare&by=${by}${sel.q}`);
+      for (const r of f ? figuresAnswerSchema.parse(f).rows : []) {
+        if (by === 'team') named.add(r.key);
+        const within = by === 'team' ? of(r.key) : sel.q === '' ? of('') : group;
+        const starters = new Set(
+          [...within].filter(
+            (id) => is(id, 'starters') && (by === 'team' || weekStart(known.get(id)!.first!) === r.key),
+          ),
+        );
+        if (r.current.funnelStarters !== null)
+          claim(`the funnel (${label}) of ${r.key}`, starters, 'starters', r.current.funnelStarters);
+      }
     }
 
     // The highlights: the teams they name, their people by pseudonym, and the counts of people they give.

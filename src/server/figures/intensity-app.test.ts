@@ -75,6 +75,13 @@ describe('intensity through the figures endpoint', () => {
   it('answers a bad question or refresh with a 400 saying what is wrong', async () => {
     await refused(`${F}&by=person`, undefined, 400, /never by person: intensity is use, not merit/);
     await refused(`${F}&by=person&top=3`, undefined, 400, /never by person/);
+    // Nor is the funnel from access to a first pull request: it is of groups of starters.
+    await refused(
+      `/api/figures?${RANGE}&measure=funnelPrShare&by=person`,
+      undefined,
+      400,
+      /^funnelPrShare is given by total, day, week or team \(a group of starters\), never by person\.$/,
+    );
     await refused(THRESHOLDS, post({ quarter: '2026-2' }), 400, /^"quarter" must be a calendar quarter such as/);
     await refused(THRESHOLDS, post({}), 400, /^"quarter" must be a calendar quarter .*got "undefined"/);
     await refused(THRESHOLDS, post('{"quarter":'), 400, /^The body is not valid JSON: send \{"quarter": "2026-Q2"\}/);

@@ -20,7 +20,7 @@ import {
 } from '../../api/figures';
 import { HISTORY_START, previousPeriod, type Day, type DayRange } from '../../lib/dates';
 import { isQuarter, MIN_ACTIVE, quarterOf, quarterRange, weeksTo } from '../../lib/intensity';
-import { isIntensity, MEASURES, termsOf, type MeasureId } from '../../lib/measures';
+import { isFunnel, isIntensity, MEASURES, termsOf, type MeasureId } from '../../lib/measures';
 import type { FiguresRunner } from '../analytics/figures';
 import { ACCESS } from '../auth/access';
 import { errorResponse, HttpError } from '../core/errors';
@@ -126,6 +126,12 @@ export function createFiguresRoutes(opts: FiguresRoutesOptions) {
             400,
             `${banded.join(', ')} ${banded.length === 1 ? 'is' : 'are'} given by total, day, week or team, or for one person (user=), never by person: intensity is use, not merit, and no list ranks people by it.`,
           );
+        const funnelled = measures.filter(isFunnel);
+        if (funnelled.length > 0 && p.by === 'person')
+          return errorResponse(
+            400,
+            `${funnelled.join(', ')} ${funnelled.length === 1 ? 'is' : 'are'} given by total, day, week or team (a group of starters), never by person.`,
+          );
         const user = p.user ?? null;
         if (user !== null && teams.length > 0)
           return errorResponse(400, 'Give user or team, not both: user= asks for one person’s figures.');
@@ -139,9 +145,12 @@ export function createFiguresRoutes(opts: FiguresRoutesOptions) {
             `${priced.join(', ')} need${priced.length === 1 ? 's' : ''} a price list (PRICES_FILE): this server shows credits only.`,
           );
         const previous = p.compare === 'previous' ? previousPeriod(range) : null;
-        // A band is of the four whole weeks to its day: those before the range are filled too.
         const first = previous?.start ?? range.start;
-        const span = { start: banded.length > 0 ? weeksTo(first).start : first, end: range.end };
+        // A band is of the four whole weeks before; a person's access is their first day seen, from the history's start.
+        const span = {
+          start: funnelled.length > 0 ? HISTORY_START : banded.length > 0 ? weeksTo(first).start : first,
+          end: range.end,
+        };
         await fill(span, 'users');
         if (measures.some(fromTokens)) await fill(span, 'tokens');
         if (user !== null && !(await knownUser(store.db, user)))
@@ -174,6 +183,7 @@ export function createFiguresRoutes(opts: FiguresRoutesOptions) {
           user,
           ...(priced.length > 0 && list && { currency: list.currency }),
           ...(answer.intensity && { intensity: answer.intensity }),
+          ...(answer.funnel && { funnel: answer.funnel }),
           rows: rows.map((r) => ({ key: r.key, current: r.current, previous: r.previous, change: r.change })),
           ...(withheld && {
             withheld: {
