@@ -93,6 +93,7 @@ const users = lazyPage(() => import('../features/users/UsersPage'));
 const teams = lazyPage(() => import('../features/teams/TeamsPage'));
 const readiness = lazyPage(() => import('../features/readiness/ReadinessPage'));
 const alerts = lazyPage(() => import('../features/alerts/AlertsPage'));
+const onboarding = lazyPage(() => import('../features/teams/OnboardingPage'));
 
 export const NAV: readonly {
   path: string;
@@ -137,6 +138,7 @@ export const NAV: readonly {
     prefetch: prefetchTeamsPage,
     needsTeams: true,
   },
+  { path: '/onboarding', label: 'Onboarding', ...onboarding, needsTeams: true },
   { path: '/readiness', label: 'Readiness', ...readiness },
   { path: '/alerts', label: 'Alerts', ...alerts, needsTeams: true },
 ];

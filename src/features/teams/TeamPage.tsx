@@ -24,6 +24,8 @@ import { USER_COLUMN_VALUES as V, type MergedUser } from '../../lib/user-merge';
 import { TEAMS_SORT, ratio, teamColumns } from './columns';
 import { NoTeams } from './NoTeams';
 import { IntensityWidget } from './IntensityWidget';
+import { FunnelWidget } from './FunnelWidget';
+import { funnelQuery } from './funnel';
 import { GoalWidget } from './GoalWidget';
 import { OutcomeRatiosWidget } from './OutcomeRatiosWidget';
 import { TeamRepositories } from './TeamRepositories';
@@ -109,6 +111,7 @@ function Team({ path }: { path: string }) {
   const members = useQuery({ ...teamMembersQuery(range, path), placeholderData: keepPreviousData, enabled: asked });
   const spend = useSpend(range, [path], { enabled: asked });
   const intensity = useQuery({ ...teamIntensityQuery(range, path), placeholderData: keepPreviousData, enabled: asked });
+  const funnel = useQuery({ ...funnelQuery(range, [path], 'week'), placeholderData: keepPreviousData, enabled: asked });
   const { weeks } = useTeamWeeks(range, path, asked);
   // The organization's line beside the team's ratios, for a reader who sees the organization's figures: asked once
   // the team's own weeks are in, so the team's charts do not wait behind it.
@@ -339,6 +342,7 @@ function Team({ path }: { path: string }) {
         filename={file('outcome-ratios-weekly')}
       />
       <IntensityWidget answer={intensity} range={range} team={path} name={name} filename={file('intensity-weekly')} />
+      <FunnelWidget answer={funnel} range={range} teams={[path]} name={name} filename={file('onboarding-weekly')} />
       {/* Unassigned owns no repositories: it is not a team. */}
       {path !== UNASSIGNED && <TeamRepositories path={path} name={name} range={range} />}
       {path !== UNASSIGNED && <PayoffSection path={path} name={name} range={range} weeks={weeks} />}
