@@ -672,6 +672,10 @@ function figureAsks(dayBefore: (n: number) => string, team: string, person: stri
   const days = (back: number) => `startDate=${dayBefore(shift + back + 89)}&endDate=${dayBefore(shift + back)}`;
   // Intensity's shares in each band (issue #47), as a team's page asks them.
   const shares = ['Heavy', 'Moderate', 'Light', 'Minimal', 'None'].map((b) => `measure=intensity${b}Share`).join('&');
+  // The funnel from access to a first pull request (issue #47), as the onboarding page asks it.
+  const funnel = ['Starters', 'Grace', 'SessionShare', 'CommitShare', 'PrShare', 'RetainedShare', 'PrDays']
+    .map((m) => `measure=funnel${m}`)
+    .join('&');
   return [
     ['users page, 90 days, by credits', `/api/users?${range(2)}&sort=credits&dir=desc&offset=0&limit=100`, 500],
     ['users page, 90 days, by spend', `/api/users?${range(3)}&sort=spend&dir=desc&offset=0&limit=100`, 500],
@@ -692,6 +696,8 @@ function figureAsks(dayBefore: (n: number) => string, team: string, person: stri
       `/api/figures?${range(2)}&by=week&team=${team}&${shares}`,
       500,
     ],
+    ["the funnel: every team's, 90 days", `/api/figures?${range(2)}&by=team&${funnel}`, 500],
+    ["the funnel: a team's weekly cohorts, 90 days", `/api/figures?${range(2)}&by=week&team=${team}&${funnel}`, 500],
   ] as [string, string, number][];
 }
 
