@@ -144,8 +144,8 @@ export function FunnelWidget({
                 {inGrace === 1 ? ' is' : ' are'} in grace: new, not lagging, and counted apart until it ends.
               </li>
               <li>
-                People there on {formatDayLong(HISTORY_START)}, the history’s first day, came before it: they are
-                no starters.
+                People there on {formatDayLong(HISTORY_START)}, the history’s first day, came before it: they are no
+                starters.
               </li>
               {withheld > 0 && (
                 <li>
