@@ -20,6 +20,7 @@ import type { Mapping } from '../teams/mapping';
 import { isWithin, parentOf, UNASSIGNED, withAncestors } from '../teams/tree';
 import { openAnalytics } from './engine';
 import { createFigures } from './figures';
+import { suppressed } from './funnel';
 
 const DAYS = eachDay(HISTORY_START, '2026-04-12');
 /** The day members not named before are first named on. */
@@ -236,7 +237,8 @@ function suite(databaseUrl: () => string | undefined) {
             }
             if (privacy) {
               // What is withheld under each parent (its own people included) is none or at least k starters: no
-              // withheld group is the difference of groups shown.
+              // withheld group is the difference of groups shown (nor of the organization's total, itself withheld
+              // under k).
               const n = (t: string | null) =>
                 starters(
                   all.filter((p) => t === null || isWithin(p.team, t)),
@@ -246,7 +248,10 @@ function suite(databaseUrl: () => string | undefined) {
               for (const parent of [null, ...groups]) {
                 const kids = groups.filter((t) => parentOf(t) === parent);
                 const told = n(parent) - kids.reduce((s, t) => s + (shown.get(t) ?? 0), 0);
-                if (kids.some((t) => shown.get(t) != null) && (parent === null || shown.get(parent) != null))
+                if (
+                  kids.some((t) => shown.get(t) != null) &&
+                  (parent === null ? n(null) >= k : shown.get(parent) != null)
+                )
                   expect(told === 0 || told >= k, `under ${parent ?? 'the organization'}: ${told}`).toBe(true);
               }
             }
@@ -271,7 +276,8 @@ function suite(databaseUrl: () => string | undefined) {
                 expect(privacy, `Eng, week of ${row.key} withheld`).toBeDefined();
               } else expectClose(row.current, want, `Eng, week of ${row.key}`);
             }
-            if (privacy) {
+            // Eng's total of fewer than k is withheld too: then nothing is told by difference.
+            if (privacy && engs.length >= k) {
               const told = engs.length - eng.rows.reduce((s, r) => s + (r.current.funnelStarters ?? 0), 0);
               expect(told === 0 || told >= k, `Eng's withheld weeks: ${told}`).toBe(true);
             }
@@ -322,5 +328,43 @@ describe('the funnel is never a list of people', () => {
       await analytics.close();
       await store.close();
     }
+  });
+});
+
+describe('privacy mode withholds no group its siblings would tell by difference', () => {
+  const hidden = (total: number, kids: [string, number][]) => [...suppressed(total, kids, 3)].sort();
+  it('withholds a group under k, then the smallest shown until what is withheld is none or at least k', () => {
+    expect(hidden(9, [['A', 9]])).toEqual([]);
+    expect(
+      hidden(10, [
+        ['A', 5],
+        ['B', 5],
+      ]),
+    ).toEqual([]);
+    // B alone would be the total less A.
+    expect(
+      hidden(10, [
+        ['A', 8],
+        ['B', 2],
+      ]),
+    ).toEqual(['A', 'B']);
+    // B and the smallest shown, C: five withheld together.
+    expect(
+      hidden(10, [
+        ['A', 5],
+        ['B', 2],
+        ['C', 3],
+      ]),
+    ).toEqual(['B', 'C']);
+    // The parent's own two people are told by difference unless a child goes with them.
+    expect(hidden(10, [['A', 8]])).toEqual(['A']);
+    // A group of none tells nothing.
+    expect(
+      hidden(6, [
+        ['A', 3],
+        ['B', 3],
+        ['C', 0],
+      ]),
+    ).toEqual([]);
   });
 });
