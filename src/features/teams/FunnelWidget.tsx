@@ -1,17 +1,19 @@
 import { useMemo, useState } from 'react';
 import type { FiguresAnswer } from '../../api/figures';
-import { AddMarkButton, ChartMarkPanel, useMarkAdder } from '../../components/ChartMarkAdd';
-import { MarksLink, MarksList, marksCell, placeMarks } from '../../components/ChartMarks';
-import { DataTable, tableCsv } from '../../components/DataTable';
+import { AddMarkButton, ChartMarkPanel } from '../../components/ChartMarkAdd';
+import { MarksLink, MarksList } from '../../components/ChartMarks';
+import { DataTable } from '../../components/DataTable';
 import { TimeSeriesChart, seriesColor } from '../../components/TimeSeriesChart';
 import { Widget, type WidgetSource } from '../../components/Widget';
-import { useChartMarks } from '../../data/marks';
-import { addDays, formatDayLong, HISTORY_START, type DayRange } from '../../lib/dates';
+import { addDays, formatDayLong, HISTORY_START, type Day, type DayRange } from '../../lib/dates';
 import { DEFAULT_GRACE_DAYS, STEPS } from '../../lib/funnel';
-import { weekLabel } from './week-columns';
 import { funnelColumns, funnelRows, STEP_DEFINITION, type FunnelRow } from './funnel';
+import { useWeeklyChart } from './weekly-chart';
 
-type Cohort = FunnelRow & { partial: boolean };
+type Cohort = FunnelRow & { week: Day; partial: boolean };
+
+const sharesOf = (w: Cohort) => w.share;
+const startersOf = (week: Day) => `Starters of the week of ${formatDayLong(week)}`;
 
 const SERIES = STEPS.map((s, i) => ({ key: s, label: STEP_DEFINITION[s].label, color: seriesColor(i) }));
 
@@ -54,22 +56,15 @@ export function FunnelWidget({
   const cohorts = useMemo(
     () =>
       a
-        ? funnelRows(a).map((r) => ({ ...r, partial: r.key < range.start || addDays(r.key, 6) > range.end }))
+        ? funnelRows(a).map((r) => ({
+            ...r,
+            week: r.key,
+            partial: r.key < range.start || addDays(r.key, 6) > range.end,
+          }))
         : undefined,
     [a, range],
   );
-  const chart = useMemo(() => {
-    if (!cohorts) return null;
-    const labels = new Map(cohorts.map((w) => [w.key, weekLabel({ week: w.key, partial: w.partial })]));
-    return {
-      points: cohorts.map((w) => ({ date: w.key, ...w.share })),
-      xFormat: (x: string) => labels.get(x) ?? x,
-      tooltip: (x: string) => `Starters of the week of ${formatDayLong(x)}`,
-    };
-  }, [cohorts]);
-  const marks = useChartMarks(teams);
-  const placed = useMemo(() => placeMarks(marks, chart?.points ?? [], true), [marks, chart]);
-  const adder = useMarkAdder(teams);
+  const { chart, placed, adder, csv } = useWeeklyChart(cohorts, sharesOf, teams, startersOf);
   const grace = a?.funnel?.graceDays ?? DEFAULT_GRACE_DAYS;
   const minStarters = a?.funnel?.minStarters ?? 1;
   const title = 'From access to a first pull request';
@@ -80,16 +75,7 @@ export function FunnelWidget({
       description={`Of ${name}'s starters of each week (their access day in it: the mapping's since, else the first day named or seen), the share who had a first session, commit and pull request through the agent within four weeks of access, and who were still active in the fifth week; over the starters whose window has ended by ${formatDayLong(range.end)}.`}
       query={source}
       isEmpty={(ws) => ws.length === 0}
-      csv={(ws) => {
-        const table = tableCsv(COLUMNS, ws);
-        return placed.length === 0
-          ? { filename: `${filename}.csv`, ...table }
-          : {
-              filename: `${filename}.csv`,
-              header: [...table.header, 'marks'],
-              rows: table.rows.map((r, i) => [...r, marksCell(placed, ws[i]!.key)]),
-            };
-      }}
+      csv={(ws) => csv(filename, COLUMNS, ws)}
       actions={
         <>
           <AddMarkButton adder={adder} chart={title} last={cohorts?.at(-1)?.key} />

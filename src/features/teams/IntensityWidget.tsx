@@ -86,7 +86,8 @@ export function IntensityWidget({
   const [asTable, setAsTable] = useState(false);
   const a = answer.data;
   const weeks = useMemo(() => (a ? intensityWeeks(range, a) : undefined), [a, range]);
-  const { chart, placed, adder, csv } = useWeeklyChart(weeks, sharesOf, team);
+  const teams = useMemo(() => [team], [team]);
+  const { chart, placed, adder, csv } = useWeeklyChart(weeks, sharesOf, teams);
   const minActive = a?.intensity?.minActive ?? MIN_ACTIVE;
   const title = 'Intensity per week';
   const source: WidgetSource<IntensityWeek[]> = { ...answer, data: weeks };

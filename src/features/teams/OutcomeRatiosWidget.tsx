@@ -98,7 +98,8 @@ export function OutcomeRatiosWidget({
     (w: OutcomeWeek) => ({ value: w[key], ...(org && { org: orgOf.get(w.week) ?? null }) }),
     [key, org, orgOf],
   );
-  const { chart, placed, adder, csv } = useWeeklyChart(d, point, team);
+  const teams = useMemo(() => [team], [team]);
+  const { chart, placed, adder, csv } = useWeeklyChart(d, point, teams);
   const format = unit === 'spend' && currency ? money(currency) : CREDITS;
   const title = 'Outcome ratios per week';
   return (

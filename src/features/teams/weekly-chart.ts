@@ -10,14 +10,15 @@ import { weekLabel } from './week-columns';
 type Week = { week: Day; partial: boolean };
 
 /**
- * A team's chart of weeks (each week's point from `point`, which the caller keeps stable): its labels, its partial
- * weeks shaded and said in the tooltip, the team's marks placed on their weeks, the adder of a new one, and the CSV
- * of the table view's columns with each week's marks.
+ * A chart of weeks (each week's point from `point`, which the caller keeps stable): its labels, its partial weeks to
+ * shade and say in the tooltip (or `tooltip`'s words), the marks of `teams` (stable too; none: the organization's)
+ * placed on their weeks, the adder of a new one, and the CSV of the table view's columns with each week's marks.
  */
 export function useWeeklyChart<W extends Week>(
   weeks: readonly W[] | undefined,
   point: (w: W) => Record<string, number | null>,
-  team: string,
+  teams: readonly string[],
+  tooltip?: (week: Day) => string,
 ) {
   const chart = useMemo(() => {
     if (!weeks) return null;
@@ -27,11 +28,11 @@ export function useWeeklyChart<W extends Week>(
       xFormat: (x: string) => labels.get(x) ?? x,
       partial: weeks.filter((w) => w.partial).map((w) => w.week),
       // Short enough for a phone's chart.
-      tooltip: (x: string) =>
-        `Week of ${formatDayLong(x)}${weeks.find((w) => w.week === x)?.partial ? ' (partial)' : ''}`,
+      tooltip:
+        tooltip ??
+        ((x: string) => `Week of ${formatDayLong(x)}${weeks.find((w) => w.week === x)?.partial ? ' (partial)' : ''}`),
     };
-  }, [weeks, point]);
-  const teams = useMemo(() => [team], [team]);
+  }, [weeks, point, tooltip]);
   const marks = useChartMarks(teams);
   const placed = useMemo(() => placeMarks(marks, chart?.points ?? [], true), [marks, chart]);
   const adder = useMarkAdder(teams);
