@@ -1,20 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import type { FrictionAnswer } from '../src/api/friction';
-import { seriousViolations } from './helpers';
+import { seriousInBothThemes } from './helpers';
 
 const RANGE = 'start=2026-05-02&end=2026-05-31';
-
-/** Axe's serious findings in both themes, the light one kept afterwards. */
-async function bothThemes(page: Page): Promise<string[]> {
-  const found: string[] = [];
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    found.push(...(await seriousViolations(page)).map((v) => `${scheme}: ${v}`));
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  return found;
-}
 
 test('readiness priced in friction and delegation headroom: the readiness and teams pages, desk and phone', async ({
   page,
@@ -54,7 +43,7 @@ test('readiness priced in friction and delegation headroom: the readiness and te
   await expect(risk.getByRole('listitem')).toHaveCount(answer.headroom.risk.length);
   const room = headroom.getByRole('region', { name: 'Room to delegate more' });
   await expect(room.getByRole('listitem')).toHaveCount(answer.headroom.room.length);
-  expect(await bothThemes(page)).toEqual([]);
+  expect(await seriousInBothThemes(page)).toEqual([]);
 
   // The teams page lists the same headroom under the teams.
   await page.goto(`/teams?${RANGE}`);
@@ -62,7 +51,7 @@ test('readiness priced in friction and delegation headroom: the readiness and te
   await expect(teamsHeadroom.getByRole('region', { name: 'A risk to look at' }).getByRole('listitem')).toHaveCount(
     answer.headroom.risk.length,
   );
-  expect(await bothThemes(page)).toEqual([]);
+  expect(await seriousInBothThemes(page)).toEqual([]);
 
   // On a phone: each page fits its width, the criteria as cards.
   await page.setViewportSize({ width: 390, height: 844 });
@@ -72,7 +61,7 @@ test('readiness priced in friction and delegation headroom: the readiness and te
     if (path.startsWith('/readiness'))
       await expect(page.getByRole('region', { name: 'Friction by criterion' }).getByRole('table')).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(390);
-    expect(await bothThemes(page)).toEqual([]);
+    expect(await seriousInBothThemes(page)).toEqual([]);
   }
   await page.setViewportSize({ width: 1440, height: 900 });
 });

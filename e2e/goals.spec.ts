@@ -1,5 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-import { SIGN_IN_BASE, seriousViolations, signIn } from './helpers';
+import { expect, test } from '@playwright/test';
+import { SIGN_IN_BASE, seriousInBothThemes, signIn } from './helpers';
 
 const BASE = SIGN_IN_BASE;
 const teamPage = (path: string) => `/teams/${path.split('/').map(encodeURIComponent).join('/')}`;
@@ -9,15 +9,6 @@ interface TeamView {
   name: string;
   managers: string[];
   children: TeamView[];
-}
-
-/** Both themes, each without a serious or critical finding of axe. */
-async function axeInBothThemes(page: Page) {
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    expect(await seriousViolations(page), scheme).toEqual([]);
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
 }
 
 // Each width sets the goal of a team of its own (the two run side by side on one server).
@@ -78,7 +69,7 @@ for (const [i, width] of [1440, 390].entries())
     ).toHaveCount(1);
     await widget.getByText('How this is counted').click();
     await expect(widget.getByText(/least-squares straight line through the last 6 whole weeks/)).toBeVisible();
-    await axeInBothThemes(m);
+    expect(await seriousInBothThemes(m)).toEqual([]);
     // The page fits a phone's width.
     expect(await m.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
 
@@ -93,7 +84,7 @@ for (const [i, width] of [1440, 390].entries())
     const download = m.waitForEvent('download');
     await widget.getByRole('button', { name: 'Download CSV of Goal' }).click();
     expect((await download).suggestedFilename()).toBe(`team-${team.path}-goal.csv`);
-    await axeInBothThemes(m);
+    expect(await seriousInBothThemes(m)).toEqual([]);
 
     // The teams table: the team's goal beside its adoption, as the team's page says it.
     await m.goto(`${BASE}/teams`);
@@ -101,7 +92,7 @@ for (const [i, width] of [1440, 390].entries())
     const row = teams.getByRole('row').filter({ has: m.getByRole('link', { name: team.name, exact: true }) });
     const share = `${Number((goal.progress.current!.value * 100).toFixed(1))}\u00a0%`;
     await expect(row).toContainText(`${share} of 80\u00a0% by Jul 31 · ${status}`);
-    await axeInBothThemes(m);
+    expect(await seriousInBothThemes(m)).toEqual([]);
     expect(await m.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
 
     // Removed on the team's page: the teams table has no goal column left for it.

@@ -38,3 +38,14 @@ export async function seriousViolations(page: Page) {
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.length} × ${v.nodes[0]?.target.join(' ')} — ${v.help}`);
 }
+
+/** The same in the light and then the dark theme, each line led by its theme; the page is left in the light one. */
+export async function seriousInBothThemes(page: Page): Promise<string[]> {
+  const found: string[] = [];
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    found.push(...(await seriousViolations(page)).map((v) => `${scheme}: ${v}`));
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  return found;
+}

@@ -1,16 +1,7 @@
-import { expect, test, type Page } from '@playwright/test';
-import { seriousViolations } from './helpers';
+import { expect, test } from '@playwright/test';
+import { seriousInBothThemes } from './helpers';
 
 const RANGE = 'start=2026-03-02&end=2026-05-31';
-
-/** Both themes, each without a serious or critical finding of axe. */
-async function axeInBothThemes(page: Page) {
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    expect(await seriousViolations(page), scheme).toEqual([]);
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-}
 
 for (const width of [1440, 390])
   test(`intensity at ${width} px: a team's weekly bands as a chart and a table, said as use, and a person's band with the thresholds`, async ({
@@ -31,14 +22,14 @@ for (const width of [1440, 390])
     await expect(widget.getByRole('list', { name: 'Intensity thresholds' })).toContainText('2026-Q2: Light from');
     // No list of people: the widget names none.
     await expect(widget).not.toContainText('@');
-    await axeInBothThemes(page);
+    expect(await seriousInBothThemes(page)).toEqual([]);
     await widget.getByRole('button', { name: 'Show Intensity per week as a table' }).click();
     const table = widget.getByRole('table', { name: `Intensity of ${team}, per week` });
     await expect(table.getByRole('row')).not.toHaveCount(0);
     const download = page.waitForEvent('download');
     await widget.getByRole('button', { name: 'Download CSV of Intensity per week' }).click();
     expect((await download).suggestedFilename()).toBe(`team-${team}-intensity-weekly-2026-03-02-2026-05-31.csv`);
-    await axeInBothThemes(page);
+    expect(await seriousInBothThemes(page)).toEqual([]);
 
     // The team's heaviest user of the range: their page gives their band and the quarter's thresholds.
     const users = (await (
@@ -49,5 +40,5 @@ for (const width of [1440, 390])
     await expect(mine).toContainText(/Band: (Heavy|Moderate|Light|Minimal|None)/);
     await expect(mine).toContainText('Intensity thresholds of 2026-Q2');
     await expect(mine.getByRole('note')).toHaveText(/^Intensity is use, not merit: /);
-    await axeInBothThemes(page);
+    expect(await seriousInBothThemes(page)).toEqual([]);
   });

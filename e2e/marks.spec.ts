@@ -1,6 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { SIGN_IN_BASE, signIn } from './helpers';
+import { SIGN_IN_BASE, seriousInBothThemes, signIn } from './helpers';
 
 const BASE = SIGN_IN_BASE;
 const DAY = '2026-05-20';
@@ -12,21 +11,6 @@ interface TeamView {
   children: TeamView[];
 }
 const flat = (ts: readonly TeamView[]): TeamView[] => ts.flatMap((t) => [t, ...flat(t.children)]);
-
-/** What axe finds serious or critical on the page, in both themes (as e2e/a11y.spec.ts checks every page). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const found: string[] = [];
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-    expect(results.passes.map((p) => p.id)).toContain('color-contrast');
-    for (const v of results.violations)
-      if (v.impact === 'serious' || v.impact === 'critical')
-        found.push(`${scheme}: ${v.id} ${v.nodes[0]?.target.join(' ')}`);
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  return found;
-}
 
 /** Goes to `path` and returns the texts of the marks the server gave its charts. */
 async function openWithMarks(page: Page, path: string): Promise<string[]> {
@@ -61,7 +45,7 @@ test('marks: a manager adds a mark for their team, reads it on the charts by key
   await add.getByRole('button', { name: 'Add mark' }).click();
   await expect(add.getByRole('status')).toHaveText(`Added: it shows on the charts of ${team.path}.`);
   await expect(m.getByRole('region', { name: 'Marks', exact: true }).getByText(text)).toBeVisible();
-  expect(await seriousViolations(m)).toEqual([]);
+  expect(await seriousInBothThemes(m)).toEqual([]);
   // On a phone: the screen fits its width.
   await m.setViewportSize({ width: 390, height: 800 });
   expect(await m.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
@@ -79,7 +63,7 @@ test('marks: a manager adds a mark for their team, reads it on the charts by key
     await m.keyboard.press('Tab');
   await expect(flag).toBeFocused();
   await expect(chart.getByText(text, { exact: true })).toBeVisible();
-  expect(await seriousViolations(m)).toEqual([]);
+  expect(await seriousInBothThemes(m)).toEqual([]);
   await m.keyboard.press('Escape');
   await expect(chart.getByText(text, { exact: true })).toBeHidden();
   // Under the table view, in the marks list.
@@ -154,7 +138,7 @@ test('marks: a mark’s figures before and after it, as the server’s runner gi
   await expect(row.getByRole('cell').nth(0)).toHaveText(active.before!.toLocaleString('en-US'));
   expect(answer.figures.find((f) => f.measure === 'creditsPerPr')!.after).toBeCloseTo(org.creditsPerPr!, 6);
   await expect(item.getByRole('note')).toContainText('correlation over few points');
-  expect(await seriousViolations(page)).toEqual([]);
+  expect(await seriousInBothThemes(page)).toEqual([]);
   // On a phone: each figure a card, the screen no wider than the phone.
   await page.setViewportSize({ width: 390, height: 800 });
   await expect(row).toBeVisible();

@@ -1,27 +1,11 @@
 import { readFileSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { PORTS, PRIVACY_MIN_GROUP } from '../playwright.config';
 import type { Reconciliation } from '../src/api/reconciliation';
-import { SIGN_IN_BASE, signIn } from './helpers';
+import { SIGN_IN_BASE, seriousInBothThemes, signIn } from './helpers';
 
 const RANGE = 'start=2026-05-04&end=2026-05-17';
 const DAYS = 14;
-
-/** What axe finds serious or critical on the page, in both themes (as e2e/a11y.spec.ts checks every page). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const found: string[] = [];
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-    expect(results.passes.map((p) => p.id)).toContain('color-contrast');
-    for (const v of results.violations)
-      if (v.impact === 'serious' || v.impact === 'critical')
-        found.push(`${scheme}: ${v.id} ${v.nodes[0]?.target.join(' ')}`);
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  return found;
-}
 
 test('reconciliation: an admin finds it beside the teams, every day explained, by figure, with its CSV, desk and phone', async ({
   page,
@@ -75,14 +59,14 @@ test('reconciliation: an admin finds it beside the teams, every day explained, b
   expect(lines).toHaveLength(DAYS * 5 + 1);
   expect(lines.every((l, i) => i === 0 || l.endsWith(',0'))).toBe(true);
 
-  expect(await seriousViolations(page)).toEqual([]);
+  expect(await seriousInBothThemes(page)).toEqual([]);
   // On a phone (opened there: a chart's tooltip hovered on the desk keeps its place when the window narrows): the
   // screen fits its width, the days as cards.
   await page.setViewportSize({ width: 390, height: 844 });
   await page.reload();
   await expect(page.getByRole('region', { name: 'Sessions, each day' })).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  expect(await seriousViolations(page)).toEqual([]);
+  expect(await seriousInBothThemes(page)).toEqual([]);
   await page.setViewportSize({ width: 1440, height: 900 });
 });
 
@@ -118,5 +102,5 @@ test('reconciliation: a manager in privacy mode sees their teams’ share, besid
   );
   // No one named: no email, id or pseudonym on the page.
   expect(await m.locator('main').innerText()).not.toMatch(/@|Person [0-9a-f]{10}/);
-  expect(await seriousViolations(m)).toEqual([]);
+  expect(await seriousInBothThemes(m)).toEqual([]);
 });
