@@ -60,7 +60,8 @@ function oracle(b: Built, s: Scenario, r: DayRange, inGroup: (team: string) => b
       sums.credits! += x.billable_tokens;
       sums.toolCalls! += x.tool_calls;
       sums.userMessages! += x.user_messages;
-      for (const [m, levels] of Object.entries(modes)) if (levels.includes(x.delegation_level)) sums[m]! += x.tool_calls;
+      for (const [m, levels] of Object.entries(modes))
+        if (levels.includes(x.delegation_level)) sums[m]! += x.tool_calls;
       if (high.includes(x.delegation_level)) sums.highAutonomyToolCalls! += x.tool_calls;
       sums.commits! += x.git_commits;
       sums.prs! += x.git_prs_created;
