@@ -92,6 +92,10 @@ describe('the funnel per weekly cohort', () => {
     );
     expect(figure.querySelector('[data-mark-line]')!.getAttribute('data-mark-line')).toBe('2026-03-16');
     expect(widget.textContent).toContain('20 starters of 40 still within 14 days of access are in grace');
+    // The last two weeks' starters are all in grace: no share yet, said rather than left as an empty chart.
+    expect(widget.textContent).toContain(
+      '2 weeks of starters have no shares yet: their four weeks end after Mar 31, 2026.',
+    );
     expect(widget.textContent).toContain(
       '1 week of 5 withheld: privacy mode shows no cohort of fewer than 3 starters, nor one the others would tell by difference.',
     );

@@ -95,6 +95,8 @@ export function FunnelWidget({
         const starters = ws.reduce((n, w) => n + (w.starters ?? 0), 0);
         const inGrace = ws.reduce((n, w) => n + (w.grace ?? 0), 0);
         const withheld = ws.filter((w) => w.withheld).length;
+        // Weeks with starters none of whose four weeks have ended: no share yet, which an empty chart does not say.
+        const unripe = ws.filter((w) => !w.withheld && (w.starters ?? 0) > 0 && w.due === 0).length;
         return (
           <>
             {asTable || !chart ? (
@@ -129,6 +131,12 @@ export function FunnelWidget({
                 {plural(inGrace, 'starter')} of {starters.toLocaleString('en-US')} still within {grace} days of access
                 {inGrace === 1 ? ' is' : ' are'} in grace: new, not lagging, and counted apart until it ends.
               </li>
+              {unripe > 0 && (
+                <li>
+                  {plural(unripe, 'week')} of starters {unripe === 1 ? 'has' : 'have'} no shares yet: their four weeks
+                  end after {formatDayLong(range.end)}.
+                </li>
+              )}
               <li>
                 People there on {formatDayLong(HISTORY_START)}, the history’s first day, came before it: they are no
                 starters.
