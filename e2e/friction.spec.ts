@@ -20,12 +20,11 @@ test('readiness priced in friction and delegation headroom: the readiness and te
   await expect(friction.getByText(/a correlation across few teams, never a cause/)).toBeVisible();
   const table = friction.getByRole('table', { name: 'Friction by criterion' });
   await expect(table.getByRole('row')).toHaveCount(shown.length + 1);
-  // The first criterion as the server gives it: its teams on each side, with their repositories.
+  // The first criterion as the server gives it: its teams failing it, and their repositories.
   const first = shown.toSorted((a, b) => b.failing.teams - a.failing.teams)[0]!;
   const row = table.getByRole('row', { name: new RegExp(`^${first.name}`) }).first();
-  await expect(row.locator('td[data-label="Teams failing"]')).toContainText(
-    `${first.failing.teams} (${first.failing.repositories} repos)`,
-  );
+  await expect(row.locator('td[data-label="Teams failing"]')).toHaveText(String(first.failing.teams));
+  await expect(row.locator('td[data-label="Repositories failing"]')).toHaveText(String(first.failing.repositories));
   // The table as CSV: each side's figures beside the other's.
   const download = page.waitForEvent('download');
   await friction.getByRole('button', { name: 'Download CSV of Friction by criterion' }).click();

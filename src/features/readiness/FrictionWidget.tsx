@@ -9,14 +9,13 @@ import type { SortState } from '../../data/search';
 
 const SORT: SortState = { column: 'teams_failing', dir: 'desc' };
 
-const teamsCell = (s: FrictionCriterion['failing']) => (
-  <span className="whitespace-nowrap" title={s.names.join(', ')}>
-    {formatExact(s.teams)}
-    <span className="text-fg-subtle"> ({formatExact(s.repositories)} repos)</span>
-  </span>
-);
+// The side's teams named on hover: their repositories have columns of their own.
+const teamsCell = (s: FrictionCriterion['failing']) => <span title={s.names.join(', ')}>{formatExact(s.teams)}</span>;
 
-/** The columns: each figure failing then passing, so a side's figures read down and a criterion's across. */
+/**
+ * The columns: the sides' teams, the difference in spend (what the page prices) first, then each figure failing then
+ * passing, so a side's figures read down and a criterion's across.
+ */
 function columnsOf(currency: string | null): Column<FrictionCriterion>[] {
   const pair = (
     id: string,
@@ -50,6 +49,18 @@ function columnsOf(currency: string | null): Column<FrictionCriterion>[] {
       numeric: true,
       render: (c) => teamsCell(c.passing),
     },
+    ...(currency
+      ? [
+          {
+            id: 'spend_per_active_month_difference',
+            header: 'Spend per active person per month, failing less passing',
+            definition: DEFINITIONS.spendPerActiveMonth,
+            value: (c: FrictionCriterion) => c.spendDifference,
+            numeric: true,
+            render: (c: FrictionCriterion) => formatMoney(c.spendDifference, currency),
+          },
+        ]
+      : []),
     { id: 'repositories_failing', header: 'Repositories failing', value: (c) => c.failing.repositories, numeric: true },
     { id: 'repositories_passing', header: 'Repositories passing', value: (c) => c.passing.repositories, numeric: true },
     ...pair(
@@ -70,18 +81,6 @@ function columnsOf(currency: string | null): Column<FrictionCriterion>[] {
       (s) => s.manualShare,
       (n) => formatPercent(n),
     ),
-    ...(currency
-      ? [
-          {
-            id: 'spend_per_active_month_difference',
-            header: 'Spend per active person per month, failing less passing',
-            definition: DEFINITIONS.spendPerActiveMonth,
-            value: (c: FrictionCriterion) => c.spendDifference,
-            numeric: true,
-            render: (c: FrictionCriterion) => formatMoney(c.spendDifference, currency),
-          },
-        ]
-      : []),
   ];
 }
 
