@@ -176,7 +176,7 @@ export const DEFINITIONS = {
   },
   funnelStarters: {
     label: 'Starters',
-    meaning: `People whose access day is in the range: the mapping’s since for them, else the earlier of the day the mapping first named them and their first day seen. People there on ${HISTORY_START}, the history’s first day, came before it and are no starters.`,
+    meaning: `People whose access day is in the range: the mapping’s since for them, else the earlier of the day the mapping first named them and their first day seen; people there on ${HISTORY_START}, the history’s first day, came before it and are no starters.`,
   },
   funnelGrace: {
     label: 'In grace',
