@@ -13,6 +13,7 @@ import { TimeSeriesChart, type SeriesConfig } from './TimeSeriesChart';
 import { useHeld } from './use-held';
 import { Empty } from './states';
 import { Widget, type WidgetSource } from './Widget';
+import { TableToggle } from './TableToggle';
 
 /** The day/week switch, shared by every chart of a page through the URL. */
 export function useInterval() {
@@ -232,15 +233,7 @@ export function TimeSeriesWidget<P extends Point>({
         <>
           {actions}
           <AddMarkButton adder={adder} chart={title} last={view.points?.at(-1)?.date} />
-          <button
-            type="button"
-            aria-pressed={asTable}
-            onClick={() => setAsTable((t) => !t)}
-            className="rounded border border-line-strong px-2 py-1 text-xs font-medium text-fg-soft hover:bg-surface-muted"
-            aria-label={`Show ${title} as a table`}
-          >
-            Table
-          </button>
+          <TableToggle what={title} pressed={asTable} onChange={setAsTable} />
         </>
       }
       isEmpty={(d) => d.length === 0}

@@ -9,6 +9,7 @@ import { addDays, formatDayLong, HISTORY_START, type Day, type DayRange } from '
 import { DEFAULT_GRACE_DAYS, STEPS } from '../../lib/funnel';
 import { funnelColumns, funnelRows, STEP_DEFINITION, type FunnelRow } from './funnel';
 import { useWeeklyChart } from './weekly-chart';
+import { TableToggle } from '../../components/TableToggle';
 
 type Cohort = FunnelRow & { week: Day; partial: boolean };
 
@@ -79,15 +80,7 @@ export function FunnelWidget({
       actions={
         <>
           <AddMarkButton adder={adder} chart={title} last={cohorts?.at(-1)?.key} />
-          <button
-            type="button"
-            aria-pressed={asTable}
-            onClick={() => setAsTable((t) => !t)}
-            className="rounded border border-line-strong px-2 py-1 text-xs font-medium text-fg-soft hover:bg-surface-muted"
-            aria-label={`Show ${title} as a table`}
-          >
-            Table
-          </button>
+          <TableToggle what={title} pressed={asTable} onChange={setAsTable} />
         </>
       }
     >

@@ -26,6 +26,7 @@ import { DEFINITIONS, labelled } from '../../lib/definitions';
 import { GOAL_STATUS_WORDS, type GoalStatus, type GoalWeek } from '../../lib/goals';
 import { GOALS_KEY, goalsQuery } from './queries';
 import { goalDay, goalPoints, goalShare, goalSummary } from './goal-shaping';
+import { TableToggle } from '../../components/TableToggle';
 
 const STATUS_CLASS: Record<GoalStatus, string> = {
   'on-course': 'bg-success-surface text-success-fg',
@@ -128,19 +129,7 @@ export function GoalWidget({ team, name }: { team: string; name: string }) {
         header: ['week', CSV_VALUE[kind], 'goal_line', 'projection', 'marks'],
         rows: (weeks ?? []).map((w) => [w.week, w.actual, w.line, w.projection, marksCell(placed, w.week)]),
       })}
-      actions={
-        goal?.progress && (
-          <button
-            type="button"
-            aria-pressed={asTable}
-            onClick={() => setAsTable((t) => !t)}
-            className="rounded border border-line-strong px-2 py-1 text-xs font-medium text-fg-soft hover:bg-surface-muted"
-            aria-label="Show the goal as a table"
-          >
-            Table
-          </button>
-        )
-      }
+      actions={goal?.progress && <TableToggle what="the goal" pressed={asTable} onChange={setAsTable} />}
     >
       {(a) => (
         <div className="flex flex-col gap-3">

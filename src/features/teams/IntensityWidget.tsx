@@ -12,6 +12,7 @@ import { BANDS, MIN_ACTIVE, type Band } from '../../lib/intensity';
 import { RefreshThresholds } from './RefreshThresholds';
 import { intensityWeeks, thresholdsText, type IntensityWeek } from './intensity';
 import { useWeeklyChart } from './weekly-chart';
+import { TableToggle } from '../../components/TableToggle';
 
 /** Each band's definition and colour, heaviest first; None in the grey the charts keep for what is left over. */
 export const BAND_STYLE: Record<Band, { definition: (typeof DEFINITIONS)[keyof typeof DEFINITIONS]; color: string }> = {
@@ -101,15 +102,7 @@ export function IntensityWidget({
       actions={
         <>
           <AddMarkButton adder={adder} chart={title} last={weeks?.at(-1)?.week} />
-          <button
-            type="button"
-            aria-pressed={asTable}
-            onClick={() => setAsTable((t) => !t)}
-            className="rounded border border-line-strong px-2 py-1 text-xs font-medium text-fg-soft hover:bg-surface-muted"
-            aria-label={`Show ${title} as a table`}
-          >
-            Table
-          </button>
+          <TableToggle what={title} pressed={asTable} onChange={setAsTable} />
         </>
       }
     >

@@ -13,6 +13,7 @@ import { formatMoney, formatMoneyAxis } from '../../lib/money';
 import type { OutcomeWeek } from '../../lib/outcomes';
 import { PARTIAL_NOTE, weekColumns } from './week-columns';
 import { useWeeklyChart } from './weekly-chart';
+import { TableToggle } from '../../components/TableToggle';
 
 const FIGURES = {
   credits: {
@@ -125,15 +126,7 @@ export function OutcomeRatiosWidget({
             />
           )}
           <AddMarkButton adder={adder} chart={title} last={d?.at(-1)?.week} />
-          <button
-            type="button"
-            aria-pressed={asTable}
-            onClick={() => setAsTable((t) => !t)}
-            className="rounded border border-line-strong px-2 py-1 text-xs font-medium text-fg-soft hover:bg-surface-muted"
-            aria-label="Show Outcome ratios per week as a table"
-          >
-            Table
-          </button>
+          <TableToggle what="Outcome ratios per week" pressed={asTable} onChange={setAsTable} />
         </>
       }
     >

@@ -12,6 +12,7 @@ import { PayoffChart } from './PayoffChart';
 import { PayoffComparisons } from './PayoffComparisons';
 
 import { shortRepo, teamPayoff, type TeamPayoff } from './payoff-shaping';
+import { TableToggle } from '../../components/TableToggle';
 
 const toOwned = (r: ReadinessAnswer) => ({ ownership: r.ownership, repos: r.repos, points: levelPoints(r.reports) });
 
@@ -55,15 +56,7 @@ export function PayoffSection({
       query={source}
       actions={
         data?.payoff.repos ? (
-          <button
-            type="button"
-            aria-pressed={asTable}
-            onClick={() => setAsTable((t) => !t)}
-            className="rounded border border-line-strong px-2 py-1 text-xs font-medium text-fg-soft hover:bg-surface-muted"
-            aria-label="Show the weekly figures and level changes as a table"
-          >
-            Table
-          </button>
+          <TableToggle what="the weekly figures and level changes" pressed={asTable} onChange={setAsTable} />
         ) : undefined
       }
     >
