@@ -250,6 +250,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
           logger,
           config,
           alertPost: opts.alertPost,
+          recordMembershipMs: opts.storeConfig?.background ? 60_000 : undefined,
         })
       : undefined;
 
@@ -476,6 +477,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
   /** Stops what the app runs beside its answers (the users tables' upkeep, the analytics engine). */
   const close = async () => {
     usersRoutes?.stop();
+    features?.stop();
     await (await analytics?.catch(() => undefined))?.close();
   };
 

@@ -9,6 +9,7 @@ import type { Analytics } from './analytics/engine';
 import { createSpend } from './analytics/spend';
 import { createTeamFigures } from './analytics/teams';
 import { createFigures } from './analytics/figures';
+import { createMemberHistory } from './analytics/member-history';
 import type { ServerConfig } from './config';
 import { errorText, type Logger } from './core/log';
 import { createAlertChecker, storeFigures } from './alerts/check';
@@ -27,7 +28,7 @@ import { createSpendRoutes } from './spend/routes';
 import type { PricesSource } from './spend/source';
 import type { StoreDb } from './store/db';
 import { storedThresholds } from './store/intensity-queries';
-import { storedNamed } from './store/named-queries';
+import { storedMembership } from './store/membership-queries';
 import type { SyncEngine } from './sync/engine';
 import { READINESS_MAX_AGE_MS } from './sync/serve';
 import { createTeamsRoutes } from './teams/routes';
@@ -47,6 +48,8 @@ export interface StoreFeaturesOptions {
     Partial<Pick<ServerConfig, 'onboardingGraceDays'>>;
   /** The alerts' posts' retries (the digest's by default). */
   alertPost?: PostOptions;
+  /** How often the mapping in force is recorded in the members' history (none: only when a figure needs it). */
+  recordMembershipMs?: number;
 }
 
 export function createStoreFeatures(o: StoreFeaturesOptions) {
@@ -59,14 +62,16 @@ export function createStoreFeatures(o: StoreFeaturesOptions) {
   /** Fills a range's days from the service before a figure is computed from them. */
   const fillUsers = async (r: DayRange) => void (await filling.fillUsers(r, false));
   const fillTokens = async (r: DayRange) => void (await filling.fillDays('tokens', '', r, false));
+  /** Who was in which team when, as the store records each mapping that takes effect (analytics/member-history.ts). */
+  const history = engine.then((a) => createMemberHistory(a, { keeper: storedMembership(store.db), latestDay }));
   /** Every figure about people is asked of one runner (analytics/figures.ts). */
-  const runner = engine.then((a) =>
+  const runner = Promise.all([engine, history]).then(([a, h]) =>
     keptAnswers(
       createFigures(a, {
         thresholds: storedThresholds(store.db),
         latestDay,
         fill: fillUsers,
-        funnel: { named: storedNamed(store.db), graceDays: config.onboardingGraceDays },
+        funnel: { history: h, graceDays: config.onboardingGraceDays },
       }),
       a,
     ),
@@ -195,9 +200,20 @@ export function createStoreFeatures(o: StoreFeaturesOptions) {
     signIn: config.auth !== undefined,
     logger,
   });
+  // A mapping takes effect the day it is first recorded: within a minute of its upload or its file's change, not when
+  // a figure next needs the history (the stored mapping is read first, or the fallback would be recorded over it).
+  const recordMembership = () =>
+    void Promise.all([history, o.editable?.ready])
+      .then(([h]) => h.record(teams.current().mapping))
+      .catch((e: unknown) => logger.error('recording the members’ teams failed', { error: errorText(e) }));
+  const timers = o.recordMembershipMs ? [setInterval(recordMembership, o.recordMembershipMs)] : [];
+  for (const t of timers) t.unref?.();
+
   return {
     teams: teamsRoutes,
     digest,
+    /** Stops what the features run beside their answers. */
+    stop: () => timers.forEach((t) => clearTimeout(t)),
     alerts,
     /** The alerts checked on what a whole sync run stored (a failure logged: the next run checks again). */
     checkAlerts: () =>
@@ -253,6 +269,7 @@ export function createStoreFeatures(o: StoreFeaturesOptions) {
         store,
         engine: filling,
         analytics: engine,
+        history,
         mapping: () => teams.current().mapping,
         shownTeams: (k) => teamsRoutes.shownTeams(k),
         logger,

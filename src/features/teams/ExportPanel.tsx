@@ -39,9 +39,9 @@ export function ExportPanel() {
       <h2 className="mb-3 text-base font-semibold text-fg">Bulk export</h2>
       <div className="flex flex-col gap-3 text-sm">
         <p>
-          Every person&apos;s days in a range, one row per person and day with the service&apos;s figures, and their
-          team by the mapping in force today (not the team they were in on the day). Parquet for BI tools, CSV for
-          spreadsheets; a person&apos;s rows add up to their row of the users table.
+          Every person&apos;s days in a range, one row per person and day with the service&apos;s figures and the team
+          they were in that day (as the dashboard recorded each mapping; before the first, the first team it knew).
+          Parquet for BI tools, CSV for spreadsheets; a person&apos;s rows add up to their row of the users table.
         </p>
         <div className="flex flex-wrap items-end gap-3">
           <label className="flex flex-col gap-1 text-fg-soft">

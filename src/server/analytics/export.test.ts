@@ -1,7 +1,7 @@
 /**
  * The export's file as the engine writes it, on the embedded store: a CSV cell a spreadsheet would run is written
  * inert, every text cell quoted; PSEUDONYMIZE=1 rewrites an email wherever the service put one (a model's name, a
- * language); the teams asked keep to their people.
+ * language); the teams asked keep to their people; each day's rows carry the team of that day.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +14,9 @@ import { silentLogger } from '../core/log';
 import { openStore, type StoreDb } from '../store/db';
 import { parseMapping } from '../teams/mapping';
 import { openAnalytics, type Analytics } from './engine';
+import { memoryMembership } from '../store/membership-queries';
 import { createExport } from './export';
+import { createMemberHistory } from './member-history';
 
 const dir = mkdtempSync(join(tmpdir(), 'export-engine-'));
 let store: StoreDb;
@@ -53,9 +55,9 @@ afterAll(async () => {
 });
 
 let files = 0;
-async function written(q: Parameters<ReturnType<typeof createExport>['write']>[0]) {
+async function written(q: Parameters<ReturnType<typeof createExport>['write']>[0], x = createExport(a)) {
   const file = join(dir, `${++files}.csv`);
-  await createExport(a).write(q, 'csv', file);
+  await x.write(q, 'csv', file);
   return readFileSync(file, 'utf8');
 }
 
@@ -115,5 +117,47 @@ describe('the export’s CSV as the engine writes it', () => {
       expect.stringMatching(/^2026-02-03,"Person u2",,,100\.0,/),
     ]);
     expect(await createExport(a).people({ range, mapping, scope: { people: ['Sales'] } })).toBe(1);
+  });
+
+  it('gives each day’s rows the team of that day, as the mappings recorded gave it', async () => {
+    const moved = (() => {
+      const m = parseMapping('user_id,team\nu1,Eng\nu2,Sales\n', 'csv');
+      const before = parseMapping('user_id,team\nu1,Eng\nu2,Eng\n', 'csv');
+      if (!m.ok || !before.ok) throw new Error('the mappings');
+      return { now: m.mapping, before: before.mapping };
+    })();
+    // u2 was named in Eng on 2 February, and moved to Sales on the 3rd.
+    let latest = '2026-02-01';
+    const history = createMemberHistory(a, { keeper: memoryMembership(), latestDay: () => latest });
+    await history.record(moved.before);
+    latest = '2026-02-02';
+    const x = createExport(a, history);
+    const teamsOf = (csv: string) =>
+      csv
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((l) => l.split(',').slice(0, 4).join(','));
+    expect(teamsOf(await written({ range, mapping: moved.now, scope: { people: null } }, x))).toEqual([
+      '2026-02-02,"u1","\'=HYPERLINK(""http://x"")","Eng"',
+      '2026-02-02,"u2","bo@acme.example","Eng"',
+      '2026-02-03,"u2","bo@acme.example","Sales"',
+    ]);
+    // In privacy mode, each day's team as the reader is shown it.
+    const view = { person: { name: (id: string) => `P-${id}`, team: (t: string) => (t === 'Sales' ? null : t) } };
+    expect(teamsOf(await written({ range, mapping: moved.now, scope: { people: null }, view }, x))).toEqual([
+      '2026-02-02,"P-u1",,"Eng"',
+      '2026-02-02,"P-u2",,"Eng"',
+      '2026-02-03,"P-u2",,',
+    ]);
+    // A history first recorded after the range: the first team known reaches back.
+    const late = createMemberHistory(a, { keeper: memoryMembership(), latestDay: () => '2026-02-20' });
+    expect(
+      teamsOf(await written({ range, mapping: moved.now, scope: { people: null } }, createExport(a, late))),
+    ).toEqual([
+      '2026-02-02,"u1","\'=HYPERLINK(""http://x"")","Eng"',
+      '2026-02-02,"u2","bo@acme.example","Sales"',
+      '2026-02-03,"u2","bo@acme.example","Sales"',
+    ]);
   });
 });

@@ -1,8 +1,9 @@
 /**
  * The bulk export: the person-day facts of a range (each `/users` row of the copy, `person_day`, under the service's
- * field names) with each person's team, written by DuckDB to a file as Parquet or CSV. The team is the one the users
- * table gives (`member`: the mapping in force, by id, else the latest email), not the one of the day: the mapping
- * keeps no history. The scope's people are `scopeWhere`'s, as for every figure about people; a reader shown
+ * field names) with each person's team on the day, written by DuckDB to a file as Parquet or CSV. The team of a day
+ * is the one the store recorded the mappings giving the person then (`member_history`, analytics/member-history.ts),
+ * else the users table's (`member`: the mapping in force); with no mapping, Unassigned. The scope's people are
+ * `scopeWhere`'s, those of the reader's teams as they stand, as for every figure about people; a reader shown
  * pseudonyms gets them from tables made here beside the query (a pseudonym is an HMAC, which the engine does not
  * compute), so nothing but the file's bytes passes through JavaScript.
  */
@@ -13,7 +14,8 @@ import type { Mapping } from '../teams/mapping';
 import { UNASSIGNED } from '../teams/tree';
 import type { Analytics } from './engine';
 import { PERSON_NUMBERS } from './schema';
-import { membershipOf, scopeWhere, type PeopleScope } from './teams';
+import { createMemberHistory, type MemberHistory } from './member-history';
+import { scopeWhere, type PeopleScope } from './teams';
 
 /** How a reader who is not an admin is shown people in the export (none: as they are). */
 export interface ExportView {
@@ -49,13 +51,11 @@ let made = 0;
  */
 const writing = new WeakMap<Analytics, Promise<unknown>>();
 
-export function createExport(a: Analytics) {
-  const membership = membershipOf(a);
-
-  /** The range copied and `member` current, then the scope's condition and the query's parameters. */
+export function createExport(a: Analytics, history: MemberHistory = createMemberHistory(a)) {
+  /** The range copied and `member` and `member_history` current, then the scope's condition and the query's parameters. */
   async function ready(q: PersonDaysQuestion) {
     await a.catchUp(q.range);
-    await membership.current(q.mapping);
+    await history.tables(q.mapping);
     const sel = scopeWhere(q.scope);
     return { sel, params: { start: q.range.start, end: q.range.end, ...sel.params } };
   }
@@ -105,7 +105,8 @@ export function createExport(a: Analytics) {
     const types = { ...sel.types };
     let id = 'p.user_id';
     let email = 'd.user_email';
-    let team = 'coalesce(m.team, $unassigned)';
+    // The team of the day, else the mapping's in force (one the store never recorded the person in).
+    let team = 'coalesce(h.team, m.team, $unassigned)';
     let joins = '';
     const text: Record<'model' | 'tier' | 'level', string> = {
       model: 'd.primary_model',
@@ -115,33 +116,44 @@ export function createExport(a: Analytics) {
     let names = 'SELECT code, name FROM language';
     try {
       if (view.person || view.rewrite) {
-        // Each person of the scope as the reader is shown them: their name and their team.
+        // Each person of the scope as the reader is shown them, and each team.
         const rewrite = view.rewrite ?? ((s: string) => s);
         const pid: number[] = [];
         const shownId: string[] = [];
-        const shownTeam: (string | null)[] = [];
-        for await (const part of a.rowParts<{ pid: number; user_id: string; team: string }>(
-          `SELECT pid, user_id, coalesce(m.team, $unassigned) AS team FROM person LEFT JOIN member m USING (pid)
-             WHERE ${sel.where}`,
-          { ...sel.params, unassigned: UNASSIGNED },
+        for await (const part of a.rowParts<{ pid: number; user_id: string }>(
+          `SELECT pid, user_id FROM person WHERE ${sel.where}`,
+          sel.params,
           sel.types,
         ))
           for (const r of part) {
-            const t = view.person ? view.person.team(r.team) : r.team;
             pid.push(r.pid);
             shownId.push(view.person ? view.person.name(r.user_id) : rewrite(r.user_id));
-            shownTeam.push(t === null ? null : rewrite(t));
           }
         const people = `scratch.export_people_${n}`;
         scratch.push(people);
         await scratchTable(people, [
           ['pid', 'INTEGER', pid],
           ['shown_id', 'VARCHAR', shownId],
+        ]);
+        const teams = (
+          await a.rows<{ team: string }>(
+            'SELECT team FROM member UNION SELECT team FROM member_history UNION SELECT $unassigned',
+            { unassigned: UNASSIGNED },
+          )
+        ).map((r) => r.team);
+        const shownTeam = teams.map((t) => {
+          const shown = view.person ? view.person.team(t) : t;
+          return shown === null ? null : rewrite(shown);
+        });
+        const teamsShown = `scratch.export_teams_${n}`;
+        scratch.push(teamsShown);
+        await scratchTable(teamsShown, [
+          ['team', 'VARCHAR', teams],
           ['shown_team', 'VARCHAR', shownTeam],
         ]);
-        joins += ` JOIN ${people} v USING (pid)`;
+        joins += ` JOIN ${people} v ON v.pid = d.pid LEFT JOIN ${teamsShown} t ON t.team = ${team}`;
         id = 'v.shown_id';
-        team = 'v.shown_team';
+        team = 't.shown_team';
         if (view.person) email = 'NULL::VARCHAR';
       }
       if (view.rewrite) {
@@ -187,7 +199,9 @@ export function createExport(a: Analytics) {
             ${cell(text.model)} AS primary_model, ${cell(text.tier)} AS primary_model_tier,
             ${cell(text.level)} AS delegation_level,
             ${csv ? cell(`array_to_string(${languages}, ', ')`) : languages} AS languages
-          FROM person_day d JOIN person p USING (pid) LEFT JOIN member m USING (pid)${joins},
+          FROM person_day d JOIN person p USING (pid) LEFT JOIN member m USING (pid)
+            ASOF LEFT JOIN (SELECT pid, from_day::DATE AS from_day, team FROM member_history) h
+              ON d.pid = h.pid AND d.day >= h.from_day${joins},
             (SELECT map_from_entries(list((code, name))) AS names FROM (${names})) l
           WHERE d.day BETWEEN $start AND $end AND ${sel.where}
           ORDER BY d.day, ${id}`;
@@ -198,7 +212,7 @@ export function createExport(a: Analytics) {
       await a.rows(
         `COPY (${select}\n) TO ${literal(file)} (${options})`,
         // A parameter the query does not name is refused.
-        { ...params, ...(team.includes('$unassigned') && { unassigned: UNASSIGNED }) },
+        { ...params, unassigned: UNASSIGNED },
         types,
       );
     } finally {

@@ -15,11 +15,12 @@ import { freshDatabase, pgAvailable, type FreshDatabase } from '../../test/postg
 import { putUsersDay } from '../../test/store-days';
 import { silentLogger } from '../core/log';
 import { openStore } from '../store/db';
-import { storedNamed } from '../store/named-queries';
+import { storedMembership } from '../store/membership-queries';
 import type { Mapping } from '../teams/mapping';
 import { isWithin, parentOf, UNASSIGNED, withAncestors } from '../teams/tree';
 import { openAnalytics } from './engine';
 import { createFigures } from './figures';
+import { createMemberHistory } from './member-history';
 import { suppressed } from './funnel';
 
 const DAYS = eachDay(HISTORY_START, '2026-04-12');
@@ -153,7 +154,7 @@ function expectClose(got: Record<string, number | null>, want: Record<string, nu
 function suite(databaseUrl: () => string | undefined) {
   const open = async () => {
     const store = await openStore(databaseUrl() ? { databaseUrl: databaseUrl()! } : { dataDir: ':memory:' });
-    await store.db.deleteFrom('member_named').execute();
+    await store.db.deleteFrom('member_team').execute();
     return store;
   };
 
@@ -199,11 +200,19 @@ function suite(databaseUrl: () => string | undefined) {
               managers: new Map(),
               repos: [],
             } as unknown as Mapping;
-            // Some members were named before today: their first day named is the store's.
-            const named = storedNamed(store.db);
-            for (const [i, p] of h.entries())
-              if (p.team >= 0 && p.named !== undefined) await named.named([`id:${idOf(i)}`], DAYS[p.named]!);
-            const runner = createFigures(analytics, { funnel: { named, today: () => TODAY, graceDays: grace } });
+            // Some members were named before today, each in a mapping recorded on its day: their first day named is
+            // the store's.
+            const keeper = storedMembership(store.db);
+            const namedBefore = [...h.entries()].filter(([, p]) => p.team >= 0 && p.named !== undefined);
+            for (const d of [...new Set(namedBefore.map(([, p]) => p.named!))].sort((x, y) => x - y))
+              await keeper.record(
+                new Map(
+                  namedBefore.filter(([, p]) => p.named! <= d).map(([i, p]) => [`id:${idOf(i)}`, TEAMS[p.team]!]),
+                ),
+                DAYS[d]!,
+              );
+            const history = createMemberHistory(analytics, { keeper, latestDay: () => addDays(TODAY, -1) });
+            const runner = createFigures(analytics, { funnel: { history, graceDays: grace } });
             const privacy = k > 1 ? { minGroup: k, name: (id: string) => `P-${id}` } : undefined;
 
             const range: DayRange = { start: '2026-03-02', end: '2026-03-29' };

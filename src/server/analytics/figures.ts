@@ -102,7 +102,7 @@ export interface FiguresOptions {
   latestDay?: () => Day;
   /** Fills the days thresholds are computed from, from the service first (as a route fills its range). */
   fill?: (r: DayRange) => Promise<void>;
-  /** The funnel's record of the first day each member was named, and its days of grace (lib/funnel.ts). */
+  /** Who was in which team when (the first day each member was named), and the funnel's days of grace (lib/funnel.ts). */
   funnel?: FunnelOptions & { graceDays?: number };
 }
 

@@ -11,23 +11,20 @@
  * withheld adds up to none or to at least k, else the smallest shown child is withheld too.
  */
 import { INTEGER, LIST, VARCHAR, listValue } from '@duckdb/node-api';
-import { HISTORY_START, type Day, type DayRange } from '../../lib/dates';
+import { HISTORY_START, type DayRange } from '../../lib/dates';
 import { RETAINED_DAYS, RETAINED_FROM, STEP_DAYS, type FunnelCount } from '../../lib/funnel';
-import { canonicalEmail } from '../core/text';
-import { memoryNamed, type NamedKeeper } from '../store/named-queries';
-import type { Mapping, MemberKey } from '../teams/mapping';
+import type { Mapping } from '../teams/mapping';
 import { parentOf, UNASSIGNED, withAncestors } from '../teams/tree';
 import type { Analytics } from './engine';
-import { membershipOf, scopeWhere, type PeopleScope } from './teams';
+import { createMemberHistory, type MemberHistory } from './member-history';
+import { scopeWhere, type PeopleScope } from './teams';
 
 /** A group's starters and those reaching each step, and the median days to the first three steps. */
 export type FunnelCounts = Record<FunnelCount, number> & Record<'sessionDays' | 'commitDays' | 'prDays', number | null>;
 
 export interface FunnelOptions {
-  /** Where the first day each member was named is kept (memory by default). */
-  named?: NamedKeeper;
-  /** Today, the day a member first seen in the mapping is recorded as named (the clock's by default). */
-  today?: () => Day;
+  /** Who was in which team when, and the first day each member was named (one per engine and store). */
+  history?: MemberHistory;
 }
 
 export interface FunnelQuestion {
@@ -41,64 +38,10 @@ export interface FunnelQuestion {
   graceDays: number;
 }
 
-/** A member of the mapping as the store records when it was first named: its email, else its user id. */
-export const namedKey = (k: MemberKey): string => k.email ?? `id:${k.userId}`;
-
 export function createFunnel(a: Analytics, opts: FunnelOptions = {}) {
-  const membership = membershipOf(a);
-  const keeper = opts.named ?? memoryNamed();
-  const today = opts.today ?? (() => new Date().toISOString().slice(0, 10));
-  let made: { writes: number; mapping: Mapping | null; done: Promise<void> } | undefined;
-
-  /**
-   * `person_access`: each member's `since` and first day named, by the number the copy gives them (a person seen,
-   * or one the mapping names whom it has not seen, below 0), made again when `member` is.
-   */
-  async function accessTable(mapping: Mapping | null): Promise<void> {
-    await membership.current(mapping);
-    const writes = membership.writes();
-    if (made?.writes === writes && made.mapping === mapping) return made.done;
-    const done = (async () => {
-      const members = mapping?.members ?? [];
-      const named = await keeper.named(
-        members.map((m) => namedKey(m.key)),
-        today(),
-      );
-      const byId = new Map(members.flatMap((m) => (m.key.userId === undefined ? [] : [[m.key.userId, m]])));
-      const byEmail = new Map(members.flatMap((m) => (m.key.email === undefined ? [] : [[m.key.email, m]])));
-      const pids = new Map(
-        (await a.rows<{ pid: number; user_id: string }>('SELECT pid, user_id FROM person')).map((r) => [
-          r.user_id,
-          r.pid,
-        ]),
-      );
-      const unseen = await a.rows<{ pid: number; user_id: string | null; email: string | null }>(
-        'SELECT pid, user_id, email FROM unseen_member',
-      );
-      const rows: [number, string | null, string | null][] = [];
-      const add = (pid: number | undefined, userId: string | null, email: string | null) => {
-        const m =
-          (userId !== null ? byId.get(userId) : undefined) ?? (email ? byEmail.get(canonicalEmail(email)) : undefined);
-        if (pid !== undefined && m) rows.push([pid, m.since ?? null, named.get(namedKey(m.key)) ?? null]);
-      };
-      for (const p of membership.people()) add(pids.get(p.userId), p.userId, p.email);
-      for (const u of unseen) add(u.pid, u.user_id, u.email);
-      await a.replaceTable(
-        'person_access',
-        [
-          ['pid', INTEGER],
-          ['since', VARCHAR],
-          ['named', VARCHAR],
-        ],
-        rows,
-      );
-    })();
-    made = { writes, mapping, done };
-    done.catch(() => {
-      if (made?.done === done) made = undefined;
-    });
-    return done;
-  }
+  const history = opts.history ?? createMemberHistory(a);
+  /** `person_access`: each member's `since` and first day named (analytics/member-history.ts). */
+  const accessTable = (mapping: Mapping | null) => history.tables(mapping);
 
   /** Each group's funnel over the question's starters: its key ('' for the total) → its counts. */
   async function counts(q: FunnelQuestion): Promise<Map<string, FunnelCounts>> {

@@ -371,6 +371,28 @@ migrations['0015_member_named'] = {
   },
 };
 
+migrations['0016_member_team'] = {
+  /**
+   * Each member's team over time (the mapping keeps no history): a row each time the mapping in force gives a member
+   * another team ('' once it names them no more), from the day it took effect. The bulk export gives each day's rows
+   * the team of that day, and a member's first day named (0015's record, moved here) is their first row's. 0015's
+   * rows come with no team: the first mapping recorded after gives it.
+   */
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('member_team')
+      .addColumn('member', 'text', (c) => c.notNull())
+      .addColumn('from_day', 'text', (c) => c.notNull())
+      .addColumn('team', 'text')
+      .addPrimaryKeyConstraint('member_team_pk', ['member', 'from_day'])
+      .execute();
+    await sql`INSERT INTO member_team (member, from_day, team) SELECT member, first_day, NULL FROM member_named`.execute(
+      db,
+    );
+    await db.schema.dropTable('member_named').execute();
+  },
+};
+
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 /** Brings the store to the newest version; throws, naming the migration, if one fails. */

@@ -91,13 +91,17 @@ export interface Schema {
   api_token: ApiTokenTable;
   team_goal: TeamGoalTable;
   intensity_threshold: IntensityThresholdTable;
-  member_named: MemberNamedTable;
+  member_team: MemberTeamTable;
 }
 
-/** The first day a member of the team mapping was named in it, by its key (migration 0015). */
-export interface MemberNamedTable {
+/**
+ * A member of the team mapping (by its key) in a team from a day on (migration 0016): '' once the mapping names them no
+ * more, null for a member named before 0016, whose team was not recorded.
+ */
+export interface MemberTeamTable {
   member: string;
-  first_day: string;
+  from_day: string;
+  team: string | null;
 }
 
 /** A session signed out of (its cookie's id), kept until the cookie would have expired: seconds since the epoch. */

@@ -23,6 +23,7 @@ import { createApp, openAppStore } from '../app';
 import { readServerConfig } from '../config';
 import { createLogger } from '../core/log';
 import { readStoreConfig } from '../store/config';
+import type { StoreDb } from '../store/db';
 
 const cleanups: (() => Promise<unknown> | void)[] = [];
 afterAll(async () => {
@@ -35,6 +36,8 @@ const QUERY = `start=${RANGE.start}&end=${RANGE.end}`;
 /** A dashboard on the demo organization (its mapping in force), on the store `env` names; its base URL. */
 /** Every server's log lines. */
 const lines: Record<string, unknown>[] = [];
+/** Each server's store, by its base URL. */
+const stores = new Map<string, StoreDb>();
 
 async function start(env: Record<string, string>, withServer?: (base: string) => Promise<Record<string, string>>) {
   const server: Server = createServer((req, res) => app.handler(req, res, () => res.end()));
@@ -55,6 +58,7 @@ async function start(env: Record<string, string>, withServer?: (base: string) =>
     storeConfig,
     logger: createLogger((l) => lines.push(JSON.parse(l) as Record<string, unknown>)),
   });
+  stores.set(base, store);
   cleanups.push(async () => {
     server.close();
     await app.close();
@@ -230,6 +234,47 @@ describe.each(ENGINES)('the bulk export on $name', ({ available, env }) => {
       expect((JSON.parse(r.bytes.toString()) as { detail: string }).detail, q).toContain(detail);
     }
   });
+
+  // Last: it replaces the mapping in force.
+  it.skipIf(!available)(
+    'gives each day the team the person was in then, as the mappings recorded gave it',
+    async () => {
+      const u = users.find((x) => x.activeDays > 10)!;
+      // The store recorded them in Old from 20 January, and in Moved from 1 March.
+      const db = stores.get(base)!.db;
+      const key = `id:${u.userId}`;
+      await db.deleteFrom('member_team').where('member', '=', key).execute();
+      await db
+        .insertInto('member_team')
+        .values([
+          { member: key, from_day: '2026-01-20', team: 'Old' },
+          { member: key, from_day: '2026-03-01', team: 'Moved' },
+        ])
+        .execute();
+      // The mapping in force now names them alone, in Moved.
+      const put = await fetch(`${base}/api/teams/mapping`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ format: 'csv', text: `user_id,team\n${u.userId},Moved\n` }),
+      });
+      expect(put.status, await put.text()).toBe(200);
+      const rows = await readBack((await download(base, `${EXPORT_PATH}?${QUERY}&format=parquet`)).bytes, 'parquet');
+      const theirs = rows.filter((r) => r.user_id === u.userId);
+      expect(theirs.filter((r) => r.date < '2026-03-01').length).toBeGreaterThan(0);
+      expect(theirs.filter((r) => r.date >= '2026-03-01').length).toBeGreaterThan(0);
+      for (const r of theirs) expect(r.team, r.date).toBe(r.date < '2026-03-01' ? 'Old' : 'Moved');
+      // The others, recorded today in the demo's teams and then (the later mapping of the day) named no more, are
+      // Unassigned, as the users table now has them.
+      const now = ((await (await fetch(`${base}/api/users?${QUERY}&limit=1000`)).json()) as { users: MergedUser[] })
+        .users;
+      for (const r of rows)
+        if (r.user_id !== u.userId) expect(r.team, r.user_id).toBe(now.find((x) => x.userId === r.user_id)!.team);
+      expect(now.find((x) => x.userId === u.userId)!.team).toBe('Moved');
+      // A mapping takes effect the day after the latest day with data (DEMO_TODAY here), not on the machine's clock.
+      const recorded = await db.selectFrom('member_team').select('from_day').distinct().execute();
+      expect(recorded.map((r) => r.from_day).sort()).toEqual(['2026-01-20', '2026-03-01', '2026-05-01']);
+    },
+  );
 });
 
 const flat = (ts: readonly TeamView[]): TeamView[] => ts.flatMap((t) => [t, ...flat(t.children)]);

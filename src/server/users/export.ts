@@ -2,8 +2,8 @@
  * The bulk export of the dashboard's server:
  *
  *   GET /api/export/person-days?start&end&format=parquet|csv[&team=…]
- *       every person-day row of the range (the service's `/users` fields) with each person's team by the mapping in
- *       force, as Parquet or CSV: written by the analytics engine to a temporary file, streamed, then removed.
+ *       every person-day row of the range (the service's `/users` fields) with each person's team on the day, as
+ *       Parquet or CSV: written by the analytics engine to a temporary file, streamed, then removed.
  *
  * Admins export everyone (or the teams asked); a manager their teams' people, as the users table shows them: in
  * privacy mode by pseudonym, in the team shown for theirs, and nothing when the rows are about fewer than k people;
@@ -18,6 +18,7 @@ import * as z from 'zod/mini';
 import type { Analytics } from '../analytics/engine';
 import { EXPORT_FORMATS, EXPORT_PATH } from '../../api/export';
 import { createExport, type ExportView } from '../analytics/export';
+import type { MemberHistory } from '../analytics/member-history';
 import { ACCESS } from '../auth/access';
 import { errorResponse } from '../core/errors';
 import { silentLogger, type Logger } from '../core/log';
@@ -49,6 +50,8 @@ export interface ExportRoutesOptions {
   store: StoreDb;
   engine: SyncEngine;
   analytics: Promise<Analytics>;
+  /** Who was in which team when (analytics/member-history.ts): the store's record, shared with the funnel. */
+  history?: Promise<MemberHistory>;
   /** The mapping in force (none: everyone is Unassigned). */
   mapping: () => Mapping | null;
   /** Privacy mode: the teams shown for k (auth/privacy.ts `shownTeams`). */
@@ -93,7 +96,7 @@ function fileThenGone(file: string, folder: string): AsyncIterable<Uint8Array> {
 export function createExportRoutes(opts: ExportRoutesOptions) {
   const logger = opts.logger ?? silentLogger;
   const filler = createRangeFiller(opts.store, opts.engine, opts.fillWaitMs ?? 1500, logger);
-  const exporter = opts.analytics.then(createExport);
+  const exporter = Promise.all([opts.analytics, opts.history]).then(([a, h]) => createExport(a, h));
   const folder = opts.tempDirectory ?? tmpdir();
 
   const personDays = route({

@@ -248,7 +248,7 @@ describe.each(engines)('the users endpoints on $name', ({ available, open }) => 
     await db.schema.dropTable('api_token').execute();
     await db.schema.dropTable('team_goal').execute();
     await db.schema.dropTable('intensity_threshold').execute();
-    await db.schema.dropTable('member_named').execute();
+    await db.schema.dropTable('member_team').execute();
     await db.schema.dropIndex('day_answer_state').execute();
     await db.schema.dropIndex('user_day_user_email').execute();
     await db.schema.createIndex('user_day_user').on('user_day').columns(['user_id', 'day']).execute();
@@ -267,6 +267,7 @@ describe.each(engines)('the users endpoints on $name', ({ available, open }) => 
       '0013_team_goal',
       '0014_intensity_threshold',
       '0015_member_named',
+      '0016_member_team',
     ];
     await db.deleteFrom('kysely_migration').where('name', 'in', later).execute();
     expect(await migrateToLatest(db as Kysely<unknown>)).toEqual(later);
