@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { ORG_ONLY_NOTE } from '../../components/OrgOnlyNote';
 import { HEADLINE, stubDashboard, teamFigures, tokenDay } from '../../test/analytics-fixtures';
 import type { Me } from '../../data/me';
@@ -8,6 +8,9 @@ import { cardDefinitions, undefinedCards } from '../../test/kpi';
 import { spendAnswer } from '../../test/spend-fixtures';
 import { TEST_CONFIG, createTestQueryClient, renderWithApp } from '../../test/render';
 import UsagePage from './UsagePage';
+
+// The tables' code loads after the first chart is painted: here it is in, as a browser's cache would have it.
+beforeAll(() => import('../../components/TableWidget'));
 
 const CONFIG = { ...TEST_CONFIG, teams: true };
 const URL_TWO_TEAMS = '/?start=2026-05-01&end=2026-05-31&team=Sales&team=Engineering/Platform';
@@ -37,7 +40,8 @@ describe('UsagePage for teams', () => {
   it('asks the team endpoint with every team, grouped by model and not, for this period and the previous', async () => {
     const stub = stubDashboard(ORG, TEAM);
     renderWithApp(<UsagePage />, { url: URL_TWO_TEAMS, config: CONFIG });
-    await screen.findByRole('link', { name: 'ann@acme.com' });
+    // The top users' table is drawn after the first chart is painted; the file's first render is the slowest.
+    await screen.findByRole('link', { name: 'ann@acme.com' }, { timeout: 5000 });
     const asked = stub.asked('/api/teams/analytics/tokens');
     for (const u of asked) expect(u.searchParams.getAll('team')).toEqual(['Engineering/Platform', 'Sales']);
     const what = asked.map((u) => `${u.searchParams.get('startDate')} ${u.searchParams.get('group_by') ?? ''}`);

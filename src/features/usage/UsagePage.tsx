@@ -12,7 +12,7 @@ import { KpiGrid, type Kpi } from '../../components/KpiGrid';
 import { BelowTheFold, PageHeader, useAfterPaint } from '../../components/Page';
 import { groupSeries, seriesColor } from '../../components/TimeSeriesChart';
 import { IntervalSwitch, TimeSeriesWidget } from '../../components/TimeSeriesWidget';
-import { TableWidget } from '../../components/TableWidget';
+import type { TableWidget as TableWidgetType } from '../../components/TableWidget';
 import { previousPeriod, rangeLength } from '../../lib/dates';
 import { formatCompact, formatExact, formatPercent } from '../../lib/format';
 import { formatMoney } from '../../lib/money';
@@ -58,6 +58,10 @@ const TOKEN_SERIES = [
 
 // The week's highlights are drawn below the first chart, after it: their code is not in the first bundle.
 const Highlights = lazy(() => import('./Highlights').then((m) => ({ default: m.Highlights })));
+// So are the tables (the table, its frame, sorting and CSV), asked for once the first chart is painted.
+const TableWidget = lazy(() =>
+  import('../../components/TableWidget').then((m) => ({ default: m.TableWidget })),
+) as unknown as typeof TableWidgetType;
 
 /** The token cards: label, total, and whether the service gives it for the whole organization only. */
 const TOKEN_CARDS = [
@@ -309,49 +313,56 @@ export default function UsagePage() {
             what="Standard credits per model"
           />
         </div>
-        <div className="grid gap-4 lg:grid-cols-2">
-          <TableWidget
-            id="models"
-            title="Models"
-            description="Credits and tokens per model over the range."
-            query={models}
-            columns={MODEL_COLUMNS}
-            rowKey={modelKey}
-            defaultSort={{ column: 'credits', dir: 'desc' }}
-            filename={file('models')}
-          />
-          {mayList ? (
-            <TableWidget
-              id="topUsers"
-              title="Top people by credits"
-              description={
-                listed === teams
-                  ? 'The 25 people with the most credits in the range, with the models they used.'
-                  : 'The 25 people of your teams with the most credits in the range, with the models they used.'
-              }
-              query={users}
-              columns={userColumns}
-              rowKey={userKey}
-              defaultSort={{ column: 'credits', dir: 'desc' }}
-              filename={file('top-users')}
-            />
-          ) : (
-            <section
-              aria-label="Top people by credits"
-              className="flex min-w-0 flex-col rounded-lg border border-line bg-surface p-4 shadow-sm"
-            >
-              <h2 className="text-base font-semibold text-fg">Top people by credits</h2>
-              <p role="note" className="mt-2 text-sm text-fg-muted">
-                Other people’s figures are shown to their managers and admins.{' '}
-                {me?.userId && (
-                  <Link to={linkTo(`/users/${encodeURIComponent(me.userId)}`)} className="text-accent-strong underline">
-                    Your own figures
-                  </Link>
-                )}
-              </p>
-            </section>
-          )}
-        </div>
+        {firstPainted && (
+          <Suspense fallback={null}>
+            <div className="grid gap-4 lg:grid-cols-2">
+              <TableWidget
+                id="models"
+                title="Models"
+                description="Credits and tokens per model over the range."
+                query={models}
+                columns={MODEL_COLUMNS}
+                rowKey={modelKey}
+                defaultSort={{ column: 'credits', dir: 'desc' }}
+                filename={file('models')}
+              />
+              {mayList ? (
+                <TableWidget
+                  id="topUsers"
+                  title="Top people by credits"
+                  description={
+                    listed === teams
+                      ? 'The 25 people with the most credits in the range, with the models they used.'
+                      : 'The 25 people of your teams with the most credits in the range, with the models they used.'
+                  }
+                  query={users}
+                  columns={userColumns}
+                  rowKey={userKey}
+                  defaultSort={{ column: 'credits', dir: 'desc' }}
+                  filename={file('top-users')}
+                />
+              ) : (
+                <section
+                  aria-label="Top people by credits"
+                  className="flex min-w-0 flex-col rounded-lg border border-line bg-surface p-4 shadow-sm"
+                >
+                  <h2 className="text-base font-semibold text-fg">Top people by credits</h2>
+                  <p role="note" className="mt-2 text-sm text-fg-muted">
+                    Other people’s figures are shown to their managers and admins.{' '}
+                    {me?.userId && (
+                      <Link
+                        to={linkTo(`/users/${encodeURIComponent(me.userId)}`)}
+                        className="text-accent-strong underline"
+                      >
+                        Your own figures
+                      </Link>
+                    )}
+                  </p>
+                </section>
+              )}
+            </div>
+          </Suspense>
+        )}
       </BelowTheFold>
     </div>
   );
