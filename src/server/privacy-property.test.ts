@@ -3,20 +3,23 @@
  * (the teams tree and summary, the teams' spend, the users table and its CSV, the seats' lists and counts (the people
  * the mapping names, those who never used the agent among them), the comparison's answers, the top users, the
  * highlights, the cohorts, a team's goal's progress, the funnel's starters by team and week, the alerts, the alerts'
- * preview and check now, and the MCP server's tools: the teams, users, goals and alerts tools give the pages' answers,
- * the figures tool a selection's, its teams' and its people's figures) and
- * whatever the alerts' webhook and the digest are told,
+ * preview and check now, readiness priced in friction and the delegation headroom lists of the readiness and teams
+ * pages, and the MCP server's tools: the teams, users, goals and alerts tools give the pages' answers, the figures tool
+ * a selection's, its teams' and its people's figures) and whatever the alerts' webhook and the digest are told,
  * - no group of people a figure is given about has 1 to k−1 people, nor does any group given less groups given
  *   within it: no two figures differ by a group of 1 to k−1 people;
  * - every team named is one the tree shows, every count of a group's people is exact, and the counts privacy mode
  *   withholds when they are 1 to k−1 (the users table's, the highlights', the cohorts') are never given so;
  * - people are named by pseudonym only (no email or user id anywhere), each under the team shown for theirs, and
- *   people of one value of a sort come in pseudonym order: no order follows what the reader does not see.
+ *   people of one value of a sort come in pseudonym order: no order follows what the reader does not see;
+ * - friction compares the selection's outermost teams owning a repository that the tree shows, a side's figures (its
+ *   teams' people's) only with enough teams on each side, and privacy mode only leaves teams out of the admin's
+ *   answer: the headroom rows are the admin's of the teams shown.
  *
- * The demo organization on one dashboard per k (a mapping of the demo's people, and of people the service has not
- * seen, uploaded by the admin for each run), signed in through the test OpenID provider, the webhook a real
- * receiver. The group each figure is about is worked out here from the mapping and the admin's per-person figures,
- * and each answer's people from their pseudonyms.
+ * The demo organization on one dashboard per k (a mapping of the demo's people, of people the service has not seen,
+ * and of the demo's repositories to teams, uploaded by the admin for each run), signed in through the test OpenID
+ * provider, the webhook a real receiver. The group each figure is about is worked out here from the mapping and the
+ * admin's per-person figures, and each answer's people from their pseudonyms.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -31,11 +34,13 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertPreviewSchema, alertsSchema, alertsCheckSchema } from '../api/alerts';
 import { figuresAnswerSchema } from '../api/figures';
+import { frictionAnswerSchema, FRICTION_PATH, type FrictionAnswer } from '../api/friction';
 import { goalPath, goalSchema, goalsAnswerSchema } from '../api/goals';
 import { markFiguresPath, markFiguresSchema, markSchema } from '../api/marks';
 import { cohortsSchema, highlightsSchema } from '../api/insights';
 import { teamsSpendSchema } from '../api/spend';
 import { teamsAnswerSchema, teamsSummarySchema, topUsersSchema, UNASSIGNED, type TeamView } from '../api/teams';
+import { readinessAnswerSchema } from '../api/readiness';
 import { reconciliationSchema } from '../api/reconciliation';
 import { usersTableSchema } from '../api/users';
 import { addDays, HISTORY_START, weekStart, type Day } from '../lib/dates';
@@ -106,6 +111,12 @@ let receiverAt: string;
 /** The webhook's bodies as posted, by the path each dashboard posts to. */
 const posted = new Map<string, string[]>();
 let people: Promise<Map<string, Person>> | undefined;
+let repoKeys: Promise<string[]> | undefined;
+/**
+ * How many of the manager's friction answers compared teams, put teams on a side, gave a side's figures, listed
+ * headroom: the property is not vacuous when some did.
+ */
+const frictionSeen = { answers: 0, compared: 0, sides: 0, shown: 0, headroom: 0 };
 /** Every email and user id of the organization, and the admin's email: none may reach a manager or a channel. */
 let secrets: string[] = [];
 
@@ -236,6 +247,25 @@ function everyone(d: Dashboard): Promise<Map<string, Person>> {
   return people;
 }
 
+/** Counts a manager's friction answer in `frictionSeen`. */
+function tally(a: FrictionAnswer) {
+  frictionSeen.answers++;
+  if (a.teams > 0) frictionSeen.compared++;
+  if (a.criteria.some((c) => c.failing.teams + c.passing.teams > 0)) frictionSeen.sides++;
+  if (a.criteria.some((c) => c.shown)) frictionSeen.shown++;
+  if (a.headroom.room.length + a.headroom.risk.length > 0) frictionSeen.headroom++;
+}
+
+/** The demo's repositories with a report, by key (the same demo on every dashboard): the mapping's claims are of these. */
+function repositories(d: Dashboard): Promise<string[]> {
+  repoKeys ??= (async () => {
+    const keys = readinessAnswerSchema.parse(await read(d, d.admin, '/api/readiness')).repos.map((r) => r.key);
+    expect(keys.length).toBeGreaterThan(0);
+    return keys;
+  })();
+  return repoKeys;
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // The random mappings.
 
@@ -257,20 +287,30 @@ const scenario = fc.record({
   /** A users table sort with ties, to read the order of. */
   sort: fc.constantFrom('team', 'tier', 'prs', 'commits', 'activeDays', 'delegation', 'model'),
   dir: fc.constantFrom('asc', 'desc'),
+  /** Top-level teams of no one the manager manages too, owning repositories: teams enough for friction's sides. */
+  spare: fc.oneof(fc.constant(0), fc.integer({ min: 5, max: 9 })),
+  /** Each repository's owning team (the repositories take these in turn), of the teams and the spare ones; or none. */
+  repos: fc.array(fc.integer({ min: -2, max: 10 }), { minLength: 8, maxLength: 25 }),
+  /** A team owning the repositories of the demo's owner no other claims, by pattern (host/owner/*), or none. */
+  wildcard: fc.integer({ min: -3, max: 10 }),
 });
 type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never;
 
-/** A run's mapping: the teams (every one above those named too), each person's team, the manager's teams. */
+/**
+ * A run's mapping: the teams of people or of the manager (every one above those named too), each person's team,
+ * each repository's owning team (null: none), the manager's teams (the spare ones among them).
+ */
 interface World {
   teams: string[];
   teamOf: Map<string, string>;
+  ownerOf: Map<string, string | null>;
   unseen: string[];
   managed: string[];
   csv: string;
 }
 
 let runs = 0;
-function worldOf(s: Scenario, ids: readonly string[]): World {
+function worldOf(s: Scenario, ids: readonly string[], repos: readonly string[]): World {
   // Each run's teams are named anew: the alerts and budgets of earlier runs are about other teams.
   const run = ++runs;
   const n = s.parents.length;
@@ -299,16 +339,34 @@ function worldOf(s: Scenario, ids: readonly string[]): World {
   });
   const picked = s.managed.map((i) => paths[i % n]!);
   if (s.outer) picked[0] = picked[0]!.split('/')[0]!;
-  const managed = [...new Set(picked)];
-  const rows = [
-    'user_id,team,manager',
-    ...managed.map((t) => `,${t},${LEAD}`),
-    ...[...teamOf].map(([id, t]) => `${id},${t},`),
-  ];
-  const named = [...teamOf.values(), ...managed];
+  const named = [...teamOf.values(), ...picked];
   const teams = paths.filter((p) => named.some((t) => isWithin(t, p)));
-  return { teams, teamOf, unseen, managed, csv: `${rows.join('\n')}\n` };
+  const spare = Array.from({ length: s.spare }, (_, i) => `R${run}S${i}`);
+  const managed = [...new Set(picked), ...spare];
+  // Each repository claimed by its team; those claimed by none left to the pattern's team, if any (lib/repos.ts).
+  const owners = [...spare, ...teams];
+  const claims = new Map<string, string[]>();
+  const wild = s.wildcard >= 0 ? owners[s.wildcard % owners.length]! : null;
+  const ownerOf = new Map<string, string | null>();
+  repos.forEach((key, i) => {
+    // The spare teams one repository each first: each of them is compared.
+    const t = s.repos[i % s.repos.length]!;
+    const team = i < spare.length ? spare[i]! : t >= 0 ? owners[t % owners.length]! : null;
+    if (team !== null) claims.set(team, [...(claims.get(team) ?? []), key]);
+    ownerOf.set(key, team ?? wild);
+  });
+  if (wild !== null) claims.set(wild, [...(claims.get(wild) ?? []), ...new Set(repos.map((k) => `${ownerPart(k)}/*`))]);
+  const rows = [
+    'user_id,team,manager,repos',
+    ...managed.map((t) => `,${t},${LEAD},`),
+    ...[...claims].map(([t, keys]) => `,${t},,${keys.join(';')}`),
+    ...[...teamOf].map(([id, t]) => `${id},${t},,`),
+  ];
+  return { teams, teamOf, ownerOf, unseen, managed, csv: `${rows.join('\n')}\n` };
 }
+
+/** A repository key's host and owner (`github.com/acme`), its pattern's fixed part. */
+const ownerPart = (key: string) => key.slice(0, key.lastIndexOf('/'));
 
 // ---------------------------------------------------------------------------------------------------------------
 // What the manager is given, and the checks of it.
@@ -391,7 +449,7 @@ async function check(s: Scenario) {
   const d = await dashboard(s.k);
   const k = s.k;
   const known = await everyone(d);
-  const w = worldOf(s, [...known.keys()]);
+  const w = worldOf(s, [...known.keys()], await repositories(d));
   const { teams } = w;
   await read(d, d.admin, '/api/teams/mapping', 'PUT', { format: 'csv', text: w.csv });
   expect(await read(d, d.lead, '/api/me')).toMatchObject({ role: 'manager' });
@@ -531,6 +589,7 @@ async function check(s: Scenario) {
     ] as const;
     const neverCsv = `/api/users.csv?${RANGE}${sel.q}&who=never`;
     const exported = `/api/export/person-days?${RANGE}${sel.q}&format=csv`;
+    const friction = `${FRICTION_PATH}?${RANGE}${sel.q}`;
     const teamOnly =
       sel.q === ''
         ? []
@@ -555,6 +614,7 @@ async function check(s: Scenario) {
       sorted,
       `/api/highlights${only}`,
       `/api/cohorts${only}`,
+      friction,
       ...teamOnly,
     ])
       void ask(path).catch(() => undefined);
@@ -869,6 +929,62 @@ async function check(s: Scenario) {
         claim(`the cohorts (${label}) of ${x.week}`, sel.q === '' ? of('') : group, `cohort ${x.week}`, x.size);
         kept(`the cohorts (${label}) of ${x.week}`, x.size);
       }
+
+    // Readiness priced in friction and the headroom lists: the selection's outermost teams owning a repository, of
+    // those the tree shows; a side's figures are its teams' people's, given only with enough teams on each side; a
+    // headroom row is its team's people's. Privacy mode leaves teams out of the admin's answer for the same teams and
+    // changes no figure of those it keeps: the headroom rows are the admin's of the teams shown, and so are the sides'
+    // teams, with the admin's figures where the admin's side is the same.
+    const f = await ask(friction);
+    if (f) {
+      const a = frictionAnswerSchema.parse(f);
+      const where = `the friction (${label})`;
+      const owners = [
+        ...new Set(
+          [...w.ownerOf.values()].filter((o): o is string => o !== null && sel.teams.some((t) => isWithin(o, t))),
+        ),
+      ];
+      const compared = owners.filter((t) => !owners.some((o) => o !== t && isWithin(t, o)) && shown.has(t));
+      if (a.teams !== compared.length) problems.push(`${where}: ${a.teams} teams compared, not ${compared.join(', ')}`);
+      const teamsQ = sel.teams.map((t) => `&team=${encodeURIComponent(t)}`).join('');
+      const asAdmin =
+        a.teams === 0
+          ? undefined
+          : frictionAnswerSchema.parse(await read(d, d.admin, `${FRICTION_PATH}?${RANGE}${teamsQ}`));
+      for (const list of ['room', 'risk'] as const) {
+        expect(a.headroom[list], `${where}’s ${list}`).toEqual(
+          (asAdmin?.headroom[list] ?? []).filter((r) => shown.has(r.team)),
+        );
+        for (const r of a.headroom[list]) {
+          named.add(r.team);
+          if (!compared.includes(r.team)) problems.push(`${where}’s ${list}: ${r.team} is not compared`);
+          claim(`${where}’s ${list}: ${r.team}`, of(r.team));
+        }
+      }
+      for (const c of a.criteria) {
+        const full = asAdmin?.criteria.find((x) => x.id === c.id);
+        if (c.shown !== (c.failing.teams >= a.minTeams && c.passing.teams >= a.minTeams))
+          problems.push(`${where}: ${c.id} shown ${c.shown} with ${c.failing.teams} and ${c.passing.teams} teams`);
+        for (const side of ['failing', 'passing'] as const) {
+          const x = c[side];
+          const at = `${where}: ${c.id} ${side}`;
+          const admins = full?.[side];
+          expect(x.names, at).toEqual((admins?.names ?? []).filter((t) => shown.has(t)));
+          if (c.shown && full?.shown && keyOf(new Set(admins!.names)) === keyOf(new Set(x.names)))
+            expect(x, at).toEqual(admins);
+          if (x.teams !== x.names.length) problems.push(`${at}: ${x.teams} teams, ${x.names.length} named`);
+          for (const t of x.names) {
+            named.add(t);
+            if (!compared.includes(t)) problems.push(`${at}: ${t} is not compared`);
+          }
+          const figures = [x.activePeople, x.toolCallsPerTurn, x.creditsPerPr, x.manualShare, x.spendPerActiveMonth];
+          if (c.shown) claim(at, ofAll(x.names), 'active', x.activePeople!);
+          else if (figures.some((v) => v !== null)) problems.push(`${at}: figures of a side not shown`);
+        }
+        if (!c.shown && c.spendDifference !== null) problems.push(`${where}: ${c.id}’s spend difference not shown`);
+      }
+      tally(a);
+    }
   };
   await Promise.all(selections.map(one));
 
@@ -954,5 +1070,11 @@ describe('privacy mode, for random mappings and k', () => {
       fc.asyncProperty(scenario, (s) => check(s)),
       { numRuns: RUNS, endOnFailure: true },
     );
+    // Friction is asked of teams that own repositories: some answers compare teams, put them on a side, and give a
+    // side's figures.
+    const seen = JSON.stringify(frictionSeen);
+    expect(frictionSeen.compared, seen).toBeGreaterThan(0);
+    expect(frictionSeen.sides, seen).toBeGreaterThan(0);
+    expect(frictionSeen.shown, seen).toBeGreaterThan(0);
   }, 600_000);
 });
