@@ -66,5 +66,13 @@ export const WHO_FILE_TAG: Record<Who, string> = {
   never: '-never-used',
 };
 
+/**
+ * The lists of people not using the agent, whom new starters in their days of grace (lib/funnel.ts `inGrace`) are
+ * kept out of: they are new, not lagging behind.
+ */
+export const UNUSED_LISTS = ['inactive', 'idle-7', 'idle-30', 'never'] as const satisfies readonly Who[];
+export type UnusedList = (typeof UNUSED_LISTS)[number];
+export const isUnusedList = (who: string): who is UnusedList => (UNUSED_LISTS as readonly string[]).includes(who);
+
 /** The lists whose people had no day of activity in the range: every figure of theirs is 0. */
 export const IDLE_LISTS: readonly Who[] = ['inactive', 'never'];

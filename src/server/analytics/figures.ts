@@ -40,6 +40,7 @@ import { inSelection, shownTeams, teamTree, UNASSIGNED, withAncestors, type Coun
 import type { Analytics } from './engine';
 import { createIntensityFigures, weeksOf, type Banded } from './intensity-figures';
 import { createFunnel, type FunnelCounts, type FunnelOptions } from './funnel';
+import { judgeGraceWith } from './grace';
 import { LEVEL_SOURCE, LEVEL_SUMS, WEEK_OF_DAY, wholeWeeks } from './schema';
 import { priceTableOf, spendRows } from './spend';
 import { membershipOf, scopeWhere, type PeopleScope } from './teams';
@@ -177,6 +178,8 @@ export function createFigures(a: Analytics, opts: FiguresOptions = {}) {
   const prices = priceTableOf(a);
   const funnel = createFunnel(a, opts.funnel);
   const graceDays = opts.funnel?.graceDays ?? DEFAULT_GRACE_DAYS;
+  // The users tables keep the new starters this funnel counts in grace out of their unused lists (analytics/grace.ts).
+  judgeGraceWith(a, { access: funnel.accessTable, days: graceDays });
 
   /** The teams' members (each with its sub-teams'), counted once per writing of `member`. */
   let counted: { writes: number; mapping: Mapping | null; counts: Map<string, number> } | undefined;

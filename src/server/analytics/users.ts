@@ -9,7 +9,7 @@
 import { INTEGER, LIST, VARCHAR, listValue, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
 import { UNASSIGNED } from '../../api/teams';
 import { addDays, HISTORY_START, weekStart, type Day, type DayRange } from '../../lib/dates';
-import { isSeatList } from '../../lib/user-columns';
+import { isSeatList, isUnusedList } from '../../lib/user-columns';
 import {
   SUMS,
   type MergedSums,
@@ -22,6 +22,7 @@ import type { PriceList } from '../spend/prices';
 import type { Mapping } from '../teams/mapping';
 import { inSelection } from '../teams/tree';
 import type { Analytics } from './engine';
+import { graceJudgeOf, graceParams, IN_GRACE_PEOPLE } from './grace';
 import { wholeWeeks } from './schema';
 import { csvFigures } from './users-csv';
 import { IDLE, KNOWN, PERSON, SEAT_COUNTS, SEATED, TABLE } from './users-sql';
@@ -85,6 +86,19 @@ export interface SeatCounts {
   idle7: number;
   idle30: number;
   never: number;
+}
+
+/**
+ * The new starters of a users table's teams in their days of grace by the range's end (lib/funnel.ts `inGrace`), whom
+ * the lists of people not using the agent and their counts leave out: how many each leaves out.
+ */
+export interface GraceCounts {
+  /** The days of grace (ONBOARDING_GRACE_DAYS); none without a figures runner to judge grace. */
+  days: number;
+  /** Known people not active in the range. */
+  inactive: number;
+  /** With a mapping, of the people it names: those the seats' idle7, idle30 and never leave out. */
+  seats: { idle7: number; idle30: number; never: number } | null;
 }
 
 /** What a range's table is made with: a price list for spend (none: no spend column). */
@@ -155,7 +169,21 @@ export interface UsersTable {
     q: UsersQuestion,
     offset: number,
     limit: number,
-  ): Promise<{ users: MergedUser[]; total: number; active: number; inactive: number; seats: SeatCounts | null }>;
+  ): Promise<{
+    users: MergedUser[];
+    total: number;
+    active: number;
+    inactive: number;
+    seats: SeatCounts | null;
+    grace: GraceCounts;
+  }>;
+}
+
+/** What a question's rows are read with: the range's end, spend, and the days of grace (none: nobody is in grace). */
+interface Made {
+  end: Day;
+  priced: boolean;
+  grace: number | null;
 }
 
 /** How long a table replaced or pushed out is kept for the readers still on it. */
@@ -251,6 +279,17 @@ export function createUsersTables(a: Analytics, entries = 8) {
     return next;
   }
 
+  /**
+   * The days of grace, with the access days (`person_access`) brought up to the mapping; none without a figures
+   * runner to judge grace (analytics/grace.ts).
+   */
+  async function graceDays(mapping: Mapping | null): Promise<number | null> {
+    const judge = graceJudgeOf(a);
+    if (!judge) return null;
+    await judge.access(mapping);
+    return judge.days;
+  }
+
   /** What the range's table is made of brought up to date, and its query's parameters. */
   async function ready(r: DayRange, spec: UsersTableSpec) {
     await a.catchUp({ start: HISTORY_START, end: r.end });
@@ -275,12 +314,13 @@ export function createUsersTables(a: Analytics, entries = 8) {
    * (`who` left out for the counts of the teams' people): each person's team by its mapping, from `member` brought up
    * to date, joined when the question needs it (`teamed`). A seats' list reads the people the mapping names, those
    * never seen by the range's end with them (SEATED). Privacy mode (`q.view`): each row with the team shown and the
-   * name (`seen_team`, `seen_name`).
+   * name (`seen_team`, `seen_name`). New starters in grace (`made.grace`) are left out of the lists of people not
+   * using the agent; `inGrace` says who they are (`in_grace`) for the counts of the teams' people.
    */
   async function rowsFor(
     table: string,
     q: UsersQuestion,
-    made: { end: Day; priced: boolean },
+    made: Made,
     withFilters = true,
     teamed = q.teams.length > 0 || (q.sort === 'team' && !q.view),
   ) {
@@ -301,6 +341,15 @@ export function createUsersTables(a: Analytics, entries = 8) {
       from = `(SELECT t.*, coalesce(m.team, $unassigned) AS team FROM ${table} t LEFT JOIN member m USING (pid))`;
       params.unassigned = UNASSIGNED;
     }
+    const graced = made.grace !== null && (!withFilters || isUnusedList(who));
+    if (graced) {
+      const g = graceParams(made.end, made.grace!);
+      Object.assign(params, g.params);
+      Object.assign(types, g.types);
+      from = `(WITH grace AS (${IN_GRACE_PEOPLE})
+        SELECT f.*, g.pid IS NOT NULL AS in_grace FROM ${from} f LEFT JOIN grace g ON g.pid = f.pid)`;
+    }
+    const fresh = graced ? ' AND NOT in_grace' : '';
     if (q.teams.length > 0) {
       const sel = selected(q);
       Object.assign(params, sel.params);
@@ -314,11 +363,11 @@ export function createUsersTables(a: Analytics, entries = 8) {
     if (withFilters) {
       const f = q.filter;
       if (who === 'active' || who === 'named-active') parts.push('active_days > 0');
-      else if (who === 'inactive') parts.push('active_days = 0');
-      else if (who === 'never') parts.push('never_used');
+      else if (who === 'inactive') parts.push(`active_days = 0${fresh}`);
+      else if (who === 'never') parts.push(`never_used${fresh}`);
       else if (who === 'idle-7' || who === 'idle-30') {
         // No day of activity in the 7 (30) days to the range's end, though known by then.
-        parts.push('NOT never_used AND coalesce(last_active_day < $idle_from, true)');
+        parts.push(`NOT never_used AND coalesce(last_active_day < $idle_from, true)${fresh}`);
         params.idle_from = addDays(made.end, who === 'idle-7' ? -6 : -29);
       }
       const search = f.search.trim().toLowerCase();
@@ -337,14 +386,20 @@ export function createUsersTables(a: Analytics, entries = 8) {
           params[param] = value;
         }
     }
-    return { sql: `FROM ${from} ${parts.length ? `WHERE ${parts.join(' AND ')}` : ''}`, params, types, joined };
+    return {
+      sql: `FROM ${from} ${parts.length ? `WHERE ${parts.join(' AND ')}` : ''}`,
+      params,
+      types,
+      joined,
+      inGrace: graced ? 'in_grace' : 'false',
+    };
   }
 
   /** Every row of `table` (after `prelude`, with its `params`) the question keeps, in order, its figures as CSV. */
   async function* csvRows(
     table: string,
     q: UsersQuestion,
-    made: { end: Day; priced: boolean },
+    made: Made,
     ids: readonly UserColumnId[],
     prelude = '',
     params: Record<string, DuckDBValue> = {},
@@ -367,22 +422,32 @@ export function createUsersTables(a: Analytics, entries = 8) {
 
   async function make(name: string, r: DayRange, spec: UsersTableSpec): Promise<UsersTable> {
     await a.rows(`CREATE OR REPLACE TABLE ${name} AS ${TABLE(spec.prices !== null)}`, await ready(r, spec));
-    const made = { end: r.end, priced: spec.prices !== null };
-    /** The seats' counts of the question's teams (with a mapping). */
-    async function seatsOf(q: UsersQuestion): Promise<SeatCounts | null> {
+    /**
+     * The seats' counts of the question's teams (with a mapping), and the new starters in grace the unused ones leave
+     * out (`grace`: the days of grace, none without a judge).
+     */
+    async function seatsOf(
+      q: UsersQuestion,
+      grace: number | null,
+    ): Promise<{ seats: SeatCounts; grace: GraceCounts['seats'] } | null> {
       if (!q.mapping) return null;
       const sel = selected(q, 'm.team');
-      const [c] = await a.rows<{ named: number; active: number; idle7: number; idle30: number; never: number }>(
-        SEAT_COUNTS(name, sel.sql),
+      const g = grace === null ? { params: {}, types: {} } : graceParams(r.end, grace);
+      const [c] = await a.rows<Record<keyof SeatCounts | 'grace_idle7' | 'grace_idle30' | 'grace_never', number>>(
+        SEAT_COUNTS(name, sel.sql, grace !== null),
         {
           ...sel.params,
+          ...g.params,
           unassigned: UNASSIGNED,
           idle7: addDays(r.end, -6),
           idle30: addDays(r.end, -29),
         },
-        sel.types,
+        { ...sel.types, ...g.types },
       );
-      return { named: c!.named, active: c!.active, idle7: c!.idle7, idle30: c!.idle30, never: c!.never };
+      return {
+        seats: { named: c!.named, active: c!.active, idle7: c!.idle7, idle30: c!.idle30, never: c!.never },
+        grace: { idle7: c!.grace_idle7, idle30: c!.grace_idle30, never: c!.grace_never },
+      };
     }
     /** Read on first ask (the CSV needs none): beside the first page's queries. */
     let facets: Promise<UserFacets> | undefined;
@@ -401,6 +466,8 @@ export function createUsersTables(a: Analytics, entries = 8) {
       };
     };
     async function pageOnce(q: UsersQuestion, offset: number, limit: number) {
+      const grace = await graceDays(q.mapping);
+      const made = { end: r.end, priced: spec.prices !== null, grace };
       // The counts need no names.
       const [kept, teams] = await Promise.all([
         rowsFor(name, q, made),
@@ -418,18 +485,26 @@ export function createUsersTables(a: Analytics, entries = 8) {
           later ? { ...kept.params, unassigned: UNASSIGNED } : kept.params,
           kept.types,
         ),
-        a.rows<{ total: number; active: number; inactive: number }>(
+        a.rows<{ total: number; active: number; inactive: number; grace: number }>(
           `SELECT (SELECT count(*) ${kept.sql})::INTEGER AS total,
                count(*) FILTER (WHERE active_days > 0)::INTEGER AS active,
-               count(*) FILTER (WHERE active_days = 0)::INTEGER AS inactive
+               count(*) FILTER (WHERE active_days = 0 AND NOT ${teams.inGrace})::INTEGER AS inactive,
+               count(*) FILTER (WHERE active_days = 0 AND ${teams.inGrace})::INTEGER AS grace
              ${teams.sql}`,
           { ...kept.params, ...teams.params },
           { ...kept.types, ...teams.types },
         ),
-        seatsOf(q),
+        seatsOf(q, grace),
       ]);
       const users = rows.map((row) => userOf(row, spec, q.mapping !== null, q.view !== undefined));
-      return { users, total: c!.total, active: c!.active, inactive: c!.inactive, seats };
+      return {
+        users,
+        total: c!.total,
+        active: c!.active,
+        inactive: c!.inactive,
+        seats: seats?.seats ?? null,
+        grace: { days: grace ?? 0, inactive: c!.grace, seats: seats?.grace ?? null },
+      };
     }
     return {
       facets: () =>
@@ -491,10 +566,10 @@ export function createUsersTables(a: Analytics, entries = 8) {
           () => false,
         ))
       ) {
-        yield* csvRows(e.name, q, { end: r.end, priced: spec.prices !== null }, ids);
+        yield* csvRows(e.name, q, { end: r.end, priced: spec.prices !== null, grace: await graceDays(q.mapping) }, ids);
       } else {
         const params = await ready(r, spec);
-        const made = { end: r.end, priced: spec.prices !== null };
+        const made = { end: r.end, priced: spec.prices !== null, grace: await graceDays(q.mapping) };
         yield* csvRows('users_table', q, made, ids, `WITH users_table AS (${TABLE(made.priced)}\n)`, params);
       }
     },

@@ -1,0 +1,46 @@
+/**
+ * The grace after access (lib/funnel.ts) outside the funnel: the new starters the users page keeps out of its lists
+ * of people not using the agent (analytics/users.ts) are those the funnel counts in grace, judged on the same access
+ * days (`person_access`, made by the figures runner's funnel) and the same days of grace.
+ */
+import type { DuckDBType, DuckDBValue } from '@duckdb/node-api';
+import { INTEGER } from '@duckdb/node-api';
+import { HISTORY_START, type Day } from '../../lib/dates';
+import type { Mapping } from '../teams/mapping';
+import type { Analytics } from './engine';
+
+/** How an engine judges grace: its funnel's access days brought up to a mapping, and the days of grace. */
+export interface GraceJudge {
+  /** Brings `person_access` (each member's `since` and first day named) up to the mapping (funnel.ts `accessTable`). */
+  access(mapping: Mapping | null): Promise<void>;
+  days: number;
+}
+
+/** One judge per engine: the figures runner's (figures.ts), whose funnel keeps `person_access`. */
+const judges = new WeakMap<Analytics, GraceJudge>();
+export const judgeGraceWith = (a: Analytics, judge: GraceJudge) => void judges.set(a, judge);
+/** The engine's judge of grace; none without a figures runner (then nobody is in grace). */
+export const graceJudgeOf = (a: Analytics): GraceJudge | undefined => judges.get(a);
+
+/** A person's access day in SQL (lib/funnel.ts): `x` their `person_access` row, `seen` their first day seen. */
+export const ACCESS_DAY = (x: string, seen: string) => `coalesce(${x}.since::DATE, least(${x}.named::DATE, ${seen}))`;
+
+/** lib/funnel.ts `inGrace` in SQL, of a DATE `access`: parameters $history, $grace_days and $grace_end (the day judged on). */
+export const IN_GRACE = (access: string) => `(${access} > $history AND ${access} + $grace_days > $grace_end)`;
+
+/**
+ * The people in grace on $grace_end (`pid`): from their access day, with their first day seen up to it (a `/users`
+ * day); a person the mapping does not name has their first day seen alone.
+ */
+export const IN_GRACE_PEOPLE = `
+SELECT pid FROM (
+  SELECT coalesce(x.pid, s.pid) AS pid, ${ACCESS_DAY('x', 's.seen')} AS access
+  FROM person_access x FULL JOIN (SELECT pid, min(day) AS seen FROM person_day WHERE day <= $grace_end GROUP BY pid) s
+    ON s.pid = x.pid)
+WHERE ${IN_GRACE('access')}`;
+
+/** The parameters of IN_GRACE_PEOPLE judged on `end` with `days` of grace. */
+export const graceParams = (end: Day, days: number) => ({
+  params: { history: HISTORY_START, grace_days: days, grace_end: end } as Record<string, DuckDBValue>,
+  types: { grace_days: INTEGER } as Record<string, DuckDBType>,
+});
