@@ -73,15 +73,15 @@ export const usersTableSchema = z.object({
   /** Users active in the range, before the filters; null in privacy mode when they are 1 to `minGroup` − 1 people. */
   activeUsers: z.nullable(z.number()),
   /**
-   * Known people of the same teams not active in the range (listed with \`who=inactive\` or \`all\`); null as
-   * `activeUsers` is.
+   * Known people of the same teams not active in the range, but for the new starters in grace (`grace`; listed with
+   * \`who=inactive\`, and with \`all\` beside those in grace); null as `activeUsers` is.
    */
   inactiveUsers: z.nullable(z.number()),
   /**
    * The seats' counts of the same teams (the people the team mapping names: `named`, and of them those active in the
    * range, those known with no day of activity in the 7 and the 30 days to its end, and those who never used the
-   * agent by then), each listed with `who=named`, `named-active`, `idle-7`, `idle-30`, `never`; null without a
-   * mapping. A count is null as `activeUsers` is.
+   * agent by then: the last three but for the new starters in grace), each listed with `who=named`, `named-active`,
+   * `idle-7`, `idle-30`, `never`; null without a mapping. A count is null as `activeUsers` is.
    */
   seats: z.optional(
     z.nullable(
@@ -93,6 +93,22 @@ export const usersTableSchema = z.object({
         never: z.nullable(z.number()),
       }),
     ),
+  ),
+  /**
+   * The new starters of the same teams in their days of grace by the range's end (lib/funnel.ts: their access day
+   * fewer than `days` days before it, or after it; `days` is ONBOARDING_GRACE_DAYS), whom the lists of people not
+   * using the agent (`who=inactive`, `idle-7`, `idle-30`, `never`) and their counts leave out as new, not lagging
+   * behind: how many each leaves out (`seats`: with a mapping, as `seats`). A count is null as `activeUsers` is.
+   * Absent while the range's table is not read yet.
+   */
+  grace: z.optional(
+    z.object({
+      days: z.number(),
+      inactive: z.nullable(z.number()),
+      seats: z.nullable(
+        z.object({ idle7: z.nullable(z.number()), idle30: z.nullable(z.number()), never: z.nullable(z.number()) }),
+      ),
+    }),
   ),
   /**
    * The days of history stored up to the range's end, of all of them: until they all are, the people not active in

@@ -1,7 +1,8 @@
 /**
  * Privacy mode (PRIVACY_MIN_GROUP=k) as a property, for random mappings and k from 2 to 5: of whatever a manager asks
  * (the teams tree and summary, the teams' spend, the users table and its CSV, the seats' lists and counts (the people
- * the mapping names, those who never used the agent among them), the comparison's answers, the top users, the
+ * the mapping names, those who never used the agent among them), the new starters in grace each list of people not
+ * using the agent leaves out, the comparison's answers, the top users, the
  * highlights, the cohorts, a team's goal's progress, the funnel's starters by team and week, the alerts, the alerts'
  * preview and check now, readiness priced in friction and the delegation headroom lists of the readiness and teams
  * pages, and the MCP server's tools: the teams, users, goals and alerts tools give the pages' answers, the figures tool
@@ -44,6 +45,7 @@ import { readinessAnswerSchema } from '../api/readiness';
 import { reconciliationSchema } from '../api/reconciliation';
 import { usersTableSchema } from '../api/users';
 import { addDays, HISTORY_START, weekStart, type Day } from '../lib/dates';
+import { DEFAULT_GRACE_DAYS, inGrace } from '../lib/funnel';
 import { CookieJar, request, signInEnv, signedIn, startProvider, type TestProvider } from '../test/oidc';
 import { pseudonym } from './auth/privacy';
 import { createApp, openAppStore } from './app';
@@ -277,8 +279,11 @@ const scenario = fc.record({
   /** People put directly in each team, taken in turn from the people in a random order; the rest Unassigned. */
   sizes: fc.array(fc.integer({ min: 0, max: 7 }), { minLength: 6, maxLength: 6 }),
   order: fc.integer({ min: 0, max: 2 ** 31 - 1 }),
-  /** People the mapping names whom the service has not seen (by user id), each put in a team. */
-  unseen: fc.array(fc.nat(5), { maxLength: 3 }),
+  /**
+   * People the mapping names whom the service has not seen (by user id), each put in a team, given access long before
+   * the ranges (`since`) or not (then they are in grace: first named after the latest day).
+   */
+  unseen: fc.array(fc.tuple(fc.nat(5), fc.boolean()), { maxLength: 3 }),
   /** The teams the manager manages (one or two); `outer`: the first one's top-level team instead. */
   managed: fc.uniqueArray(fc.nat(5), { minLength: 1, maxLength: 2 }),
   outer: fc.boolean(),
@@ -305,9 +310,14 @@ interface World {
   teamOf: Map<string, string>;
   ownerOf: Map<string, string | null>;
   unseen: string[];
+  /** The mapping's `since` of the people it gives one. */
+  since: Map<string, Day>;
   managed: string[];
   csv: string;
 }
+
+/** The access day of people the mapping gives one: before every range, so no starters of theirs. */
+const LONG_AGO: Day = '2026-02-02';
 
 let runs = 0;
 function worldOf(s: Scenario, ids: readonly string[], repos: readonly string[]): World {
@@ -332,9 +342,11 @@ function worldOf(s: Scenario, ids: readonly string[], repos: readonly string[]):
   for (let i = 0; i < n; i++)
     for (let m = 0; m < s.sizes[i]! && next < shuffled.length; m++) teamOf.set(shuffled[next++]!, paths[i]!);
   if (teamOf.size === 0) teamOf.set(shuffled[0]!, paths[0]!);
-  const unseen = s.unseen.map((t, i) => {
+  const since = new Map<string, Day>();
+  const unseen = s.unseen.map(([t, long], i) => {
     const id = `usr_unseen${run}x${i}`;
     teamOf.set(id, paths[t % n]!);
+    if (long) since.set(id, LONG_AGO);
     return id;
   });
   const picked = s.managed.map((i) => paths[i % n]!);
@@ -357,12 +369,12 @@ function worldOf(s: Scenario, ids: readonly string[], repos: readonly string[]):
   });
   if (wild !== null) claims.set(wild, [...(claims.get(wild) ?? []), ...new Set(repos.map((k) => `${ownerPart(k)}/*`))]);
   const rows = [
-    'user_id,team,manager,repos',
-    ...managed.map((t) => `,${t},${LEAD},`),
-    ...[...claims].map(([t, keys]) => `,${t},,${keys.join(';')}`),
-    ...[...teamOf].map(([id, t]) => `${id},${t},,`),
+    'user_id,team,manager,repos,since',
+    ...managed.map((t) => `,${t},${LEAD},,`),
+    ...[...claims].map(([t, keys]) => `,${t},,${keys.join(';')},`),
+    ...[...teamOf].map(([id, t]) => `${id},${t},,,${since.get(id) ?? ''}`),
   ];
-  return { teams, teamOf, ownerOf, unseen, managed, csv: `${rows.join('\n')}\n` };
+  return { teams, teamOf, ownerOf, unseen, since, managed, csv: `${rows.join('\n')}\n` };
 }
 
 /** A repository key's host and owner (`github.com/acme`), its pattern's fixed part. */
@@ -375,8 +387,10 @@ const ownerPart = (key: string) => key.slice(0, key.lastIndexOf('/'));
  * The people a count is of: everyone of the group (`members`: the people the mapping names there, seen or not), the
  * people the service has seen (`known`) and those it has not (`never`), those active or not in the range, those
  * active in the week to the latest day or the week before, those known and idle for the week (`idle7`) or the 30
- * days (`idle`) to it, those first active in a week (`cohort <Monday>`).
+ * days (`idle`) to it, those first active in a week (`cohort <Monday>`); of the lists of people not using the agent,
+ * those they give (`unused …`) and the new starters in grace they leave out (`grace …`).
  */
+type Unused = 'inactive' | 'idle7' | 'idle' | 'never';
 type Kind =
   | 'members'
   | 'known'
@@ -388,6 +402,8 @@ type Kind =
   | 'idle7'
   | 'idle'
   | 'starters'
+  | `unused ${Unused}`
+  | `grace ${Unused}`
   | `cohort ${string}`;
 
 /** A figure given about a group of people (by their real ids), and a count of some of them if one is given. */
@@ -464,7 +480,19 @@ async function check(s: Scenario) {
   /** A team's people (its sub-teams' too; '' the organization), seen by the service or not. */
   const of = (team: string) => new Set(everybody.filter((id) => team === '' || isWithin(teamOf(id), team)));
   const ofAll = (ts: readonly string[]) => new Set(ts.flatMap((t) => [...of(t)]));
-  const is = (id: string, kind: Kind) => {
+  /**
+   * In grace on the latest day every range ends on (lib/funnel.ts): access, the mapping's since, else the earlier of
+   * the day first named (after the latest day: the mapping is named now) and the first day seen.
+   */
+  const fresh = (id: string) => {
+    const access = w.since.get(id) ?? known.get(id)?.first ?? (w.teamOf.has(id) ? addDays(LATEST, 1) : null);
+    return access !== null && inGrace(access, LATEST, DEFAULT_GRACE_DAYS);
+  };
+  const is = (id: string, kind: Kind): boolean => {
+    if (kind.startsWith('unused ') || kind.startsWith('grace ')) {
+      const [which, of] = kind.split(' ') as ['unused' | 'grace', Unused];
+      return is(id, of) && fresh(id) === (which === 'grace');
+    }
     const p = known.get(id);
     if (kind === 'members') return true;
     if (kind === 'never') return !p;
@@ -583,9 +611,9 @@ async function check(s: Scenario) {
     const seats = [
       ['named', 'members'],
       ['named-active', 'active'],
-      ['idle-7', 'idle7'],
-      ['idle-30', 'idle'],
-      ['never', 'never'],
+      ['idle-7', 'unused idle7'],
+      ['idle-30', 'unused idle'],
+      ['never', 'unused never'],
     ] as const;
     const neverCsv = `/api/users.csv?${RANGE}${sel.q}&who=never`;
     const exported = `/api/export/person-days?${RANGE}${sel.q}&format=csv`;
@@ -671,8 +699,21 @@ async function check(s: Scenario) {
       if (!t.withheld) claim(where, group, 'known', t.total);
       kept(where, t.total);
       if (t.activeUsers !== null) claim(`${where}’s active people`, group, 'active', t.activeUsers);
-      if (t.inactiveUsers !== null) claim(`${where}’s inactive people`, group, 'inactive', t.inactiveUsers);
+      if (t.inactiveUsers !== null) claim(`${where}’s inactive people`, group, 'unused inactive', t.inactiveUsers);
       for (const n of [t.activeUsers, t.inactiveUsers]) if (n !== null) kept(where, n);
+      // The new starters in grace each list of people not using the agent leaves out: counted as the seats are.
+      const graced = [
+        ['inactive', t.grace?.inactive],
+        ['idle7', t.grace?.seats?.idle7],
+        ['idle', t.grace?.seats?.idle30],
+        ['never', t.grace?.seats?.never],
+      ] as const;
+      if (!t.grace?.seats) problems.push(`${where}: no counts of the new starters in grace`);
+      for (const [kind, n] of graced)
+        if (n != null) {
+          claim(`${where}’s new starters in grace (${kind})`, group, `grace ${kind}`, n);
+          kept(`${where}’s new starters in grace (${kind})`, n);
+        }
       for (const r of rows) {
         if (r.team !== null) named.add(r.team);
         if (r.team !== shownTeamOf(r.id)) problems.push(`${where}: a person of ${teamOf(r.id)} under ${r.team}`);
@@ -719,8 +760,11 @@ async function check(s: Scenario) {
           );
       }
       // The active and the inactive people: listed, or neither they nor their count given.
-      for (const kind of ['active', 'inactive'] as const) {
-        const one = usersTableSchema.parse(await ask(who(kind)));
+      for (const [w, kind] of [
+        ['active', 'active'],
+        ['inactive', 'unused inactive'],
+      ] as const) {
+        const one = usersTableSchema.parse(await ask(who(w)));
         const ids = new Set(one.users.map((u) => person(where, u.userId, u.email)));
         if (one.withheld && (one.total !== 0 || one.users.length > 0)) problems.push(`${where}: ${kind} rows withheld`);
         if (!one.withheld) claim(`${where}’s ${kind} people`, group, kind, one.total);
@@ -752,7 +796,13 @@ async function check(s: Scenario) {
             ).toEqual(one.users.map((u) => u.userId));
         }
       }
-      const counts = { named: 'members', active: 'active', idle7: 'idle7', idle30: 'idle', never: 'never' } as const;
+      const counts = {
+        named: 'members',
+        active: 'active',
+        idle7: 'unused idle7',
+        idle30: 'unused idle',
+        never: 'unused never',
+      } as const;
       if (!t.seats) problems.push(`${where}: no seats' counts`);
       for (const [k, kind] of Object.entries(counts))
         if (t.seats?.[k as keyof typeof counts] != null) {

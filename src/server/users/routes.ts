@@ -6,7 +6,8 @@
  *       a page of the merged per-user table, sorted, filtered and searched here: the people active in the
  *       range, or (`who=inactive`, `all`) the known people who were not, with their last active day; or, with a
  *       mapping, one of the seats' lists (`who=named`, `named-active`, `idle-7`, `idle-30`, `never`: the people it
- *       names, those who never used the agent too), and the seats' counts;
+ *       names, those who never used the agent too), and the seats' counts; the lists of people not using the agent
+ *       without the new starters in grace (lib/funnel.ts), with how many each leaves out;
  *   GET /api/users.csv?start&end&sort&dir&q&delegation&tier&lang&who
  *       the whole filtered, sorted table as CSV, streamed;
  *   GET /api/users/<userId>?start&end
@@ -35,6 +36,7 @@ import { isSeatList, WHO_FILE_TAG } from '../../lib/user-columns';
 import {
   nameKey,
   type createUsersTables,
+  type GraceCounts,
   type PersonView,
   type SeatCounts,
   type UsersCsvRow,
@@ -61,7 +63,7 @@ import type { Place } from '../teams/source';
 import { createRangeFiller, type RangeState } from './fill';
 
 /** Bumped when an answer's shape or meaning changes: an ETag of the old code must not match. */
-const ANSWER_VERSION = 'users-4';
+const ANSWER_VERSION = 'users-5';
 /** Rows per page at most: the browser asks for a few hundred at a time. */
 export const MAX_LIMIT = 1000;
 
@@ -192,6 +194,15 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
           number | null
         >)
       : seats;
+  /** Privacy mode: the new starters in grace each unused list leaves out, as the seats' counts (1 to k−1 not given). */
+  const graceShown = (g: GraceCounts, lens: PrivacyLens | undefined): NonNullable<UsersTableAnswer['grace']> => {
+    const n = (x: number) => (lens?.tooFew(x) ? null : x);
+    return {
+      days: g.days,
+      inactive: n(g.inactive),
+      seats: g.seats && { idle7: n(g.seats.idle7), idle30: n(g.seats.idle30), never: n(g.seats.never) },
+    };
+  };
   /** A seats' list needs a mapping: it lists the people the mapping names. */
   const seatsRefusal = (who: Who) =>
     isSeatList(who) && !opts.place?.()
@@ -277,7 +288,7 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
       };
       const [page, facets] = t
         ? await Promise.all([t.page(question, p.offset, p.limit), t.facets()])
-        : [{ users: [], total: 0, active: 0, inactive: 0, seats: null }, null];
+        : [{ users: [], total: 0, active: 0, inactive: 0, seats: null, grace: undefined }, null];
       const withheld = lens?.tooFew(page.total) === true;
       const body: UsersTableAnswer = {
         users: withheld ? [] : page.users.map(lens ? privately(lens) : shownTo(scope)),
@@ -288,6 +299,7 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
         activeUsers: lens?.tooFew(page.active) ? null : page.active,
         inactiveUsers: lens?.tooFew(page.inactive) ? null : page.inactive,
         seats: seatsShown(page.seats, lens),
+        ...(page.grace && { grace: graceShown(page.grace, lens) }),
         history: await historyOf(range),
         facets: facets ? { delegation: facets.delegation, tier: facets.tier, lang: facets.language } : EMPTY_FACETS,
         range,
