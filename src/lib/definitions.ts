@@ -69,7 +69,7 @@ export const DEFINITIONS = {
   notActive: {
     label: 'Not active in the range',
     meaning:
-      'Known people (a day of activity reported since the history starts, up to the range’s end) with no day of activity in the range.',
+      'Known people (a day of activity reported since the history starts, up to the range’s end) with no day of activity in the range, new starters in grace left out.',
   },
   seats: {
     label: 'Seats',
@@ -79,17 +79,22 @@ export const DEFINITIONS = {
   idle7: {
     label: 'Inactive 7 days',
     meaning:
-      'People the mapping names who used the agent before, but had no day of activity in the 7 days to the range’s end.',
+      'People the mapping names who used the agent before, but had no day of activity in the 7 days to the range’s end, new starters in grace left out.',
   },
   idle30: {
     label: 'Inactive 30 days',
     meaning:
-      'People the mapping names who used the agent before, but had no day of activity in the 30 days to the range’s end.',
+      'People the mapping names who used the agent before, but had no day of activity in the 30 days to the range’s end, new starters in grace left out.',
   },
   neverUsed: {
     label: 'Never used',
     meaning:
-      'People the mapping names with no day of activity and no credits by the range’s end: they have not used the agent yet.',
+      'People the mapping names with no day of activity and no credits by the range’s end, new starters in grace left out: they have not used the agent yet.',
+  },
+  newStarters: {
+    label: 'New starters in grace',
+    meaning:
+      'People whose access day (the mapping’s since, else the earlier of the day it first named them and their first day seen) is within the grace period to the range’s end (ONBOARDING_GRACE_DAYS, 14 days by default) or after it: new, not lagging behind, so in none of the lists of people not using the agent.',
   },
   members: {
     label: 'Members',

@@ -5,6 +5,7 @@ import { formatExact } from '../../lib/format';
 import type { SeatList, Who } from '../../lib/user-columns';
 
 type Counts = NonNullable<UsersTableAnswer['seats']>;
+type Grace = UsersTableAnswer['grace'];
 
 /** Each seat's list, its label and its count of the answer's. */
 export const SEATS: readonly {
@@ -46,18 +47,37 @@ export const SEATS: readonly {
   },
 ];
 
+/** "New starters in their first 14 days", or, with no days of grace, those given access after the range's end. */
+export const newStarters = (n: number | null, days: number) =>
+  `${n === null ? 'New starters' : `${formatExact(n)} new ${n === 1 ? 'starter' : 'starters'}`} ${
+    days > 0
+      ? `in their first ${formatExact(days)} ${days === 1 ? 'day' : 'days'}`
+      : 'given access after the range’s end'
+  }`;
+
+/** "2 new starters in their first 14 days are not counted as inactive or never used". */
+function graceLine(g: NonNullable<NonNullable<Grace>['seats']>, days: number): string {
+  // Inactive 30 days is within inactive 7 days, and never used apart from both: each new starter is counted once.
+  const n = g.idle7 !== null && g.never !== null ? g.idle7 + g.never : null;
+  return `${newStarters(n, days)} ${n === 1 ? 'is' : 'are'} not counted as inactive or never used`;
+}
+
 /**
  * The seats view: the people the team mapping names, by how they used the agent, each count a button that opens
  * its list (the users table filtered so). A count privacy mode withholds (1 to k−1 people) reads "fewer than k".
+ * Below, how many new starters in grace the inactive and never used counts leave out, when they leave some out.
  */
 export function SeatsView({
   seats,
+  grace,
   who,
   onOpen,
   teams,
 }: {
   /** The counts, or undefined while they are read. */
   seats: Counts | undefined;
+  /** The new starters in grace each unused count leaves out (absent: none said). */
+  grace?: Grace;
   who: Who;
   onOpen: (list: SeatList) => void;
   teams: readonly string[];
@@ -103,6 +123,13 @@ export function SeatsView({
           );
         })}
       </ul>
+      {grace?.seats && (grace.seats.idle7 !== 0 || grace.seats.never !== 0) && (
+        <p className="text-xs text-fg-muted">
+          <Defined definition={DEFINITIONS.newStarters}>
+            <span>{graceLine(grace.seats, grace.days)}</span>
+          </Defined>
+        </p>
+      )}
     </section>
   );
 }

@@ -777,6 +777,72 @@ describe('UsersPage, the seats: who never used it', () => {
     expect([asked(stubbed).get('who'), asked(stubbed).get('sort')]).toEqual(['never', 'lastActiveDay']);
   });
 
+  it('says how many new starters in grace each list of people not using the agent leaves out', async () => {
+    stubLayout();
+    const stubbed = stubSeats();
+    const grace = { days: 14, inactive: 2, seats: { idle7: 1, idle30: 0, never: 3 } };
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL) => json({ ...((await (await stubbed(input)).json()) as object), grace })),
+    );
+    renderWithApp(<UsersPage />, { url: `${URL_}&who=never`, config: CONFIG });
+    await screen.findByText('1 of 1 named people who never used the agent by the range’s end', undefined, {
+      timeout: 5000,
+    });
+    expect(screen.getByText('3 new starters in their first 14 days are not listed')).toBeTruthy();
+    // The seats: those the inactive and never used counts leave out, each once (inactive 30 days is within 7).
+    const seats = screen.getByRole('region', { name: /Seats/ });
+    expect(
+      within(seats).getByText('4 new starters in their first 14 days are not counted as inactive or never used'),
+    ).toBeTruthy();
+    const button = (name: string) => within(seats).getByRole('button', { name });
+    fireEvent.click(button('Inactive 7 days: 1'));
+    await screen.findByText('1 new starter in their first 14 days is not listed');
+    // None left out: nothing said.
+    fireEvent.click(button('Inactive 30 days: 1'));
+    await screen.findByText('1 of 1 named people inactive for the 30 days to the range’s end');
+    expect(screen.queryByText(/ not listed$/)).toBeNull();
+    // Not active: those in grace are still known, counted among everyone (4 active, 1 not, 2 in grace).
+    fireEvent.click(within(screen.getByRole('group', { name: 'People listed' })).getByRole('button', { name: /^Not/ }));
+    await screen.findByText('2 new starters in their first 14 days are not listed');
+    expect(
+      within(screen.getByRole('group', { name: 'People listed' })).getByRole('button', { name: /^Everyone/ })
+        .textContent,
+    ).toBe('Everyone known (7)');
+    // Nobody else on the active people's list.
+    fireEvent.click(
+      within(screen.getByRole('group', { name: 'People listed' })).getByRole('button', { name: /^Active/ }),
+    );
+    await screen.findByText('4 of 4 people active in the range');
+    expect(screen.queryByText(/ not listed$/)).toBeNull();
+  });
+
+  it('says a list left empty by grace is so, and no count privacy mode withholds', async () => {
+    stubLayout();
+    const stubbed = stubSeats();
+    const grace = { days: 10, inactive: null, seats: { idle7: 0, idle30: 0, never: null } };
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL) => {
+        const body = (await (await stubbed(input)).json()) as UsersTableAnswer;
+        return json({ ...body, users: [], total: 0, seats: { ...body.seats!, never: 0 }, grace });
+      }),
+    );
+    renderWithApp(<UsersPage />, { url: `${URL_}&who=never`, config: { ...CONFIG, privacyMinGroup: 3 } });
+    expect(
+      await screen.findByText('No one to list but new starters in their first 10 days.', undefined, { timeout: 5000 }),
+    ).toBeTruthy();
+    expect(screen.getByText('New starters in their first 10 days are not listed')).toBeTruthy();
+    expect(
+      screen.getByText('New starters in their first 10 days are not counted as inactive or never used'),
+    ).toBeTruthy();
+    // Everyone known is not told when one of its parts is withheld.
+    expect(
+      within(screen.getByRole('group', { name: 'People listed' })).getByRole('button', { name: /^Everyone/ })
+        .textContent,
+    ).toBe('Everyone known');
+  });
+
   it('shows the not-active list without the figures that are 0 for everyone in it, nor filters by them', async () => {
     stubLayout();
     const [b] = mergeUserRows([row({ user_id: 'u-dave', user_email: 'dave@acme.com' })]);

@@ -15,19 +15,20 @@ import { daysBetween } from '../../lib/dates';
 import { formatExact } from '../../lib/format';
 import type { UsersTableAnswer } from '../../api/users';
 import { facetValues, filterUsers, type UserFacets, type Who } from '../../lib/user-merge';
-import { isSeatList, WHO_FILE_TAG, type SeatList } from '../../lib/user-columns';
+import { isSeatList, isUnusedList, WHO_FILE_TAG, type SeatList } from '../../lib/user-columns';
 import { Segmented } from '../../components/Segmented';
 import { DEFAULT_COLUMNS, DEFAULT_SORT, IDLE_COLUMNS, userColumns, usersCsv } from './columns';
 import { mergedUsersQuery, usersCsvHref, usersTablePageQuery, type UsersWalk } from './queries';
 import { defaultSortOf, usersSortOf } from './table-query';
 import { StoredUsersTable } from './StoredUsersTable';
-import { SEATS, SeatsView } from './Seats';
+import { newStarters, SEATS, SeatsView } from './Seats';
 import { withList } from './place';
 
 /** "How to read this page", folded under its title (components/Page.tsx): how the page works. */
 const HOW_TO_READ = [
   'One row per person over the range: the people active in it. With the dashboard’s store, Not active lists the known people with no day of activity in it, each with their last active day (unused access), and Everyone known both.',
   'With a team mapping, Seats counts the people it names: active in the range, inactive for 7 or 30 days to its end, and never used (named, but no day of activity by then). Each count opens its list, exportable as CSV.',
+  'New starters in their days of grace after access (14 by default) are new, not lagging behind: Not active and the inactive and never used seats leave them out, and say how many.',
   'Search, filters, sort and the columns shown live in the address, so a link opens the same view; the CSV holds every column, whatever is shown.',
   'Open a person for their days: credits, models, tool calls and sessions, day by day.',
 ];
@@ -263,14 +264,20 @@ const activeLine = (shown: number, all: number | null) => (
   </Defined>
 );
 
-/** Both counts, when the server gave both. */
-const everyone = (d: { activeUsers: number | null; inactiveUsers: number | null }) =>
-  d.activeUsers !== null && d.inactiveUsers !== null ? d.activeUsers + d.inactiveUsers : null;
+type Counted = Pick<UsersTableAnswer, 'activeUsers' | 'inactiveUsers' | 'seats' | 'grace'>;
+
+/** Everyone known: the active, the not active and the new starters in grace Not active leaves out, when all are given. */
+const everyone = (d: Pick<Counted, 'activeUsers' | 'inactiveUsers' | 'grace'>) => {
+  const grace = d.grace ? d.grace.inactive : 0;
+  return d.activeUsers !== null && d.inactiveUsers !== null && grace !== null
+    ? d.activeUsers + d.inactiveUsers + grace
+    : null;
+};
 /** Whether a count says some people (null: a few, withheld). */
 const some = (n: number | null | undefined) => n !== undefined && n !== 0;
 
 /** "Active in the range (116)", "Not active (34)", "Everyone (150)": the counts once the server has said them. */
-function whoOptions(d: { complete: boolean; activeUsers: number | null; inactiveUsers: number | null } | undefined) {
+function whoOptions(d: (Counted & { complete: boolean }) | undefined) {
   const n = (x: number | null | undefined) => (d?.complete && x != null ? ` (${formatExact(x)})` : '');
   // On a phone the three fit one line: "Active (116)", "Not active (34)", "Everyone (150)".
   const more = (words: string) => <span className="max-sm:hidden">{words}</span>;
@@ -297,7 +304,6 @@ function whoOptions(d: { complete: boolean; activeUsers: number | null; inactive
   ];
 }
 
-type Counted = Pick<UsersTableAnswer, 'activeUsers' | 'inactiveUsers' | 'seats'>;
 /** A seats' list's count of its people, the definition it goes with. */
 const seatOf = (list: SeatList) => SEATS.find((s) => s.id === list)!;
 
@@ -325,6 +331,25 @@ const listedLine = (shown: number, who: Who, d: Counted) => {
     </Defined>
   );
 };
+
+/**
+ * How many new starters in grace a list of people not using the agent leaves out (null: withheld in privacy mode);
+ * undefined for the other lists, or an answer without them.
+ */
+function graceLeftOut(who: Who, d: Counted | undefined): number | null | undefined {
+  if (!d?.grace || !isUnusedList(who)) return undefined;
+  if (who === 'inactive') return d.grace.inactive;
+  return d.grace.seats?.[who === 'idle-7' ? 'idle7' : who === 'idle-30' ? 'idle30' : 'never'];
+}
+
+/** "3 new starters in their first 14 days are not listed": a list's people left out for grace. */
+const graceLine = (n: number | null, days: number) => (
+  <Defined definition={DEFINITIONS.newStarters}>
+    <span>
+      {newStarters(n, days)} {n === 1 ? 'is' : 'are'} not listed
+    </span>
+  </Defined>
+);
 
 /** Why a seats' list is empty: nobody of its kind, or the search leaves nobody. */
 function seatsEmpty(list: SeatList, d: Counted | undefined, teams: readonly string[]): string {
@@ -384,11 +409,12 @@ function StoredUsers() {
   const d = first.data;
   const facets = d ? { delegation: d.facets.delegation, tier: d.facets.tier, language: d.facets.lang } : NO_FACETS;
   const progress = d && !d.complete ? d.progress : undefined;
+  const leftOut = graceLeftOut(who, d);
 
   return (
     <div className="flex flex-col gap-4">
       <PageHeader title={TITLE} teams={teams} howToRead={HOW_TO_READ} />
-      {withTeams && d?.seats && <SeatsView seats={d.seats} who={who} onOpen={openList} teams={teams} />}
+      {withTeams && d?.seats && <SeatsView seats={d.seats} grace={d.grace} who={who} onOpen={openList} teams={teams} />}
       <div className="flex flex-wrap items-center gap-2 text-sm">
         <Segmented label="People listed" options={whoOptions(d)} value={who} onChange={openList} />
         {(who === 'inactive' || who === 'all') && (
@@ -411,6 +437,7 @@ function StoredUsers() {
         {d?.complete &&
           !d.withheld &&
           (who === 'active' ? activeLine(d.total, d.activeUsers) : listedLine(d.total, who, d))}
+        {d?.complete && d.grace && leftOut !== undefined && leftOut !== 0 && graceLine(leftOut, d.grace.days)}
         {d?.complete && who !== 'active' && d.history.storedDays < d.history.days && (
           <span className="text-warning-fg">
             The history before this range is still being read ({formatExact(d.history.storedDays)} of{' '}
@@ -426,15 +453,17 @@ function StoredUsers() {
         emptyText={
           d?.withheld
             ? d.withheld.detail
-            : isSeatList(who)
-              ? seatsEmpty(who, d, teams)
-              : who === 'inactive' && d && d.inactiveUsers === 0
-                ? `Everyone known${teams.length ? ' in ' + (teams.length > 1 ? 'these teams' : 'this team') : ''} was active in this range.`
-                : (who === 'active' ? some(d?.activeUsers) : some(d?.activeUsers) || some(d?.inactiveUsers))
-                  ? 'No user matches the search and filters.'
-                  : teams.length
-                    ? `No member of ${teams.length > 1 ? 'these teams' : 'this team'} was active in this range.`
-                    : 'No user was active in this range.'
+            : d?.grace && leftOut !== undefined && leftOut !== 0 && !(q || delegation || tier || lang)
+              ? `No one to list but ${newStarters(leftOut, d.grace.days).replace(/^New/, 'new')}.`
+              : isSeatList(who)
+                ? seatsEmpty(who, d, teams)
+                : who === 'inactive' && d && d.inactiveUsers === 0
+                  ? `Everyone known${teams.length ? ' in ' + (teams.length > 1 ? 'these teams' : 'this team') : ''} was active in this range.`
+                  : (who === 'active' ? some(d?.activeUsers) : some(d?.activeUsers) || some(d?.inactiveUsers))
+                    ? 'No user matches the search and filters.'
+                    : teams.length
+                      ? `No member of ${teams.length > 1 ? 'these teams' : 'this team'} was active in this range.`
+                      : 'No user was active in this range.'
         }
         actions={
           d?.complete && d.total > 0 ? (
