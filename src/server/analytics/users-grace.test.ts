@@ -200,6 +200,24 @@ function suite(databaseUrl: () => string | undefined) {
         ['usr_01', 'usr_02'],
         { days: 14, inactive: 0, seats: { idle7: 0, idle30: 0, never: 0 } },
       ]);
+      // Days copied since, and another mapping, are judged again: Dee, seen once on 2026-03-29, is new too; a mapping
+      // giving Cy access on 2026-04-01 makes him a new starter.
+      await putUsersDay(
+        store,
+        '2026-03-29',
+        [userRow({ user_id: 'usr_dee', user_email: null, date: '2026-03-29' })],
+        'v2',
+      );
+      await e.analytics.catchUp();
+      const dee = await ask(e, early, 'inactive', mapping);
+      expect([dee.ids, dee.inactive, dee.grace.inactive]).toEqual([['usr_02'], 1, 2]);
+      const cy = await ask(
+        e,
+        early,
+        'idle-7',
+        mappingOf(h.map((p, i) => (i === 2 ? { ...p, since: DAYS.indexOf('2026-04-01') } : p))),
+      );
+      expect([cy.ids, cy.grace.seats]).toEqual([[], { idle7: 2, idle30: 1, never: 1 }]);
     } finally {
       await e.analytics.close();
       await store.close();

@@ -3,7 +3,6 @@
  * person's days, written once, here), the people known by its end and those of them not active in it, and spend.
  */
 import { SUMS } from '../../lib/user-merge';
-import { IN_GRACE_PEOPLE } from './grace';
 import { spendOf } from './spend';
 
 // A range is its whole weeks, from the week tables (engine.ts), and its edge days, from `person_day`, each as
@@ -125,10 +124,10 @@ FROM never n LEFT JOIN person pr USING (pid) LEFT JOIN unseen_member u USING (pi
 
 // The seats' counts: the people the mapping names (of the teams asked for: `selected`, a condition on `team`), those
 // active in the range, those known with no day of activity in the 7 and the 30 days to its end ($idle7, $idle30: the
-// first day of each), and those never seen by its end; the last three without the new starters in grace (`graced`:
-// IN_GRACE_PEOPLE, with its parameters), who are counted apart (`grace_…`).
-export const SEAT_COUNTS = (table: string, selected: string, graced: boolean) => {
-  const inGrace = graced ? 'g.pid IS NOT NULL' : 'false';
+// first day of each), and those never seen by its end; the last three without the new starters in grace (`grace`: a
+// table of their `pid`, none without one), who are counted apart (`grace_…`).
+export const SEAT_COUNTS = (table: string, selected: string, grace: string | null) => {
+  const inGrace = grace ? 'g.pid IS NOT NULL' : 'false';
   const unused = [
     ['idle7', 't.pid IS NOT NULL AND coalesce(t.last_active_day < $idle7, true)'],
     ['idle30', 't.pid IS NOT NULL AND coalesce(t.last_active_day < $idle30, true)'],
@@ -137,10 +136,9 @@ export const SEAT_COUNTS = (table: string, selected: string, graced: boolean) =>
     ([n, kind]) => `count(*) FILTER (WHERE ${kind} AND NOT ${inGrace})::INTEGER AS ${n},
   count(*) FILTER (WHERE ${kind} AND ${inGrace})::INTEGER AS grace_${n}`,
   );
-  return `${graced ? `WITH grace AS (${IN_GRACE_PEOPLE})` : ''}
-SELECT count(*)::INTEGER AS named,
+  return `SELECT count(*)::INTEGER AS named,
   count(*) FILTER (WHERE t.active_days > 0)::INTEGER AS active,
   ${unused.join(',\n  ')}
-FROM member m LEFT JOIN ${table} t USING (pid)${graced ? ' LEFT JOIN grace g ON g.pid = m.pid' : ''}
+FROM member m LEFT JOIN ${table} t USING (pid)${grace ? ` LEFT JOIN ${grace} g ON g.pid = m.pid` : ''}
 WHERE m.team <> $unassigned AND ${selected}`;
 };

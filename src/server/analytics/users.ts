@@ -179,11 +179,18 @@ export interface UsersTable {
   }>;
 }
 
-/** What a question's rows are read with: the range's end, spend, and the days of grace (none: nobody is in grace). */
+/**
+ * What a question's rows are read with: the range's end, spend, and the new starters in grace on its end (a table of
+ * their `pid`) with the days of grace (none: nobody is in grace).
+ */
 interface Made {
   end: Day;
   priced: boolean;
-  grace: number | null;
+  grace: Graced | null;
+}
+interface Graced {
+  table: string;
+  days: number;
 }
 
 /** How long a table replaced or pushed out is kept for the readers still on it. */
@@ -279,15 +286,41 @@ export function createUsersTables(a: Analytics, entries = 8) {
     return next;
   }
 
+  const mappingIds = new WeakMap<Mapping, number>();
+  let mappings = 0;
+  /** The tables of the people in grace on a day, by what they are judged from: kept while it holds. */
+  const graceTables = new Map<string, { table: Promise<unknown>; name: string }>();
   /**
-   * The days of grace, with the access days (`person_access`) brought up to the mapping; none without a figures
-   * runner to judge grace (analytics/grace.ts).
+   * The new starters in grace on `end` (a table of their `pid`: each page, its counts and the seats' read it), judged
+   * on the access days (`person_access`) brought up to the mapping; none without a figures runner to judge grace
+   * (analytics/grace.ts). Made once per day, mapping, `member` written and days copied: not once per query.
    */
-  async function graceDays(mapping: Mapping | null): Promise<number | null> {
+  async function graceOn(end: Day, mapping: Mapping | null): Promise<Graced | null> {
     const judge = graceJudgeOf(a);
     if (!judge) return null;
     await judge.access(mapping);
-    return judge.days;
+    if (mapping && !mappingIds.has(mapping)) mappingIds.set(mapping, ++mappings);
+    const key = `${end}|${judge.days}|${mapping ? mappingIds.get(mapping) : 0}|${membership.writes()}|${a.generation()}`;
+    let e = graceTables.get(key);
+    if (!e) {
+      const name = `scratch.grace_${++tables}`;
+      const g = graceParams(end, judge.days);
+      const entry = { name, table: a.rows(`CREATE OR REPLACE TABLE ${name} AS ${IN_GRACE_PEOPLE}`, g.params, g.types) };
+      entry.table.catch(() => {
+        if (graceTables.get(key) === entry) graceTables.delete(key);
+      });
+      graceTables.set(key, (e = entry));
+      // The oldest beyond the bound go, dropped a while later: a reader may be on them.
+      const gone = [];
+      for (const [k, old] of graceTables) {
+        if (graceTables.size <= entries) break;
+        graceTables.delete(k);
+        gone.push(old);
+      }
+      drop(gone);
+    }
+    await e.table;
+    return { table: e.name, days: judge.days };
   }
 
   /** What the range's table is made of brought up to date, and its query's parameters. */
@@ -342,13 +375,8 @@ export function createUsersTables(a: Analytics, entries = 8) {
       params.unassigned = UNASSIGNED;
     }
     const graced = made.grace !== null && (!withFilters || isUnusedList(who));
-    if (graced) {
-      const g = graceParams(made.end, made.grace!);
-      Object.assign(params, g.params);
-      Object.assign(types, g.types);
-      from = `(WITH grace AS (${IN_GRACE_PEOPLE})
-        SELECT f.*, g.pid IS NOT NULL AS in_grace FROM ${from} f LEFT JOIN grace g ON g.pid = f.pid)`;
-    }
+    if (graced)
+      from = `(SELECT f.*, g.pid IS NOT NULL AS in_grace FROM ${from} f LEFT JOIN ${made.grace!.table} g ON g.pid = f.pid)`;
     const fresh = graced ? ' AND NOT in_grace' : '';
     if (q.teams.length > 0) {
       const sel = selected(q);
@@ -424,25 +452,18 @@ export function createUsersTables(a: Analytics, entries = 8) {
     await a.rows(`CREATE OR REPLACE TABLE ${name} AS ${TABLE(spec.prices !== null)}`, await ready(r, spec));
     /**
      * The seats' counts of the question's teams (with a mapping), and the new starters in grace the unused ones leave
-     * out (`grace`: the days of grace, none without a judge).
+     * out (`grace`: none without a judge).
      */
     async function seatsOf(
       q: UsersQuestion,
-      grace: number | null,
+      grace: Graced | null,
     ): Promise<{ seats: SeatCounts; grace: GraceCounts['seats'] } | null> {
       if (!q.mapping) return null;
       const sel = selected(q, 'm.team');
-      const g = grace === null ? { params: {}, types: {} } : graceParams(r.end, grace);
       const [c] = await a.rows<Record<keyof SeatCounts | 'grace_idle7' | 'grace_idle30' | 'grace_never', number>>(
-        SEAT_COUNTS(name, sel.sql, grace !== null),
-        {
-          ...sel.params,
-          ...g.params,
-          unassigned: UNASSIGNED,
-          idle7: addDays(r.end, -6),
-          idle30: addDays(r.end, -29),
-        },
-        { ...sel.types, ...g.types },
+        SEAT_COUNTS(name, sel.sql, grace?.table ?? null),
+        { ...sel.params, unassigned: UNASSIGNED, idle7: addDays(r.end, -6), idle30: addDays(r.end, -29) },
+        sel.types,
       );
       return {
         seats: { named: c!.named, active: c!.active, idle7: c!.idle7, idle30: c!.idle30, never: c!.never },
@@ -466,7 +487,7 @@ export function createUsersTables(a: Analytics, entries = 8) {
       };
     };
     async function pageOnce(q: UsersQuestion, offset: number, limit: number) {
-      const grace = await graceDays(q.mapping);
+      const grace = await graceOn(r.end, q.mapping);
       const made = { end: r.end, priced: spec.prices !== null, grace };
       // The counts need no names.
       const [kept, teams] = await Promise.all([
@@ -503,7 +524,7 @@ export function createUsersTables(a: Analytics, entries = 8) {
         active: c!.active,
         inactive: c!.inactive,
         seats: seats?.seats ?? null,
-        grace: { days: grace ?? 0, inactive: c!.grace, seats: seats?.grace ?? null },
+        grace: { days: grace?.days ?? 0, inactive: c!.grace, seats: seats?.grace ?? null },
       };
     }
     return {
@@ -566,10 +587,15 @@ export function createUsersTables(a: Analytics, entries = 8) {
           () => false,
         ))
       ) {
-        yield* csvRows(e.name, q, { end: r.end, priced: spec.prices !== null, grace: await graceDays(q.mapping) }, ids);
+        yield* csvRows(
+          e.name,
+          q,
+          { end: r.end, priced: spec.prices !== null, grace: await graceOn(r.end, q.mapping) },
+          ids,
+        );
       } else {
         const params = await ready(r, spec);
-        const made = { end: r.end, priced: spec.prices !== null, grace: await graceDays(q.mapping) };
+        const made = { end: r.end, priced: spec.prices !== null, grace: await graceOn(r.end, q.mapping) };
         yield* csvRows('users_table', q, made, ids, `WITH users_table AS (${TABLE(made.priced)}\n)`, params);
       }
     },
