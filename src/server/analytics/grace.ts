@@ -1,7 +1,8 @@
 /**
  * The grace after access (lib/funnel.ts) outside the funnel: the new starters the users page keeps out of its lists
  * of people not using the agent (analytics/users.ts) are those the funnel counts in grace, judged on the same access
- * days (`person_access`, made by the figures runner's funnel) and the same days of grace.
+ * days (`person_access`: analytics/member-history.ts, brought up to date by the figures runner's funnel) and the same
+ * days of grace.
  */
 import type { DuckDBType, DuckDBValue } from '@duckdb/node-api';
 import { INTEGER } from '@duckdb/node-api';
