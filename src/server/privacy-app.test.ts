@@ -267,9 +267,14 @@ describe('privacy mode (PRIVACY_MIN_GROUP)', () => {
       expect(leaks(r.body)).toEqual([]);
     }
     const mineSmall = tree.find((t) => t.path.startsWith(`${manager.team}/`) && t.members > 0 && t.members < K)!;
-    const refused = await api(manager.jar, `/api/teams/summary?${RANGE}&${team(mineSmall.path)}`);
-    expect(refused.res.status).toBe(403);
-    expect(JSON.parse(refused.body)).toMatchObject({ detail: expect.stringContaining(`PRIVACY_MIN_GROUP=${K}`) });
+    // Readiness priced in friction is about the teams' people, not only their repositories: refused too.
+    for (const path of [`/api/teams/summary?${RANGE}`, `/api/readiness/friction?${RANGE}`]) {
+      const refused = await api(manager.jar, `${path}&${team(mineSmall.path)}`);
+      expect(refused.res.status, path).toBe(403);
+      expect(JSON.parse(refused.body), path).toMatchObject({
+        detail: expect.stringContaining(`PRIVACY_MIN_GROUP=${K}`),
+      });
+    }
 
     // Totals: the organization's row is the admin's, and the admin's top-level teams and Unassigned add up to it.
     type Summary = { rows: { team: string; current: { members: number; credits: number; active: number } }[] };

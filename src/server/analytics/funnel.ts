@@ -43,18 +43,21 @@ export function createFunnel(a: Analytics, opts: FunnelOptions = {}) {
   /** `person_access`: each member's `since` and first day named (analytics/member-history.ts). */
   const accessTable = (mapping: Mapping | null) => history.tables(mapping);
 
-  /** Each group's funnel over the question's starters: its key ('' for the total) → its counts. */
-  async function counts(q: FunnelQuestion): Promise<Map<string, FunnelCounts>> {
+  /**
+   * Each group's funnel over the question's starters: its key ('' for the total) → its counts. With `perTeam`, a
+   * day's or week's cohort of each team of `groups` instead: its key the team, a line break, then the cohort's.
+   */
+  async function counts(q: FunnelQuestion, perTeam = false): Promise<Map<string, FunnelCounts>> {
     await accessTable(q.mapping);
     const people = scopeWhere(q.scope);
-    const key =
-      q.by === 'team'
-        ? 'ancestor'
-        : q.by === 'day'
-          ? "strftime(access, '%Y-%m-%d')"
-          : q.by === 'week'
-            ? "strftime(date_trunc('week', access)::DATE, '%Y-%m-%d')"
-            : "''";
+    const cohort =
+      q.by === 'day'
+        ? "strftime(access, '%Y-%m-%d')"
+        : q.by === 'week'
+          ? "strftime(date_trunc('week', access)::DATE, '%Y-%m-%d')"
+          : "''";
+    const teamed = q.by === 'team' || perTeam;
+    const key = q.by === 'team' ? 'ancestor' : perTeam ? `ancestor || chr(10) || ${cohort}` : cohort;
     const within = STEP_DAYS - 1;
     const days = (col: string) =>
       `CASE WHEN ${col} <= access + ${within} THEN greatest(date_diff('day', access, ${col}), 0) END`;
@@ -84,7 +87,7 @@ export function createFunnel(a: Analytics, opts: FunnelOptions = {}) {
         count(*) FILTER (WHERE retained_due AND retained)::INTEGER AS retained,
         median(ds) FILTER (WHERE due)::DOUBLE AS "sessionDays", median(dc) FILTER (WHERE due)::DOUBLE AS "commitDays",
         median(dp) FILTER (WHERE due)::DOUBLE AS "prDays"
-      FROM per ${q.by === 'team' ? 'JOIN member USING (pid) JOIN team_ancestor USING (team) WHERE list_contains($groups, ancestor)' : ''}
+      FROM per ${teamed ? 'JOIN member USING (pid) JOIN team_ancestor USING (team) WHERE list_contains($groups, ancestor)' : ''}
       GROUP BY g`;
     const rows = await a.rows<FunnelCounts & { g: string }>(
       sql,
@@ -95,61 +98,98 @@ export function createFunnel(a: Analytics, opts: FunnelOptions = {}) {
         history: HISTORY_START,
         grace: q.graceDays,
         ...people.params,
-        ...(q.by === 'team' && { groups: listValue([...(q.groups ?? [])]) }),
+        ...(teamed && { groups: listValue([...(q.groups ?? [])]) }),
       },
-      { grace: INTEGER, ...people.types, ...(q.by === 'team' && { groups: LIST(VARCHAR) }) },
+      { grace: INTEGER, ...people.types, ...(teamed && { groups: LIST(VARCHAR) }) },
     );
     return new Map(rows.map(({ g, ...c }) => [g, c]));
   }
 
   /**
    * Privacy mode: the groups of a question whose funnel is withheld for k (see the module's comment). Teams are
-   * decided over the whole organization, whoever asks; cohorts over the question's scope.
+   * decided over the whole organization, whoever asks, and so is a scope of teams: its total or a cohort of it is
+   * withheld when a team it is made of is withheld there (for that cohort), else the teams' figure less one of them
+   * would tell the other's. Then the cohorts of the scope's range are withheld as siblings under its total.
    */
   async function withheld(q: FunnelQuestion, k: number, rows: Map<string, FunnelCounts>): Promise<Set<string>> {
     const n = (m: Map<string, FunnelCounts>, g: string) => m.get(g)?.starters ?? 0;
-    if (q.by === 'total') return new Set(n(rows, '') < k ? [''] : []);
-    if (q.by === 'day' || q.by === 'week') {
-      const [total] = (await counts({ ...q, by: 'total' })).values();
-      return suppressed(
-        total?.starters ?? 0,
-        [...rows].map(([g, c]) => [g, c.starters]),
-        k,
-      );
-    }
     const all = withAncestors([...(q.mapping?.teams ?? []), UNASSIGNED]);
-    const whole = await counts({ ...q, scope: { people: null }, groups: all });
-    const [org] = (await counts({ ...q, scope: { people: null }, by: 'total' })).values();
-    const hidden = new Set<string>();
-    const children = (parent: string | null) => all.filter((t) => (parentOf(t) ?? null) === parent);
-    const walk = (parent: string | null, total: number) => {
-      const kids = children(parent);
-      const out = suppressed(
-        total,
-        kids.map((t) => [t, n(whole, t)]),
-        k,
-      );
-      for (const t of kids) {
-        // A team withheld has every team under it withheld: it could not be told from them either.
-        if (out.has(t) || (parent !== null && hidden.has(parent))) hidden.add(t);
-        walk(t, n(whole, t));
+    const org: FunnelQuestion = { ...q, scope: { people: null }, groups: all };
+    // The teams the scope is made of: those chosen, else the reader's; none for the whole organization.
+    const made = Array.isArray(q.scope.people) ? q.scope.people : (q.scope.visible ?? []);
+    if (q.by === 'team' || q.by === 'total') {
+      const [whole, total] = await Promise.all([counts({ ...org, by: 'team' }), counts({ ...org, by: 'total' })]);
+      const hidden = teamsWithheld(all, n(total, ''), (t) => n(whole, t), k);
+      if (q.by === 'team') return hidden;
+      return new Set(n(rows, '') < k || made.some((t) => hidden.has(t)) ? [''] : []);
+    }
+    const also = new Set<string>();
+    if (made.length > 0) {
+      const [perTeam, perCohort] = await Promise.all([counts(org, true), counts(org)]);
+      for (const g of rows.keys()) {
+        const hidden = teamsWithheld(all, n(perCohort, g), (t) => n(perTeam, `${t}\n${g}`), k);
+        if (made.some((t) => hidden.has(t))) also.add(g);
       }
-    };
-    walk(null, org?.starters ?? 0);
-    return hidden;
+    }
+    const [total] = (await counts({ ...q, by: 'total' })).values();
+    return suppressed(
+      total?.starters ?? 0,
+      [...rows].map(([g, c]) => [g, c.starters]),
+      k,
+      also,
+    );
   }
 
   return { counts, withheld, accessTable };
 }
 
 /**
- * The children of a parent of `total` people withheld: those of fewer than k, and then the smallest shown ones until
- * what is withheld (the parent's own people outside every child included) is none or at least k.
+ * The children of a parent of `total` people withheld: those of fewer than k (and those in `also`), and then the
+ * smallest shown ones until what is withheld (the parent's own people outside every child included) is none or at
+ * least k.
  */
-export function suppressed(total: number, kids: readonly [string, number][], k: number): Set<string> {
-  const hidden = new Set(kids.filter(([, n]) => n > 0 && n < k).map(([g]) => g));
+export function suppressed(
+  total: number,
+  kids: readonly [string, number][],
+  k: number,
+  also: ReadonlySet<string> = new Set(),
+): Set<string> {
+  const hidden = new Set(kids.filter(([g, n]) => n > 0 && (n < k || also.has(g))).map(([g]) => g));
   const shown = kids.filter(([g, n]) => n > 0 && !hidden.has(g)).sort((x, y) => x[1] - y[1] || (x[0] < y[0] ? -1 : 1));
   const told = () => total - kids.reduce((s, [g, n]) => s + (hidden.has(g) ? 0 : n), 0);
   while (told() > 0 && told() < k && shown.length > 0) hidden.add(shown.shift()![0]);
+  return hidden;
+}
+
+/**
+ * The teams withheld for k under the organization's `total` starters, each team's being `count`: under each parent
+ * (the organization above the top-level teams and Unassigned), `suppressed`; a team under one withheld is withheld too.
+ */
+export function teamsWithheld(
+  all: readonly string[],
+  total: number,
+  count: (team: string) => number,
+  k: number,
+): Set<string> {
+  const hidden = new Set<string>();
+  const under = new Map<string | null, string[]>();
+  for (const t of all) {
+    const p = parentOf(t) ?? null;
+    under.set(p, [...(under.get(p) ?? []), t]);
+  }
+  const walk = (parent: string | null, n: number) => {
+    const kids = under.get(parent) ?? [];
+    const out = suppressed(
+      n,
+      kids.map((t) => [t, count(t)]),
+      k,
+    );
+    for (const t of kids) {
+      // A team withheld has every team under it withheld: it could not be told from them either.
+      if (out.has(t) || (parent !== null && hidden.has(parent))) hidden.add(t);
+      walk(t, count(t));
+    }
+  };
+  walk(null, total);
   return hidden;
 }

@@ -12,6 +12,7 @@ import { errorResponse, faultResponse, peerInContext } from '../core/errors';
 import { errorText, type Logger } from '../core/log';
 import { json, send, type HttpResponse } from '../core/response';
 import type { Schema } from '../store/schema';
+import { FRICTION_PATH } from '../../api/friction';
 import {
   actAs,
   actingAs,
@@ -367,8 +368,8 @@ export function createAuth(opts: AuthOptions) {
       req.url = `${url.pathname}?${url.searchParams}`;
     }
     // Privacy mode: a team not shown (fewer than k members, or singling out fewer than k beside its parent) is not
-    // shown on its own (readiness is about repositories, not people).
-    if (privacy && opts.teamShown && !path.startsWith('/api/readiness')) {
+    // shown on its own (readiness is about repositories, not people; its friction is about people).
+    if (privacy && opts.teamShown && (!path.startsWith('/api/readiness') || path === FRICTION_PATH)) {
       for (const team of new URLSearchParams(req.url?.split('?')[1] ?? '').getAll('team')) {
         if (await opts.teamShown(team, privacy.minGroup)) continue;
         const detail = smallTeamRefusal(team, privacy.minGroup);
