@@ -169,24 +169,51 @@ for (const { name, viewport } of WIDTHS)
       const start = '2026-05-02';
       const end = '2026-05-31';
       // The organization's members (the mapping's people, seen or not) less the people the service has seen: the
-      // teams page's count of those the mapping names who have not used the agent yet. The demo's mapping gives no
-      // since: each was first named when the dashboard read it, after the range, so all are new starters in grace.
+      // teams page's count of those the mapping names who have not used the agent yet. Those whose start (the demo's
+      // since) is within 14 days of the range's end are new starters in grace, said apart; the others are listed.
       const tree = await serviceJson<{ teams: { members: number }[]; unassigned: number; users: number }>(
         request,
         '/api/teams',
       );
       const never = tree.teams.reduce((n, t) => n + t.members, 0) + tree.unassigned - tree.users;
       expect(never).toBeGreaterThan(0);
+      const seen = new Set((await allRows(request, '2026-01-14', end)).flatMap((r) => [r.user_id, r.user_email]));
 
       await page.goto(`/users?start=${start}&end=${end}`);
       const seats = page.getByRole('region', { name: /Seats/ });
-      await expect(
-        seats.getByText(/new starters in their first 14 days are not counted as inactive or never used$/),
-      ).toBeVisible();
-      await seats.getByRole('button', { name: 'Never used: 0' }).click();
+      const button = seats.getByRole('button', { name: /^Never used: \d+$/ });
+      const listed = Number((await button.textContent())!.match(/\d+$/)![0]);
+      expect(listed).toBeGreaterThan(0);
+      const grace = never - listed;
+      expect(grace).toBeGreaterThanOrEqual(0);
+      await button.click();
       await expect(page).toHaveURL(/[?&]who=never/);
-      await expect(page.getByText(`${never} new starters in their first 14 days are not listed`)).toBeVisible();
-      await expect(page.getByText(`No one to list but ${never} new starters in their first 14 days.`)).toBeVisible();
+      await expect(
+        page.getByText(`${listed} of ${listed} named people who never used the agent by the range’s end`),
+      ).toBeVisible();
+      if (grace > 0)
+        await expect(
+          page.getByText(
+            `${grace} new ${grace === 1 ? 'starter' : 'starters'} in their first 14 days ${grace === 1 ? 'is' : 'are'} not listed`,
+          ),
+        ).toBeVisible();
+      const table = page.getByRole('table', { name: 'People the mapping names who never used the agent' });
+      await expect(table.locator('tbody tr')).toHaveCount(listed);
+      // Nobody of them ever had a day, and there is no page of theirs to open.
+      await expect(table.getByRole('link')).toHaveCount(0);
+      const names = await table.locator('tbody tr td:first-child').allTextContents();
+      for (const n of names) expect(seen.has(n), n).toBe(false);
+      expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b, 'en-US')));
+      const neverDownload = page.waitForEvent('download');
+      await page.getByRole('link', { name: 'Download CSV of Users' }).click();
+      const neverFile = await neverDownload;
+      expect(neverFile.suggestedFilename()).toBe(`users-never-used-${start}-${end}.csv`);
+      const neverCsv = parse(readFileSync(await neverFile.path(), 'utf8'), { columns: true }) as Record<
+        string,
+        string
+      >[];
+      expect(neverCsv.map((r) => r.user_email || r.user_id)).toEqual(names);
+      for (const r of neverCsv) expect([r.active_days, r.last_active_day, r.team === '']).toEqual(['0', '', false]);
 
       // Inactive 30 days: by the last active day, newest first, each older than the 30 days to the range's end.
       const idle = seats.getByRole('button', { name: /^Inactive 30 days: \d+$/ });

@@ -1,3 +1,4 @@
+import { addDays, HISTORY_START } from '../../lib/dates';
 import { describe, expect, it } from 'vitest';
 import { parseMapping, repoOwner, type Mapping } from '../teams/mapping';
 import { UNASSIGNED, depthOf, parentOf, type UserRef } from '../teams/tree';
@@ -167,9 +168,15 @@ describe('the demo organization’s repositories in its mapping', () => {
     const world = buildWorld(readDemoConfig({}), '2026-06-01');
     const { repos } = world.readiness;
     const text = demoTeamsCsv(world.org.users, 'acme', repos);
-    expect(text.split('\r\n')[0]).toBe('email,user_id,team,manager,repos');
+    expect(text.split('\r\n')[0]).toBe('email,user_id,team,manager,since,repos');
     const parsed = parseMapping(text, 'csv');
     if (!parsed.ok) throw new Error(parsed.errors.map((e) => e.message).join('\n'));
+    // Each person's start is the day they joined the simulated organization: the history's first day, or later.
+    const joined = new Map(world.org.users.map((u) => [u.id, addDays(HISTORY_START, u.join)]));
+    const named = parsed.mapping.members.filter((m) => m.key.userId !== undefined);
+    expect(named.length).toBeGreaterThan(0);
+    for (const m of named) expect(m.since, m.key.userId).toBe(joined.get(m.key.userId!));
+    expect(parsed.mapping.members.some((m) => m.since !== undefined && m.since > HISTORY_START)).toBe(true);
     const owner = repoOwner(parsed.mapping);
     const owners = repos.map((r) => owner(r.url));
     const leaves = new Set(

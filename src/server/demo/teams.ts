@@ -8,11 +8,14 @@
  * an email are named by user_id; a few users with one are named by both.
  */
 import { toCsv } from '../../lib/csv';
+import { addDays, HISTORY_START } from '../../lib/dates';
 import { hashSeed, rng, splitInteger, type Rng } from './rng';
 
 export interface DemoUser {
   id: string;
   email: string | null;
+  /** The day (an index from the history's start) the person joined, given as the mapping's `since`. */
+  join?: number;
 }
 
 /** Share of users the mapping leaves out (at least 3 once there are 30 users). */
@@ -200,7 +203,11 @@ export function demoTeamsCsv(
   const { teams } = demoTeams(users, seed);
   const r = rng(hashSeed(seed, 'teams-csv'));
   const owned = repos.length > 0 ? ownership(teams, repos, seed) : new Map<string, string[]>();
-  const columns = repos.length > 0 ? [...COLUMNS, 'repos'] : COLUMNS;
+  // Each person's start, as an organization's HR data would give it: the day they were given the agent, so that the
+  // people who never used it long after are listed (those named only now are new starters in grace).
+  const since = users.some((u) => u.join !== undefined);
+  const columns = [...COLUMNS, ...(since ? ['since'] : []), ...(repos.length > 0 ? ['repos'] : [])];
+  const sinceOf = (u: DemoUser) => (since ? [u.join === undefined ? '' : addDays(HISTORY_START, u.join)] : []);
   const rows: string[][] = [];
   for (const t of teams) {
     const members = [...t.members].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
@@ -208,12 +215,19 @@ export function demoTeamsCsv(
     const extra = repos.length > 0 ? [theirs] : [];
     // A team without members of its own (possible in a tiny organization) still names its managers and repositories.
     if (members.length === 0 && (t.managers.length > 0 || theirs))
-      rows.push(['', '', t.path, t.managers.join(';'), ...extra]);
+      rows.push(['', '', t.path, t.managers.join(';'), ...(since ? [''] : []), ...extra]);
     members.forEach((u, i) => {
       const byBoth = u.email !== null && r() < 0.1;
       // The team's repositories are listed once, on its first row.
       const listed = repos.length > 0 ? [i === 0 ? theirs : ''] : [];
-      rows.push([u.email ?? '', u.email === null || byBoth ? u.id : '', t.path, t.managers.join(';'), ...listed]);
+      rows.push([
+        u.email ?? '',
+        u.email === null || byBoth ? u.id : '',
+        t.path,
+        t.managers.join(';'),
+        ...sinceOf(u),
+        ...listed,
+      ]);
     });
   }
   return toCsv(columns, rows);
