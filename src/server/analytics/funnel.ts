@@ -16,6 +16,7 @@ import { RETAINED_DAYS, RETAINED_FROM, STEP_DAYS, type FunnelCount } from '../..
 import type { Mapping } from '../teams/mapping';
 import { parentOf, UNASSIGNED, withAncestors } from '../teams/tree';
 import type { Analytics } from './engine';
+import { ACCESS_DAY } from './grace';
 import { createMemberHistory, type MemberHistory } from './member-history';
 import { scopeWhere, type PeopleScope } from './teams';
 
@@ -67,7 +68,7 @@ export function createFunnel(a: Analytics, opts: FunnelOptions = {}) {
           min(day) FILTER (WHERE git_commits > 0) AS c, min(day) FILTER (WHERE git_prs_created > 0) AS p
         FROM person_day WHERE day <= $asOf AND ${people.where} GROUP BY pid),
       acc AS (
-        SELECT pid, coalesce(x.since::DATE, least(x.named::DATE, steps.seen)) AS access, s, c, p
+        SELECT pid, ${ACCESS_DAY('x', 'steps.seen')} AS access, s, c, p
         FROM (SELECT pid FROM member WHERE ${people.where}) LEFT JOIN person_access x USING (pid)
           LEFT JOIN steps USING (pid)),
       st AS (SELECT * FROM acc WHERE access > $history AND access BETWEEN $start AND $end),
