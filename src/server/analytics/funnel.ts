@@ -14,7 +14,7 @@ import { INTEGER, LIST, VARCHAR, listValue } from '@duckdb/node-api';
 import { HISTORY_START, type DayRange } from '../../lib/dates';
 import { RETAINED_DAYS, RETAINED_FROM, STEP_DAYS, type FunnelCount } from '../../lib/funnel';
 import type { Mapping } from '../teams/mapping';
-import { parentOf, UNASSIGNED, withAncestors } from '../teams/tree';
+import { isWithin, parentOf, UNASSIGNED, withAncestors } from '../teams/tree';
 import type { Analytics } from './engine';
 import { ACCESS_DAY } from './grace';
 import { createMemberHistory, type MemberHistory } from './member-history';
@@ -110,7 +110,8 @@ export function createFunnel(a: Analytics, opts: FunnelOptions = {}) {
    * Privacy mode: the groups of a question whose funnel is withheld for k (see the module's comment). Teams are
    * decided over the whole organization, whoever asks, and so is a scope of teams: its total or a cohort of it is
    * withheld when a team it is made of is withheld there (for that cohort), else the teams' figure less one of them
-   * would tell the other's. Then the cohorts of the scope's range are withheld as siblings under its total.
+   * would tell the other's; a cohort too when a team within the scope withheld in it is told by its row of the teams
+   * (all its starters of the range in that cohort). Then the cohorts of the range are withheld as siblings.
    */
   async function withheld(q: FunnelQuestion, k: number, rows: Map<string, FunnelCounts>): Promise<Set<string>> {
     const n = (m: Map<string, FunnelCounts>, g: string) => m.get(g)?.starters ?? 0;
@@ -125,16 +126,27 @@ export function createFunnel(a: Analytics, opts: FunnelOptions = {}) {
       return new Set(n(rows, '') < k || made.some((t) => hidden.has(t)) ? [''] : []);
     }
     const also = new Set<string>();
-    if (made.length > 0) {
-      const [perTeam, perCohort] = await Promise.all([counts(org, true), counts(org)]);
-      for (const g of rows.keys()) {
-        const hidden = teamsWithheld(all, n(perCohort, g), (t) => n(perTeam, `${t}\n${g}`), k);
-        if (made.some((t) => hidden.has(t))) also.add(g);
-      }
+    const [perTeam, perCohort, whole, total] = await Promise.all([
+      counts(org, true),
+      counts(org),
+      counts({ ...org, by: 'team' }),
+      counts({ ...org, by: 'total' }),
+    ]);
+    // A team's starters of the range are shown as its row of the teams: when they are all of one cohort, that team's
+    // cohort is told by them, withheld or not.
+    const rowsHidden = teamsWithheld(all, n(total, ''), (t) => n(whole, t), k);
+    const inScope = (t: string) => made.length === 0 || made.some((m) => isWithin(t, m));
+    for (const g of rows.keys()) {
+      const cell = (t: string) => n(perTeam, `${t}\n${g}`);
+      const hidden = teamsWithheld(all, n(perCohort, g), cell, k);
+      const told = all.some(
+        (t) => inScope(t) && hidden.has(t) && cell(t) > 0 && !rowsHidden.has(t) && n(whole, t) === cell(t),
+      );
+      if (told || made.some((t) => hidden.has(t))) also.add(g);
     }
-    const [total] = (await counts({ ...q, by: 'total' })).values();
+    const [mine] = (await counts({ ...q, by: 'total' })).values();
     return suppressed(
-      total?.starters ?? 0,
+      mine?.starters ?? 0,
       [...rows].map(([g, c]) => [g, c.starters]),
       k,
       also,
