@@ -58,8 +58,16 @@ test('hovering a page link fetches that page and its data before the click', asy
   await expect(page.getByRole('figure', { name: CHART })).toBeVisible();
   const data = page.waitForRequest((r) => r.url().includes('/api/v1/analytics/tools?startDate=2026-05-02'));
   const chunk = page.waitForRequest(/\/assets\/ToolsPage-[\w-]+\.js$/);
+  // The page's first queries, asked together on the hover (the browser may hold some back while others run).
+  const inFlight = new Set<unknown>();
+  page.on('request', (r) => void (r.url().includes('/api/v1/analytics/') && inFlight.add(r)));
+  page.on('requestfinished', (r) => void inFlight.delete(r));
+  const grouped = page.waitForResponse(
+    (r) => r.url().includes('/api/v1/analytics/tools?') && r.url().includes('tool_name'),
+  );
   await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Tools' }).hover();
-  await Promise.all([data, chunk]);
+  await Promise.all([data, chunk, grouped]);
+  await expect.poll(() => inFlight.size).toBe(0);
   // Clicking then opens the page on data that is already here.
   let asked = 0;
   page.on('request', (r) => {

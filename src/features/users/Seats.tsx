@@ -123,8 +123,9 @@ export function SeatsView({
           );
         })}
       </ul>
+      {/* Not on a phone, where it would push the list's first people off the first screen: an open list says it. */}
       {grace?.seats && (grace.seats.idle7 !== 0 || grace.seats.never !== 0) && (
-        <p className="text-xs text-fg-muted">
+        <p className="text-xs text-fg-muted max-sm:hidden">
           <Defined definition={DEFINITIONS.newStarters}>
             <span>{graceLine(grace.seats, grace.days)}</span>
           </Defined>
