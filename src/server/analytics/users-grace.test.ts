@@ -21,7 +21,8 @@ import { isWithin, UNASSIGNED, withAncestors } from '../teams/tree';
 import { openAnalytics, type Analytics } from './engine';
 import { createFigures } from './figures';
 import { createMemberHistory } from './member-history';
-import { createUsersTables, type UsersQuestion } from './users';
+import { createUsersTables } from './users';
+import type { UsersQuestion } from './users-question';
 
 const DAYS = eachDay('2026-01-14', '2026-04-12');
 /** The day members not named before are first named on. */

@@ -10,101 +10,24 @@ import { INTEGER, LIST, VARCHAR, listValue, type DuckDBType, type DuckDBValue } 
 import { UNASSIGNED } from '../../api/teams';
 import { addDays, HISTORY_START, weekStart, type Day, type DayRange } from '../../lib/dates';
 import { isSeatList, isUnusedList } from '../../lib/user-columns';
-import {
-  SUMS,
-  type MergedSums,
-  type MergedUser,
-  type UserColumnId,
-  type UserFacets,
-  type UserFilter,
-} from '../../lib/user-merge';
-import type { PriceList } from '../spend/prices';
+import { SUMS, type MergedSums, type MergedUser, type UserColumnId, type UserFacets } from '../../lib/user-merge';
 import type { Mapping } from '../teams/mapping';
 import { inSelection } from '../teams/tree';
 import type { Analytics } from './engine';
 import { graceJudgeOf, graceParams, IN_GRACE_PEOPLE } from './grace';
 import { wholeWeeks } from './schema';
 import { csvFigures } from './users-csv';
-import { IDLE, KNOWN, PERSON, SEAT_COUNTS, SEATED, TABLE } from './users-sql';
+import { PERSON, SEAT_COUNTS, SEATED, TABLE } from './users-sql';
 import { priceTableOf } from './spend';
 import { membershipOf } from './teams';
-
-/** A person known by a range's end: their latest email given and latest day of activity up to it (none: credits only). */
-export interface KnownPerson {
-  userId: string;
-  email: string | null;
-  lastActive: string | null;
-}
-
-/** The known people with no day of activity in the range: those the users page lists as "Not active". */
-export async function idleIn(a: Analytics, r: DayRange): Promise<KnownPerson[]> {
-  // Every stored day up to the range's end is in the copy.
-  await a.catchUp({ start: HISTORY_START, end: r.end });
-  const rows = await a.rows<{ user_id: string; last_active: string | null; email: string | null }>(
-    `WITH idle AS (${IDLE}) SELECT p.user_id, k.last_active, k.email
-     FROM (${KNOWN('pid IN (SELECT pid FROM idle)')}) k JOIN person p USING (pid)`,
-    { start: r.start, end: r.end, week: weekStart(r.end), ...wholeWeeks(r) },
-  );
-  return rows.map((k) => ({ userId: k.user_id, email: k.email, lastActive: k.last_active }));
-}
-
-/** What a users table is asked: its order, its filters (`who`: active people, the others, or both) and its teams. */
-export interface UsersQuestion {
-  sort: UserColumnId;
-  dir: 'asc' | 'desc';
-  filter: UserFilter;
-  /** The teams asked for (their sub-teams with them); none: everyone. */
-  teams: readonly string[];
-  /** The mapping in force: each row's team is read from `member` when asked (none: no team column). */
-  mapping: Mapping | null;
-  /** Privacy mode: each person as the reader sees them, the rows' teams and their order by it (none: as they are). */
-  view?: PersonView;
-}
-
-/**
- * How a reader in privacy mode is shown each person: the team shown for theirs (null: none) and their name. The
- * rows carry that team, and are ordered by what the reader sees (the team shown, ties by the name), never by what
- * they do not (the real team, the user id). `key` changes whenever a team shown or a name would.
- */
-export interface PersonView {
-  key: string;
-  team(team: string): string | null;
-  name(userId: string): string;
-}
-
-/**
- * What a person is named by in privacy mode: their user id, else (a person the mapping names by email alone, never
- * seen: no id yet) their email.
- */
-export const nameKey = (userId: string, email: string | null): string =>
-  userId !== '' ? userId : `email:${email ?? ''}`;
-
-/** The seats' counts of a users table's teams: the people the mapping names, by how they used the agent. */
-export interface SeatCounts {
-  named: number;
-  active: number;
-  idle7: number;
-  idle30: number;
-  never: number;
-}
-
-/**
- * The new starters of a users table's teams in their days of grace by the range's end (lib/funnel.ts `inGrace`), whom
- * the lists of people not using the agent and their counts leave out: how many each leaves out.
- */
-export interface GraceCounts {
-  /** The days of grace (ONBOARDING_GRACE_DAYS); none without a figures runner to judge grace. */
-  days: number;
-  /** Known people not active in the range. */
-  inactive: number;
-  /** With a mapping, of the people it names: those the seats' idle7, idle30 and never leave out. */
-  seats: { idle7: number; idle30: number; never: number } | null;
-}
-
-/** What a range's table is made with: a price list for spend (none: no spend column). */
-export interface UsersTableSpec {
-  prices: PriceList | null;
-}
+import {
+  nameKey,
+  type GraceCounts,
+  type PersonView,
+  type SeatCounts,
+  type UsersQuestion,
+  type UsersTableSpec,
+} from './users-question';
 
 // Each column's order: numbers by value, text as the browser's tables sort it (ICU's en-US collation, as
 // Intl.Collator('en-US')); people without a value last either way, ties in user id order.

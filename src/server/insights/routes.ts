@@ -35,7 +35,7 @@ import type { MappingSource } from '../teams/source';
 import { inSelection, shownTeamOf, teamResolver, UNASSIGNED } from '../teams/tree';
 import { weekTo, type FiguresRunner } from '../analytics/figures';
 import { membershipOf } from '../analytics/teams';
-import { idleIn } from '../analytics/users';
+import { idleIn } from '../analytics/users-question';
 import { sharpDrop } from './rules';
 
 export interface InsightsRoutesOptions {

@@ -33,16 +33,15 @@ import {
   type Who,
 } from '../../lib/user-merge';
 import { isSeatList, WHO_FILE_TAG } from '../../lib/user-columns';
+import type { createUsersTables, UsersCsvRow } from '../analytics/users';
 import {
   nameKey,
-  type createUsersTables,
   type GraceCounts,
   type PersonView,
   type SeatCounts,
-  type UsersCsvRow,
   type UsersQuestion,
   type UsersTableSpec,
-} from '../analytics/users';
+} from '../analytics/users-question';
 import { ACCESS } from '../auth/access';
 import { errorResponse } from '../core/errors';
 import { errorText, silentLogger, type Logger } from '../core/log';
