@@ -182,18 +182,22 @@ export function createFigures(a: Analytics, opts: FiguresOptions = {}) {
   judgeGraceWith(a, { access: funnel.accessTable, days: graceDays });
 
   /** The teams' members (each with its sub-teams'), counted once per writing of `member`. */
-  let counted: { writes: number; mapping: Mapping | null; counts: Map<string, number> } | undefined;
+  // Readers asking together share one count: a teams page asks it for every team at once.
+  let counted: { writes: number; mapping: Mapping | null; counts: Promise<Map<string, number>> } | undefined;
   async function memberCounts(mapping: Mapping | null): Promise<Map<string, number>> {
     // Everyone known counts, from the whole history's copy (as far as it has come, while it is being made).
     await a.catchUpUnlessUnderWay();
     await membership.current(mapping);
     const writes = membership.writes();
     if (counted?.writes === writes && counted.mapping === mapping) return counted.counts;
-    const rows = await a.rows<{ team: string; n: number }>(
-      'SELECT ancestor AS team, count(*)::INTEGER AS n FROM member JOIN team_ancestor USING (team) GROUP BY ancestor',
-    );
-    const counts = new Map(rows.map((r) => [r.team, r.n]));
-    counted = { writes, mapping, counts };
+    const counts = a
+      .rows<{ team: string; n: number }>(
+        'SELECT ancestor AS team, count(*)::INTEGER AS n FROM member JOIN team_ancestor USING (team) GROUP BY ancestor',
+      )
+      .then((rows) => new Map(rows.map((r) => [r.team, r.n])));
+    const entry = { writes, mapping, counts };
+    counted = entry;
+    counts.catch(() => counted === entry && (counted = undefined));
     return counts;
   }
 

@@ -17,6 +17,7 @@ import type { Mapping } from '../teams/mapping';
 import { isWithin, parentOf, UNASSIGNED, withAncestors } from '../teams/tree';
 import type { Analytics } from './engine';
 import { ACCESS_DAY } from './grace';
+import { firstBy, firstsOf } from './firsts';
 import { createMemberHistory, type MemberHistory } from './member-history';
 import { scopeWhere, type PeopleScope } from './teams';
 
@@ -49,7 +50,7 @@ export function createFunnel(a: Analytics, opts: FunnelOptions = {}) {
    * day's or week's cohort of each team of `groups` instead: its key the team, a line break, then the cohort's.
    */
   async function counts(q: FunnelQuestion, perTeam = false): Promise<Map<string, FunnelCounts>> {
-    await accessTable(q.mapping);
+    const [firsts] = await Promise.all([firstsOf(a), accessTable(q.mapping)]);
     const people = scopeWhere(q.scope);
     const cohort =
       q.by === 'day'
@@ -64,9 +65,8 @@ export function createFunnel(a: Analytics, opts: FunnelOptions = {}) {
       `CASE WHEN ${col} <= access + ${within} THEN greatest(date_diff('day', access, ${col}), 0) END`;
     const sql = `
       WITH steps AS (
-        SELECT pid, min(day) AS seen, min(day) FILTER (WHERE sessions > 0) AS s,
-          min(day) FILTER (WHERE git_commits > 0) AS c, min(day) FILTER (WHERE git_prs_created > 0) AS p
-        FROM person_day WHERE day <= $asOf AND ${people.where} GROUP BY pid),
+        SELECT pid, seen, ${firstBy('s')} AS s, ${firstBy('c')} AS c, ${firstBy('p')} AS p
+        FROM ${firsts} WHERE seen <= $asOf AND ${people.where}),
       acc AS (
         SELECT pid, ${ACCESS_DAY('x', 'steps.seen')} AS access, s, c, p
         FROM (SELECT pid FROM member WHERE ${people.where}) LEFT JOIN person_access x USING (pid)

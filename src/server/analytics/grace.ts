@@ -9,6 +9,9 @@ import { INTEGER } from '@duckdb/node-api';
 import { HISTORY_START, type Day } from '../../lib/dates';
 import type { Mapping } from '../teams/mapping';
 import type { Analytics } from './engine';
+import { firstsOf } from './firsts';
+import { createScratchTables } from './scratch-tables';
+import { membershipOf } from './teams';
 
 /** How an engine judges grace: its funnel's access days brought up to a mapping, and the days of grace. */
 export interface GraceJudge {
@@ -31,13 +34,12 @@ export const IN_GRACE = (access: string) => `(${access} > $history AND ${access}
 
 /**
  * The people in grace on $grace_end (`pid`): from their access day, with their first day seen up to it (a `/users`
- * day); a person the mapping does not name has their first day seen alone.
+ * day: `firsts`, analytics/firsts.ts); a person the mapping does not name has their first day seen alone.
  */
-export const IN_GRACE_PEOPLE = `
+export const IN_GRACE_PEOPLE = (firsts: string) => `
 SELECT pid FROM (
   SELECT coalesce(x.pid, s.pid) AS pid, ${ACCESS_DAY('x', 's.seen')} AS access
-  FROM person_access x FULL JOIN (SELECT pid, min(day) AS seen FROM person_day WHERE day <= $grace_end GROUP BY pid) s
-    ON s.pid = x.pid)
+  FROM person_access x FULL JOIN (SELECT pid, seen FROM ${firsts} WHERE seen <= $grace_end) s ON s.pid = x.pid)
 WHERE ${IN_GRACE('access')}`;
 
 /** The parameters of IN_GRACE_PEOPLE judged on `end` with `days` of grace. */
@@ -45,3 +47,46 @@ export const graceParams = (end: Day, days: number) => ({
   params: { history: HISTORY_START, grace_days: days, grace_end: end } as Record<string, DuckDBValue>,
   types: { grace_days: INTEGER } as Record<string, DuckDBType>,
 });
+
+/**
+ * The people not in grace on `end` as a condition on `pid`, judged on the access days brought up to the mapping: what
+ * a figure read without the users tables (the highlights) leaves out as they do. True without a judge.
+ */
+export async function notInGrace(a: Analytics, end: Day, mapping: Mapping | null) {
+  const judge = graceJudgeOf(a);
+  if (!judge) return { sql: 'true', params: {}, types: {} };
+  await judge.access(mapping);
+  return { sql: `pid NOT IN (${IN_GRACE_PEOPLE(await firstsOf(a))})`, ...graceParams(end, judge.days) };
+}
+
+/** The people in grace on a day (a table of their `pid`) and the days of grace they were judged with. */
+export interface Graced {
+  table: string;
+  days: number;
+}
+
+/**
+ * The tables of the new starters in grace, judged on the access days brought up to the mapping: made once per day
+ * judged on, mapping, `member` written and days copied, not once per query; none without a judge (nobody in grace).
+ */
+export function createGraceTables(a: Analytics, entries: number) {
+  const membership = membershipOf(a);
+  const tables = createScratchTables<unknown>(a, 'grace', entries);
+  const mappingIds = new WeakMap<Mapping, number>();
+  let mappings = 0;
+  return async function graceOn(end: Day, mapping: Mapping | null): Promise<Graced | null> {
+    const judge = graceJudgeOf(a);
+    if (!judge) return null;
+    await judge.access(mapping);
+    if (mapping && !mappingIds.has(mapping)) mappingIds.set(mapping, ++mappings);
+    const g = graceParams(end, judge.days);
+    const firsts = await firstsOf(a);
+    const e = tables.get(
+      `${end}|${mapping ? mappingIds.get(mapping) : 0}`,
+      `${judge.days}|${membership.writes()}|${a.generation()}`,
+      (name) => a.rows(`CREATE OR REPLACE TABLE ${name} AS ${IN_GRACE_PEOPLE(firsts)}`, g.params, g.types),
+    );
+    await e.table;
+    return { table: e.name, days: judge.days };
+  };
+}

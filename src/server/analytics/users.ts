@@ -6,7 +6,7 @@
  * delegation level of most days (ties: the first by name) with the model's tier on its latest day, every
  * language.
  */
-import { INTEGER, LIST, VARCHAR, listValue, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
+import { LIST, VARCHAR, listValue, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
 import { UNASSIGNED } from '../../api/teams';
 import { addDays, HISTORY_START, weekStart, type Day, type DayRange } from '../../lib/dates';
 import { isSeatList, isUnusedList } from '../../lib/user-columns';
@@ -14,20 +14,15 @@ import { SUMS, type MergedSums, type MergedUser, type UserColumnId, type UserFac
 import type { Mapping } from '../teams/mapping';
 import { inSelection } from '../teams/tree';
 import type { Analytics } from './engine';
-import { graceJudgeOf, graceParams, IN_GRACE_PEOPLE } from './grace';
+import { createGraceTables, type Graced } from './grace';
+import { createPersonView } from './person-view';
+import { createScratchTables } from './scratch-tables';
 import { wholeWeeks } from './schema';
 import { csvFigures } from './users-csv';
 import { PERSON, SEAT_COUNTS, SEATED, TABLE } from './users-sql';
 import { priceTableOf } from './spend';
 import { membershipOf } from './teams';
-import {
-  nameKey,
-  type GraceCounts,
-  type PersonView,
-  type SeatCounts,
-  type UsersQuestion,
-  type UsersTableSpec,
-} from './users-question';
+import { type GraceCounts, type SeatCounts, type UsersQuestion, type UsersTableSpec } from './users-question';
 
 // Each column's order: numbers by value, text as the browser's tables sort it (ICU's en-US collation, as
 // Intl.Collator('en-US')); people without a value last either way, ties in user id order.
@@ -111,15 +106,9 @@ interface Made {
   priced: boolean;
   grace: Graced | null;
 }
-interface Graced {
-  table: string;
-  days: number;
-}
 
-/** How long a table replaced or pushed out is kept for the readers still on it. */
-const DROP_AFTER_MS = 60_000;
-/** Tables made so far in this process: each gets a name of its own. */
-let tables = 0;
+/** How many questions' counts a table keeps (a reader's filters and teams, as they page and sort). */
+const COUNTED = 32;
 
 /** A row of the table as the users answers give it: spend with a price list, the team with a mapping (`seen`: as shown). */
 function userOf(row: Row, spec: UsersTableSpec, teams: boolean, seen: boolean): MergedUser {
@@ -149,102 +138,14 @@ function userOf(row: Row, spec: UsersTableSpec, teams: boolean, seen: boolean): 
  */
 export function createUsersTables(a: Analytics, entries = 8) {
   const prices = priceTableOf(a);
-  const made = new Map<string, { version: string; table: Promise<UsersTable>; name: string }>();
-
+  const made = createScratchTables<UsersTable>(a, 'users_table', entries);
   const keyOf = (r: DayRange) => `${r.start}…${r.end}`;
-  /** Drops tables a while after their making settles (a reader may still be on them; one not made yet has no table). */
-  function drop(gone: readonly { table: Promise<unknown>; name: string }[]) {
-    for (const e of gone)
-      void e.table
-        .then(
-          () => undefined,
-          () => undefined,
-        )
-        .then(() => {
-          setTimeout(
-            () => void a.rows(`DROP TABLE IF EXISTS ${e.name}`).catch(() => undefined),
-            DROP_AFTER_MS,
-          ).unref?.();
-        });
-  }
 
   const membership = membershipOf(a);
-  /** What `person_view` was last made for (a `PersonView`'s key, who is in which team, the people of the copy). */
-  let viewMade = '';
-  /** One making of it at a time: readers asking together wait for one. */
-  let viewTurn: Promise<unknown> = Promise.resolve();
-  /**
-   * Privacy mode's `person_view`: each person of the copy with the team shown for theirs and their name, made in
-   * JavaScript (a name is an HMAC, which the engine does not compute) when what it is made of changes.
-   */
-  async function personView(v: PersonView, mapping: Mapping | null): Promise<void> {
-    if (mapping) await membership.current(mapping);
-    const key = `${v.key}|${mapping ? membership.writes() : 'none'}|${a.generation()}`;
-    if (key === viewMade) return;
-    const next = viewTurn.then(async () => {
-      if (key === viewMade) return;
-      const rows: DuckDBValue[][] = [];
-      // With a mapping, the people it names whom the copy has not seen too (the seats' never used).
-      for await (const part of a.rowParts<{ pid: number; user_id: string; email: string | null; team: string | null }>(
-        mapping
-          ? `SELECT pid, user_id, NULL AS email, coalesce(m.team, $unassigned) AS team FROM person LEFT JOIN member m USING (pid)
-             UNION ALL SELECT pid, coalesce(user_id, '') AS user_id, email, team FROM unseen_member JOIN member USING (pid)`
-          : 'SELECT pid, user_id, NULL AS email, NULL AS team FROM person',
-        mapping ? { unassigned: UNASSIGNED } : {},
-      ))
-        for (const r of part)
-          rows.push([r.pid, r.team === null ? null : v.team(r.team), v.name(nameKey(r.user_id, r.email))]);
-      await a.replaceTable(
-        'person_view',
-        [
-          ['pid', INTEGER],
-          ['team', VARCHAR],
-          ['name', VARCHAR],
-        ],
-        rows,
-      );
-      viewMade = key;
-    });
-    viewTurn = next.catch(() => undefined);
-    return next;
-  }
-
-  const mappingIds = new WeakMap<Mapping, number>();
-  let mappings = 0;
-  /** The tables of the people in grace on a day, by what they are judged from: kept while it holds. */
-  const graceTables = new Map<string, { table: Promise<unknown>; name: string }>();
-  /**
-   * The new starters in grace on `end` (a table of their `pid`: each page, its counts and the seats' read it), judged
-   * on the access days (`person_access`) brought up to the mapping; none without a figures runner to judge grace
-   * (analytics/grace.ts). Made once per day, mapping, `member` written and days copied: not once per query.
-   */
-  async function graceOn(end: Day, mapping: Mapping | null): Promise<Graced | null> {
-    const judge = graceJudgeOf(a);
-    if (!judge) return null;
-    await judge.access(mapping);
-    if (mapping && !mappingIds.has(mapping)) mappingIds.set(mapping, ++mappings);
-    const key = `${end}|${judge.days}|${mapping ? mappingIds.get(mapping) : 0}|${membership.writes()}|${a.generation()}`;
-    let e = graceTables.get(key);
-    if (!e) {
-      const name = `scratch.grace_${++tables}`;
-      const g = graceParams(end, judge.days);
-      const entry = { name, table: a.rows(`CREATE OR REPLACE TABLE ${name} AS ${IN_GRACE_PEOPLE}`, g.params, g.types) };
-      entry.table.catch(() => {
-        if (graceTables.get(key) === entry) graceTables.delete(key);
-      });
-      graceTables.set(key, (e = entry));
-      // The oldest beyond the bound go, dropped a while later: a reader may be on them.
-      const gone = [];
-      for (const [k, old] of graceTables) {
-        if (graceTables.size <= entries) break;
-        graceTables.delete(k);
-        gone.push(old);
-      }
-      drop(gone);
-    }
-    await e.table;
-    return { table: e.name, days: judge.days };
-  }
+  /** Privacy mode's `person_view`, made when what it is made of changes (analytics/person-view.ts). */
+  const personView = createPersonView(a);
+  /** The new starters in grace on a day, each page, its counts and the seats' read (analytics/grace.ts). */
+  const graceOn = createGraceTables(a, entries);
 
   /** What the range's table is made of brought up to date, and its query's parameters. */
   async function ready(r: DayRange, spec: UsersTableSpec) {
@@ -393,6 +294,11 @@ export function createUsersTables(a: Analytics, entries = 8) {
         grace: { idle7: c!.grace_idle7, idle30: c!.grace_idle30, never: c!.grace_never },
       };
     }
+    /** Each question's counts and seats' counts on this table (`pageOnce`), the latest asked kept. */
+    const counted = new Map<
+      string,
+      Promise<[{ total: number; active: number; inactive: number; grace: number }, Awaited<ReturnType<typeof seatsOf>>]>
+    >();
     /** Read on first ask (the CSV needs none): beside the first page's queries. */
     let facets: Promise<UserFacets> | undefined;
     const readFacets = async (): Promise<UserFacets> => {
@@ -420,7 +326,30 @@ export function createUsersTables(a: Analytics, entries = 8) {
       const rowsAsked = `SELECT * ${kept.sql} ${order(q)} LIMIT ${limit} OFFSET ${offset}`;
       // The page's rows given their teams when the question did not need them (50,000 rows joined for 100).
       const later = q.mapping !== null && !kept.joined && !q.view;
-      const [rows, [c], seats] = await Promise.all([
+      // The counts are the question's, whatever its order and page: asked once for each.
+      const key = JSON.stringify([q.filter, q.teams, q.view?.key, q.mapping ? membership.writes() : -1, grace?.table]);
+      let counts = counted.get(key);
+      if (!counts) {
+        counts = Promise.all([
+          a
+            .rows<{ total: number; active: number; inactive: number; grace: number }>(
+              `SELECT (SELECT count(*) ${kept.sql})::INTEGER AS total,
+               count(*) FILTER (WHERE active_days > 0)::INTEGER AS active,
+               count(*) FILTER (WHERE active_days = 0 AND NOT ${teams.inGrace})::INTEGER AS inactive,
+               count(*) FILTER (WHERE active_days = 0 AND ${teams.inGrace})::INTEGER AS grace
+             ${teams.sql}`,
+              { ...kept.params, ...teams.params },
+              { ...kept.types, ...teams.types },
+            )
+            .then(([c]) => c!),
+          seatsOf(q, grace),
+        ]);
+        counted.set(key, counts);
+        const settled = counts;
+        settled.catch(() => counted.get(key) === settled && counted.delete(key));
+        for (const k of counted.keys()) if (counted.size > COUNTED) counted.delete(k);
+      }
+      const [rows, [c, seats]] = await Promise.all([
         a.rows<Row>(
           later
             ? `SELECT p.* EXCLUDE (pid), coalesce(m.team, $unassigned) AS team
@@ -429,16 +358,7 @@ export function createUsersTables(a: Analytics, entries = 8) {
           later ? { ...kept.params, unassigned: UNASSIGNED } : kept.params,
           kept.types,
         ),
-        a.rows<{ total: number; active: number; inactive: number; grace: number }>(
-          `SELECT (SELECT count(*) ${kept.sql})::INTEGER AS total,
-               count(*) FILTER (WHERE active_days > 0)::INTEGER AS active,
-               count(*) FILTER (WHERE active_days = 0 AND NOT ${teams.inGrace})::INTEGER AS inactive,
-               count(*) FILTER (WHERE active_days = 0 AND ${teams.inGrace})::INTEGER AS grace
-             ${teams.sql}`,
-          { ...kept.params, ...teams.params },
-          { ...kept.types, ...teams.types },
-        ),
-        seatsOf(q, grace),
+        counts,
       ]);
       const users = rows.map((row) => userOf(row, spec, q.mapping !== null, q.view !== undefined));
       return {
@@ -469,31 +389,10 @@ export function createUsersTables(a: Analytics, entries = 8) {
 
   return {
     /** The range's table at this version of what it is made from. */
-    get(r: DayRange, version: string, spec: UsersTableSpec): Promise<UsersTable> {
-      const key = keyOf(r);
-      const hit = made.get(key);
-      if (hit && hit.version === version) {
-        made.delete(key);
-        made.set(key, hit);
-        return hit.table;
-      }
-      const name = `scratch.users_table_${++tables}`;
-      const entry = { version, name, table: make(name, r, spec) };
-      entry.table.catch(() => {
-        if (made.get(key) === entry) made.delete(key);
-        drop([entry]);
-      });
-      made.delete(key);
-      made.set(key, entry);
-      // The table it replaces and the oldest beyond the bound go, dropped a while later: a reader may be on them.
-      const gone = hit ? [hit] : [];
-      for (const [k, e] of made) {
-        if (made.size <= entries) break;
-        made.delete(k);
-        gone.push(e);
-      }
-      drop(gone);
-      return entry.table;
+    get(r: DayRange, version: string, spec: UsersTableSpec, mapping?: Mapping | null): Promise<UsersTable> {
+      // The new starters in grace on the range's end, which each page reads, judged while the table is made.
+      if (mapping !== undefined) graceOn(r.end, mapping).catch(() => undefined);
+      return made.get(keyOf(r), version, (name) => make(name, r, spec)).table;
     },
     /**
      * Every row the question keeps of the range's table at this version, in order, a part at a time, its figures
@@ -501,7 +400,7 @@ export function createUsersTables(a: Analytics, entries = 8) {
      * makes no table for the pages (at 5,000 people, 65 ms against 75–88 for the table and its read).
      */
     async *csv(r: DayRange, version: string, spec: UsersTableSpec, q: UsersQuestion, ids: readonly UserColumnId[]) {
-      const e = made.get(keyOf(r));
+      const e = made.peek(keyOf(r));
       // A table whose making failed is left for the query.
       if (
         e?.version === version &&
@@ -552,7 +451,7 @@ export function createUsersTables(a: Analytics, entries = 8) {
     },
     /** The last table made for the range, whatever its version (a stale answer while its days are walked again). */
     async latest(r: DayRange): Promise<UsersTable | undefined> {
-      const e = made.get(keyOf(r));
+      const e = made.peek(keyOf(r));
       return e ? e.table.catch(() => undefined) : undefined;
     },
   };

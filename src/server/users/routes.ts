@@ -149,7 +149,7 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
     prices: version.includes(SPEND) ? (spend?.list() ?? null) : null,
   });
   async function tableAt(r: DayRange, version: string) {
-    return (await opts.tables).get(r, version, specOf(version));
+    return (await opts.tables).get(r, version, specOf(version), opts.place?.()?.mapping ?? null);
   }
   /**
    * Managers' emails go to readers who may see that team's details (with sign-in: admins, the team's managers);
