@@ -2,12 +2,14 @@
  * What a users table is asked and what it counts (analytics/users.ts makes the tables), and the known people not
  * active in a range, which the highlights read without a table.
  */
-import { HISTORY_START, weekStart, type DayRange } from '../../lib/dates';
+import { HISTORY_START, weekStart, type Day, type DayRange } from '../../lib/dates';
 import type { UserColumnId, UserFilter } from '../../lib/user-merge';
 import type { PriceList } from '../spend/prices';
 import type { Mapping } from '../teams/mapping';
 import type { Analytics } from './engine';
+import { notInGrace } from './grace';
 import { wholeWeeks } from './schema';
+import { membershipOf } from './teams';
 import { IDLE, KNOWN } from './users-sql';
 
 /** A person known by a range's end: their latest email given and latest day of activity up to it (none: credits only). */
@@ -17,16 +19,37 @@ export interface KnownPerson {
   lastActive: string | null;
 }
 
-/** The known people with no day of activity in the range: those the users page lists as "Not active". */
-export async function idleIn(a: Analytics, r: DayRange): Promise<KnownPerson[]> {
+/**
+ * The known people with no day of activity in the range: those the users page lists as "Not active", so without the
+ * new starters in grace on its end (judged with the mapping in force).
+ */
+export async function idleIn(a: Analytics, r: DayRange, mapping: Mapping | null): Promise<KnownPerson[]> {
   // Every stored day up to the range's end is in the copy.
   await a.catchUp({ start: HISTORY_START, end: r.end });
+  const out = await notInGrace(a, r.end, mapping);
   const rows = await a.rows<{ user_id: string; last_active: string | null; email: string | null }>(
     `WITH idle AS (${IDLE}) SELECT p.user_id, k.last_active, k.email
-     FROM (${KNOWN('pid IN (SELECT pid FROM idle)')}) k JOIN person p USING (pid)`,
-    { start: r.start, end: r.end, week: weekStart(r.end), ...wholeWeeks(r) },
+     FROM (${KNOWN(`pid IN (SELECT pid FROM idle WHERE ${out.sql})`)}) k JOIN person p USING (pid)`,
+    { start: r.start, end: r.end, week: weekStart(r.end), ...wholeWeeks(r), ...out.params },
+    out.types,
   );
   return rows.map((k) => ({ userId: k.user_id, email: k.email, lastActive: k.last_active }));
+}
+
+/**
+ * The teams of the people the mapping names whom the copy has never seen, a row each, without the new starters in
+ * grace on `end`: the users page's "Never used" of a range to `end` counts them.
+ */
+export async function neverSeenOn(a: Analytics, end: Day, mapping: Mapping): Promise<string[]> {
+  await a.catchUp({ start: HISTORY_START, end });
+  await membershipOf(a).current(mapping);
+  const out = await notInGrace(a, end, mapping);
+  const rows = await a.rows<{ team: string }>(
+    `SELECT team FROM member WHERE pid IN (SELECT pid FROM unseen_member) AND ${out.sql}`,
+    out.params,
+    out.types,
+  );
+  return rows.map((r) => r.team);
 }
 
 /** What a users table is asked: its order, its filters (`who`: active people, the others, or both) and its teams. */

@@ -9,7 +9,6 @@
  *   GET /api/cohorts[?team=A…]     people by the week they were first active, and the share of each
  *       week's cohort active again 1, 2, 4, 8 … weeks later.
  */
-import { canonicalEmail } from '../core/text';
 import { cohortsSchema, highlightsSchema, type Highlight } from '../../api/insights';
 import type { TeamSpendRow } from '../../api/spend';
 import {
@@ -34,8 +33,7 @@ import { route, type Route } from '../http/router';
 import type { MappingSource } from '../teams/source';
 import { inSelection, shownTeamOf, teamResolver, UNASSIGNED } from '../teams/tree';
 import { weekTo, type FiguresRunner } from '../analytics/figures';
-import { membershipOf } from '../analytics/teams';
-import { idleIn } from '../analytics/users-question';
+import { idleIn, neverSeenOn } from '../analytics/users-question';
 import { sharpDrop } from './rules';
 
 export interface InsightsRoutesOptions {
@@ -131,7 +129,8 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
             })
           : Promise.resolve(undefined),
       ),
-      idle: early(whole ? idleIn(a, quiet) : Promise.resolve([])),
+      idle: early(whole ? idleIn(a, quiet, mapping) : Promise.resolve([])),
+      never: early(whole && mapping ? neverSeenOn(a, latest, mapping) : Promise.resolve([])),
       fresh: early(whole ? firstActiveIn(a, mapping, selected, week) : Promise.resolve([])),
       budgets: early(opts.budgetStates()),
     };
@@ -227,23 +226,12 @@ export function createInsightsRoutes(opts: InsightsRoutesOptions) {
         link: { path: '/users', query: { ...teamQuery, ...quiet, who: 'inactive', usersSort: 'lastActiveDay:desc' } },
       });
     }
-    if (mapping && whole) {
-      // Everyone the copy holds (its whole history is stored): the people the service knows.
-      const membership = membershipOf(a);
-      await membership.current(mapping);
-      const known = membership.people();
-      const ids = new Set(known.map((k) => k.userId));
-      const emails = new Set(known.flatMap((k) => (k.email ? [canonicalEmail(k.email)] : [])));
-      const never = mapping.members.filter(
-        (m) =>
-          (selected.length === 0 || inSelection(m.team, selected)) &&
-          !(m.key.userId !== undefined ? ids.has(m.key.userId) : emails.has(canonicalEmail(m.key.email ?? ''))),
-      ).length;
-      if (never > 0 && !small(never))
-        notes.push(
-          `${people(never)} named in the team mapping ${never === 1 ? 'has' : 'have'} never used the agent (the service has reported no day for them).`,
-        );
-    }
+    // People the mapping names whom the service has never reported, as the users page's "Never used" counts them.
+    const never = (await asked.never).filter((t) => selected.length === 0 || inSelection(t, selected)).length;
+    if (never > 0 && !small(never))
+      notes.push(
+        `${people(never)} named in the team mapping ${never === 1 ? 'has' : 'have'} never used the agent (the service has reported no day for them).`,
+      );
 
     // 4. New people this week: first active in the store's whole history during the week.
     const fresh = await asked.fresh;

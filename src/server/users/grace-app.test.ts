@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { highlightsSchema } from '../../api/insights';
 import { usersTableSchema } from '../../api/users';
 import { addDays } from '../../lib/dates';
 import { appHarness } from '../../test/app-harness';
@@ -26,15 +27,20 @@ const LEAD = 'small-lead@acme.example';
 const { listen, dashboard, atEnd } = appHarness(DEMO);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** The demo's people with an email active in the range. */
-const active = (() => {
+/** The demo's people with an email active in the range, and one active before it but not in it (idle). */
+const { active, idle } = (() => {
   const org = createDemoService(readDemoConfig(DEMO)).world().org;
   const [lo, hi] = [org.dayIndex(START), org.dayIndex(END)];
-  return org.users.filter((u, i) => u.email !== null && org.activeCount[i]![hi + 1]! - org.activeCount[i]![lo]! > 0);
+  const days = (i: number) => org.activeCount[i]![hi + 1]! - org.activeCount[i]![lo]!;
+  return {
+    active: org.users.filter((u, i) => u.email !== null && days(i) > 0),
+    idle: org.users.find((_, i) => days(i) === 0 && org.activeCount[i]![lo]! > 0),
+  };
 })();
 
 // New: three people given access two days before the range's end, three long before; none of them seen. Small: four
-// people active in the range, one given access the day before its end, three long before, none of them seen.
+// people active in the range, one given access the day before its end, three long before, none of them seen. Back: one
+// person seen before the range but not in it, given access anew two days before its end (back from a long leave).
 const recent = ['usr_new_1', 'usr_new_2', 'usr_new_3'];
 const old = ['usr_old_1', 'usr_old_2', 'usr_old_3'];
 const smallOld = ['usr_small_1', 'usr_small_2', 'usr_small_3'];
@@ -46,6 +52,7 @@ const MAPPING = [
   ...active.slice(0, 4).map((u) => `${u.email},,Small,,`),
   `,usr_small_new,Small,,${addDays(END, -1)}`,
   ...smallOld.map((id) => `,${id},Small,,2026-02-02`),
+  `,${idle!.id},Back,,${addDays(END, -2)}`,
 ].join('\n');
 
 describe('the users endpoints without the new starters in grace', () => {
@@ -55,6 +62,7 @@ describe('the users endpoints without the new starters in grace', () => {
 
   beforeAll(async () => {
     expect(active.length).toBeGreaterThanOrEqual(4);
+    expect(idle).toBeDefined();
     const teams = join(dir, 'teams.csv');
     writeFileSync(teams, `${MAPPING}\n`);
     base.grace10 = await dashboard({ TEAMS_FILE: teams, ONBOARDING_GRACE_DAYS: '10' });
@@ -102,6 +110,31 @@ describe('the users endpoints without the new starters in grace', () => {
     expect(ids(never)).toEqual([...old, ...recent].sort());
     expect(never.seats?.never).toBe(6);
     expect(never.grace).toEqual({ days: 2, inactive: 0, seats: { idle7: 0, idle30: 0, never: 0 } });
+  });
+
+  it('leaves them out of the highlights as the users page does: no activity in 30 days, never used', async () => {
+    // The whole history stored, as the background sync leaves it: the highlights read only what is stored.
+    await table(base.grace10, 'who=all', `start=2026-01-14&end=${END}`);
+    await table(base.grace2, 'who=all', `start=2026-01-14&end=${END}`);
+    const highlights = async (where: string, team: string) => {
+      const r = await raw(where, `/api/highlights?team=${team}`);
+      expect(r.status, r.body).toBe(200);
+      return highlightsSchema.parse(JSON.parse(r.body));
+    };
+    const neverNote = (h: { notes: string[] }) => h.notes.filter((n) => n.includes('never used the agent'));
+    expect(neverNote(await highlights(base.grace10, 'New'))).toEqual([
+      '3 people named in the team mapping have never used the agent (the service has reported no day for them).',
+    ]);
+    expect(neverNote(await highlights(base.grace2, 'New'))).toEqual([
+      '6 people named in the team mapping have never used the agent (the service has reported no day for them).',
+    ]);
+    // Back's one person, idle for the 30 days but given access two days ago: in grace with 10 days, not with 2.
+    const inactive = (h: { highlights: { kind: string; title: string }[] }) =>
+      h.highlights.filter((x) => x.kind === 'inactive').map((x) => x.title);
+    expect(inactive(await highlights(base.grace10, 'Back'))).toEqual([]);
+    expect((await table(base.grace10, 'who=inactive&team=Back')).grace?.inactive).toBe(1);
+    expect(inactive(await highlights(base.grace2, 'Back'))).toEqual(['1 person had no activity in 30 days']);
+    expect(ids(await table(base.grace2, 'who=inactive&team=Back'))).toEqual([idle!.id]);
   });
 
   it('gives a manager in privacy mode no count of 1 to k−1 new starters, an admin the count', async () => {
