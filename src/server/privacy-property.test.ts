@@ -880,15 +880,17 @@ async function check(s: Scenario) {
       await read(d, d.lead, goalPath(goal.id), 'DELETE');
     }
 
-    // From access to a first pull request: each team's starters (access in the range), and the weekly cohorts.
-    for (const by of ['team', 'week'] as const) {
+    // From access to a first pull request: each team's starters (access in the range), the weekly and daily cohorts.
+    for (const by of ['team', 'week', 'day'] as const) {
       const f = await ask(`/api/figures?${RANGE}&measure=funnelStarters&measure=funnelPrShare&by=${by}${sel.q}`);
       for (const r of f ? figuresAnswerSchema.parse(f).rows : []) {
         if (by === 'team') named.add(r.key);
         const within = by === 'team' ? of(r.key) : sel.q === '' ? of('') : group;
         const starters = new Set(
           [...within].filter(
-            (id) => is(id, 'starters') && (by === 'team' || weekStart(known.get(id)!.first!) === r.key),
+            (id) =>
+              is(id, 'starters') &&
+              (by === 'team' || (by === 'week' ? weekStart(known.get(id)!.first!) : known.get(id)!.first!) === r.key),
           ),
         );
         if (r.current.funnelStarters !== null)

@@ -334,6 +334,32 @@ function suite(databaseUrl: () => string | undefined) {
             const days = await runner.ask({ mapping, measures: ALL, range: daily, by: 'day', scope: { people: null } });
             for (const row of days.rows)
               expectClose(row.current, oracle(starters(on, daily).filter((p) => p.access === row.key)), row.key);
+
+            // The same days in privacy mode, beside the weeks they make: a week shown less its days shown tells none
+            // or at least k starters, and so do the weeks withheld less their days shown.
+            if (privacy)
+              for (const scope of [null, ['Eng']]) {
+                const askBy = (by: 'day' | 'week') =>
+                  runner.ask({ mapping, measures: ALL, range: daily, by, scope: { people: scope, privacy } });
+                const [byDay, byWeek] = await Promise.all([askBy('day'), askBy('week')]);
+                const inScope = starters(on, daily).filter((p) => scope === null || isWithin(p.team, 'Eng'));
+                let unshown = 0;
+                for (const w of byWeek.rows) {
+                  const told =
+                    inScope.filter((p) => weekStart(p.access) === w.key).length -
+                    byDay.rows
+                      .filter((d) => weekStart(d.key) === w.key)
+                      .reduce((s, d) => s + (d.current.funnelStarters ?? 0), 0);
+                  if (w.current.funnelStarters !== null)
+                    expect(told === 0 || told >= k, `${scope ?? 'all'}, week of ${w.key} less its days: ${told}`).toBe(
+                      true,
+                    );
+                  else unshown += told;
+                }
+                // A total of fewer than k is withheld too: then nothing is told by difference.
+                if (inScope.length >= k)
+                  expect(unshown === 0 || unshown >= k, `${scope ?? 'all'}, weeks withheld: ${unshown}`).toBe(true);
+              }
           } finally {
             await analytics.close();
             await store.close();
@@ -343,7 +369,18 @@ function suite(databaseUrl: () => string | undefined) {
       {
         numRuns: databaseUrl() ? 3 : 8,
         // Four starters of Eng/Web and one of Data in one week: the two teams' cohort less Eng/Web's would tell Data's.
-        examples: [[[...Array(4).fill(1), 2].map((team) => starter(team, DAYS.indexOf('2026-03-04'))), 0, 3]],
+        // Four starters of Eng on a Monday and one the next day, three the week after: asked by day, the one and the
+        // three were withheld together, and the first week less its Monday told the one.
+        examples: [
+          [[...Array(4).fill(1), 2].map((team) => starter(team, DAYS.indexOf('2026-03-04'))), 0, 3],
+          [
+            [...Array<string>(4).fill('2026-03-02'), '2026-03-03', ...Array<string>(3).fill('2026-03-10')].map((day) =>
+              starter(0, DAYS.indexOf(day)),
+            ),
+            0,
+            3,
+          ],
+        ],
       },
     );
   }, 240_000);

@@ -11,7 +11,7 @@
  * withheld adds up to none or to at least k, else the smallest shown child is withheld too.
  */
 import { INTEGER, LIST, VARCHAR, listValue } from '@duckdb/node-api';
-import { HISTORY_START, type DayRange } from '../../lib/dates';
+import { HISTORY_START, weekStart, type DayRange } from '../../lib/dates';
 import { RETAINED_DAYS, RETAINED_FROM, STEP_DAYS, type FunnelCount } from '../../lib/funnel';
 import type { Mapping } from '../teams/mapping';
 import { isWithin, parentOf, UNASSIGNED, withAncestors } from '../teams/tree';
@@ -111,7 +111,8 @@ export function createFunnel(a: Analytics, opts: FunnelOptions = {}) {
    * decided over the whole organization, whoever asks, and so is a scope of teams: its total or a cohort of it is
    * withheld when a team it is made of is withheld there (for that cohort), else the teams' figure less one of them
    * would tell the other's; a cohort too when a team within the scope withheld in it is told by its row of the teams
-   * (all its starters of the range in that cohort). Then the cohorts of the range are withheld as siblings.
+   * (all its starters of the range in that cohort). Then the cohorts of the range are withheld as siblings, a day's
+   * under its week's.
    */
   async function withheld(q: FunnelQuestion, k: number, rows: Map<string, FunnelCounts>): Promise<Set<string>> {
     const n = (m: Map<string, FunnelCounts>, g: string) => m.get(g)?.starters ?? 0;
@@ -143,6 +144,19 @@ export function createFunnel(a: Analytics, opts: FunnelOptions = {}) {
         (t) => inScope(t) && hidden.has(t) && cell(t) > 0 && !rowsHidden.has(t) && n(whole, t) === cell(t),
       );
       if (told || made.some((t) => hidden.has(t))) also.add(g);
+    }
+    if (q.by === 'day') {
+      // Each day's cohort within its week's, which the same question by week shows: a week withheld there has every
+      // day withheld, else the week less its days shown would tell it; a week shown, its days as its children.
+      const weeks = new Map<string, [string, number][]>();
+      for (const [g, c] of rows) weeks.set(weekStart(g), [...(weeks.get(weekStart(g)) ?? []), [g, c.starters]]);
+      const byWeek = await counts({ ...q, by: 'week' });
+      const weeksHidden = await withheld({ ...q, by: 'week' }, k, byWeek);
+      const hidden = new Set<string>();
+      for (const [w, days] of weeks)
+        for (const g of weeksHidden.has(w) ? days.map(([d]) => d) : suppressed(n(byWeek, w), days, k, also))
+          hidden.add(g);
+      return hidden;
     }
     const [mine] = (await counts({ ...q, by: 'total' })).values();
     return suppressed(
