@@ -281,8 +281,9 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
     }
   }
 
-  /** Days were copied since the last checkpoint. */
+  /** Days were copied since the last checkpoint; a checkpoint is waiting for its turn or running. */
   let unchecked = false;
+  let checkpointing = false;
   async function catchUpNow(range: DayRange | undefined): Promise<number> {
     const urgent = range !== undefined;
     let copied = 0;
@@ -317,16 +318,21 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
     }
     // Days copied are checkpointed after the background's catch-up, not left in the WAL: read faster so (the figures in
     // docs/performance.md). Refused while a transaction runs, it is tried again after the next; no caller waits for it.
-    if (unchecked && !urgent)
+    // One attempt waits at a time: readers catching up together asked for one each.
+    if (unchecked && !urgent && !checkpointing) {
+      checkpointing = true;
       void withLoader(false, async () => {
         if (closed || !unchecked) return;
         await loader.run('CHECKPOINT');
         unchecked = false;
-      }).catch((e: unknown) =>
-        opts.logger.info('the analytics copy was not checkpointed; tried again after the next catch-up', {
-          error: e instanceof Error ? e.message : String(e),
-        }),
-      );
+      })
+        .catch((e: unknown) =>
+          opts.logger.info('the analytics copy was not checkpointed; tried again after the next catch-up', {
+            error: e instanceof Error ? e.message : String(e),
+          }),
+        )
+        .finally(() => (checkpointing = false));
+    }
     return copied;
   }
 
