@@ -262,6 +262,8 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
   const table = route({
     method: 'GET',
     path: '/api/users',
+    // A page asked again (a reader back from a person's page, a second tab) while nothing changed.
+    memo: true,
     query: tableQuery,
     access: ACCESS.peopleRows,
     what: 'the users table',
