@@ -2,6 +2,7 @@
  * The analytics engine's copy of the store, on both stores: a catch-up says how many days it copied, and the
  * embedded store (whose driver holds the event loop while it reads) is read a bounded number of rows at a time.
  */
+import { INTEGER, type DuckDBType } from '@duckdb/node-api';
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { userRow as row } from '../../test/fixtures';
@@ -9,6 +10,7 @@ import { putUsersDay } from '../../test/store-days';
 import { STORE_ENGINES } from '../../test/stores';
 import { silentLogger } from '../core/log';
 import { openAnalytics } from './engine';
+import { openStore } from '../store/db';
 
 const opened: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
@@ -76,4 +78,21 @@ describe.each(STORE_ENGINES)('the analytics copy on the $name store', ({ availab
       expect(await analytics.catchUp()).toBe(0);
     },
   );
+});
+
+describe('the analytics engine closed', () => {
+  it('refuses a table made after close, and one queued behind it, never running either on a closed connection', async () => {
+    const store = await openStore({ dataDir: ':memory:' });
+    const analytics = await openAnalytics(store, { file: ':memory:', logger: silentLogger });
+    const columns: [string, DuckDBType][] = [['x', INTEGER]];
+    // One making under way, one queued behind it, then close (its turn comes before the queued one's), then another.
+    const first = analytics.replaceTable('first', columns, [[1]]);
+    const queued = analytics.replaceTable('queued', columns, [[2]]);
+    const closing = analytics.close();
+    await first;
+    await expect(queued).rejects.toThrow('the analytics engine is closed');
+    await closing;
+    await expect(analytics.replaceTable('after', columns, [[3]])).rejects.toThrow('the analytics engine is closed');
+    await store.close();
+  });
 });

@@ -363,6 +363,8 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
     },
     replaceTable: (name, columns, rows) =>
       withLoader(true, async () => {
+        // A making queued behind `close` runs once the loader is closed (or being closed): refused, never run on it.
+        if (closed) throw new Error('the analytics engine is closed');
         await loader.run('BEGIN TRANSACTION');
         try {
           await loader.run(
