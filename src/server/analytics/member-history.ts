@@ -7,6 +7,7 @@
  * - `member_history (pid, from_day, team)`: each person's team from a day on, the first known reaching back to the
  *   start of the history (before the dashboard was first told the mapping, the team it first gave is the best known).
  */
+import { setImmediate as letGo } from 'node:timers/promises';
 import { INTEGER, VARCHAR } from '@duckdb/node-api';
 import { addDays, HISTORY_START, type Day } from '../../lib/dates';
 import { canonicalEmail } from '../core/text';
@@ -24,6 +25,9 @@ export interface MemberHistoryOptions {
 }
 
 /** A member of the mapping as the store records it: its email, else its user id. */
+/** How many people are placed between two lets-go of the event loop. */
+const LET_GO_EVERY = 2_000;
+
 export const memberKey = (k: MemberKey): string => k.email ?? `id:${k.userId}`;
 
 export type MemberHistory = ReturnType<typeof createMemberHistory>;
@@ -91,8 +95,16 @@ export function createMemberHistory(a: Analytics, opts: MemberHistoryOptions = {
         ...new Set([...(m ? [memberKey(m.key)] : []), ...(userId !== null ? [`id:${userId}`] : []), ...(e ? [e] : [])]),
       ]);
     };
-    for (const p of membership.people()) add(pids.get(p.userId), p.userId, p.email);
-    for (const u of unseen) add(u.pid, u.user_id, u.email);
+    // The event loop let go every few thousand people: at 50,000 they held the probes and readers for about 1 s.
+    let n = 0;
+    for (const p of membership.people()) {
+      add(pids.get(p.userId), p.userId, p.email);
+      if (++n % LET_GO_EVERY === 0) await letGo();
+    }
+    for (const u of unseen) {
+      add(u.pid, u.user_id, u.email);
+      if (++n % LET_GO_EVERY === 0) await letGo();
+    }
     await a.replaceTable(
       'person_access',
       [
