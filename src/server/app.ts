@@ -110,9 +110,9 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
   let analytics: Promise<Analytics> | undefined;
   /** Whether a catch-up of every stored day has finished since start: the copy then holds what the store held. */
   let copyCaughtUp = false;
-  /** Brings the whole copy up to the store's; the days it copied. */
   /** What a reader's first page needs beside the copy, made before `/readyz` first says ready (set below). */
   let readyAfterCopy = async (): Promise<void> => undefined;
+  /** Brings the whole copy up to the store's; the days it copied. */
   const catchUpAll = async () => {
     const days = await (await analytics!).catchUp();
     // Once, at start: at 50,000 people counting the teams' members took seconds of the first teams page after it.

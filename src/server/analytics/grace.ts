@@ -36,27 +36,25 @@ export const IN_GRACE = (access: string) => `(${access} > $history AND ${access}
  * The people in grace on $grace_end (`pid`): from their access day, with their first day seen up to it (a `/users`
  * day: `firsts`, analytics/firsts.ts); a person the mapping does not name has their first day seen alone.
  */
-export const IN_GRACE_PEOPLE = (firsts: string) => `
+const IN_GRACE_PEOPLE = (firsts: string) => `
 SELECT pid FROM (
   SELECT coalesce(x.pid, s.pid) AS pid, ${ACCESS_DAY('x', 's.seen')} AS access
   FROM person_access x FULL JOIN (SELECT pid, seen FROM ${firsts} WHERE seen <= $grace_end) s ON s.pid = x.pid)
 WHERE ${IN_GRACE('access')}`;
 
 /** The parameters of IN_GRACE_PEOPLE judged on `end` with `days` of grace. */
-export const graceParams = (end: Day, days: number) => ({
+const graceParams = (end: Day, days: number) => ({
   params: { history: HISTORY_START, grace_days: days, grace_end: end } as Record<string, DuckDBValue>,
   types: { grace_days: INTEGER } as Record<string, DuckDBType>,
 });
 
 /**
- * The people not in grace on `end` as a condition on `pid`, judged on the access days brought up to the mapping: what
- * a figure read without the users tables (the highlights) leaves out as they do. True without a judge.
+ * The people not in grace on `end` as a condition on `pid`, from the engine's table of them (`graceOn`): what a figure
+ * read without the users tables (the highlights) leaves out as they do. True without a judge.
  */
 export async function notInGrace(a: Analytics, end: Day, mapping: Mapping | null) {
-  const judge = graceJudgeOf(a);
-  if (!judge) return { sql: 'true', params: {}, types: {} };
-  await judge.access(mapping);
-  return { sql: `pid NOT IN (${IN_GRACE_PEOPLE(await firstsOf(a))})`, ...graceParams(end, judge.days) };
+  const graced = await graceTablesOf(a)(end, mapping);
+  return { sql: graced ? `pid NOT IN (SELECT pid FROM ${graced.table})` : 'true', params: {}, types: {} };
 }
 
 /** The people in grace on a day (a table of their `pid`) and the days of grace they were judged with. */
@@ -65,11 +63,21 @@ export interface Graced {
   days: number;
 }
 
+/** How many days' tables of the new starters in grace an engine keeps (the users tables' ranges, the highlights'). */
+const GRACE_TABLES = 8;
+const graceTables = new WeakMap<Analytics, ReturnType<typeof createGraceTables>>();
+/** The engine's tables of the new starters in grace (one keeper per engine: the users tables and highlights share it). */
+export function graceTablesOf(a: Analytics) {
+  let t = graceTables.get(a);
+  if (!t) graceTables.set(a, (t = createGraceTables(a, GRACE_TABLES)));
+  return t;
+}
+
 /**
  * The tables of the new starters in grace, judged on the access days brought up to the mapping: made once per day
  * judged on, mapping, `member` written and days copied, not once per query; none without a judge (nobody in grace).
  */
-export function createGraceTables(a: Analytics, entries: number) {
+function createGraceTables(a: Analytics, entries: number) {
   const membership = membershipOf(a);
   const tables = createScratchTables<unknown>(a, 'grace', entries);
   const mappingIds = new WeakMap<Mapping, number>();

@@ -14,7 +14,7 @@ import { SUMS, type MergedSums, type MergedUser, type UserColumnId, type UserFac
 import type { Mapping } from '../teams/mapping';
 import { inSelection } from '../teams/tree';
 import type { Analytics } from './engine';
-import { createGraceTables, type Graced } from './grace';
+import { graceTablesOf, type Graced } from './grace';
 import { createPersonView } from './person-view';
 import { createScratchTables } from './scratch-tables';
 import { wholeWeeks } from './schema';
@@ -145,7 +145,7 @@ export function createUsersTables(a: Analytics, entries = 8) {
   /** Privacy mode's `person_view`, made when what it is made of changes (analytics/person-view.ts). */
   const personView = createPersonView(a);
   /** The new starters in grace on a day, each page, its counts and the seats' read (analytics/grace.ts). */
-  const graceOn = createGraceTables(a, entries);
+  const graceOn = graceTablesOf(a);
 
   /** What the range's table is made of brought up to date, and its query's parameters. */
   async function ready(r: DayRange, spec: UsersTableSpec) {
