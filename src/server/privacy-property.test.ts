@@ -57,7 +57,7 @@ import type { StoreDb } from './store/db';
 import { isWithin } from './teams/tree';
 
 const KS = [2, 3, 4, 5] as const;
-const RUNS = 24;
+const RUNS = Number(process.env.PRIVACY_RUNS ?? 24);
 const PRIVACY_SECRET = 'privacy-property-secret-of-at-least-32-characters';
 const DEMO = { DEMO_TODAY: '2026-05-01', DEMO_SEED: 'c', DEMO_USERS: '45' };
 const LATEST: Day = '2026-04-30';
@@ -1143,6 +1143,24 @@ describe('privacy mode, for random mappings and k', () => {
               spare: 0,
               repos: [-1, 3, 7, 5, 3, -1, -1, 2, -1, 4, 10, 2, 8, 3, -2, 2, 4, 2, 4, 5],
               wildcard: 2,
+            } as unknown as Scenario,
+          ],
+          // A day's starters of the manager's teams less a team's of the range told one person's (funnel.ts).
+          [
+            {
+              k: 2,
+              parents: [1, 5, 1, 3, -1, 3],
+              sizes: [6, 0, 1, 4, 1, 1],
+              order: 1644777783,
+              unseen: [[0, true]],
+              managed: [3],
+              outer: false,
+              range: 0,
+              sort: 'team',
+              dir: 'desc',
+              spare: 0,
+              repos: [0, 1, 4, 3, 1, 5, 3, 2, 8, -2, 10, 0, 6, 10, 2, 3],
+              wildcard: -2,
             } as unknown as Scenario,
           ],
         ],

@@ -111,8 +111,9 @@ export function createFunnel(a: Analytics, opts: FunnelOptions = {}) {
    * decided over the whole organization, whoever asks, and so is a scope of teams: its total or a cohort of it is
    * withheld when a team it is made of is withheld there (for that cohort), else the teams' figure less one of them
    * would tell the other's; a cohort too when a team within the scope withheld in it is told by its row of the teams
-   * (all its starters of the range in that cohort). Then the cohorts of the range are withheld as siblings, a day's
-   * under its week's.
+   * (all its starters of the range in that cohort), or when all its starters are of one team within the scope whose
+   * own cohorts withhold it (that team's row less the scope's cohort would tell the rest). Then the cohorts of the
+   * range are withheld as siblings, a day's under its week's.
    */
   async function withheld(q: FunnelQuestion, k: number, rows: Map<string, FunnelCounts>): Promise<Set<string>> {
     const n = (m: Map<string, FunnelCounts>, g: string) => m.get(g)?.starters ?? 0;
@@ -120,51 +121,98 @@ export function createFunnel(a: Analytics, opts: FunnelOptions = {}) {
     const org: FunnelQuestion = { ...q, scope: { people: null }, groups: all };
     // The teams the scope is made of: those chosen, else the reader's; none for the whole organization.
     const made = Array.isArray(q.scope.people) ? q.scope.people : (q.scope.visible ?? []);
-    if (q.by === 'team' || q.by === 'total') {
-      const [whole, total] = await Promise.all([counts({ ...org, by: 'team' }), counts({ ...org, by: 'total' })]);
-      const hidden = teamsWithheld(all, n(total, ''), (t) => n(whole, t), k);
-      if (q.by === 'team') return hidden;
-      return new Set(n(rows, '') < k || made.some((t) => hidden.has(t)) ? [''] : []);
-    }
-    const also = new Set<string>();
-    const [perTeam, perCohort, whole, total] = await Promise.all([
-      counts(org, true),
-      counts(org),
-      counts({ ...org, by: 'team' }),
-      counts({ ...org, by: 'total' }),
-    ]);
-    // A team's starters of the range are shown as its row of the teams: when they are all of one cohort, that team's
-    // cohort is told by them, withheld or not.
+    const [whole, total] = await Promise.all([counts({ ...org, by: 'team' }), counts({ ...org, by: 'total' })]);
+    // A team's starters of the range are shown as its row of the teams.
     const rowsHidden = teamsWithheld(all, n(total, ''), (t) => n(whole, t), k);
-    const inScope = (t: string) => made.length === 0 || made.some((m) => isWithin(t, m));
-    for (const g of rows.keys()) {
-      const cell = (t: string) => n(perTeam, `${t}\n${g}`);
-      const hidden = teamsWithheld(all, n(perCohort, g), cell, k);
-      const told = all.some(
-        (t) => inScope(t) && hidden.has(t) && cell(t) > 0 && !rowsHidden.has(t) && n(whole, t) === cell(t),
-      );
-      if (told || made.some((t) => hidden.has(t))) also.add(g);
+    if (q.by === 'team') return rowsHidden;
+    if (q.by === 'total') return new Set(n(rows, '') < k || made.some((t) => rowsHidden.has(t)) ? [''] : []);
+    const by = q.by;
+
+    // Each team's cohorts and the organization's, and the teams withheld in each cohort, asked once per question.
+    const grids = new Map<'day' | 'week', Promise<Grid>>();
+    const grid = (of: 'day' | 'week') => {
+      let g = grids.get(of);
+      if (!g) {
+        g = Promise.all([counts({ ...org, by: of }, true), counts({ ...org, by: of })]).then(([perTeam, perCohort]) => {
+          const cohorts = new Map<string, Map<string, number>>();
+          for (const [key, c] of perTeam) {
+            const [t, cohort] = key.split('\n') as [string, string];
+            cohorts.set(t, (cohorts.get(t) ?? new Map<string, number>()).set(cohort, c.starters));
+          }
+          const cell = (t: string, c: string) => cohorts.get(t)?.get(c) ?? 0;
+          const hidden = new Map(
+            [...perCohort.keys()].map((c) => [c, teamsWithheld(all, n(perCohort, c), (t) => cell(t, c), k)]),
+          );
+          return { cohorts, hidden, cell };
+        });
+        grids.set(of, g);
+      }
+      return g;
+    };
+    interface Grid {
+      cohorts: Map<string, Map<string, number>>;
+      hidden: Map<string, Set<string>>;
+      cell: (team: string, cohort: string) => number;
     }
-    if (q.by === 'day') {
+
+    // The cohorts withheld in the view of a scope made of `teams` (none: the organization), of `sum` starters whose
+    // cohorts are `mine`: the question's (`who` ''), or a team's own (`who` the team), each worked out once.
+    const views = new Map<string, Promise<Set<string>>>();
+    const view = (
+      who: string,
+      teams: readonly string[],
+      of: 'day' | 'week',
+      mine: Map<string, number>,
+      sum: number,
+    ) => {
+      const key = `${of}\n${who}`;
+      let v = views.get(key);
+      if (!v) views.set(key, (v = viewOf(who, teams, of, mine, sum)));
+      return v;
+    };
+    const teamView = async (t: string, of: 'day' | 'week') =>
+      view(t, [t], of, (await grid(of)).cohorts.get(t) ?? new Map(), n(whole, t));
+    async function viewOf(
+      who: string,
+      teams: readonly string[],
+      of: 'day' | 'week',
+      mine: Map<string, number>,
+      sum: number,
+    ): Promise<Set<string>> {
+      const { hidden, cell } = await grid(of);
+      const inScope = (t: string) => teams.length === 0 || teams.some((m) => isWithin(t, m));
+      const also = new Set<string>();
+      for (const [g, size] of mine) {
+        const out = hidden.get(g) ?? new Set<string>();
+        const told = all.some(
+          (t) => inScope(t) && out.has(t) && cell(t, g) > 0 && !rowsHidden.has(t) && n(whole, t) === cell(t, g),
+        );
+        if (told || teams.some((t) => out.has(t))) also.add(g);
+        else
+          for (const t of all)
+            if (size > 0 && inScope(t) && t !== who && cell(t, g) === size && (await teamView(t, of)).has(g)) {
+              also.add(g);
+              break;
+            }
+      }
+      if (of === 'week') return suppressed(sum, [...mine], k, also);
       // Each day's cohort within its week's, which the same question by week shows: a week withheld there has every
       // day withheld, else the week less its days shown would tell it; a week shown, its days as its children.
       const weeks = new Map<string, [string, number][]>();
-      for (const [g, c] of rows) weeks.set(weekStart(g), [...(weeks.get(weekStart(g)) ?? []), [g, c.starters]]);
-      const byWeek = await counts({ ...q, by: 'week' });
-      const weeksHidden = await withheld({ ...q, by: 'week' }, k, byWeek);
-      const hidden = new Set<string>();
+      for (const [g, size] of mine) weeks.set(weekStart(g), [...(weeks.get(weekStart(g)) ?? []), [g, size]]);
+      const byWeek = new Map<string, number>();
+      for (const [g, size] of mine) byWeek.set(weekStart(g), (byWeek.get(weekStart(g)) ?? 0) + size);
+      const weeksHidden = await view(who, teams, 'week', byWeek, sum);
+      const out = new Set<string>();
       for (const [w, days] of weeks)
-        for (const g of weeksHidden.has(w) ? days.map(([d]) => d) : suppressed(n(byWeek, w), days, k, also))
-          hidden.add(g);
-      return hidden;
+        for (const g of weeksHidden.has(w) ? days.map(([d]) => d) : suppressed(byWeek.get(w) ?? 0, days, k, also))
+          out.add(g);
+      return out;
     }
+
     const [mine] = (await counts({ ...q, by: 'total' })).values();
-    return suppressed(
-      mine?.starters ?? 0,
-      [...rows].map(([g, c]) => [g, c.starters]),
-      k,
-      also,
-    );
+    const starters = new Map([...rows].map(([g, c]) => [g, c.starters]));
+    return view('', made, by, starters, mine?.starters ?? 0);
   }
 
   return { counts, withheld, accessTable };
