@@ -11,6 +11,7 @@ import { STORE_ENGINES } from '../../test/stores';
 import { silentLogger } from '../core/log';
 import { openAnalytics } from './engine';
 import { openStore } from '../store/db';
+import { startUsersWalk } from '../store/queries';
 
 const opened: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
@@ -76,6 +77,46 @@ describe.each(STORE_ENGINES)('the analytics copy on the $name store', ({ availab
       if (s.store.engine === 'sqlite') expect(Math.max(...plugin.reads)).toBeLessThanOrEqual(2_000);
       // Nothing changed: nothing copied.
       expect(await analytics.catchUp()).toBe(0);
+    },
+  );
+
+  it.skipIf(!available)(
+    'keeps a day walked again as it was, and what was made from the copy, until the walk stores other rows',
+    async () => {
+      const s = await open();
+      opened.push(() => s.store.close().then(s.drop));
+      const day = '2026-02-02';
+      const rows = ['a', 'b', 'c'].map((id) => userRow(id, day));
+      await putUsersDay(s.store, day, rows, 'v1');
+      const analytics = await openAnalytics(s.store, { file: ':memory:', logger: silentLogger });
+      opened.push(() => analytics.close());
+      await analytics.catchUp();
+      const count = async () =>
+        (await analytics.rows<{ n: number }>('SELECT count(*)::INTEGER AS n FROM person_day'))[0]!.n;
+      const g0 = analytics.generation();
+
+      // The sync walks the day again: while it runs the store serves it no more, the copy keeps it as it was.
+      await startUsersWalk(s.store.db, day, day);
+      await analytics.catchUp();
+      await analytics.catchUp({ start: day, end: day });
+      expect(await count()).toBe(3);
+      expect(analytics.generation()).toBe(g0);
+      // Stored again with the same rows: copied (its version moved), nothing made from the copy is made again.
+      await putUsersDay(s.store, day, rows, 'v2');
+      await s.store.db.deleteFrom('users_walk').execute();
+      expect(await analytics.catchUp()).toBe(1);
+      expect(analytics.generation()).toBe(g0);
+      // Stored with other rows: the copy changed.
+      await putUsersDay(s.store, day, rows.slice(0, 2), 'v3');
+      expect(await analytics.catchUp()).toBe(1);
+      expect(await count()).toBe(2);
+      expect(analytics.generation()).toBeGreaterThan(g0);
+      // Gone from the store with no walk under way: dropped.
+      const g1 = analytics.generation();
+      await s.store.db.deleteFrom('users_day').execute();
+      expect(await analytics.catchUp()).toBe(1);
+      expect(await count()).toBe(0);
+      expect(analytics.generation()).toBeGreaterThan(g1);
     },
   );
 });

@@ -69,7 +69,7 @@ export interface Analytics {
     params?: Record<string, DuckDBValue>,
     types?: Record<string, DuckDBType>,
   ): AsyncGenerator<T[]>;
-  /** Changes each time a day of the copy is written or dropped. */
+  /** Changes each time a day of the copy is written with other rows than it had, or dropped. */
   generation(): number;
   close(): Promise<void>;
 }
@@ -102,7 +102,8 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
   for (const s of SCHEMA) await loader.run(s);
   if (version !== SCHEMA_VERSION) await loader.run(`INSERT INTO meta VALUES (${SCHEMA_VERSION})`);
 
-  /** Counts the days copied or dropped: what was made from the copy (a membership table) is made again after. */
+  /** Counts the copies that changed days (written with other rows, or dropped): what was made from the copy (a
+   * membership table) is made again after. */
   let generation = 0;
   /** What the copy holds: per source, each day's version. */
   const loaded: Record<Source, Map<string, string>> = { users: new Map(), tokens: new Map() };
@@ -207,8 +208,23 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
     const tables = TABLES[source];
     // Days copied before are replaced (a scan of each table); new ones have nothing to replace.
     const replaced = days.map(([day]) => day).filter((day) => loaded[source].has(day));
+    // Days stored again as they were (a sync's refresh of its last days) change nothing made from the copy.
+    const same = replaced.length === days.length && days.every(([, v]) => v !== undefined);
+    const fingerprint = async () =>
+      (
+        await loader.runAndReadAll(
+          `SELECT ${tables.map((t) => `(SELECT coalesce(sum(hash(x)), 0) FROM ${t} x WHERE list_contains($days::DATE[], day))::VARCHAR`).join(', ')}`,
+          { days: listValue(replaced) },
+          { days: LIST(VARCHAR) },
+        )
+      )
+        .getRowsJS()[0]!
+        .join();
     await loader.run('BEGIN TRANSACTION');
+    let before: string | undefined;
+    let after: string | undefined;
     try {
+      if (same) before = await fingerprint();
       if (replaced.length > 0)
         for (const t of tables)
           await loader.run(
@@ -249,6 +265,7 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
         [VARCHAR, VARCHAR, VARCHAR],
         kept.map(([day, v]) => [source, day, v]),
       );
+      if (same) after = await fingerprint();
       await loader.run('COMMIT');
     } catch (e) {
       await loader.run('ROLLBACK').catch(() => undefined);
@@ -258,7 +275,7 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
       if (version === undefined) loaded[source].delete(day);
       else loaded[source].set(day, version);
     }
-    generation++;
+    if (before === undefined || before !== after) generation++;
   }
 
   /**
@@ -289,14 +306,20 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
     let copied = 0;
 
     for (const source of ['users', 'tokens'] as const) {
-      const stored = await storedVersions(source, range);
+      const [stored, walking] = await Promise.all([
+        storedVersions(source, range),
+        source === 'users' ? store.db.selectFrom('users_walk').select(['start_day', 'end_day']).execute() : [],
+      ]);
       const held = loaded[source];
+      // A day whose `/users` walk is under way is kept as it was until the walk has stored it again.
+      const gone = (day: Day) =>
+        !stored.has(day) &&
+        (!range || (day >= range.start && day <= range.end)) &&
+        !walking.some((w) => day >= w.start_day && day <= w.end_day);
       // Newest first (the days readers look at), then the days the store no longer has.
       const todo: [Day, string | undefined][] = [
         ...[...stored].filter(([day, v]) => held.get(day) !== v).sort(([a], [b]) => (a < b ? 1 : -1)),
-        ...[...held.keys()]
-          .filter((day) => !stored.has(day) && (!range || (day >= range.start && day <= range.end)))
-          .map((day) => [day, undefined] as const),
+        ...[...held.keys()].filter(gone).map((day) => [day, undefined] as const),
       ] as [Day, string | undefined][];
       // A batch is the days of one week (a reader waits for one at most).
       for (let i = 0; i < todo.length && !closed;) {

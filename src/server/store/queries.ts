@@ -216,12 +216,18 @@ export async function writeUsersPage(
  * being served (first, so no instant shows a stored day without its rows), their
  * rows go (a row the service no longer sends must not linger), and so does every
  * saved walk overlapping the span, whose cursor no longer says what is stored.
+ * The walk is saved from the start (no page yet): the analytics copy keeps the
+ * span's days as they were until it ends.
  */
 export async function startUsersWalk(db: Kysely<Schema>, start: string, end: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('users_day').where('day', '>=', start).where('day', '<=', end).execute();
     await trx.deleteFrom('user_day').where('day', '>=', start).where('day', '<=', end).execute();
     await trx.deleteFrom('users_walk').where('start_day', '<=', end).where('end_day', '>=', start).execute();
+    await trx
+      .insertInto('users_walk')
+      .values({ start_day: start, end_day: end, cursor: null, pages: 0, updated_at: now() })
+      .execute();
   });
 }
 

@@ -299,7 +299,7 @@ export function createSyncEngine(store: StoreDb, fetcher: Fetcher, opts: SyncOpt
   async function walkUsers(span: DayRange) {
     const days = eachDay(span.start, span.end).map((day) => ({ day, final: finalOf(day) }));
     let walk = await q.unfinishedWalk(db, span.start, span.end);
-    if (walk) activity.resumedWalks++;
+    if (walk && walk.pages > 0) activity.resumedWalks++;
     else {
       await q.startUsersWalk(db, span.start, span.end);
       walk = { cursor: null, pages: 0 };
