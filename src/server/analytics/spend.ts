@@ -20,9 +20,19 @@ function createPriceTable(a: Analytics) {
   let made = '';
   /** The list and the copy's generation last looked at: the models and days change only with the copy. */
   let seen = '';
-  return async (list: PriceList) => {
+  /** The look under way, and for what: readers asking together wait for one (at 50,000 people two made it each). */
+  let looking: { now: string; done: Promise<void> } | undefined;
+  return (list: PriceList): Promise<void> => {
     const now = `${priceListKey(list)}|${a.generation()}`;
-    if (now === seen) return;
+    if (now === seen) return Promise.resolve();
+    if (looking?.now === now) return looking.done;
+    const done = look(list, now).finally(() => {
+      if (looking?.done === done) looking = undefined;
+    });
+    looking = { now, done };
+    return done;
+  };
+  async function look(list: PriceList, now: string) {
     // From the week table (every week with a day of the copy has its rows): half the rows of the days'.
     const pairs = await a.rows<{ model: string; tier: string }>(
       'SELECT model, tier FROM person_model_week GROUP BY model, tier ORDER BY model, tier',
@@ -46,7 +56,7 @@ function createPriceTable(a: Analytics) {
     );
     made = key;
     seen = now;
-  };
+  }
 }
 
 const tables = new WeakMap<Analytics, (list: PriceList) => Promise<void>>();
