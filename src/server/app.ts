@@ -44,7 +44,7 @@ import { bearerTokenOf } from './auth/tokens';
 import { TOKENS_NEED_SIGN_IN } from '../api/api-tokens';
 import { createTokensRoutes } from './tokens/routes';
 import { filePricesSource, NO_PRICES } from './spend/source';
-import { dayAnswerVersion, emailOf } from './store/teams-queries';
+import { dayAnswerCount, emailOf } from './store/teams-queries';
 import { openAnalytics, type Analytics } from './analytics/engine';
 import { createUsersTables } from './analytics/users';
 import { priceListKey } from './spend/prices';
@@ -194,11 +194,12 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
       shownTeams: async (k) => (features ? features.teams.shownTeams(k) : { teams: new Set<string>(), key: 'none' }),
       spend: {
         list: () => prices.current().prices ?? null,
-        // The range's `/tokens` days are filled first: the version then says what the spend was priced from.
+        // The range's `/tokens` days are filled first: the version then says what the spend was priced from (what
+        // the days hold is the analytics copy's, which a users table's version says too).
         version: async (r) => {
           await engine.fillDays('tokens', '', r, false);
           const list = prices.current().prices;
-          return `${list ? priceListKey(list) : ''}|${await dayAnswerVersion(store.db, 'tokens', '', r.start, r.end)}`;
+          return `${list ? priceListKey(list) : ''}|${await dayAnswerCount(store.db, 'tokens', '', r.start, r.end)}`;
         },
         stored: (r) => engine.daysStored('tokens', '', r),
       },

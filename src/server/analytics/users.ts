@@ -421,6 +421,14 @@ export function createUsersTables(a: Analytics, entries = 8) {
         yield* csvRows('users_table', q, made, ids, `WITH users_table AS (${TABLE(made.priced)}\n)`, params);
       }
     },
+    /**
+     * What the copy holds of the history to the range's end, once caught up with the store: a day the sync stores
+     * again as it was leaves it as it was (engine.ts), where the store's sync times move with every walk.
+     */
+    async copied(r: DayRange): Promise<string> {
+      await a.catchUp({ start: HISTORY_START, end: r.end });
+      return String(a.generation());
+    },
     /** What the teams of the tables come from by this mapping (`member`, brought up to date): a text that says so. */
     membership: (mapping: Mapping) => membershipOf(a).current(mapping),
     /**

@@ -30,16 +30,16 @@ export async function deleteStoredMapping(db: Db): Promise<boolean> {
   return Number(r.numDeletedRows) > 0;
 }
 
-/** How many days of one endpoint's answers are stored in [start, end], and when the latest was written. */
-export async function dayAnswerVersion(db: Db, endpoint: string, grouping: string, start: string, end: string) {
+/** How many days of one endpoint's answers are stored in [start, end]. */
+export async function dayAnswerCount(db: Db, endpoint: string, grouping: string, start: string, end: string) {
   const row = await db
     .selectFrom('day_answer')
-    .select((eb) => [eb.fn.countAll<number | string>().as('days'), eb.fn.max('synced_at').as('synced')])
+    .select((eb) => eb.fn.countAll<number | string>().as('days'))
     .where('endpoint', '=', endpoint)
     .where('grouping', '=', grouping)
     .where((eb) => eb.between('day', start, end))
     .executeTakeFirst();
-  return `${Number(row?.days ?? 0)}|${row?.synced ?? ''}`;
+  return Number(row?.days ?? 0);
 }
 
 /**

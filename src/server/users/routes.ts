@@ -216,16 +216,18 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
         : undefined;
   const withheldDetail = (k: number) =>
     `Privacy mode (PRIVACY_MIN_GROUP=${k}): these filters leave fewer than ${k} people, so neither their rows nor their count are shown.`;
+  /** What the store holds of a range's `/users` days (a person's page gives the stored rows themselves). */
   const versionKey = (v: RangeVersion) => `${v.storedDays}|${v.syncedAt ?? ''}`;
   /**
-   * The version a range's table is kept for: its stored `/users` days, and with a price list what its
-   * spend reads. When the range's `/tokens` days cannot be filled the table goes without spend (its
-   * cells show none) and is built again once they can.
+   * The version a range's table is kept for: how many of its `/users` days are stored, and of the history to its end
+   * (the people not active in the range are everyone known by then), what the analytics copy holds of them (the days
+   * the table is made from), and with a price list what its spend reads. When the range's `/tokens` days cannot be
+   * filled the table goes without spend (its cells show none) and is built again once they can.
    */
   async function tableVersion(r: DayRange, v: RangeVersion): Promise<string> {
-    // The people not active in the range are everyone known by its end: every stored day before it counts too.
-    const known = `|known ${versionKey(await rangeVersion(store.db, HISTORY_START, r.end))}`;
-    return versionKey(v) + known + (await spendVersion(r));
+    const known = await rangeVersion(store.db, HISTORY_START, r.end);
+    const spend = await spendVersion(r);
+    return `${v.storedDays}|known ${known.storedDays}|copy ${await (await opts.tables).copied(r)}${spend}`;
   }
   /** What a range's spend reads (none without a price list), as a users table's version and a person's say it. */
   async function spendVersion(r: DayRange): Promise<string> {

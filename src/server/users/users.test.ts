@@ -773,6 +773,7 @@ describe.each(engines)('the users endpoints on $name', ({ available, open }) => 
           await refused();
         },
         latest: async () => undefined,
+        copied: refused,
         membership: async () => '',
         person: refused,
       }),
@@ -824,6 +825,50 @@ describe('the tables built ahead', () => {
       tokensStored = true;
       await h.routes.warm();
       expect(built).toEqual([week]);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('a range’s table across syncs', () => {
+  it('is kept while the sync stores its days again as they were, and made again once they hold other rows', async () => {
+    const store = await openStore({ dataDir: ':memory:' });
+    try {
+      const versions: string[] = [];
+      let real!: (tables: ReturnType<typeof createUsersTables>) => void;
+      const made = new Promise<ReturnType<typeof createUsersTables>>((ok) => (real = ok));
+      const h = await harness(store, 20, { tables: made });
+      real({
+        ...h.tables,
+        get: (r, version, spec) => {
+          versions.push(version);
+          return h.tables.get(r, version, spec);
+        },
+      });
+      await h.engine.fillUsers(RECENT, false);
+      const first = await h.table(q(RECENT));
+      // The refresh window walked again: the service sends what it sent.
+      await h.engine.fillUsers(RECENT, true);
+      expect(await h.table(q(RECENT))).toEqual(first);
+      expect(new Set(versions).size).toBe(1);
+      // A row of the latest day changed in the store (as a later walk would store it): the table is made again.
+      const [row] = await store.db
+        .selectFrom('user_day')
+        .select(['user_id', 'row'])
+        .where('day', '=', LATEST)
+        .limit(1)
+        .execute();
+      const changed = { ...userRowSchema.parse(JSON.parse(row!.row)), sessions: 999 };
+      await store.db
+        .updateTable('user_day')
+        .set({ row: JSON.stringify(changed) })
+        .where('day', '=', LATEST)
+        .where('user_id', '=', row!.user_id)
+        .execute();
+      await store.db.updateTable('users_day').set({ synced_at: 'later' }).where('day', '=', LATEST).execute();
+      await h.table(q(RECENT));
+      expect(new Set(versions).size).toBe(2);
     } finally {
       await store.close();
     }
