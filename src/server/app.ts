@@ -44,6 +44,7 @@ import { bearerTokenOf } from './auth/tokens';
 import { TOKENS_NEED_SIGN_IN } from '../api/api-tokens';
 import { createTokensRoutes } from './tokens/routes';
 import { filePricesSource, NO_PRICES } from './spend/source';
+import { createQuiet } from './core/quiet';
 import { dayAnswerCount, emailOf } from './store/teams-queries';
 import { openAnalytics, type Analytics } from './analytics/engine';
 import { createUsersTables } from './analytics/users';
@@ -106,6 +107,8 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
   let scheduler: Scheduler | undefined;
   let sync: SyncEngine | undefined;
   let usersRoutes: UsersRoutes | undefined;
+  /** Whether readers are being answered: what is made ahead of them waits for none to be. */
+  const quiet = createQuiet();
   /** The analytics engine (with a store), closed with the app. */
   let analytics: Promise<Analytics> | undefined;
   /** Whether a catch-up of every stored day has finished since start: the copy then holds what the store held. */
@@ -190,6 +193,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
       refreshDays,
       logger,
       prewarm: sc?.background,
+      idle: quiet.idle,
       place: () => place(),
       shownTeams: async (k) => (features ? features.teams.shownTeams(k) : { teams: new Set<string>(), key: 'none' }),
       spend: {
@@ -465,6 +469,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     const started = performance.now();
     const url = req.url ?? '/';
     const client = peerInContext()?.address;
+    if (url.startsWith('/api/') || url.startsWith(MCP_PATH)) res.on('close', quiet.enter());
     res.on('finish', () => {
       if (url.startsWith('/api/') || url.startsWith(MCP_PATH)) {
         logger.info('request', {

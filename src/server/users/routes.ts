@@ -95,6 +95,8 @@ export interface UsersRoutesOptions {
   retryAfterSeconds?: number;
   /** Keep the default range's table built as its days change (the page opens on it). */
   prewarm?: boolean;
+  /** Resolves when no reader is being answered: a table made ahead waits for it (core/quiet.ts). */
+  idle?: () => Promise<void>;
   /** Spend beside credits, when the server has a price list. */
   spend?: UsersSpend;
   /** The ranges' tables, in the analytics engine (src/server/analytics/users.ts). */
@@ -467,7 +469,9 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
       try {
         const r = lastDays(days, latestDay());
         const v = await filler.peek(r);
-        if (v && (currency() === null || (await spend!.stored(r)))) await tableAt(r, await tableVersion(r, v));
+        if (!v || (currency() !== null && !(await spend!.stored(r)))) continue;
+        await opts.idle?.();
+        await tableAt(r, await tableVersion(r, v));
       } catch (e) {
         logger.error('users table prewarm failed', { error: errorText(e) });
       }

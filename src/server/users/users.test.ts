@@ -8,7 +8,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Kysely } from 'kysely';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PATHS } from '../../api/paths';
 import { userRowSchema, type UserRow } from '../../api/schemas';
 import { userDaysSchema, usersTableSchema, type UsersTableAnswer } from '../../api/users';
@@ -824,6 +824,43 @@ describe('the tables built ahead', () => {
       expect(built).toEqual([]);
       tokensStored = true;
       await h.routes.warm();
+      expect(built).toEqual([week]);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('a table made ahead', () => {
+  it('waits for a moment when no reader is being answered', async () => {
+    const store = await openStore({ dataDir: ':memory:' });
+    try {
+      const built: DayRange[] = [];
+      let quiet!: () => void;
+      let asked = 0;
+      let real!: (tables: ReturnType<typeof createUsersTables>) => void;
+      const made = new Promise<ReturnType<typeof createUsersTables>>((ok) => (real = ok));
+      const h = await harness(store, 20, {
+        tables: made,
+        idle: () => {
+          asked++;
+          return new Promise<void>((ok) => (quiet = ok));
+        },
+      });
+      real({
+        ...h.tables,
+        get: (r, version, spec) => {
+          built.push(r);
+          return h.tables.get(r, version, spec);
+        },
+      });
+      const week = lastDays(7, LATEST);
+      await h.engine.fillUsers(week, false);
+      const pass = h.routes.warm();
+      await vi.waitFor(() => expect(asked).toBe(1));
+      expect(built).toEqual([]);
+      quiet();
+      await pass;
       expect(built).toEqual([week]);
     } finally {
       await store.close();
