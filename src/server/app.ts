@@ -121,7 +121,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     // Once, at start: at 50,000 people counting the teams' members took seconds of the first teams page after it.
     if (!copyCaughtUp)
       await readyAfterCopy().catch((e: unknown) =>
-        logger.error('counting the teams ahead failed', { error: errorText(e) }),
+        logger.error('making what the first pages read ahead failed', { error: errorText(e) }),
       );
     copyCaughtUp = true;
     return days;
@@ -271,6 +271,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     readyAfterCopy = async () => {
       await Promise.all([teamsReady, demo?.ready()]);
       await warmTeams();
+      await usersRoutes?.ahead();
     };
   }
 

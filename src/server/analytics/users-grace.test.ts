@@ -225,6 +225,36 @@ function suite(databaseUrl: () => string | undefined) {
     }
   }, 60_000);
 
+  it('makes ahead what every table reads beside its days: the firsts and the new starters on a day', async () => {
+    const store = await open();
+    const h: History = [
+      { team: 0, since: DAYS.indexOf('2026-03-25'), named: undefined, days: [] },
+      { team: 1, since: undefined, named: 0, days: [0] },
+    ];
+    await write(store, h);
+    const e = await engineOf(store, h, 14);
+    const mapping = mappingOf(h);
+    const made = async () =>
+      (
+        await e.analytics.rows<{ name: string }>(
+          "SELECT table_name AS name FROM duckdb_tables() WHERE database_name = 'scratch' AND table_name NOT LIKE 'users_table%' ORDER BY name",
+        )
+      ).map((t) => t.name.replace(/_\d+$/, ''));
+    try {
+      expect(await made()).toEqual([]);
+      await e.tables.ahead('2026-04-05', mapping);
+      const ahead = await made();
+      expect(ahead).toEqual(['grace', 'person_first']);
+      // A table of a range to that day reads them: nothing more is made for it but the table.
+      const page = await ask(e, { start: '2026-03-30', end: '2026-04-05' }, 'never', mapping);
+      expect(page.grace).toEqual({ days: 14, inactive: 0, seats: { idle7: 0, idle30: 0, never: 1 } });
+      expect(await made()).toEqual(ahead);
+    } finally {
+      await e.analytics.close();
+      await store.close();
+    }
+  });
+
   it('lists and counts the unused people without those in grace, for random histories', async () => {
     await fc.assert(
       fc.asyncProperty(

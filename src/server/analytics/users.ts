@@ -15,6 +15,7 @@ import type { Mapping } from '../teams/mapping';
 import { inSelection } from '../teams/tree';
 import type { Analytics } from './engine';
 import { graceTablesOf, type Graced } from './grace';
+import { firstsOf } from './firsts';
 import { createPersonView } from './person-view';
 import { createScratchTables } from './scratch-tables';
 import { wholeWeeks } from './schema';
@@ -428,6 +429,17 @@ export function createUsersTables(a: Analytics, entries = 8) {
     async copied(r: DayRange): Promise<string> {
       await a.catchUp({ start: HISTORY_START, end: r.end });
       return String(a.generation());
+    },
+    /**
+     * What every table reads beside the days, made for the copy as it is: each person's team and firsts, and the new
+     * starters in grace on `end` by the mapping (each person's access with them). Made by a restarted server before it says it
+     * is ready, they took seconds from its first users page.
+     */
+    async ahead(end: Day, mapping: Mapping | null): Promise<void> {
+      await a.catchUp({ start: HISTORY_START, end });
+      await membership.current(mapping);
+      await firstsOf(a);
+      await graceOn(end, mapping);
     },
     /** What the teams of the tables come from by this mapping (`member`, brought up to date): a text that says so. */
     membership: (mapping: Mapping) => membershipOf(a).current(mapping),

@@ -774,6 +774,7 @@ describe.each(engines)('the users endpoints on $name', ({ available, open }) => 
         },
         latest: async () => undefined,
         copied: refused,
+        ahead: refused,
         membership: async () => '',
         person: refused,
       }),
