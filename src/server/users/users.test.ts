@@ -794,16 +794,27 @@ describe.each(engines)('the users endpoints on $name', ({ available, open }) => 
   });
 });
 
+/** A harness whose tables say each table asked for: its range and version. */
+async function recorded(store: StoreDb, more: Partial<Parameters<typeof createUsersRoutes>[0]> = {}) {
+  const asked: { r: DayRange; version: string }[] = [];
+  let real!: (tables: ReturnType<typeof createUsersTables>) => void;
+  const h = await harness(store, 20, { ...more, tables: new Promise((ok) => (real = ok)) });
+  real({
+    ...h.tables,
+    get: (r, version, spec) => {
+      asked.push({ r, version });
+      return h.tables.get(r, version, spec);
+    },
+  });
+  return { h, built: () => asked.map((a) => a.r), versions: () => new Set(asked.map((a) => a.version)) };
+}
+
 describe('the tables built ahead', () => {
   it('are built once their days are stored, `/tokens` included, and a pass never waits for a walk', async () => {
     const store = await openStore({ dataDir: ':memory:' });
     try {
-      const built: DayRange[] = [];
       let tokensStored = false;
-      let real!: (tables: ReturnType<typeof createUsersTables>) => void;
-      const made = new Promise<ReturnType<typeof createUsersTables>>((ok) => (real = ok));
-      const h = await harness(store, 20, {
-        tables: made,
+      const { h, built } = await recorded(store, {
         spend: {
           list: () => EUR_10,
           // Filling the range's `/tokens` days: a walk that does not end while the test runs.
@@ -811,21 +822,14 @@ describe('the tables built ahead', () => {
           stored: async () => tokensStored,
         },
       });
-      real({
-        ...h.tables,
-        get: (r, version, spec) => {
-          built.push(r);
-          return h.tables.get(r, version, spec);
-        },
-      });
       const week = lastDays(7, LATEST);
       await h.engine.fillUsers(week, false);
       // The week's `/users` days are in, its `/tokens` days are not: the pass ends without building it.
       await h.routes.warm();
-      expect(built).toEqual([]);
+      expect(built()).toEqual([]);
       tokensStored = true;
       await h.routes.warm();
-      expect(built).toEqual([week]);
+      expect(built()).toEqual([week]);
     } finally {
       await store.close();
     }
@@ -836,33 +840,22 @@ describe('a table made ahead', () => {
   it('waits for a moment when no reader is being answered', async () => {
     const store = await openStore({ dataDir: ':memory:' });
     try {
-      const built: DayRange[] = [];
       let quiet!: () => void;
       let asked = 0;
-      let real!: (tables: ReturnType<typeof createUsersTables>) => void;
-      const made = new Promise<ReturnType<typeof createUsersTables>>((ok) => (real = ok));
-      const h = await harness(store, 20, {
-        tables: made,
+      const { h, built } = await recorded(store, {
         idle: () => {
           asked++;
           return new Promise<void>((ok) => (quiet = ok));
-        },
-      });
-      real({
-        ...h.tables,
-        get: (r, version, spec) => {
-          built.push(r);
-          return h.tables.get(r, version, spec);
         },
       });
       const week = lastDays(7, LATEST);
       await h.engine.fillUsers(week, false);
       const pass = h.routes.warm();
       await vi.waitFor(() => expect(asked).toBe(1));
-      expect(built).toEqual([]);
+      expect(built()).toEqual([]);
       quiet();
       await pass;
-      expect(built).toEqual([week]);
+      expect(built()).toEqual([week]);
     } finally {
       await store.close();
     }
@@ -873,23 +866,13 @@ describe('a range’s table across syncs', () => {
   it('is kept while the sync stores its days again as they were, and made again once they hold other rows', async () => {
     const store = await openStore({ dataDir: ':memory:' });
     try {
-      const versions: string[] = [];
-      let real!: (tables: ReturnType<typeof createUsersTables>) => void;
-      const made = new Promise<ReturnType<typeof createUsersTables>>((ok) => (real = ok));
-      const h = await harness(store, 20, { tables: made });
-      real({
-        ...h.tables,
-        get: (r, version, spec) => {
-          versions.push(version);
-          return h.tables.get(r, version, spec);
-        },
-      });
+      const { h, versions } = await recorded(store);
       await h.engine.fillUsers(RECENT, false);
       const first = await h.table(q(RECENT));
       // The refresh window walked again: the service sends what it sent.
       await h.engine.fillUsers(RECENT, true);
       expect(await h.table(q(RECENT))).toEqual(first);
-      expect(new Set(versions).size).toBe(1);
+      expect(versions().size).toBe(1);
       // A row of the latest day changed in the store (as a later walk would store it): the table is made again.
       const [row] = await store.db
         .selectFrom('user_day')
@@ -906,7 +889,7 @@ describe('a range’s table across syncs', () => {
         .execute();
       await store.db.updateTable('users_day').set({ synced_at: 'later' }).where('day', '=', LATEST).execute();
       await h.table(q(RECENT));
-      expect(new Set(versions).size).toBe(2);
+      expect(versions().size).toBe(2);
     } finally {
       await store.close();
     }
