@@ -306,20 +306,22 @@ export async function openAnalytics(store: StoreDb, opts: AnalyticsOptions): Pro
     let copied = 0;
 
     for (const source of ['users', 'tokens'] as const) {
-      const [stored, walking] = await Promise.all([
-        storedVersions(source, range),
-        source === 'users' ? store.db.selectFrom('users_walk').select(['start_day', 'end_day']).execute() : [],
-      ]);
+      const stored = await storedVersions(source, range);
       const held = loaded[source];
-      // A day whose `/users` walk is under way is kept as it was until the walk has stored it again.
-      const gone = (day: Day) =>
-        !stored.has(day) &&
-        (!range || (day >= range.start && day <= range.end)) &&
-        !walking.some((w) => day >= w.start_day && day <= w.end_day);
+      const missing = [...held.keys()].filter(
+        (day) => !stored.has(day) && (!range || (day >= range.start && day <= range.end)),
+      );
+      // A day whose `/users` walk is under way is kept as it was until the walk has stored it again (the walks are
+      // read only when a day is missing: most catch-ups have none).
+      const walking =
+        source === 'users' && missing.length > 0
+          ? await store.db.selectFrom('users_walk').select(['start_day', 'end_day']).execute()
+          : [];
+      const gone = missing.filter((day) => !walking.some((w) => day >= w.start_day && day <= w.end_day));
       // Newest first (the days readers look at), then the days the store no longer has.
       const todo: [Day, string | undefined][] = [
         ...[...stored].filter(([day, v]) => held.get(day) !== v).sort(([a], [b]) => (a < b ? 1 : -1)),
-        ...[...held.keys()].filter(gone).map((day) => [day, undefined] as const),
+        ...gone.map((day) => [day, undefined] as const),
       ] as [Day, string | undefined][];
       // A batch is the days of one week (a reader waits for one at most).
       for (let i = 0; i < todo.length && !closed;) {
