@@ -181,6 +181,8 @@ function dashboard(k: number): Promise<Dashboard> {
         ...signInEnv(provider.issuer, base),
         PRIVACY_MIN_GROUP: String(k),
         PRIVACY_SECRET,
+        // The assistant's token serves every run of this k: on a quiet machine they ask more than 120 a minute.
+        API_TOKEN_RATE: '100000',
       };
       const config = readServerConfig(env);
       const storeConfig = readStoreConfig(env);
@@ -1161,6 +1163,28 @@ describe('privacy mode, for random mappings and k', () => {
               spare: 0,
               repos: [0, 1, 4, 3, 1, 5, 3, 2, 8, -2, 10, 0, 6, 10, 2, 3],
               wildcard: -2,
+            } as unknown as Scenario,
+          ],
+          // A team's members in the tree less its starters of the range told 4 people, with k = 5 (funnel.ts).
+          [
+            {
+              k: 5,
+              parents: [0, -1, 1],
+              sizes: [5, 6, 1, 2, 0, 5],
+              order: 2147483641,
+              unseen: [
+                [3, true],
+                [5, true],
+                [1, false],
+              ],
+              managed: [0, 1],
+              outer: true,
+              range: 0,
+              sort: 'activeDays',
+              dir: 'desc',
+              spare: 0,
+              repos: [8, 2, 8, 7, 0, 1, 1, 2, -2, 8, -2, 8, 5, -2, 0],
+              wildcard: 9,
             } as unknown as Scenario,
           ],
         ],

@@ -454,4 +454,31 @@ describe('privacy mode withholds no group its siblings would tell by difference'
       ]),
     ).toEqual([]);
   });
+
+  it('leaves none or at least k of the members the children are among untold', () => {
+    const outer = (total: number, kids: [string, number][], members: number) =>
+      [...suppressed(total, kids, 3, new Set(), members)].sort();
+    // All nine starters shown as their cohorts would leave the group's eleven members less them: two people.
+    expect(
+      outer(
+        9,
+        [
+          ['A', 4],
+          ['B', 5],
+        ],
+        11,
+      ),
+    ).toEqual(['A']);
+    // Three members who are not starters are k: nothing more is withheld.
+    expect(
+      outer(
+        9,
+        [
+          ['A', 4],
+          ['B', 5],
+        ],
+        12,
+      ),
+    ).toEqual([]);
+  });
 });

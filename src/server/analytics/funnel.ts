@@ -8,7 +8,9 @@
  * Privacy mode: a group of fewer starters than k has no figures, and neither has a group whose withheld siblings (or
  * its parent's own people) would otherwise be told by difference: among the children of each parent (the teams under
  * a team, the top-level teams and Unassigned under the organization, the cohorts under the scope's range), what is
- * withheld adds up to none or to at least k, else the smallest shown child is withheld too.
+ * withheld adds up to none or to at least k, else the smallest shown child is withheld too. A group's starters are
+ * among its members, which the teams tree counts: a group whose members are not all starters has its starters withheld
+ * unless at least k of its members are not, and its cohorts leave none or at least k of its members untold.
  */
 import { INTEGER, LIST, VARCHAR, listValue } from '@duckdb/node-api';
 import { HISTORY_START, weekStart, type DayRange } from '../../lib/dates';
@@ -106,6 +108,25 @@ export function createFunnel(a: Analytics, opts: FunnelOptions = {}) {
     return new Map(rows.map(({ g, ...c }) => [g, c]));
   }
 
+  /** Each team's members with its sub-teams' (as the tree counts them), and the scope's: '' (the organization's known). */
+  async function membersOf(q: FunnelQuestion, teams: readonly string[], whole: boolean): Promise<Map<string, number>> {
+    const people = scopeWhere(q.scope);
+    const [rows, [scope]] = await Promise.all([
+      a.rows<{ g: string; n: number }>(
+        `SELECT ancestor AS g, count(*)::INTEGER AS n FROM member JOIN team_ancestor USING (team)
+         WHERE list_contains($groups, ancestor) GROUP BY ancestor`,
+        { groups: listValue([...teams]) },
+        { groups: LIST(VARCHAR) },
+      ),
+      a.rows<{ n: number }>(
+        `SELECT count(*)::INTEGER AS n FROM member WHERE ${whole ? 'pid > 0 AND ' : ''}${people.where}`,
+        people.params,
+        people.types,
+      ),
+    ]);
+    return new Map([...rows.map(({ g, n }) => [g, n] as const), ['', scope?.n ?? 0]]);
+  }
+
   /**
    * Privacy mode: the groups of a question whose funnel is withheld for k (see the module's comment). Teams are
    * decided over the whole organization, whoever asks, and so is a scope of teams: its total or a cohort of it is
@@ -121,11 +142,21 @@ export function createFunnel(a: Analytics, opts: FunnelOptions = {}) {
     const org: FunnelQuestion = { ...q, scope: { people: null }, groups: all };
     // The teams the scope is made of: those chosen, else the reader's; none for the whole organization.
     const made = Array.isArray(q.scope.people) ? q.scope.people : (q.scope.visible ?? []);
-    const [whole, total] = await Promise.all([counts({ ...org, by: 'team' }), counts({ ...org, by: 'total' })]);
+    const [whole, total, members] = await Promise.all([
+      counts({ ...org, by: 'team' }),
+      counts({ ...org, by: 'total' }),
+      membersOf(q, all, made.length === 0),
+    ]);
+    // Those of a group's members who are not its starters, told by its members less its starters: none or k or more.
+    const untold = (g: string, starters: number) => (members.get(g) ?? 0) - starters;
+    const few = (x: number) => x > 0 && x < k;
     // A team's starters of the range are shown as its row of the teams.
-    const rowsHidden = teamsWithheld(all, n(total, ''), (t) => n(whole, t), k);
+    const thin = new Set(all.filter((t) => n(whole, t) > 0 && few(untold(t, n(whole, t)))));
+    const rowsHidden = teamsWithheld(all, n(total, ''), (t) => n(whole, t), k, thin);
     if (q.by === 'team') return rowsHidden;
-    if (q.by === 'total') return new Set(n(rows, '') < k || made.some((t) => rowsHidden.has(t)) ? [''] : []);
+    const scope = n(rows, '');
+    if (q.by === 'total')
+      return new Set(scope < k || few(untold('', scope)) || made.some((t) => rowsHidden.has(t)) ? [''] : []);
     const by = q.by;
 
     // Each team's cohorts and the organization's, and the teams withheld in each cohort, asked once per question.
@@ -172,6 +203,8 @@ export function createFunnel(a: Analytics, opts: FunnelOptions = {}) {
     };
     const teamView = async (t: string, of: 'day' | 'week') =>
       view(t, [t], of, (await grid(of)).cohorts.get(t) ?? new Map(), n(whole, t));
+    // The members of the view of `who` ('' the question's scope), whom its cohorts are among.
+    const membersOfView = (who: string) => members.get(who) ?? 0;
     async function viewOf(
       who: string,
       teams: readonly string[],
@@ -195,7 +228,7 @@ export function createFunnel(a: Analytics, opts: FunnelOptions = {}) {
               break;
             }
       }
-      if (of === 'week') return suppressed(sum, [...mine], k, also);
+      if (of === 'week') return suppressed(sum, [...mine], k, also, membersOfView(who));
       // Each day's cohort within its week's, which the same question by week shows: a week withheld there has every
       // day withheld, else the week less its days shown would tell it; a week shown, its days as its children.
       const weeks = new Map<string, [string, number][]>();
@@ -221,30 +254,34 @@ export function createFunnel(a: Analytics, opts: FunnelOptions = {}) {
 /**
  * The children of a parent of `total` people withheld: those of fewer than k (and those in `also`), and then the
  * smallest shown ones until what is withheld (the parent's own people outside every child included) is none or at
- * least k.
+ * least k, and so is what the shown leave of the parent's `outer` group (its members, when those are told).
  */
 export function suppressed(
   total: number,
   kids: readonly [string, number][],
   k: number,
   also: ReadonlySet<string> = new Set(),
+  outer = total,
 ): Set<string> {
   const hidden = new Set(kids.filter(([g, n]) => n > 0 && (n < k || also.has(g))).map(([g]) => g));
   const shown = kids.filter(([g, n]) => n > 0 && !hidden.has(g)).sort((x, y) => x[1] - y[1] || (x[0] < y[0] ? -1 : 1));
-  const told = () => total - kids.reduce((s, [g, n]) => s + (hidden.has(g) ? 0 : n), 0);
-  while (told() > 0 && told() < k && shown.length > 0) hidden.add(shown.shift()![0]);
+  const few = (x: number) => x > 0 && x < k;
+  const told = () => kids.reduce((s, [g, n]) => s + (hidden.has(g) ? 0 : n), 0);
+  while ((few(total - told()) || few(outer - told())) && shown.length > 0) hidden.add(shown.shift()![0]);
   return hidden;
 }
 
 /**
  * The teams withheld for k under the organization's `total` starters, each team's being `count`: under each parent
- * (the organization above the top-level teams and Unassigned), `suppressed`; a team under one withheld is withheld too.
+ * (the organization above the top-level teams and Unassigned), `suppressed` (with those in `also`); a team under one
+ * withheld is withheld too.
  */
 export function teamsWithheld(
   all: readonly string[],
   total: number,
   count: (team: string) => number,
   k: number,
+  also: ReadonlySet<string> = new Set(),
 ): Set<string> {
   const hidden = new Set<string>();
   const under = new Map<string | null, string[]>();
@@ -258,6 +295,7 @@ export function teamsWithheld(
       n,
       kids.map((t) => [t, count(t)]),
       k,
+      also,
     );
     for (const t of kids) {
       // A team withheld has every team under it withheld: it could not be told from them either.
