@@ -24,18 +24,11 @@ import { setSecurityHeaders } from './core/security';
 import { embeddedOrigin } from './demo/embedded';
 import { createDemoService } from './demo/service';
 import { writeDemoResponse } from './demo/transport';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import type { StoreDb } from './store/db';
-import { dataVersion, holdsCopiedDays } from './store/queries';
+import { dataVersion } from './store/queries';
 import { storeRevocations } from './store/revocations';
 import type { StoreConfig } from './store/config';
-import { createSyncEngine, type Fetched, type SyncEngine } from './sync/engine';
-import { createScheduler, type Scheduler } from './sync/scheduler';
-import { createStoreAnswerer } from './sync/serve';
-import { syncStatus } from './sync/status';
 import { httpOrigin } from './upstream/client';
-import { createUsersRoutes, type UsersRoutes } from './users/routes';
 import { demoTeamsCsv } from './demo/teams';
 import { ACCESS, MCP_PATH } from './auth/access';
 import { createMcpEndpoint } from './mcp/endpoint';
@@ -45,25 +38,22 @@ import { TOKENS_NEED_SIGN_IN } from '../api/api-tokens';
 import { createTokensRoutes } from './tokens/routes';
 import { filePricesSource, NO_PRICES } from './spend/source';
 import { createQuiet } from './core/quiet';
-import { dayAnswerCount, emailOf } from './store/teams-queries';
-import { openAnalytics, type Analytics } from './analytics/engine';
-import { createUsersTables } from './analytics/users';
-import { priceListKey } from './spend/prices';
+import { emailOf } from './store/teams-queries';
 import { inSelection, UNASSIGNED } from './teams/tree';
 import { openApiDocument } from './http/openapi';
 import { createRouter, route, type Route } from './http/router';
 import { createStoreFeatures } from './features';
 import type { PostOptions } from './digest/digest';
 import { mappingInForce, placeOf } from './teams/source';
-import { ask, type Origin } from './upstream/proxy';
+import type { Origin } from './upstream/proxy';
 import { createServiceRoutes } from './service/routes';
 import { answerCache } from './core/cache';
 import type { DemoResponse } from './demo/faults';
 
-type StoreRoute = (path: string, search: string) => Promise<HttpResponse | null>;
 type Handler = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 
 export { openAppStore, upstreamIdentity } from './app-store';
+import { createStoreSide } from './app-store';
 
 interface AppOptions {
   logger?: Logger;
@@ -102,133 +92,28 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
   // The server's one cache of answers: the routes' kept answers and the store's answers to the service's paths.
   const answers = answerCache();
 
-  let fromStore: StoreRoute | undefined;
-  let status: (() => Promise<unknown>) | undefined;
-  let scheduler: Scheduler | undefined;
-  let sync: SyncEngine | undefined;
-  let usersRoutes: UsersRoutes | undefined;
   /** Whether readers are being answered: what is made ahead of them waits for none to be. */
   const quiet = createQuiet();
-  /** The analytics engine (with a store), closed with the app. */
-  let analytics: Promise<Analytics> | undefined;
-  /** Whether a catch-up of every stored day has finished since start: the copy then holds what the store held. */
-  let copyCaughtUp = false;
-  /** What a reader's first page needs beside the copy, made before `/readyz` first says ready (set below). */
-  let readyAfterCopy = async (): Promise<void> => undefined;
-  /** Brings the whole copy up to the store's; the days it copied. */
-  const catchUpAll = async () => {
-    const days = await (await analytics!).catchUp();
-    // Once, at start: at 50,000 people counting the teams' members took seconds of the first teams page after it.
-    if (!copyCaughtUp)
-      await readyAfterCopy().catch((e: unknown) =>
-        logger.error('making what the first pages read ahead failed', { error: errorText(e) }),
-      );
-    copyCaughtUp = true;
-    return days;
-  };
   // The price list: spend beside credits (and budgets) only with one.
   const prices = config.pricesFile ? filePricesSource(config.pricesFile, logger) : NO_PRICES;
-  if (opts.store) {
-    const store = opts.store;
-    const sc = opts.storeConfig;
-    const authorization = config.apiKey ? `Bearer ${config.apiKey}` : undefined;
-    const fetcher = async (path: string, search: string): Promise<Fetched> => {
-      const r = await ask(origin, { method: 'GET', path, search, authorization }, config.upstreamRetries);
-      // A demo answer cut off on its way is relayed as it is, never stored.
-      return { ...r, incomplete: 'fault' in r && r.fault === 'truncated' };
-    };
-    const refreshDays = sc?.refreshDays ?? 2;
-    const engine = createSyncEngine(store, fetcher, {
-      logger,
-      latestDay,
-      refreshDays,
-      maxSpanDays: sc?.maxSpanDays ?? 31,
-      usersPageSize: 100,
-      reportsPageSize: 100,
-    });
-    sync = engine;
-    fromStore = createStoreAnswerer(store, engine, latestDay, refreshDays, answers);
-    // The users pages' endpoints (src/server/users): the merged table and one user's days, from the store.
-    // Every per-person figure of the users pages from the analytics engine (src/server/analytics), its copy of
-    // the store beside the embedded store's file, or where ANALYTICS_FILE or DATA_DIR says beside PostgreSQL (a
-    // temporary file of its own without them), caught up at start.
-    const opening = openAnalytics(store, {
-      file:
-        sc?.analyticsFile ??
-        (store.engine === 'postgres'
-          ? 'temporary'
-          : store.location !== ':memory:'
-            ? join(dirname(store.location), 'analytics.duckdb')
-            : ':memory:'),
-      logger,
-      tempDirectory: join(tmpdir(), 'agent-usage-dashboard-analytics'),
-    });
-    analytics = opening;
-    const tables = opening.then((a) => createUsersTables(a));
-    // A copy that cannot be opened is the users pages' error, said to their readers: not the process's end.
-    tables.catch(() => undefined);
-    // A server that syncs in the background (not a test's or a command's) brings the copy up to date with itself,
-    // and says when it has (`/readyz`): a reader sent to it meanwhile would wait for the days it asks for.
-    if (sc?.background) {
-      // A store without a day has nothing to copy: ready at once, not once the copy is opened.
-      void holdsCopiedDays(store.db).then(
-        (held) => void (held || (copyCaughtUp = true)),
-        () => undefined,
-      );
-      const began = performance.now();
-      void catchUpAll().then(
-        (days) =>
-          logger.info('the analytics copy caught up with the store', {
-            days,
-            ms: Math.round(performance.now() - began),
-          }),
-        (e: unknown) => logger.error('the analytics copy could not be brought up to date', { error: errorText(e) }),
-      );
-    }
-    usersRoutes = createUsersRoutes({
-      tables,
-      store,
-      engine,
-      latestDay,
-      refreshDays,
-      logger,
-      prewarm: sc?.background,
-      idle: quiet.idle,
-      place: () => place(),
-      shownTeams: async (k) => (features ? features.teams.shownTeams(k) : { teams: new Set<string>(), key: 'none' }),
-      spend: {
-        list: () => prices.current().prices ?? null,
-        // The range's `/tokens` days are filled first: the version then says what the spend was priced from (what
-        // the days hold is the analytics copy's, which a users table's version says too).
-        version: async (r) => {
-          await engine.fillDays('tokens', '', r, false);
-          const list = prices.current().prices;
-          return `${list ? priceListKey(list) : ''}|${await dayAnswerCount(store.db, 'tokens', '', r.start, r.end)}`;
-        },
-        stored: (r) => engine.daysStored('tokens', '', r),
-      },
-    });
-    // Started by main.ts when SYNC_BACKGROUND allows; `npm run sync` runs it once.
-    // After each step of a sync: the analytics copy, the users tables built ahead, and who is in which team.
-    const stored = () => {
-      void catchUpAll().catch(() => undefined);
-      void usersRoutes?.warm();
-      void features?.teams
-        ?.warm()
-        .catch((e: unknown) => logger.error('counting the teams ahead failed', { error: errorText(e) }));
-    };
-    // After each whole run of the background sync, the alerts are checked on what it stored.
-    const bg = sc?.background === true;
-    scheduler = createScheduler(
-      engine,
-      latestDay,
-      logger,
-      bg ? stored : undefined,
-      undefined,
-      bg ? () => features?.checkAlerts() : undefined,
-    );
-    status = () => syncStatus(store, engine, scheduler);
-  }
+  // With a store: the sync, the store's answers, the analytics copy and the users pages (app-store.ts).
+  const side = opts.store
+    ? createStoreSide({
+        store: opts.store,
+        storeConfig: opts.storeConfig,
+        config,
+        origin,
+        logger,
+        latestDay,
+        answers,
+        quiet,
+        prices,
+        place: () => place(),
+        features: () => features,
+        ahead: () => readyAfterCopy(),
+      })
+    : undefined;
+  const { sync, fromStore, scheduler, analytics, usersRoutes, status } = side ?? {};
 
   // The team mapping: TEAMS_FILE, else one uploaded and kept in the store, else the demo organization's own.
   const { teams, editable } = mappingInForce({
@@ -249,7 +134,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
   // demo's organization, so that neither holds the server's first seconds.
   if (demo && opts.storeConfig?.background) void Promise.all([teamsReady, demo.ready()]).then(() => teams.current());
   // The features a store makes possible (server/features.ts): teams, spend, highlights, readiness, the digest.
-  const features =
+  const features: ReturnType<typeof createStoreFeatures> | undefined =
     opts.store && analytics && sync
       ? createStoreFeatures({
           store: opts.store,
@@ -265,14 +150,15 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
           recordMembershipMs: opts.storeConfig?.background ? 60_000 : undefined,
         })
       : undefined;
-  // After the mapping and, for the demo, its organization (which its own mapping is built from): never before them.
-  if (features?.teams) {
-    const warmTeams = features.teams.warm;
-    readyAfterCopy = async () => {
-      await Promise.all([teamsReady, demo?.ready()]);
-      await warmTeams();
-      await usersRoutes?.ahead();
-    };
+  /**
+   * What a reader's first page needs beside the copy, made before `/readyz` first says ready: after the mapping and,
+   * for the demo, its organization (which its own mapping is built from), never before them.
+   */
+  async function readyAfterCopy() {
+    if (!features?.teams) return;
+    await Promise.all([teamsReady, demo?.ready()]);
+    await features.teams.warm();
+    await usersRoutes?.ahead();
   }
 
   const clientConfig = (): ClientConfig => ({
@@ -402,7 +288,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     mappingLoaded: () => editable?.loaded() ?? true,
     // Only a server that catches its copy up at start waits for it (one with a store: each reader bringing a key has
     // no copy); elsewhere each read catches up its own days.
-    copyCaughtUp: opts.store && opts.storeConfig?.background ? () => copyCaughtUp : undefined,
+    copyCaughtUp: opts.storeConfig?.background ? side?.copyCaughtUp : undefined,
     stopping: () => draining,
     pricesFile: config.pricesFile,
     prices,
