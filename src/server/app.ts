@@ -6,6 +6,7 @@
  * and inside Vite's dev server.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { setTimeout as delay } from 'node:timers/promises';
 import * as z from 'zod/mini';
 import { clientConfigSchema, syncStatusSchema, type ClientConfig } from '../api/schemas';
 import pkg from '../../package.json' with { type: 'json' };
@@ -148,6 +149,14 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
           config,
           alertPost: opts.alertPost,
           recordMembershipMs: opts.storeConfig?.background ? 60_000 : undefined,
+          // Each person's team and access, and who is in grace, for the mapping saved: the users pages read them.
+          mappingChanged: async () => {
+            await usersRoutes
+              ?.ahead()
+              .catch((e: unknown) =>
+                logger.error('making what the users pages read for the mapping failed', { error: errorText(e) }),
+              );
+          },
         })
       : undefined;
   /**
@@ -159,6 +168,9 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     await Promise.all([teamsReady, demo?.ready()]);
     await features.teams.warm();
     await usersRoutes?.ahead();
+    // The presets' users tables too (their making beside a restarted server's first pages doubled them), each once
+    // no reader is being answered: a server asked without pause meanwhile says it is ready after 15 s all the same.
+    if (usersRoutes) await Promise.race([usersRoutes.warm(), delay(15_000, undefined, { ref: false })]);
   }
 
   const clientConfig = (): ClientConfig => ({

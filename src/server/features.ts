@@ -50,6 +50,8 @@ export interface StoreFeaturesOptions {
   alertPost?: PostOptions;
   /** How often the mapping in force is recorded in the members' history (none: only when a figure needs it). */
   recordMembershipMs?: number;
+  /** What readers' pages read for a mapping, made once one is saved or removed here (teams/routes.ts `changed`). */
+  mappingChanged?: () => Promise<void>;
 }
 
 export function createStoreFeatures(o: StoreFeaturesOptions) {
@@ -152,6 +154,7 @@ export function createStoreFeatures(o: StoreFeaturesOptions) {
     prices: () => prices.current().prices ?? null,
     fill: (r, from) => (from === 'tokens' ? fillTokens(r) : fillUsers(r)),
     signIn: config.auth !== undefined,
+    changed: o.mappingChanged,
   });
   // Goals per team (server/goals): the alerts read whether each is on course.
   const goalsRoutes = createGoalsRoutes({

@@ -61,6 +61,11 @@ export interface TeamsRoutesOptions {
   /** Sign-in decides who edits (admins); without it, only the dashboard's own machine may. */
   signIn?: boolean;
   logger?: Logger;
+  /**
+   * What readers' pages read for a mapping beside its members, made before a save or a removal is answered: the
+   * admin's next page, and the managers' after it, find it made.
+   */
+  changed?: () => Promise<void>;
 }
 
 /** The measures of a row of the teams summary, asked of the runner (lib/measures.ts). */
@@ -355,7 +360,9 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
         body: JSON.stringify({ ...parsed, errors: result.errors.map((e) => ({ line: e.line, message: e.message })) }),
       };
     }
-    return json(200, await teamsBody(result.state));
+    const saved = await teamsBody(result.state);
+    await opts.changed?.();
+    return json(200, saved);
   }
 
   const mappingRoute = (method: 'GET' | 'PUT' | 'DELETE', handle: (req: IncomingMessage) => Promise<HttpResponse>) =>
@@ -379,7 +386,9 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
       if (!editable)
         return errorResponse(409, 'The team mapping comes from TEAMS_FILE; there is no uploaded mapping to remove.');
       await editable.remove();
-      return json(200, await teamsBody());
+      const body = await teamsBody();
+      await opts.changed?.();
+      return json(200, body);
     }),
     route({
       method: 'GET',
