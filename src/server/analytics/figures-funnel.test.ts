@@ -21,7 +21,7 @@ import { isWithin, parentOf, UNASSIGNED, withAncestors } from '../teams/tree';
 import { openAnalytics } from './engine';
 import { createFigures } from './figures';
 import { createMemberHistory } from './member-history';
-import { suppressed } from './funnel';
+import { suppressed, teamsWithheld } from './funnel';
 
 const DAYS = eachDay(HISTORY_START, '2026-04-12');
 /** The day members not named before are first named on. */
@@ -480,5 +480,23 @@ describe('privacy mode withholds no group its siblings would tell by difference'
         12,
       ),
     ).toEqual([]);
+  });
+
+  it('withholds a team whose members less its starters are under k, and what would tell it by difference', () => {
+    const withheld = (teams: Record<string, [starters: number, members: number]>, also: string[] = []) => {
+      const all = Object.keys(teams);
+      const tops = all.filter((t) => !t.includes('/'));
+      const count = (t: string) => teams[t]![0];
+      const members = (t: string | null) => (t === null ? tops.reduce((s, x) => s + teams[x]![1], 0) : teams[t]![1]);
+      const total = tops.reduce((s, t) => s + count(t), 0);
+      return [...teamsWithheld(all, total, count, 5, new Set(also), members)].sort();
+    };
+    // R1's two members who are not starters would be its 12 members less its starters, which the organization's
+    // 60 less R2's and R3's would tell: R3 goes with it.
+    expect(withheld({ R1: [10, 12], R2: [30, 30], R3: [20, 40] }, ['R1'])).toEqual(['R1', 'R3']);
+    // P's own 10 people, 8 of them starters: its 20 members and 13 starters less C's 10 and 5 would tell the two.
+    expect(withheld({ P: [13, 20], 'P/C': [5, 10] })).toEqual(['P/C']);
+    // With five of P's own people not starters, both are shown.
+    expect(withheld({ P: [13, 23], 'P/C': [5, 10] })).toEqual([]);
   });
 });

@@ -108,10 +108,13 @@ export function createFunnel(a: Analytics, opts: FunnelOptions = {}) {
     return new Map(rows.map(({ g, ...c }) => [g, c]));
   }
 
-  /** Each team's members with its sub-teams' (as the tree counts them), and the scope's: '' (the organization's known). */
-  async function membersOf(q: FunnelQuestion, teams: readonly string[], whole: boolean): Promise<Map<string, number>> {
+  /**
+   * The members as the tree and the `members` measure count them (the people the mapping names but the copy has not
+   * seen included): each team's with its sub-teams', the question's scope's ('') and the organization's (null).
+   */
+  async function membersOf(q: FunnelQuestion, teams: readonly string[]) {
     const people = scopeWhere(q.scope);
-    const [rows, [scope]] = await Promise.all([
+    const [rows, [scope], [org]] = await Promise.all([
       a.rows<{ g: string; n: number }>(
         `SELECT ancestor AS g, count(*)::INTEGER AS n FROM member JOIN team_ancestor USING (team)
          WHERE list_contains($groups, ancestor) GROUP BY ancestor`,
@@ -119,12 +122,14 @@ export function createFunnel(a: Analytics, opts: FunnelOptions = {}) {
         { groups: LIST(VARCHAR) },
       ),
       a.rows<{ n: number }>(
-        `SELECT count(*)::INTEGER AS n FROM member WHERE ${whole ? 'pid > 0 AND ' : ''}${people.where}`,
+        `SELECT count(*)::INTEGER AS n FROM member WHERE ${people.where}`,
         people.params,
         people.types,
       ),
+      a.rows<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM member`),
     ]);
-    return new Map([...rows.map(({ g, n }) => [g, n] as const), ['', scope?.n ?? 0]]);
+    const of = new Map<string | null, number>([...rows.map(({ g, n }) => [g, n] as const), [null, org?.n ?? 0]]);
+    return (g: string | null) => (g === '' ? (scope?.n ?? 0) : (of.get(g) ?? 0));
   }
 
   /**
@@ -145,14 +150,14 @@ export function createFunnel(a: Analytics, opts: FunnelOptions = {}) {
     const [whole, total, members] = await Promise.all([
       counts({ ...org, by: 'team' }),
       counts({ ...org, by: 'total' }),
-      membersOf(q, all, made.length === 0),
+      membersOf(q, all),
     ]);
     // Those of a group's members who are not its starters, told by its members less its starters: none or k or more.
-    const untold = (g: string, starters: number) => (members.get(g) ?? 0) - starters;
+    const untold = (g: string, starters: number) => members(g) - starters;
     const few = (x: number) => x > 0 && x < k;
     // A team's starters of the range are shown as its row of the teams.
     const thin = new Set(all.filter((t) => n(whole, t) > 0 && few(untold(t, n(whole, t)))));
-    const rowsHidden = teamsWithheld(all, n(total, ''), (t) => n(whole, t), k, thin);
+    const rowsHidden = teamsWithheld(all, n(total, ''), (t) => n(whole, t), k, thin, members);
     if (q.by === 'team') return rowsHidden;
     const scope = n(rows, '');
     if (q.by === 'total')
@@ -203,8 +208,6 @@ export function createFunnel(a: Analytics, opts: FunnelOptions = {}) {
     };
     const teamView = async (t: string, of: 'day' | 'week') =>
       view(t, [t], of, (await grid(of)).cohorts.get(t) ?? new Map(), n(whole, t));
-    // The members of the view of `who` ('' the question's scope), whom its cohorts are among.
-    const membersOfView = (who: string) => members.get(who) ?? 0;
     async function viewOf(
       who: string,
       teams: readonly string[],
@@ -228,7 +231,8 @@ export function createFunnel(a: Analytics, opts: FunnelOptions = {}) {
               break;
             }
       }
-      if (of === 'week') return suppressed(sum, [...mine], k, also, membersOfView(who));
+      // Its cohorts are among the members of `who` ('' the question's scope).
+      if (of === 'week') return suppressed(sum, [...mine], k, also, members(who));
       // Each day's cohort within its week's, which the same question by week shows: a week withheld there has every
       // day withheld, else the week less its days shown would tell it; a week shown, its days as its children.
       const weeks = new Map<string, [string, number][]>();
@@ -258,7 +262,7 @@ export function createFunnel(a: Analytics, opts: FunnelOptions = {}) {
  */
 export function suppressed(
   total: number,
-  kids: readonly [string, number][],
+  kids: readonly (readonly [string, number, number?])[],
   k: number,
   also: ReadonlySet<string> = new Set(),
   outer = total,
@@ -266,8 +270,16 @@ export function suppressed(
   const hidden = new Set(kids.filter(([g, n]) => n > 0 && (n < k || also.has(g))).map(([g]) => g));
   const shown = kids.filter(([g, n]) => n > 0 && !hidden.has(g)).sort((x, y) => x[1] - y[1] || (x[0] < y[0] ? -1 : 1));
   const few = (x: number) => x > 0 && x < k;
-  const told = () => kids.reduce((s, [g, n]) => s + (hidden.has(g) ? 0 : n), 0);
-  while ((few(total - told()) || few(outer - told())) && shown.length > 0) hidden.add(shown.shift()![0]);
+  const sum = (of: (kid: (typeof kids)[number]) => number) =>
+    kids.reduce((s, kid) => s + (hidden.has(kid[0]) ? 0 : of(kid)), 0);
+  // Teams carry their members: those of the withheld (the parent's own people with them) less their starters too.
+  const teams = kids.some((kid) => kid[2] !== undefined);
+  const told = () => {
+    const starters = total - sum(([, n]) => n);
+    const people = outer - sum(([, n, m]) => m ?? n);
+    return few(starters) || few(people) || (teams && few(people - starters));
+  };
+  while (told() && shown.length > 0) hidden.add(shown.shift()![0]);
   return hidden;
 }
 
@@ -282,6 +294,7 @@ export function teamsWithheld(
   count: (team: string) => number,
   k: number,
   also: ReadonlySet<string> = new Set(),
+  members?: (team: string | null) => number,
 ): Set<string> {
   const hidden = new Set<string>();
   const under = new Map<string | null, string[]>();
@@ -293,9 +306,10 @@ export function teamsWithheld(
     const kids = under.get(parent) ?? [];
     const out = suppressed(
       n,
-      kids.map((t) => [t, count(t)]),
+      kids.map((t) => (members ? [t, count(t), members(t)] : [t, count(t)])),
       k,
       also,
+      members ? members(parent) : n,
     );
     for (const t of kids) {
       // A team withheld has every team under it withheld: it could not be told from them either.
