@@ -149,13 +149,15 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
           config,
           alertPost: opts.alertPost,
           recordMembershipMs: opts.storeConfig?.background ? 60_000 : undefined,
-          // Each person's team and access, and who is in grace, for the mapping saved: the users pages read them.
+          // Each person's team and access, and who is in grace, for the mapping saved: the users pages read them. A
+          // save while the copy first catches up (which that making waits for) is answered after 10 s all the same.
           mappingChanged: async () => {
-            await usersRoutes
+            const made = usersRoutes
               ?.ahead()
               .catch((e: unknown) =>
                 logger.error('making what the users pages read for the mapping failed', { error: errorText(e) }),
               );
+            await Promise.race([made, delay(10_000, undefined, { ref: false })]);
           },
         })
       : undefined;

@@ -77,8 +77,10 @@ describe('made ahead of readers', () => {
 
     const server = await start({ DATA_DIR: dir, SYNC_BACKGROUND: '1' });
     cleanups.push(server.stop);
-    for (let i = 0; i < 3000 && (await raw(server.base, '/readyz')).status !== 200; i++)
+    let ready = 0;
+    for (let i = 0; i < 3000 && (ready = (await raw(server.base, '/readyz')).status) !== 200; i++)
       await new Promise((ok) => setTimeout(ok, 5));
+    expect(ready).toBe(200);
     const made = tables.map((r) => `${r.start}..${r.end}`);
     for (const days of [30, 7, 90]) {
       const r = lastDays(days, '2026-03-31');

@@ -63,7 +63,7 @@ export interface TeamsRoutesOptions {
   logger?: Logger;
   /**
    * What readers' pages read for a mapping beside its members, made before a save or a removal is answered: the
-   * admin's next page, and the managers' after it, find it made.
+   * admin's next page, and the managers' after it, find it made. It never rejects: the save is done whatever it does.
    */
   changed?: () => Promise<void>;
 }
