@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { openAnalytics } from './analytics/engine';
 import { createUsersTables } from './analytics/users';
 import type { answerCache } from './core/cache';
@@ -17,7 +18,7 @@ import { priceListKey } from './spend/prices';
 import type { PricesSource } from './spend/source';
 import { dayAnswerCount } from './store/teams-queries';
 import { createSyncEngine, type Fetched } from './sync/engine';
-import { createScheduler } from './sync/scheduler';
+import { createScheduler, type Scheduler } from './sync/scheduler';
 import { createStoreAnswerer } from './sync/serve';
 import { syncStatus } from './sync/status';
 import { ask, type Origin } from './upstream/proxy';
@@ -89,6 +90,13 @@ export function createStoreSide(o: StoreSideOptions) {
   const sc = o.storeConfig;
   /** Whether a catch-up of every stored day has finished since start: the copy then holds what the store held. */
   let copyCaughtUp = false;
+  /** Whether readers may be sent here (`/readyz`): the copy caught up and, on a restart, the first sync run's. */
+  let ready = false;
+  let failedAtStart = false;
+  /** The scheduler's first whole run, once it is started (main.ts; a test's or a command's app never starts it). */
+  let started = false;
+  let firstRunDone = () => {};
+  const firstRun = new Promise<void>((ok) => (firstRunDone = ok));
   const authorization = o.config.apiKey ? `Bearer ${o.config.apiKey}` : undefined;
   const fetcher = async (path: string, search: string): Promise<Fetched> => {
     const r = await ask(o.origin, { method: 'GET', path, search, authorization }, o.config.upstreamRetries);
@@ -128,6 +136,8 @@ export function createStoreSide(o: StoreSideOptions) {
         .ahead()
         .catch((e: unknown) => logger.error('making what the first pages read ahead failed', { error: errorText(e) }));
     copyCaughtUp = true;
+    // A start whose own catch-up failed is ready once a later one (after a sync step) has caught up.
+    if (failedAtStart) ready = true;
     return days;
   };
   const tables = analytics.then((a) => createUsersTables(a));
@@ -137,15 +147,24 @@ export function createStoreSide(o: StoreSideOptions) {
   // and says when it has (`/readyz`): a reader sent to it meanwhile would wait for the days it asks for.
   if (sc?.background) {
     // A store without a day has nothing to copy: ready at once, not once the copy is opened.
-    void holdsCopiedDays(store.db).then(
-      (held) => void (held || (copyCaughtUp = true)),
-      () => undefined,
-    );
+    const held = holdsCopiedDays(store.db).catch(() => true);
+    void held.then((h) => void (h || (ready = true)));
     const began = performance.now();
     void catchUpAll().then(
-      (days) =>
-        logger.info('the analytics copy caught up with the store', { days, ms: Math.round(performance.now() - began) }),
-      (e: unknown) => logger.error('the analytics copy could not be brought up to date', { error: errorText(e) }),
+      async (days) => {
+        logger.info('the analytics copy caught up with the store', { days, ms: Math.round(performance.now() - began) });
+        // A restart's sync walks its latest days again: readers come once it has and the copy with it, not beside
+        // them (a restarted PostgreSQL replica's first pages took twice as long), or 30 s later all the same.
+        if ((await held) && started)
+          await Promise.race([firstRun.then(catchUpAll), delay(30_000, undefined, { ref: false })]).catch(
+            () => undefined,
+          );
+        ready = true;
+      },
+      (e: unknown) => {
+        failedAtStart = true;
+        logger.error('the analytics copy could not be brought up to date', { error: errorText(e) });
+      },
     );
   }
   // The users pages' endpoints (src/server/users): the merged table and one user's days.
@@ -184,14 +203,25 @@ export function createStoreSide(o: StoreSideOptions) {
   };
   // After each whole run of the background sync, the alerts are checked on what it stored.
   const bg = sc?.background === true;
-  const scheduler = createScheduler(
+  const runs = createScheduler(
     sync,
     latestDay,
     logger,
     bg ? stored : undefined,
     undefined,
-    bg ? () => o.features()?.checkAlerts() : undefined,
+    bg
+      ? // The first run's alerts checked before a restarted server says it is ready: their figures beside its first
+        // pages took as long as those pages.
+        () => void Promise.resolve(o.features()?.checkAlerts()).finally(firstRunDone)
+      : undefined,
   );
+  const scheduler: Scheduler = {
+    ...runs,
+    start() {
+      started = true;
+      runs.start();
+    },
+  };
   return {
     sync,
     fromStore,
@@ -199,6 +229,6 @@ export function createStoreSide(o: StoreSideOptions) {
     analytics,
     usersRoutes,
     status: () => syncStatus(store, sync, scheduler),
-    copyCaughtUp: () => copyCaughtUp,
+    copyCaughtUp: () => ready,
   };
 }

@@ -10,7 +10,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 import * as z from 'zod/mini';
 import { clientConfigSchema, syncStatusSchema, type ClientConfig } from '../api/schemas';
 import pkg from '../../package.json' with { type: 'json' };
-import { HISTORY_START, yesterdayUtc } from '../lib/dates';
+import { HISTORY_START, lastDays, yesterdayUtc } from '../lib/dates';
+import { DEFAULT_DAYS } from '../lib/url-state';
 import type { ServerConfig } from './config';
 import { stripBase } from './core/base-path';
 import { errorResponse, incomingRequestId, peerInContext, withRequest } from './core/errors';
@@ -173,6 +174,8 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     // The presets' users tables too (their making beside a restarted server's first pages doubled them), each once
     // no reader is being answered: a server asked without pause meanwhile says it is ready after 15 s all the same.
     if (usersRoutes) await Promise.race([usersRoutes.warm(), delay(15_000, undefined, { ref: false })]);
+    // And the teams summary of the default range, the first page a manager opens there.
+    await features.teams.summaryAhead(lastDays(DEFAULT_DAYS, latestDay()));
   }
 
   const clientConfig = (): ClientConfig => ({

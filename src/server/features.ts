@@ -220,7 +220,10 @@ export function createStoreFeatures(o: StoreFeaturesOptions) {
     alerts,
     /** The alerts checked on what a whole sync run stored (a failure logged: the next run checks again). */
     checkAlerts: () =>
-      void alerts.check().catch((e: unknown) => logger.error('the alerts check failed', { error: errorText(e) })),
+      alerts.check().then(
+        () => undefined,
+        (e: unknown) => logger.error('the alerts check failed', { error: errorText(e) }),
+      ),
     routes: [
       teamsRoutes,
       spendRoutes,

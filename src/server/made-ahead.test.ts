@@ -1,6 +1,6 @@
 /**
  * What readers' pages read, made ahead of them: a server that syncs in the background says it is ready (`/readyz`)
- * once the presets' users tables are made, and a mapping saved or removed here is answered once what the users pages
+ * once the presets' users tables are made and, restarted on a store holding days, its first sync run is done; and a mapping saved or removed here is answered once what the users pages
  * read for it is made (each person's team and access, who is in grace).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -67,7 +67,7 @@ async function start(env: Record<string, string>) {
 }
 
 describe('made ahead of readers', () => {
-  it('is ready once the presets’ users tables are made', async () => {
+  it('is ready once the presets’ users tables are made, and on a restart its first sync run', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'made-ahead-'));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     // The store holds the last 90 days (a sync's), the copy not yet.
@@ -75,12 +75,17 @@ describe('made ahead of readers', () => {
     await filler.app.sync!.fillUsers(lastDays(90, '2026-03-31'), false);
     await filler.stop();
 
-    const server = await start({ DATA_DIR: dir, SYNC_BACKGROUND: '1' });
+    // The service slow to answer: the sync's run outlasts the copy's catch-up.
+    const server = await start({ DATA_DIR: dir, SYNC_BACKGROUND: '1', DEMO_LATENCY_MS: '300' });
     cleanups.push(server.stop);
+    // As main.ts does: the sync walks what is missing and its latest days again.
+    server.app.scheduler!.start();
+    cleanups.push(() => server.app.scheduler!.stop());
     let ready = 0;
     for (let i = 0; i < 3000 && (ready = (await raw(server.base, '/readyz')).status) !== 200; i++)
       await new Promise((ok) => setTimeout(ok, 5));
     expect(ready).toBe(200);
+    expect(server.app.scheduler!.status().last?.finishedAt).toBeDefined();
     const made = tables.map((r) => `${r.start}..${r.end}`);
     for (const days of [30, 7, 90]) {
       const r = lastDays(days, '2026-03-31');

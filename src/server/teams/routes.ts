@@ -465,5 +465,7 @@ export function createTeamsRoutes(opts: TeamsRoutesOptions) {
     teamShown: async (team: string, k: number) => (await shownFor(k)).teams.has(team),
     /** Reads who the store has seen and counts the teams' members ahead of a reader (after each sync step). */
     warm: async () => void (await members(source.current().mapping)),
+    /** The organization's summary of a range (the default one, before a restarted server says it is ready). */
+    summaryAhead: async (range: DayRange) => void (await summary(range, [])),
   };
 }
