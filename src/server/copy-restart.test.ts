@@ -4,16 +4,13 @@
  * that changed, and `/readyz` sends no reader to a server whose copy has not caught up with the store.
  */
 import { mkdtempSync, rmSync, existsSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startApp } from '../test/app-server';
 import { raw } from '../test/http';
 import { freshDatabase, pgAvailable } from '../test/postgres';
 import { putUsersDay } from '../test/store-days';
-import { createApp, openAppStore } from './app';
-import { readServerConfig } from './config';
 import { createLogger } from './core/log';
 import { readStoreConfig } from './store/config';
 
@@ -27,21 +24,12 @@ const RANGE = { start: '2026-01-19', end: '2026-03-31' };
 
 /** A server on the store `env` names, as main.ts makes it; its log's lines, and how to stop it. */
 async function start(env: Record<string, string>) {
-  const config = readServerConfig({ ...DEMO, ...env });
-  const storeConfig = readStoreConfig({ ...DEMO, ...env });
-  const store = (await openAppStore(config, storeConfig))!;
   const lines: { msg: string; days?: number; file?: string }[] = [];
-  const app = createApp(config, { store, storeConfig, logger: createLogger((l) => lines.push(JSON.parse(l))) });
-  const server = createServer((req, res) => app.handler(req, res, () => res.end()));
-  const base = await new Promise<string>((ok) =>
-    server.listen(0, '127.0.0.1', () => ok(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+  const started = await startApp(
+    { ...DEMO, ...env },
+    createLogger((l) => lines.push(JSON.parse(l))),
   );
-  const stop = async () => {
-    server.close();
-    await app.close();
-    await store.close();
-  };
-  return { app, store, base, lines, stop };
+  return { ...started, lines };
 }
 
 /** `/readyz` asked every few milliseconds until it answers 200; the answers before that. */

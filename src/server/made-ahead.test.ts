@@ -4,16 +4,12 @@
  * read for it is made (each person's team and access, who is in grace).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { lastDays, type DayRange } from '../lib/dates';
+import { startApp } from '../test/app-server';
 import { raw } from '../test/http';
-import { createApp, openAppStore } from './app';
-import { readServerConfig } from './config';
-import { readStoreConfig } from './store/config';
 import type { Mapping } from './teams/mapping';
 
 /** The mappings the users tables made everything ahead for, each once that making had finished. */
@@ -49,22 +45,7 @@ afterAll(async () => {
 
 const DEMO = { DEMO_TODAY: '2026-04-01', DEMO_SEED: 'made-ahead', DEMO_USERS: '20', DEMO_REPOS: '2' };
 
-async function start(env: Record<string, string>) {
-  const config = readServerConfig({ ...DEMO, ...env });
-  const storeConfig = readStoreConfig({ ...DEMO, ...env });
-  const store = (await openAppStore(config, storeConfig))!;
-  const app = createApp(config, { store, storeConfig });
-  const server = createServer((req, res) => app.handler(req, res, () => res.end()));
-  const base = await new Promise<string>((ok) =>
-    server.listen(0, '127.0.0.1', () => ok(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
-  );
-  const stop = async () => {
-    server.close();
-    await app.close();
-    await store.close();
-  };
-  return { app, base, stop };
-}
+const start = (env: Record<string, string>) => startApp({ ...DEMO, ...env });
 
 describe('made ahead of readers', () => {
   it('is ready once the presets’ users tables are made, and on a restart its first sync run', async () => {
