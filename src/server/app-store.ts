@@ -155,13 +155,17 @@ export function createStoreSide(o: StoreSideOptions) {
         logger.info('the analytics copy caught up with the store', { days, ms: Math.round(performance.now() - began) });
         // A restart's sync walks its latest days again: readers come once it has and the copy with it, not beside
         // them (a restarted PostgreSQL replica's first pages took twice as long), or 30 s later all the same.
+        // What the first pages read is made again for what the run stored (nothing to do when it stored the same).
         if ((await held) && started)
-          await Promise.race([firstRun.then(catchUpAll), delay(30_000, undefined, { ref: false })]).catch(
-            () => undefined,
-          );
+          await Promise.race([
+            firstRun.then(catchUpAll).then(() => o.ahead()),
+            delay(30_000, undefined, { ref: false }),
+          ]).catch(() => undefined);
         ready = true;
       },
       (e: unknown) => {
+        // A catch-up after a sync step may have caught up meanwhile.
+        if (copyCaughtUp) ready = true;
         failedAtStart = true;
         logger.error('the analytics copy could not be brought up to date', { error: errorText(e) });
       },

@@ -10,7 +10,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import * as z from 'zod/mini';
 import { clientConfigSchema, syncStatusSchema, type ClientConfig } from '../api/schemas';
 import pkg from '../../package.json' with { type: 'json' };
-import { HISTORY_START, lastDays, yesterdayUtc } from '../lib/dates';
+import { HISTORY_START, lastDays, previousPeriod, yesterdayUtc } from '../lib/dates';
 import { DEFAULT_DAYS } from '../lib/url-state';
 import type { ServerConfig } from './config';
 import { stripBase } from './core/base-path';
@@ -172,10 +172,19 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     await features.teams.warm();
     await usersRoutes?.ahead();
     // The presets' users tables too (their making beside a restarted server's first pages doubled them), each once
-    // no reader is being answered: a server asked without pause meanwhile says it is ready after 15 s all the same.
-    if (usersRoutes) await Promise.race([usersRoutes.warm(), delay(15_000, undefined, { ref: false })]);
-    // And the teams summary of the default range, the first page a manager opens there.
-    await features.teams.summaryAhead(lastDays(DEFAULT_DAYS, latestDay()));
+    // no reader is being answered, and the teams summary of the default range, the first page a manager opens there
+    // (only once its days are stored: it never waits for a walk). A server asked without pause meanwhile, or slow to
+    // make them, says it is ready after 15 s all the same.
+    const teamsFirst = async () => {
+      const r = lastDays(DEFAULT_DAYS, latestDay());
+      const both = { start: previousPeriod(r)?.start ?? r.start, end: r.end };
+      const stored = await Promise.all([
+        usersRoutes!.stored(both),
+        prices.current().prices ? sync!.daysStored('tokens', '', both) : true,
+      ]);
+      if (stored.every(Boolean)) await features!.teams.summaryAhead(r);
+    };
+    await Promise.race([Promise.all([usersRoutes?.warm(), teamsFirst()]), delay(15_000, undefined, { ref: false })]);
   }
 
   const clientConfig = (): ClientConfig => ({

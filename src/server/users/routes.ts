@@ -490,6 +490,8 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
   return {
     routes: [table, csv, user] as Route[],
     warm,
+    /** Whether every `/users` day of the range is stored (asks the service nothing). */
+    stored: async (r: DayRange) => (await filler.peek(r)) !== undefined,
     /** Makes what every table reads beside its days (analytics/users.ts `ahead`), for the latest day. */
     ahead: async () => (await opts.tables).ahead(latestDay(), opts.place?.()?.mapping ?? null),
     stop: () => timers.forEach((t) => clearTimeout(t)),
