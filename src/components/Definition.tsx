@@ -35,17 +35,14 @@ export function DefinitionTip({ definition, className = '' }: { definition: Defi
   useEffect(() => {
     if (!open) return;
     place();
-    // A fixed box does not follow its button: hide it when anything scrolls, rather than leave it adrift.
-    const close = () => {
-      setHover(false);
-      setPinned(false);
-      setFocus(false);
-    };
-    window.addEventListener('scroll', close, true);
-    window.addEventListener('resize', close);
+    // A fixed box does not follow its button by itself: placed again whenever anything scrolls or the viewport
+    // changes. Closing it then lost a sentence the reader had just opened when the page moved under it (a chart
+    // above drawn taller as it loaded, and the browser keeping the reader's place).
+    window.addEventListener('scroll', place, true);
+    window.addEventListener('resize', place);
     return () => {
-      window.removeEventListener('scroll', close, true);
-      window.removeEventListener('resize', close);
+      window.removeEventListener('scroll', place, true);
+      window.removeEventListener('resize', place);
     };
   }, [open, place]);
 
