@@ -110,11 +110,12 @@ export function createFunnel(a: Analytics, opts: FunnelOptions = {}) {
 
   /**
    * The members as the tree and the `members` measure count them (the people the mapping names but the copy has not
-   * seen included): each team's with its sub-teams', the question's scope's ('') and the organization's (null).
+   * seen included): each team's with its sub-teams', the question's scope's ('') and the organization's (null, from
+   * the top-level groups: `teams` holds every one, Unassigned too).
    */
   async function membersOf(q: FunnelQuestion, teams: readonly string[]) {
     const people = scopeWhere(q.scope);
-    const [rows, [scope], [org]] = await Promise.all([
+    const [rows, [scope]] = await Promise.all([
       a.rows<{ g: string; n: number }>(
         `SELECT ancestor AS g, count(*)::INTEGER AS n FROM member JOIN team_ancestor USING (team)
          WHERE list_contains($groups, ancestor) GROUP BY ancestor`,
@@ -126,9 +127,10 @@ export function createFunnel(a: Analytics, opts: FunnelOptions = {}) {
         people.params,
         people.types,
       ),
-      a.rows<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM member`),
     ]);
-    const of = new Map<string | null, number>([...rows.map(({ g, n }) => [g, n] as const), [null, org?.n ?? 0]]);
+    // Everyone is in one top-level team or Unassigned: the organization's members are theirs added up.
+    const org = rows.reduce((sum, { g, n }) => sum + (parentOf(g) === null ? n : 0), 0);
+    const of = new Map<string | null, number>([...rows.map(({ g, n }) => [g, n] as const), [null, org]]);
     return (g: string | null) => (g === '' ? (scope?.n ?? 0) : (of.get(g) ?? 0));
   }
 
