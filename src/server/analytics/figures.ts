@@ -1,7 +1,7 @@
 /**
  * The figures runner: every figure about people is asked of it, as measures (lib/measures.ts) of a scope over a
  * range, grouped by total, team, day, ISO week or person, with the previous period and the change. One query per
- * question, written here from the measures' declarations:
+ * question, written from the measures' declarations (analytics/figures-sql.ts):
  *
  * - **the scope is a join**: everyone, the teams chosen (each with its sub-teams), or one person, and the teams the
  *   reader may see people of; a team's people are `member` joined to `team_ancestor` (each group beside itself and
@@ -32,7 +32,7 @@ import {
 } from '../../lib/dates';
 import { weeksTo, type Thresholds } from '../../lib/intensity';
 import { DEFAULT_GRACE_DAYS } from '../../lib/funnel';
-import { changeOf, isFunnel, MEASURES, termsOf, valueOf, type MeasureId, type MeasureSource } from '../../lib/measures';
+import { changeOf, isFunnel, MEASURES, valueOf, type MeasureId } from '../../lib/measures';
 import type { PriceList } from '../spend/prices';
 import type { ThresholdKeeper } from '../store/intensity-queries';
 import type { Mapping } from '../teams/mapping';
@@ -41,11 +41,12 @@ import type { Analytics } from './engine';
 import { createIntensityFigures, weeksOf, type Banded } from './intensity-figures';
 import { createFunnel, type FunnelCounts, type FunnelOptions } from './funnel';
 import { judgeGraceWith } from './grace';
-import { LEVEL_SOURCE, LEVEL_SUMS, WEEK_OF_DAY, wholeWeeks } from './schema';
-import { priceTableOf, spendRows } from './spend';
+import { lineSql, named, needs, sumsOfRow, sumsSql, type Grouping, type Needs } from './figures-sql';
+import { wholeWeeks } from './schema';
+import { priceTableOf } from './spend';
 import { membershipOf, scopeWhere, type PeopleScope } from './teams';
 
-export type Grouping = 'total' | 'team' | 'day' | 'week' | 'person';
+export type { Grouping };
 
 /** What a reader in privacy mode is shown of people: the smallest group, and how a person is named. */
 export interface FiguresPrivacy {
@@ -107,66 +108,6 @@ export interface FiguresOptions {
   funnel?: FunnelOptions & { graceDays?: number };
 }
 
-/** The sums each source gives per person and its SQL over its week and day tables. */
-const SOURCES = {
-  users: { week: 'person_week', day: 'person_day' },
-  tokens: { week: 'person_credits_week', day: 'person_credits_day' },
-  // `/users` columns summed by the day's primary mode (schema.ts LEVEL_SUMS): not a `/users` row of their own.
-  levels: LEVEL_SOURCE,
-} as const;
-
-/** Where a summed measure's column is read: a `/users` column by mode is the levels'. */
-const sourceOf = (c: { sum: string; source: MeasureSource }): Source =>
-  c.source === 'users' && c.sum in LEVEL_SUMS ? 'levels' : c.source;
-
-type Source = keyof typeof SOURCES | 'spend';
-
-/** The summed columns of the measures asked, by source, and whether people are counted. */
-function needs(measures: readonly MeasureId[]) {
-  const terms = new Set(measures.flatMap(termsOf));
-  const sums = new Map<Source, string[]>();
-  let active = false;
-  let members = false;
-  let intensity = false;
-  for (const t of terms) {
-    const c = MEASURES[t].combine;
-    if ('sum' in c) sums.set(sourceOf(c), [...(sums.get(sourceOf(c)) ?? []), c.sum]);
-    else if ('people' in c) {
-      if (c.people === 'active') active = true;
-      else members = true;
-    } else if ('intensity' in c) {
-      intensity = true;
-      // None is the members not active in the four weeks.
-      if (c.intensity === 'none') members = true;
-    }
-  }
-  // Active people are the people with a `/users` day: that source is read for them (and for members alone, whose
-  // question has no facts of its own to read).
-  if ((active || (sums.size === 0 && !intensity)) && !sums.has('users')) sums.set('users', []);
-  return { terms: [...terms], sums, active, members, intensity };
-}
-
-/**
- * A `person` question's first `top` people by its first measure (a sum, or active people), every one tied with the
- * last of them too: they are ordered by the name the reader sees afterwards.
- */
-function topOf(q: FigureQuestion<MeasureId>): string {
-  if (q.top === undefined) return '';
-  const c = MEASURES[q.measures[0]!].combine;
-  const by =
-    'sum' in c ? `sum(${sourceOf(c)}_${c.sum})` : 'people' in c && c.people === 'active' ? 'max(u::INTEGER)' : null;
-  return by ? ` QUALIFY rank() OVER (ORDER BY ${by} DESC) <= ${Math.max(0, Math.floor(q.top))}` : '';
-}
-
-/** The parameters a statement names (DuckDB refuses one it does not). */
-function named(sql: string, params: Record<string, DuckDBValue>, types: Record<string, DuckDBType>) {
-  const keep = (k: string) => new RegExp(`\\$${k}\\b`).test(sql);
-  return [
-    Object.fromEntries(Object.entries(params).filter(([k]) => keep(k))),
-    Object.fromEntries(Object.entries(types).filter(([k]) => keep(k))),
-  ] as const;
-}
-
 export function createFigures(a: Analytics, opts: FiguresOptions = {}) {
   /** A query with the parameters it names of those given. */
   const query = <T extends Record<string, unknown>>(
@@ -224,40 +165,6 @@ export function createFigures(a: Analytics, opts: FiguresOptions = {}) {
   const peopleOf = scopeWhere;
 
   /**
-   * The facts of the scope's people over the range, several rows per person: (`d`, the day or the week's Monday, for
-   * those groupings,) `pid`, `u` (a `/users` row: the person was active) and each summed column.
-   */
-  function factsOf(sums: Map<Source, string[]>, by: Grouping, people: string): string {
-    const all = [...sums].flatMap(([source, cols]) => cols.map((c) => `${source}_${c}`));
-    const zeros = (source: Source) =>
-      all.map((name) => (name.startsWith(`${source}_`) ? name.slice(source.length + 1) : '0')).join(', ');
-    const dated = by === 'day' || by === 'week';
-    const key = (day: string) => (by === 'week' ? `${WEEK_OF_DAY.replace('day', day)} AS d` : `${day} AS d`);
-    const parts = [...sums.keys()].map((source) => {
-      const u = source === 'users' ? 'true' : 'false';
-      if (source === 'spend') {
-        if (dated)
-          return `SELECT ${key('m.day')}, m.pid, false AS u, ${all
-            .map((n) => (n === 'spend_spend' ? 'm.credits * p.per_million / 1e6' : '0'))
-            .join(', ')}
-            FROM person_model_day m JOIN price p USING (day, model, tier) WHERE m.day BETWEEN $start AND $end`;
-        return `SELECT pid, false AS u, ${all.map((n) => (n === 'spend_spend' ? 'spend' : '0')).join(', ')}
-          FROM (${spendRows()})`;
-      }
-      const t = SOURCES[source];
-      if (dated)
-        return `SELECT ${key('day')}, pid, ${u} AS u, ${zeros(source)} FROM ${t.day} WHERE day BETWEEN $start AND $end`;
-      return `SELECT pid, ${u} AS u, ${zeros(source)} FROM ${t.week} WHERE week BETWEEN $first AND $last
-        UNION ALL SELECT pid, ${u}, ${zeros(source)} FROM ${t.day}
-        WHERE day BETWEEN $start AND $end AND NOT (day BETWEEN $first AND $through)`;
-    });
-    const cols = ['u', ...all];
-    return `SELECT * FROM (${parts
-      .map((p) => `SELECT * FROM (${p}) x(${dated ? 'd, ' : ''}pid, ${cols.join(', ')})`)
-      .join(' UNION ALL ')}) WHERE ${people}`;
-  }
-
-  /**
    * A range's sums per group: the group's key, its active people and each summed column. A team's are summed over its
    * own people first, then over the teams under it (each person is in one team, so its active people add up too).
    */
@@ -265,24 +172,10 @@ export function createFigures(a: Analytics, opts: FiguresOptions = {}) {
     q: FigureQuestion<MeasureId>,
     r: DayRange,
     groups: readonly string[] | null,
-    need: ReturnType<typeof needs>,
+    need: Needs,
   ): Promise<Map<string, Record<string, number>>> {
     const people = peopleOf(q.scope);
-    const all = [...need.sums].flatMap(([source, cols]) => cols.map((c) => `${source}_${c}`));
-    const facts = factsOf(need.sums, q.by, people.where);
-    const summed = all.map((n) => `, sum(${n}) AS ${n}`).join('');
-    const active = need.active ? 'count(DISTINCT pid) FILTER (WHERE u)' : '0';
-    const sql =
-      q.by === 'team'
-        ? `SELECT ancestor AS key, sum(active)::INTEGER AS active${summed} FROM (
-             SELECT team, ${active} AS active${summed} FROM (${facts}) JOIN member USING (pid) GROUP BY team)
-           JOIN team_ancestor USING (team) WHERE list_contains($groups, ancestor) GROUP BY ancestor`
-        : q.by === 'person'
-          ? `SELECT user_id AS key, max(u::INTEGER) AS active${summed} FROM (${facts}) JOIN person USING (pid)
-             GROUP BY user_id${topOf(q)}`
-          : q.by === 'total'
-            ? `SELECT '' AS key, ${active}::INTEGER AS active${summed} FROM (${facts})`
-            : `SELECT strftime(d, '%Y-%m-%d') AS key, ${active}::INTEGER AS active${summed} FROM (${facts}) GROUP BY d`;
+    const sql = sumsSql(need, q.by, people.where, { first: q.measures[0]!, top: q.top });
     const rows = await query<{ key: string; active: number } & Record<string, number>>(
       sql,
       {
@@ -294,15 +187,7 @@ export function createFigures(a: Analytics, opts: FiguresOptions = {}) {
       },
       { ...people.types, ...(groups && { groups: LIST(VARCHAR) }) },
     );
-    return new Map(
-      rows.map(({ key, active, ...s }) => [
-        key,
-        {
-          active,
-          ...Object.fromEntries([...need.sums].flatMap(([src, cols]) => cols.map((c) => [c, s[`${src}_${c}`] ?? 0]))),
-        },
-      ]),
-    );
+    return new Map(rows.map(({ key, active, ...s }) => [key, { active, ...sumsOfRow(need, s) }]));
   }
 
   /** Each group's daily line of one summed measure over the range. */
@@ -311,28 +196,10 @@ export function createFigures(a: Analytics, opts: FiguresOptions = {}) {
     groups: readonly string[] | null,
     measure: MeasureId,
   ): Promise<Map<string, number[]>> {
-    const c = MEASURES[measure].combine;
-    if (!('sum' in c)) throw new Error(`a line is of a summed measure, not ${measure}`);
     const people = peopleOf(q.scope);
     const r = q.range;
-    const team = q.by === 'team';
-    const keep = `day BETWEEN $start AND $end AND ${people.where}`;
-    // Each team's own people's days first, then the teams under each group; spend is priced per day, model and tier
-    // once the credits of each are summed.
-    const own =
-      c.source === 'spend'
-        ? `SELECT g, day, sum(m.credits * p.per_million / 1e6) AS v FROM (
-             SELECT ${team ? 'team' : "''"} AS g, day, model, tier, sum(credits) AS credits FROM person_model_day
-             ${team ? 'JOIN member USING (pid)' : ''} WHERE ${keep} GROUP BY ALL) m
-           JOIN price p USING (day, model, tier) GROUP BY g, day`
-        : `SELECT ${team ? 'team' : "''"} AS g, day, sum(${c.sum}) AS v FROM ${SOURCES[sourceOf(c) as keyof typeof SOURCES].day}
-           ${team ? 'JOIN member USING (pid)' : ''} WHERE ${keep} GROUP BY g, day`;
-    const daily = team
-      ? `SELECT ancestor AS g, day, sum(v) AS v FROM (${own}) o JOIN team_ancestor t ON t.team = o.g
-         WHERE list_contains($groups, ancestor) GROUP BY ancestor, day`
-      : own;
     const rows = await query<{ g: string; at: number[]; v: number[] }>(
-      `SELECT g, list(date_diff('day', $start::DATE, day)::INTEGER) AS at, list(v) AS v FROM (${daily}) GROUP BY g`,
+      lineSql(measure, q.by === 'team', people.where),
       { start: r.start, end: r.end, ...people.params, ...(groups && { groups: listValue([...groups]) }) },
       { ...people.types, ...(groups && { groups: LIST(VARCHAR) }) },
     );
