@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_KEYS } from './auth';
 import { embeddedOrigin } from './embedded';
 import { createDemoService } from './service';
-import { buildWorld } from './world';
+import { daysBetween, HISTORY_START } from '../../lib/dates';
+import { buildWorld, worldParts } from './world';
 
 const CONFIG = { seed: 'embedded', users: 20, repos: 1, reportsPerRepo: 1, today: '2026-03-01', keys: DEFAULT_KEYS };
 const demo = createDemoService(CONFIG);
@@ -47,8 +48,38 @@ describe('the embedded demo origin', () => {
       });
       answers++;
     }
-    // A turn ran before each answer: without the yield, all five answers come before the first turn.
-    expect(turns.slice(0, 5)).toEqual([0, 1, 2, 3, 4]);
+    // A turn ran before each answer: without the yields, all five answers come before the first turn.
+    expect([...new Set(turns)].slice(0, 5)).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it('reads an answer in a turn of its own, after the turn it was made in', async () => {
+    await demo.ready();
+    const origin = embeddedOrigin(demo, 5_000);
+    let turns = 0;
+    let on = true;
+    const tick = () => {
+      turns++;
+      if (on) setImmediate(tick);
+    };
+    setImmediate(tick);
+    await origin({
+      method: 'GET',
+      path: '/api/v1/analytics/tools',
+      search: '?startDate=2026-02-01&endDate=2026-02-01',
+      authorization: undefined,
+    });
+    on = false;
+    // One turn before the answer is made, one before it is read: a large day made and read at once held the loop.
+    expect(turns).toBeGreaterThanOrEqual(2);
+  });
+
+  it("makes the days' figures a part each, after the people's", () => {
+    const config = { ...CONFIG, seed: 'days', users: 30, today: '2026-03-01' };
+    const days = daysBetween(HISTORY_START, '2026-03-01');
+    let parts = 0;
+    for (const it = worldParts(config, config.today); !it.next().done;) parts++;
+    // Each person made, then their days, then each day's figures (a year of them sorted at once held the loop).
+    expect(parts).toBe(2 * 30 + days);
   });
 
   it('builds its organization a part at a time, the event loop going on meanwhile, as the whole of it at once', async () => {

@@ -177,6 +177,8 @@ export function* orgParts(opts: OrgOptions & { personas?: Persona[] }): Generato
   let w = 0,
     m = 0;
   for (let d = 0; d < D; d++) {
+    // A day's ratios are one per active person: sorting a year of them at once held the event loop half a second.
+    yield;
     w += wauDiff[d]!;
     m += mauDiff[d]!;
     aggs[d]!.wau = w;
