@@ -449,6 +449,80 @@ function derivable(groups: readonly Claim[], k: number, size = (c: Claim) => c.p
   return found;
 }
 
+/** A prime: the figures' combinations are worked out modulo it (exactly, for sets of people). */
+const P = 1_000_000_007n;
+const inverse = (a: bigint) => {
+  let [r, x, e] = [1n, ((a % P) + P) % P, P - 2n];
+  for (; e > 0n; e >>= 1n, x = (x * x) % P) if (e & 1n) r = (r * x) % P;
+  return r;
+};
+
+/**
+ * Every group of 1 to k−1 people whose figures are a combination (sums and differences, in any number) of the figures
+ * given: the nested differences `derivable` looks for, and those of groups that overlap (a team's starters of a week
+ * from the week's of everyone, the other teams' and a cohort withheld that is itself such a difference). People whom
+ * every group given holds together or leaves together are one part; a group of parts is a combination of the groups
+ * given exactly when it is orthogonal to every combination of the parts that the groups given all sum to nothing.
+ */
+function combined(groups: readonly Claim[], k: number): string[] {
+  const distinct = new Map<string, Claim>();
+  for (const g of groups) if (g.people.size > 0 && !distinct.has(keyOf(g.people))) distinct.set(keyOf(g.people), g);
+  const all = [...distinct.values()];
+  // The parts: people by the groups they are in.
+  const parts = new Map<string, string[]>();
+  for (const id of new Set(all.flatMap((g) => [...g.people]))) {
+    const sign = all.map((g) => (g.people.has(id) ? 1 : 0)).join('');
+    parts.set(sign, [...(parts.get(sign) ?? []), id]);
+  }
+  const people = [...parts.values()];
+  const n = people.length;
+  // The groups over the parts, reduced (Gauss-Jordan): the pivots and the free parts.
+  const rows = all.map((g) => people.map((ids) => (g.people.has(ids[0]!) ? 1n : 0n)));
+  const pivots: number[] = [];
+  let r = 0;
+  for (let c = 0; c < n && r < rows.length; c++) {
+    const at = rows.findIndex((row, i) => i >= r && row[c] !== 0n);
+    if (at < 0) continue;
+    [rows[r], rows[at]] = [rows[at]!, rows[r]!];
+    const inv = inverse(rows[r]![c]!);
+    rows[r] = rows[r]!.map((v) => (v * inv) % P);
+    for (let i = 0; i < rows.length; i++)
+      if (i !== r && rows[i]![c] !== 0n) {
+        const f = rows[i]![c]!;
+        rows[i] = rows[i]!.map((v, j) => (((v - f * rows[r]![j]!) % P) + P) % P);
+      }
+    pivots.push(c);
+    r++;
+  }
+  const free = [...Array(n).keys()].filter((c) => !pivots.includes(c));
+  // A combination of the parts the groups all sum to nothing for each free part: 1 on it, minus its column at the pivots.
+  const nothing = free.map((f) => {
+    const y = new Array<number>(n).fill(0);
+    y[f] = 1;
+    pivots.forEach((c, i) => (y[c] = Number((P - rows[i]![f]!) % P)));
+    return y;
+  });
+  const ofPart = [...Array(n).keys()].map((c) => nothing.map((y) => y[c]!));
+  const found: string[] = [];
+  const small = [...Array(n).keys()].filter((c) => people[c]!.length < k);
+  const walk = (from: number, chosen: number[], size: number, sum: number[]) => {
+    for (let i = from; i < small.length && found.length < 10; i++) {
+      const c = small[i]!;
+      const total = size + people[c]!.length;
+      if (total >= k) continue;
+      const next = sum.map((v, j) => (v + ofPart[c]![j]!) % Number(P));
+      const group = [...chosen, c];
+      if (next.every((v) => v === 0))
+        found.push(
+          `${group.flatMap((g) => people[g]!).join(', ')} (${total} of ${k}) are a combination of the groups given`,
+        );
+      walk(i + 1, group, total, next);
+    }
+  };
+  walk(0, [], 0, new Array<number>(nothing.length).fill(0));
+  return found;
+}
+
 const TEAM_CHARS = /[A-Za-z0-9/]/;
 /** The teams of the list a text names (a team's path, not part of a longer one). */
 function teamsIn(text: string, teams: readonly string[]): string[] {
@@ -1113,10 +1187,26 @@ async function check(s: Scenario) {
   }
   // No group of 1 to k−1 people is given, nor the difference of groups given.
   problems.push(...derivable(claims, k));
+  // Nor any combination of them.
+  problems.push(...combined(claims, k));
 
   const mapping = [...new Set(teams)].map((t) => `${t}: ${of(t).size} (${countOf(of(t), 'known')} seen)`);
   expect(problems, `k=${k}, range from ${start}, ${mapping.join(', ')}; managed: ${w.managed.join(', ')}`).toEqual([]);
 }
+
+describe('the check of the groups given', () => {
+  const group = (where: string, ids: number[]) => ({ where, people: new Set(ids.map((i) => `u${i}`)) });
+  it('works out a group from overlapping ones, which no nested difference gives', () => {
+    // (A + B − C) ÷ 2 is {4, 5, 6}, and likewise each third: three people, under k = 5.
+    const given = [group('A', [1, 2, 3, 4, 5, 6]), group('B', [4, 5, 6, 7, 8, 9]), group('C', [1, 2, 3, 7, 8, 9])];
+    expect(derivable(given, 5)).toEqual([]);
+    expect(combined(given, 5)).toEqual(
+      ['u1, u2, u3', 'u4, u5, u6', 'u7, u8, u9'].map((g) => `${g} (3 of 5) are a combination of the groups given`),
+    );
+    // With two more people in C, no group under k follows.
+    expect(combined([...given.slice(0, 2), group('C', [1, 2, 3, 7, 8, 9, 10, 11])], 5)).toEqual([]);
+  });
+});
 
 describe('privacy mode, for random mappings and k', () => {
   it('gives a manager no figure from which a group of 1 to k−1 people can be worked out', async () => {
