@@ -449,7 +449,7 @@ function derivable(groups: readonly Claim[], k: number, size = (c: Claim) => c.p
   return found;
 }
 
-/** A prime: the figures' combinations are worked out modulo it (exactly, for sets of people). */
+/** A prime: the figures' combinations are worked out modulo it. */
 const P = 1_000_000_007n;
 const inverse = (a: bigint) => {
   let [r, x, e] = [1n, ((a % P) + P) % P, P - 2n];
@@ -458,11 +458,12 @@ const inverse = (a: bigint) => {
 };
 
 /**
- * Every group of 1 to k−1 people whose figures are a combination (sums and differences, in any number) of the figures
+ * Every group of 1 to k−1 people whose figures are a combination (sums and differences, in any number) of the groups
  * given: the nested differences `derivable` looks for, and those of groups that overlap (a team's starters of a week
- * from the week's of everyone, the other teams' and a cohort withheld that is itself such a difference). People whom
- * every group given holds together or leaves together are one part; a group of parts is a combination of the groups
- * given exactly when it is orthogonal to every combination of the parts that the groups given all sum to nothing.
+ * from the week's of everyone and the other teams'). People whom every group given holds together or leaves together
+ * are one part; a group of parts is a combination of the groups given exactly when it is orthogonal to every
+ * combination of the parts that the groups given all sum to nothing. Worked out modulo a large prime: a group is missed
+ * never, and flagged wrongly with a chance of about one in a billion. Counts of a kind within a group are `derivable`'s.
  */
 function combined(groups: readonly Claim[], k: number): string[] {
   const distinct = new Map<string, Claim>();
@@ -477,7 +478,7 @@ function combined(groups: readonly Claim[], k: number): string[] {
   const people = [...parts.values()];
   const n = people.length;
   // The groups over the parts, reduced (Gauss-Jordan): the pivots and the free parts.
-  const rows = all.map((g) => people.map((ids) => (g.people.has(ids[0]!) ? 1n : 0n)));
+  const rows = all.map((g) => people.map((ids): bigint => (g.people.has(ids[0]!) ? 1n : 0n)));
   const pivots: number[] = [];
   let r = 0;
   for (let c = 0; c < n && r < rows.length; c++) {
@@ -1203,6 +1204,14 @@ describe('the check of the groups given', () => {
     expect(combined(given, 5)).toEqual(
       ['u1, u2, u3', 'u4, u5, u6', 'u7, u8, u9'].map((g) => `${g} (3 of 5) are a combination of the groups given`),
     );
+    // A + B − D is {1, 2, 13, 14}: the parts {1, 2} and {13, 14}, neither a combination alone.
+    const apart = [
+      group('A', [1, 2, 3, 4, 5, 6, 7]),
+      group('B', [8, 9, 10, 11, 12, 13, 14]),
+      group('D', [3, 4, 5, 6, 7, 8, 9, 10, 11, 12]),
+    ];
+    expect(derivable(apart, 5)).toEqual([]);
+    expect(combined(apart, 5)).toEqual(['u1, u2, u13, u14 (4 of 5) are a combination of the groups given']);
     // With two more people in C, no group under k follows.
     expect(combined([...given.slice(0, 2), group('C', [1, 2, 3, 7, 8, 9, 10, 11])], 5)).toEqual([]);
   });

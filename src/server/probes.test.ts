@@ -16,13 +16,18 @@ afterEach(() => {
   server = undefined;
 });
 
-/** A server answering the probes over a store whose pings are counted, each failing while `down` is set. */
+/**
+ * A server answering the probes over a store whose pings are counted, each failing while `down` is set; while `hold`
+ * is set a ping waits until it is called.
+ */
 async function probing() {
-  const store = { pings: 0, down: false };
+  const store: { pings: number; down: boolean; hold?: Promise<void> } = { pings: 0, down: false };
   const fake = {
     ping: async () => {
       store.pings++;
-      if (store.down) throw new Error('connection refused');
+      const failing = store.down;
+      await store.hold;
+      if (failing) throw new Error('connection refused');
     },
   } as unknown as StoreDb;
   const probes = createProbes({
@@ -58,6 +63,24 @@ describe('/readyz and the store', () => {
       status: 503,
       body: expect.objectContaining({ detail: 'Not ready: store: it does not answer.' }),
     });
+    expect(store.pings).toBe(2);
+  });
+
+  it('keeps a newer ping when an older one fails late', async () => {
+    const { store, readyz } = await probing();
+    let release = () => {};
+    store.hold = new Promise<void>((r) => (release = r));
+    store.down = true;
+    const slow = readyz();
+    await new Promise((r) => setTimeout(r, 1_050));
+    store.hold = undefined;
+    store.down = false;
+    // A second on: the held ping is too old to share, a new one answers.
+    expect((await readyz()).status).toBe(200);
+    release();
+    expect((await slow).status).toBe(503);
+    // The old ping's failure leaves the newer answer shared.
+    expect((await readyz()).status).toBe(200);
     expect(store.pings).toBe(2);
   });
 
