@@ -34,14 +34,7 @@ import {
 } from '../../lib/user-merge';
 import { isSeatList, WHO_FILE_TAG } from '../../lib/user-columns';
 import type { createUsersTables, UsersCsvRow } from '../analytics/users';
-import {
-  nameKey,
-  type GraceCounts,
-  type PersonView,
-  type SeatCounts,
-  type UsersQuestion,
-  type UsersTableSpec,
-} from '../analytics/users-question';
+import type { UsersQuestion, UsersTableSpec } from '../analytics/users-question';
 import { ACCESS } from '../auth/access';
 import { errorResponse } from '../core/errors';
 import { errorText, silentLogger, type Logger } from '../core/log';
@@ -57,9 +50,17 @@ import type { ViewScope } from '../auth/access';
 import type { PrivacyLens } from '../auth/privacy';
 import type { PriceList } from '../spend/prices';
 import type { Mapping } from '../teams/mapping';
-import { shownTeamOf } from '../teams/tree';
 import type { Place } from '../teams/source';
 import { createRangeFiller, type RangeState } from './fill';
+import {
+  graceShown,
+  managersShown,
+  personViewOf,
+  privacyRefusal,
+  privately,
+  seatsShown,
+  withheldDetail,
+} from './shown';
 
 /** Bumped when an answer's shape or meaning changes: an ETag of the old code must not match. */
 const ANSWER_VERSION = 'users-5';
@@ -153,71 +154,13 @@ export function createUsersRoutes(opts: UsersRoutesOptions) {
   async function tableAt(r: DayRange, version: string) {
     return (await opts.tables).get(r, version, specOf(version), opts.place?.()?.mapping ?? null);
   }
-  /**
-   * Managers' emails go to readers who may see that team's details (with sign-in: admins, the team's managers);
-   * each row's team is the one its table was made with.
-   */
-  const shownTo = (scope: ViewScope | undefined) => {
-    const place = opts.place?.();
-    return (u: MergedUser): MergedUser =>
-      u.team === undefined
-        ? u
-        : {
-            ...u,
-            // Privacy mode: managers are people too (a reader's own page shows no one else's email).
-            managers:
-              place && (!scope || (scope.seesTeamDetails(u.team) && !scope.privacy)) ? place.managersOf(u.team) : [],
-          };
-  };
-  /**
-   * Privacy mode (src/server/auth/privacy.ts): how the reader sees each person, given to the table to label and
-   * order its rows by (the nearest team shown up the tree, none when there is none; the pseudonym).
-   */
-  async function viewOf(lens: PrivacyLens): Promise<PersonView> {
-    const shown = (await opts.shownTeams?.(lens.minGroup)) ?? { teams: new Set<string>(), key: 'none' };
-    return { key: `${lens.minGroup}|${shown.key}`, team: (t) => shownTeamOf(t, shown.teams), name: lens.name };
-  }
-  /**
-   * Privacy mode: a row (its team already the one shown) named by its pseudonym (a person the mapping names by email
-   * alone by one of their email), without managers' emails.
-   */
-  const privately =
-    (lens: PrivacyLens) =>
-    (u: MergedUser): MergedUser => ({
-      ...lens.person({ ...u, userId: nameKey(u.userId, u.email) }),
-      managers: u.team === undefined ? undefined : [],
-    });
-  /** Privacy mode: the seats' counts, each of 1 to k−1 people not given (as their list is not). */
-  const seatsShown = (seats: SeatCounts | null, lens: PrivacyLens | undefined) =>
-    seats && lens
-      ? (Object.fromEntries(Object.entries(seats).map(([k, n]) => [k, lens.tooFew(n) ? null : n])) as Record<
-          keyof SeatCounts,
-          number | null
-        >)
-      : seats;
-  /** Privacy mode: the new starters in grace each unused list leaves out, as the seats' counts (1 to k−1 not given). */
-  const graceShown = (g: GraceCounts, lens: PrivacyLens | undefined): NonNullable<UsersTableAnswer['grace']> => {
-    const n = (x: number) => (lens?.tooFew(x) ? null : x);
-    return {
-      days: g.days,
-      inactive: n(g.inactive),
-      seats: g.seats && { idle7: n(g.seats.idle7), idle30: n(g.seats.idle30), never: n(g.seats.never) },
-    };
-  };
+  const shownTo = (scope: ViewScope | undefined) => managersShown(opts.place?.(), scope);
+  const viewOf = (lens: PrivacyLens) => personViewOf(lens, opts.shownTeams);
   /** A seats' list needs a mapping: it lists the people the mapping names. */
   const seatsRefusal = (who: Who) =>
     isSeatList(who) && !opts.place?.()
       ? `who=${who} lists people the team mapping names, and this server has no mapping: an admin gives one on the mapping screen (or TEAMS_FILE).`
       : undefined;
-  /** Why a users question is refused in privacy mode, or undefined. */
-  const privacyRefusal = (lens: PrivacyLens | undefined, q: string, sort: string) =>
-    lens && q.trim() !== ''
-      ? `Privacy mode (PRIVACY_MIN_GROUP=${lens.minGroup}): people are pseudonymous to managers, so the table cannot be searched by email or id.`
-      : lens && sort === 'user'
-        ? `Privacy mode (PRIVACY_MIN_GROUP=${lens.minGroup}): people are pseudonymous to managers, so the table cannot be sorted by person.`
-        : undefined;
-  const withheldDetail = (k: number) =>
-    `Privacy mode (PRIVACY_MIN_GROUP=${k}): these filters leave fewer than ${k} people, so neither their rows nor their count are shown.`;
   /** What the store holds of a range's `/users` days (a person's page gives the stored rows themselves). */
   const versionKey = (v: RangeVersion) => `${v.storedDays}|${v.syncedAt ?? ''}`;
   /**
