@@ -110,28 +110,19 @@ export function createFunnel(a: Analytics, opts: FunnelOptions = {}) {
 
   /**
    * The members as the tree and the `members` measure count them (the people the mapping names but the copy has not
-   * seen included): each team's with its sub-teams', the question's scope's ('') and the organization's (null, from
-   * the top-level groups: `teams` holds every one, Unassigned too).
+   * seen included): each team's with its sub-teams' (`teams`, the runner's counts), the question's scope's ('') and
+   * the organization's (null, from the top-level groups: `teams` holds every one, Unassigned too).
    */
-  async function membersOf(q: FunnelQuestion, teams: readonly string[]) {
+  async function membersOf(q: FunnelQuestion, teams: ReadonlyMap<string, number>) {
     const people = scopeWhere(q.scope);
-    const [rows, [scope]] = await Promise.all([
-      a.rows<{ g: string; n: number }>(
-        `SELECT ancestor AS g, count(*)::INTEGER AS n FROM member JOIN team_ancestor USING (team)
-         WHERE list_contains($groups, ancestor) GROUP BY ancestor`,
-        { groups: listValue([...teams]) },
-        { groups: LIST(VARCHAR) },
-      ),
-      a.rows<{ n: number }>(
-        `SELECT count(*)::INTEGER AS n FROM member WHERE ${people.where}`,
-        people.params,
-        people.types,
-      ),
-    ]);
+    const [scope] = await a.rows<{ n: number }>(
+      `SELECT count(*)::INTEGER AS n FROM member WHERE ${people.where}`,
+      people.params,
+      people.types,
+    );
     // Everyone is in one top-level team or Unassigned: the organization's members are theirs added up.
-    const org = rows.reduce((sum, { g, n }) => sum + (parentOf(g) === null ? n : 0), 0);
-    const of = new Map<string | null, number>([...rows.map(({ g, n }) => [g, n] as const), [null, org]]);
-    return (g: string | null) => (g === '' ? (scope?.n ?? 0) : (of.get(g) ?? 0));
+    const org = [...teams].reduce((sum, [g, n]) => sum + (parentOf(g) === null ? n : 0), 0);
+    return (g: string | null) => (g === '' ? (scope?.n ?? 0) : g === null ? org : (teams.get(g) ?? 0));
   }
 
   /**
@@ -143,7 +134,12 @@ export function createFunnel(a: Analytics, opts: FunnelOptions = {}) {
    * own cohorts withhold it (that team's row less the scope's cohort would tell the rest). Then the cohorts of the
    * range are withheld as siblings, a day's under its week's.
    */
-  async function withheld(q: FunnelQuestion, k: number, rows: Map<string, FunnelCounts>): Promise<Set<string>> {
+  async function withheld(
+    q: FunnelQuestion,
+    k: number,
+    rows: Map<string, FunnelCounts>,
+    teams: ReadonlyMap<string, number>,
+  ): Promise<Set<string>> {
     const n = (m: Map<string, FunnelCounts>, g: string) => m.get(g)?.starters ?? 0;
     const all = withAncestors([...(q.mapping?.teams ?? []), UNASSIGNED]);
     const org: FunnelQuestion = { ...q, scope: { people: null }, groups: all };
@@ -152,7 +148,7 @@ export function createFunnel(a: Analytics, opts: FunnelOptions = {}) {
     const [whole, total, members] = await Promise.all([
       counts({ ...org, by: 'team' }),
       counts({ ...org, by: 'total' }),
-      membersOf(q, all),
+      membersOf(q, teams),
     ]);
     // Those of a group's members who are not its starters, told by its members less its starters: none or k or more.
     const untold = (g: string, starters: number) => members(g) - starters;
