@@ -233,6 +233,7 @@ export function createStoreSide(o: StoreSideOptions) {
     analytics,
     usersRoutes,
     status: () => syncStatus(store, sync, scheduler),
-    copyCaughtUp: () => ready,
+    /** Whether readers may be sent here: the copy caught up and, on a restart, the first sync run's (`/readyz`). */
+    ready: () => ready,
   };
 }

@@ -314,7 +314,7 @@ export function createApp(config: ServerConfig, opts: AppOptions = {}) {
     mappingLoaded: () => editable?.loaded() ?? true,
     // Only a server that catches its copy up at start waits for it (one with a store: each reader bringing a key has
     // no copy); elsewhere each read catches up its own days.
-    copyCaughtUp: opts.storeConfig?.background ? side?.copyCaughtUp : undefined,
+    copyCaughtUp: opts.storeConfig?.background ? side?.ready : undefined,
     stopping: () => draining,
     pricesFile: config.pricesFile,
     prices,
