@@ -1,7 +1,8 @@
 /**
  * What readers' pages read, made ahead of them: a server that syncs in the background says it is ready (`/readyz`)
- * once the presets' users tables are made and, restarted on a store holding days, its first sync run is done; and a mapping saved or removed here is answered once what the users pages
- * read for it is made (each person's team and access, who is in grace).
+ * once the presets' users tables are made and, restarted on a store holding days, its first sync run is done; and a
+ * mapping saved or removed here is answered once what the users pages read for it is made (each person's team and
+ * access, who is in grace).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
