@@ -1,9 +1,9 @@
 /**
- * What a users table is asked and what it counts (analytics/users.ts makes the tables), and the known people not
- * active in a range, which the highlights read without a table.
+ * What a users table is asked and what it counts (analytics/users.ts makes the tables), a row of it as the answers give
+ * it, and the known people not active in a range, which the highlights read without a table.
  */
 import { HISTORY_START, weekStart, type Day, type DayRange } from '../../lib/dates';
-import type { UserColumnId, UserFilter } from '../../lib/user-merge';
+import { SUMS, type MergedUser, type UserColumnId, type UserFilter } from '../../lib/user-merge';
 import type { PriceList } from '../spend/prices';
 import type { Mapping } from '../teams/mapping';
 import type { Analytics } from './engine';
@@ -108,4 +108,46 @@ export interface GraceCounts {
 /** What a range's table is made with: a price list for spend (none: no spend column). */
 export interface UsersTableSpec {
   prices: PriceList | null;
+}
+
+/** A row of a range's users table as the engine gives it. */
+export interface Row extends Record<string, unknown> {
+  /** '' for a person the mapping names by email alone, never seen. */
+  user_id: string;
+  email: string | null;
+  active_days: number;
+  first_day: string | null;
+  last_day: string | null;
+  autonomy_ratio: number;
+  langs: string[];
+  model: string;
+  tier: string;
+  level: string;
+  last_active_day: string | null;
+  spend: number | null;
+  team: string | null;
+  /** Privacy mode: the team shown (a `PersonView`'s). */
+  seen_team?: string | null;
+}
+
+/** A row of the table as the users answers give it: spend with a price list, the team with a mapping (`seen`: as shown). */
+export function userOf(row: Row, spec: UsersTableSpec, teams: boolean, seen: boolean): MergedUser {
+  const u = {
+    userId: row.user_id,
+    email: row.email,
+    activeDays: row.active_days,
+    firstDay: row.first_day,
+    lastDay: row.last_day,
+  } as MergedUser;
+  for (const [k] of SUMS) u[k] = Number(row[k] ?? 0);
+  u.autonomyRatio = row.autonomy_ratio;
+  u.primaryModel = row.model;
+  u.primaryModelTier = row.tier;
+  u.delegationLevel = row.level;
+  // In DuckDB's order (by bytes), the merge's (by code point).
+  u.languages = row.langs;
+  if (spec.prices) u.spend = row.spend ?? 0;
+  if (teams) u.team = seen ? (row.seen_team ?? undefined) : row.team!;
+  u.lastActiveDay = row.last_active_day;
+  return u;
 }

@@ -1,9 +1,11 @@
 /**
  * The SQL of a range's users table (analytics/users.ts): each person's merge of the range (the merge rules of a
- * person's days, written once, here), the people known by its end and those of them not active in it, and spend.
+ * person's days, written once, here), the people known by its end and those of them not active in it, spend, and the
+ * order a question reads it in.
  */
-import { SUMS } from '../../lib/user-merge';
+import { SUMS, type MergedSums, type UserColumnId } from '../../lib/user-merge';
 import { spendOf } from './spend';
+import type { UsersQuestion } from './users-question';
 
 // A range is its whole weeks, from the week tables (engine.ts), and its edge days, from `person_day`, each as
 // rows of one shape: the merge of the weeks' partial merges is the merge of their days. Each part reads them
@@ -142,3 +144,28 @@ export const SEAT_COUNTS = (table: string, selected: string, grace: string | nul
 FROM member m LEFT JOIN ${table} t USING (pid)${grace ? ` LEFT JOIN ${grace} g ON g.pid = m.pid` : ''}
 WHERE m.team <> $unassigned AND ${selected}`;
 };
+
+// Each column's order: numbers by value, text as the browser's tables sort it (ICU's en-US collation, as
+// Intl.Collator('en-US')); people without a value last either way, ties in user id order.
+const ORDER: Record<UserColumnId, string> = {
+  ...(Object.fromEntries(SUMS.map(([k]) => [k, `"${k}"`])) as Record<keyof MergedSums, string>),
+  user: 'coalesce(email, user_id) COLLATE en_us',
+  team: 'team COLLATE en_us',
+  spend: 'spend',
+  activeDays: 'active_days',
+  firstDay: 'first_day',
+  lastDay: 'last_day',
+  lastActiveDay: 'last_active_day',
+  autonomy: 'autonomy_ratio',
+  model: 'model COLLATE en_us',
+  tier: 'tier COLLATE en_us',
+  delegation: 'level COLLATE en_us',
+  languages: "array_to_string(langs, ', ') COLLATE en_us",
+};
+
+/** A question's ORDER BY: by its column and direction, ties by what the reader sees. */
+export const order = (q: UsersQuestion) =>
+  q.view
+    ? `ORDER BY ${q.sort === 'team' ? 'seen_team COLLATE en_us' : ORDER[q.sort]} ${q.dir.toUpperCase()} NULLS LAST, seen_name`
+    : // A person the mapping names by email alone has no id: their email tells them apart.
+      `ORDER BY ${ORDER[q.sort]} ${q.dir.toUpperCase()} NULLS LAST, user_id, email`;

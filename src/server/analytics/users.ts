@@ -10,7 +10,7 @@ import { LIST, VARCHAR, listValue, type DuckDBType, type DuckDBValue } from '@du
 import { UNASSIGNED } from '../../api/teams';
 import { addDays, HISTORY_START, weekStart, type Day, type DayRange } from '../../lib/dates';
 import { isSeatList, isUnusedList } from '../../lib/user-columns';
-import { SUMS, type MergedSums, type MergedUser, type UserColumnId, type UserFacets } from '../../lib/user-merge';
+import type { MergedUser, UserColumnId, UserFacets } from '../../lib/user-merge';
 import type { Mapping } from '../teams/mapping';
 import { inSelection } from '../teams/tree';
 import type { Analytics } from './engine';
@@ -20,34 +20,17 @@ import { createPersonView } from './person-view';
 import { createScratchTables } from './scratch-tables';
 import { wholeWeeks } from './schema';
 import { csvFigures } from './users-csv';
-import { PERSON, SEAT_COUNTS, SEATED, TABLE } from './users-sql';
+import { order, PERSON, SEAT_COUNTS, SEATED, TABLE } from './users-sql';
 import { priceTableOf } from './spend';
 import { membershipOf } from './teams';
-import { type GraceCounts, type SeatCounts, type UsersQuestion, type UsersTableSpec } from './users-question';
-
-// Each column's order: numbers by value, text as the browser's tables sort it (ICU's en-US collation, as
-// Intl.Collator('en-US')); people without a value last either way, ties in user id order.
-const ORDER: Record<UserColumnId, string> = {
-  ...(Object.fromEntries(SUMS.map(([k]) => [k, `"${k}"`])) as Record<keyof MergedSums, string>),
-  user: 'coalesce(email, user_id) COLLATE en_us',
-  team: 'team COLLATE en_us',
-  spend: 'spend',
-  activeDays: 'active_days',
-  firstDay: 'first_day',
-  lastDay: 'last_day',
-  lastActiveDay: 'last_active_day',
-  autonomy: 'autonomy_ratio',
-  model: 'model COLLATE en_us',
-  tier: 'tier COLLATE en_us',
-  delegation: 'level COLLATE en_us',
-  languages: "array_to_string(langs, ', ') COLLATE en_us",
-};
-
-const order = (q: UsersQuestion) =>
-  q.view
-    ? `ORDER BY ${q.sort === 'team' ? 'seen_team COLLATE en_us' : ORDER[q.sort]} ${q.dir.toUpperCase()} NULLS LAST, seen_name`
-    : // A person the mapping names by email alone has no id: their email tells them apart.
-      `ORDER BY ${ORDER[q.sort]} ${q.dir.toUpperCase()} NULLS LAST, user_id, email`;
+import {
+  userOf,
+  type GraceCounts,
+  type Row,
+  type SeatCounts,
+  type UsersQuestion,
+  type UsersTableSpec,
+} from './users-question';
 
 /** A row of the users CSV: the person, their team (with a mapping) and the text of the figures' cells. */
 export interface UsersCsvRow {
@@ -55,25 +38,6 @@ export interface UsersCsvRow {
   email: string | null;
   team?: string;
   figures: string;
-}
-
-interface Row extends Record<string, unknown> {
-  /** '' for a person the mapping names by email alone, never seen. */
-  user_id: string;
-  email: string | null;
-  active_days: number;
-  first_day: string | null;
-  last_day: string | null;
-  autonomy_ratio: number;
-  langs: string[];
-  model: string;
-  tier: string;
-  level: string;
-  last_active_day: string | null;
-  spend: number | null;
-  team: string | null;
-  /** Privacy mode: the team shown (a `PersonView`'s). */
-  seen_team?: string | null;
 }
 
 /**
@@ -110,28 +74,6 @@ interface Made {
 
 /** How many questions' counts a table keeps (a reader's filters and teams, as they page and sort). */
 const COUNTED = 32;
-
-/** A row of the table as the users answers give it: spend with a price list, the team with a mapping (`seen`: as shown). */
-function userOf(row: Row, spec: UsersTableSpec, teams: boolean, seen: boolean): MergedUser {
-  const u = {
-    userId: row.user_id,
-    email: row.email,
-    activeDays: row.active_days,
-    firstDay: row.first_day,
-    lastDay: row.last_day,
-  } as MergedUser;
-  for (const [k] of SUMS) u[k] = Number(row[k] ?? 0);
-  u.autonomyRatio = row.autonomy_ratio;
-  u.primaryModel = row.model;
-  u.primaryModelTier = row.tier;
-  u.delegationLevel = row.level;
-  // In DuckDB's order (by bytes), the merge's (by code point).
-  u.languages = row.langs;
-  if (spec.prices) u.spend = row.spend ?? 0;
-  if (teams) u.team = seen ? (row.seen_team ?? undefined) : row.team!;
-  u.lastActiveDay = row.last_active_day;
-  return u;
-}
 
 /**
  * The users tables of recent ranges, each made at most once per range and version (concurrent asks share it), in
