@@ -81,11 +81,12 @@ test('readiness by team: the team selector limits the repositories, a repository
   // A phone's width: nothing scrolls sideways.
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(plan).toBeVisible();
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  // Charts take the new width a frame or more after the viewport changes (compare.spec.ts waits so too).
+  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await page.screenshot({ path: 'test-results/readiness-repo-390.png', fullPage: true });
   await page.goBack();
   await expect(page).toHaveURL(/\/readiness\?/);
   await expect(links).toHaveCount(theirs.length);
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await page.screenshot({ path: 'test-results/readiness-team-390.png', fullPage: true });
 });
