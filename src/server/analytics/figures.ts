@@ -267,7 +267,9 @@ export function createFigures(a: Analytics, opts: FiguresOptions = {}) {
       const fq = { mapping: q.mapping, scope: q.scope, range: r, by: q.by, groups, graceDays };
       const rows = await funnel.counts(fq);
       const k = q.scope.privacy?.minGroup;
-      const hidden = k ? await funnel.withheld(fq, k, rows, await memberCounts(q.mapping)) : new Set<string>();
+      const hidden = k
+        ? await funnel.withheld(fq, k, rows, await memberCounts(q.mapping), await shown(q.mapping, k))
+        : new Set<string>();
       return { rows, hidden };
     };
     const [cur, before, members, line, intensity, starting, started] = await Promise.all([

@@ -5,21 +5,19 @@
  * counted per group of starters (the scope's, a team's with its sub-teams', or a cohort: those whose access is in a
  * day or an ISO week).
  *
- * Privacy mode: a group of fewer starters than k has no figures, and neither has a group whose withheld siblings (or
- * its parent's own people) would otherwise be told by difference: among the children of each parent (the teams under
- * a team, the top-level teams and Unassigned under the organization, the cohorts under the scope's range), what is
- * withheld adds up to none or to at least k, else the smallest shown child is withheld too. A group's starters are
- * among its members, which the teams tree counts: a group whose members are not all starters has its starters withheld
- * unless at least k of its members are not, and its cohorts leave none or at least k of its members untold.
+ * Privacy mode: no group of 1 to k−1 starters can be worked out from the figures given, by any sums and differences
+ * of them and of the tree's members (analytics/funnel-privacy.ts checks the decision whole). Teams' rows and weekly
+ * cohorts are given; days are not.
  */
 import { INTEGER, LIST, VARCHAR, listValue } from '@duckdb/node-api';
-import { HISTORY_START, weekStart, type DayRange } from '../../lib/dates';
+import { eachDay, HISTORY_START, type DayRange } from '../../lib/dates';
 import { RETAINED_DAYS, RETAINED_FROM, STEP_DAYS, type FunnelCount } from '../../lib/funnel';
 import type { Mapping } from '../teams/mapping';
-import { isWithin, parentOf, UNASSIGNED, withAncestors } from '../teams/tree';
+import { parentOf, UNASSIGNED, withAncestors } from '../teams/tree';
 import type { Analytics } from './engine';
 import { ACCESS_DAY } from './grace';
 import { firstBy, firstsOf } from './firsts';
+import { decideFunnel, type FunnelShown } from './funnel-privacy';
 import { createMemberHistory, type MemberHistory } from './member-history';
 import { scopeWhere, type PeopleScope } from './teams';
 
@@ -126,128 +124,87 @@ export function createFunnel(a: Analytics, opts: FunnelOptions = {}) {
   }
 
   /**
-   * Privacy mode: the groups of a question whose funnel is withheld for k (see the module's comment). Teams are
-   * decided over the whole organization, whoever asks, and so is a scope of teams: its total or a cohort of it is
-   * withheld when a team it is made of is withheld there (for that cohort), else the teams' figure less one of them
-   * would tell the other's; a cohort too when a team within the scope withheld in it is told by its row of the teams
-   * (all its starters of the range in that cohort), or when all its starters are of one team within the scope whose
-   * own cohorts withhold it (that team's row less the scope's cohort would tell the rest). Then the cohorts of the
-   * range are withheld as siblings, a day's under its week's.
+   * Privacy mode: the groups of a question whose funnel is withheld for k, from one decision for the organization and
+   * the range, whoever asks (analytics/funnel-privacy.ts): a team's row, the total and a week's cohort of a scope made
+   * of teams are given when each of its teams' is, the organization's when its own is. Days are never given: a day
+   * within its week and its teams would make a third side of the grid.
    */
   async function withheld(
     q: FunnelQuestion,
     k: number,
     rows: Map<string, FunnelCounts>,
     teams: ReadonlyMap<string, number>,
+    treeShown: ReadonlySet<string>,
   ): Promise<Set<string>> {
+    if (q.by === 'day') return new Set(eachDay(q.range.start, q.range.end));
+    const shown = await decision(q, k, teams, treeShown);
+    if (q.by === 'team') return new Set((q.groups ?? []).filter((t) => !shown.rows.has(t)));
+    // The teams the scope is made of: those chosen, else the reader's; none for the whole organization.
+    const made = Array.isArray(q.scope.people) ? q.scope.people : (q.scope.visible ?? []);
+    const given = (groups: ReadonlySet<string> | undefined) =>
+      groups !== undefined && (made.length === 0 ? groups.has('') : made.every((t) => groups.has(t)));
+    if (q.by === 'total') return new Set(given(shown.rows) ? [] : ['']);
+    return new Set([...rows.keys()].filter((w) => !given(shown.weeks.get(w))));
+  }
+
+  /**
+   * The organization's decision for a range: to start from, each team's row withheld as a child of its parent
+   * (`teamsWithheld`, with the members it leaves untold) and each week's teams likewise; then checked whole.
+   */
+  async function decision(
+    q: FunnelQuestion,
+    k: number,
+    teams: ReadonlyMap<string, number>,
+    treeShown: ReadonlySet<string>,
+  ): Promise<FunnelShown> {
     const n = (m: Map<string, FunnelCounts>, g: string) => m.get(g)?.starters ?? 0;
     const all = withAncestors([...(q.mapping?.teams ?? []), UNASSIGNED]);
     const org: FunnelQuestion = { ...q, scope: { people: null }, groups: all };
-    // The teams the scope is made of: those chosen, else the reader's; none for the whole organization.
-    const made = Array.isArray(q.scope.people) ? q.scope.people : (q.scope.visible ?? []);
-    const [whole, total, members] = await Promise.all([
+    const [whole, total, perTeam, perWeek, members] = await Promise.all([
       counts({ ...org, by: 'team' }),
       counts({ ...org, by: 'total' }),
+      counts({ ...org, by: 'week' }, true),
+      counts({ ...org, by: 'week' }),
       membersOf(q, teams),
     ]);
-    // Those of a group's members who are not its starters, told by its members less its starters: none or k or more.
-    const untold = (g: string, starters: number) => members(g) - starters;
     const few = (x: number) => x > 0 && x < k;
-    // A team's starters of the range are shown as its row of the teams.
-    const thin = new Set(all.filter((t) => n(whole, t) > 0 && few(untold(t, n(whole, t)))));
+    // A team's starters of the range are shown as its row of the teams: those of its members who are not are told.
+    const thin = new Set(all.filter((t) => n(whole, t) > 0 && few(members(t) - n(whole, t))));
     const rowsHidden = teamsWithheld(all, n(total, ''), (t) => n(whole, t), k, thin, members);
-    if (q.by === 'team') return rowsHidden;
-    const scope = n(rows, '');
-    if (q.by === 'total')
-      return new Set(scope < k || few(untold('', scope)) || made.some((t) => rowsHidden.has(t)) ? [''] : []);
-    const by = q.by;
+    const rows = new Set(all.filter((t) => treeShown.has(t) && !rowsHidden.has(t)));
+    if (n(total, '') >= k) rows.add('');
 
-    // Each team's cohorts and the organization's, and the teams withheld in each cohort, asked once per question.
-    const grids = new Map<'day' | 'week', Promise<Grid>>();
-    const grid = (of: 'day' | 'week') => {
-      let g = grids.get(of);
-      if (!g) {
-        g = Promise.all([counts({ ...org, by: of }, true), counts({ ...org, by: of })]).then(([perTeam, perCohort]) => {
-          const cohorts = new Map<string, Map<string, number>>();
-          for (const [key, c] of perTeam) {
-            const [t, cohort] = key.split('\n') as [string, string];
-            cohorts.set(t, (cohorts.get(t) ?? new Map<string, number>()).set(cohort, c.starters));
-          }
-          const cell = (t: string, c: string) => cohorts.get(t)?.get(c) ?? 0;
-          const hidden = new Map(
-            [...perCohort.keys()].map((c) => [c, teamsWithheld(all, n(perCohort, c), (t) => cell(t, c), k)]),
-          );
-          return { cohorts, hidden, cell };
-        });
-        grids.set(of, g);
-      }
-      return g;
-    };
-    interface Grid {
-      cohorts: Map<string, Map<string, number>>;
-      hidden: Map<string, Set<string>>;
-      cell: (team: string, cohort: string) => number;
+    // Each team's starters of each week with its sub-teams', and its own (theirs taken out).
+    const sub = new Map<string, Map<string, number>>();
+    for (const [key, c] of perTeam) {
+      const [t, w] = key.split('\n') as [string, string];
+      sub.set(t, (sub.get(t) ?? new Map<string, number>()).set(w, c.starters));
     }
-
-    // The cohorts withheld in the view of a scope made of `teams` (none: the organization), of `sum` starters whose
-    // cohorts are `mine`: the question's (`who` ''), or a team's own (`who` the team), each worked out once.
-    const views = new Map<string, Promise<Set<string>>>();
-    const view = (
-      who: string,
-      teams: readonly string[],
-      of: 'day' | 'week',
-      mine: Map<string, number>,
-      sum: number,
-    ) => {
-      const key = `${of}\n${who}`;
-      let v = views.get(key);
-      if (!v) views.set(key, (v = viewOf(who, teams, of, mine, sum)));
-      return v;
-    };
-    const teamView = async (t: string, of: 'day' | 'week') =>
-      view(t, [t], of, (await grid(of)).cohorts.get(t) ?? new Map(), n(whole, t));
-    async function viewOf(
-      who: string,
-      teams: readonly string[],
-      of: 'day' | 'week',
-      mine: Map<string, number>,
-      sum: number,
-    ): Promise<Set<string>> {
-      const { hidden, cell } = await grid(of);
-      const inScope = (t: string) => teams.length === 0 || teams.some((m) => isWithin(t, m));
-      const also = new Set<string>();
-      for (const [g, size] of mine) {
-        const out = hidden.get(g) ?? new Set<string>();
-        const told = all.some(
-          (t) => inScope(t) && out.has(t) && cell(t, g) > 0 && !rowsHidden.has(t) && n(whole, t) === cell(t, g),
-        );
-        if (told || teams.some((t) => out.has(t))) also.add(g);
-        else
-          for (const t of all)
-            if (size > 0 && inScope(t) && t !== who && cell(t, g) === size && (await teamView(t, of)).has(g)) {
-              also.add(g);
-              break;
-            }
+    const cell = (t: string, w: string) => sub.get(t)?.get(w) ?? 0;
+    const cells = new Map<string, Map<string, number>>();
+    for (const t of ['', ...all]) {
+      const kids = all.filter((c) => (parentOf(c) ?? '') === t && c !== t);
+      const own = new Map<string, number>();
+      for (const w of perWeek.keys()) {
+        const x = (t === '' ? n(perWeek, w) : cell(t, w)) - kids.reduce((s, c) => s + cell(c, w), 0);
+        if (x > 0) own.set(w, x);
       }
-      // Its cohorts are among the members of `who` ('' the question's scope).
-      if (of === 'week') return suppressed(sum, [...mine], k, also, members(who));
-      // Each day's cohort within its week's, which the same question by week shows: a week withheld there has every
-      // day withheld, else the week less its days shown would tell it; a week shown, its days as its children.
-      const weeks = new Map<string, [string, number][]>();
-      for (const [g, size] of mine) weeks.set(weekStart(g), [...(weeks.get(weekStart(g)) ?? []), [g, size]]);
-      const byWeek = new Map<string, number>();
-      for (const [g, size] of mine) byWeek.set(weekStart(g), (byWeek.get(weekStart(g)) ?? 0) + size);
-      const weeksHidden = await view(who, teams, 'week', byWeek, sum);
-      const out = new Set<string>();
-      for (const [w, days] of weeks)
-        for (const g of weeksHidden.has(w) ? days.map(([d]) => d) : suppressed(byWeek.get(w) ?? 0, days, k, also))
-          out.add(g);
-      return out;
+      if (own.size > 0) cells.set(t, own);
     }
-
-    const [mine] = (await counts({ ...q, by: 'total' })).values();
-    const starters = new Map([...rows].map(([g, c]) => [g, c.starters]));
-    return view('', made, by, starters, mine?.starters ?? 0);
+    const weeks = new Map<string, Set<string>>();
+    for (const w of perWeek.keys()) {
+      const out = teamsWithheld(all, n(perWeek, w), (t) => cell(t, w), k);
+      const groups = new Set([...rows].filter((t) => t !== '' && !out.has(t)));
+      if (rows.has('') && n(perWeek, w) >= k) groups.add('');
+      weeks.set(w, groups);
+    }
+    return decideFunnel({
+      k,
+      treeShown,
+      members: (t) => members(t === '' ? null : t),
+      cells,
+      start: { rows, weeks },
+    });
   }
 
   return { counts, withheld, accessTable };
