@@ -97,7 +97,7 @@ describe('the funnel per weekly cohort', () => {
       '2 weeks of starters have no shares yet: their four weeks end after Mar 31, 2026.',
     );
     expect(widget.textContent).toContain(
-      '1 week of 5 withheld: privacy mode shows no cohort of fewer than 3 starters, nor one the others would tell by difference.',
+      '1 week of 5 withheld: privacy mode shows no cohort of fewer than 3 starters, nor one that the teams’ and the other weeks’ figures would tell by difference.',
     );
   });
 

@@ -137,7 +137,7 @@ export function FunnelWidget({
               {withheld > 0 && (
                 <li>
                   {plural(withheld, 'week')} of {ws.length} withheld: privacy mode shows no cohort of fewer than{' '}
-                  {minStarters} starters, nor one the others would tell by difference.
+                  {minStarters} starters, nor one that the teams’ and the other weeks’ figures would tell by difference.
                 </li>
               )}
             </ul>
