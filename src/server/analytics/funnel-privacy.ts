@@ -16,9 +16,11 @@
  * worked out are the cuts of a graph: units on one side, rows and cohorts on the other, a cell an arc from its unit to
  * its cohort of a capacity of its people (and a unit's non-starters an arc to its row), and a cut leaves no arc
  * from the lower side into the upper. The decision is safe when every such cut is of no one or at least k people:
- * the minimum cut, found by a flow capped at k. A cut under k is mended by withholding what joins its two sides,
- * the narrowest first (a team's week before the organization's, a week before a team's row).
+ * the minimum cut, found by a flow capped at k (vertices joined by k or more are one first). A cut under k is mended
+ * by withholding the narrowest figure that leaves its group untold (a team's week before the organization's, a week
+ * before a team's row). The start (analytics/funnel.ts) already follows the sibling rules, so few cuts are left.
  */
+import { setImmediate as letGo } from 'node:timers/promises';
 import { depthOf, parentOf } from '../teams/tree';
 
 export interface FunnelGrid {
@@ -113,38 +115,109 @@ function arcsOf(units: Units, shown: FunnelShown): Arc[] {
   return [...arcs.values()];
 }
 
+/** The arcs with heads joined (`into`: a head → the head it joins), each tail's arcs into one head gathered. */
+function joined(arcs: readonly Arc[], into: ReadonlyMap<string, string>): Arc[] {
+  const out = new Map<string, Arc>();
+  for (const a of arcs) {
+    const head = into.get(a.head) ?? a.head;
+    const key = `${a.tail}\n${head}`;
+    const b = out.get(key);
+    if (b) {
+      b.people += a.people;
+      b.cells.push(...a.cells);
+    } else out.set(key, { tail: a.tail, head, people: a.people, cells: [...a.cells] });
+  }
+  return [...out.values()];
+}
+
 /**
- * A cut of fewer than k people (a group that can be worked out, by its cells), or none. For each connected part of
- * the graph, a flow from one vertex to every other and back, stopped at k: with every arc also open backwards without
- * limit, a flow under k is a cut that leaves no arc from its lower side into its upper.
+ * A cut of fewer than k people (a group that can be worked out, by its cells), or none. A cohort or row of fewer is
+ * one (everything else above it); any other separates two units, so for each connected part of the graph, a flow from
+ * one unit to every other and back, stopped at k: with every arc also open backwards without limit, a flow under k is
+ * a cut that leaves no arc from its lower side into its upper. `verified`: the pairs of units already found k apart,
+ * which they stay as withholding only joins vertices.
  */
-function smallCut(arcs: readonly Arc[], k: number): Cell[] | null {
+async function smallCut(arcs: readonly Arc[], k: number, verified: Set<string>): Promise<Cell[] | null> {
+  const into = new Map<string, number>();
+  for (const a of arcs) into.set(a.head, (into.get(a.head) ?? 0) + a.people);
+  for (const [head, n] of into) if (n < k) return arcs.flatMap((a) => (a.head === head ? a.cells : []));
+
   const index = new Map<string, number>();
   const id = (v: string) => index.get(v) ?? (index.set(v, index.size), index.size - 1);
   const ends = arcs.map((a) => [id(a.tail), id(a.head)] as const);
   const n = index.size;
-  const adj: number[][] = Array.from({ length: n }, () => []);
-  ends.forEach(([t, h], i) => (adj[t]!.push(i), adj[h]!.push(i)));
-  const seen = new Array<boolean>(n).fill(false);
-  for (let s = 0; s < n; s++) {
-    if (seen[s]) continue;
-    const part: number[] = [s];
-    seen[s] = true;
+  // Vertices joined by k people or more one way, or by any both ways, are on one side of every cut under k: one.
+  const parent = [...Array(n).keys()];
+  const find = (v: number): number => (parent[v] === v ? v : (parent[v] = find(parent[v]!)));
+  for (let changed = true; changed;) {
+    changed = false;
+    const between = new Map<number, number>();
+    for (const [i, [t, h]] of ends.entries()) {
+      const [a, b] = [find(t), find(h)];
+      if (a !== b) between.set(a * n + b, (between.get(a * n + b) ?? 0) + arcs[i]!.people);
+    }
+    for (const [key, people] of between) {
+      const [a, b] = [Math.floor(key / n), key % n];
+      if ((people >= k || between.has(b * n + a)) && find(a) !== find(b)) {
+        parent[find(a)] = find(b);
+        changed = true;
+      }
+    }
+  }
+  // The graph of those joined: its arcs' people between them, and each vertex's arcs.
+  const light = new Map<number, number>();
+  for (const [i, [t, h]] of ends.entries()) {
+    const [a, b] = [find(t), find(h)];
+    if (a !== b) light.set(a * n + b, (light.get(a * n + b) ?? 0) + arcs[i]!.people);
+  }
+  const edges = [...light].map(([key, people]) => ({ tail: Math.floor(key / n), head: key % n, people }));
+  const adj = new Map<number, number[]>();
+  const link = (v: number, i: number) => {
+    const list = adj.get(v);
+    if (list) list.push(i);
+    else adj.set(v, [i]);
+  };
+  edges.forEach((e, i) => (link(e.tail, i), link(e.head, i)));
+  // The units, in their order, and the vertex each is in.
+  const units = [...index.keys()].filter((v) => v.startsWith('u')).sort();
+  const seen = new Set<number>();
+  // The flows of a large organization take seconds: the server's other answers go on between them.
+  let since = performance.now();
+  for (const first of units) {
+    const s = find(index.get(first)!);
+    if (seen.has(s)) continue;
+    const part = [s];
+    seen.add(s);
     for (let i = 0; i < part.length; i++)
-      for (const e of adj[part[i]!]!)
-        for (const v of ends[e]!)
-          if (!seen[v]) {
-            seen[v] = true;
+      for (const e of adj.get(part[i]!) ?? [])
+        for (const v of [edges[e]!.tail, edges[e]!.head])
+          if (!seen.has(v)) {
+            seen.add(v);
             part.push(v);
           }
-    for (const t of part.slice(1))
-      for (const [from, to] of [
-        [s, t],
-        [t, s],
+    const inPart = new Set(part);
+    const tried = new Set<number>([s]);
+    for (const other of units) {
+      const t = find(index.get(other)!);
+      if (!inPart.has(t) || tried.has(t)) continue;
+      tried.add(t);
+      for (const [from, to, key] of [
+        [s, t, `${first}\n${other}`],
+        [t, s, `${other}\n${first}`],
       ] as const) {
-        const upper = flowUnder(from, to, k, ends, arcs, adj);
-        if (upper) return arcs.flatMap((a, i) => (upper.has(ends[i]![0]) && !upper.has(ends[i]![1]) ? a.cells : []));
+        if (verified.has(key)) continue;
+        if (performance.now() - since > 10) {
+          await letGo();
+          since = performance.now();
+        }
+        const upper = flowUnder(from, to, k, edges, adj);
+        if (!upper) {
+          verified.add(key);
+          continue;
+        }
+        return arcs.flatMap((a, i) => (upper.has(find(ends[i]![0])) && !upper.has(find(ends[i]![1])) ? a.cells : []));
       }
+    }
   }
   return null;
 }
@@ -154,21 +227,20 @@ function flowUnder(
   s: number,
   t: number,
   k: number,
-  ends: readonly (readonly [number, number])[],
-  arcs: readonly Arc[],
-  adj: readonly number[][],
+  edges: readonly { tail: number; head: number; people: number }[],
+  adj: ReadonlyMap<number, readonly number[]>,
 ): Set<number> | null {
-  // Each arc's room forwards (its people) and backwards (without limit, less nothing).
-  const forward = arcs.map((a) => a.people);
-  const backward = arcs.map(() => Infinity);
+  // Each arc's room forwards (its people) and backwards (without limit).
+  const forward = edges.map((e) => e.people);
+  const backward = edges.map(() => Infinity);
   let flow = 0;
   for (;;) {
     const via = new Map<number, number>([[s, -1]]);
     const queue = [s];
     for (let i = 0; i < queue.length && !via.has(t); i++) {
       const v = queue[i]!;
-      for (const e of adj[v]!) {
-        const [tail, head] = ends[e]!;
+      for (const e of adj.get(v) ?? []) {
+        const { tail, head } = edges[e]!;
         const [w, room] = v === tail ? [head, forward[e]!] : [tail, backward[e]!];
         if (room > 0 && !via.has(w)) {
           via.set(w, e);
@@ -179,16 +251,15 @@ function flowUnder(
     if (!via.has(t)) return new Set(via.keys());
     let push = Infinity;
     for (let v = t; v !== s;) {
-      const e = via.get(v)!;
-      const [tail, head] = ends[e]!;
-      push = Math.min(push, v === head ? forward[e]! : backward[e]!);
+      const { tail, head } = edges[via.get(v)!]!;
+      push = Math.min(push, v === head ? forward[via.get(v)!]! : backward[via.get(v)!]!);
       v = v === head ? tail : head;
     }
     flow += push;
     if (flow >= k) return null;
     for (let v = t; v !== s;) {
       const e = via.get(v)!;
-      const [tail, head] = ends[e]!;
+      const { tail, head } = edges[e]!;
       if (v === head) {
         forward[e]! -= push;
         backward[e]! += push;
@@ -202,18 +273,30 @@ function flowUnder(
 }
 
 /**
- * Whether a group (its cells) can still be worked out from the figures of a decision: each arc's cells all in it or
- * none, and levels such that an arc in it drops one level and any other keeps its level.
+ * Whether a group (its cells) can still be worked out once heads are joined (`into`): each gathered arc's cells all
+ * in it or none, and levels such that an arc in it drops one level and any other keeps its level.
  */
-function derivable(arcs: readonly Arc[], group: ReadonlySet<Cell>): boolean {
-  const adj = new Map<string, [string, number][]>();
-  const link = (a: string, b: string, d: number) => adj.set(a, [...(adj.get(a) ?? []), [b, d]]);
+function derivable(arcs: readonly Arc[], group: ReadonlySet<Cell>, into: ReadonlyMap<string, string>): boolean {
+  const gathered = new Map<string, { tail: string; head: string; inside: number; all: number }>();
   for (const a of arcs) {
-    const inside = a.cells.filter((c) => group.has(c)).length;
-    if (inside > 0 && inside < a.cells.length) return false;
+    const head = into.get(a.head) ?? a.head;
+    const key = `${a.tail}\n${head}`;
+    const g = gathered.get(key) ?? { tail: a.tail, head, inside: 0, all: 0 };
+    g.inside += a.cells.filter((c) => group.has(c)).length;
+    g.all += a.cells.length;
+    gathered.set(key, g);
+  }
+  const adj = new Map<string, [string, number][]>();
+  const link = (a: string, b: string, d: number) => {
+    const list = adj.get(a);
+    if (list) list.push([b, d]);
+    else adj.set(a, [[b, d]]);
+  };
+  for (const { tail, head, inside, all } of gathered.values()) {
+    if (inside > 0 && inside < all) return false;
     const d = inside > 0 ? 1 : 0;
-    link(a.tail, a.head, -d);
-    link(a.head, a.tail, d);
+    link(tail, head, -d);
+    link(head, tail, d);
   }
   const level = new Map<string, number>();
   for (const start of adj.keys()) {
@@ -239,65 +322,116 @@ const copy = (s: FunnelShown): FunnelShown => ({
   weeks: new Map([...s.weeks].map(([w, g]) => [w, new Set(g)])),
 });
 
+/** What withholding a figure does: the decision's change, and the heads it joins to the next ones up. */
+interface Mend {
+  apply: (s: FunnelShown) => void;
+  into: Map<string, string>;
+}
+
 /** What is withheld to mend a cut, narrowest first: a team's week, the organization's week, a team's row. */
-function mends(arcs: readonly Arc[], cut: readonly Cell[]): ((s: FunnelShown) => void)[] {
+function mends(arcs: readonly Arc[], cut: readonly Cell[], shown: FunnelShown): Mend[] {
+  const above = (team: string, within: ReadonlySet<string>) =>
+    team === '' ? null : nearest(parentOf(team) ?? '', within);
+  const weekInto = (w: string, g: string, groups: ReadonlySet<string>): [string, string] => {
+    const to = above(g, groups);
+    return [`c${w}\n${g}`, to === null ? GROUND : `c${w}\n${to}`];
+  };
   const tails = new Set(cut.map((c) => `u${c.slice(0, c.indexOf('\n'))}`));
-  const weeks: { w: string; g: string; people: number }[] = [];
-  const rows = new Set<string>();
   const size = new Map<string, number>();
   for (const a of arcs) size.set(a.head, (size.get(a.head) ?? 0) + a.people);
+  const weeks = new Map<string, { w: string; g: string; people: number }>();
+  const rows = new Set<string>();
   for (const a of arcs) {
     if (!tails.has(a.tail)) continue;
     if (a.head.startsWith('c')) {
-      const [w, g] = a.head.slice(1).split('\n') as [string, string];
-      if (!weeks.some((x) => x.w === w && x.g === g)) weeks.push({ w, g, people: size.get(a.head)! });
+      const at = a.head.indexOf('\n');
+      weeks.set(a.head, { w: a.head.slice(1, at), g: a.head.slice(at + 1), people: size.get(a.head)! });
     } else if (a.head.startsWith('r')) rows.add(a.head.slice(1));
   }
-  weeks.sort((x, y) => depth(y.g) - depth(x.g) || x.people - y.people || (x.w < y.w ? -1 : x.w > y.w ? 1 : 0));
+  const narrow = [...weeks.values()].sort(
+    (x, y) => depth(y.g) - depth(x.g) || x.people - y.people || (x.w < y.w ? -1 : x.w > y.w ? 1 : 0),
+  );
   // The organization's row last: its total and its weeks.
   const byDepth = [...rows].sort((x, y) => depth(y) - depth(x) || (x < y ? -1 : 1));
   return [
-    ...weeks.map(
-      ({ w, g }) =>
-        (s: FunnelShown) =>
-          void s.weeks.get(w)?.delete(g),
-    ),
-    ...byDepth.map((r) => (s: FunnelShown) => {
-      s.rows.delete(r);
-      for (const groups of s.weeks.values()) groups.delete(r);
+    ...narrow.map(({ w, g }) => ({
+      apply: (s: FunnelShown) => void s.weeks.get(w)?.delete(g),
+      into: new Map([weekInto(w, g, shown.weeks.get(w)!)]),
+    })),
+    ...byDepth.map((r) => {
+      const to = above(r, shown.rows);
+      const into = new Map([[`r${r}`, to === null ? GROUND : `r${to}`]]);
+      for (const [w, groups] of shown.weeks) if (groups.has(r)) into.set(...weekInto(w, r, groups));
+      return {
+        apply: (s: FunnelShown) => {
+          s.rows.delete(r);
+          for (const groups of s.weeks.values()) groups.delete(r);
+        },
+        into,
+      };
     }),
   ];
 }
 
 /** A group of fewer than k that a decision's figures tell (its cells), or none. */
-export const leakOf = (g: FunnelGrid, shown: FunnelShown): Cell[] | null => smallCut(arcsOf(unitsOf(g), shown), g.k);
+export const leakOf = (g: FunnelGrid, shown: FunnelShown): Promise<Cell[] | null> =>
+  smallCut(arcsOf(unitsOf(g), shown), g.k, new Set());
 
-/** The rows and weeks privacy mode gives: from the simpler rules' decision, withheld more until no cut is under k. */
-export function decideFunnel(g: FunnelGrid): FunnelShown {
+/**
+ * The rows and weeks privacy mode gives: from the simpler rules' decision, withheld more until no cut is under k. A
+ * decision that takes more than `budget` mends starts again from coarser weeks (those of the top-level teams and the
+ * organization, then the organization's, then none), so a large organization's answer stays quick.
+ */
+export async function decideFunnel(g: FunnelGrid, budget = 40): Promise<FunnelShown> {
   const units = unitsOf(g);
+  const nothing = (): FunnelShown => ({ rows: new Set(), weeks: new Map() });
   // A unit of 1 to k−1 members is the tree's to withhold (only an organization that small has one): nothing is given.
-  if ([...units.members.values()].some((m) => m > 0 && m < g.k)) return { rows: new Set(), weeks: new Map() };
-  let shown = copy(g.start);
-  for (;;) {
-    const arcs = arcsOf(units, shown);
-    const cut = smallCut(arcs, g.k);
+  if ([...units.members.values()].some((m) => m > 0 && m < g.k)) return nothing();
+  const coarser = (keep: (group: string) => boolean): FunnelShown => ({
+    rows: new Set(g.start.rows),
+    weeks: new Map([...g.start.weeks].map(([w, groups]) => [w, new Set([...groups].filter(keep))])),
+  });
+  const starts = [
+    copy(g.start),
+    coarser((t) => t === '' || depth(t) === 1),
+    coarser((t) => t === ''),
+    coarser(() => false),
+  ];
+  for (const [i, start] of starts.entries()) {
+    const settled = await settle(units, start, g.k, i < starts.length - 1 ? budget : Infinity);
+    if (settled) return settled;
+  }
+  return nothing();
+}
+
+/** Mends a decision until no cut is under k: none if it takes more than `budget` mends. */
+async function settle(units: Units, shown: FunnelShown, k: number, budget: number): Promise<FunnelShown | null> {
+  let arcs = arcsOf(units, shown);
+  const verified = new Set<string>();
+  for (let mended = 0; ; mended++) {
+    const cut = await smallCut(arcs, k, verified);
     if (!cut) return shown;
+    if (mended >= budget) return null;
     const group = new Set(cut);
-    const options = mends(arcs, cut);
+    const options = mends(arcs, cut, shown);
     // Nothing left to withhold that touches the group: every row and week is withheld.
     if (options.length === 0) return { rows: new Set(), weeks: new Map() };
-    // The first that leaves the group untold; else the first, and the next cut is found from there.
-    let chosen = options[0]!;
-    for (const mend of options) {
-      const next = copy(shown);
-      mend(next);
-      if (!derivable(arcsOf(units, next), group)) {
-        chosen = mend;
+    // The first that leaves the group untold; else the one that joins the group's own cohort to the next up.
+    const own = new Set(arcs.filter((a) => a.cells.some((c) => group.has(c))).map((a) => a.head));
+    let chosen: Mend | undefined;
+    let since = performance.now();
+    for (const m of options) {
+      if (!derivable(arcs, group, m.into)) {
+        chosen = m;
         break;
       }
+      if (performance.now() - since > 10) {
+        await letGo();
+        since = performance.now();
+      }
     }
-    const next = copy(shown);
-    chosen(next);
-    shown = next;
+    chosen ??= options.find((m) => [...m.into.keys()].some((h) => own.has(h))) ?? options[0]!;
+    chosen.apply(shown);
+    arcs = joined(arcs, chosen.into);
   }
 }

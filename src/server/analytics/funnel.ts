@@ -9,6 +9,7 @@
  * of them and of the tree's members (analytics/funnel-privacy.ts checks the decision whole). Teams' rows and weekly
  * cohorts are given; days are not.
  */
+import { setImmediate as letGo } from 'node:timers/promises';
 import { INTEGER, LIST, VARCHAR, listValue } from '@duckdb/node-api';
 import { eachDay, HISTORY_START, type DayRange } from '../../lib/dates';
 import { RETAINED_DAYS, RETAINED_FROM, STEP_DAYS, type FunnelCount } from '../../lib/funnel';
@@ -147,11 +148,29 @@ export function createFunnel(a: Analytics, opts: FunnelOptions = {}) {
     return new Set([...rows.keys()].filter((w) => !given(shown.weeks.get(w))));
   }
 
+  /** Decisions asked together share one (a page asks its weeks, its teams and its total at once), per copy and tree. */
+  const decided = new WeakMap<ReadonlyMap<string, number>, Map<string, Promise<FunnelShown>>>();
+  function decision(q: FunnelQuestion, k: number, teams: ReadonlyMap<string, number>, treeShown: ReadonlySet<string>) {
+    const key = `${a.generation()}\n${k}\n${q.range.start}\n${q.range.end}`;
+    const mine = decided.get(teams) ?? new Map<string, Promise<FunnelShown>>();
+    decided.set(teams, mine);
+    let d = mine.get(key);
+    if (!d) {
+      const made = decide(q, k, teams, treeShown);
+      mine.set(key, made);
+      made.catch(() => mine.get(key) === made && mine.delete(key));
+      // A few ranges at a time: the oldest goes.
+      if (mine.size > 16) mine.delete(mine.keys().next().value!);
+      d = made;
+    }
+    return d;
+  }
+
   /**
    * The organization's decision for a range: to start from, each team's row withheld as a child of its parent
    * (`teamsWithheld`, with the members it leaves untold) and each week's teams likewise; then checked whole.
    */
-  async function decision(
+  async function decide(
     q: FunnelQuestion,
     k: number,
     teams: ReadonlyMap<string, number>,
@@ -191,12 +210,56 @@ export function createFunnel(a: Analytics, opts: FunnelOptions = {}) {
       }
       if (own.size > 0) cells.set(t, own);
     }
+    // Each week's teams withheld as children of their parents, and each row's weeks withheld as children of the row:
+    // a row whose withheld weeks hold 1 to k−1 starters has its smallest week shown withheld too, until neither
+    // rule withholds more (a team's week withheld then needs a sibling withheld in that week, and so on).
+    const ofWeek = (t: string, w: string) => (t === '' ? n(perWeek, w) : cell(t, w));
+    const kids = new Map<string, string[]>();
+    for (const t of all) kids.set(parentOf(t) ?? '', [...(kids.get(parentOf(t) ?? '') ?? []), t]);
+    const forced = new Map([...perWeek.keys()].map((w) => [w, new Set<string>()]));
     const weeks = new Map<string, Set<string>>();
-    for (const w of perWeek.keys()) {
-      const out = teamsWithheld(all, n(perWeek, w), (t) => cell(t, w), k);
+    const decideWeek = (w: string) => {
+      const out = teamsWithheld(all, n(perWeek, w), (t) => cell(t, w), k, forced.get(w));
       const groups = new Set([...rows].filter((t) => t !== '' && !out.has(t)));
-      if (rows.has('') && n(perWeek, w) >= k) groups.add('');
+      if (rows.has('') && n(perWeek, w) >= k && !forced.get(w)!.has('')) groups.add('');
       weeks.set(w, groups);
+    };
+    for (const w of perWeek.keys()) decideWeek(w);
+    for (let again = true; again;) {
+      // A row's week withheld is still told when its parent's week less the weeks shown under it holds no one else.
+      const rest = new Map<string, number>();
+      const told = (t: string, w: string) => {
+        const groups = weeks.get(w)!;
+        let p: string | null = t;
+        while (p !== null && !groups.has(p)) p = p === '' ? null : (parentOf(p) ?? '');
+        if (p === null) return false;
+        const key = `${p}\n${w}`;
+        if (!rest.has(key))
+          rest.set(
+            key,
+            ofWeek(p, w) - (kids.get(p) ?? []).reduce((sum, c) => sum + (groups.has(c) ? ofWeek(c, w) : 0), 0),
+          );
+        return rest.get(key) === ofWeek(t, w);
+      };
+      const changed = new Set<string>();
+      for (const t of rows) {
+        let untold = 0;
+        let smallest: string | null = null;
+        for (const w of perWeek.keys()) {
+          const x = ofWeek(t, w);
+          if (x === 0) continue;
+          if (weeks.get(w)!.has(t)) {
+            if (smallest === null || x < ofWeek(t, smallest)) smallest = w;
+          } else if (!told(t, w)) untold += x;
+        }
+        if (untold === 0 || untold >= k || smallest === null) continue;
+        forced.get(smallest)!.add(t);
+        changed.add(smallest);
+      }
+      for (const w of changed) decideWeek(w);
+      again = changed.size > 0;
+      // A large organization's rounds take a while: the server's other answers go on between them.
+      await letGo();
     }
     return decideFunnel({
       k,
