@@ -23,6 +23,7 @@
  * does with a PostgreSQL database of one's own. It ends with the server started again on the kept store
  * (beside PostgreSQL, on the replica's kept copy): listening, /readyz ready, its first teams page;
  * BENCH_RESTART_FRESH=1 also starts a PostgreSQL replica without a kept copy.
+ * BENCH_ONLY=privacy times privacy mode's decision for the funnel on a synthetic organization of that size, in-process.
  * Every server starts on an empty store of its own and is measured once its
  * start-up backfill has finished.
  */
@@ -896,10 +897,93 @@ function reference(label: string) {
   record(`machine: reference workload (${label})`, performance.now() - t0, 'ms');
 }
 
+/**
+ * Privacy mode's decision for the funnel (analytics/funnel-privacy.ts) on an organization shaped like the engine's:
+ * 6 departments × 7 groups × 7 teams and Unassigned, each team's starters of a week drawn around 3 (Unassigned's
+ * around 30) over 14 weeks and over 53, its members those and the people there before (about 150 a team, as the
+ * engine's 50,000), for k = 5 and k = 2; and the event loop's longest pause meanwhile.
+ */
+async function privacyAtScale() {
+  const { decideFunnelFor } = await import('../src/server/analytics/funnel-privacy');
+  const { withAncestors, UNASSIGNED } = await import('../src/server/teams/tree');
+  let seed = 20261130;
+  const random = () => {
+    // mulberry32: the same organization every run.
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const poisson = (mean: number) => {
+    let [n, p] = [0, random()];
+    for (const limit = Math.exp(-mean); p > limit; p *= random()) n++;
+    return n;
+  };
+  const leaves: string[] = [UNASSIGNED];
+  for (let d = 1; d <= 6; d++)
+    for (let g = 1; g <= 7; g++)
+      for (let t = 1; t <= 7; t++) leaves.push(`Dept ${d}/Group ${d}.${g}/Team ${d}.${g}.${t}`);
+  const teams = withAncestors(leaves);
+  const up = (t: string) => [...teams.filter((a) => t === a || t.startsWith(`${a}/`)), ''];
+  let pause = 0;
+  for (const [weekCount, label] of [
+    [14, '90 days'],
+    [53, 'a year'],
+  ] as const) {
+    const members = new Map<string, number>();
+    const weeks = new Map<string, Map<string, number>>();
+    for (let w = 0; w < weekCount; w++)
+      weeks.set(new Date(Date.UTC(2026, 0, 12 + 7 * w)).toISOString().slice(0, 10), new Map());
+    for (const leaf of leaves) {
+      let mine = 0;
+      for (const week of weeks.values()) {
+        const n = poisson(leaf === UNASSIGNED ? 30 : 3);
+        mine += n;
+        for (const a of up(leaf)) week.set(a, (week.get(a) ?? 0) + n);
+      }
+      // Its members: its starters and those there before the range (the engine's year leaves about 12 a team).
+      mine += poisson(leaf === UNASSIGNED ? 500 : weekCount > 14 ? 12 : 110);
+      for (const a of up(leaf)) members.set(a, (members.get(a) ?? 0) + mine);
+    }
+    const starters = (t: string) => [...weeks.values()].reduce((s, w) => s + (w.get(t) ?? 0), 0);
+    for (const k of [5, 2]) {
+      let last = performance.now();
+      const lag = setInterval(() => {
+        const now = performance.now();
+        pause = Math.max(pause, now - last - 5);
+        last = now;
+      }, 5);
+      const started = performance.now();
+      const shown = await decideFunnelFor({
+        k,
+        teams,
+        treeShown: new Set(teams),
+        members: (t) => members.get(t) ?? 0,
+        starters,
+        weeks,
+      });
+      const ms = performance.now() - started;
+      clearInterval(lag);
+      const given = [...shown.weeks.values()].reduce((s, g) => s + g.size, 0);
+      record(
+        `privacy: the funnel's decision, 295 teams × ${label} (${weekCount} weeks), k = ${k} (${shown.rows.size} rows, ${given} team-weeks given)`,
+        ms,
+        'ms',
+        k === 5 ? 1_000 : 5_000,
+      );
+    }
+  }
+  record("privacy: the event loop's longest pause during those decisions", pause, 'ms', 100);
+}
+
 async function main() {
   reference('start');
   if (!process.env.BENCH_SKIP_BUILD) execSync('npm run build', { stdio: 'ignore' });
   const only = process.env.BENCH_ONLY;
+  if (only === 'privacy') {
+    await privacyAtScale();
+    return report();
+  }
   if (only === 'engine') {
     const which = process.env.BENCH_STORE || 'both';
     if (which === 'sqlite' || which === 'both') await engineAtScale('sqlite');
@@ -960,6 +1044,7 @@ async function main() {
     }
   if (!only || only === 'store') await storeAtScale(browser);
   await browser.close();
+  if (!only) await privacyAtScale();
   report();
 }
 

@@ -21,7 +21,7 @@ import { isWithin, parentOf, UNASSIGNED, withAncestors } from '../teams/tree';
 import { openAnalytics } from './engine';
 import { createFigures } from './figures';
 import { createMemberHistory } from './member-history';
-import { suppressed, teamsWithheld } from './funnel';
+import { suppressed, teamsWithheld } from './funnel-privacy';
 
 const DAYS = eachDay(HISTORY_START, '2026-04-12');
 /** The day members not named before are first named on. */

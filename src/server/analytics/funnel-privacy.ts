@@ -3,319 +3,32 @@
  * of the range are given, and which groups' weekly cohorts (a team's with its sub-teams', '' the organization's).
  *
  * Teams by week are a grid, and a chain of differences across a grid can tell one person (a week's cohort of two
- * teams, less a day's, less a team's row, plus its sub-team's). So the decision is checked exactly, on what every
- * figure given adds up from:
- * - a cell: a tree unit's starters of a week (a unit is a team the tree shows, less the teams it shows under it, whose
- *   members the tree gives; '' the organization's own);
- * - a unit's members who are not starters of the range, told only with its members.
- * Cells of no cohort given (and non-starters of no row given) are known only as what the rest leaves.
- *
- * A funnel row is a sum of cells, a cohort too, and a unit's members are its cells and its non-starters. Every
- * combination of those sums that gives a group of people (each person counted 0 or 1 times) gives each cell a unit's
- * level less its cohort's (and each unit's non-starters its own level less its row's), so the groups that can be
- * worked out are the cuts of a graph: units on one side, rows and cohorts on the other, a cell an arc from its unit to
- * its cohort of a capacity of its people (and a unit's non-starters an arc to its row), and a cut leaves no arc
- * from the lower side into the upper. The decision is safe when every such cut is of no one or at least k people:
- * the minimum cut, found by a flow capped at k (vertices joined by k or more are one first). A cut under k is mended
- * by withholding the narrowest figure that leaves its group untold (a team's week before the organization's, a week
- * before a team's row). The start (analytics/funnel.ts) already follows the sibling rules, so few cuts are left.
+ * teams, less a day's, less a team's row, plus its sub-team's). The decision starts from the sibling rules (under
+ * each parent, what is withheld holds none or at least k starters: teams in a week, weeks in a team's row), then is
+ * checked exactly (analytics/funnel-cuts.ts: every group any sums and differences of the figures and the tree's
+ * members tell is a cut of a graph, and the smallest is found by a flow capped at k). A cut under k is mended by
+ * withholding the narrowest figure that leaves its group untold: a team's week before the organization's, a week
+ * before a team's row.
  */
 import { setImmediate as letGo } from 'node:timers/promises';
-import { depthOf, parentOf } from '../teams/tree';
+import { parentOf } from '../teams/tree';
+import {
+  arcsOf,
+  depth,
+  derivable,
+  GROUND,
+  joined,
+  nearest,
+  smallCut,
+  unitsOf,
+  type Arc,
+  type Cell,
+  type FunnelGrid,
+  type FunnelShown,
+  type Units,
+} from './funnel-cuts';
 
-export interface FunnelGrid {
-  k: number;
-  /** The teams the tree shows (each with the teams above it): their members are given. */
-  treeShown: ReadonlySet<string>;
-  /** Members of each team with its sub-teams ('' the organization's). */
-  members: (team: string) => number;
-  /** Each team's own starters of the range (its sub-teams' not included) by the Monday of their week. */
-  cells: ReadonlyMap<string, ReadonlyMap<string, number>>;
-  /** What the simpler rules show, to start from: the rows ('' the organization's total) and each week's groups. */
-  start: FunnelShown;
-}
-
-export interface FunnelShown {
-  rows: Set<string>;
-  weeks: Map<string, Set<string>>;
-}
-
-/** A cell's id: its unit, a line break and its week (none for the unit's non-starters). */
-type Cell = string;
-/** Cells of no cohort given, and non-starters of a unit in no row given: one vertex, as neither has a sum of its own. */
-const GROUND = 'g';
-const nearest = (team: string, within: ReadonlySet<string>): string | null => {
-  for (let t: string | null = team; t !== null; t = t === '' ? null : (parentOf(t) ?? '')) if (within.has(t)) return t;
-  return null;
-};
-const depth = (team: string) => (team === '' ? 0 : depthOf(team));
-
-interface Units {
-  /** Each unit's members. */
-  members: Map<string, number>;
-  /** Each unit's cells: week → starters. */
-  cells: Map<string, Map<string, number>>;
-  /** Each unit's members who are not starters of the range. */
-  others: Map<string, number>;
-}
-
-function unitsOf(g: FunnelGrid): Units {
-  const cells = new Map<string, Map<string, number>>();
-  const starters = new Map<string, number>();
-  for (const [team, weeks] of g.cells) {
-    const u = nearest(team, g.treeShown) ?? '';
-    const mine = cells.get(u) ?? new Map<string, number>();
-    for (const [w, n] of weeks) {
-      if (n <= 0) continue;
-      mine.set(w, (mine.get(w) ?? 0) + n);
-      starters.set(u, (starters.get(u) ?? 0) + n);
-    }
-    cells.set(u, mine);
-  }
-  const members = new Map<string, number>();
-  const others = new Map<string, number>();
-  for (const u of ['', ...g.treeShown]) {
-    // A unit's members: its team's less those of the teams the tree shows right under it.
-    let own = g.members(u);
-    for (const c of g.treeShown) if ((parentOf(c) ?? '') === u && c !== u) own -= g.members(c);
-    members.set(u, own);
-    others.set(u, Math.max(0, own - (starters.get(u) ?? 0)));
-  }
-  return { members, cells, others };
-}
-
-interface Arc {
-  tail: string;
-  head: string;
-  people: number;
-  cells: Cell[];
-}
-
-/** The graph of a decision: each unit's cells gathered by the cohort they are given in (none: the ground). */
-function arcsOf(units: Units, shown: FunnelShown): Arc[] {
-  const arcs = new Map<string, Arc>();
-  const add = (tail: string, head: string, people: number, cell: Cell) => {
-    const key = `${tail}\n${head}`;
-    const a = arcs.get(key) ?? { tail, head, people: 0, cells: [] };
-    a.people += people;
-    a.cells.push(cell);
-    arcs.set(key, a);
-  };
-  const none = new Set<string>();
-  for (const [u, weeks] of units.cells)
-    for (const [w, n] of weeks) {
-      const g = nearest(u, shown.weeks.get(w) ?? none);
-      add(`u${u}`, g === null ? GROUND : `c${w}\n${g}`, n, `${u}\n${w}`);
-    }
-  for (const [u, n] of units.others) {
-    if (n === 0) continue;
-    const r = nearest(u, shown.rows);
-    add(`u${u}`, r === null ? GROUND : `r${r}`, n, `${u}\n`);
-  }
-  return [...arcs.values()];
-}
-
-/** The arcs with heads joined (`into`: a head → the head it joins), each tail's arcs into one head gathered. */
-function joined(arcs: readonly Arc[], into: ReadonlyMap<string, string>): Arc[] {
-  const out = new Map<string, Arc>();
-  for (const a of arcs) {
-    const head = into.get(a.head) ?? a.head;
-    const key = `${a.tail}\n${head}`;
-    const b = out.get(key);
-    if (b) {
-      b.people += a.people;
-      b.cells.push(...a.cells);
-    } else out.set(key, { tail: a.tail, head, people: a.people, cells: [...a.cells] });
-  }
-  return [...out.values()];
-}
-
-/**
- * A cut of fewer than k people (a group that can be worked out, by its cells), or none. A cohort or row of fewer is
- * one (everything else above it); any other separates two units, so for each connected part of the graph, a flow from
- * one unit to every other and back, stopped at k: with every arc also open backwards without limit, a flow under k is
- * a cut that leaves no arc from its lower side into its upper. `verified`: the pairs of units already found k apart,
- * which they stay as withholding only joins vertices.
- */
-async function smallCut(arcs: readonly Arc[], k: number, verified: Set<string>): Promise<Cell[] | null> {
-  const into = new Map<string, number>();
-  for (const a of arcs) into.set(a.head, (into.get(a.head) ?? 0) + a.people);
-  for (const [head, n] of into) if (n < k) return arcs.flatMap((a) => (a.head === head ? a.cells : []));
-
-  const index = new Map<string, number>();
-  const id = (v: string) => index.get(v) ?? (index.set(v, index.size), index.size - 1);
-  const ends = arcs.map((a) => [id(a.tail), id(a.head)] as const);
-  const n = index.size;
-  // Vertices joined by k people or more one way, or by any both ways, are on one side of every cut under k: one.
-  const parent = [...Array(n).keys()];
-  const find = (v: number): number => (parent[v] === v ? v : (parent[v] = find(parent[v]!)));
-  for (let changed = true; changed;) {
-    changed = false;
-    const between = new Map<number, number>();
-    for (const [i, [t, h]] of ends.entries()) {
-      const [a, b] = [find(t), find(h)];
-      if (a !== b) between.set(a * n + b, (between.get(a * n + b) ?? 0) + arcs[i]!.people);
-    }
-    for (const [key, people] of between) {
-      const [a, b] = [Math.floor(key / n), key % n];
-      if ((people >= k || between.has(b * n + a)) && find(a) !== find(b)) {
-        parent[find(a)] = find(b);
-        changed = true;
-      }
-    }
-  }
-  // The graph of those joined: its arcs' people between them, and each vertex's arcs.
-  const light = new Map<number, number>();
-  for (const [i, [t, h]] of ends.entries()) {
-    const [a, b] = [find(t), find(h)];
-    if (a !== b) light.set(a * n + b, (light.get(a * n + b) ?? 0) + arcs[i]!.people);
-  }
-  const edges = [...light].map(([key, people]) => ({ tail: Math.floor(key / n), head: key % n, people }));
-  const adj = new Map<number, number[]>();
-  const link = (v: number, i: number) => {
-    const list = adj.get(v);
-    if (list) list.push(i);
-    else adj.set(v, [i]);
-  };
-  edges.forEach((e, i) => (link(e.tail, i), link(e.head, i)));
-  // The units, in their order, and the vertex each is in.
-  const units = [...index.keys()].filter((v) => v.startsWith('u')).sort();
-  const seen = new Set<number>();
-  // The flows of a large organization take seconds: the server's other answers go on between them.
-  let since = performance.now();
-  for (const first of units) {
-    const s = find(index.get(first)!);
-    if (seen.has(s)) continue;
-    const part = [s];
-    seen.add(s);
-    for (let i = 0; i < part.length; i++)
-      for (const e of adj.get(part[i]!) ?? [])
-        for (const v of [edges[e]!.tail, edges[e]!.head])
-          if (!seen.has(v)) {
-            seen.add(v);
-            part.push(v);
-          }
-    const inPart = new Set(part);
-    const tried = new Set<number>([s]);
-    for (const other of units) {
-      const t = find(index.get(other)!);
-      if (!inPart.has(t) || tried.has(t)) continue;
-      tried.add(t);
-      for (const [from, to, key] of [
-        [s, t, `${first}\n${other}`],
-        [t, s, `${other}\n${first}`],
-      ] as const) {
-        if (verified.has(key)) continue;
-        if (performance.now() - since > 10) {
-          await letGo();
-          since = performance.now();
-        }
-        const upper = flowUnder(from, to, k, edges, adj);
-        if (!upper) {
-          verified.add(key);
-          continue;
-        }
-        return arcs.flatMap((a, i) => (upper.has(find(ends[i]![0])) && !upper.has(find(ends[i]![1])) ? a.cells : []));
-      }
-    }
-  }
-  return null;
-}
-
-/** The upper side of a cut from `s` to `t` of fewer than k, or none: augmenting paths, k at most. */
-function flowUnder(
-  s: number,
-  t: number,
-  k: number,
-  edges: readonly { tail: number; head: number; people: number }[],
-  adj: ReadonlyMap<number, readonly number[]>,
-): Set<number> | null {
-  // Each arc's room forwards (its people) and backwards (without limit).
-  const forward = edges.map((e) => e.people);
-  const backward = edges.map(() => Infinity);
-  let flow = 0;
-  for (;;) {
-    const via = new Map<number, number>([[s, -1]]);
-    const queue = [s];
-    for (let i = 0; i < queue.length && !via.has(t); i++) {
-      const v = queue[i]!;
-      for (const e of adj.get(v) ?? []) {
-        const { tail, head } = edges[e]!;
-        const [w, room] = v === tail ? [head, forward[e]!] : [tail, backward[e]!];
-        if (room > 0 && !via.has(w)) {
-          via.set(w, e);
-          queue.push(w);
-        }
-      }
-    }
-    if (!via.has(t)) return new Set(via.keys());
-    let push = Infinity;
-    for (let v = t; v !== s;) {
-      const { tail, head } = edges[via.get(v)!]!;
-      push = Math.min(push, v === head ? forward[via.get(v)!]! : backward[via.get(v)!]!);
-      v = v === head ? tail : head;
-    }
-    flow += push;
-    if (flow >= k) return null;
-    for (let v = t; v !== s;) {
-      const e = via.get(v)!;
-      const { tail, head } = edges[e]!;
-      if (v === head) {
-        forward[e]! -= push;
-        backward[e]! += push;
-      } else {
-        backward[e]! -= push;
-        forward[e]! += push;
-      }
-      v = v === head ? tail : head;
-    }
-  }
-}
-
-/**
- * Whether a group (its cells) can still be worked out once heads are joined (`into`): each gathered arc's cells all
- * in it or none, and levels such that an arc in it drops one level and any other keeps its level.
- */
-function derivable(arcs: readonly Arc[], group: ReadonlySet<Cell>, into: ReadonlyMap<string, string>): boolean {
-  const gathered = new Map<string, { tail: string; head: string; inside: number; all: number }>();
-  for (const a of arcs) {
-    const head = into.get(a.head) ?? a.head;
-    const key = `${a.tail}\n${head}`;
-    const g = gathered.get(key) ?? { tail: a.tail, head, inside: 0, all: 0 };
-    g.inside += a.cells.filter((c) => group.has(c)).length;
-    g.all += a.cells.length;
-    gathered.set(key, g);
-  }
-  const adj = new Map<string, [string, number][]>();
-  const link = (a: string, b: string, d: number) => {
-    const list = adj.get(a);
-    if (list) list.push([b, d]);
-    else adj.set(a, [[b, d]]);
-  };
-  for (const { tail, head, inside, all } of gathered.values()) {
-    if (inside > 0 && inside < all) return false;
-    const d = inside > 0 ? 1 : 0;
-    link(tail, head, -d);
-    link(head, tail, d);
-  }
-  const level = new Map<string, number>();
-  for (const start of adj.keys()) {
-    if (level.has(start)) continue;
-    level.set(start, 0);
-    const stack = [start];
-    while (stack.length > 0) {
-      const v = stack.pop()!;
-      for (const [w, d] of adj.get(v)!) {
-        const want = level.get(v)! + d;
-        if (!level.has(w)) {
-          level.set(w, want);
-          stack.push(w);
-        } else if (level.get(w) !== want) return false;
-      }
-    }
-  }
-  return true;
-}
+export type { FunnelGrid, FunnelShown } from './funnel-cuts';
 
 const copy = (s: FunnelShown): FunnelShown => ({
   rows: new Set(s.rows),
@@ -373,6 +86,112 @@ function mends(arcs: readonly Arc[], cut: readonly Cell[], shown: FunnelShown): 
   ];
 }
 
+/** What the organization's decision for a range is made from. */
+export interface FunnelFacts {
+  k: number;
+  /** Every team with those above it, Unassigned among them. */
+  teams: readonly string[];
+  /** The teams the tree shows (each with the teams above it): their members are given. */
+  treeShown: ReadonlySet<string>;
+  /** Members of a team with its sub-teams ('' the organization's). */
+  members: (team: string) => number;
+  /** Starters of the range of a team with its sub-teams ('' the organization's). */
+  starters: (team: string) => number;
+  /** Each week's starters (by its Monday) of each team with its sub-teams ('' the organization's). */
+  weeks: ReadonlyMap<string, ReadonlyMap<string, number>>;
+}
+
+/**
+ * The organization's decision: to start from, each team's row withheld as a child of its parent (`teamsWithheld`,
+ * with the members it leaves untold), each week's teams likewise, and each row's weeks as its children; then checked
+ * whole (`decideFunnel`).
+ */
+export async function decideFunnelFor(f: FunnelFacts, budget?: number): Promise<FunnelShown> {
+  const { k, teams: all, treeShown } = f;
+  const members = (t: string | null) => f.members(t ?? '');
+  const few = (x: number) => x > 0 && x < k;
+  // A team's starters of the range are shown as its row of the teams: those of its members who are not are told.
+  const thin = new Set(all.filter((t) => f.starters(t) > 0 && few(members(t) - f.starters(t))));
+  const rowsHidden = teamsWithheld(all, f.starters(''), f.starters, k, thin, members);
+  const rows = new Set(all.filter((t) => treeShown.has(t) && !rowsHidden.has(t)));
+  if (f.starters('') >= k) rows.add('');
+
+  const ofWeek = (t: string, w: string) => f.weeks.get(w)?.get(t) ?? 0;
+  const kids = new Map<string, string[]>();
+  for (const t of all) kids.set(parentOf(t) ?? '', [...(kids.get(parentOf(t) ?? '') ?? []), t]);
+  // Each team's own starters of each week (its sub-teams' taken out).
+  const cells = new Map<string, Map<string, number>>();
+  for (const t of ['', ...all]) {
+    const own = new Map<string, number>();
+    for (const w of f.weeks.keys()) {
+      const x = ofWeek(t, w) - (kids.get(t) ?? []).reduce((s, c) => s + ofWeek(c, w), 0);
+      if (x > 0) own.set(w, x);
+    }
+    if (own.size > 0) cells.set(t, own);
+  }
+  // Each week's teams withheld as children of their parents, and each row's weeks withheld as children of the row:
+  // a row whose withheld weeks hold 1 to k−1 starters has its smallest week shown withheld too, until neither
+  // rule withholds more (a team's week withheld then needs a sibling withheld in that week, and so on).
+  const forced = new Map([...f.weeks.keys()].map((w) => [w, new Set<string>()]));
+  const weeks = new Map<string, Set<string>>();
+  const decideWeek = (w: string) => {
+    const out = teamsWithheld(all, ofWeek('', w), (t) => ofWeek(t, w), k, forced.get(w));
+    const groups = new Set([...rows].filter((t) => t !== '' && !out.has(t)));
+    if (rows.has('') && ofWeek('', w) >= k && !forced.get(w)!.has('')) groups.add('');
+    weeks.set(w, groups);
+  };
+  // A large organization's rounds take a while: the server's other answers go on between them.
+  let since = performance.now();
+  const pause = async () => {
+    if (performance.now() - since < 10) return;
+    await letGo();
+    since = performance.now();
+  };
+  for (const w of f.weeks.keys()) {
+    decideWeek(w);
+    await pause();
+  }
+  for (let again = true; again;) {
+    // A row's week withheld is still told when its parent's week less the weeks shown under it holds no one else.
+    const rest = new Map<string, number>();
+    const told = (t: string, w: string) => {
+      const groups = weeks.get(w)!;
+      let p: string | null = t;
+      while (p !== null && !groups.has(p)) p = p === '' ? null : (parentOf(p) ?? '');
+      if (p === null) return false;
+      const key = `${p}\n${w}`;
+      if (!rest.has(key))
+        rest.set(
+          key,
+          ofWeek(p, w) - (kids.get(p) ?? []).reduce((sum, c) => sum + (groups.has(c) ? ofWeek(c, w) : 0), 0),
+        );
+      return rest.get(key) === ofWeek(t, w);
+    };
+    const changed = new Set<string>();
+    for (const t of rows) {
+      await pause();
+      let untold = 0;
+      let smallest: string | null = null;
+      for (const w of f.weeks.keys()) {
+        const x = ofWeek(t, w);
+        if (x === 0) continue;
+        if (weeks.get(w)!.has(t)) {
+          if (smallest === null || x < ofWeek(t, smallest)) smallest = w;
+        } else if (!told(t, w)) untold += x;
+      }
+      if (untold === 0 || untold >= k || smallest === null) continue;
+      forced.get(smallest)!.add(t);
+      changed.add(smallest);
+    }
+    for (const w of changed) {
+      decideWeek(w);
+      await pause();
+    }
+    again = changed.size > 0;
+  }
+  return decideFunnel({ k, treeShown, members: f.members, cells, start: { rows, weeks } }, budget);
+}
+
 /** A group of fewer than k that a decision's figures tell (its cells), or none. */
 export const leakOf = (g: FunnelGrid, shown: FunnelShown): Promise<Cell[] | null> =>
   smallCut(arcsOf(unitsOf(g), shown), g.k, new Set());
@@ -419,19 +238,82 @@ async function settle(units: Units, shown: FunnelShown, k: number, budget: numbe
     // The first that leaves the group untold; else the one that joins the group's own cohort to the next up.
     const own = new Set(arcs.filter((a) => a.cells.some((c) => group.has(c))).map((a) => a.head));
     let chosen: Mend | undefined;
-    let since = performance.now();
     for (const m of options) {
+      // Each trial reads the whole graph: the server's other answers go on between them.
+      await letGo();
       if (!derivable(arcs, group, m.into)) {
         chosen = m;
         break;
-      }
-      if (performance.now() - since > 10) {
-        await letGo();
-        since = performance.now();
       }
     }
     chosen ??= options.find((m) => [...m.into.keys()].some((h) => own.has(h))) ?? options[0]!;
     chosen.apply(shown);
     arcs = joined(arcs, chosen.into);
   }
+}
+
+/**
+ * The children of a parent of `total` people withheld: those of fewer than k (and those in `also`), and then the
+ * smallest shown ones until what is withheld (the parent's own people outside every child included) is none or at
+ * least k, and so is what the shown leave of the parent's `outer` group (its members, when those are told).
+ */
+export function suppressed(
+  total: number,
+  kids: readonly (readonly [string, number, number?])[],
+  k: number,
+  also: ReadonlySet<string> = new Set(),
+  outer = total,
+): Set<string> {
+  const hidden = new Set(kids.filter(([g, n]) => n > 0 && (n < k || also.has(g))).map(([g]) => g));
+  const shown = kids.filter(([g, n]) => n > 0 && !hidden.has(g)).sort((x, y) => x[1] - y[1] || (x[0] < y[0] ? -1 : 1));
+  const few = (x: number) => x > 0 && x < k;
+  const sum = (of: (kid: (typeof kids)[number]) => number) =>
+    kids.reduce((s, kid) => s + (hidden.has(kid[0]) ? 0 : of(kid)), 0);
+  // Teams carry their members: those of the withheld (the parent's own people with them) less their starters too.
+  const teams = kids.some((kid) => kid[2] !== undefined);
+  const told = () => {
+    const starters = total - sum(([, n]) => n);
+    const people = outer - sum(([, n, m]) => m ?? n);
+    return few(starters) || few(people) || (teams && few(people - starters));
+  };
+  while (told() && shown.length > 0) hidden.add(shown.shift()![0]);
+  return hidden;
+}
+
+/**
+ * The teams withheld for k under the organization's `total` starters, each team's being `count`: under each parent
+ * (the organization above the top-level teams and Unassigned), `suppressed` (with those in `also`); a team under one
+ * withheld is withheld too.
+ */
+export function teamsWithheld(
+  all: readonly string[],
+  total: number,
+  count: (team: string) => number,
+  k: number,
+  also: ReadonlySet<string> = new Set(),
+  members?: (team: string | null) => number,
+): Set<string> {
+  const hidden = new Set<string>();
+  const under = new Map<string | null, string[]>();
+  for (const t of all) {
+    const p = parentOf(t) ?? null;
+    under.set(p, [...(under.get(p) ?? []), t]);
+  }
+  const walk = (parent: string | null, n: number) => {
+    const kids = under.get(parent) ?? [];
+    const out = suppressed(
+      n,
+      kids.map((t) => (members ? [t, count(t), members(t)] : [t, count(t)])),
+      k,
+      also,
+      members ? members(parent) : n,
+    );
+    for (const t of kids) {
+      // A team withheld has every team under it withheld: it could not be told from them either.
+      if (out.has(t) || (parent !== null && hidden.has(parent))) hidden.add(t);
+      walk(t, count(t));
+    }
+  };
+  walk(null, total);
+  return hidden;
 }

@@ -9,7 +9,6 @@
  * of them and of the tree's members (analytics/funnel-privacy.ts checks the decision whole). Teams' rows and weekly
  * cohorts are given; days are not.
  */
-import { setImmediate as letGo } from 'node:timers/promises';
 import { INTEGER, LIST, VARCHAR, listValue } from '@duckdb/node-api';
 import { eachDay, HISTORY_START, type DayRange } from '../../lib/dates';
 import { RETAINED_DAYS, RETAINED_FROM, STEP_DAYS, type FunnelCount } from '../../lib/funnel';
@@ -18,7 +17,7 @@ import { parentOf, UNASSIGNED, withAncestors } from '../teams/tree';
 import type { Analytics } from './engine';
 import { ACCESS_DAY } from './grace';
 import { firstBy, firstsOf } from './firsts';
-import { decideFunnel, type FunnelShown } from './funnel-privacy';
+import { decideFunnelFor, type FunnelShown } from './funnel-privacy';
 import { createMemberHistory, type MemberHistory } from './member-history';
 import { scopeWhere, type PeopleScope } from './teams';
 
@@ -167,8 +166,8 @@ export function createFunnel(a: Analytics, opts: FunnelOptions = {}) {
   }
 
   /**
-   * The organization's decision for a range: to start from, each team's row withheld as a child of its parent
-   * (`teamsWithheld`, with the members it leaves untold) and each week's teams likewise; then checked whole.
+   * The organization's decision for a range (analytics/funnel-privacy.ts), from its teams' starters of the range and
+   * of each week.
    */
   async function decide(
     q: FunnelQuestion,
@@ -186,155 +185,21 @@ export function createFunnel(a: Analytics, opts: FunnelOptions = {}) {
       counts({ ...org, by: 'week' }),
       membersOf(q, teams),
     ]);
-    const few = (x: number) => x > 0 && x < k;
-    // A team's starters of the range are shown as its row of the teams: those of its members who are not are told.
-    const thin = new Set(all.filter((t) => n(whole, t) > 0 && few(members(t) - n(whole, t))));
-    const rowsHidden = teamsWithheld(all, n(total, ''), (t) => n(whole, t), k, thin, members);
-    const rows = new Set(all.filter((t) => treeShown.has(t) && !rowsHidden.has(t)));
-    if (n(total, '') >= k) rows.add('');
-
-    // Each team's starters of each week with its sub-teams', and its own (theirs taken out).
-    const sub = new Map<string, Map<string, number>>();
+    const weeks = new Map<string, Map<string, number>>();
+    for (const [w, c] of perWeek) weeks.set(w, new Map([['', c.starters]]));
     for (const [key, c] of perTeam) {
       const [t, w] = key.split('\n') as [string, string];
-      sub.set(t, (sub.get(t) ?? new Map<string, number>()).set(w, c.starters));
+      weeks.get(w)?.set(t, c.starters);
     }
-    const cell = (t: string, w: string) => sub.get(t)?.get(w) ?? 0;
-    const cells = new Map<string, Map<string, number>>();
-    for (const t of ['', ...all]) {
-      const kids = all.filter((c) => (parentOf(c) ?? '') === t && c !== t);
-      const own = new Map<string, number>();
-      for (const w of perWeek.keys()) {
-        const x = (t === '' ? n(perWeek, w) : cell(t, w)) - kids.reduce((s, c) => s + cell(c, w), 0);
-        if (x > 0) own.set(w, x);
-      }
-      if (own.size > 0) cells.set(t, own);
-    }
-    // Each week's teams withheld as children of their parents, and each row's weeks withheld as children of the row:
-    // a row whose withheld weeks hold 1 to k−1 starters has its smallest week shown withheld too, until neither
-    // rule withholds more (a team's week withheld then needs a sibling withheld in that week, and so on).
-    const ofWeek = (t: string, w: string) => (t === '' ? n(perWeek, w) : cell(t, w));
-    const kids = new Map<string, string[]>();
-    for (const t of all) kids.set(parentOf(t) ?? '', [...(kids.get(parentOf(t) ?? '') ?? []), t]);
-    const forced = new Map([...perWeek.keys()].map((w) => [w, new Set<string>()]));
-    const weeks = new Map<string, Set<string>>();
-    const decideWeek = (w: string) => {
-      const out = teamsWithheld(all, n(perWeek, w), (t) => cell(t, w), k, forced.get(w));
-      const groups = new Set([...rows].filter((t) => t !== '' && !out.has(t)));
-      if (rows.has('') && n(perWeek, w) >= k && !forced.get(w)!.has('')) groups.add('');
-      weeks.set(w, groups);
-    };
-    for (const w of perWeek.keys()) decideWeek(w);
-    for (let again = true; again;) {
-      // A row's week withheld is still told when its parent's week less the weeks shown under it holds no one else.
-      const rest = new Map<string, number>();
-      const told = (t: string, w: string) => {
-        const groups = weeks.get(w)!;
-        let p: string | null = t;
-        while (p !== null && !groups.has(p)) p = p === '' ? null : (parentOf(p) ?? '');
-        if (p === null) return false;
-        const key = `${p}\n${w}`;
-        if (!rest.has(key))
-          rest.set(
-            key,
-            ofWeek(p, w) - (kids.get(p) ?? []).reduce((sum, c) => sum + (groups.has(c) ? ofWeek(c, w) : 0), 0),
-          );
-        return rest.get(key) === ofWeek(t, w);
-      };
-      const changed = new Set<string>();
-      for (const t of rows) {
-        let untold = 0;
-        let smallest: string | null = null;
-        for (const w of perWeek.keys()) {
-          const x = ofWeek(t, w);
-          if (x === 0) continue;
-          if (weeks.get(w)!.has(t)) {
-            if (smallest === null || x < ofWeek(t, smallest)) smallest = w;
-          } else if (!told(t, w)) untold += x;
-        }
-        if (untold === 0 || untold >= k || smallest === null) continue;
-        forced.get(smallest)!.add(t);
-        changed.add(smallest);
-      }
-      for (const w of changed) decideWeek(w);
-      again = changed.size > 0;
-      // A large organization's rounds take a while: the server's other answers go on between them.
-      await letGo();
-    }
-    return decideFunnel({
+    return decideFunnelFor({
       k,
+      teams: all,
       treeShown,
       members: (t) => members(t === '' ? null : t),
-      cells,
-      start: { rows, weeks },
+      starters: (t) => (t === '' ? n(total, '') : n(whole, t)),
+      weeks,
     });
   }
 
   return { counts, withheld, accessTable };
-}
-
-/**
- * The children of a parent of `total` people withheld: those of fewer than k (and those in `also`), and then the
- * smallest shown ones until what is withheld (the parent's own people outside every child included) is none or at
- * least k, and so is what the shown leave of the parent's `outer` group (its members, when those are told).
- */
-export function suppressed(
-  total: number,
-  kids: readonly (readonly [string, number, number?])[],
-  k: number,
-  also: ReadonlySet<string> = new Set(),
-  outer = total,
-): Set<string> {
-  const hidden = new Set(kids.filter(([g, n]) => n > 0 && (n < k || also.has(g))).map(([g]) => g));
-  const shown = kids.filter(([g, n]) => n > 0 && !hidden.has(g)).sort((x, y) => x[1] - y[1] || (x[0] < y[0] ? -1 : 1));
-  const few = (x: number) => x > 0 && x < k;
-  const sum = (of: (kid: (typeof kids)[number]) => number) =>
-    kids.reduce((s, kid) => s + (hidden.has(kid[0]) ? 0 : of(kid)), 0);
-  // Teams carry their members: those of the withheld (the parent's own people with them) less their starters too.
-  const teams = kids.some((kid) => kid[2] !== undefined);
-  const told = () => {
-    const starters = total - sum(([, n]) => n);
-    const people = outer - sum(([, n, m]) => m ?? n);
-    return few(starters) || few(people) || (teams && few(people - starters));
-  };
-  while (told() && shown.length > 0) hidden.add(shown.shift()![0]);
-  return hidden;
-}
-
-/**
- * The teams withheld for k under the organization's `total` starters, each team's being `count`: under each parent
- * (the organization above the top-level teams and Unassigned), `suppressed` (with those in `also`); a team under one
- * withheld is withheld too.
- */
-export function teamsWithheld(
-  all: readonly string[],
-  total: number,
-  count: (team: string) => number,
-  k: number,
-  also: ReadonlySet<string> = new Set(),
-  members?: (team: string | null) => number,
-): Set<string> {
-  const hidden = new Set<string>();
-  const under = new Map<string | null, string[]>();
-  for (const t of all) {
-    const p = parentOf(t) ?? null;
-    under.set(p, [...(under.get(p) ?? []), t]);
-  }
-  const walk = (parent: string | null, n: number) => {
-    const kids = under.get(parent) ?? [];
-    const out = suppressed(
-      n,
-      kids.map((t) => (members ? [t, count(t), members(t)] : [t, count(t)])),
-      k,
-      also,
-      members ? members(parent) : n,
-    );
-    for (const t of kids) {
-      // A team withheld has every team under it withheld: it could not be told from them either.
-      if (out.has(t) || (parent !== null && hidden.has(parent))) hidden.add(t);
-      walk(t, count(t));
-    }
-  };
-  walk(null, total);
-  return hidden;
 }
