@@ -55,9 +55,17 @@ test('privacy mode: a manager’s onboarding gives no team or week of fewer than
     await expect(widget).toContainText(
       `${withheld} week${withheld === 1 ? '' : 's'} of ${weeks.length} withheld: privacy mode shows no cohort of fewer than ${K} starters`,
     );
-  // Each team's funnel: the teams withheld show no figure.
+  // Each team's funnel: a team given shows its starters, a team withheld no figure at all.
   const perTeam = m.getByRole('region', { name: `${TITLE}, per team` });
-  await expect(perTeam.getByRole('row')).not.toHaveCount(0);
+  const cellsOf = async (team: string) => {
+    const row = perTeam.getByRole('row').filter({ has: m.getByRole('link', { name: team, exact: true }) });
+    await expect(row).toHaveCount(1);
+    return (await row.getByRole('cell').allInnerTexts()).map((c) => c.trim());
+  };
+  const shownTeam = teams.find((r) => (r.current.funnelStarters ?? 0) >= K)!;
+  expect((await cellsOf(shownTeam.key))[1]).toBe(shownTeam.current.funnelStarters!.toLocaleString('en-US'));
+  const hiddenTeam = teams.find((r) => r.current.funnelStarters === null);
+  if (hiddenTeam) expect((await cellsOf(hiddenTeam.key)).slice(1).every((c) => c === '–' || c === '')).toBe(true);
   await m.screenshot({ path: test.info().outputPath('onboarding-privacy.png'), fullPage: true });
   await ctx.close();
 });

@@ -31,7 +31,7 @@ import {
   type DayRange,
 } from '../../lib/dates';
 import { weeksTo, type Thresholds } from '../../lib/intensity';
-import { DEFAULT_GRACE_DAYS } from '../../lib/funnel';
+import { DEFAULT_GRACE_DAYS, type FunnelCount } from '../../lib/funnel';
 import { changeOf, isFunnel, MEASURES, valueOf, type MeasureId } from '../../lib/measures';
 import type { PriceList } from '../spend/prices';
 import type { ThresholdKeeper } from '../store/intensity-queries';
@@ -106,6 +106,23 @@ export interface FiguresOptions {
   fill?: (r: DayRange) => Promise<void>;
   /** Who was in which team when (the first day each member was named), and the funnel's days of grace (lib/funnel.ts). */
   funnel?: FunnelOptions & { graceDays?: number };
+}
+
+/**
+ * Privacy mode: whether a funnel figure of a group given is about fewer than k of its starters: its steps are those of
+ * the starters whose four weeks have ended (`due`), still active of those whose five have (`retainedDue`), and grace
+ * is a count of its own; each of those groups of 1 to k−1 people has no figure.
+ */
+function fewOf(n: FunnelCounts, of: FunnelCount, k: number): boolean {
+  const group =
+    of === 'starters'
+      ? n.starters
+      : of === 'grace'
+        ? n.grace
+        : of === 'retainedDue' || of === 'retained'
+          ? n.retainedDue
+          : n.due;
+  return group > 0 && group < k;
 }
 
 export function createFigures(a: Analytics, opts: FiguresOptions = {}) {
@@ -265,12 +282,13 @@ export function createFigures(a: Analytics, opts: FiguresOptions = {}) {
     const funnelOf = async (r: DayRange) => {
       if (!funnelled || q.by === 'person') return undefined;
       const fq = { mapping: q.mapping, scope: q.scope, range: r, by: q.by, groups, graceDays };
-      const rows = await funnel.counts(fq);
       const k = q.scope.privacy?.minGroup;
-      const hidden = k
-        ? await funnel.withheld(fq, k, rows, await memberCounts(q.mapping), await shown(q.mapping, k))
-        : new Set<string>();
-      return { rows, hidden };
+      return funnel.given(
+        fq,
+        k,
+        () => memberCounts(q.mapping),
+        () => shown(q.mapping, k!),
+      );
     };
     const [cur, before, members, line, intensity, starting, started] = await Promise.all([
       need.sums.size > 0 ? sumsOver(q, q.range, groups, need) : nothing,
@@ -293,6 +311,7 @@ export function createFigures(a: Analytics, opts: FiguresOptions = {}) {
               : [...cur.keys()].sort();
     // A day's or week's members are the scope's.
     const membersOfKey = (key: string) => members?.get(q.by === 'day' || q.by === 'week' ? '' : key) ?? 0;
+    const k = q.scope.privacy?.minGroup;
     type Banding = Banded & { shown: boolean };
     type Funnel = Awaited<ReturnType<typeof funnelOf>>;
     const valuesOf = (
@@ -306,6 +325,7 @@ export function createFigures(a: Analytics, opts: FiguresOptions = {}) {
         if ('funnel' in c || 'funnelDays' in c) {
           if (!f || f.hidden.has(key)) return null;
           const n: FunnelCounts | undefined = f.rows.get(key);
+          if (k && n && fewOf(n, 'funnel' in c ? c.funnel : c.funnelDays, k)) return null;
           return 'funnel' in c ? (n?.[c.funnel] ?? 0) : (n?.[`${c.funnelDays}Days`] ?? null);
         }
         if ('people' in c) return c.people === 'active' ? (s?.active ?? 0) : membersOfKey(key);

@@ -30,7 +30,10 @@ export interface FunnelShown {
 
 /** A cell's id: its unit, a line break and its week (none for the unit's non-starters). */
 export type Cell = string;
-/** Cells of no cohort given, and non-starters of a unit in no row given: one vertex, as neither has a sum of its own. */
+/**
+ * Cells of no cohort given, and non-starters of a unit in no row given: one vertex, as no figure splits them (their
+ * whole is what the rest leaves, a group like any other).
+ */
 export const GROUND = 'g';
 export const nearest = (team: string, within: ReadonlySet<string>): string | null => {
   for (let t: string | null = team; t !== null; t = t === '' ? null : (parentOf(t) ?? '')) if (within.has(t)) return t;
@@ -122,13 +125,14 @@ export function joined(arcs: readonly Arc[], into: ReadonlyMap<string, string>):
  * A cut of fewer than k people (a group that can be worked out, by its cells), or none. A cohort or row of fewer is
  * one (everything else above it); any other separates two units, so for each connected part of the graph, a flow from
  * one unit to every other and back, stopped at k: with every arc also open backwards without limit, a flow under k is
- * a cut that leaves no arc from its lower side into its upper. `verified`: the pairs of units already found k apart,
- * which they stay as withholding only joins vertices.
+ * a cut that leaves no arc from its lower side into its upper. `verified`: the pairs of units already found k apart
+ * in this graph or one it was joined from (withholding only joins vertices, so they stay k apart); not across graphs
+ * made anew.
  */
 export async function smallCut(arcs: readonly Arc[], k: number, verified: Set<string>): Promise<Cell[] | null> {
-  const into = new Map<string, number>();
-  for (const a of arcs) into.set(a.head, (into.get(a.head) ?? 0) + a.people);
-  for (const [head, n] of into) if (n < k) return arcs.flatMap((a) => (a.head === head ? a.cells : []));
+  const inflow = new Map<string, number>();
+  for (const a of arcs) inflow.set(a.head, (inflow.get(a.head) ?? 0) + a.people);
+  for (const [head, n] of inflow) if (n < k) return arcs.flatMap((a) => (a.head === head ? a.cells : []));
 
   const index = new Map<string, number>();
   const id = (v: string) => index.get(v) ?? (index.set(v, index.size), index.size - 1);

@@ -128,6 +128,15 @@ describe('the funnel’s privacy, checked whole', () => {
           const leak = await leakOf(gridOf(o, start), start);
           const brute = bruteLeaks(o, start);
           expect(leak !== null, JSON.stringify({ leak, brute })).toBe(brute.length > 0);
+          // And the group it finds is one of them.
+          if (leak) {
+            const label = (c: string) => {
+              const [unit, week] = c.split('\n') as [string, string];
+              return `${unit || 'org'} ${week || 'others'}`;
+            };
+            const key = (g: string[]) => [...g].sort().join('; ');
+            expect(brute.map(key)).toContain(key(leak.map(label)));
+          }
         },
       ),
       { numRuns: 300 },

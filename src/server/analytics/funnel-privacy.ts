@@ -233,7 +233,7 @@ async function settle(units: Units, shown: FunnelShown, k: number, budget: numbe
     if (mended >= budget) return null;
     const group = new Set(cut);
     const options = mends(arcs, cut, shown);
-    // Nothing left to withhold that touches the group: every row and week is withheld.
+    // Nothing left to withhold that touches the group: no row and no week is given.
     if (options.length === 0) return { rows: new Set(), weeks: new Map() };
     // The first that leaves the group untold; else the one that joins the group's own cohort to the next up.
     const own = new Set(arcs.filter((a) => a.cells.some((c) => group.has(c))).map((a) => a.head));

@@ -107,20 +107,35 @@ export function createFunnel(a: Analytics, opts: FunnelOptions = {}) {
   }
 
   /**
-   * The members as the tree and the `members` measure count them (the people the mapping names but the copy has not
-   * seen included): each team's with its sub-teams' (`teams`, the runner's counts), the question's scope's ('') and
-   * the organization's (null, from the top-level groups: `teams` holds every one, Unassigned too).
+   * The members as the tree counts them (the people the mapping names but the copy has not seen included): each
+   * team's with its sub-teams' (`teams`, the runner's counts) and the organization's ('', from the top-level groups:
+   * `teams` holds every one, Unassigned too).
    */
-  async function membersOf(q: FunnelQuestion, teams: ReadonlyMap<string, number>) {
-    const people = scopeWhere(q.scope);
-    const [scope] = await a.rows<{ n: number }>(
-      `SELECT count(*)::INTEGER AS n FROM member WHERE ${people.where}`,
-      people.params,
-      people.types,
-    );
+  function membersOf(teams: ReadonlyMap<string, number>) {
     // Everyone is in one top-level team or Unassigned: the organization's members are theirs added up.
     const org = [...teams].reduce((sum, [g, n]) => sum + (parentOf(g) === null ? n : 0), 0);
-    return (g: string | null) => (g === '' ? (scope?.n ?? 0) : g === null ? org : (teams.get(g) ?? 0));
+    return (g: string) => (g === '' ? org : (teams.get(g) ?? 0));
+  }
+
+  /**
+   * A question's groups and, in privacy mode (`k`), those withheld, both read from one generation of the copy: a day
+   * written between them could give a figure the decision did not check. A copy that keeps changing has every group
+   * withheld.
+   */
+  async function given(
+    q: FunnelQuestion,
+    k: number | undefined,
+    teams: () => Promise<ReadonlyMap<string, number>>,
+    treeShown: () => Promise<ReadonlySet<string>>,
+  ): Promise<{ rows: Map<string, FunnelCounts>; hidden: Set<string> }> {
+    for (let tries = 0; ; tries++) {
+      const generation = a.generation();
+      const rows = await counts(q);
+      if (!k) return { rows, hidden: new Set() };
+      const hidden = await withheld(q, k, rows, await teams(), await treeShown(), generation);
+      if (a.generation() === generation) return { rows, hidden };
+      if (tries === 2) return { rows, hidden: new Set([...rows.keys(), ...(q.groups ?? []), '']) };
+    }
   }
 
   /**
@@ -135,9 +150,13 @@ export function createFunnel(a: Analytics, opts: FunnelOptions = {}) {
     rows: Map<string, FunnelCounts>,
     teams: ReadonlyMap<string, number>,
     treeShown: ReadonlySet<string>,
+    generation: number,
   ): Promise<Set<string>> {
     if (q.by === 'day') return new Set(eachDay(q.range.start, q.range.end));
-    const shown = await decision(q, k, teams, treeShown);
+    // One person's funnel (their own page) is a group of one.
+    if (q.scope.people !== null && !Array.isArray(q.scope.people))
+      return new Set([...rows.keys(), ...(q.groups ?? []), '']);
+    const shown = await decision(q, k, teams, treeShown, generation);
     if (q.by === 'team') return new Set((q.groups ?? []).filter((t) => !shown.rows.has(t)));
     // The teams the scope is made of: those chosen, else the reader's; none for the whole organization.
     const made = Array.isArray(q.scope.people) ? q.scope.people : (q.scope.visible ?? []);
@@ -149,8 +168,14 @@ export function createFunnel(a: Analytics, opts: FunnelOptions = {}) {
 
   /** Decisions asked together share one (a page asks its weeks, its teams and its total at once), per copy and tree. */
   const decided = new WeakMap<ReadonlyMap<string, number>, Map<string, Promise<FunnelShown>>>();
-  function decision(q: FunnelQuestion, k: number, teams: ReadonlyMap<string, number>, treeShown: ReadonlySet<string>) {
-    const key = `${a.generation()}\n${k}\n${q.range.start}\n${q.range.end}`;
+  function decision(
+    q: FunnelQuestion,
+    k: number,
+    teams: ReadonlyMap<string, number>,
+    treeShown: ReadonlySet<string>,
+    generation: number,
+  ) {
+    const key = `${generation}\n${k}\n${q.range.start}\n${q.range.end}`;
     const mine = decided.get(teams) ?? new Map<string, Promise<FunnelShown>>();
     decided.set(teams, mine);
     let d = mine.get(key);
@@ -178,12 +203,11 @@ export function createFunnel(a: Analytics, opts: FunnelOptions = {}) {
     const n = (m: Map<string, FunnelCounts>, g: string) => m.get(g)?.starters ?? 0;
     const all = withAncestors([...(q.mapping?.teams ?? []), UNASSIGNED]);
     const org: FunnelQuestion = { ...q, scope: { people: null }, groups: all };
-    const [whole, total, perTeam, perWeek, members] = await Promise.all([
+    const [whole, total, perTeam, perWeek] = await Promise.all([
       counts({ ...org, by: 'team' }),
       counts({ ...org, by: 'total' }),
       counts({ ...org, by: 'week' }, true),
       counts({ ...org, by: 'week' }),
-      membersOf(q, teams),
     ]);
     const weeks = new Map<string, Map<string, number>>();
     for (const [w, c] of perWeek) weeks.set(w, new Map([['', c.starters]]));
@@ -195,11 +219,11 @@ export function createFunnel(a: Analytics, opts: FunnelOptions = {}) {
       k,
       teams: all,
       treeShown,
-      members: (t) => members(t === '' ? null : t),
+      members: membersOf(teams),
       starters: (t) => (t === '' ? n(total, '') : n(whole, t)),
       weeks,
     });
   }
 
-  return { counts, withheld, accessTable };
+  return { counts, given, accessTable };
 }
