@@ -75,6 +75,13 @@ export function weekStart(day: Day): Day {
   return addDays(day, -((dow + 6) % 7));
 }
 
+/** The ISO weeks a range touches: each one's Monday, from the first to the last. */
+export function weeksOf(r: DayRange): Day[] {
+  const out: Day[] = [];
+  for (let w = weekStart(r.start); w <= r.end; w = addDays(w, 7)) out.push(w);
+  return out;
+}
+
 export function isWeekend(day: Day): boolean {
   const dow = new Date(dayToMs(day)).getUTCDay();
   return dow === 0 || dow === 6;

@@ -63,12 +63,12 @@ const mark = (day: string, text: string): Mark => ({
   editable: true,
 });
 
-function renderWidget() {
+function renderWidget(data: FiguresAnswer = answer()) {
   const client = createTestQueryClient();
   client.setQueryData(marksQuery(RANGE, ['Engineering']).queryKey, { marks: [mark('2026-03-18', 'Onboarding day')] });
   return renderWithApp(
     <FunnelWidget
-      answer={{ data: answer() }}
+      answer={{ data }}
       range={RANGE}
       teams={['Engineering']}
       name="Engineering"
@@ -99,6 +99,21 @@ describe('the funnel per weekly cohort', () => {
     expect(widget.textContent).toContain(
       '1 week of 5 withheld: privacy mode shows no cohort of fewer than 3 starters, nor one that the teams’ and the other weeks’ figures would tell by difference.',
     );
+  });
+
+  it('says which weeks privacy mode gives no shares of: only some of their starters four weeks in', async () => {
+    const data = answer();
+    // The week of Mar 16: given, its steps not (some of its starters are four weeks in by Mar 31, some not).
+    for (const m of ['funnelDue', 'funnelSession', 'funnelSessionShare', 'funnelPr', 'funnelPrShare'])
+      data.rows[2]!.current[m] = null;
+    renderWidget(data);
+    const widget = await screen.findByRole('region', { name: 'From access to a first pull request' });
+    expect(widget.textContent).toContain(
+      '1 week of starters gives no shares in privacy mode: only some of its starters are four weeks in by Mar 31, 2026.',
+    );
+    renderWidget();
+    const plain = (await screen.findAllByRole('region', { name: 'From access to a first pull request' }))[1]!;
+    expect(plain.textContent).not.toContain('no shares in privacy mode');
   });
 
   it('shows each cohort as a table and downloads it with the marks as CSV', async () => {

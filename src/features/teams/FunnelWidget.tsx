@@ -90,6 +90,8 @@ export function FunnelWidget({
         const withheld = ws.filter((w) => w.withheld).length;
         // Weeks with starters none of whose four weeks have ended: no share yet, which an empty chart does not say.
         const unripe = ws.filter((w) => !w.withheld && (w.starters ?? 0) > 0 && w.due === 0).length;
+        // Privacy mode gives no shares of a week only part of whose starters are four weeks in: a group of its own.
+        const split = ws.filter((w) => !w.withheld && (w.starters ?? 0) > 0 && w.due === null).length;
         return (
           <>
             {asTable || !chart ? (
@@ -134,6 +136,12 @@ export function FunnelWidget({
                 People there on {formatDayLong(HISTORY_START)}, the history’s first day, came before it: they are no
                 starters.
               </li>
+              {split > 0 && (
+                <li>
+                  {plural(split, 'week')} of starters {split === 1 ? 'gives' : 'give'} no shares in privacy mode: only
+                  some of {split === 1 ? 'its' : 'their'} starters are four weeks in by {formatDayLong(range.end)}.
+                </li>
+              )}
               {withheld > 0 && (
                 <li>
                   {plural(withheld, 'week')} of {ws.length} withheld: privacy mode shows no cohort of fewer than{' '}

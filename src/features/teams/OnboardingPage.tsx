@@ -83,7 +83,7 @@ export default function OnboardingPage() {
       <TableWidget
         id="funnelTeams"
         title="From access to a first pull request, per team"
-        description="Each team's starters of the range (its sub-teams' included) and the share reaching each step, with the median days to it."
+        description={`Each team's starters of the range (its sub-teams' included) and the share reaching each step, with the median days to it.${(weekly.data?.funnel?.minStarters ?? 1) > 1 ? " In privacy mode a team's shares are of its starters in the weeks shown whose four weeks have ended, and no median is given." : ''}`}
         columns={TEAM_COLUMNS}
         rowKey={(r) => r.key}
         defaultSort={{ column: 'starters', dir: 'desc' }}

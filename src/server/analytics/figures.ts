@@ -29,6 +29,7 @@ import {
   previousPeriod,
   type Day,
   type DayRange,
+  weeksOf,
 } from '../../lib/dates';
 import { weeksTo, type Thresholds } from '../../lib/intensity';
 import { DEFAULT_GRACE_DAYS, type FunnelCount } from '../../lib/funnel';
@@ -38,8 +39,8 @@ import type { ThresholdKeeper } from '../store/intensity-queries';
 import type { Mapping } from '../teams/mapping';
 import { inSelection, shownTeams, teamTree, UNASSIGNED, withAncestors, type CountedTeam } from '../teams/tree';
 import type { Analytics } from './engine';
-import { createIntensityFigures, weeksOf, type Banded } from './intensity-figures';
-import { createFunnel, type FunnelCounts, type FunnelOptions } from './funnel';
+import { createIntensityFigures, type Banded } from './intensity-figures';
+import { createFunnel, type FunnelCounts, type FunnelOptions, type Level } from './funnel';
 import { judgeGraceWith } from './grace';
 import { lineSql, named, needs, sumsOfRow, sumsSql, type Grouping, type Needs } from './figures-sql';
 import { wholeWeeks } from './schema';
@@ -108,21 +109,10 @@ export interface FiguresOptions {
   funnel?: FunnelOptions & { graceDays?: number };
 }
 
-/**
- * Privacy mode: whether a funnel figure of a group given is about fewer than k of its starters: its steps are those of
- * the starters whose four weeks have ended (`due`), still active of those whose five have (`retainedDue`), and grace
- * is a count of its own; each of those groups of 1 to k−1 people has no figure.
- */
-function fewOf(n: FunnelCounts, of: FunnelCount, k: number): boolean {
-  const group =
-    of === 'starters'
-      ? n.starters
-      : of === 'grace'
-        ? n.grace
-        : of === 'retainedDue' || of === 'retained'
-          ? n.retainedDue
-          : n.due;
-  return group > 0 && group < k;
+/** The figures of a group a funnel count is among (analytics/funnel.ts' `Level`): its starters', or a level's. */
+function levelOf(of: FunnelCount): Level | 'starters' {
+  if (of === 'starters' || of === 'grace') return of;
+  return of === 'retainedDue' || of === 'retained' ? 'retained' : 'due';
 }
 
 export function createFigures(a: Analytics, opts: FiguresOptions = {}) {
@@ -311,7 +301,6 @@ export function createFigures(a: Analytics, opts: FiguresOptions = {}) {
               : [...cur.keys()].sort();
     // A day's or week's members are the scope's.
     const membersOfKey = (key: string) => members?.get(q.by === 'day' || q.by === 'week' ? '' : key) ?? 0;
-    const k = q.scope.privacy?.minGroup;
     type Banding = Banded & { shown: boolean };
     type Funnel = Awaited<ReturnType<typeof funnelOf>>;
     const valuesOf = (
@@ -325,7 +314,11 @@ export function createFigures(a: Analytics, opts: FiguresOptions = {}) {
         if ('funnel' in c || 'funnelDays' in c) {
           if (!f || f.hidden.has(key)) return null;
           const n: FunnelCounts | undefined = f.rows.get(key);
-          if (k && n && fewOf(n, 'funnel' in c ? c.funnel : c.funnelDays, k)) return null;
+          const count = 'funnel' in c ? c.funnel : c.funnelDays;
+          const held = f.levels.get(key);
+          const level = levelOf(count);
+          if (held && ((level !== 'starters' && held.has(level)) || ('funnelDays' in c && held.has('median'))))
+            return null;
           return 'funnel' in c ? (n?.[c.funnel] ?? 0) : (n?.[`${c.funnelDays}Days`] ?? null);
         }
         if ('people' in c) return c.people === 'active' ? (s?.active ?? 0) : membersOfKey(key);

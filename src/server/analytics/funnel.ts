@@ -10,10 +10,10 @@
  * cohorts are given; days are not.
  */
 import { INTEGER, LIST, VARCHAR, listValue } from '@duckdb/node-api';
-import { eachDay, HISTORY_START, type DayRange } from '../../lib/dates';
+import { addDays, eachDay, HISTORY_START, maxDay, minDay, weeksOf, type DayRange } from '../../lib/dates';
 import { RETAINED_DAYS, RETAINED_FROM, STEP_DAYS, type FunnelCount } from '../../lib/funnel';
 import type { Mapping } from '../teams/mapping';
-import { parentOf, UNASSIGNED, withAncestors } from '../teams/tree';
+import { isWithin, parentOf, UNASSIGNED, withAncestors } from '../teams/tree';
 import type { Analytics } from './engine';
 import { ACCESS_DAY } from './grace';
 import { firstBy, firstsOf } from './firsts';
@@ -23,6 +23,31 @@ import { scopeWhere, type PeopleScope } from './teams';
 
 /** A group's starters and those reaching each step, and the median days to the first three steps. */
 export type FunnelCounts = Record<FunnelCount, number> & Record<'sessionDays' | 'commitDays' | 'prDays', number | null>;
+
+/** The figures privacy mode withholds of a group given: those of its starters due for the steps, for still active, in
+ * grace, and its medians. */
+export type Level = 'due' | 'retained' | 'grace' | 'median';
+
+/** A question's groups, those withheld whole, and the figures withheld of each group given. */
+export interface Given {
+  rows: Map<string, FunnelCounts>;
+  hidden: Set<string>;
+  levels: Map<string, Set<Level>>;
+}
+
+/** The organization's decision for a range, and each team's (and the organization's, '') counts of each week. */
+interface Decided {
+  shown: FunnelShown;
+  weekly: Map<string, FunnelCounts>;
+}
+
+const COUNTS = ['starters', 'grace', 'due', 'retainedDue', 'session', 'commit', 'pr', 'retained'] as const;
+const ZERO: FunnelCounts = {
+  ...(Object.fromEntries(COUNTS.map((f) => [f, 0])) as Record<FunnelCount, number>),
+  sessionDays: null,
+  commitDays: null,
+  prDays: null,
+};
 
 export interface FunnelOptions {
   /** Who was in which team when, and the first day each member was named (one per engine and store). */
@@ -127,14 +152,20 @@ export function createFunnel(a: Analytics, opts: FunnelOptions = {}) {
     k: number | undefined,
     teams: () => Promise<ReadonlyMap<string, number>>,
     treeShown: () => Promise<ReadonlySet<string>>,
-  ): Promise<{ rows: Map<string, FunnelCounts>; hidden: Set<string> }> {
+  ): Promise<Given> {
     for (let tries = 0; ; tries++) {
       const generation = a.generation();
       const rows = await counts(q);
-      if (!k) return { rows, hidden: new Set() };
-      const hidden = await withheld(q, k, rows, await teams(), await treeShown(), generation);
-      if (a.generation() === generation) return { rows, hidden };
-      if (tries === 2) return { rows, hidden: new Set([...rows.keys(), ...(q.groups ?? []), '']) };
+      if (!k) return { rows, hidden: new Set(), levels: new Map() };
+      // Days are never given (a day within its week and its teams would be a third side of the grid), nor one
+      // person's funnel (their own page), a group of one.
+      if (q.by === 'day') return { rows, hidden: new Set(eachDay(q.range.start, q.range.end)), levels: new Map() };
+      const all = new Set([...rows.keys(), ...(q.groups ?? []), '']);
+      if (q.scope.people !== null && !Array.isArray(q.scope.people)) return { rows, hidden: all, levels: new Map() };
+      const decided = await decision(q, k, await teams(), await treeShown(), generation);
+      if (a.generation() === generation)
+        return { ...ofWeeksGiven(q, rows, decided), hidden: withheld(q, decided.shown) };
+      if (tries === 2) return { rows, hidden: all, levels: new Map() };
     }
   }
 
@@ -144,30 +175,82 @@ export function createFunnel(a: Analytics, opts: FunnelOptions = {}) {
    * of teams are given when each of its teams' is, the organization's when its own is. Days are never given: a day
    * within its week and its teams would make a third side of the grid.
    */
-  async function withheld(
-    q: FunnelQuestion,
-    k: number,
-    rows: Map<string, FunnelCounts>,
-    teams: ReadonlyMap<string, number>,
-    treeShown: ReadonlySet<string>,
-    generation: number,
-  ): Promise<Set<string>> {
-    if (q.by === 'day') return new Set(eachDay(q.range.start, q.range.end));
-    // One person's funnel (their own page) is a group of one.
-    if (q.scope.people !== null && !Array.isArray(q.scope.people))
-      return new Set([...rows.keys(), ...(q.groups ?? []), '']);
-    const shown = await decision(q, k, teams, treeShown, generation);
+  function withheld(q: FunnelQuestion, shown: FunnelShown): Set<string> {
     if (q.by === 'team') return new Set((q.groups ?? []).filter((t) => !shown.rows.has(t)));
+    const given = givenIn(q);
+    if (q.by === 'total') return new Set(given(shown.rows) ? [] : ['']);
+    return new Set([...shown.weeks.keys(), ...weeksOf(q.range)].filter((w) => !given(shown.weeks.get(w))));
+  }
+
+  /** Whether a decision's groups (the rows, or a week's) hold the question's scope: each team it is made of, or ''. */
+  function givenIn(q: FunnelQuestion) {
     // The teams the scope is made of: those chosen, else the reader's; none for the whole organization.
     const made = Array.isArray(q.scope.people) ? q.scope.people : (q.scope.visible ?? []);
-    const given = (groups: ReadonlySet<string> | undefined) =>
+    return (groups: ReadonlySet<string> | undefined) =>
       groups !== undefined && (made.length === 0 ? groups.has('') : made.every((t) => groups.has(t)));
-    if (q.by === 'total') return new Set(given(shown.rows) ? [] : ['']);
-    return new Set([...rows.keys()].filter((w) => !given(shown.weeks.get(w))));
+  }
+
+  /**
+   * Privacy mode: a group's steps (of its starters four weeks in), still active (five weeks in) and grace are the sums
+   * of its weeks given whose starters are all past that day (or none are), so each is a sum of whole weekly cohorts
+   * given and tells no group of its own. A week only part of whose starters are past it gives none of those figures,
+   * and a median is given for a week, never for a sum of weeks.
+   */
+  function ofWeeksGiven(q: FunnelQuestion, rows: Map<string, FunnelCounts>, d: Decided): Omit<Given, 'hidden'> {
+    const end = q.range.end;
+    const past = (w: string, days: number): 'all' | 'none' | 'part' => {
+      const [first, last] = [maxDay(w, q.range.start), minDay(addDays(w, 6), end)];
+      return addDays(last, days) <= end ? 'all' : addDays(first, days) > end ? 'none' : 'part';
+    };
+    const LEVELS = { due: STEP_DAYS - 1, retained: RETAINED_FROM + RETAINED_DAYS - 1 } as const;
+    const levels = new Map<string, Set<Level>>();
+    if (q.by === 'week') {
+      for (const w of rows.keys()) {
+        const out = new Set<Level>();
+        for (const [level, days] of Object.entries(LEVELS)) if (past(w, days) === 'part') out.add(level as Level);
+        if (past(w, q.graceDays) === 'part') out.add('grace');
+        levels.set(w, out);
+      }
+      return { rows, levels };
+    }
+    // A team's or the scope's: the sums of its weeks given, each level over the weeks wholly past its day.
+    const weeksGiven = (key: string): [string, FunnelCounts][] => {
+      const team = q.by === 'team' ? key : null;
+      const made = Array.isArray(q.scope.people) ? q.scope.people : (q.scope.visible ?? []);
+      const roots = team !== null ? [team] : made.filter((t) => !made.some((o) => o !== t && isWithin(t, o)));
+      const given = team !== null ? (g?: ReadonlySet<string>) => g?.has(team) === true : givenIn(q);
+      return weeksOf(q.range).flatMap((w) => {
+        if (!given(d.shown.weeks.get(w))) return [];
+        const parts = (roots.length === 0 ? [''] : roots).map((t) => d.weekly.get(`${t}\n${w}`));
+        const sum = (f: FunnelCount) => parts.reduce((s, c) => s + (c?.[f] ?? 0), 0);
+        return [[w, { ...ZERO, ...Object.fromEntries(COUNTS.map((f) => [f, sum(f)])) } as FunnelCounts]];
+      });
+    };
+    const out = new Map<string, FunnelCounts>();
+    for (const [key, c] of rows) {
+      const weeks = weeksGiven(key);
+      const over = (days: number, fields: readonly FunnelCount[]) =>
+        Object.fromEntries(
+          fields.map((f) => [f, weeks.reduce((s, [w, n]) => s + (past(w, days) === 'all' ? n[f] : 0), 0)]),
+        );
+      // In grace: the starters of the weeks given none of whose starters are past the days of grace.
+      const grace = weeks.reduce((s, [w, n]) => s + (past(w, q.graceDays) === 'none' ? n.starters : 0), 0);
+      out.set(key, {
+        ...c,
+        ...over(LEVELS.due, ['due', 'session', 'commit', 'pr']),
+        ...over(LEVELS.retained, ['retainedDue', 'retained']),
+        grace,
+        sessionDays: null,
+        commitDays: null,
+        prDays: null,
+      });
+      levels.set(key, new Set(['median']));
+    }
+    return { rows: out, levels };
   }
 
   /** Decisions asked together share one (a page asks its weeks, its teams and its total at once), per copy and tree. */
-  const decided = new WeakMap<ReadonlyMap<string, number>, Map<string, Promise<FunnelShown>>>();
+  const decided = new WeakMap<ReadonlyMap<string, number>, Map<string, Promise<Decided>>>();
   function decision(
     q: FunnelQuestion,
     k: number,
@@ -176,7 +259,7 @@ export function createFunnel(a: Analytics, opts: FunnelOptions = {}) {
     generation: number,
   ) {
     const key = `${generation}\n${k}\n${q.range.start}\n${q.range.end}`;
-    const mine = decided.get(teams) ?? new Map<string, Promise<FunnelShown>>();
+    const mine = decided.get(teams) ?? new Map<string, Promise<Decided>>();
     decided.set(teams, mine);
     let d = mine.get(key);
     if (!d) {
@@ -199,7 +282,7 @@ export function createFunnel(a: Analytics, opts: FunnelOptions = {}) {
     k: number,
     teams: ReadonlyMap<string, number>,
     treeShown: ReadonlySet<string>,
-  ): Promise<FunnelShown> {
+  ): Promise<Decided> {
     const n = (m: Map<string, FunnelCounts>, g: string) => m.get(g)?.starters ?? 0;
     const all = withAncestors([...(q.mapping?.teams ?? []), UNASSIGNED]);
     const org: FunnelQuestion = { ...q, scope: { people: null }, groups: all };
@@ -215,7 +298,7 @@ export function createFunnel(a: Analytics, opts: FunnelOptions = {}) {
       const [t, w] = key.split('\n') as [string, string];
       weeks.get(w)?.set(t, c.starters);
     }
-    return decideFunnelFor({
+    const shown = await decideFunnelFor({
       k,
       teams: all,
       treeShown,
@@ -223,6 +306,7 @@ export function createFunnel(a: Analytics, opts: FunnelOptions = {}) {
       starters: (t) => (t === '' ? n(total, '') : n(whole, t)),
       weeks,
     });
+    return { shown, weekly: new Map([...perTeam, ...[...perWeek].map(([w, c]) => [`\n${w}`, c] as const)]) };
   }
 
   return { counts, given, accessTable };

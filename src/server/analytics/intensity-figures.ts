@@ -6,7 +6,7 @@
  * with its query helper, as spend.ts is.
  */
 import { DOUBLE, LIST, VARCHAR, listValue, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
-import { addDays, eachDay, minDay, weekStart, yesterdayUtc, type Day, type DayRange } from '../../lib/dates';
+import { addDays, eachDay, minDay, weeksOf, yesterdayUtc, type Day, type DayRange } from '../../lib/dates';
 import { basisOf, CUTS, MIN_ACTIVE, quarterOf, sundayBy, type Band, type Thresholds } from '../../lib/intensity';
 import type { MeasureId } from '../../lib/measures';
 import { memoryThresholds } from '../store/intensity-queries';
@@ -16,13 +16,6 @@ import { scopeWhere } from './teams';
 
 /** A group's people over one window of four weeks: active ones, their credits, and how many are in each band. */
 export type Banded = { active: number; credits: number } & Record<Exclude<Band, 'none'>, number>;
-
-/** The ISO weeks a range touches: each one's Monday, from the first to the last. */
-export function weeksOf(r: DayRange): Day[] {
-  const out: Day[] = [];
-  for (let w = weekStart(r.start); w <= r.end; w = addDays(w, 7)) out.push(w);
-  return out;
-}
 
 export function createIntensityFigures(
   a: Analytics,
