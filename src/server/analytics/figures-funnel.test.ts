@@ -209,6 +209,18 @@ function heldRow(
   out.funnelPrShare = share(out.funnelPr!, out.funnelDue!);
   out.funnelRetainedShare = share(out.funnelRetained!, out.funnelRetainedDue!);
   out.funnelSessionDays = out.funnelCommitDays = out.funnelPrDays = null;
+  // A level none of whose weeks given is wholly past its day has no figure (a group of no starters gives its zeros).
+  if (!want.funnelStarters) return out;
+  const none = (ms: string[]) => ms.forEach((m) => (out[m] = null));
+  if (!given.some((w) => past(w.key, r, 27) === 'all'))
+    none(
+      ['funnelDue', 'funnelSession', 'funnelCommit', 'funnelPr', 'funnelSessionShare', 'funnelCommitShare'].concat([
+        'funnelPrShare',
+      ]),
+    );
+  if (!given.some((w) => past(w.key, r, 34) === 'all'))
+    none(['funnelRetainedDue', 'funnelRetained', 'funnelRetainedShare']);
+  if (!given.some((w) => past(w.key, r, grace) !== 'part')) none(['funnelGrace']);
   return out;
 }
 

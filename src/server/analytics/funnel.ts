@@ -244,7 +244,12 @@ export function createFunnel(a: Analytics, opts: FunnelOptions = {}) {
         commitDays: null,
         prDays: null,
       });
-      levels.set(key, new Set(['median']));
+      // A level none of whose weeks given is wholly past its day has no figure, rather than a sum of none.
+      const held = new Set<Level>(['median']);
+      if (!weeks.some(([w]) => past(w, LEVELS.due) === 'all')) held.add('due');
+      if (!weeks.some(([w]) => past(w, LEVELS.retained) === 'all')) held.add('retained');
+      if (!weeks.some(([w]) => past(w, q.graceDays) !== 'part')) held.add('grace');
+      levels.set(key, held);
     }
     return { rows: out, levels };
   }
